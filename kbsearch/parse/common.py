@@ -1,0 +1,144 @@
+"""Helpers every parser shares: reading text, dates, cleaning, front matter."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from pathlib import Path
+
+from kbsearch.errors import KbError
+
+SUPPORTED_FORMATS = (
+    "E1 briefings (.md/.txt/.markdown or no extension), "
+    "paper cards (markdown with YAML front matter, or .json), "
+    "living docs (markdown with # headings), canonical records (.jsonl)"
+)
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
+# C0 controls except \t and \n, DEL and C1 controls: terminals interpret them.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_DATE = re.compile(r"(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+
+
+def read_text(path: Path) -> str:
+    """The file as normalized text, or a KbError a user can act on."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise KbError(f"cannot read file: {exc.strerror}", path=str(path)) from exc
+    text = decode(data, path)
+    if not text.strip():
+        raise KbError("file is empty", hint="nothing to ingest", path=str(path))
+    return text
+
+
+def decode(data: bytes, path: Path) -> str:
+    if _is_utf16(data):
+        # UTF-16 is full of NUL bytes; name the real problem instead of "binary".
+        raise KbError("file is UTF-16", hint="save it as UTF-8", path=str(path))
+    if b"\x00" in data:
+        raise KbError("binary file (contains NUL bytes)", hint="expected a text file", path=str(path))
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = _decode_gb18030(data, path, exc)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _is_utf16(data: bytes) -> bool:
+    if not data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" not in data:
+        return False
+    try:
+        data.decode("utf-16")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _decode_gb18030(data: bytes, path: Path, utf8_error: UnicodeDecodeError) -> str:
+    # Some Windows tools still save Chinese as GB18030. Accept it only when it
+    # decodes cleanly AND reads as Chinese: any byte string "decodes" as something.
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        text = ""
+    if text and _CJK.search(text):
+        return text
+    raise KbError(
+        f"not valid UTF-8 (bad byte at offset {utf8_error.start})",
+        hint="save the file as UTF-8",
+        path=str(path),
+    ) from utf8_error
+
+
+def clean_line(text: str) -> str:
+    """One line of display text: no escapes or controls, single spaces."""
+    text = _ANSI.sub("", text)
+    text = _CONTROL.sub(" ", text)
+    return " ".join(text.split())
+
+
+def clean_block(text: str) -> str:
+    """Multi-line text: each line cleaned, blank runs dropped."""
+    lines = (clean_line(line) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def parse_date(value: object) -> dt.date | None:
+    """A date from ``2026-09-19``, ``2026/9/19``, ``2026年9月19日`` or a date object.
+
+    None when absent or impossible (2026-13-45): callers warn instead of
+    dropping the record, because a bad date should not cost the content.
+    """
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if not isinstance(value, str):
+        return None
+    match = _DATE.search(unicodedata.normalize("NFKC", value))
+    if not match:
+        return None
+    year, month, day = (int(g) for g in match.groups())
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def split_front_matter(text: str) -> tuple[str | None, str, int]:
+    """(YAML text or None, body, line number where the body starts)."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return None, text, 1
+    consumed = match.group(0)
+    return match.group(1), text[len(consumed) :], consumed.count("\n") + 1
+
+
+def split_list(value: object) -> list[str]:
+    """Tags given as a list or as ``a, b，c、d`` text."""
+    if isinstance(value, (list, tuple)):
+        items = [str(v) for v in value if v is not None and not isinstance(v, (dict, list))]
+    elif isinstance(value, (str, int)):
+        items = re.split(r"[,，、;；]", str(value))
+    else:
+        return []
+    seen: dict[str, None] = {}
+    for item in items:
+        cleaned = clean_line(item)
+        if cleaned:
+            seen.setdefault(cleaned, None)
+    return list(seen)
+
+
+def unique_id(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted-2``, ``wanted-3``... when it is already used."""
+    candidate, n = wanted, 2
+    while candidate in taken:
+        candidate, n = f"{wanted}-{n}", n + 1
+    taken.add(candidate)
+    return candidate

@@ -1,0 +1,113 @@
+"""Living documents (e.g. ``inference.md``): one record per section.
+
+A living doc is the accepted home of the papers it names, so the arXiv ids
+of a section are its ``arxiv_ids``, not mere citations. Sections are cut at
+headings of levels 1-4; deeper headings stay inside their section's text.
+A section's text excludes its sub-sections, which are records of their own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kbsearch.errors import KbError
+from kbsearch.ids import extract_arxiv_ids
+from kbsearch.parse.common import clean_block, clean_line, split_front_matter, unique_id
+from kbsearch.records import Kind, ParsedFile, Record
+
+_HEADING = re.compile(r"^[ ]{0,3}(#{1,4})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_ANY_HEADING = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
+_FENCE = re.compile(r"^[ ]{0,3}(```|~~~)")
+_SECTION_NUMBER = re.compile(r"§\s*(\d+(?:\.\d+)*)")
+
+
+@dataclass
+class Section:
+    line: int
+    level: int
+    title: str
+    path: list[str]
+    body: list[str] = field(default_factory=list)
+
+
+def looks_like_doc(text: str) -> bool:
+    return bool(_ANY_HEADING.search(text))
+
+
+def parse_doc(text: str, path: Path) -> ParsedFile:
+    _, body, first_line = split_front_matter(text)
+    sections = split_sections(body.split("\n"), first_line, preamble_title=path.stem)
+    records: list[Record] = []
+    taken: set[str] = set()
+    for section in sections:
+        record = _record(section, path, len(records), taken)
+        if record is not None:
+            records.append(record)
+    if not records:
+        raise KbError(
+            "living doc has no section with text",
+            hint="a section needs a heading (#) and some text under it",
+            path=str(path),
+        )
+    return ParsedFile(source=str(path), format="doc", records=records)
+
+
+def split_sections(lines: list[str], first_line: int, preamble_title: str) -> list[Section]:
+    """Sections in document order; text before the first heading is a preamble."""
+    current = Section(first_line, 0, preamble_title, [preamble_title])
+    sections = [current]
+    stack: list[tuple[int, str]] = []
+    in_fence = False
+    for number, line in enumerate(lines, start=first_line):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        heading = None if in_fence else _HEADING.match(line)
+        if heading is None:
+            current.body.append(line)
+            continue
+        level, title = len(heading.group(1)), _clean_heading(heading.group(2))
+        # A heading closes every open heading of its level or deeper.
+        stack = [(lvl, t) for lvl, t in stack if lvl < level] + [(level, title)]
+        current = Section(number, level, title, [t for _, t in stack])
+        sections.append(current)
+    return _drop_doc_title(sections)
+
+
+def _drop_doc_title(sections: list[Section]) -> list[Section]:
+    # A single leading "# inference 活文档" names the document, not a chapter:
+    # paths read "§1 推理引擎 > §1.3 KV Cache" without it.
+    tops = [s for s in sections if s.level == 1]
+    if len(tops) != 1 or len(sections) < 2 or sections[1] is not tops[0]:
+        return sections
+    for section in sections[2:]:
+        section.path = section.path[1:]
+    return sections
+
+
+def _clean_heading(text: str) -> str:
+    return clean_line(text.replace("**", "").replace("`", ""))
+
+
+def _record(section: Section, path: Path, position: int, taken: set[str]) -> Record | None:
+    text = clean_block("\n".join(section.body))
+    if not text or not section.title:
+        return None
+    return Record(
+        id=unique_id(f"doc/{path.stem}#{_slug(section.title, position)}", taken),
+        kind=Kind.doc_section,
+        title=section.title,
+        text=text,
+        topic=path.stem,
+        arxiv_ids=extract_arxiv_ids(f"{section.title}\n{text}"),
+        source=str(path),
+        position=position,
+        section=" > ".join(section.path),
+    )
+
+
+def _slug(title: str, position: int) -> str:
+    # § numbers survive edits elsewhere in the doc; positions are the fallback.
+    number = _SECTION_NUMBER.search(title)
+    return f"§{number.group(1)}" if number else f"s{position}"

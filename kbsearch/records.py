@@ -1,0 +1,119 @@
+"""Typed records: what every parser produces and the store keeps.
+
+One flat ``Record`` model serves increments, paper cards and living-doc
+sections, so the store, search and dedupe never branch on where a record came
+from. Kind-specific fields are optional.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+# Long texts are cut before embedding: the models read a few hundred tokens at
+# most, and the head of a record (title, TLDR, first points) carries its gist.
+EMBED_CHARS = 2000
+
+
+class Kind(str, Enum):
+    increment = "increment"
+    paper_card = "paper_card"
+    doc_section = "doc_section"
+
+
+class Record(BaseModel):
+    """One searchable unit of knowledge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    """Stable id: given by the input, or derived from source file and position."""
+    kind: Kind
+    title: str = ""
+    text: str = ""
+    """The body used for embedding and display (TLDR, key points, section text)."""
+    date: dt.date | None = None
+    instance: str | None = None
+    """Which writer produced it (tom, jay, ...), lower-case."""
+    topic: str | None = None
+    arxiv_ids: list[str] = Field(default_factory=list)
+    """arXiv ids the record is *about* (its subject)."""
+    cited_ids: list[str] = Field(default_factory=list)
+    """arXiv ids the record only cites (related work, context)."""
+    tags: list[str] = Field(default_factory=list)
+    source: str | None = None
+    """The file the record was read from."""
+    position: int = 0
+    """Ordinal of the record inside its source file."""
+    section: str | None = None
+    """Section path: suggested section of an increment, or a doc section's own path."""
+
+    # Increments
+    number: int | None = None
+    stars: int | None = None
+    claims: list[str] = Field(default_factory=list)
+    """Key points (要点), one claim each."""
+    sources: list[str] = Field(default_factory=list)
+    """来源 lines."""
+    credibility: str | None = None
+    relation: str | None = None
+    """与活文档现有脉络的关系."""
+    anchor: str | None = None
+    """A first-anchoring marker such as 首次锚入 or 本次新增, when the writer claims novelty."""
+
+    # Paper cards
+    card_number: str | None = None
+    category: str | None = None
+
+    def embed_text(self) -> str:
+        """The text the encoder sees: title first, then the body."""
+        parts = [self.title.strip(), self.text.strip()]
+        return "\n".join(p for p in parts if p)[:EMBED_CHARS]
+
+    def stored_json(self) -> str:
+        """The JSON the store keeps: derived fields are recomputed on load."""
+        return self.model_dump_json(exclude={"content_hash"})
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def content_hash(self) -> str:
+        """Hash of the embedded text: equal hashes share one stored vector."""
+        return text_hash(self.embed_text())
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+class IdMention(BaseModel):
+    """A row of a briefing's "可引用 arXiv 号列表" table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    arxiv_id: str | None
+    """None when the table says the id is still to be confirmed (待核实)."""
+    title: str = ""
+    status: str = ""
+    """The row's own words: 本次新增, 9-16锚定, 首次锚入, 续用锚定, ..."""
+    claims_new: bool = False
+    """True when the status claims the id is new today."""
+    anchored_on: str | None = None
+    """The earlier day the status says it was anchored on, e.g. ``9-16``."""
+    source: str | None = None
+    date: dt.date | None = None
+    instance: str | None = None
+
+
+class ParsedFile(BaseModel):
+    """Everything one input file yields."""
+
+    source: str
+    format: str
+    """briefing, paper_card, doc, jsonl."""
+    records: list[Record] = Field(default_factory=list)
+    id_mentions: list[IdMention] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    """Problems that lost part of the file but not all of it, one line each."""

@@ -1,0 +1,75 @@
+"""The SQLite schema and its named migrations.
+
+``PRAGMA user_version`` counts the migrations applied, so an old index is
+brought forward on open and a newer one is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from kbsearch.errors import KbError
+
+FORMAT_VERSION = 1
+
+MIGRATIONS: list[tuple[str, str]] = [
+    ("create records, vectors and id mentions", """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE records (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            text TEXT NOT NULL,
+            date TEXT,
+            instance TEXT,
+            topic TEXT,
+            section TEXT,
+            source TEXT,
+            position INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            data TEXT NOT NULL,
+            ingested_at TEXT NOT NULL
+        );
+        CREATE INDEX records_source ON records(source);
+        CREATE INDEX records_kind ON records(kind);
+        CREATE INDEX records_date ON records(date);
+        CREATE INDEX records_hash ON records(content_hash);
+        CREATE TABLE record_arxiv (
+            rowid INTEGER NOT NULL REFERENCES records(rowid) ON DELETE CASCADE,
+            arxiv_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('subject', 'cited')),
+            PRIMARY KEY (rowid, arxiv_id, role)
+        );
+        CREATE INDEX record_arxiv_id ON record_arxiv(arxiv_id);
+        CREATE TABLE vectors (
+            model TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, content_hash)
+        ) WITHOUT ROWID;
+        CREATE TABLE id_mentions (
+            source TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            arxiv_id TEXT,
+            data TEXT NOT NULL,
+            PRIMARY KEY (source, position)
+        );
+        CREATE INDEX id_mentions_arxiv ON id_mentions(arxiv_id);
+    """),
+]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Apply the migrations this database has not seen, each in a transaction."""
+    applied = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if applied > len(MIGRATIONS):
+        raise KbError(f"the index was written by a newer kbsearch (schema {applied}, "
+                      f"this one knows {len(MIGRATIONS)})", hint="upgrade kbsearch")
+    for number, (_name, script) in enumerate(MIGRATIONS[applied:], start=applied + 1):
+        try:
+            db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise

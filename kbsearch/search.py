@@ -1,0 +1,99 @@
+"""Semantic search over the store, with filters and exact-id pinning."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from kbsearch.embed import Encoder
+from kbsearch.ids import extract_arxiv_ids
+from kbsearch.records import Kind, Record
+from kbsearch.store import SearchFilter, Store
+
+
+class SearchHit(BaseModel):
+    """One result row: the record's fields plus why and how well it matched."""
+
+    rank: int
+    id: str
+    score: float
+    """Cosine similarity of query and record, in [-1, 1]."""
+    kind: Kind
+    title: str
+    text: str
+    instance: str | None
+    date: dt.date | None
+    topic: str | None
+    section: str | None
+    source: str | None
+    arxiv_ids: list[str]
+    cited_ids: list[str]
+    matched_ids: list[str] = Field(default_factory=list)
+    """arXiv ids from the query that this record carries; such hits rank first."""
+
+    @classmethod
+    def from_record(cls, rank: int, record: Record, score: float, matched: list[str]) -> SearchHit:
+        return cls(rank=rank, id=record.id, score=round(float(score), 4), kind=record.kind,
+                   title=record.title, text=record.text, instance=record.instance, date=record.date,
+                   topic=record.topic, section=record.section, source=record.source,
+                   arxiv_ids=record.arxiv_ids, cited_ids=record.cited_ids, matched_ids=matched)
+
+
+class SearchResponse(BaseModel):
+    query: str
+    model: str
+    k: int
+    filters: SearchFilter
+    results: list[SearchHit]
+    seconds: float
+
+
+def search(store: Store, encoder: Encoder, query: str, k: int = 10,
+           flt: SearchFilter | None = None) -> SearchResponse:
+    started = time.perf_counter()
+    flt = flt or SearchFilter()
+    allowed = store.filter_rowids(flt)
+    query_vector = encoder.encode([query])[0]
+    query_ids = extract_arxiv_ids(query)
+    pinned = _pinned_rowids(store, query_ids, allowed)
+    scored = _dense(store, query_vector, k + len(pinned), allowed)
+    ranked = _merge(pinned, scored, store, query_vector)[:k]
+    records = store.by_rowids(rowid for rowid, _ in ranked)
+    hits = []
+    for rowid, score in ranked:
+        record = records.get(rowid)
+        if record is None:  # deleted by a concurrent writer since the search
+            continue
+        matched = [a for a in query_ids if a in record.arxiv_ids or a in record.cited_ids]
+        hits.append(SearchHit.from_record(len(hits) + 1, record, score, matched))
+    return SearchResponse(query=query, model=encoder.model_id, k=k, filters=flt, results=hits,
+                          seconds=round(time.perf_counter() - started, 4))
+
+
+def _pinned_rowids(store: Store, query_ids: list[str], allowed: np.ndarray | None) -> list[int]:
+    """Records carrying an id from the query: subjects first, then citations."""
+    subject = store.rowids_with_arxiv(query_ids, role="subject")
+    cited = [r for r in store.rowids_with_arxiv(query_ids, role="cited") if r not in subject]
+    pinned = subject + cited
+    if allowed is not None:
+        allowed_set = set(allowed.tolist())
+        pinned = [r for r in pinned if r in allowed_set]
+    return pinned
+
+
+def _dense(store: Store, query_vector: np.ndarray, k: int,
+           allowed: np.ndarray | None) -> list[tuple[int, float]]:
+    scores, ids = store.vector_index.search(query_vector[None, :], k, allowed)
+    return [(int(i), float(s)) for s, i in zip(scores[0], ids[0], strict=True) if i >= 0]
+
+
+def _merge(pinned: list[int], scored: list[tuple[int, float]], store: Store,
+           query_vector: np.ndarray) -> list[tuple[int, float]]:
+    if not pinned:
+        return scored
+    pinned_scores = store.vector_index.scores_for(np.array(pinned, dtype=np.int64), query_vector)
+    head = list(zip(pinned, pinned_scores.tolist(), strict=True))
+    return head + [(r, s) for r, s in scored if r not in set(pinned)]

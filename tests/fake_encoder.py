@@ -1,0 +1,46 @@
+"""A tiny deterministic encoder for tests: hashed character n-grams.
+
+Texts that share words or Chinese characters get similar vectors, so ranking
+tests mean something, and no model is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+
+FAKE_DIM = 64
+
+
+class FakeEncoder:
+    def __init__(self, model_id: str = "fake", dim: int = FAKE_DIM) -> None:
+        self.model_id = model_id
+        self.dim = dim
+        self.calls = 0
+        self.texts_seen = 0
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        self.texts_seen += len(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for gram in _grams(text.lower()):
+                digest = hashlib.blake2b(gram.encode(), digest_size=8).digest()
+                bucket = int.from_bytes(digest[:4], "little") % self.dim
+                out[row, bucket] += 1.0 if digest[4] & 1 else -1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return out / norms
+
+
+def _grams(text: str) -> list[str]:
+    words = text.split()
+    chars = [c for c in text if not c.isspace()]
+    return words + ["".join(chars[i:i + 2]) for i in range(len(chars) - 1)]
+
+
+def make(spec: object) -> FakeEncoder:
+    """models.txt factory: ``fake python:fake_encoder:make dim=64``."""
+    return FakeEncoder(getattr(spec, "name", "fake"), getattr(spec, "dim", None) or FAKE_DIM)

