@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
-from kbsearch.records import ParsedFile, Record
+from kbsearch.records import ParsedFile, Record, text_hash
 from kbsearch.store import ChangeSet, Store
 
 Progress = Callable[[int, int], None]
@@ -67,7 +67,7 @@ def ingest_paths(store: Store, paths: list[Path], *, model: str, load_encoder: C
 def ingest_records(store: Store, changes: ChangeSet, *, model: str, load_encoder: Callable[[], Encoder],
                    progress: Progress | None = None, report: IngestReport | None = None) -> None:
     """Embed what has no vector yet and write ``changes`` in one transaction."""
-    todo = {r.content_hash: r.embed_text() for r in changes.upserts}
+    todo = {text_hash(t): t for r in changes.upserts for t in r.passages()}
     missing = sorted(store.missing_hashes(todo, model))
     if missing:
         changes.vectors = _embed(load_encoder(), [(h, todo[h]) for h in missing], store, progress)
@@ -88,7 +88,7 @@ def reindex_store(store: Store, *, model: str, load_encoder: Callable[[], Encode
                   progress: Progress | None = None) -> ReindexReport:
     """Rebuild every vector for ``model`` from the text kept in SQLite."""
     started = time.perf_counter()
-    texts = store.all_hashes_and_texts()
+    texts = store.all_passage_texts()
     missing = sorted(store.missing_hashes(texts, model))
     encoder = load_encoder()
     vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
@@ -119,13 +119,14 @@ def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport,
     changes = ChangeSet()
     seen: dict[str, str] = {}
     for result in parsed:
-        stored = store.stored_by_source(result.source)
+        stored = store.stored_by_file(result.source)
         for record in result.records:
             if record.id in seen:
                 report.warnings.append(f"{result.source}: record id {record.id!r} also comes from "
                                        f"{seen[record.id]}; the later file wins")
             seen[record.id] = result.source
             _plan_record(store, record, stored, changes, report)
+            changes.files[record.id] = result.source
         changes.mentions[result.source] = result.id_mentions
         if prune:
             changes.deletes += [rid for rid in stored if rid not in {r.id for r in result.records}]
@@ -151,11 +152,11 @@ def _plan_record(store: Store, record: Record, stored: dict[str, str],
 def _vanished(store: Store, folders: list[Path], parsed_sources: set[str]) -> list[str]:
     """Ids of records whose source file, inside an ingested folder, is gone."""
     gone: list[str] = []
-    for source in store.sources():
-        path = Path(source)
+    for file in store.files():
+        path = Path(file)
         inside = any(path.is_relative_to(folder) for folder in folders)
-        if inside and source not in parsed_sources and not path.exists():
-            gone += list(store.stored_by_source(source))
+        if inside and file not in parsed_sources and not path.exists():
+            gone += list(store.stored_by_file(file))
     return gone
 
 

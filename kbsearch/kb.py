@@ -46,6 +46,8 @@ class Stats(BaseModel):
     format_version: int
     generation: int
     last_ingest: str | None
+    passages: int
+    """Embedded passages (title, whole text, each claim) over all records."""
     vectors: int | None
     """Vectors in the search cache, from its manifest (None when it has none yet)."""
 
@@ -131,7 +133,7 @@ class KnowledgeBase:
                      by_instance=store.counts_by("instance"), by_topic=store.counts_by("topic"),
                      model=store.model, dim=store.dim, format_version=FORMAT_VERSION,
                      generation=store.generation, last_ingest=store.last_ingest,
-                     vectors=manifest.count if manifest else None)
+                     passages=store.passage_count(), vectors=manifest.count if manifest else None)
 
     def writer_lock(self, on_wait: Callable[[], None] | None = None) -> _WriterLock:
         return _WriterLock(self.root / LOCK_NAME, on_wait)

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 # Long texts are cut before embedding: the models read a few hundred tokens at
 # most, and the head of a record (title, TLDR, first points) carries its gist.
 EMBED_CHARS = 2000
+# Vector ids pack (record rowid, passage number) into one int64; see store.py.
+MAX_PASSAGES = 64
 
 
 class Kind(str, Enum):
@@ -73,6 +75,20 @@ class Record(BaseModel):
         parts = [self.title.strip(), self.text.strip()]
         return "\n".join(p for p in parts if p)[:EMBED_CHARS]
 
+    def passages(self) -> list[str]:
+        """The texts embedded for this record: its title, the whole record, and
+        each claim on its own.
+
+        A record matches a query or a claim through its best passage. One
+        vector for a whole briefing increment blurs its point: a short query
+        about one of its claims loses to an unrelated record that happens to
+        be shorter.
+        """
+        texts = [self.title.strip(), self.embed_text()]
+        texts += [claim.strip()[:EMBED_CHARS] for claim in self.claims]
+        unique = list(dict.fromkeys(t for t in texts if t))
+        return unique[:MAX_PASSAGES]
+
     def stored_json(self) -> str:
         """The JSON the store keeps: derived fields are recomputed on load."""
         return self.model_dump_json(exclude={"content_hash"})
@@ -80,8 +96,8 @@ class Record(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def content_hash(self) -> str:
-        """Hash of the embedded text: equal hashes share one stored vector."""
-        return text_hash(self.embed_text())
+        """Hash of everything embedded: a record whose hash is unchanged keeps its vectors."""
+        return text_hash("\x1e".join(self.passages()))
 
 
 def text_hash(text: str) -> str:

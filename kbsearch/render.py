@@ -55,7 +55,9 @@ def search_text(response: SearchResponse) -> str:
                      f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
                      f"{clean(hit.title, one_line=True)[:90]}")
         ids = ", ".join(hit.arxiv_ids) or "-"
-        lines.append(f"{'':9}id {clean(hit.id)}  arXiv {ids}")
+        cites = [a for a in hit.matched_ids if a not in hit.arxiv_ids]
+        also = f"  cites {', '.join(cites)}" if cites else ""
+        lines.append(f"{'':9}id {clean(hit.id)}  arXiv {ids}{also}")
     lines.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, model {response.model};"
                  " '=' marks an arXiv id from the query)")
     return "\n".join(lines)
@@ -93,7 +95,8 @@ def stats_text(stats: Stats) -> str:
         f"records      {stats.records} ({kinds})",
         f"instances    {clean(instances, one_line=True)}",
         f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
-        f"vectors      {stats.vectors if stats.vectors is not None else '-'}",
+        f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
+        f"({stats.passages} passages: titles, whole texts, claims)",
         f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
         f"format {stats.format_version})",
     ])

@@ -13,7 +13,7 @@ from kbsearch.errors import KbError
 FORMAT_VERSION = 1
 
 MIGRATIONS: list[tuple[str, str]] = [
-    ("create records, vectors and id mentions", """
+    ("create records, passages, vectors and id mentions", """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE records (
             rowid INTEGER PRIMARY KEY,
@@ -26,12 +26,13 @@ MIGRATIONS: list[tuple[str, str]] = [
             topic TEXT,
             section TEXT,
             source TEXT,
+            file TEXT,
             position INTEGER NOT NULL,
             content_hash TEXT NOT NULL,
             data TEXT NOT NULL,
             ingested_at TEXT NOT NULL
         );
-        CREATE INDEX records_source ON records(source);
+        CREATE INDEX records_file ON records(file);
         CREATE INDEX records_kind ON records(kind);
         CREATE INDEX records_date ON records(date);
         CREATE INDEX records_hash ON records(content_hash);
@@ -42,6 +43,13 @@ MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (rowid, arxiv_id, role)
         );
         CREATE INDEX record_arxiv_id ON record_arxiv(arxiv_id);
+        CREATE TABLE passages (
+            rowid INTEGER NOT NULL REFERENCES records(rowid) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            PRIMARY KEY (rowid, idx)
+        ) WITHOUT ROWID;
+        CREATE INDEX passages_hash ON passages(content_hash);
         CREATE TABLE vectors (
             model TEXT NOT NULL,
             content_hash TEXT NOT NULL,

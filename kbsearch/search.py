@@ -6,6 +6,7 @@ import datetime as dt
 import time
 
 import numpy as np
+
 from pydantic import BaseModel, Field
 
 from kbsearch.embed import Encoder
@@ -20,7 +21,7 @@ class SearchHit(BaseModel):
     rank: int
     id: str
     score: float
-    """Cosine similarity of query and record, in [-1, 1]."""
+    """Cosine similarity of the query and the record's best passage (title, whole text or a claim)."""
     kind: Kind
     title: str
     text: str
@@ -55,15 +56,15 @@ def search(store: Store, encoder: Encoder, query: str, k: int = 10,
            flt: SearchFilter | None = None) -> SearchResponse:
     started = time.perf_counter()
     flt = flt or SearchFilter()
-    allowed = store.filter_rowids(flt)
     query_vector = encoder.encode([query])[0]
     query_ids = extract_arxiv_ids(query)
-    pinned = _pinned_rowids(store, query_ids, allowed)
-    scored = _dense(store, query_vector, k + len(pinned), allowed)
-    ranked = _merge(pinned, scored, store, query_vector)[:k]
-    records = store.by_rowids(rowid for rowid, _ in ranked)
+    pinned = _pinned(store, query_ids, flt, query_vector)
+    dense = store.search_records(query_vector, k + len(pinned), flt)
+    pinned_ids = {rowid for rowid, _, _ in pinned}
+    ranked = (pinned + [row for row in dense if row[0] not in pinned_ids])[:k]
+    records = store.by_rowids(rowid for rowid, _, _ in ranked)
     hits = []
-    for rowid, score in ranked:
+    for rowid, score, _ in ranked:
         record = records.get(rowid)
         if record is None:  # deleted by a concurrent writer since the search
             continue
@@ -73,27 +74,17 @@ def search(store: Store, encoder: Encoder, query: str, k: int = 10,
                           seconds=round(time.perf_counter() - started, 4))
 
 
-def _pinned_rowids(store: Store, query_ids: list[str], allowed: np.ndarray | None) -> list[int]:
-    """Records carrying an id from the query: subjects first, then citations."""
+def _pinned(store: Store, query_ids: list[str], flt: SearchFilter,
+            query_vector: np.ndarray) -> list[tuple[int, float, int]]:
+    """Records carrying an id from the query: those about it first, then those
+    citing it, each group by score."""
+    if not query_ids:
+        return []
+    allowed = store.filter_rowids(flt)
     subject = store.rowids_with_arxiv(query_ids, role="subject")
-    cited = [r for r in store.rowids_with_arxiv(query_ids, role="cited") if r not in subject]
-    pinned = subject + cited
-    if allowed is not None:
-        allowed_set = set(allowed.tolist())
-        pinned = [r for r in pinned if r in allowed_set]
-    return pinned
-
-
-def _dense(store: Store, query_vector: np.ndarray, k: int,
-           allowed: np.ndarray | None) -> list[tuple[int, float]]:
-    scores, ids = store.vector_index.search(query_vector[None, :], k, allowed)
-    return [(int(i), float(s)) for s, i in zip(scores[0], ids[0], strict=True) if i >= 0]
-
-
-def _merge(pinned: list[int], scored: list[tuple[int, float]], store: Store,
-           query_vector: np.ndarray) -> list[tuple[int, float]]:
-    if not pinned:
-        return scored
-    pinned_scores = store.vector_index.scores_for(np.array(pinned, dtype=np.int64), query_vector)
-    head = list(zip(pinned, pinned_scores.tolist(), strict=True))
-    return head + [(r, s) for r, s in scored if r not in set(pinned)]
+    cited = [r for r in store.rowids_with_arxiv(query_ids, role="cited") if r not in set(subject)]
+    groups = []
+    for rowids in (subject, cited):
+        kept = [r for r in rowids if allowed is None or r in set(allowed)]
+        groups += sorted(store.score_records(kept, query_vector), key=lambda row: -row[1])
+    return groups

@@ -7,6 +7,11 @@ generation counter bumped by each write transaction. ``vectors.faiss`` and
 were built from. A crash between the SQLite commit and the cache write leaves a
 stale stamp, and the next open rebuilds the cache from SQLite without
 embedding anything.
+
+A record has several passages (title, whole text, each claim; see
+``Record.passages``), each with its own vector. A FAISS id packs the record's
+rowid and the passage number as ``rowid * MAX_PASSAGES + idx``; a record's
+score is the best score of its passages.
 """
 
 from __future__ import annotations
@@ -25,13 +30,16 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from kbsearch.errors import KbError
-from kbsearch.records import IdMention, Kind, Record
+from kbsearch.records import MAX_PASSAGES, IdMention, Kind, Record, text_hash
 from kbsearch.schema import FORMAT_VERSION, migrate
 from kbsearch.vector_index import VectorIndex, write_atomic
 
 DB_NAME = "kb.sqlite"
 VECTORS_NAME = "vectors.faiss"
 MANIFEST_NAME = "manifest.json"
+_VID = f"(p.rowid * {MAX_PASSAGES} + p.idx)"
+# Passages fetched per wanted record before grouping; doubled until k records are found.
+_OVERFETCH = 4
 
 
 class Manifest(BaseModel):
@@ -60,6 +68,7 @@ class SearchFilter(BaseModel):
     until: dt.date | None = None
     section: str | None = None
     exclude_sources: list[str] = []
+    """Files whose records are left out (a file is never checked against itself)."""
 
     def is_empty(self) -> bool:
         return self == SearchFilter()
@@ -70,6 +79,8 @@ class ChangeSet:
     """One write transaction's worth of changes."""
 
     upserts: list[Record] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    """Record id → the file it was read from (its ``source`` may name an upstream origin)."""
     deletes: list[str] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
     mentions: dict[str, list[IdMention]] = field(default_factory=dict)
@@ -148,6 +159,9 @@ class Store:
     def count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM records").fetchone()[0])
 
+    def passage_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
     def counts_by_kind(self) -> dict[str, int]:
         counts = {kind.value: 0 for kind in Kind}
         for kind, n in self.db.execute("SELECT kind, count(*) FROM records GROUP BY kind"):
@@ -176,13 +190,13 @@ class Store:
                 found[rowid] = _load_record(data)
         return found
 
-    def stored_by_source(self, source: str) -> dict[str, str]:
-        """Record id → stored JSON for every record read from ``source``."""
-        rows = self.db.execute("SELECT id, data FROM records WHERE source = ?", (source,))
+    def stored_by_file(self, file: str) -> dict[str, str]:
+        """Record id → stored JSON for every record read from ``file``."""
+        rows = self.db.execute("SELECT id, data FROM records WHERE file = ?", (file,))
         return {rid: data for rid, data in rows}
 
-    def sources(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT DISTINCT source FROM records WHERE source IS NOT NULL")]
+    def files(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]
 
     def iter_records(self, flt: SearchFilter | None = None) -> Iterator[Record]:
         """Records passing ``flt``, oldest date first."""
@@ -209,13 +223,51 @@ class Store:
             sql, params = sql + " WHERE arxiv_id = ?", (arxiv_id,)
         return [IdMention.model_validate_json(r[0]) for r in self.db.execute(sql + " ORDER BY source, position", params)]
 
-    def filter_rowids(self, flt: SearchFilter) -> np.ndarray | None:
+    def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
         """Row ids passing the filter, or None when nothing is filtered."""
         if flt.is_empty():
             return None
         clauses, params = _filter_sql(flt)
-        sql = "SELECT rowid FROM records WHERE " + " AND ".join(clauses)
+        return [r[0] for r in self.db.execute(
+            "SELECT rowid FROM records WHERE " + " AND ".join(clauses), params)]
+
+    def _filter_vector_ids(self, flt: SearchFilter) -> np.ndarray | None:
+        if flt.is_empty():
+            return None
+        clauses, params = _filter_sql(flt)
+        sql = (f"SELECT {_VID} FROM passages p JOIN records ON records.rowid = p.rowid WHERE "
+               + " AND ".join(clauses))
         return np.fromiter((r[0] for r in self.db.execute(sql, params)), dtype=np.int64)
+
+    def search_records(self, query: np.ndarray, k: int,
+                       flt: SearchFilter | None = None) -> list[tuple[int, float, int]]:
+        """The k best records as (rowid, score, best passage number), best first."""
+        index = self.vector_index
+        allowed = self._filter_vector_ids(flt or SearchFilter())
+        available = index.count if allowed is None else len(allowed)
+        fetch = k * _OVERFETCH
+        while True:
+            scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed)
+            best = _best_per_record(scores[0], ids[0])
+            if len(best) >= k or fetch >= available:
+                return best[:k]
+            fetch *= 2
+
+    def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
+        """(rowid, best passage score, passage number) for the given records."""
+        vids = self._vector_ids(rowids)
+        scores = self.vector_index.scores_for(vids, query)
+        best = _best_per_record(scores, vids)
+        order = {r: i for i, r in enumerate(rowids)}
+        return sorted(best, key=lambda row: order[row[0]])
+
+    def _vector_ids(self, rowids: list[int]) -> np.ndarray:
+        found: list[int] = []
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            found += [r[0] for r in self.db.execute(
+                f"SELECT {_VID} FROM passages p WHERE p.rowid IN ({marks})", chunk)]
+        return np.array(found, dtype=np.int64)
 
     # -- vectors -------------------------------------------------------------
 
@@ -262,10 +314,11 @@ class Store:
 
     def _index_from_db(self, model: str, dim: int) -> VectorIndex:
         rows = self.db.execute(
-            "SELECT r.rowid, v.vector FROM records r JOIN vectors v "
-            "ON v.content_hash = r.content_hash AND v.model = ? ORDER BY r.rowid", (model,)).fetchall()
-        if len(rows) != self.count():
-            raise KbError(f"{self.count() - len(rows)} records have no {model!r} vector",
+            f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v "
+            "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1", (model,)).fetchall()
+        passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+        if len(rows) != passages:
+            raise KbError(f"{passages - len(rows)} passages have no {model!r} vector",
                           hint=f"run 'kbsearch reindex --model {model}'")
         ids = np.array([r[0] for r in rows], dtype=np.int64)
         vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim)
@@ -296,12 +349,12 @@ class Store:
         with self._transaction():
             self._bind_model(model, changes)
             self._put_vectors(changes.vectors, model)
-            removed = self._delete(changes.deletes)
-            changed, added = self._upsert(changes.upserts)
+            dropped = self._delete(changes.deletes)
+            replaced, fresh = self._upsert(changes.upserts, changes.files)
             self._replace_mentions(changes.mentions)
             self._set_meta("generation", str(self.generation + 1))
             self._set_meta("last_ingest", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
-        self._refresh_index(index, removed + changed, changed + added, model)
+        self._refresh_index(index, dropped + replaced, fresh, model)
 
     def _bind_model(self, model: str, changes: ChangeSet) -> None:
         self.require_model(model)
@@ -316,37 +369,48 @@ class Store:
             [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()])
 
     def _delete(self, record_ids: list[str]) -> list[int]:
-        removed = []
+        """Deletes records; returns the vector ids they had."""
+        dropped: list[int] = []
         for record_id in record_ids:
-            row = self.db.execute("DELETE FROM records WHERE id = ? RETURNING rowid", (record_id,)).fetchone()
+            row = self.db.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
             if row:
-                removed.append(row[0])
-        return removed
+                dropped += self._vector_ids([row[0]]).tolist()
+                self.db.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
+        return dropped
 
-    def _upsert(self, records: list[Record]) -> tuple[list[int], list[int]]:
-        """Returns (rowids whose vector changed, rowids added)."""
-        changed, added = [], []
+    def _upsert(self, records: list[Record], files: dict[str, str]) -> tuple[list[int], list[int]]:
+        """Returns (vector ids to drop, rowids whose passages are new)."""
+        dropped: list[int] = []
+        fresh: list[int] = []
         now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         for record in records:
             old = self.db.execute("SELECT rowid, content_hash FROM records WHERE id = ?",
                                   (record.id,)).fetchone()
-            values = _record_row(record)
+            values = (*_record_row(record), files.get(record.id, record.source))
             if old is None:
-                rowid = self.db.execute(
+                rowid = int(self.db.execute(
                     "INSERT INTO records(id, kind, title, text, date, instance, topic, section, source, "
-                    "position, content_hash, data, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (record.id, *values, now)).lastrowid
-                added.append(int(rowid or 0))
+                    "position, content_hash, data, file, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (record.id, *values, now)).lastrowid or 0)
+                self._write_passages(rowid, record)
+                fresh.append(rowid)
             else:
                 rowid = old[0]
                 self.db.execute(
                     "UPDATE records SET kind=?, title=?, text=?, date=?, instance=?, topic=?, section=?, "
-                    "source=?, position=?, content_hash=?, data=?, ingested_at=? WHERE rowid=?",
+                    "source=?, position=?, content_hash=?, data=?, file=?, ingested_at=? WHERE rowid=?",
                     (*values, now, rowid))
                 if old[1] != record.content_hash:
-                    changed.append(rowid)
+                    dropped += self._vector_ids([rowid]).tolist()
+                    self._write_passages(rowid, record)
+                    fresh.append(rowid)
             self._write_arxiv(rowid, record)
-        return changed, added
+        return dropped, fresh
+
+    def _write_passages(self, rowid: int, record: Record) -> None:
+        self.db.execute("DELETE FROM passages WHERE rowid = ?", (rowid,))
+        self.db.executemany("INSERT INTO passages(rowid, idx, content_hash) VALUES (?,?,?)",
+                            [(rowid, i, text_hash(t)) for i, t in enumerate(record.passages())])
 
     def _write_arxiv(self, rowid: int, record: Record) -> None:
         self.db.execute("DELETE FROM record_arxiv WHERE rowid = ?", (rowid,))
@@ -369,18 +433,18 @@ class Store:
             self._index = self._index_from_db(model, dim)
         else:
             index.remove(np.array(drop, dtype=np.int64))
-            ids, vectors = self._vectors_for_rowids(add, model, dim)
+            ids, vectors = self._passage_vectors(add, model, dim)
             index.add(ids, vectors)
             self._index = index
         self.save_cache()
 
-    def _vectors_for_rowids(self, rowids: list[int], model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    def _passage_vectors(self, rowids: list[int], model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
         pairs: list[tuple[int, bytes]] = []
         for chunk in _chunks(rowids, 500):
             marks = ",".join("?" * len(chunk))
             pairs += self.db.execute(
-                f"SELECT r.rowid, v.vector FROM records r JOIN vectors v ON v.content_hash = r.content_hash "
-                f"AND v.model = ? WHERE r.rowid IN ({marks})", [model, *chunk]).fetchall()
+                f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v ON v.content_hash = p.content_hash "
+                f"AND v.model = ? WHERE p.rowid IN ({marks})", [model, *chunk]).fetchall()
         ids = np.array([p[0] for p in pairs], dtype=np.int64)
         vectors = np.frombuffer(b"".join(p[1] for p in pairs), dtype=np.float32).reshape(-1, dim)
         return ids, vectors
@@ -408,11 +472,11 @@ class Store:
         self._index = self._index_from_db(model, dim)
         self.save_cache()
 
-    def all_hashes_and_texts(self) -> dict[str, str]:
+    def all_passage_texts(self) -> dict[str, str]:
+        """Passage hash → text, for every passage of every record."""
         texts: dict[str, str] = {}
         for (data,) in self.db.execute("SELECT data FROM records"):
-            record = _load_record(data)
-            texts[record.content_hash] = record.embed_text()
+            texts.update((text_hash(t), t) for t in _load_record(data).passages())
         return texts
 
 
@@ -427,6 +491,19 @@ def _load_record(data: str) -> Record:
     payload = json.loads(data)
     payload.pop("content_hash", None)
     return Record.model_validate(payload)
+
+
+def _best_per_record(scores: np.ndarray, vector_ids: np.ndarray) -> list[tuple[int, float, int]]:
+    """Group passage hits by record, keeping each record's best; best first."""
+    best: dict[int, tuple[float, int]] = {}
+    for score, vid in zip(scores.tolist(), vector_ids.tolist(), strict=True):
+        if vid < 0:
+            continue
+        rowid, idx = divmod(int(vid), MAX_PASSAGES)
+        if rowid not in best or score > best[rowid][0]:
+            best[rowid] = (float(score), idx)
+    ranked = sorted(best.items(), key=lambda item: -item[1][0])
+    return [(rowid, score, idx) for rowid, (score, idx) in ranked]
 
 
 def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
@@ -450,7 +527,7 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
         clauses.append("instr(lower(coalesce(section, '')), lower(?)) > 0")
         params.append(flt.section)
     if flt.exclude_sources:
-        clauses.append(f"coalesce(source, '') NOT IN ({','.join('?' * len(flt.exclude_sources))})")
+        clauses.append(f"coalesce(file, '') NOT IN ({','.join('?' * len(flt.exclude_sources))})")
         params += flt.exclude_sources
     return clauses, params
 

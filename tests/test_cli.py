@@ -30,7 +30,7 @@ ROWS = [
     {"id": "a", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
      "instance": "jay", "date": "2026-09-17", "topic": "inference"},
     {"id": "b", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
-     "date": "2026-09-18", "topic": "inference"},
+     "date": "2026-09-18", "topic": "inference", "source": "inbox/spark/2026-09-18-llm-infra-e1prep.md"},
     {"id": "c", "kind": "paper_card", "title": "When2Think", "text": "difficulty-aware length control arXiv:2609.19671",
      "date": "2026-09-18"},
 ]
@@ -40,11 +40,12 @@ def test_seeds_give_ten_increments(fake_models: Path, seeds_dir: Path, tmp_path:
                                    capsys: pytest.CaptureFixture[str]) -> None:
     index = str(tmp_path / "idx")
     report = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
-    assert report["added"] == 10 and report["embedded"] == 10
+    assert report["added"] == 10 and report["embedded"] >= 10  # title, text and claims
     stats = run_json(capsys, "stats", "--index", index)
     assert stats["records"] == 10
     assert stats["by_kind"] == {"increment": 10, "paper_card": 0, "doc_section": 0}
-    assert stats["model"] == "fake" and stats["dim"] == 64 and stats["vectors"] == 10
+    assert stats["model"] == "fake" and stats["dim"] == 64
+    assert stats["vectors"] == stats["passages"] > 10
     again = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
     assert again["unchanged"] == 10 and again["embedded"] == 0 and again["added"] == 0
 
@@ -74,6 +75,8 @@ def test_prune_removes_what_the_file_no_longer_yields(fake_models: Path, tmp_pat
     source = write_jsonl(folder / "in.jsonl", ROWS)
     other = write_jsonl(folder / "other.jsonl", [{"id": "z", "title": "TGI maintenance mode"}])
     run_json(capsys, "ingest", str(folder), "--index", index)
+    again = run_json(capsys, "ingest", str(folder), "--index", index)
+    assert again["unchanged"] == 4 and again["updated"] == 0  # an upstream "source" field is kept apart
     write_jsonl(source, ROWS[:2])
     kept = run_json(capsys, "ingest", str(folder), "--index", index)
     assert kept["removed"] == 0
@@ -95,7 +98,7 @@ def test_model_mismatch_names_the_fix(fake_models: Path, tmp_path: Path,
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "reindex --model fake2" in err
     done = run_json(capsys, "reindex", "--model", "fake2", "--index", index)
-    assert done["embedded"] == 3
+    assert done["embedded"] >= 3 and done["records"] == 3
     assert run_json(capsys, "search", "KV", "--model", "fake2", "--index", index)["results"]
 
 

@@ -60,13 +60,14 @@ def test_unchanged_text_is_never_embedded_again(tmp_path: Path, encoder: FakeEnc
     store = Store.open(tmp_path, create=True)
     records = make_records()
     fill(store, records, encoder)
-    assert encoder.texts_seen == 10
+    first = encoder.texts_seen
+    assert first == sum(len(r.passages()) for r in records)
     moved = [r.model_copy(update={"position": r.position + 100}) for r in records]
     fill(store, moved, encoder)  # metadata changed, text did not
-    assert encoder.texts_seen == 10
+    assert encoder.texts_seen == first
     edited = records[3].model_copy(update={"text": "a new claim: 12.5x compression"})
     fill(store, [edited], encoder)
-    assert encoder.texts_seen == 11
+    assert encoder.texts_seen == first + 1  # only the whole-text passage is new; the title is known
     assert store.count() == 10
     assert run(store, encoder, edited.embed_text(), k=1)[0][0] == edited.id
 
@@ -77,7 +78,7 @@ def test_upsert_replaces_the_vector_of_an_edited_record(tmp_path: Path, encoder:
     fill(store, records, encoder)
     edited = records[0].model_copy(update={"title": "MCP design patterns for agents", "text": "agents"})
     fill(store, [edited], encoder)
-    assert store.vector_index.count == 10
+    assert store.vector_index.count == 20
     hits = run(store, encoder, "KV cache compression in the frequency domain", k=10)
     assert [h for h in hits if h[0] == "tom/r0"][0][1] < 0.9
 
@@ -86,7 +87,8 @@ def test_delete_removes_record_and_vector(tmp_path: Path, encoder: FakeEncoder) 
     store = Store.open(tmp_path, create=True)
     fill(store, make_records(), encoder)
     ingest_records(store, ChangeSet(deletes=["tom/r0"]), model="fake", load_encoder=lambda: encoder)
-    assert store.count() == 9 and store.vector_index.count == 9
+    passages = store.db.execute("SELECT count(*) FROM passages").fetchone()[0]
+    assert store.count() == 9 and store.vector_index.count == passages == 18
     reopened = Store.open(tmp_path, model="fake")
     assert "tom/r0" not in [h[0] for h in run(reopened, encoder, TOPICS[0], k=9)]
 
@@ -155,9 +157,9 @@ def test_stale_cache_after_crash_between_commit_and_cache_write(tmp_path: Path, 
     (tmp_path / VECTORS_NAME).write_bytes(old_cache)
     (tmp_path / MANIFEST_NAME).write_bytes(old_manifest)
     reopened = Store.open(tmp_path, model="fake")
-    assert reopened.vector_index.count == 10
+    assert reopened.vector_index.count == 20
     assert sorted(reopened.vector_index.ids().tolist()) == sorted(
-        r[0] for r in reopened.db.execute("SELECT rowid FROM records"))
+        r[0] for r in reopened.db.execute("SELECT rowid * 64 + idx FROM passages"))
 
 
 def test_opening_a_missing_index_says_how_to_build_one(tmp_path: Path) -> None:
@@ -170,7 +172,7 @@ def test_vectors_are_stored_once_per_text(tmp_path: Path, encoder: FakeEncoder) 
     twin = make_records(2)
     copies = [twin[0], twin[0].model_copy(update={"id": "jay/copy", "instance": "jay"})]
     fill(store, copies, encoder)
-    assert encoder.texts_seen == 1
-    assert store.db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1
-    vectors = store.vector_index.scores_for(np.array([1, 2]), encoder.encode([copies[0].embed_text()])[0])
-    assert vectors == pytest.approx([1.0, 1.0], abs=1e-5)
+    assert encoder.texts_seen == 2  # title and whole text, once for both copies
+    assert store.db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 2
+    query = encoder.encode([copies[0].embed_text()])[0]
+    assert [round(s, 4) for _, s, _ in store.score_records([1, 2], query)] == [1.0, 1.0]

@@ -46,7 +46,8 @@ class SentenceTransformerEncoder:
         self.prompt = spec.prompt
         self.batch = spec.batch
         self._model = model
-        self.dim = int(model.get_sentence_embedding_dimension())
+        dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        self.dim = int(dimension())
         if spec.dim is not None and spec.dim != self.dim:
             raise KbError(f"model {spec.name!r} gives {self.dim}-d vectors, models.txt says dim={spec.dim}",
                           hint="fix the dim= option in models.txt")

