@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", parents=[common], help="print one record")
     show.add_argument("id")
     show.set_defaults(handler=cmd_show)
+    _add_check(commands, common)
     stats = commands.add_parser("stats", parents=[common], help="what the index holds")
     stats.set_defaults(handler=cmd_stats)
     models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
@@ -73,6 +74,24 @@ def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
     ingest.add_argument("--prune", action="store_true",
                         help="remove records that their source file no longer yields")
     ingest.set_defaults(handler=cmd_ingest)
+
+
+def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
+    check = commands.add_parser(
+        "check", parents=[common], help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
+        description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. "
+        "Exit 0 when every item is NEW or UPDATE, 1 when any item is a DUPLICATE, 2 on error.")
+    check.add_argument("input", metavar="INPUT", help="a file, or - to read stdin")
+    check.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD",
+                       help="compare only with records dated on or before this day")
+    check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
+    check.set_defaults(handler=cmd_check)
+    audit = commands.add_parser("audit", parents=[common],
+                                help="clusters of the same item across instances and days")
+    audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
+    audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
+    audit.add_argument("--instance", help="only records by this instance")
+    audit.set_defaults(handler=cmd_audit)
 
 
 def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -151,6 +170,27 @@ def cmd_list(args: argparse.Namespace) -> int:
     from kbsearch import render
 
     _emit(args, _open(args, check_model=False).listing(_filter(args), args.limit), render.listing_text)
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    stdin_text = sys.stdin.read() if args.input == "-" else None
+    kb = _open(args)
+    result = kb.check(args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text,
+                      on_wait=_say_waiting)
+    _notes(kb)
+    _emit(args, result, render.check_text)
+    return result.exit_code
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.store import SearchFilter
+
+    flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
+    _emit(args, _open(args).audit(flt), render.audit_text)
     return EXIT_OK
 
 

@@ -16,12 +16,16 @@ from pydantic import BaseModel
 
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.errors import KbError
-from kbsearch.ingest import IngestReport, Progress, ReindexReport, ingest_paths, reindex_store
+from kbsearch.audit import audit
+from kbsearch.check import Checker
+from kbsearch.check_input import read_check_input
+from kbsearch.ingest import IngestReport, Progress, ReindexReport, ingest_paths, ingest_records, reindex_store
 from kbsearch.models import ModelSpec, resolve_model
-from kbsearch.records import Record
+from kbsearch.records import IdMention, Record
 from kbsearch.schema import FORMAT_VERSION
 from kbsearch.search import SearchResponse, search
-from kbsearch.store import SearchFilter, Store
+from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig, Verdict
 
 INDEX_ENV = "KBSEARCH_INDEX"
 DEFAULT_INDEX = Path("index")
@@ -106,6 +110,30 @@ class KnowledgeBase:
         with self.writer_lock(on_wait):
             return reindex_store(self.store, model=self.spec.name,
                                  load_encoder=lambda: self.encoder, progress=progress)
+
+    def check(self, source: str, *, as_of: dt.date | None = None, accept: bool = False,
+              config: DedupeConfig | None = None, stdin_text: str | None = None,
+              on_wait: Callable[[], None] | None = None) -> CheckResult:
+        """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
+        items, file, mentions = read_check_input(source, stdin_text)
+        checker = Checker(self.store, self.encoder, config, as_of)
+        result = checker.check(items, file=file, input_name=source, mentions=mentions)
+        if accept:
+            result.accepted = self._accept(result, items, file, mentions, on_wait)
+        return result
+
+    def _accept(self, result: CheckResult, items: list[Record], file: str | None,
+                mentions: list[IdMention], on_wait: Callable[[], None] | None) -> list[str]:
+        keep = {r.id for r in result.items if r.verdict is not Verdict.DUPLICATE}
+        accepted = [item for item in items if item.id in keep]
+        changes = ChangeSet(upserts=accepted, files={r.id: file for r in accepted if file},
+                            mentions={file: mentions} if file and accepted else {})
+        with self.writer_lock(on_wait):
+            ingest_records(self.store, changes, model=self.spec.name, load_encoder=lambda: self.encoder)
+        return [r.id for r in accepted]
+
+    def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
+        return audit(self.store, self.spec.name, flt, config)
 
     def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
         if not query.strip():

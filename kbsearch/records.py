@@ -13,6 +13,8 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from kbsearch.textsim import sentences
+
 # Long texts are cut before embedding: the models read a few hundred tokens at
 # most, and the head of a record (title, TLDR, first points) carries its gist.
 EMBED_CHARS = 2000
@@ -75,6 +77,13 @@ class Record(BaseModel):
         parts = [self.title.strip(), self.text.strip()]
         return "\n".join(p for p in parts if p)[:EMBED_CHARS]
 
+    def claim_texts(self) -> list[str]:
+        """The record's claims: its key points (要点), else the sentences of its text."""
+        if self.claims:
+            return [c.strip()[:EMBED_CHARS] for c in self.claims if c.strip()]
+        found = sentences(self.text)
+        return found if len(found) > 1 else []
+
     def passages(self) -> list[str]:
         """The texts embedded for this record: its title, the whole record, and
         each claim on its own.
@@ -84,8 +93,7 @@ class Record(BaseModel):
         about one of its claims loses to an unrelated record that happens to
         be shorter.
         """
-        texts = [self.title.strip(), self.embed_text()]
-        texts += [claim.strip()[:EMBED_CHARS] for claim in self.claims]
+        texts = [self.title.strip(), self.embed_text(), *self.claim_texts()]
         unique = list(dict.fromkeys(t for t in texts if t))
         return unique[:MAX_PASSAGES]
 

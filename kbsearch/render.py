@@ -16,6 +16,7 @@ from kbsearch.kb import Listing, Stats
 from kbsearch.models import ModelSpec
 from kbsearch.records import Record
 from kbsearch.search import SearchResponse
+from kbsearch.verdicts import AuditResult, CheckResult, Flag, ItemResult, Match
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 
@@ -128,4 +129,72 @@ def models_text(specs: list[ModelSpec], active: str | None) -> str:
         lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
     if active:
         lines.append("* = the model of the index")
+    return "\n".join(lines)
+
+
+def _who(instance: str | None, date: object) -> str:
+    return f"{instance or '-'} {date or '-'}"
+
+
+def _match_line(match: Match) -> str:
+    mark = "≡" if match.same_item else " "
+    ids = f"  shares {', '.join(match.shared_ids)}" if match.shared_ids else ""
+    cites = f"  cite-only {', '.join(match.cited_ids)}" if match.cited_ids else ""
+    return (f"     {mark} {match.score:.3f}  {fit(_who(match.instance, match.date), 19)} "
+            f"{clean(match.id, one_line=True)}{ids}{cites}\n"
+            f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}")
+
+
+def _flag_line(flag: Flag) -> str:
+    return f"   ! {clean(flag.message, one_line=True)}"
+
+
+def item_text(item: ItemResult) -> str:
+    lines = [f"{item.verdict.value:<9} {clean(item.id, one_line=True)}  {clean(item.title, one_line=True)[:80]}",
+             f"   {clean(item.reason, one_line=True)}"]
+    if item.first_seen:
+        lines.append(f"   first seen: {_who(item.first_seen.instance, item.first_seen.date)} "
+                     f"{clean(item.first_seen.id, one_line=True)}")
+    lines += [_flag_line(f) for f in item.flags]
+    if item.matches:
+        lines.append("   matches (≡ same item):")
+        lines += [_match_line(m) for m in item.matches]
+    if item.claims:
+        lines.append("   claims:")
+        for claim in item.claims:
+            status = "known" if claim.known else "NEW  "
+            where = f" ← {clean(claim.best_id or '', one_line=True)} {claim.score:.2f}" if claim.best_id else ""
+            numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
+            lines.append(f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}")
+    return "\n".join(lines)
+
+
+def check_text(result: CheckResult) -> str:
+    counts = {v: sum(1 for i in result.items if i.verdict.value == v) for v in ("NEW", "UPDATE", "DUPLICATE")}
+    parts = [item_text(item) for item in result.items]
+    if result.flags:
+        parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
+    summary = (f"{len(result.items)} items: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
+               f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
+               + (f", as of {result.as_of}" if result.as_of else "") + ")")
+    if result.accepted:
+        summary += f"; accepted {len(result.accepted)}"
+    return "\n\n".join([*parts, summary])
+
+
+def audit_text(result: AuditResult) -> str:
+    lines = [f"{len(result.clusters)} clusters of the same item among {result.records} records"]
+    for number, cluster in enumerate(result.clusters, 1):
+        first = cluster.first_seen
+        ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""
+        lines.append(f"\n#{number}  {cluster.size} records, {len(cluster.instances)} instances{ids}")
+        lines.append(f"   first  {fit(_who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
+                     f"{clean(first.title, one_line=True)[:70]}")
+        for member in cluster.repeats:
+            anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
+            lines.append(f"   again  {fit(_who(member.instance, member.date), 19)} "
+                         f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}")
+    if result.claimed_new_seen_before:
+        lines.append("\nclaimed new but seen before:")
+        lines += [_flag_line(f) for f in result.claimed_new_seen_before]
     return "\n".join(lines)

@@ -69,6 +69,7 @@ class SearchFilter(BaseModel):
     section: str | None = None
     exclude_sources: list[str] = []
     """Files whose records are left out (a file is never checked against itself)."""
+    exclude_ids: list[str] = []
 
     def is_empty(self) -> bool:
         return self == SearchFilter()
@@ -94,6 +95,7 @@ class Store:
         self.db = db
         self.notes: list[str] = []
         self._index: VectorIndex | None = None
+        self._names: tuple[int, int, dict[str, int]] | None = None
 
     # -- opening -------------------------------------------------------------
 
@@ -195,6 +197,13 @@ class Store:
         rows = self.db.execute("SELECT id, data FROM records WHERE file = ?", (file,))
         return {rid: data for rid, data in rows}
 
+    def files_of(self, rowids: list[int]) -> dict[int, str | None]:
+        found: dict[int, str | None] = {}
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            found.update(self.db.execute(f"SELECT rowid, file FROM records WHERE rowid IN ({marks})", chunk))
+        return found
+
     def files(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]
 
@@ -260,6 +269,27 @@ class Store:
         best = _best_per_record(scores, vids)
         order = {r: i for i, r in enumerate(rowids)}
         return sorted(best, key=lambda row: order[row[0]])
+
+    def passage_vectors(self, rowids: list[int]) -> dict[int, np.ndarray]:
+        """rowid → its passage vectors, one row per passage in ``Record.passages()`` order."""
+        vids = self._vector_ids(sorted(set(rowids)))
+        vectors = self.vector_index.vectors(np.sort(vids))
+        grouped: dict[int, list[np.ndarray]] = {}
+        for vid, vector in zip(np.sort(vids).tolist(), vectors, strict=True):
+            grouped.setdefault(vid // MAX_PASSAGES, []).append(vector)
+        return {rowid: np.stack(rows) for rowid, rows in grouped.items()}
+
+    def title_name_counts(self) -> tuple[int, dict[str, int]]:
+        """(records, name → records whose title has it), cached per generation."""
+        from kbsearch.textsim import name_tokens
+
+        if self._names is None or self._names[0] != self.generation:
+            counts: dict[str, int] = {}
+            for (title,) in self.db.execute("SELECT title FROM records"):
+                for name in name_tokens(title):
+                    counts[name] = counts.get(name, 0) + 1
+            self._names = (self.generation, self.count(), counts)
+        return self._names[1], self._names[2]
 
     def _vector_ids(self, rowids: list[int]) -> np.ndarray:
         found: list[int] = []
@@ -526,6 +556,9 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.section:
         clauses.append("instr(lower(coalesce(section, '')), lower(?)) > 0")
         params.append(flt.section)
+    if flt.exclude_ids:
+        clauses.append(f"id NOT IN ({','.join('?' * len(flt.exclude_ids))})")
+        params += flt.exclude_ids
     if flt.exclude_sources:
         clauses.append(f"coalesce(file, '') NOT IN ({','.join('?' * len(flt.exclude_sources))})")
         params += flt.exclude_sources

@@ -1,0 +1,43 @@
+"""What ``check`` reads: a briefing, card, JSONL or doc file, or text on stdin."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from kbsearch.errors import KbError
+from kbsearch.parse import parse_file, parse_text
+from kbsearch.records import IdMention, Kind, Record
+from kbsearch.ids import extract_arxiv_ids
+
+STDIN = "-"
+
+
+def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record], str | None, list[IdMention]]:
+    """(items, the file they came from, the briefing's id-table rows)."""
+    if source == STDIN:
+        return _from_text(stdin_text or ""), None, []
+    path = Path(source)
+    if not path.is_file():
+        raise KbError(f"no such file: {source}", hint="give a briefing, paper card or JSONL file, or - for stdin")
+    parsed = parse_file(path.resolve())
+    if not parsed.records:
+        raise KbError("nothing to check in this file", path=source)
+    return parsed.records, parsed.source, parsed.id_mentions
+
+
+def _from_text(text: str) -> list[Record]:
+    """A briefing or JSONL on stdin is read as such; any other text is one increment."""
+    if not text.strip():
+        raise KbError("stdin is empty", hint="pipe a briefing or the text of one increment into 'kbsearch check -'")
+    try:
+        parsed = parse_text(text, Path("<stdin>"))
+    except KbError:
+        parsed = None
+    if parsed is not None and parsed.format in {"briefing", "jsonl"} and parsed.records:
+        return parsed.records
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    title, body = lines[0][:300], "\n".join(lines[1:])
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    return [Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body,
+                   arxiv_ids=extract_arxiv_ids(text))]

@@ -1,0 +1,137 @@
+"""The rules: is a known record the same item, is a claim already known.
+
+Pure functions over records and their passage vectors; ``check.py`` and
+``audit.py`` fetch the candidates from the store and call these.
+
+Evidence, strongest first:
+1. Exact identifiers. Two records about the same arXiv id are the same paper;
+   two records about different ids are different papers; a record that only
+   cites the id the other is about is a different item.
+2. Identical text.
+3. Meaning plus surface: cosine of the whole records, plus (within one
+   language) the overlap of Chinese bigrams and English words. Across
+   languages the overlap means little, so the cosine stands alone.
+4. A rare name shared by both titles (TriAttention, C²KV) with a moderate
+   cosine: rewrites of one item often share little else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kbsearch.records import Record
+from kbsearch.textsim import jaccard, language, lexical_tokens, name_tokens, normalized, substantive_numbers
+from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
+
+
+@dataclass
+class Embedded:
+    """A record with one unit vector per passage (``Record.passages()`` order)."""
+
+    record: Record
+    vectors: np.ndarray
+    passages: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.passages:
+            self.passages = self.record.passages()
+        self.whole_text = self.record.embed_text()
+        self.language = language(self.whole_text)
+        self.tokens = lexical_tokens(self.whole_text)
+        self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
+
+    @property
+    def whole(self) -> np.ndarray:
+        index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
+        return self.vectors[index]
+
+
+def compare(item: Embedded, known: Embedded, config: DedupeConfig,
+            is_rare: Callable[[str], bool]) -> Match:
+    """Decide whether ``known`` describes the same item, and say why."""
+    a, b = item.record, known.record
+    cosine = float(item.whole @ known.whole)
+    same_language = item.language == known.language
+    lexical = jaccard(item.tokens, known.tokens) if same_language else 0.0
+    shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
+    cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
+    same, reasons = _same_item(item, known, cosine, lexical, shared, cited, config, is_rare)
+    return Match(id=b.id, kind=b.kind, title=b.title, instance=b.instance, date=b.date,
+                 score=round(cosine, 4), lexical=round(lexical, 4), same_item=same, reasons=reasons,
+                 shared_ids=shared, cited_ids=[c for c in cited if c not in shared])
+
+
+def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, shared: list[str],
+               cited: list[str], config: DedupeConfig,
+               is_rare: Callable[[str], bool]) -> tuple[bool, list[str]]:
+    a, b = item.record, known.record
+    if shared:
+        return True, [f"both are about arXiv {', '.join(shared)}"]
+    if cited:
+        return False, [f"one only cites arXiv {', '.join(cited)}, which the other is about"]
+    if a.arxiv_ids and b.arxiv_ids:
+        return False, ["about different arXiv ids"]
+    if normalized(item.whole_text) == normalized(known.whole_text):
+        return True, ["identical text"]
+    names = sorted(n for n in name_tokens(a.title) & name_tokens(b.title) if is_rare(n))
+    if names and cosine >= config.shared_name_cosine:
+        return True, [f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"]
+    if item.language != known.language:
+        same = cosine >= config.same_item_cross_lingual
+        return same, [f"{item.language}/{known.language} cosine {cosine:.2f} "
+                      f"{'≥' if same else '<'} {config.same_item_cross_lingual:.2f}"]
+    combined = cosine + lexical
+    same = combined >= config.same_item
+    return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
+
+
+@dataclass
+class PassageHit:
+    """A known passage found for one claim of the item."""
+
+    known: Embedded
+    index: int
+    cosine: float
+
+
+def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_items: list[Embedded],
+                config: DedupeConfig) -> ClaimStatus:
+    """Known when some passage says the same, and no number in it is unseen."""
+    best: tuple[float, float, PassageHit] | None = None
+    claim_language, claim_tokens = language(claim), lexical_tokens(claim)
+    for hit in hits:
+        text = hit.known.passages[hit.index]
+        cross = language(text) != claim_language
+        score = hit.cosine if cross else hit.cosine + jaccard(claim_tokens, lexical_tokens(text))
+        threshold = config.claim_known_cross_lingual if cross else config.claim_known
+        if best is None or score - threshold > best[0] - best[1]:
+            best = (score, threshold, hit)
+    if best is None:
+        return ClaimStatus(text=claim, known=False, score=0.0)
+    score, threshold, hit = best
+    seen_numbers = hit.known.numbers.union(*(k.numbers for k in same_items))
+    unseen = sorted(substantive_numbers(claim) - seen_numbers)
+    record = hit.known.record
+    return ClaimStatus(text=claim, known=score >= threshold and not unseen, score=round(score, 4),
+                       best_id=record.id, best_instance=record.instance, best_date=record.date,
+                       best_text=hit.known.passages[hit.index][:300], new_numbers=unseen)
+
+
+def decide(item: Embedded, matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:
+    """The verdict and a one-line reason."""
+    same = [m for m in matches if m.same_item]
+    identical = [m for m in same if "identical text" in m.reasons]
+    if identical:
+        return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
+    if not same:
+        best = f"; closest {matches[0].id} at {matches[0].score:.2f}" if matches else ""
+        return Verdict.NEW, "no known record describes the same item" + best
+    new = [c for c in claims if not c.known]
+    if not new:
+        return Verdict.DUPLICATE, f"same item as {same[0].id}, and all {len(claims)} claims are known"
+    numbers = sorted({n for c in new for n in c.new_numbers})
+    extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
+    return Verdict.UPDATE, f"same item as {same[0].id}, {len(new)} of {len(claims)} claims new{extra}"

@@ -1,0 +1,119 @@
+"""Cheap lexical signals for mixed Chinese/English text.
+
+Dense vectors see meaning; these see surface: shared Chinese character
+bigrams and English words, names such as TriAttention or C²KV, and numbers
+such as 10.7x. Chinese has no spaces, so character bigrams stand in for words
+(no segmenter needed); English character bigrams would match almost any two
+English texts, so English counts by whole words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)\s*(%|x|×|倍|ms|s|gb|tb|k|m|b)?(?![\w])", re.IGNORECASE)
+_DATE = re.compile(r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
+                   r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))")
+_ARXIV_LIKE = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
+_SENTENCE_END = re.compile(r"(?<=[。！？；;!?])|(?<=\.)\s+|\n+")
+_STOPWORDS = frozenset(
+    "a an and are as at be by for from has have in into is it its of on or that the this to was "
+    "were with via vs not no new than then over under per".split())
+# Words too generic in this domain to name a particular paper or system.
+_GENERIC_NAMES = frozenset(
+    "llm llms kv cache ai gpu gpus cpu api the a an paper arxiv github blog inference model models "
+    "agent agents rag benchmark survey new update".split())
+
+
+def lexical_tokens(text: str) -> set[str]:
+    """Chinese character bigrams plus lower-cased English words."""
+    tokens: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        tokens.update(run[i:i + 2] for i in range(max(1, len(run) - 1)))
+    tokens.update(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS)
+    return tokens
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def language(text: str) -> str:
+    """``zh`` when Chinese carries a quarter or more of the letters, else ``en``."""
+    cjk = sum(len(run) for run in _CJK_RUN.findall(text))
+    latin = sum(len(w) for w in _WORD.findall(text))
+    if cjk == 0 and latin == 0:
+        return "en"
+    # A Chinese character carries about as much as a three-letter English word.
+    return "zh" if 3 * cjk >= 0.5 * latin else "en"
+
+
+def name_tokens(title: str) -> set[str]:
+    """Coined words that name a system, paper or product: inner capitals
+    (TriAttention, vLLM), letters mixed with digits (When2Think, C²KV).
+
+    Hyphenated compounds are split first, so Vision-Language is not a name;
+    plain acronyms (LLM, CLIP, TGI) are too common across papers to count.
+    """
+    names = set()
+    for word in _WORD.findall(title):
+        for part in re.split(r"[-.+]", word):
+            if len(part) >= 3 and part.lower() not in _GENERIC_NAMES and _coined(part):
+                names.add(part.lower())
+    return names
+
+
+def _coined(part: str) -> bool:
+    if part.endswith("s") and part[:-1].isupper():
+        return False  # a plural acronym: MLLMs, VLMs
+    has_letter = any(ch.isalpha() for ch in part)
+    has_digit = any(ch.isdigit() or ch in "²³" for ch in part)
+    camel = any(ch.isupper() for ch in part[1:]) and any(ch.islower() for ch in part)
+    return has_letter and (has_digit or camel)
+
+
+def numbers(text: str) -> set[str]:
+    """Quantities in normalized form: 10.7x, 2.5×, 10.7 倍 → ``10.7x``; 1,618 → ``1618``."""
+    found = set()
+    for value, unit in _NUMBER.findall(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", text))):
+        value = value.replace(",", "")
+        unit = (unit or "").lower()
+        unit = "x" if unit in {"×", "倍"} else unit
+        found.add(value + unit)
+    return found
+
+
+def substantive_numbers(text: str) -> set[str]:
+    """Numbers that state a result: not years, dates, list markers or section numbers."""
+    return {n for n in numbers(text) if not _is_incidental(n)}
+
+
+def _is_incidental(token: str) -> bool:
+    digits = token.rstrip("%xmsgbtk")
+    if re.fullmatch(r"(19|20)\d\d", digits):
+        return True
+    return re.fullmatch(r"\d", digits) is not None and token == digits
+
+
+def sentences(text: str, min_chars: int = 8) -> list[str]:
+    """Split prose into sentences, dropping fragments too short to be a claim."""
+    parts = (p.strip(" -•·\t") for p in _SENTENCE_END.split(text))
+    return [p for p in parts if len(p) >= min_chars]
+
+
+def normalized(text: str) -> str:
+    """Text with case and all white space folded: equal means identical."""
+    return re.sub(r"\s+", "", text).lower()
+
+
+def union(sets: Iterable[set[str]]) -> set[str]:
+    out: set[str] = set()
+    for item in sets:
+        out |= item
+    return out
