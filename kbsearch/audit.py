@@ -90,8 +90,9 @@ def _member(record: Record) -> ClusterMember:
                          date=record.date, anchor=record.anchor)
 
 
-def _order(record: Record) -> tuple[bool, dt.date, str, str]:
-    return (record.date is None, record.date or dt.date.max, record.instance or "", record.id)
+def _order(record: Record) -> tuple[bool, dt.date, bool, str, str]:
+    return (record.date is None, record.date or dt.date.max, record.instance is None,
+            record.instance or "", record.id)
 
 
 def _clusters(embedded: dict[int, Embedded], links: _UnionFind) -> list[Cluster]:

@@ -139,7 +139,9 @@ def rare_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
 def _first_seen(same: list[Match]) -> Match | None:
     if not same:
         return None
-    return min(same, key=lambda m: (m.date is None, m.date or dt.date.max, m.instance or "", m.id))
+    # On one day, a writer's record counts as first before an unattributed card or doc.
+    return min(same, key=lambda m: (m.date is None, m.date or dt.date.max, m.instance is None,
+                                    m.instance or "", m.id))
 
 
 def table_flags(store: Store, mentions: list[IdMention], file: str | None,
@@ -164,7 +166,7 @@ def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date 
     rowids = [r for r in store.rowids_with_arxiv([mention.arxiv_id], role="subject")
               if allowed is None or r in set(allowed)]
     earlier = sorted((r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
-                     key=lambda r: (r.date, r.instance or "", r.id))
+                     key=lambda r: (r.date, r.instance is None, r.instance or "", r.id))
     if not earlier:
         return []
     first = earlier[0]

@@ -42,6 +42,14 @@ class Embedded:
         self.language = language(self.whole_text)
         self.tokens = lexical_tokens(self.whole_text)
         self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
+        self._features: dict[int, tuple[str, set[str]]] = {}
+
+    def passage_features(self, index: int) -> tuple[str, set[str]]:
+        """(language, lexical tokens) of one passage, computed once."""
+        if index not in self._features:
+            text = self.passages[index]
+            self._features[index] = (language(text), lexical_tokens(text))
+        return self._features[index]
 
     @property
     def whole(self) -> np.ndarray:
@@ -99,14 +107,23 @@ class PassageHit:
 
 def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_items: list[Embedded],
                 config: DedupeConfig) -> ClaimStatus:
-    """Known when some passage says the same, and no number in it is unseen."""
-    best: tuple[float, float, PassageHit] | None = None
+    """Known when some passage says the same, and no number in it is unseen.
+
+    ``hits`` come from a search over everything known and must clear the
+    strict thresholds; every passage of a same-item record is compared too,
+    against the lower same-item thresholds.
+    """
     claim_language, claim_tokens = language(claim), lexical_tokens(claim)
-    for hit in hits:
-        text = hit.known.passages[hit.index]
-        cross = language(text) != claim_language
-        score = hit.cosine if cross else hit.cosine + jaccard(claim_tokens, lexical_tokens(text))
-        threshold = config.claim_known_cross_lingual if cross else config.claim_known
+    candidates = [(hit, False) for hit in hits]
+    for known in same_items:
+        scores = known.vectors @ vector
+        candidates += [(PassageHit(known, i, float(s)), True) for i, s in enumerate(scores)]
+    best: tuple[float, float, PassageHit] | None = None
+    for hit, same_item in candidates:
+        passage_language, passage_tokens = hit.known.passage_features(hit.index)
+        cross = passage_language != claim_language
+        score = hit.cosine if cross else hit.cosine + jaccard(claim_tokens, passage_tokens)
+        threshold = _claim_threshold(config, cross, same_item)
         if best is None or score - threshold > best[0] - best[1]:
             best = (score, threshold, hit)
     if best is None:
@@ -118,6 +135,12 @@ def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_ite
     return ClaimStatus(text=claim, known=score >= threshold and not unseen, score=round(score, 4),
                        best_id=record.id, best_instance=record.instance, best_date=record.date,
                        best_text=hit.known.passages[hit.index][:300], new_numbers=unseen)
+
+
+def _claim_threshold(config: DedupeConfig, cross_lingual: bool, same_item: bool) -> float:
+    if same_item:
+        return config.claim_known_same_item_cross_lingual if cross_lingual else config.claim_known_same_item
+    return config.claim_known_cross_lingual if cross_lingual else config.claim_known
 
 
 def decide(item: Embedded, matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:

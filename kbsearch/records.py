@@ -73,8 +73,10 @@ class Record(BaseModel):
     category: str | None = None
 
     def embed_text(self) -> str:
-        """The text the encoder sees: title first, then the body."""
-        parts = [self.title.strip(), self.text.strip()]
+        """The text the encoder sees: title first, then the body (the claims,
+        when a record has claims but no text of its own)."""
+        body = self.text.strip() or "\n".join(c.strip() for c in self.claims)
+        parts = [self.title.strip(), body]
         return "\n".join(p for p in parts if p)[:EMBED_CHARS]
 
     def claim_texts(self) -> list[str]:

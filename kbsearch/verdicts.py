@@ -52,6 +52,11 @@ class DedupeConfig(BaseModel):
     already known from a passage."""
     claim_known_cross_lingual: float = 0.68
     """cosine, across languages, at or above which a claim is known."""
+    claim_known_same_item: float = 0.75
+    """like ``claim_known``, for a passage of a record already judged the same
+    item: the paraphrase needs less evidence once the subject is settled."""
+    claim_known_same_item_cross_lingual: float = 0.55
+    """like ``claim_known_cross_lingual``, for a passage of a same-item record."""
     candidates: int = 20
     """records retrieved per item before the rules are applied."""
     matches_shown: int = 5
