@@ -85,13 +85,22 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     check.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD",
                        help="compare only with records dated on or before this day")
     check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
+    check.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     check.set_defaults(handler=cmd_check)
     audit = commands.add_parser("audit", parents=[common],
                                 help="clusters of the same item across instances and days")
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--instance", help="only records by this instance")
+    audit.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
+    calibrate = commands.add_parser(
+        "calibrate", parents=[common], help="fit the same-item threshold on labelled pairs",
+        description="Fit the dedupe threshold on a TSV of labelled pairs (columns a, b, label[, lang]) and "
+        "print precision, recall and F1 at the default and at the fitted threshold.")
+    calibrate.add_argument("pairs", type=Path, metavar="PAIRS.tsv")
+    calibrate.add_argument("--out", metavar="FILE", help="write the fitted thresholds here (for --config)")
+    calibrate.set_defaults(handler=cmd_calibrate)
 
 
 def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -178,8 +187,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     stdin_text = sys.stdin.read() if args.input == "-" else None
     kb = _open(args)
+    from kbsearch.verdicts import load_config
+
+    config = load_config(args.config)
     result = kb.check(args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text,
-                      on_wait=_say_waiting)
+                      config=config, on_wait=_say_waiting)
     _notes(kb)
     _emit(args, result, render.check_text)
     return result.exit_code
@@ -189,8 +201,25 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from kbsearch import render
     from kbsearch.store import SearchFilter
 
+    from kbsearch.verdicts import load_config
+
     flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
-    _emit(args, _open(args).audit(flt), render.audit_text)
+    _emit(args, _open(args).audit(flt, load_config(args.config)), render.audit_text)
+    return EXIT_OK
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.calibrate import calibrate
+    from kbsearch.embed import load_encoder
+    from kbsearch.models import resolve_model
+
+    result = calibrate(args.pairs, load_encoder(resolve_model(args.model)))
+    if args.out:
+        from kbsearch.vector_index import write_atomic
+
+        write_atomic(Path(args.out), result.config.model_dump_json(indent=2).encode())
+    _emit(args, result, render.calibration_text)
     return EXIT_OK
 
 

@@ -11,6 +11,7 @@ import unicodedata
 
 from rich.cells import cell_len
 
+from kbsearch.calibrate import Calibration
 from kbsearch.ingest import IngestReport, ReindexReport
 from kbsearch.kb import Listing, Stats
 from kbsearch.models import ModelSpec
@@ -197,4 +198,12 @@ def audit_text(result: AuditResult) -> str:
     if result.claimed_new_seen_before:
         lines.append("\nclaimed new but seen before:")
         lines += [_flag_line(f) for f in result.claimed_new_seen_before]
+    return "\n".join(lines)
+
+
+def calibration_text(result: Calibration) -> str:
+    rows = [("default", result.default), ("fitted", result.best)]
+    lines = [f"{result.pairs} pairs; fitting {result.field}",
+             f"{'':8} {'threshold':>9} {'P':>6} {'R':>6} {'F1':>6}"]
+    lines += [f"{name:8} {p.threshold:9.3f} {p.precision:6.3f} {p.recall:6.3f} {p.f1:6.3f}" for name, p in rows]
     return "\n".join(lines)

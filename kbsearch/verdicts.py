@@ -23,7 +23,7 @@ class Verdict(str, Enum):
     """The same item is known and nothing in it is new."""
 
 
-class DedupeConfig(BaseModel):
+class DedupeConfig(BaseModel, extra="forbid"):
     """Thresholds for deciding "same item" and "known claim".
 
     Scores are cosine similarity (unit vectors) plus, within one language,
@@ -61,6 +61,26 @@ class DedupeConfig(BaseModel):
     """records retrieved per item before the rules are applied."""
     matches_shown: int = 5
     """matches reported per item."""
+
+
+def load_config(path: str | None) -> DedupeConfig:
+    """The thresholds in a JSON file written by ``kbsearch calibrate --out``, or the defaults."""
+    if path is None:
+        return DedupeConfig()
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from kbsearch.errors import KbError
+
+    try:
+        return DedupeConfig.model_validate_json(Path(path).read_bytes())
+    except OSError as err:
+        raise KbError(f"cannot read the dedupe config: {err.strerror}", path=path) from err
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise KbError(f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}", path=path,
+                      hint="write one with 'kbsearch calibrate PAIRS.tsv --out FILE'") from err
 
 
 class Match(BaseModel):

@@ -220,3 +220,36 @@ def test_a_higher_threshold_never_flags_more_duplicates(small_store: tuple[Store
         return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
 
     assert same_items(low + step) <= same_items(low)
+
+
+def test_calibrate_fits_a_threshold_and_check_uses_it(index: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    pairs = tmp_path / "pairs.tsv"
+    rows = [("TGI enters maintenance mode", "TGI enters maintenance mode now", 1),
+            ("KV cache compression 10x", "KV cache compression ten times", 1),
+            ("TGI enters maintenance mode", "量子退火 电网 调度", 0),
+            ("zero-copy offloading", "MCP design patterns for agents", 0)]
+    pairs.write_text("a\tb\tlabel\tlang\n" + "".join(f"{a}\t{b}\t{y}\ten-en\n" for a, b, y in rows),
+                     encoding="utf-8")
+    out = tmp_path / "dedupe.json"
+    _, result = run(capsys, "calibrate", str(pairs), "--out", str(out))
+    assert result["pairs"] == 4 and result["field"] == "same_item"
+    assert result["best"]["f1"] == 1.0
+    assert json.loads(out.read_text())["same_item"] == result["best"]["threshold"]
+    strict = tmp_path / "strict.json"
+    strict.write_text(json.dumps({"same_item": 9, "same_item_cross_lingual": 9, "shared_name_cosine": 9}))
+    near = item(id="near", title="TGI enters maintenance mode", text="only bug fixes from now on")
+    _, checked = check_rows(capsys, tmp_path, index, [near], "--config", str(strict))
+    assert checked["items"][0]["verdict"] == "NEW"
+
+
+def test_bad_pairs_and_bad_config_are_refused(index: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\tlabel\nx\ty\tmaybe\n", encoding="utf-8")
+    assert main(["calibrate", str(bad)]) == 2
+    assert "bad.tsv:2" in capsys.readouterr().err
+    config = tmp_path / "c.json"
+    config.write_text('{"same_itme": 1}')
+    assert main(["check", str(tmp_path / "known.jsonl"), "--config", str(config), "--index", index]) == 2
+    assert "same_itme" in capsys.readouterr().err
