@@ -48,8 +48,8 @@ class Record(BaseModel):
     tags: list[str] = Field(default_factory=list)
     source: str | None = None
     """The file the record was read from."""
-    position: int = 0
-    """Ordinal of the record inside its source file."""
+    position: int = Field(default=0, ge=0, lt=2**63)
+    """Ordinal of the record inside its source file (an SQLite integer, hence the bound)."""
     section: str | None = None
     """Section path: suggested section of an increment, or a doc section's own path."""
 

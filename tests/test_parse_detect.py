@@ -105,13 +105,26 @@ def test_iter_input_files_survives_symlink_loops(tmp_path: Path) -> None:
     write(root / "sub/a.md", "x")
     os.symlink(root, root / "sub" / "loop")
     os.symlink(root / "missing", root / "dangling.md")
-    assert iter_input_files([root]) == [root / "sub" / "a.md"]
+    os.symlink(root / "self.md", root / "self.md")
+    # The folder loop is walked once; the broken link and the looping one are
+    # listed so that parse_file reports them instead of dropping them silently.
+    assert iter_input_files([root]) == [root / "dangling.md", root / "self.md", root / "sub" / "a.md"]
+    with pytest.raises(KbError, match="broken symlink"):
+        parse_file(root / "dangling.md")
+    with pytest.raises(KbError, match="symlink loop"):
+        parse_file(root / "self.md")
 
 
-def test_missing_path_is_named_with_a_hint(tmp_path: Path) -> None:
+def test_missing_path_and_empty_folder_are_refused_by_name(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    write(empty / "photo.png", b"\x89PNG")
+    listed = iter_input_files([tmp_path / "nowhere.md", empty])
+    assert listed == [tmp_path / "nowhere.md", empty]
     with pytest.raises(KbError) as caught:
-        iter_input_files([tmp_path / "nowhere.md"])
-    assert "nowhere.md" in str(caught.value) and caught.value.hint
+        parse_file(listed[0])
+    assert "nowhere.md" in str(caught.value) and "no such file" in str(caught.value) and caught.value.hint
+    with pytest.raises(KbError, match="folder holds no file kbsearch reads"):
+        parse_file(empty)
 
 
 # --- nothing but KbError escapes ------------------------------------------------------

@@ -36,7 +36,14 @@ import yaml
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
-from kbsearch.parse.common import clean_block, clean_line, parse_date, split_front_matter, split_list
+from kbsearch.parse.common import (
+    clean_block,
+    clean_line,
+    parse_date,
+    require_unicode,
+    split_front_matter,
+    split_list,
+)
 from kbsearch.records import Kind, ParsedFile, Record
 
 _ALIASES = {
@@ -113,6 +120,7 @@ def _load_yaml(front: str, path: Path) -> dict[str, Any]:
         raise KbError("broken YAML front matter", hint=_yaml_problem(exc), path=str(path), line=line) from exc
     if not isinstance(data, dict):
         raise KbError("front matter is not a key: value mapping", path=str(path))
+    require_unicode(data, path)
     return {str(k): v for k, v in data.items()}
 
 
