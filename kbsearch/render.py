@@ -6,29 +6,15 @@ escape sequences and control characters before it reaches the terminal.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
 from rich.cells import cell_len
 
+from kbsearch.doctor import DoctorReport
 from kbsearch.ingest import IngestReport, ReindexReport
 from kbsearch.kb import Listing, Stats
 from kbsearch.models import ModelSpec
 from kbsearch.records import Record
 from kbsearch.search import SearchResponse
-
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-
-
-def clean(text: str | None, *, one_line: bool = False) -> str:
-    """Text safe to print: no escape sequences, no control characters."""
-    if not text:
-        return ""
-    text = _ANSI.sub("", text)
-    kept = [ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in {"Cc", "Cf", "Cs", "Co"}
-            or ch in "\u200d"]
-    out = "".join(kept)
-    return " ".join(out.split()) if one_line else out
+from kbsearch.terminal import clean
 
 
 def fit(text: str, width: int) -> str:
@@ -128,4 +114,16 @@ def models_text(specs: list[ModelSpec], active: str | None) -> str:
         lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
     if active:
         lines.append("* = the model of the index")
+    return "\n".join(lines)
+
+
+def doctor_text(report: DoctorReport) -> str:
+    lines = [f"index    {clean(report.index, one_line=True)}"]
+    for finding in report.findings:
+        mark = "ok     " if finding.ok else "PROBLEM"
+        lines.append(f"{mark}  {finding.check}: {clean(finding.message, one_line=True)}")
+        if finding.fix:
+            lines.append(f"{'':9}fix: {finding.fix}")
+    problems = sum(not f.ok for f in report.findings)
+    lines.append("healthy" if report.healthy else f"{problems} problem{'s' if problems > 1 else ''} found")
     return "\n".join(lines)
