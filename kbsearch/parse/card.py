@@ -118,6 +118,8 @@ def _load_yaml(front: str, path: Path) -> dict[str, Any]:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else None  # +1 for 0-based, +1 for the --- line
         raise KbError("broken YAML front matter", hint=_yaml_problem(exc), path=str(path), line=line) from exc
+    except RecursionError as exc:
+        raise KbError("YAML front matter is nested too deeply", path=str(path)) from exc
     if not isinstance(data, dict):
         raise KbError("front matter is not a key: value mapping", path=str(path))
     require_unicode(data, path)

@@ -105,21 +105,26 @@ def require_unicode(value: object, path: Path, line: int | None = None) -> None:
     """Refuse strings that cannot be stored as UTF-8.
 
     JSON and YAML escapes can spell a lone surrogate (``\\ud800``): Python
-    keeps it, but SQLite and the hash of the text cannot encode it.
+    keeps it, but SQLite and the hash of the text cannot encode it. The walk
+    is iterative and visits each container once: YAML aliases can make a
+    small file describe a structure of billions of nodes.
     """
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise KbError(f"text holds an unpaired surrogate ({value[exc.start]!a})",
-                          hint="fix the \\u escape that produced it", path=str(path), line=line) from exc
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            require_unicode(key, path, line)
-            require_unicode(item, path, line)
-    elif isinstance(value, list):
-        for item in value:
-            require_unicode(item, path, line)
+    pending, seen = [value], set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            _require_utf8(item, path, line)
+        elif isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            pending.extend([*item.keys(), *item.values()] if isinstance(item, dict) else item)
+
+
+def _require_utf8(text: str, path: Path, line: int | None) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise KbError(f"text holds an unpaired surrogate ({text[exc.start]!a})",
+                      hint="fix the \\u escape that produced it", path=str(path), line=line) from exc
 
 
 def clean_line(text: str) -> str:
