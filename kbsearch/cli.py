@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kbsearch.errors import KbError
-from kbsearch.terminal import clean
+from kbsearch.terminal import clean, inert_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -123,7 +123,7 @@ def _open(args: argparse.Namespace, *, create: bool = False, check_model: bool =
 
 def _emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], str]) -> None:
     if args.json:
-        print(result.model_dump_json(indent=2))
+        print(inert_json(result.model_dump_json(indent=2)))
     else:
         print(as_text(result))
 

@@ -27,3 +27,20 @@ def clean(text: str | None, *, one_line: bool = False) -> str:
     text = ESCAPE_SEQUENCE.sub("", text)
     out = "".join(ch for ch in text if ch in _KEPT or unicodedata.category(ch) not in _DROPPED)
     return " ".join(out.split()) if one_line else out
+
+
+def inert_json(text: str) -> str:
+    """JSON text with every control and format character written as a \\u escape.
+
+    The data is the same (such characters only occur inside JSON strings,
+    apart from the newlines of the indentation), but a terminal shown the
+    output has nothing to obey: json and pydantic escape C0 controls, not C1
+    ones (a lone 0x9b starts a CSI sequence) or bidi overrides.
+    """
+    return "".join(_json_escape(ch) if ch != "\n" and unicodedata.category(ch) in {"Cc", "Cf"} else ch
+                   for ch in text)
+
+
+def _json_escape(ch: str) -> str:
+    units = ch.encode("utf-16-be")
+    return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04x}" for i in range(0, len(units), 2))
