@@ -148,7 +148,7 @@ class KnowledgeBase:
         return record
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
-        records = []
+        records: list[ListedRecord] = []
         with self.store.snapshot():
             for record in self.store.iter_records(flt):
                 if limit is not None and len(records) >= limit:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
@@ -249,7 +250,7 @@ class Store:
         return [r[0] for r in self.db.execute(sql, params)]
 
     def id_mentions(self, arxiv_id: str | None = None) -> list[IdMention]:
-        sql, params = "SELECT data FROM id_mentions", ()
+        sql, params = "SELECT data FROM id_mentions", tuple[str, ...]()
         if arxiv_id:
             sql, params = sql + " WHERE arxiv_id = ?", (arxiv_id,)
         rows = self.db.execute(sql + " ORDER BY source, position", params)
@@ -590,6 +591,6 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     return clauses, params
 
 
-def _chunks(items: list, size: int) -> Iterator[list]:  # type: ignore[type-arg]
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
