@@ -63,16 +63,6 @@ def read_inputs(paths: list[Path], report: IngestReport) -> list[ParsedFile]:
     return parsed
 
 
-def ingest_paths(store: Store, paths: list[Path], *, model: str, load_encoder: Callable[[], Encoder],
-                 prune: bool = False, progress: Progress | None = None) -> IngestReport:
-    started = time.perf_counter()
-    report = IngestReport(model=model)
-    parsed = read_inputs(paths, report)
-    ingest_parsed(store, parsed, report, paths, load_encoder=load_encoder, prune=prune, progress=progress)
-    report.seconds = round(time.perf_counter() - started, 3)
-    return report
-
-
 def ingest_parsed(store: Store, parsed: list[ParsedFile], report: IngestReport, paths: list[Path], *,
                   load_encoder: Callable[[], Encoder], prune: bool = False,
                   progress: Progress | None = None) -> None:

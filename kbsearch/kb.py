@@ -172,6 +172,8 @@ class KnowledgeBase:
         index goes through here."""
         if not writable(self.root):
             raise read_only_error(self.root)
+        if not self._create:
+            _ = self.store  # "no index at …" before anything is created
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as err:

@@ -98,15 +98,14 @@ class Store:
     # -- opening -------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: Path, *, model: str | None = None, create: bool = False,
-             writer: bool = False) -> Store:
-        """``writer`` (implied by ``create``) refuses a folder this process can't write."""
+    def open(cls, root: Path, *, model: str | None = None, create: bool = False) -> Store:
+        """A folder this process can't write is opened read-only, or refused with ``create``."""
         db_path = root / DB_NAME
         if not db_path.exists() and not create:
             raise KbError(f"no index at {root}", hint="build one with 'kbsearch ingest PATH', "
                           "or point --index / KBSEARCH_INDEX at one")
         read_only = not writable(root)
-        if read_only and (create or writer):
+        if read_only and create:
             raise read_only_error(root)
         try:
             if not read_only:
@@ -529,7 +528,7 @@ class Store:
         """The dimension of ``model``'s stored vectors, if any are stored."""
         row = self.db.execute("SELECT length(vector) FROM vectors WHERE model = ? LIMIT 1",
                               (model,)).fetchone()
-        return int(row[0]) // 4 if row else None
+        return int(row[0]) // np.dtype(np.float32).itemsize if row else None  # stored as float32
 
     def all_passage_texts(self) -> dict[str, str]:
         """Passage hash → text, for every passage of every record."""

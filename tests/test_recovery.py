@@ -116,7 +116,9 @@ def test_a_failed_cache_write_loses_no_record(index: Path, tmp_path: Path, monke
     assert run(capsys, "doctor", "--index", str(index))[0] == 0
 
 
-def test_doctor_on_a_missing_index_says_how_to_build_one(fake_models: Path, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "doctor", "--index", str(tmp_path / "none"))
+@pytest.mark.parametrize("command", ["doctor", "reindex"])
+def test_a_missing_index_is_named_and_not_created(fake_models: Path, tmp_path: Path, command: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, command, "--index", str(tmp_path / "none"))
     assert code == 2 and "kbsearch ingest" in err
+    assert not (tmp_path / "none").exists()
