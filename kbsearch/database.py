@@ -29,8 +29,12 @@ def writable(root: Path) -> bool:
     probe = root
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        return False
     files = [p for p in root.iterdir() if p.is_file()] if root.is_dir() else []
-    return all(os.access(p, os.W_OK) for p in [probe, *files])
+    # A running writer's temp and WAL side files come and go while we look:
+    # one that vanished since the listing is no sign of a read-only folder.
+    return all(os.access(p, os.W_OK) or not p.exists() for p in files)
 
 
 def read_only_error(root: Path) -> KbError:

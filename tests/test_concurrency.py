@@ -88,11 +88,11 @@ def test_two_ingests_at_once_keep_all_records_of_both(corpora: Corpora, tmp_path
                  kbsearch(corpora.env, "ingest", str(second), "--index", str(index))]
         for proc in procs:
             _, err = proc.communicate()
-            assert proc.returncode == 0, err
-            assert err in ("", WAITING + "\n"), err  # a clean wait is the only message allowed
+            assert proc.returncode == 0, f"trial {trial}: {err}"
+            assert err in ("", WAITING + "\n"), f"trial {trial}: {err}"  # a clean wait is the only message
             waited += err != ""
         assert fingerprint(index) == corpora.both, f"trial {trial}"
-        assert examine(index).healthy
+        assert examine(index).healthy, f"trial {trial}: {examine(index)}"
     print(f"{waited} of {TRIALS} trials had one writer wait for the other")
 
 
