@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kbsearch.errors import KbError
+from kbsearch.terminal import clean, inert_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -30,14 +31,20 @@ EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.opened = []
     try:
         return int(args.handler(args))
     except KbError as err:
-        print(f"kbsearch: {err.one_line()}", file=sys.stderr)
+        # Messages quote file names and file contents: strip what a terminal would obey.
+        print(f"kbsearch: {clean(err.one_line(), one_line=True)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("kbsearch: interrupted; the index is unchanged by the unfinished write", file=sys.stderr)
         return 130
+    finally:
+        # Closing checkpoints the WAL and removes its side files when no one else has the index open.
+        for kb in args.opened:
+            kb.close()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,9 +66,15 @@ def build_parser() -> argparse.ArgumentParser:
     stats.set_defaults(handler=cmd_stats)
     models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
     models.set_defaults(handler=cmd_models)
-    reindex = commands.add_parser("reindex", parents=[common],
-                                  help="re-embed every record with --model (or the default model)")
+    reindex = commands.add_parser(
+        "reindex", parents=[common], help="rebuild the vectors from the text in SQLite, with --model or the "
+        "default model (after a model change, or a lost or corrupt vector file)")
     reindex.set_defaults(handler=cmd_reindex)
+    doctor = commands.add_parser(
+        "doctor", parents=[common], help="check the index and name the fix for each problem",
+        description="Check SQLite's integrity, that every record's passages are whole and have vectors, "
+        "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.")
+    doctor.set_defaults(handler=cmd_doctor)
     return parser
 
 
@@ -131,12 +144,14 @@ def _date(value: str) -> dt.date:
 def _open(args: argparse.Namespace, *, create: bool = False, check_model: bool = True) -> KnowledgeBase:
     from kbsearch.kb import KnowledgeBase
 
-    return KnowledgeBase.open(args.index, args.model, create=create, check_model=check_model)
+    kb = KnowledgeBase.open(args.index, args.model, create=create, check_model=check_model)
+    args.opened.append(kb)
+    return kb
 
 
 def _emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], str]) -> None:
     if args.json:
-        print(result.model_dump_json(indent=2))
+        print(inert_json(result.model_dump_json(indent=2)))
     else:
         print(as_text(result))
 
@@ -270,13 +285,24 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     kb = _open(args, check_model=False)
     with _progress("re-embedding") as progress:
         report = kb.reindex(progress=progress, on_wait=_say_waiting)
+    _notes(kb)
     _emit(args, report, render.reindex_text)
     return EXIT_OK
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.doctor import examine
+    from kbsearch.kb import index_dir
+
+    report = examine(index_dir(args.index))
+    _emit(args, report, render.doctor_text)
+    return EXIT_OK if report.healthy else EXIT_ERROR
+
+
 def _notes(kb: KnowledgeBase) -> None:
-    for note in kb.store.notes:
-        print(f"kbsearch: note: {note}", file=sys.stderr)
+    for note in kb.notes:
+        print(f"kbsearch: note: {clean(note, one_line=True)}", file=sys.stderr)
 
 
 def _say_waiting() -> None:

@@ -48,20 +48,28 @@ class IngestReport(BaseModel):
     seconds: float = 0.0
 
 
-def ingest_paths(store: Store, paths: list[Path], *, model: str, load_encoder: Callable[[], Encoder],
-                 prune: bool = False, progress: Progress | None = None) -> IngestReport:
+def read_inputs(paths: list[Path], report: IngestReport) -> list[ParsedFile]:
+    """Parse every input; refused ones go to ``report``. KbError when nothing could be read.
+
+    Nothing touches the index here, so a refused input leaves it as it was.
+    """
     from kbsearch.parse import iter_input_files
 
-    started = time.perf_counter()
-    report = IngestReport(model=model)
     parsed = _parse_all(iter_input_files(paths), report)
     if not parsed and report.refused:
+        more = len(report.refused) - 1
         raise KbError(f"nothing could be ingested: {report.refused[0].one_line()}"
-                      + (f" (and {len(report.refused) - 1} more files)" if len(report.refused) > 1 else ""))
+                      + (f" (and {more} more {'input' if more == 1 else 'inputs'})" if more else ""))
+    return parsed
+
+
+def ingest_parsed(store: Store, parsed: list[ParsedFile], report: IngestReport, paths: list[Path], *,
+                  load_encoder: Callable[[], Encoder], prune: bool = False,
+                  progress: Progress | None = None) -> None:
+    """Plan and write what ``read_inputs`` produced; the caller holds the writer lock."""
     changes = _plan(store, parsed, report, prune, [p.resolve() for p in paths if p.is_dir()])
-    ingest_records(store, changes, model=model, load_encoder=load_encoder, progress=progress, report=report)
-    report.seconds = round(time.perf_counter() - started, 3)
-    return report
+    ingest_records(store, changes, model=report.model, load_encoder=load_encoder, progress=progress,
+                   report=report)
 
 
 def ingest_records(store: Store, changes: ChangeSet, *, model: str, load_encoder: Callable[[], Encoder],
@@ -75,6 +83,10 @@ def ingest_records(store: Store, changes: ChangeSet, *, model: str, load_encoder
         report.embedded = len(missing)
     if changes.upserts or changes.deletes or changes.mentions:
         store.apply(changes, model)
+    else:
+        # Nothing to write, but a killed run may have left the cache behind
+        # the database: rewrite it now that we hold the lock.
+        store.repair_cache()
 
 
 class ReindexReport(BaseModel):
@@ -90,9 +102,15 @@ def reindex_store(store: Store, *, model: str, load_encoder: Callable[[], Encode
     started = time.perf_counter()
     texts = store.all_passage_texts()
     missing = sorted(store.missing_hashes(texts, model))
-    encoder = load_encoder()
-    vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
-    store.rebind_model(model, vectors, encoder.dim)
+    dim = store.stored_dim(model) if texts and not missing else None
+    vectors: dict[str, np.ndarray] = {}
+    if dim is None:
+        # Only load the model when something needs embedding: rebuilding a
+        # lost cache from stored vectors takes no model at all.
+        encoder = load_encoder()
+        vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
+        dim = encoder.dim
+    store.rebind_model(model, vectors, dim)
     return ReindexReport(model=model, records=store.count(), embedded=len(missing),
                          seconds=round(time.perf_counter() - started, 3))
 
@@ -103,7 +121,7 @@ def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
     parsed = []
     for path in files:
         try:
-            result = parse_file(path.resolve())
+            result = parse_file(path)
         except KbError as err:
             message = err.message + (f" ({err.hint})" if err.hint else "")
             report.refused.append(FileProblem(path=str(path), line=err.line, message=message))
@@ -127,7 +145,8 @@ def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport,
             seen[record.id] = result.source
             _plan_record(store, record, stored, changes, report)
             changes.files[record.id] = result.source
-        changes.mentions[result.source] = result.id_mentions
+        if store.mentions_json(result.source) != [m.model_dump_json() for m in result.id_mentions]:
+            changes.mentions[result.source] = result.id_mentions
         if prune:
             changes.deletes += [rid for rid in stored if rid not in {r.id for r in result.records}]
         report.records += len(result.records)

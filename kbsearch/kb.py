@@ -1,25 +1,39 @@
 """The facade the CLI and the TUI share: one knowledge base folder, one model.
 
-Writers (ingest, reindex) hold a file lock on the folder, so two runs never
-interleave their transactions; readers never take it.
+Writers (ingest with or without --prune, reindex) hold a file lock on the
+folder, so two runs never interleave their transactions; a second writer
+waits, saying so, and gives up after $KBSEARCH_LOCK_TIMEOUT seconds. Readers
+never take it: each read runs in one SQLite snapshot (``Store.snapshot``), so
+it sees one committed state while a writer works.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 from pydantic import BaseModel
 
+from kbsearch.database import read_only_error, writable
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.errors import KbError
 from kbsearch.audit import audit
 from kbsearch.check import Checker
 from kbsearch.check_input import read_check_input
-from kbsearch.ingest import IngestReport, Progress, ReindexReport, ingest_paths, ingest_records, reindex_store
+from kbsearch.ingest import (
+    IngestReport,
+    Progress,
+    ReindexReport,
+    ingest_parsed,
+    ingest_records,
+    read_inputs,
+    reindex_store,
+)
 from kbsearch.models import ModelSpec, resolve_model
 from kbsearch.records import IdMention, Record
 from kbsearch.schema import FORMAT_VERSION
@@ -82,8 +96,22 @@ class KnowledgeBase:
                  encoder: Encoder | None = None, check_model: bool = True) -> None:
         self.root = root
         self.spec = spec
-        self.store = Store.open(root, model=spec.name if check_model else None, create=create)
+        self._create = create
+        self._check_model = check_model
+        self._store: Store | None = None
         self._encoder = encoder
+
+    @property
+    def store(self) -> Store:
+        """Opened on first use, so that a refused ingest never creates an index."""
+        if self._store is None:
+            self._store = Store.open(self.root, model=self.spec.name if self._check_model else None,
+                                     create=self._create)
+        return self._store
+
+    @property
+    def notes(self) -> list[str]:
+        return self._store.notes if self._store is not None else []
 
     @classmethod
     def open(cls, index: str | os.PathLike[str] | None = None, model: str | None = None,
@@ -97,18 +125,24 @@ class KnowledgeBase:
         return self._encoder
 
     def close(self) -> None:
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     def ingest(self, paths: list[Path], *, prune: bool = False,
                progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> IngestReport:
-        with self.writer_lock(on_wait):
-            return ingest_paths(self.store, paths, model=self.spec.name,
-                                load_encoder=lambda: self.encoder, prune=prune, progress=progress)
+        started = time.perf_counter()
+        report = IngestReport(model=self.spec.name)
+        parsed = read_inputs(paths, report)  # before the index is touched at all
+        with self.writing(on_wait) as store:
+            ingest_parsed(store, parsed, report, paths, load_encoder=lambda: self.encoder,
+                          prune=prune, progress=progress)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
 
     def reindex(self, progress: Progress | None = None,
                 on_wait: Callable[[], None] | None = None) -> ReindexReport:
-        with self.writer_lock(on_wait):
-            return reindex_store(self.store, model=self.spec.name,
+        with self.writing(on_wait) as store:
+            return reindex_store(store, model=self.spec.name,
                                  load_encoder=lambda: self.encoder, progress=progress)
 
     def check(self, source: str, *, as_of: dt.date | None = None, accept: bool = False,
@@ -116,8 +150,10 @@ class KnowledgeBase:
               on_wait: Callable[[], None] | None = None) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
         items, file, mentions = read_check_input(source, stdin_text)
-        checker = Checker(self.store, self.encoder, config, as_of)
-        result = checker.check(items, file=file, input_name=source, mentions=mentions)
+        encoder = self.encoder  # loaded outside the snapshot: it can take seconds
+        with self.store.snapshot():
+            checker = Checker(self.store, encoder, config, as_of)
+            result = checker.check(items, file=file, input_name=source, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
         return result
@@ -128,43 +164,63 @@ class KnowledgeBase:
         accepted = [item for item in items if item.id in keep]
         changes = ChangeSet(upserts=accepted, files={r.id: file for r in accepted if file},
                             mentions={file: mentions} if file and accepted else {})
-        with self.writer_lock(on_wait):
-            ingest_records(self.store, changes, model=self.spec.name, load_encoder=lambda: self.encoder)
+        with self.writing(on_wait) as store:
+            ingest_records(store, changes, model=self.spec.name, load_encoder=lambda: self.encoder)
         return [r.id for r in accepted]
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
-        return audit(self.store, self.spec.name, flt, config)
+        with self.store.snapshot():
+            return audit(self.store, self.spec.name, flt, config)
 
     def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
         if not query.strip():
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
-        return search(self.store, self.encoder, query, k, flt)
+        encoder = self.encoder  # loaded outside the snapshot: it can take seconds
+        with self.store.snapshot():
+            return search(self.store, encoder, query, k, flt)
 
     def show(self, record_id: str) -> Record:
         record = self.store.get(record_id)
         if record is None:
-            raise KbError(f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch search --json'")
+            raise KbError(f"no record with id {record_id!r}",
+                          hint="ids are listed by 'kbsearch search --json'")
         return record
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
-        records = []
-        for record in self.store.iter_records(flt):
-            if limit is not None and len(records) >= limit:
-                break
-            records.append(ListedRecord.from_record(record))
-        return Listing(records=records, total=self.store.count())
+        records: list[ListedRecord] = []
+        with self.store.snapshot():
+            for record in self.store.iter_records(flt):
+                if limit is not None and len(records) >= limit:
+                    break
+                records.append(ListedRecord.from_record(record))
+            return Listing(records=records, total=self.store.count())
 
     def stats(self) -> Stats:
         store = self.store
-        manifest = store.read_manifest()
-        return Stats(index=str(self.root), records=store.count(), by_kind=store.counts_by_kind(),
-                     by_instance=store.counts_by("instance"), by_topic=store.counts_by("topic"),
-                     model=store.model, dim=store.dim, format_version=FORMAT_VERSION,
-                     generation=store.generation, last_ingest=store.last_ingest,
-                     passages=store.passage_count(), vectors=manifest.count if manifest else None)
+        with store.snapshot():
+            manifest = store.read_manifest()
+            return Stats(index=str(self.root), records=store.count(), by_kind=store.counts_by_kind(),
+                         by_instance=store.counts_by("instance"), by_topic=store.counts_by("topic"),
+                         model=store.model, dim=store.dim, format_version=FORMAT_VERSION,
+                         generation=store.generation, last_ingest=store.last_ingest,
+                         passages=store.passage_count(), vectors=manifest.count if manifest else None)
 
-    def writer_lock(self, on_wait: Callable[[], None] | None = None) -> _WriterLock:
-        return _WriterLock(self.root / LOCK_NAME, on_wait)
+    @contextmanager
+    def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[Store]:
+        """The store, for one writer at a time. Every command that changes the
+        index goes through here."""
+        if not writable(self.root):
+            raise read_only_error(self.root)
+        if not self._create:
+            _ = self.store  # "no index at …" before anything is created
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise KbError(f"cannot create the index folder: {err.strerror}", path=str(self.root)) from err
+        with _WriterLock(self.root / LOCK_NAME, on_wait):
+            if self._store is not None and self._store.read_only:
+                raise read_only_error(self.root)
+            yield self.store
 
 
 class _WriterLock:
@@ -174,20 +230,41 @@ class _WriterLock:
         self.path = path
         self.on_wait = on_wait
         self.lock = FileLock(str(path))
-        self.timeout = float(os.environ.get(LOCK_TIMEOUT_ENV, "600"))
+        self.timeout = _lock_timeout()
 
     def __enter__(self) -> _WriterLock:
         try:
+            self._acquire()
+        except PermissionError as err:  # os.access said yes, the file system says no
+            raise read_only_error(self.path.parent) from err
+        except OSError as err:
+            raise KbError(f"cannot take the writer lock: {err.strerror}", path=str(self.path)) from err
+        return self
+
+    def _acquire(self) -> None:
+        try:
             self.lock.acquire(timeout=0)
+            return
         except Timeout:
             if self.on_wait:
                 self.on_wait()
-            try:
-                self.lock.acquire(timeout=self.timeout)
-            except Timeout as err:
-                raise KbError(f"another kbsearch run has been writing to {self.path.parent} for "
-                              f"{self.timeout:.0f}s", hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}") from err
-        return self
+        try:
+            self.lock.acquire(timeout=self.timeout)
+        except Timeout as err:
+            raise KbError(f"another kbsearch run has been writing to {self.path.parent} for "
+                          f"{self.timeout:g}s; nothing was written",
+                          hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}") from err
 
     def __exit__(self, *exc: object) -> None:
         self.lock.release()
+
+
+def _lock_timeout() -> float:
+    raw = os.environ.get(LOCK_TIMEOUT_ENV, "600")
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:  # also catches nan
+        raise KbError(f"{LOCK_TIMEOUT_ENV}={raw!r} is not a number of seconds", hint="e.g. 600")
+    return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -22,7 +22,7 @@ EMBED_CHARS = 2000
 MAX_PASSAGES = 64
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     increment = "increment"
     paper_card = "paper_card"
     doc_section = "doc_section"
@@ -50,8 +50,8 @@ class Record(BaseModel):
     tags: list[str] = Field(default_factory=list)
     source: str | None = None
     """The file the record was read from."""
-    position: int = 0
-    """Ordinal of the record inside its source file."""
+    position: int = Field(default=0, ge=0, lt=2**63)
+    """Ordinal of the record inside its source file (an SQLite integer, hence the bound)."""
     section: str | None = None
     """Section path: suggested section of an increment, or a doc section's own path."""
 

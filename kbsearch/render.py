@@ -6,31 +6,17 @@ escape sequences and control characters before it reaches the terminal.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
 from rich.cells import cell_len
 
 from kbsearch.calibrate import Calibration
+from kbsearch.doctor import DoctorReport
 from kbsearch.ingest import IngestReport, ReindexReport
 from kbsearch.kb import Listing, Stats
 from kbsearch.models import ModelSpec
 from kbsearch.records import Record
 from kbsearch.search import SearchResponse
+from kbsearch.terminal import clean
 from kbsearch.verdicts import AuditResult, CheckResult, Flag, ItemResult, Match
-
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-
-
-def clean(text: str | None, *, one_line: bool = False) -> str:
-    """Text safe to print: no escape sequences, no control characters."""
-    if not text:
-        return ""
-    text = _ANSI.sub("", text)
-    kept = [ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in {"Cc", "Cf", "Cs", "Co"}
-            or ch in "\u200d"]
-    out = "".join(kept)
-    return " ".join(out.split()) if one_line else out
 
 
 def fit(text: str, width: int) -> str:
@@ -60,8 +46,8 @@ def search_text(response: SearchResponse) -> str:
         cites = [a for a in hit.matched_ids if a not in hit.arxiv_ids]
         also = f"  cites {', '.join(cites)}" if cites else ""
         lines.append(f"{'':9}id {clean(hit.id)}  arXiv {ids}{also}")
-    lines.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, model {response.model};"
-                 " '=' marks an arXiv id from the query)")
+    lines.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, "
+                 f"model {response.model}; '=' marks an arXiv id from the query)")
     return "\n".join(lines)
 
 
@@ -206,4 +192,16 @@ def calibration_text(result: Calibration) -> str:
     lines = [f"{result.pairs} pairs; fitting {result.field}",
              f"{'':8} {'threshold':>9} {'P':>6} {'R':>6} {'F1':>6}"]
     lines += [f"{name:8} {p.threshold:9.3f} {p.precision:6.3f} {p.recall:6.3f} {p.f1:6.3f}" for name, p in rows]
+    return "\n".join(lines)
+
+
+def doctor_text(report: DoctorReport) -> str:
+    lines = [f"index    {clean(report.index, one_line=True)}"]
+    for finding in report.findings:
+        mark = "ok     " if finding.ok else "PROBLEM"
+        lines.append(f"{mark}  {finding.check}: {clean(finding.message, one_line=True)}")
+        if finding.fix:
+            lines.append(f"{'':9}fix: {finding.fix}")
+    problems = sum(not f.ok for f in report.findings)
+    lines.append("healthy" if report.healthy else f"{problems} problem{'s' if problems > 1 else ''} found")
     return "\n".join(lines)

@@ -68,16 +68,45 @@ MIGRATIONS: list[tuple[str, str]] = [
 ]
 
 
-def migrate(db: sqlite3.Connection) -> None:
-    """Apply the migrations this database has not seen, each in a transaction."""
-    applied = int(db.execute("PRAGMA user_version").fetchone()[0])
+def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
+    """Apply the migrations this database has not seen, in one transaction."""
+    applied = _version(db)
     if applied > len(MIGRATIONS):
         raise KbError(f"the index was written by a newer kbsearch (schema {applied}, "
                       f"this one knows {len(MIGRATIONS)})", hint="upgrade kbsearch")
-    for number, (_name, script) in enumerate(MIGRATIONS[applied:], start=applied + 1):
-        try:
-            db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
-        except sqlite3.Error:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+    if applied == len(MIGRATIONS):
+        return
+    if read_only:
+        raise KbError("the index needs a schema upgrade, but its folder is read-only",
+                      hint="run any kbsearch command on it once with write access")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        # Read again under the write lock: two processes opening a new index
+        # at once both saw version 0, and only the first may create tables.
+        for number in range(_version(db), len(MIGRATIONS)):
+            for statement in _statements(MIGRATIONS[number][1]):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number + 1}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a script, one each, for execute() inside a transaction
+    (executescript() would commit first)."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        statements.append(pending.strip())
+    return statements

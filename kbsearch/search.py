@@ -6,7 +6,6 @@ import datetime as dt
 import time
 
 import numpy as np
-
 from pydantic import BaseModel, Field
 
 from kbsearch.embed import Encoder
@@ -63,7 +62,7 @@ def search(store: Store, encoder: Encoder, query: str, k: int = 10,
     pinned_ids = {rowid for rowid, _, _ in pinned}
     ranked = (pinned + [row for row in dense if row[0] not in pinned_ids])[:k]
     records = store.by_rowids(rowid for rowid, _, _ in ranked)
-    hits = []
+    hits: list[SearchHit] = []
     for rowid, score, _ in ranked:
         record = records.get(rowid)
         if record is None:  # deleted by a concurrent writer since the search

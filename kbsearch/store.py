@@ -4,9 +4,13 @@ SQLite is the source of truth. It holds every record, every vector (keyed by
 model and content hash, so unchanged text is never embedded twice) and a
 generation counter bumped by each write transaction. ``vectors.faiss`` and
 ``manifest.json`` are a derived search cache stamped with the generation they
-were built from. A crash between the SQLite commit and the cache write leaves a
-stale stamp, and the next open rebuilds the cache from SQLite without
-embedding anything.
+were built from (see ``kbsearch.cache``). A crash between the SQLite commit and
+the cache write leaves a stale stamp, and the next open rebuilds the cache from
+SQLite without embedding anything.
+
+Readers wrap each query in ``snapshot()``: one SQLite read transaction, so the
+records they fetch and the generation their vector index was checked against
+are the same state, whatever a writer commits meanwhile.
 
 A record has several passages (title, whole text, each claim; see
 ``Record.passages``), each with its own vector. A FAISS id packs the record's
@@ -17,45 +21,36 @@ score is the best score of its passages.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+from kbsearch.cache import (
+    MANIFEST_NAME,
+    VECTORS_NAME,
+    CacheProblem,
+    Manifest,
+    load_cache,
+    read_manifest,
+    write_cache,
+)
+from kbsearch.database import DB_NAME, connect, read_only_error, writable, write_error
 from kbsearch.errors import KbError
 from kbsearch.records import MAX_PASSAGES, IdMention, Kind, Record, text_hash
-from kbsearch.schema import FORMAT_VERSION, migrate
-from kbsearch.vector_index import VectorIndex, write_atomic
+from kbsearch.schema import migrate
+from kbsearch.vector_index import VectorIndex
 
-DB_NAME = "kb.sqlite"
-VECTORS_NAME = "vectors.faiss"
-MANIFEST_NAME = "manifest.json"
+__all__ = ["DB_NAME", "MANIFEST_NAME", "VECTORS_NAME", "ChangeSet", "Manifest", "SearchFilter", "Store"]
 _VID = f"(p.rowid * {MAX_PASSAGES} + p.idx)"
 # Passages fetched per wanted record before grouping; doubled until k records are found.
 _OVERFETCH = 4
-
-
-class Manifest(BaseModel):
-    """What built the vector cache, checked on every open."""
-
-    format_version: int
-    model: str
-    dim: int
-    normalized: bool = True
-    metric: str = "inner_product"
-    index_type: str = "flat"
-    count: int
-    generation: int
-    vectors_sha256: str
-    libraries: dict[str, str]
-    updated: dt.datetime
 
 
 class SearchFilter(BaseModel):
@@ -90,37 +85,73 @@ class ChangeSet:
 class Store:
     """Open with ``Store.open(dir, model=...)``; refuses an index of another model."""
 
-    def __init__(self, root: Path, db: sqlite3.Connection) -> None:
+    def __init__(self, root: Path, db: sqlite3.Connection, *, read_only: bool = False) -> None:
         self.root = root
         self.db = db
-        self.notes: list[str] = []
+        self.read_only = read_only
+        self._notes: list[str] = []
         self._index: VectorIndex | None = None
         self._names: tuple[int, int, dict[str, int]] | None = None
+        self._index_generation = -1
+        self._rebuilt: str | None = None
+        """Why the cache was rebuilt from the database, if it was."""
+        self._rebuilt_saved = False
 
     # -- opening -------------------------------------------------------------
 
     @classmethod
     def open(cls, root: Path, *, model: str | None = None, create: bool = False) -> Store:
+        """A folder this process can't write is opened read-only, or refused with ``create``."""
         db_path = root / DB_NAME
         if not db_path.exists() and not create:
-            raise KbError(f"no index at {root}",
-                          hint="build one with 'kbsearch ingest PATH', or point --index / KBSEARCH_INDEX at one")
+            raise KbError(f"no index at {root}", hint="build one with 'kbsearch ingest PATH', "
+                          "or point --index / KBSEARCH_INDEX at one")
+        read_only = not writable(root)
+        if read_only and create:
+            raise read_only_error(root)
         try:
-            root.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
-            db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA journal_mode = WAL")
-            migrate(db)
+            if not read_only:
+                root.mkdir(parents=True, exist_ok=True)
+            db = connect(root, read_only=read_only)
+            migrate(db, read_only=read_only)
+        except sqlite3.OperationalError as err:
+            raise write_error(err, root) from err
         except sqlite3.DatabaseError as err:
             raise KbError(f"the index database is unreadable: {err}", path=str(db_path),
-                          hint="restore it from a backup, or delete the index folder and ingest again") from err
+                          hint="restore it from a backup, or delete the index folder and ingest again"
+                          ) from err
         except OSError as err:
             raise KbError(f"cannot open the index: {err.strerror}", path=str(root),
                           hint="check the folder's permissions") from err
-        store = cls(root, db)
+        store = cls(root, db, read_only=read_only)
         if model is not None:
             store.require_model(model)
         return store
+
+    @property
+    def notes(self) -> list[str]:
+        """Things worth telling the user that are not errors."""
+        notes = list(self._notes)
+        if self._rebuilt is not None:
+            done = "and rewrote it" if self._rebuilt_saved else "in memory ('kbsearch reindex' rewrites it)"
+            notes.insert(0, f"rebuilt the vector cache from the database {done}: {self._rebuilt}")
+        return notes
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One consistent view of the database for a whole read.
+
+        In WAL mode a read transaction never blocks the writer; it just keeps
+        seeing the state it started with.
+        """
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("ROLLBACK")
 
     def close(self) -> None:
         self.db.close()
@@ -180,7 +211,7 @@ class Store:
 
     def get(self, record_id: str) -> Record | None:
         row = self.db.execute("SELECT data FROM records WHERE id = ?", (record_id,)).fetchone()
-        return _load_record(row[0]) if row else None
+        return load_record(row[0]) if row else None
 
     def by_rowids(self, rowids: Iterable[int]) -> dict[int, Record]:
         wanted = [int(r) for r in rowids]
@@ -189,7 +220,7 @@ class Store:
             marks = ",".join("?" * len(chunk))
             for rowid, data in self.db.execute(
                     f"SELECT rowid, data FROM records WHERE rowid IN ({marks})", chunk):
-                found[rowid] = _load_record(data)
+                found[rowid] = load_record(data)
         return found
 
     def stored_by_file(self, file: str) -> dict[str, str]:
@@ -213,7 +244,7 @@ class Store:
         sql = ("SELECT data FROM records WHERE " + " AND ".join(clauses)
                + " ORDER BY coalesce(date, ''), instance, source, position")
         for (data,) in self.db.execute(sql, params):
-            yield _load_record(data)
+            yield load_record(data)
 
     def rowids_with_arxiv(self, arxiv_ids: list[str], role: str | None = None) -> list[int]:
         if not arxiv_ids:
@@ -227,10 +258,16 @@ class Store:
         return [r[0] for r in self.db.execute(sql, params)]
 
     def id_mentions(self, arxiv_id: str | None = None) -> list[IdMention]:
-        sql, params = "SELECT data FROM id_mentions", ()
+        sql, params = "SELECT data FROM id_mentions", tuple[str, ...]()
         if arxiv_id:
             sql, params = sql + " WHERE arxiv_id = ?", (arxiv_id,)
-        return [IdMention.model_validate_json(r[0]) for r in self.db.execute(sql + " ORDER BY source, position", params)]
+        rows = self.db.execute(sql + " ORDER BY source, position", params)
+        return [IdMention.model_validate_json(r[0]) for r in rows]
+
+    def mentions_json(self, source: str) -> list[str]:
+        """The stored id-table rows of one file, as JSON, in order."""
+        rows = self.db.execute("SELECT data FROM id_mentions WHERE source = ? ORDER BY position", (source,))
+        return [r[0] for r in rows]
 
     def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
         """Row ids passing the filter, or None when nothing is filtered."""
@@ -313,34 +350,37 @@ class Store:
 
     @property
     def vector_index(self) -> VectorIndex:
-        """The search cache, loaded or rebuilt on first use."""
-        if self._index is None:
-            self._index = self._load_or_rebuild_index()
+        """The search cache for the current generation, loaded or rebuilt when needed.
+
+        A long-lived store (the TUI) follows other processes' writes: a new
+        generation means a new index.
+        """
+        generation = self.generation
+        if self._index is None or self._index_generation != generation:
+            self._index = self._load_or_rebuild_index(generation)
+            self._index_generation = generation
         return self._index
 
-    def _load_or_rebuild_index(self) -> VectorIndex:
+    def _load_or_rebuild_index(self, generation: int) -> VectorIndex:
         model, dim = self.model, self.dim
         if model is None or dim is None:
             return VectorIndex(dim or 1)
-        problem = self._cache_problem()
-        if problem is None:
-            data = (self.root / VECTORS_NAME).read_bytes()
-            return VectorIndex.from_bytes(data, dim, str(self.root / VECTORS_NAME))
-        self.notes.append(f"rebuilt the vector cache from the database ({problem})")
+        try:
+            return load_cache(self.root, model=model, dim=dim, generation=generation,
+                              passages=self.passage_count())
+        except CacheProblem as problem:
+            self._rebuilt, self._rebuilt_saved = str(problem), False
         return self._index_from_db(model, dim)
 
-    def _cache_problem(self) -> str | None:
-        manifest = self.read_manifest()
-        if manifest is None:
-            return "manifest missing or unreadable"
-        if manifest.generation != self.generation or manifest.model != self.model:
-            return "manifest out of date"
-        path = self.root / VECTORS_NAME
-        if not path.exists():
-            return "vector file missing"
-        if hashlib.sha256(path.read_bytes()).hexdigest() != manifest.vectors_sha256:
-            return "vector file does not match its manifest"
-        return None
+    def cache_rebuilt(self) -> str | None:
+        """Why the vector cache in use was rebuilt from the database, if it was."""
+        return self._rebuilt
+
+    def repair_cache(self) -> None:
+        """Rewrite a missing, stale or corrupt cache; for writers, under the lock."""
+        _ = self.vector_index  # loads the cache, or rebuilds it and records why
+        if self._rebuilt is not None and not self._rebuilt_saved:
+            self.save_cache()
 
     def _index_from_db(self, model: str, dim: int) -> VectorIndex:
         rows = self.db.execute(
@@ -355,22 +395,28 @@ class Store:
         return VectorIndex.build(dim, ids, vectors)
 
     def read_manifest(self) -> Manifest | None:
-        try:
-            return Manifest.model_validate_json((self.root / MANIFEST_NAME).read_bytes())
-        except (OSError, ValidationError, ValueError):
-            return None
+        return read_manifest(self.root)
 
     # -- writing -------------------------------------------------------------
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self.db.execute("BEGIN IMMEDIATE")
+        """All or nothing: a failed or killed write leaves the last committed state."""
+        if self.read_only:
+            raise read_only_error(self.root)
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise write_error(err, self.root) from err
         try:
             yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
+            self.db.execute("COMMIT")
+        except BaseException as err:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if isinstance(err, sqlite3.OperationalError):
+                raise write_error(err, self.root) from err
             raise
-        self.db.execute("COMMIT")
 
     def apply(self, changes: ChangeSet, model: str) -> None:
         """Write records, vectors and mentions in one transaction, then refresh
@@ -383,7 +429,7 @@ class Store:
             replaced, fresh = self._upsert(changes.upserts, changes.files)
             self._replace_mentions(changes.mentions)
             self._set_meta("generation", str(self.generation + 1))
-            self._set_meta("last_ingest", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+            self._set_meta("last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
         self._refresh_index(index, dropped + replaced, fresh, model)
 
     def _bind_model(self, model: str, changes: ChangeSet) -> None:
@@ -412,7 +458,7 @@ class Store:
         """Returns (vector ids to drop, rowids whose passages are new)."""
         dropped: list[int] = []
         fresh: list[int] = []
-        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         for record in records:
             old = self.db.execute("SELECT rowid, content_hash FROM records WHERE id = ?",
                                   (record.id,)).fetchone()
@@ -466,6 +512,7 @@ class Store:
             ids, vectors = self._passage_vectors(add, model, dim)
             index.add(ids, vectors)
             self._index = index
+        self._index_generation = self.generation
         self.save_cache()
 
     def _passage_vectors(self, rowids: list[int], model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
@@ -480,17 +527,21 @@ class Store:
         return ids, vectors
 
     def save_cache(self) -> None:
-        """Write vectors.faiss, then manifest.json, each atomically."""
+        """Write the cache files for the committed state.
+
+        The data is already safe in SQLite, so a failure here (disk full) is
+        a note, not an error: the next open rebuilds the cache.
+        """
         index, model, dim = self._index, self.model, self.dim
         if index is None or model is None or dim is None:
             return
-        data = index.to_bytes()
-        write_atomic(self.root / VECTORS_NAME, data)
-        manifest = Manifest(
-            format_version=FORMAT_VERSION, model=model, dim=dim, count=index.count,
-            generation=self.generation, vectors_sha256=hashlib.sha256(data).hexdigest(),
-            libraries=_library_versions(), updated=dt.datetime.now(dt.timezone.utc))
-        write_atomic(self.root / MANIFEST_NAME, manifest.model_dump_json(indent=2).encode())
+        try:
+            write_cache(self.root, index, model=model, dim=dim, generation=self.generation)
+        except OSError as err:
+            self._notes.append(f"the records are saved, but the vector cache could not be written "
+                               f"({err.strerror}); the next command rebuilds it from the database")
+            return
+        self._rebuilt_saved = True
 
     def rebind_model(self, model: str, vectors: dict[str, np.ndarray], dim: int) -> None:
         """Switch the whole index to another model (``kbsearch reindex``)."""
@@ -500,13 +551,20 @@ class Store:
             self._set_meta("dim", str(dim))
             self._set_meta("generation", str(self.generation + 1))
         self._index = self._index_from_db(model, dim)
+        self._index_generation = self.generation
         self.save_cache()
+
+    def stored_dim(self, model: str) -> int | None:
+        """The dimension of ``model``'s stored vectors, if any are stored."""
+        row = self.db.execute("SELECT length(vector) FROM vectors WHERE model = ? LIMIT 1",
+                              (model,)).fetchone()
+        return int(row[0]) // np.dtype(np.float32).itemsize if row else None  # stored as float32
 
     def all_passage_texts(self) -> dict[str, str]:
         """Passage hash → text, for every passage of every record."""
         texts: dict[str, str] = {}
         for (data,) in self.db.execute("SELECT data FROM records"):
-            texts.update((text_hash(t), t) for t in _load_record(data).passages())
+            texts.update((text_hash(t), t) for t in load_record(data).passages())
         return texts
 
 
@@ -517,7 +575,7 @@ def _record_row(record: Record) -> tuple[object, ...]:
             record.content_hash, record.stored_json())
 
 
-def _load_record(data: str) -> Record:
+def load_record(data: str) -> Record:
     payload = json.loads(data)
     payload.pop("content_hash", None)
     return Record.model_validate(payload)
@@ -565,16 +623,6 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     return clauses, params
 
 
-def _library_versions() -> dict[str, str]:
-    versions = {}
-    for name in ("kbsearch", "faiss-cpu", "numpy", "sentence-transformers"):
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "unknown"
-    return versions
-
-
-def _chunks(items: list, size: int) -> Iterator[list]:  # type: ignore[type-arg]
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]

@@ -48,7 +48,8 @@ class VectorIndex:
 
     def remove(self, ids: np.ndarray) -> None:
         if len(ids):
-            self._index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64))
+            # faiss's SWIG wrapper takes an id array here; its stubs only know IDSelector.
+            self._index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64))  # type: ignore[arg-type]
 
     def search(self, queries: np.ndarray, k: int,
                allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +63,7 @@ class VectorIndex:
         params = None
         if allowed is not None:
             selector = faiss.IDSelectorBatch(np.ascontiguousarray(allowed, dtype=np.int64))
-            params = faiss.SearchParameters(sel=selector)
+            params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]  # missing from the stubs
         scores, ids = self._index.search(queries, k, params=params)
         return scores, ids
 
@@ -91,7 +92,7 @@ class VectorIndex:
             raise KbError(f"the vector file holds {raw.d}-d vectors, the index expects {dim}",
                           path=origin, hint="run 'kbsearch reindex'")
         index = cls(dim)
-        index._index = raw
+        index._index = raw  # type: ignore[assignment]  # deserialize_index is typed as the base Index
         return index
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import numpy as np
 import pytest
-
 from fake_encoder import FakeEncoder
+
+from kbsearch.database import writable
 from kbsearch.errors import KbError
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import Kind, Record
@@ -80,7 +80,7 @@ def test_upsert_replaces_the_vector_of_an_edited_record(tmp_path: Path, encoder:
     fill(store, [edited], encoder)
     assert store.vector_index.count == 20
     hits = run(store, encoder, "KV cache compression in the frequency domain", k=10)
-    assert [h for h in hits if h[0] == "tom/r0"][0][1] < 0.9
+    assert next(h for h in hits if h[0] == "tom/r0")[1] < 0.9
 
 
 def test_delete_removes_record_and_vector(tmp_path: Path, encoder: FakeEncoder) -> None:
@@ -176,3 +176,13 @@ def test_vectors_are_stored_once_per_text(tmp_path: Path, encoder: FakeEncoder) 
     assert store.db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 2
     query = encoder.encode([copies[0].embed_text()])[0]
     assert [round(s, 4) for _, s, _ in store.score_records([1, 2], query)] == [1.0, 1.0]
+
+
+def test_a_file_vanishing_during_the_write_check_is_not_read_only(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another writer renames its temp file away between our listing and our check.
+    (tmp_path / "kb.sqlite").write_bytes(b"")
+    listed = [tmp_path / "kb.sqlite", tmp_path / "vectors.faiss.tmp"]
+    monkeypatch.setattr(Path, "iterdir", lambda self: iter(listed))
+    monkeypatch.setattr(Path, "is_file", lambda self: True)
+    assert writable(tmp_path)

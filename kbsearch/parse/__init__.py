@@ -8,7 +8,9 @@ a bad date) become ``ParsedFile.warnings`` instead.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +31,52 @@ FOLDER_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".json", ".jsonl", ""})
 
 
 def parse_file(path: Path) -> ParsedFile:
-    """Parse one input file; KbError (naming the file) if it can't be read."""
-    text = read_text(path)
+    """Parse one input as listed by ``iter_input_files``; KbError naming it if it can't be read.
+
+    The records' ``source`` is the resolved path.
+    """
+    check_input(path)
+    path = path.resolve()
+    warnings: list[str] = []
+    text = read_text(path, warnings)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        return parse_jsonl(text, path)
-    if suffix == ".json":
-        return parse_json(text, path)
-    return parse_text(text, path)
+        parsed = parse_jsonl(text, path)
+    elif suffix == ".json":
+        parsed = parse_json(text, path)
+    else:
+        parsed = parse_text(text, path)
+    parsed.warnings = warnings + parsed.warnings
+    return parsed
+
+
+def check_input(path: Path) -> None:
+    """KbError unless ``path`` is a regular file that can be opened."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise KbError(_stat_problem(path, exc), path=str(path),
+                      hint="give files or folders of briefings, cards, docs or .jsonl") from exc
+    except RuntimeError as exc:  # pathlib's own symlink-loop error on some versions
+        raise KbError("symlink loop", path=str(path)) from exc
+    if stat.S_ISDIR(info.st_mode):
+        # iter_input_files lists a folder itself only when it found nothing to read in it.
+        raise KbError("folder holds no file kbsearch reads",
+                      hint="looked for .md, .markdown, .txt, .json, .jsonl and extension-less files, "
+                           "skipping hidden ones", path=str(path))
+    if not stat.S_ISREG(info.st_mode):
+        # A FIFO or device would block or stream forever when read.
+        raise KbError("not a regular file or folder", path=str(path))
+
+
+def _stat_problem(path: Path, exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    if exc.errno == errno.ENOENT and path.is_symlink():
+        return "broken symlink (its target does not exist)"
+    if exc.errno == errno.ENOENT:
+        return "no such file or folder"
+    return f"cannot open: {exc.strerror}"
 
 
 def parse_text(text: str, path: Path) -> ParsedFile:
@@ -69,24 +109,18 @@ def parse_json(text: str, path: Path) -> ParsedFile:
 
 
 def iter_input_files(paths: list[Path]) -> list[Path]:
-    """The files to read: named files as given, folders walked recursively.
+    """The inputs to read: named paths as given, folders walked recursively.
 
     Folder contents are sorted, hidden files and folders are skipped, and a
-    folder reached twice through symlinks is walked once. A file named twice
-    is returned once, at its first place.
+    folder reached twice through symlinks is walked once. Nothing is checked
+    here: a missing path, a broken link or a folder with nothing to read is
+    listed as it is, and ``parse_file`` refuses it by name, so that one bad
+    input costs only itself. A path named twice is listed once.
     """
     found: dict[Path, None] = {}
     for path in paths:
-        if not path.exists():
-            raise KbError(
-                "no such file or folder",
-                hint="check the spelling; give files or folders of briefings, cards, docs or .jsonl",
-                path=str(path),
-            )
-        if not (path.is_dir() or path.is_file()):
-            # A FIFO or device would block or stream forever when read.
-            raise KbError("not a regular file or folder", path=str(path))
-        for file in _walk(path) if path.is_dir() else [path]:
+        files = _walk(path) if path.is_dir() else []
+        for file in files or [path]:
             found.setdefault(file, None)
     return list(found)
 
@@ -111,4 +145,7 @@ def _walk(root: Path) -> list[Path]:
 
 
 def _wanted(path: Path) -> bool:
-    return not path.name.startswith(".") and path.suffix.lower() in FOLDER_SUFFIXES and path.is_file()
+    if path.name.startswith(".") or path.suffix.lower() not in FOLDER_SUFFIXES:
+        return False
+    # A link that leads nowhere (broken, or a loop) is listed so that it is reported.
+    return path.is_file() or (path.is_symlink() and not path.exists())

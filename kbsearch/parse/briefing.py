@@ -72,10 +72,12 @@ def parse_briefing(text: str, path: Path) -> ParsedFile:
     meta = read_meta(lines, path)
     blocks = split_increments(lines)
     if not blocks:
+        header = _e1_header(lines)
         raise KbError(
             "briefing has no increments",
             hint="expected lines such as '增量 1：Title（⭐⭐⭐）'",
             path=str(path),
+            line=lines.index(header) + 1 if header is not None else None,
         )
     records = _records(blocks, meta, path)
     if not records:
@@ -83,6 +85,7 @@ def parse_briefing(text: str, path: Path) -> ParsedFile:
             "briefing has no usable increment",
             hint="; ".join(meta.warnings[:3]),
             path=str(path),
+            line=blocks[0].line,
         )
     mentions = _mentions(lines, meta, path)
     return ParsedFile(

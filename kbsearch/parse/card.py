@@ -36,7 +36,14 @@ import yaml
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
-from kbsearch.parse.common import clean_block, clean_line, parse_date, split_front_matter, split_list
+from kbsearch.parse.common import (
+    clean_block,
+    clean_line,
+    parse_date,
+    require_unicode,
+    split_front_matter,
+    split_list,
+)
 from kbsearch.records import Kind, ParsedFile, Record
 
 _ALIASES = {
@@ -111,8 +118,11 @@ def _load_yaml(front: str, path: Path) -> dict[str, Any]:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else None  # +1 for 0-based, +1 for the --- line
         raise KbError("broken YAML front matter", hint=_yaml_problem(exc), path=str(path), line=line) from exc
+    except RecursionError as exc:
+        raise KbError("YAML front matter is nested too deeply", path=str(path)) from exc
     if not isinstance(data, dict):
         raise KbError("front matter is not a key: value mapping", path=str(path))
+    require_unicode(data, path)
     return {str(k): v for k, v in data.items()}
 
 

@@ -8,6 +8,7 @@ import unicodedata
 from pathlib import Path
 
 from kbsearch.errors import KbError
+from kbsearch.terminal import ESCAPE_SEQUENCE
 
 SUPPORTED_FORMATS = (
     "E1 briefings (.md/.txt/.markdown or no extension), "
@@ -16,37 +17,60 @@ SUPPORTED_FORMATS = (
 )
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
+# What Chinese text decoded from GB18030 is made of: CJK, CJK and full-width
+# punctuation, printable ASCII, whitespace and general punctuation.
+_PLAIN_GB = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
+                       r"\u2000-\u206f\u00b7\x20-\x7e\t\n\r]")
+# Files above this are refused before they are read.
+MAX_FILE_BYTES = 10 * 2**20
 # C0 controls except \t and \n, DEL and C1 controls: terminals interpret them.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _DATE = re.compile(r"(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
-def read_text(path: Path) -> str:
-    """The file as normalized text, or a KbError a user can act on."""
+def read_text(path: Path, warnings: list[str] | None = None) -> str:
+    """The file as normalized text, or a KbError a user can act on.
+
+    ``warnings`` collects what was accepted but is worth saying, such as a
+    file that had to be read as GB18030.
+    """
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            # Checked before reading: no briefing, card or doc comes near this,
+            # and reading a log dump or a disk image would only eat memory.
+            raise KbError(f"file is too large ({size / 2**20:.1f} MB; the limit is "
+                          f"{MAX_FILE_BYTES // 2**20} MB)", hint="split it into smaller files",
+                          path=str(path))
         data = path.read_bytes()
     except OSError as exc:
         raise KbError(f"cannot read file: {exc.strerror}", path=str(path)) from exc
-    text = decode(data, path)
+    text = decode(data, path, warnings)
     if not text.strip():
         raise KbError("file is empty", hint="nothing to ingest", path=str(path))
     return text
 
 
-def decode(data: bytes, path: Path) -> str:
+def decode(data: bytes, path: Path, warnings: list[str] | None = None) -> str:
     if _is_utf16(data):
         # UTF-16 is full of NUL bytes; name the real problem instead of "binary".
         raise KbError("file is UTF-16", hint="save it as UTF-8", path=str(path))
     if b"\x00" in data:
-        raise KbError("binary file (contains NUL bytes)", hint="expected a text file", path=str(path))
+        raise KbError("binary file (contains NUL bytes)", hint="expected a text file", path=str(path),
+                      line=_line_of(data, data.index(b"\x00")))
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         text = _decode_gb18030(data, path, exc)
+        if warnings is not None:
+            warnings.append("not UTF-8; read as GB18030 Chinese")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
 
 
 def _is_utf16(data: bytes) -> bool:
@@ -61,23 +85,51 @@ def _is_utf16(data: bytes) -> bool:
 
 def _decode_gb18030(data: bytes, path: Path, utf8_error: UnicodeDecodeError) -> str:
     # Some Windows tools still save Chinese as GB18030. Accept it only when it
-    # decodes cleanly AND reads as Chinese: any byte string "decodes" as something.
+    # decodes cleanly AND reads as Chinese text: almost any byte string
+    # "decodes" as something, usually rare characters and control codes.
     try:
         text = data.decode("gb18030")
     except UnicodeDecodeError:
         text = ""
-    if text and _CJK.search(text):
+    if text and _CJK.search(text) and len(_PLAIN_GB.findall(text)) >= 0.9 * len(text):
         return text
     raise KbError(
-        f"not valid UTF-8 (bad byte at offset {utf8_error.start})",
+        f"not valid UTF-8 (byte 0x{data[utf8_error.start]:02x} at offset {utf8_error.start})",
         hint="save the file as UTF-8",
         path=str(path),
+        line=_line_of(data, utf8_error.start),
     ) from utf8_error
+
+
+def require_unicode(value: object, path: Path, line: int | None = None) -> None:
+    """Refuse strings that cannot be stored as UTF-8.
+
+    JSON and YAML escapes can spell a lone surrogate (``\\ud800``): Python
+    keeps it, but SQLite and the hash of the text cannot encode it. The walk
+    is iterative and visits each container once: YAML aliases can make a
+    small file describe a structure of billions of nodes.
+    """
+    pending, seen = [value], set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            _require_utf8(item, path, line)
+        elif isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            pending.extend([*item.keys(), *item.values()] if isinstance(item, dict) else item)
+
+
+def _require_utf8(text: str, path: Path, line: int | None) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise KbError(f"text holds an unpaired surrogate ({text[exc.start]!a})",
+                      hint="fix the \\u escape that produced it", path=str(path), line=line) from exc
 
 
 def clean_line(text: str) -> str:
     """One line of display text: no escapes or controls, single spaces."""
-    text = _ANSI.sub("", text)
+    text = ESCAPE_SEQUENCE.sub("", text)
     text = _CONTROL.sub(" ", text)
     return " ".join(text.split())
 

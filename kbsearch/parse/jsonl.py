@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
-from kbsearch.parse.common import clean_line, parse_date
+from kbsearch.parse.common import clean_line, parse_date, require_unicode
 from kbsearch.records import Kind, ParsedFile, Record
 
 _FIELDS = set(Record.model_fields)
@@ -49,12 +49,14 @@ def parse_jsonl(text: str, path: Path) -> ParsedFile:
 
 def load_json(text: str, path: Path, line: int | None = None) -> Any:
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         at = line if line is not None else exc.lineno
         raise KbError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=str(path), line=at) from exc
     except (ValueError, RecursionError) as exc:  # over-deep nesting, over-long integers
         raise KbError(f"unreadable JSON: {clean_line(str(exc))[:80]}", path=str(path), line=line) from exc
+    require_unicode(value, path, line)
+    return value
 
 
 def records_from_objects(items: list[tuple[int, Any]], path: Path, unit: str) -> ParsedFile:
@@ -120,9 +122,13 @@ def _check_text(data: dict[str, Any], where: _Where) -> None:
             raise where.error(f"{key!r} must be a string, not {type(data[key]).__name__}")
         if data.get(key) is None:
             data.pop(key, None)
-    if not (data.get("title", "").strip() or data.get("text", "").strip()):
-        raise where.error("record has neither title nor text", hint="give at least one of them")
+    # Checked after cleaning: a title made only of escape codes is no title.
     data["title"] = clean_line(data.get("title", ""))
+    if not (data["title"] or data.get("text", "").strip()):
+        raise where.error("record has neither title nor text", hint="give at least one of them")
+    if isinstance(data.get("id"), str) and clean_line(data["id"]) != data["id"]:
+        raise where.error(f"id {data['id']!a} holds control characters or surrounding spaces",
+                          hint="ids are typed back on the command line: keep them plain")
 
 
 def _date(raw: Any, where: _Where, warnings: list[str]) -> dt.date | None:

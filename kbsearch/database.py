@@ -1,0 +1,69 @@
+"""Opening the index database, and SQLite's failures in a user's words.
+
+Writers and the readers of a writable folder share one mode: WAL, so a
+reader sees the last committed state while a writer works. A folder this
+process cannot write is opened immutable: WAL would need a writable ``-shm``
+file even to read, and nothing can change there under us.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from kbsearch.errors import KbError
+
+DB_NAME = "kb.sqlite"
+# How long a writer waits for SQLite's own lock; the file lock in kb.py
+# normally keeps writers apart before they get here.
+BUSY_TIMEOUT = 30.0
+
+
+def writable(root: Path) -> bool:
+    """Whether this process may write the index folder and the files in it.
+
+    A folder that doesn't exist yet counts as writable when its nearest
+    existing parent is.
+    """
+    probe = root
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        return False
+    files = [p for p in root.iterdir() if p.is_file()] if root.is_dir() else []
+    # A running writer's temp and WAL side files come and go while we look:
+    # one that vanished since the listing is no sign of a read-only folder.
+    return all(os.access(p, os.W_OK) or not p.exists() for p in files)
+
+
+def read_only_error(root: Path) -> KbError:
+    return KbError("the index folder is read-only for this user; nothing was written", path=str(root),
+                   hint="ask for write access, or copy the index and point --index at the copy")
+
+
+def connect(root: Path, *, read_only: bool) -> sqlite3.Connection:
+    path = root / DB_NAME
+    if read_only:
+        uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+        db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    else:
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def write_error(err: sqlite3.Error, root: Path) -> KbError:
+    """The KbError for a write SQLite refused; the transaction was rolled back."""
+    text = str(err).lower()
+    if "readonly" in text or "read-only" in text:
+        return read_only_error(root)
+    if "full" in text:
+        return KbError("the disk is full; nothing was written", path=str(root),
+                       hint="free some space and run the command again")
+    if "locked" in text or "busy" in text:
+        return KbError(f"the index database stayed locked for {BUSY_TIMEOUT:.0f}s; nothing was written",
+                       path=str(root), hint="another program holds it open for writing; try again")
+    return KbError(f"the index database refused the write ({err}); nothing was written",
+                   path=str(root), hint="run 'kbsearch doctor'")

@@ -1,0 +1,117 @@
+"""``kbsearch doctor``: check that an index is whole, and name the fix for what isn't.
+
+Each check reads; none repairs. The fixes it names are ordinary commands:
+``kbsearch reindex`` rewrites the vector cache from the vectors stored in
+SQLite (and embeds any text that has none), ``kbsearch ingest`` rewrites
+records, and a database SQLite itself calls corrupt can only be restored or
+rebuilt from the source files.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+from kbsearch.cache import CacheProblem, leftover_temp_files, load_cache
+from kbsearch.database import DB_NAME
+from kbsearch.errors import KbError
+from kbsearch.records import MAX_PASSAGES, text_hash
+from kbsearch.store import Store, load_record
+
+REINDEX = "run 'kbsearch reindex' (rewrites the cache from the vectors stored in SQLite)"
+REBUILD = "restore kb.sqlite from a backup, or delete the index folder and ingest the files again"
+
+
+class Finding(BaseModel):
+    check: str
+    ok: bool
+    message: str
+    fix: str | None = None
+
+
+class DoctorReport(BaseModel):
+    index: str
+    healthy: bool
+    findings: list[Finding]
+
+
+def examine(root: Path) -> DoctorReport:
+    """Every check, in order; a database that won't open is the only finding."""
+    try:
+        store = Store.open(root)
+    except KbError as err:
+        if not (root / DB_NAME).exists():
+            raise  # no index at all: the usual "build one with kbsearch ingest"
+        return _report(root, [Finding(check="database", ok=False, message=err.message, fix=REBUILD)])
+    try:
+        findings = _database(store)
+        if all(f.ok for f in findings):
+            with store.snapshot():
+                findings += _records(store) + _cache(store)
+    except sqlite3.DatabaseError as err:  # pages SQLite can't even read
+        findings = [Finding(check="database", ok=False, message=f"SQLite: {err}", fix=REBUILD)]
+    finally:
+        store.close()
+    findings += [Finding(check="temp files", ok=True,
+                         message=f"{p.name} was left by an interrupted write; harmless, "
+                                 "the next write replaces it") for p in leftover_temp_files(root)]
+    return _report(root, findings)
+
+
+def _report(root: Path, findings: list[Finding]) -> DoctorReport:
+    return DoctorReport(index=str(root), healthy=all(f.ok for f in findings), findings=findings)
+
+
+def _database(store: Store) -> list[Finding]:
+    problems = [r[0] for r in store.db.execute("PRAGMA integrity_check")]
+    if problems != ["ok"]:
+        return [Finding(check="database", ok=False, message="SQLite integrity check failed: "
+                        + "; ".join(problems[:3]), fix=REBUILD)]
+    dangling = store.db.execute("PRAGMA foreign_key_check").fetchall()
+    if dangling:
+        return [Finding(check="database", ok=False, fix=REBUILD,
+                        message=f"{len(dangling)} rows point at records that do not exist")]
+    return [Finding(check="database", ok=True, message="SQLite integrity check passed")]
+
+
+def _records(store: Store) -> list[Finding]:
+    """Each record's stored passages are exactly the ones its text gives: none half written."""
+    stored: dict[int, list[str]] = {}
+    for rowid, digest in store.db.execute("SELECT rowid, content_hash FROM passages ORDER BY rowid, idx"):
+        stored.setdefault(rowid, []).append(digest)
+    broken = [rid for rowid, rid, data in store.db.execute("SELECT rowid, id, data FROM records")
+              if stored.get(rowid) != [text_hash(t) for t in load_record(data).passages()]]
+    if broken:
+        return [Finding(check="records", ok=False, fix="run 'kbsearch ingest' on their files again",
+                        message=f"{len(broken)} records do not match their passages, e.g. {broken[0]!r}")]
+    return [Finding(check="records", ok=True,
+                    message=f"{store.count()} records, {store.passage_count()} passages, all whole")]
+
+
+def _cache(store: Store) -> list[Finding]:
+    model, dim = store.model, store.dim
+    if model is None or dim is None:
+        return [Finding(check="vectors", ok=True, message="the index is empty")]
+    missing = store.db.execute(
+        "SELECT count(*) FROM passages p WHERE NOT EXISTS (SELECT 1 FROM vectors v "
+        "WHERE v.model = ? AND v.content_hash = p.content_hash)", (model,)).fetchone()[0]
+    if missing:
+        return [Finding(check="vectors", ok=False, fix=f"run 'kbsearch reindex --model {model}'",
+                        message=f"{missing} passages have no {model!r} vector")]
+    found = [Finding(check="vectors", ok=True, message=f"every passage has a {model!r} vector ({dim}-d)")]
+    try:
+        index = load_cache(store.root, model=model, dim=dim, generation=store.generation,
+                           passages=store.passage_count())
+    except CacheProblem as problem:
+        return [*found, Finding(check="vector cache", ok=False, message=str(problem), fix=REINDEX)]
+    expected = np.fromiter((r[0] for r in store.db.execute(
+        f"SELECT rowid * {MAX_PASSAGES} + idx FROM passages")), dtype=np.int64)
+    if not np.array_equal(np.sort(index.ids()), np.sort(expected)):
+        return [*found, Finding(check="vector cache", ok=False, fix=REINDEX,
+                                message="the vector file's ids are not the database's passages")]
+    return [*found, Finding(check="vector cache", ok=True,
+                            message=f"vectors.faiss matches generation {store.generation} "
+                                    f"({index.count} vectors)")]
