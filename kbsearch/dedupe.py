@@ -11,7 +11,7 @@ Evidence, strongest first:
 3. Meaning plus surface: cosine of the whole records, plus (within one
    language) the overlap of Chinese bigrams and English words. Across
    languages the overlap means little, so the cosine stands alone.
-4. A rare name shared by both titles (TriAttention, C²KV) with a moderate
+4. A rare name heading both titles (TriAttention, C²KV) with a moderate
    cosine: rewrites of one item often share little else.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.records import Record
-from kbsearch.textsim import jaccard, language, lexical_tokens, name_tokens, normalized, substantive_numbers
+from kbsearch.textsim import head_names, jaccard, language, lexical_tokens, normalized, substantive_numbers
 from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 
@@ -84,7 +84,7 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
         return False, ["about different arXiv ids"]
     if normalized(item.whole_text) == normalized(known.whole_text):
         return True, ["identical text"]
-    names = sorted(n for n in name_tokens(a.title) & name_tokens(b.title) if is_rare(n))
+    names = sorted(n for n in head_names(a.title) & head_names(b.title) if is_rare(n))
     if names and cosine >= config.shared_name_cosine:
         return True, [f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"]
     if item.language != known.language:

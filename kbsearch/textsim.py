@@ -69,6 +69,18 @@ def name_tokens(title: str) -> set[str]:
     return names
 
 
+_TITLE_HEAD = re.compile(r"\s+[—–-]+\s+|—|[:：｜|（(【]")
+
+
+def head_names(title: str) -> set[str]:
+    """Names in the first word of a title ("TriAttention — KV cache…",
+    "When2Think: Learning…"): a title leads with its subject, while a name
+    further on ("… at SemEval-2025", "… LoRA Interference") is often context."""
+    head = _TITLE_HEAD.split(title.strip(), maxsplit=1)[0].strip(" \"'“”「」《》")
+    words = head.split()
+    return name_tokens(words[0]) if words else set()
+
+
 def _coined(part: str) -> bool:
     if part.endswith("s") and part[:-1].isupper():
         return False  # a plural acronym: MLLMs, VLMs
