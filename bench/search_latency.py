@@ -36,7 +36,7 @@ QUERIES = ["frequency-domain KV cache compression", "频域 KV cache 压缩", "z
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def timed(action) -> float:  # type: ignore[no-untyped-def]

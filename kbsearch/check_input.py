@@ -6,9 +6,9 @@ import hashlib
 from pathlib import Path
 
 from kbsearch.errors import KbError
+from kbsearch.ids import extract_arxiv_ids
 from kbsearch.parse import parse_file, parse_text
 from kbsearch.records import IdMention, Kind, Record
-from kbsearch.ids import extract_arxiv_ids
 
 STDIN = "-"
 

@@ -215,7 +215,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from kbsearch import render
     from kbsearch.store import SearchFilter
-
     from kbsearch.verdicts import load_config
 
     flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)

@@ -19,12 +19,12 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from pydantic import BaseModel
 
-from kbsearch.database import read_only_error, writable
-from kbsearch.embed import Encoder, load_encoder
-from kbsearch.errors import KbError
 from kbsearch.audit import audit
 from kbsearch.check import Checker
 from kbsearch.check_input import read_check_input
+from kbsearch.database import read_only_error, writable
+from kbsearch.embed import Encoder, load_encoder
+from kbsearch.errors import KbError
 from kbsearch.ingest import (
     IngestReport,
     Progress,

@@ -20,13 +20,15 @@ _DATE = re.compile(r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}�
                    r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))")
 _ARXIV_LIKE = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 _SENTENCE_END = re.compile(r"(?<=[。！？；;!?])|(?<=\.)\s+|\n+")
-_STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in into is it its of on or that the this to was "
-    "were with via vs not no new than then over under per".split())
+_STOPWORDS = frozenset(re.findall(r"\w+", """
+    a an and are as at be by for from has have in into is it its of on or that the this to was
+    were with via vs not no new than then over under per
+"""))
 # Words too generic in this domain to name a particular paper or system.
-_GENERIC_NAMES = frozenset(
-    "llm llms kv cache ai gpu gpus cpu api the a an paper arxiv github blog inference model models "
-    "agent agents rag benchmark survey new update".split())
+_GENERIC_NAMES = frozenset(re.findall(r"\w+", """
+    llm llms kv cache ai gpu gpus cpu api the a an paper arxiv github blog inference model models
+    agent agents rag benchmark survey new update
+"""))
 
 
 def lexical_tokens(text: str) -> set[str]:

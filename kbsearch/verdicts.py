@@ -7,14 +7,14 @@ one source of truth for what a verdict says.
 from __future__ import annotations
 
 import datetime as dt
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from kbsearch.records import Kind
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     NEW = "NEW"
     """Nothing known describes the same paper, event or benchmark."""
     UPDATE = "UPDATE"
@@ -117,7 +117,7 @@ class ClaimStatus(BaseModel):
     """Numbers in the claim that the matched records do not carry."""
 
 
-class FlagKind(str, Enum):
+class FlagKind(StrEnum):
     claimed_new_seen_before = "claimed_new_seen_before"
     """Marked 首次锚入/本次新增/new, but the item was known earlier or from another instance."""
     contradictory_status = "contradictory_status"

@@ -35,7 +35,8 @@ C2KV_UPDATE = {
 }
 UNRELATED = {"id": "tom-grid", "instance": "tom", "date": "2026-09-25",
              "title": "电网调度中的量子退火：一个 1,024 比特的现场试验",
-             "text": "某电力公司在区域电网机组组合问题上试用量子退火机，求解时间与经典 MILP 求解器相当，但解的质量略差。"}
+             "text": "某电力公司在区域电网机组组合问题上试用量子退火机，"
+                     "求解时间与经典 MILP 求解器相当，但解的质量略差。"}
 
 
 @pytest.fixture(scope="module")
