@@ -115,7 +115,8 @@ class KnowledgeBase:
     def show(self, record_id: str) -> Record:
         record = self.store.get(record_id)
         if record is None:
-            raise KbError(f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch search --json'")
+            raise KbError(f"no record with id {record_id!r}",
+                          hint="ids are listed by 'kbsearch search --json'")
         return record
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
@@ -158,7 +159,8 @@ class _WriterLock:
                 self.lock.acquire(timeout=self.timeout)
             except Timeout as err:
                 raise KbError(f"another kbsearch run has been writing to {self.path.parent} for "
-                              f"{self.timeout:.0f}s", hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}") from err
+                              f"{self.timeout:.0f}s",
+                              hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}") from err
         return self
 
     def __exit__(self, *exc: object) -> None:

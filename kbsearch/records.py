@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -20,7 +20,7 @@ EMBED_CHARS = 2000
 MAX_PASSAGES = 64
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     increment = "increment"
     paper_card = "paper_card"
     doc_section = "doc_section"

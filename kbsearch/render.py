@@ -58,8 +58,8 @@ def search_text(response: SearchResponse) -> str:
         cites = [a for a in hit.matched_ids if a not in hit.arxiv_ids]
         also = f"  cites {', '.join(cites)}" if cites else ""
         lines.append(f"{'':9}id {clean(hit.id)}  arXiv {ids}{also}")
-    lines.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, model {response.model};"
-                 " '=' marks an arXiv id from the query)")
+    lines.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, "
+                 f"model {response.model}; '=' marks an arXiv id from the query)")
     return "\n".join(lines)
 
 

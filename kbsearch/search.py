@@ -6,7 +6,6 @@ import datetime as dt
 import time
 
 import numpy as np
-
 from pydantic import BaseModel, Field
 
 from kbsearch.embed import Encoder

@@ -102,7 +102,8 @@ class Store:
         db_path = root / DB_NAME
         if not db_path.exists() and not create:
             raise KbError(f"no index at {root}",
-                          hint="build one with 'kbsearch ingest PATH', or point --index / KBSEARCH_INDEX at one")
+                          hint="build one with 'kbsearch ingest PATH', "
+                               "or point --index / KBSEARCH_INDEX at one")
         try:
             root.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
@@ -111,7 +112,8 @@ class Store:
             migrate(db)
         except sqlite3.DatabaseError as err:
             raise KbError(f"the index database is unreadable: {err}", path=str(db_path),
-                          hint="restore it from a backup, or delete the index folder and ingest again") from err
+                          hint="restore it from a backup, "
+                               "or delete the index folder and ingest again") from err
         except OSError as err:
             raise KbError(f"cannot open the index: {err.strerror}", path=str(root),
                           hint="check the folder's permissions") from err
@@ -221,7 +223,8 @@ class Store:
         sql, params = "SELECT data FROM id_mentions", ()
         if arxiv_id:
             sql, params = sql + " WHERE arxiv_id = ?", (arxiv_id,)
-        return [IdMention.model_validate_json(r[0]) for r in self.db.execute(sql + " ORDER BY source, position", params)]
+        rows = self.db.execute(sql + " ORDER BY source, position", params)
+        return [IdMention.model_validate_json(r[0]) for r in rows]
 
     def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
         """Row ids passing the filter, or None when nothing is filtered."""
@@ -353,7 +356,7 @@ class Store:
             replaced, fresh = self._upsert(changes.upserts, changes.files)
             self._replace_mentions(changes.mentions)
             self._set_meta("generation", str(self.generation + 1))
-            self._set_meta("last_ingest", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+            self._set_meta("last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
         self._refresh_index(index, dropped + replaced, fresh, model)
 
     def _bind_model(self, model: str, changes: ChangeSet) -> None:
@@ -382,7 +385,7 @@ class Store:
         """Returns (vector ids to drop, rowids whose passages are new)."""
         dropped: list[int] = []
         fresh: list[int] = []
-        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         for record in records:
             old = self.db.execute("SELECT rowid, content_hash FROM records WHERE id = ?",
                                   (record.id,)).fetchone()
@@ -459,7 +462,7 @@ class Store:
         manifest = Manifest(
             format_version=FORMAT_VERSION, model=model, dim=dim, count=index.count,
             generation=self.generation, vectors_sha256=hashlib.sha256(data).hexdigest(),
-            libraries=_library_versions(), updated=dt.datetime.now(dt.timezone.utc))
+            libraries=_library_versions(), updated=dt.datetime.now(dt.UTC))
         write_atomic(self.root / MANIFEST_NAME, manifest.model_dump_json(indent=2).encode())
 
     def rebind_model(self, model: str, vectors: dict[str, np.ndarray], dim: int) -> None:

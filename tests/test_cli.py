@@ -31,8 +31,8 @@ ROWS = [
      "instance": "jay", "date": "2026-09-17", "topic": "inference"},
     {"id": "b", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
      "date": "2026-09-18", "topic": "inference", "source": "inbox/spark/2026-09-18-llm-infra-e1prep.md"},
-    {"id": "c", "kind": "paper_card", "title": "When2Think", "text": "difficulty-aware length control arXiv:2609.19671",
-     "date": "2026-09-18"},
+    {"id": "c", "kind": "paper_card", "title": "When2Think",
+     "text": "difficulty-aware length control arXiv:2609.19671", "date": "2026-09-18"},
 ]
 
 

@@ -24,7 +24,7 @@ def test_search_core_loads_neither_torch_nor_textual() -> None:
 
 def test_cli_help_path_loads_nothing_heavy() -> None:
     modules = loaded_after("import kbsearch.cli; kbsearch.cli.build_parser()")
-    assert not [m for m in modules if m.split(".")[0] in HEAVY + ("faiss",)]
+    assert not [m for m in modules if m.split(".")[0] in (*HEAVY, "faiss")]
 
 
 def test_only_the_embed_package_imports_the_model_stack() -> None:

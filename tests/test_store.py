@@ -3,7 +3,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from fake_encoder import FakeEncoder
@@ -80,7 +79,7 @@ def test_upsert_replaces_the_vector_of_an_edited_record(tmp_path: Path, encoder:
     fill(store, [edited], encoder)
     assert store.vector_index.count == 20
     hits = run(store, encoder, "KV cache compression in the frequency domain", k=10)
-    assert [h for h in hits if h[0] == "tom/r0"][0][1] < 0.9
+    assert next(h for h in hits if h[0] == "tom/r0")[1] < 0.9
 
 
 def test_delete_removes_record_and_vector(tmp_path: Path, encoder: FakeEncoder) -> None:

@@ -73,7 +73,7 @@ def load_encoder(spec: ModelSpec) -> Encoder:
 
 
 def _load_python_factory(spec: ModelSpec) -> Encoder:
-    _, module_name, attr = (spec.source.split(":") + ["", ""])[:3]
+    _, module_name, attr = ([*spec.source.split(":"), "", ""])[:3]
     try:
         factory: Callable[..., Encoder] = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as err:
