@@ -20,15 +20,17 @@ import datetime as dt
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
+from kbsearch import lexical
 from kbsearch.errors import KbError
 from kbsearch.records import MAX_PASSAGES, IdMention, Kind, Record, text_hash
 from kbsearch.schema import FORMAT_VERSION, migrate
@@ -38,6 +40,7 @@ DB_NAME = "kb.sqlite"
 VECTORS_NAME = "vectors.faiss"
 MANIFEST_NAME = "manifest.json"
 _VID = f"(p.rowid * {MAX_PASSAGES} + p.idx)"
+T = TypeVar("T")
 # Passages fetched per wanted record before grouping; doubled until k records are found.
 _OVERFETCH = 4
 
@@ -59,7 +62,7 @@ class Manifest(BaseModel):
 
 
 class SearchFilter(BaseModel):
-    """Restrictions applied inside the vector search, before the top-k cut."""
+    """Restrictions applied inside the vector and lexical searches, before the top-k cut."""
 
     kinds: list[Kind] = []
     instance: str | None = None
@@ -220,11 +223,42 @@ class Store:
         return [r[0] for r in self.db.execute(sql, params)]
 
     def id_mentions(self, arxiv_id: str | None = None) -> list[IdMention]:
-        sql, params = "SELECT data FROM id_mentions", ()
+        sql, params = "SELECT data FROM id_mentions", []
         if arxiv_id:
-            sql, params = sql + " WHERE arxiv_id = ?", (arxiv_id,)
+            sql, params = sql + " WHERE arxiv_id = ?", [arxiv_id]
         rows = self.db.execute(sql + " ORDER BY source, position", params)
         return [IdMention.model_validate_json(r[0]) for r in rows]
+
+    def rowids_with_refs(self, refs: list[str]) -> list[int]:
+        """Records carrying any of ``refs`` (``github:owner/repo``, ``url:…``)."""
+        return lexical.rowids_with_refs(self.db, refs)
+
+    def refs_of(self, rowids: list[int]) -> dict[int, list[str]]:
+        """Row id → the exact references (repos, URLs) stored for it."""
+        found: dict[int, list[str]] = {}
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            for rowid, ref in self.db.execute(
+                    f"SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})", chunk):
+                found.setdefault(rowid, []).append(ref)
+        return found
+
+    def lexical_documents(self, rowids: list[int]) -> dict[int, str]:
+        """Row id → the text the lexical index holds for it (title, body, meta)."""
+        found: dict[int, str] = {}
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} WHERE rowid IN ({marks})", chunk)
+            for rowid, title, body, meta in rows:
+                found[rowid] = "\n".join((title, body, meta))
+        return found
+
+    def lexical_search(self, terms: lexical.QueryTerms, limit: int,
+                       flt: SearchFilter | None = None) -> list[tuple[int, float]]:
+        """The best lexical matches as (rowid, score), best first, filtered before the cut."""
+        clauses, params = _filter_sql(flt or SearchFilter())
+        return lexical.search(self.db, terms, limit, clauses, params)
 
     def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
         """Row ids passing the filter, or None when nothing is filtered."""
@@ -378,6 +412,7 @@ class Store:
             row = self.db.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
             if row:
                 dropped += self._vector_ids([row[0]]).tolist()
+                lexical.delete(self.db, row[0])
                 self.db.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
         return dropped
 
@@ -408,6 +443,7 @@ class Store:
                     self._write_passages(rowid, record)
                     fresh.append(rowid)
             self._write_arxiv(rowid, record)
+            lexical.write(self.db, rowid, record)
         return dropped, fresh
 
     def _write_passages(self, rowid: int, record: Record) -> None:
@@ -545,6 +581,6 @@ def _library_versions() -> dict[str, str]:
     return versions
 
 
-def _chunks(items: list, size: int) -> Iterator[list]:  # type: ignore[type-arg]
+def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
