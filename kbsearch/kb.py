@@ -20,7 +20,7 @@ from kbsearch.ingest import IngestReport, Progress, ReindexReport, ingest_paths,
 from kbsearch.models import ModelSpec, resolve_model
 from kbsearch.records import Record
 from kbsearch.schema import FORMAT_VERSION
-from kbsearch.search import SearchResponse, search
+from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.store import SearchFilter, Store
 
 INDEX_ENV = "KBSEARCH_INDEX"
@@ -107,10 +107,13 @@ class KnowledgeBase:
             return reindex_store(self.store, model=self.spec.name,
                                  load_encoder=lambda: self.encoder, progress=progress)
 
-    def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
+    def search(self, query: str, k: int = 10, flt: SearchFilter | None = None,
+               mode: SearchMode = SearchMode.hybrid) -> SearchResponse:
         if not query.strip():
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
-        return search(self.store, self.encoder, query, k, flt)
+        # Lexical search needs no model, so it never loads one.
+        encoder = None if mode is SearchMode.lexical else self.encoder
+        return search(self.store, encoder, query, k, flt, mode)
 
     def show(self, record_id: str) -> Record:
         record = self.store.get(record_id)
@@ -120,7 +123,7 @@ class KnowledgeBase:
         return record
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
-        records = []
+        records: list[ListedRecord] = []
         for record in self.store.iter_records(flt):
             if limit is not None and len(records) >= limit:
                 break
