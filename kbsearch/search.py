@@ -117,10 +117,9 @@ def search(store: Store, encoder: Encoder | None, query: str, k: int = 10,
     terms = query_terms(query)
     exact = extract_arxiv_ids(query) + query_refs(query)
     pinned = pinned_groups(store, exact, flt)
-    extra = sum(len(group) for group in pinned)
-    ranked = rank(store, gather(store, terms, vector, flt, mode, k + extra, fusion),
-                  terms, vector, mode, fusion)
-    ranked = _pin_first(store, pinned, ranked, vector, mode)[:k]
+    found = gather(store, terms, vector, flt, mode, k, fusion)
+    _add_pinned(store, found, pinned, vector)
+    ranked = _pin_first(pinned, rank(store, found, terms, vector, mode, fusion))[:k]
     hits = _hits(store, ranked, terms, exact)
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(query=query, model=model, mode=mode, k=k, filters=flt, results=hits,
@@ -191,27 +190,23 @@ def pinned_groups(store: Store, exact: list[str], flt: SearchFilter) -> list[lis
     return [group for group in kept if group]
 
 
-def _pin_first(store: Store, pinned: list[list[int]], ranked: list[Ranked],
-               vector: np.ndarray | None, mode: SearchMode) -> list[Ranked]:
-    """Pinned records first, group by group; inside a group, those the search
-    ranked keep its order, and the others follow by cosine."""
-    if not pinned:
-        return ranked
+def _add_pinned(store: Store, found: Candidates, pinned: list[list[int]], vector: np.ndarray | None) -> None:
+    """Give pinned records the search missed their cosine, so that they are
+    scored like the others (a lexical search has no vector to do it with)."""
+    have = {rowid for rowid, _, _ in found.dense}
+    missing = [r for group in pinned for r in group if r not in have]
+    if missing and vector is not None:
+        found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
+
+
+def _pin_first(pinned: list[list[int]], ranked: list[Ranked]) -> list[Ranked]:
+    """Pinned records first, group by group, each group in ranking order."""
     position = {r.rowid: i for i, r in enumerate(ranked)}
-    outsiders = [r for group in pinned for r in group if r not in position]
-    extra = {r: Ranked(rowid=r, score=0.0) for r in outsiders}
-    if outsiders and vector is not None:
-        for rowid, cosine, idx in store.score_records(outsiders, vector):
-            score = cosine if mode is SearchMode.dense else 0.0
-            extra[rowid] = Ranked(rowid=rowid, score=score, dense_score=cosine, passage=idx)
-    first: list[Ranked] = []
-    for group in pinned:
-        inside = sorted((ranked[position[r]] for r in group if r in position),
-                        key=lambda x: position[x.rowid])
-        rest = sorted((extra[r] for r in group if r in extra), key=lambda x: -(x.dense_score or 0.0))
-        first += inside + rest
-    pinned_ids = {r.rowid for r in first}
-    return first + [r for r in ranked if r.rowid not in pinned_ids]
+    first = [r for group in pinned for r in sorted(group, key=lambda r: position.get(r, len(ranked)))]
+    by_rowid = {r.rowid: r for r in ranked}
+    head = [by_rowid.get(r, Ranked(rowid=r, score=0.0)) for r in first]
+    taken = set(first)
+    return head + [r for r in ranked if r.rowid not in taken]
 
 
 def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str]) -> list[SearchHit]:
