@@ -87,6 +87,10 @@ def query_terms(query: str) -> QueryTerms:
             long += _trigrams(token)
         else:
             long.append(token.translate(_ASCII_LOWER))
+    if long:
+        # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
+        # nearly every English record: it says nothing next to longer terms.
+        short = [t for t in short if len(t) > 1 or not t.isascii()]
     return QueryTerms(long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS])
 
 
@@ -187,15 +191,19 @@ def term_weights(db: sqlite3.Connection, terms: QueryTerms) -> dict[str, float]:
     A term found in few records says more than one found in most, and a term
     found in none (an English word asked of Chinese records) still counts in
     the whole, so matching only a name out of a long query stays a weak sign.
+    Terms shorter than a trigram have no count in the index (counting them
+    means reading every record), so they get the mean weight of the others.
     """
     total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
     counts = _trigram_counts(db, terms.long)
-    found = {term: min(counts.get(t, 0) for t in _trigrams(term)) for term in terms.long}
-    for term in terms.short:
-        found[term] = int(db.execute(
-            "SELECT count(*) FROM records WHERE instr(lower(title), ?) > 0 OR instr(lower(text), ?) > 0",
-            (term, term)).fetchone()[0])
-    return {term: math.log(1.0 + (total - n + 0.5) / (n + 0.5)) for term, n in found.items()}
+    weights = {term: _idf(total, min(counts.get(t, 0) for t in _trigrams(term))) for term in terms.long}
+    neutral = sum(weights.values()) / len(weights) if weights else 1.0
+    weights.update((term, neutral) for term in terms.short if term not in weights)
+    return weights
+
+
+def _idf(total: int, found: int) -> float:
+    return math.log(1.0 + (total - found + 0.5) / (found + 0.5))
 
 
 def _trigrams(term: str) -> list[str]:

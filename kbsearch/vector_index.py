@@ -58,7 +58,17 @@ class VectorIndex:
         if allowed is not None:
             selector = faiss.IDSelectorBatch(np.ascontiguousarray(allowed, dtype=np.int64))
             params = faiss.SearchParameters(sel=selector)
-        scores, ids = self._index.search(queries, k, params=params)
+        if len(queries) > 1:
+            scores, ids = self._index.search(queries, k, params=params)
+            return scores, ids
+        # One query over an exact index is a few milliseconds of work; waking an
+        # OpenMP team for it costs several times that on a busy machine.
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(1)
+        try:
+            scores, ids = self._index.search(queries, k, params=params)
+        finally:
+            faiss.omp_set_num_threads(threads)
         return scores, ids
 
     def scores_for(self, ids: np.ndarray, query: np.ndarray) -> np.ndarray:
