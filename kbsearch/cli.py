@@ -21,6 +21,7 @@ from kbsearch.terminal import clean, inert_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+    from rich.text import Text
 
     from kbsearch.kb import KnowledgeBase
     from kbsearch.store import SearchFilter
@@ -125,9 +126,13 @@ def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
     filters.add_argument("--section", help="only records whose section contains this text")
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    search = commands.add_parser("search", parents=[common, filters], help="semantic search (zh and en)")
+    search = commands.add_parser("search", parents=[common, filters],
+                                 help="search by meaning and by words (zh and en)")
     search.add_argument("query")
     search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    search.add_argument("--mode", choices=["dense", "lexical", "hybrid"], default="hybrid",
+                        help="dense: by meaning (finds the other language); lexical: by exact words, "
+                             "names and numbers; hybrid (default): both, fused")
     search.set_defaults(handler=cmd_search)
     listing = commands.add_parser("list", parents=[common, filters], help="list records, oldest first")
     listing.add_argument("--limit", type=int, help="at most this many records")
@@ -175,12 +180,25 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if args.k < 1:
         raise KbError(f"-k must be at least 1, not {args.k}")
+    from kbsearch.search import SearchMode
+
     kb = _open(args)
     flt = _filter(args)
-    response = kb.search(args.query, args.k, flt)
+    response = kb.search(args.query, args.k, flt, SearchMode(args.mode))
     _notes(kb)
-    _emit(args, response, render.search_text)
+    if args.json:
+        print(inert_json(response.model_dump_json(indent=2)))
+    else:
+        _print_styled(render.search_text(response))
     return EXIT_OK
+
+
+def _print_styled(text: Text) -> None:
+    """Print a rich ``Text``: styled on a terminal, plain otherwise. A Text is
+    never parsed as markup, so brackets in record text print as they are."""
+    from rich.console import Console
+
+    Console(highlight=False, soft_wrap=True).print(text)
 
 
 def _filter(args: argparse.Namespace) -> SearchFilter:

@@ -37,7 +37,7 @@ from kbsearch.ingest import (
 from kbsearch.models import ModelSpec, resolve_model
 from kbsearch.records import IdMention, Record
 from kbsearch.schema import FORMAT_VERSION
-from kbsearch.search import SearchResponse, search
+from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.store import ChangeSet, SearchFilter, Store
 from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig, Verdict
 
@@ -172,12 +172,15 @@ class KnowledgeBase:
         with self.store.snapshot():
             return audit(self.store, self.spec.name, flt, config)
 
-    def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
+    def search(self, query: str, k: int = 10, flt: SearchFilter | None = None,
+               mode: SearchMode = SearchMode.hybrid) -> SearchResponse:
         if not query.strip():
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
-        encoder = self.encoder  # loaded outside the snapshot: it can take seconds
+        # Lexical search needs no model, so it never loads one; a model is
+        # loaded outside the snapshot because it can take seconds.
+        encoder = None if mode is SearchMode.lexical else self.encoder
         with self.store.snapshot():
-            return search(self.store, encoder, query, k, flt)
+            return search(self.store, encoder, query, k, flt, mode)
 
     def show(self, record_id: str) -> Record:
         record = self.store.get(record_id)

@@ -1,12 +1,15 @@
-"""Plain-text rendering of result objects for the terminal.
+"""Rendering of result objects for the terminal: plain text, or rich ``Text``
+where matches are highlighted (search results).
 
 Record text comes from files nobody vetted, so every string is stripped of
-escape sequences and control characters before it reaches the terminal.
+escape sequences and control characters before it reaches the terminal, and
+styled text is built span by span, never parsed from markup.
 """
 
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.text import Text
 
 from kbsearch.calibrate import Calibration
 from kbsearch.doctor import DoctorReport
@@ -15,8 +18,11 @@ from kbsearch.kb import Listing, Stats
 from kbsearch.models import ModelSpec
 from kbsearch.records import Record
 from kbsearch.search import SearchResponse
+from kbsearch.snippet import Span
 from kbsearch.terminal import clean
 from kbsearch.verdicts import AuditResult, CheckResult, Flag, ItemResult, Match
+
+MATCH_STYLE = "bold underline"
 
 
 def fit(text: str, width: int) -> str:
@@ -33,22 +39,41 @@ def fit(text: str, width: int) -> str:
     return "".join(out) + " " * max(0, width - used)
 
 
-def search_text(response: SearchResponse) -> str:
+def search_text(response: SearchResponse) -> Text:
+    """The results as styled text: three lines a hit, the snippet's matches highlighted.
+
+    Built with ``Text.append`` only, never from markup, so a ``[bold]`` in a
+    record prints as written.
+    """
+    out = Text()
     if not response.results:
-        return f"no results for {clean(response.query, one_line=True)!r}"
-    lines = [f"{'#':>2}  {'score':>5}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title"]
+        out.append(f"no results for {clean(response.query, one_line=True)!r}")
+        return out
+    out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
         pin = "=" if hit.matched_ids else " "
-        lines.append(f"{hit.rank:>2} {pin}{hit.score:5.3f}  {fit(hit.kind.value, 11)} "
-                     f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
-                     f"{clean(hit.title, one_line=True)[:90]}")
+        out.append(f"{hit.rank:>2} {pin}{hit.score:6.3f}  {fit(hit.kind.value, 11)} "
+                   f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  ")
+        out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
         ids = ", ".join(hit.arxiv_ids) or "-"
-        cites = [a for a in hit.matched_ids if a not in hit.arxiv_ids]
+        cites = [a for a in hit.matched_ids if a in hit.cited_ids]
         also = f"  cites {', '.join(cites)}" if cites else ""
-        lines.append(f"{'':9}id {clean(hit.id)}  arXiv {ids}{also}")
-    lines.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, "
-                 f"model {response.model}; '=' marks an arXiv id from the query)")
-    return "\n".join(lines)
+        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{also}\n", style="dim")
+        if hit.snippet:
+            out.append(" " * 10)
+            out.append_text(snippet_text(hit.snippet))
+            out.append("\n")
+    out.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, {response.mode.value} "
+               f"search, model {response.model}; '=' marks an exact id from the query)")
+    return out
+
+
+def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:
+    """A snippet as styled text: matched spans in ``style``, the rest plain."""
+    text = Text()
+    for span in spans:
+        text.append(clean(span.text, one_line=False).replace("\n", " "), style=style if span.match else "")
+    return text
 
 
 def listing_text(listing: Listing) -> str:

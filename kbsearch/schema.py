@@ -1,18 +1,37 @@
 """The SQLite schema and its named migrations.
 
 ``PRAGMA user_version`` counts the migrations applied, so an old index is
-brought forward on open and a newer one is refused rather than misread.
+brought forward on open and a newer one is refused rather than misread. A
+migration is an SQL script, or a function for steps SQL alone cannot do
+(indexing the text of records stored as JSON).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
+from kbsearch import lexical
 from kbsearch.errors import KbError
 
 FORMAT_VERSION = 1
 
-MIGRATIONS: list[tuple[str, str]] = [
+Migration = str | Callable[[sqlite3.Connection], None]
+
+
+def _add_lexical_index(db: sqlite3.Connection) -> None:
+    try:
+        db.execute(lexical.CREATE_STATEMENTS[0])
+    except sqlite3.OperationalError as err:
+        raise KbError(f"this Python's SQLite cannot build the lexical index: {err}",
+                      hint="use a Python whose sqlite3 module has FTS5 and the trigram tokenizer "
+                           "(SQLite 3.34 or later)") from err
+    for statement in lexical.CREATE_STATEMENTS[1:]:
+        db.execute(statement)
+    lexical.backfill(db)
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [
     ("create records, passages, vectors and id mentions", """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE records (
@@ -65,6 +84,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         CREATE INDEX id_mentions_arxiv ON id_mentions(arxiv_id);
     """),
+    ("add the FTS5 lexical index and exact references, filled from existing records", _add_lexical_index),
 ]
 
 
@@ -84,8 +104,12 @@ def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
         # Read again under the write lock: two processes opening a new index
         # at once both saw version 0, and only the first may create tables.
         for number in range(_version(db), len(MIGRATIONS)):
-            for statement in _statements(MIGRATIONS[number][1]):
-                db.execute(statement)
+            step = MIGRATIONS[number][1]
+            if isinstance(step, str):
+                for statement in _statements(step):
+                    db.execute(statement)
+            else:
+                step(db)
             db.execute(f"PRAGMA user_version = {number + 1}")
     except BaseException:
         db.execute("ROLLBACK")

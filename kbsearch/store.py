@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from kbsearch import lexical
 from kbsearch.cache import (
     MANIFEST_NAME,
     VECTORS_NAME,
@@ -54,7 +55,7 @@ _OVERFETCH = 4
 
 
 class SearchFilter(BaseModel):
-    """Restrictions applied inside the vector search, before the top-k cut."""
+    """Restrictions applied inside the vector and lexical searches, before the top-k cut."""
 
     kinds: list[Kind] = []
     instance: str | None = None
@@ -268,6 +269,36 @@ class Store:
         """The stored id-table rows of one file, as JSON, in order."""
         rows = self.db.execute("SELECT data FROM id_mentions WHERE source = ? ORDER BY position", (source,))
         return [r[0] for r in rows]
+    def rowids_with_refs(self, refs: list[str]) -> list[int]:
+        """Records carrying any of ``refs`` (``github:owner/repo``, ``url:…``)."""
+        return lexical.rowids_with_refs(self.db, refs)
+
+    def refs_of(self, rowids: list[int]) -> dict[int, list[str]]:
+        """Row id → the exact references (repos, URLs) stored for it."""
+        found: dict[int, list[str]] = {}
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            for rowid, ref in self.db.execute(
+                    f"SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})", chunk):
+                found.setdefault(rowid, []).append(ref)
+        return found
+
+    def lexical_documents(self, rowids: list[int]) -> dict[int, str]:
+        """Row id → the text the lexical index holds for it (title, body, meta)."""
+        found: dict[int, str] = {}
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} WHERE rowid IN ({marks})", chunk)
+            for rowid, title, body, meta in rows:
+                found[rowid] = "\n".join((title, body, meta))
+        return found
+
+    def lexical_search(self, terms: lexical.QueryTerms, limit: int,
+                       flt: SearchFilter | None = None) -> list[tuple[int, float]]:
+        """The best lexical matches as (rowid, score), best first, filtered before the cut."""
+        clauses, params = _filter_sql(flt or SearchFilter())
+        return lexical.search(self.db, terms, limit, clauses, params)
 
     def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
         """Row ids passing the filter, or None when nothing is filtered."""
@@ -451,6 +482,7 @@ class Store:
             row = self.db.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
             if row:
                 dropped += self._vector_ids([row[0]]).tolist()
+                lexical.delete(self.db, row[0])
                 self.db.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
         return dropped
 
@@ -481,6 +513,7 @@ class Store:
                     self._write_passages(rowid, record)
                     fresh.append(rowid)
             self._write_arxiv(rowid, record)
+            lexical.write(self.db, rowid, record)
         return dropped, fresh
 
     def _write_passages(self, rowid: int, record: Record) -> None:

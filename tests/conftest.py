@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from fake_encoder import FakeEncoder
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_encoder import FakeEncoder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fake_encoder import FakeEncoder
 from kbsearch.check import Checker
 from kbsearch.cli import main
 from kbsearch.ingest import ingest_records

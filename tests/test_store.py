@@ -4,13 +4,13 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from fake_encoder import FakeEncoder
 
+from fake_encoder import FakeEncoder
 from kbsearch.database import writable
 from kbsearch.errors import KbError
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import Kind, Record
-from kbsearch.search import search
+from kbsearch.search import SearchMode, search
 from kbsearch.store import MANIFEST_NAME, VECTORS_NAME, ChangeSet, SearchFilter, Store
 
 TOPICS = ["KV cache compression in the frequency domain", "speculative decoding with suffix trees",
@@ -31,7 +31,8 @@ def fill(store: Store, records: list[Record], encoder: FakeEncoder) -> None:
 
 
 def run(store: Store, encoder: FakeEncoder, query: str, k: int = 5, **flt: object) -> list[tuple[str, float]]:
-    response = search(store, encoder, query, k, SearchFilter(**flt))
+    """Dense search: these tests are about the vectors; score is the cosine."""
+    response = search(store, encoder, query, k, SearchFilter(**flt), SearchMode.dense)
     return [(h.id, h.score) for h in response.results]
 
 

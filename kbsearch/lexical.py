@@ -1,0 +1,239 @@
+"""Lexical search: an SQLite FTS5 index of record text kept beside the vectors.
+
+Dense vectors find paraphrases and the other language, but blur exact names,
+numbers and ids (vLLM, 10.7x, TRIATTN_RUNTIME_KV_BUDGET). The FTS5 ``trigram``
+tokenizer indexes every three-character substring, so Chinese needs no word
+segmentation and a product name matches wherever it is written.
+
+A trigram index cannot answer a term shorter than three characters (频域, KV).
+A query made only of such terms falls back to a substring scan of the
+filtered records, with a bounded number of results.
+
+The FTS rows and the exact references (GitHub repos, URLs) are written by the
+store inside the transaction that writes the record, so they never drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sqlite3
+import string
+from dataclasses import dataclass
+
+from kbsearch.ids import extract_github_repos, extract_urls
+from kbsearch.records import Record
+
+FTS_TABLE = "records_fts"
+# bm25 weights of the FTS columns (title, body, meta): a match in the title says
+# more about the record than one in a source line.
+COLUMN_WEIGHTS = (4.0, 1.0, 0.5)
+# A long Chinese query yields one trigram per character; past this many terms
+# the extra ones change the ranking little and only slow the query down.
+MAX_TERMS = 128
+# The short-term fallback scans records; this caps what it returns, not what it reads.
+MAX_SHORT_HITS = 200
+MIN_TRIGRAM = 3
+
+CREATE_STATEMENTS = (
+    f"CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(title, body, meta, tokenize = 'trigram')",
+    """CREATE TABLE record_refs (
+        rowid INTEGER NOT NULL REFERENCES records(rowid) ON DELETE CASCADE,
+        ref TEXT NOT NULL,
+        PRIMARY KEY (rowid, ref)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX record_refs_ref ON record_refs(ref)",
+)
+
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
+# Anything that is neither CJK, space nor sentence punctuation stays in one
+# token, so 10.7x, TensorRT-LLM and owner/repo are searched whole.
+_TOKEN = re.compile(f"[{_CJK_CHARS}]+|[^\\s{_CJK_CHARS},，。;；:：!?！？()（）\\[\\]{{}}\"'“”‘’<>《》、|·…]+")
+_EDGE_PUNCT = ".-_/+#@*~=`^$&"  # "%" stays: 29% is not 29
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """What a query is matched by: trigram-searchable terms and shorter ones."""
+
+    long: list[str]
+    short: list[str]
+
+    def all(self) -> list[str]:
+        return self.long + self.short
+
+
+def query_terms(query: str) -> QueryTerms:
+    """Split a query into FTS terms.
+
+    A run of Chinese characters becomes its overlapping three-character pieces,
+    so a reworded sentence still matches on the phrases it shares; any other
+    token is matched whole. Tokens of one or two characters go to ``short``.
+    """
+    long: list[str] = []
+    short: list[str] = []
+    for match in _TOKEN.finditer(query):
+        token = match.group(0)
+        if not _CJK_RUN.fullmatch(token):
+            token = token.strip(_EDGE_PUNCT)
+        if not token:
+            continue
+        if len(token) < MIN_TRIGRAM:
+            short.append(token.translate(_ASCII_LOWER))
+        elif _CJK_RUN.fullmatch(token):
+            long += _trigrams(token)
+        else:
+            long.append(token.translate(_ASCII_LOWER))
+    if long:
+        # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
+        # nearly every English record: it says nothing next to longer terms.
+        short = [t for t in short if len(t) > 1 or not t.isascii()]
+    return QueryTerms(long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS])
+
+
+def match_expression(terms: list[str]) -> str:
+    """An FTS5 query matching any of ``terms``, each quoted so that no query
+    text is read as FTS syntax (AND, NEAR, column filters, ``*``)."""
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def document(record: Record) -> tuple[str, str, str]:
+    """(title, body, meta) as indexed: body is the text plus any claim it lacks;
+    meta holds sources, tags and the relation to the living document."""
+    body = [record.text] + [c for c in record.claims if c not in record.text]
+    meta = [*record.sources, *record.tags, record.relation or ""]
+    return record.title, "\n".join(p for p in body if p), "\n".join(p for p in meta if p)
+
+
+def record_refs(record: Record) -> list[str]:
+    """Exact references the record carries, as ``github:owner/repo`` and ``url:…``.
+
+    The relation text is left out: it names related work, not the record's own subject.
+    """
+    text = "\n".join([record.title, record.text, *record.claims, *record.sources])
+    return query_refs(text)
+
+
+def query_refs(text: str) -> list[str]:
+    """GitHub repos and URLs in ``text``, in the form ``record_refs`` stores them."""
+    return ([f"github:{r}" for r in extract_github_repos(text)]
+            + [f"url:{u}" for u in extract_urls(text)])
+
+
+def write(db: sqlite3.Connection, rowid: int, record: Record) -> None:
+    """Replace the record's FTS row and references (call inside the write transaction)."""
+    delete(db, rowid)
+    db.execute(f"INSERT INTO {FTS_TABLE}(rowid, title, body, meta) VALUES (?, ?, ?, ?)",
+               (rowid, *document(record)))
+    db.executemany("INSERT OR IGNORE INTO record_refs(rowid, ref) VALUES (?, ?)",
+                   [(rowid, ref) for ref in record_refs(record)])
+
+
+def delete(db: sqlite3.Connection, rowid: int) -> None:
+    # FTS5 tables take no foreign keys, so the cascade from records never reaches them.
+    db.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid = ?", (rowid,))
+    db.execute("DELETE FROM record_refs WHERE rowid = ?", (rowid,))
+
+
+def rowids_with_refs(db: sqlite3.Connection, refs: list[str]) -> list[int]:
+    if not refs:
+        return []
+    marks = ",".join("?" * len(refs))
+    return [r[0] for r in db.execute(
+        f"SELECT DISTINCT rowid FROM record_refs WHERE ref IN ({marks}) ORDER BY rowid", refs)]
+
+
+def search(db: sqlite3.Connection, terms: QueryTerms, limit: int,
+           where: list[str], params: list[object]) -> list[tuple[int, float]]:
+    """(rowid, score) of the best lexical matches, best first, among the records
+    passing ``where`` (SQL over ``records``): filters apply before the cut.
+
+    The score is bm25 (negated, so higher is better) for trigram terms, and the
+    count of short terms found (a title hit counting double) for the fallback.
+    """
+    if terms.long:
+        return _fts_search(db, terms.long, limit, where, params)
+    if terms.short:
+        return _short_search(db, terms.short, min(limit, MAX_SHORT_HITS), where, params)
+    return []
+
+
+def _fts_search(db: sqlite3.Connection, terms: list[str], limit: int,
+                where: list[str], params: list[object]) -> list[tuple[int, float]]:
+    weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+    filtered = [clause for clause in where if clause != "1"]
+    # The join to records costs a third of the query; skip it when nothing is filtered.
+    join = "JOIN records ON records.rowid = f.rowid " if filtered else ""
+    sql = (f"SELECT f.rowid, -bm25({FTS_TABLE}, {weights}) AS score FROM {FTS_TABLE} f {join}"
+           f"WHERE {' AND '.join([f'{FTS_TABLE} MATCH ?', *filtered])} ORDER BY score DESC LIMIT ?")
+    rows = db.execute(sql, [match_expression(terms), *params, limit])
+    return [(int(rowid), float(score)) for rowid, score in rows]
+
+
+def _short_search(db: sqlite3.Connection, terms: list[str], limit: int,
+                  where: list[str], params: list[object]) -> list[tuple[int, float]]:
+    # SQLite's lower() folds ASCII only, which is how the terms were folded too.
+    found = " + ".join("(instr(lower(title), ?) > 0) * 2 + (instr(lower(text), ?) > 0)" for _ in terms)
+    sql = (f"SELECT rowid, score FROM (SELECT rowid, {found} AS score, length(text) AS size "
+           f"FROM records WHERE {' AND '.join(where)}) WHERE score > 0 "
+           f"ORDER BY score DESC, size, rowid LIMIT ?")
+    term_params = [t for term in terms for t in (term, term)]
+    rows = db.execute(sql, [*term_params, *params, limit])
+    return [(int(rowid), float(score)) for rowid, score in rows]
+
+
+def term_weights(db: sqlite3.Connection, terms: QueryTerms) -> dict[str, float]:
+    """Term → inverse document frequency over the whole index.
+
+    A term found in few records says more than one found in most, and a term
+    found in none (an English word asked of Chinese records) still counts in
+    the whole, so matching only a name out of a long query stays a weak sign.
+    Terms shorter than a trigram have no count in the index (counting them
+    means reading every record), so they get the mean weight of the others.
+    """
+    total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
+    counts = _trigram_counts(db, terms.long)
+    weights = {term: _idf(total, min(counts.get(t, 0) for t in _trigrams(term))) for term in terms.long}
+    neutral = sum(weights.values()) / len(weights) if weights else 1.0
+    weights.update((term, neutral) for term in terms.short if term not in weights)
+    return weights
+
+
+def _idf(total: int, found: int) -> float:
+    return math.log(1.0 + (total - found + 0.5) / (found + 0.5))
+
+
+def _trigrams(term: str) -> list[str]:
+    return [term[i:i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1)]
+
+
+def _trigram_counts(db: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
+    """Trigram → number of records holding it, from FTS5's own vocabulary
+    (an upper bound of a whole term's count, exact for a trigram)."""
+    wanted = sorted({t for term in terms for t in _trigrams(term)})
+    if not wanted:
+        return {}
+    db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{FTS_TABLE}_vocab "
+               f"USING fts5vocab(main, {FTS_TABLE}, row)")
+    counts: dict[str, int] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        counts.update(db.execute(
+            f"SELECT term, doc FROM temp.{FTS_TABLE}_vocab WHERE term IN ({marks})", chunk).fetchall())
+    return counts
+
+
+def backfill(db: sqlite3.Connection) -> None:
+    """Index every stored record (the migration that adds the FTS table)."""
+    for rowid, data in db.execute("SELECT rowid, data FROM records").fetchall():
+        payload = json.loads(data)
+        payload.pop("content_hash", None)
+        write(db, rowid, Record.model_validate(payload))
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
