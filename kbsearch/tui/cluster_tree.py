@@ -11,11 +11,12 @@ from kbsearch.verdicts import AuditResult, Cluster, ClusterMember
 
 
 def _member(role: str, member: ClusterMember, style: str) -> Text:
+    # the id comes before the title: long lines are clipped at the right edge
     who = plain(f"{member.instance or '-'} {member.date or '-'}", style="cyan")
-    parts = [Text(f"{role:<6}", style=style), who, Text("  "), plain(member.title or member.id)]
+    parts = [Text(f"{role:<6}", style=style), who, Text("  "), plain(member.id, style="dim"), Text("  ")]
     if member.anchor:
-        parts += [Text("  ["), plain(member.anchor, style="magenta"), Text("]")]
-    parts += [Text("  "), plain(member.id, style="dim")]
+        parts += [Text("["), plain(member.anchor, style="magenta"), Text("] ")]
+    parts.append(plain(member.title or member.id))
     return join(*parts)
 
 

@@ -51,6 +51,6 @@ class RecordDetail(VerticalScroll, can_focus=True):
     def show_neighbours(self, record_id: str, lines: list[Text]) -> None:
         if record_id != self.record_id:  # the selection moved on meanwhile
             return
-        heading = Text("Nearest from another instance or day (possible repeats)", style="bold underline")
+        heading = Text("Nearest from another instance or day", style="bold underline")
         body = lines or [Text("none: nothing close from another instance or day", style="dim")]
         self.query_one("#record-neighbours", Static).update(join(heading, *body, sep="\n"))
