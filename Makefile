@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench clean
+.PHONY: setup demo test test-fast lint bench bench-tui clean
 
 setup: $(STAMP)
 
@@ -37,6 +37,10 @@ lint: setup
 
 bench: setup
 	$(BIN)/python bench/search_latency.py
+
+# keystroke-to-results latency of the TUI on 10k records of the dev stream (real model)
+bench-tui: setup
+	$(BIN)/python bench/tui_latency.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

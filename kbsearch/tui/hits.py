@@ -21,6 +21,19 @@ COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 
 rich measures CJK as two cells, so fixed widths keep the columns aligned whatever the script."""
 
 
+def query_of(response: SearchResponse) -> str:
+    return response.query
+
+
+def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
+    """The line above the table: how many results for what, and how fast."""
+    line = Text(f"{count} results for ", style="dim")
+    line.append_text(plain(response.query, style="bold"))
+    if timing:
+        line.append(f"  ·  {response.seconds * 1000:.0f} ms", style="dim")
+    return line
+
+
 def row_cells(hit: SearchHit) -> tuple[Text, ...]:
     # "=" marks a record carrying an arXiv id from the query, as in the CLI.
     pin = "=" if hit.matched_ids else " "

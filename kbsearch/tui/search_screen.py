@@ -119,22 +119,14 @@ class SearchScreen(Screen[None]):
         if message.serial != self._serial:  # a newer query or filter was dispatched since
             return
         found = hitview.shown_hits(message.response)
-        self._show(found, self._summary(message.response, len(found)))
+        self._show(found, hitview.summary(message.response, len(found), timing=self.show_timing))
         if not found:
             self.query_one(RecordDetail).show_message(
                 Text("No results. Loosen the filters (ctrl+r clears them) or try other words.", style="dim"))
-        query = message.response.query
-        self.call_after_refresh(self._mark_shown, query)
+        self.call_after_refresh(self._mark_shown, hitview.query_of(message.response))
 
     def _mark_shown(self, query: str) -> None:
         self.last_shown = (query, time.perf_counter())
-
-    def _summary(self, response: SearchResponse, count: int) -> Text:
-        line = Text(f"{count} results for ", style="dim")
-        line.append_text(plain(response.query, style="bold"))
-        if self.show_timing:
-            line.append(f"  ·  {response.seconds * 1000:.0f} ms", style="dim")
-        return line
 
     def _show(self, found: list[SearchHit], summary: Text) -> None:
         self.query_one("#summary", Static).update(summary)
