@@ -395,3 +395,13 @@ async def test_without_an_index_the_app_says_how_to_build_one(fake_models: Path,
         assert "kbsearch ingest" in text
         assert any("no index" in n.message for n in app._notifications)
     assert not (tmp_path / "missing").exists()  # opening to look never creates an index
+
+
+def test_the_tui_command_opens_the_app_on_the_given_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kbsearch.tui
+    from kbsearch.cli import main
+
+    calls: list[tuple[str | None, str | None]] = []
+    monkeypatch.setattr(kbsearch.tui, "run", lambda index, model: calls.append((index, model)) or 0)
+    assert main(["tui", "--index", "some/dir", "--model", "fake"]) == 0
+    assert calls == [("some/dir", "fake")]

@@ -33,6 +33,7 @@ class KbGateway:
         self.label = label
         """How the index is named in the status bar (the path as the user gave it)."""
         self._kb: KnowledgeBase | None = None
+        self._closing = False
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-kb")
 
     def call(self, job: Callable[[KnowledgeBase], T], wanted: Callable[[], bool] = _always) -> T:
@@ -42,15 +43,21 @@ class KbGateway:
     def _run(self, job: Callable[[KnowledgeBase], T], wanted: Callable[[], bool]) -> T:
         # Calls queue up behind a slow one (a check); those whose caller has
         # moved on are skipped rather than run for nobody.
-        if not wanted():
+        if self._closing or not wanted():
             raise Superseded
         if self._kb is None:
             self._kb = self._opener()
         return job(self._kb)
 
     def close(self) -> None:
-        self._pool.submit(self._close).result()
-        self._pool.shutdown(wait=True)
+        """Skip queued calls and close the knowledge base after the running one.
+
+        Quitting does not wait: a check that is still running finishes (its
+        writes are transactions either way) and the process exits after it.
+        """
+        self._closing = True
+        self._pool.submit(self._close)
+        self._pool.shutdown(wait=False)
 
     def _close(self) -> None:
         if self._kb is not None:
