@@ -129,6 +129,30 @@ async def test_a_stale_search_never_reaches_the_table(index: str) -> None:
 
 
 @drive
+async def test_a_search_does_not_wait_for_a_running_check(index: str) -> None:
+    release = threading.Event()
+
+    class SlowCheck(KnowledgeBase):
+        def check(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            release.wait(30)
+            return super().check(*args, **kwargs)
+
+    app = make_app(index, open_kb=lambda: SlowCheck(Path(index), KnowledgeBase.open(index).spec))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        check = app.screen
+        assert isinstance(check, CheckScreen)
+        check.start(str(BRIEFING), None)
+        await pilot.press("f2")
+        try:
+            await search_for(pilot, "RingKV")  # times out if searches queue behind the check
+            assert check.result is None
+        finally:
+            release.set()
+        await wait_for(pilot, lambda: check.result is not None, "the check")
+
+
+@drive
 async def test_selecting_a_result_shows_its_detail_and_neighbours(index: str) -> None:
     app = make_app(index)
     async with app.run_test(size=SIZE) as pilot:

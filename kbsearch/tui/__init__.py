@@ -16,14 +16,17 @@ def make_app(index: str | os.PathLike[str] | None = None, model: str | None = No
              open_kb: Callable[[], KnowledgeBase] | None = None, show_timing: bool = True) -> KbApp:
     """The app over ``index`` (default: $KBSEARCH_INDEX, else ./index) and ``model``.
 
-    ``open_kb`` replaces the default opener (the latency bench wraps the
-    encoder); ``show_timing=False`` hides query times, for stable snapshots.
+    ``open_kb`` replaces the default opener, called once per gateway (the
+    latency bench wraps the encoder); ``show_timing=False`` hides query
+    times, for stable snapshots.
     """
     from kbsearch.tui.app import KbApp
     from kbsearch.tui.gateway import KbGateway
+    from kbsearch.tui.opener import Opener
 
-    opener = open_kb or (lambda: KnowledgeBase.open(index, model))
-    return KbApp(KbGateway(opener, str(index_dir(index))), show_timing=show_timing)
+    opener = open_kb or Opener(index, model)
+    label = str(index_dir(index))
+    return KbApp(KbGateway(opener, label), KbGateway(opener, label), show_timing=show_timing)
 
 
 def run(index: str | None = None, model: str | None = None) -> int:

@@ -68,25 +68,32 @@ class KbApp(App[None]):
     problem: var[str | None] = var(None)
     """Why the index could not be opened, if it could not."""
 
-    def __init__(self, gateway: KbGateway, *, show_timing: bool = True) -> None:
+    def __init__(self, gateway: KbGateway, batch: KbGateway, *, show_timing: bool = True) -> None:
+        """``gateway`` serves searches and stats; ``batch`` serves checks and audits."""
         super().__init__()
         self.gateway = gateway
+        self.batch = batch
         self.index_label = gateway.label
         self.warmed = False
         """True once the model and the vector cache are loaded (the latency bench waits for it)."""
         self.add_mode("search", lambda: SearchScreen(gateway, show_timing=show_timing))
-        self.add_mode("check", lambda: CheckScreen(gateway))
-        self.add_mode("audit", lambda: AuditScreen(gateway))
+        self.add_mode("check", lambda: CheckScreen(batch))
+        self.add_mode("audit", lambda: AuditScreen(batch))
 
     def on_mount(self) -> None:
         self.action_reload()
 
     def on_unmount(self) -> None:
         self.gateway.close()
+        self.batch.close()
 
     # -- index state -------------------------------------------------------
 
     def action_reload(self) -> None:
+        # Each gateway's connection keeps the vector cache it loaded: reopening
+        # shows what an accept on the other gateway, or an ingest, wrote.
+        self.gateway.reset()
+        self.batch.reset()
         self.stats_worker()
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
@@ -94,11 +101,9 @@ class KbApp(App[None]):
         run_job(self, self.gateway, OPEN, lambda kb: kb.stats(), StatsLoaded)
 
     def on_stats_loaded(self, message: StatsLoaded) -> None:
-        first = self.stats is None
         self.problem = None
         self.stats = message.stats
-        if first:
-            self.warm_worker()
+        self.warm_worker()  # after a reload too: the reopened index loads its vector cache again
 
     @work(thread=True, exclusive=True, group="warm", exit_on_error=False)
     def warm_worker(self) -> None:

@@ -1,9 +1,12 @@
-"""The knowledge base lives on one thread of its own.
+"""The knowledge base lives on a thread of its own.
 
 A SQLite connection refuses to be used from any thread but the one that
 opened it, and Textual starts a fresh thread for every thread worker. So each
 facade call is handed to a single-thread executor that opened the knowledge
 base and owns it: workers block on the answer, the UI thread never does.
+
+The app runs two such gateways: one for searches, one for checks and audits,
+so that a search never queues behind an audit of the whole index.
 """
 
 from __future__ import annotations
@@ -49,12 +52,20 @@ class KbGateway:
             self._kb = self._opener()
         return job(self._kb)
 
+    def reset(self) -> None:
+        """Reopen the knowledge base on the next call, to see what other connections wrote
+        (the vector cache is loaded once per connection)."""
+        if not self._closing:
+            self._pool.submit(self._close)
+
     def close(self) -> None:
         """Skip queued calls and close the knowledge base after the running one.
 
         Quitting does not wait: a check that is still running finishes (its
         writes are transactions either way) and the process exits after it.
         """
+        if self._closing:
+            return
         self._closing = True
         self._pool.submit(self._close)
         self._pool.shutdown(wait=False)
