@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-tui crash-trials clean
 
 setup: $(STAMP)
 
@@ -43,6 +43,10 @@ bench: setup
 
 crash-trials: setup
 	$(BIN)/python bench/crash_trials.py --trials 200
+
+# keystroke-to-results latency of the TUI on 10k records of the dev stream (real model)
+bench-tui: setup
+	$(BIN)/python bench/tui_latency.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("id")
     show.set_defaults(handler=cmd_show)
     _add_check(commands, common)
+    tui = commands.add_parser("tui", help="the terminal UI: search as you type, check and audit")
+    tui.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
+    tui.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    tui.set_defaults(handler=cmd_tui)
     stats = commands.add_parser("stats", parents=[common], help="what the index holds")
     stats.set_defaults(handler=cmd_stats)
     models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
@@ -253,6 +257,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         write_atomic(Path(args.out), result.config.model_dump_json(indent=2).encode())
     _emit(args, result, render.calibration_text)
     return EXIT_OK
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    # Imported here: textual must stay out of every other command.
+    from kbsearch.tui import run
+
+    return run(args.index, args.model)
 
 
 def cmd_show(args: argparse.Namespace) -> int:

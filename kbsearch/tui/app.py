@@ -1,0 +1,145 @@
+"""The kbsearch TUI: search, check and audit screens over one knowledge base.
+
+The app only shows the facade's result objects (``SearchResponse``,
+``CheckResult``, ``AuditResult``, ``Stats``); all knowledge-base work runs in
+thread workers through ``KbGateway``, so the UI never waits on a model or a
+disk.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import var
+from textual.screen import Screen
+
+from kbsearch.errors import KbError
+from kbsearch.kb import KnowledgeBase, Stats
+from kbsearch.tui.audit_screen import AuditScreen
+from kbsearch.tui.check_screen import CheckScreen
+from kbsearch.tui.commands import binding_commands, own_bindings
+from kbsearch.tui.gateway import KbGateway
+from kbsearch.tui.help_screen import HelpScreen
+from kbsearch.tui.jobs import JobFailed, run_job
+from kbsearch.tui.search_screen import SearchScreen
+
+OPEN = "open the index"
+
+
+class StatsLoaded(Message):
+    def __init__(self, stats: Stats) -> None:
+        super().__init__()
+        self.stats = stats
+
+
+class Warmed(Message):
+    """The encoder and the vector cache are loaded: the first query will not pay for them."""
+
+
+def _warm(kb: KnowledgeBase) -> None:
+    # The model's first encode call is far slower than the next ones (over a
+    # second for the default model): pay it before the user types.
+    kb.encoder.encode(["warm up 预热"])
+    kb.store.vector_index  # noqa: B018 - the property loads the FAISS cache
+
+
+class KbApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "kbsearch"
+    DEFAULT_MODE = "search"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("f2", "switch_mode('search')", "Search"),
+        Binding("f3", "switch_mode('check')", "Check"),
+        Binding("f4", "switch_mode('audit')", "Audit"),
+        Binding("f5", "reload", "Reload index", show=False),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    stats: var[Stats | None] = var(None)
+    """The index's stats, shown by every status bar; None until loaded."""
+    problem: var[str | None] = var(None)
+    """Why the index could not be opened, if it could not."""
+
+    def __init__(self, gateway: KbGateway, batch: KbGateway, *, show_timing: bool = True) -> None:
+        """``gateway`` serves searches and stats; ``batch`` serves checks and audits."""
+        super().__init__()
+        self.gateway = gateway
+        self.batch = batch
+        self.index_label = gateway.label
+        self.warmed = False
+        """True once the model and the vector cache are loaded (the latency bench waits for it)."""
+        self.add_mode("search", lambda: SearchScreen(gateway, show_timing=show_timing))
+        self.add_mode("check", lambda: CheckScreen(batch))
+        self.add_mode("audit", lambda: AuditScreen(batch))
+
+    def on_mount(self) -> None:
+        self.action_reload()
+
+    def on_unmount(self) -> None:
+        self.gateway.close()
+        self.batch.close()
+
+    # -- index state -------------------------------------------------------
+
+    def action_reload(self) -> None:
+        # Each gateway's connection keeps the vector cache it loaded: reopening
+        # shows what an accept on the other gateway, or an ingest, wrote.
+        self.gateway.reset()
+        self.batch.reset()
+        self.stats_worker()
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def stats_worker(self) -> None:
+        run_job(self, self.gateway, OPEN, lambda kb: kb.stats(), StatsLoaded)
+
+    def on_stats_loaded(self, message: StatsLoaded) -> None:
+        self.problem = None
+        self.stats = message.stats
+        self.warm_worker()  # after a reload too: the reopened index loads its vector cache again
+
+    @work(thread=True, exclusive=True, group="warm", exit_on_error=False)
+    def warm_worker(self) -> None:
+        run_job(self, self.gateway, "load the model", _warm, lambda _: Warmed())
+
+    def on_warmed(self) -> None:
+        self.warmed = True
+
+    def on_job_failed(self, message: JobFailed) -> None:
+        error = message.error
+        text = error.one_line() if isinstance(error, KbError) else f"{type(error).__name__}: {error}"
+        if message.what == OPEN:
+            self.problem = text
+        # markup=False: the message may quote record text or a path
+        self.notify(text, title=f"Could not {message.what}", severity="error", timeout=10, markup=False)
+
+    # -- help and palette --------------------------------------------------
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        sections = [("Everywhere", own_bindings(self))]
+        for name, screen_type in (("Search", SearchScreen), ("Check", CheckScreen), ("Audit", AuditScreen)):
+            described = [b for b in screen_type.BINDINGS if isinstance(b, Binding) and b.description]
+            sections.append((name, described))
+        keys = {b.key: self.key_label(b) for _, bindings in sections for b in bindings}
+        self.push_screen(HelpScreen(sections, keys))
+
+    def key_label(self, binding: Binding) -> str:
+        """``n,escape`` → ``n / esc``, each key as the footer shows it."""
+        keys = binding.key.split(",")
+        return " / ".join(self.get_key_display(dataclasses.replace(binding, key=k.strip())) for k in keys)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from binding_commands(self, [screen, self])
+        extra = getattr(screen, "palette_commands", None)
+        if extra is not None:
+            yield from extra()

@@ -1,0 +1,77 @@
+"""Who said the same thing first: duplicate clusters across instances and days."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from kbsearch.kb import KnowledgeBase
+from kbsearch.tui.cluster_tree import ClusterTree
+from kbsearch.tui.gateway import KbGateway
+from kbsearch.tui.jobs import run_job
+from kbsearch.tui.status_bar import StatusBar
+from kbsearch.verdicts import AuditResult
+
+
+class AuditScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "refresh_audit", "Audit again"),
+        Binding("ctrl+e", "expand_all", "Expand all"),
+        Binding("ctrl+w", "collapse_all", "Collapse all"),
+    ]
+
+    class Audited(Message):
+        def __init__(self, result: AuditResult) -> None:
+            super().__init__()
+            self.result = result
+
+    def __init__(self, gateway: KbGateway) -> None:
+        super().__init__()
+        self.gateway = gateway
+        self.result: AuditResult | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Auditing the whole index…", style="dim"), id="audit-summary")
+        yield ClusterTree(id="clusters")
+        yield StatusBar()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ClusterTree).focus()
+        self.action_refresh_audit()
+
+    @work(thread=True, exclusive=True, group="audit", exit_on_error=False)
+    def audit_worker(self) -> None:
+        def job(kb: KnowledgeBase) -> AuditResult:
+            return kb.audit()
+
+        run_job(self, self.gateway, "audit", job, self.Audited)
+
+    def on_audit_screen_audited(self, message: Audited) -> None:
+        self.result = message.result
+        result = message.result
+        summary = Text(f"{len(result.clusters)} clusters of the same item among {result.records} records, "
+                       f"largest first; {len(result.claimed_new_seen_before)} claimed new but seen before. ",
+                       style="bold")
+        summary.append("enter expands a cluster.", style="dim")
+        self.query_one("#audit-summary", Static).update(summary)
+        self.query_one(ClusterTree).show(result)
+
+    def action_refresh_audit(self) -> None:
+        self.query_one("#audit-summary", Static).update(Text("Auditing the whole index…", style="dim"))
+        self.audit_worker()
+
+    def action_expand_all(self) -> None:
+        for node in self.query_one(ClusterTree).root.children:
+            node.expand()
+
+    def action_collapse_all(self) -> None:
+        for node in self.query_one(ClusterTree).root.children:
+            node.collapse()

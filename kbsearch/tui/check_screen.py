@@ -1,0 +1,213 @@
+"""Check an incoming briefing before accepting it: a verdict per item, with evidence."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from kbsearch.kb import KnowledgeBase
+from kbsearch.tui.confirm_screen import ConfirmScreen
+from kbsearch.tui.file_picker import FilePicker
+from kbsearch.tui.filter_bar import parse_day
+from kbsearch.tui.gateway import KbGateway
+from kbsearch.tui.item_detail import ItemDetail, flag_line
+from kbsearch.tui.jobs import run_job
+from kbsearch.tui.literal import VERDICT_STYLE, join, plain
+from kbsearch.tui.paste_screen import PasteScreen
+from kbsearch.tui.status_bar import StatusBar
+from kbsearch.tui.verdict_table import VerdictTable
+from kbsearch.verdicts import CheckResult, Verdict
+
+HINT = ("Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
+        "Each item gets NEW, UPDATE or DUPLICATE with its evidence; 'a' accepts the NEW and UPDATE items.")
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What was checked, kept so that accepting re-runs exactly the same check."""
+
+    source: str
+    """A file path, or ``-`` for pasted text."""
+    stdin_text: str | None
+    as_of: dt.date | None
+    accept: bool = False
+
+
+class CheckScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+o", "browse", "Open file"),
+        Binding("ctrl+t", "paste", "Paste text"),
+        Binding("a", "accept", "Accept NEW/UPDATE"),
+        Binding("ctrl+r", "recheck", "Check again"),
+        Binding("ctrl+l", "focus_path", "Path", show=False),
+    ]
+
+    class Checked(Message):
+        def __init__(self, request: CheckRequest, result: CheckResult) -> None:
+            super().__init__()
+            self.request = request
+            self.result = result
+
+    def __init__(self, gateway: KbGateway) -> None:
+        super().__init__()
+        self.gateway = gateway
+        self.request: CheckRequest | None = None
+        self.result: CheckResult | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="check-source"):
+            yield Input(placeholder="briefing, paper card or JSONL file… (enter to check)", id="path")
+            yield Input(placeholder="as of YYYY-MM-DD", id="as-of", restrict=r"[0-9-]*", max_length=10)
+        yield Static(Text(HINT, style="dim"), id="check-summary")
+        with Horizontal(id="check-body"):
+            with Vertical(id="items-pane"):
+                yield VerdictTable(id="items")
+            yield ItemDetail(id="item")
+        yield StatusBar()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#path", Input).focus()
+
+    # -- starting a check --------------------------------------------------
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        path = self.query_one("#path", Input).value.strip()
+        if not path:
+            self.notify("Type a file path first, or paste text with ctrl+t.", severity="warning")
+            return
+        self.start(path, None)
+
+    def start(self, source: str, stdin_text: str | None) -> None:
+        as_of_text = self.query_one("#as-of", Input).value.strip()
+        as_of = parse_day(as_of_text)
+        if as_of_text and as_of is None:
+            self.notify(f"'as of' must be a date like 2026-09-19, not {as_of_text!r}", severity="error",
+                        markup=False)
+            return
+        self._run(CheckRequest(source, stdin_text, as_of))
+
+    def _run(self, request: CheckRequest) -> None:
+        label = "pasted text" if request.source == "-" else request.source
+        verb = "Checking and accepting" if request.accept else "Checking"
+        self.query_one("#check-summary", Static).update(join(Text(f"{verb} "), plain(label), Text("…")))
+        self.check_worker(request)
+
+    @work(thread=True, exclusive=True, group="check", exit_on_error=False)
+    def check_worker(self, request: CheckRequest) -> None:
+        def job(kb: KnowledgeBase) -> CheckResult:
+            # accept=True is the same call `kbsearch check --accept` makes
+            return kb.check(request.source, as_of=request.as_of, accept=request.accept,
+                            stdin_text=request.stdin_text, on_wait=self._say_waiting)
+
+        run_job(self, self.gateway, "check", job, lambda result: self.Checked(request, result))
+
+    def _say_waiting(self) -> None:
+        message = "Another kbsearch run is writing to this index; waiting for it…"
+        self.app.call_from_thread(self.notify, message, markup=False)
+
+    # -- showing the result -----------------------------------------------
+
+    def on_check_screen_checked(self, message: Checked) -> None:
+        self.request, self.result = message.request, message.result
+        table = self.query_one(VerdictTable)
+        table.show(message.result.items)
+        self.query_one("#check-summary", Static).update(summary(message.result))
+        self.query_one(ItemDetail).show_item(message.result.items[0] if message.result.items else None)
+        table.focus()
+        if message.request.accept:
+            count = len(message.result.accepted)
+            self.notify(f"Accepted {count} item{'s' * (count != 1)} into the index.", markup=False)
+            refresh = getattr(self.app, "action_reload", None)
+            if refresh is not None:
+                refresh()
+
+    @on(DataTable.RowHighlighted, "#items")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.query_one(ItemDetail).show_item(self.query_one(VerdictTable).item_at(event.cursor_row))
+
+    # -- actions -----------------------------------------------------------
+
+    def action_focus_path(self) -> None:
+        self.query_one("#path", Input).focus()
+
+    def action_browse(self) -> None:
+        typed = Path(self.query_one("#path", Input).value.strip() or ".").expanduser()
+        start = typed if typed.is_dir() else typed.parent if typed.parent.is_dir() else Path(".")
+        self.app.push_screen(FilePicker(start), self._picked)
+
+    def _picked(self, path: Path | None) -> None:
+        if path is not None:
+            self.query_one("#path", Input).value = str(path)
+            self.start(str(path), None)
+
+    def action_paste(self) -> None:
+        self.app.push_screen(PasteScreen(), self._pasted)
+
+    def _pasted(self, text: str | None) -> None:
+        if text:
+            self.start("-", text)
+
+    def action_recheck(self) -> None:
+        if self.request is None:
+            self.notify("Nothing checked yet.", severity="warning")
+            return
+        self._run(replace(self.request, accept=False))
+
+    def action_accept(self) -> None:
+        if self.request is None or self.result is None:
+            self.notify("Check a briefing first.", severity="warning")
+            return
+        if self.result.accepted:
+            self.notify("These items were accepted already.", severity="warning")
+            return
+        keep = [item for item in self.result.items if item.verdict is not Verdict.DUPLICATE]
+        if not keep:
+            self.notify("Nothing to accept: every item is a DUPLICATE.", severity="warning")
+            return
+        self.app.push_screen(ConfirmScreen(accept_question(self.result), yes="Accept"), self._confirmed)
+
+    def _confirmed(self, yes: bool | None) -> None:
+        if yes and self.request is not None:
+            self._run(replace(self.request, accept=True))
+
+
+def counts(result: CheckResult) -> dict[Verdict, int]:
+    return {v: sum(1 for item in result.items if item.verdict is v) for v in Verdict}
+
+
+def summary(result: CheckResult) -> Text:
+    line = Text(f"{len(result.items)} items: ")
+    for number, (value, count) in enumerate(counts(result).items()):
+        line.append(", " if number else "")
+        line.append(f"{count} {value.value}", style=VERDICT_STYLE[value])
+    if result.as_of:
+        line.append(f"  ·  as of {result.as_of}", style="dim")
+    if result.accepted:
+        line.append(f"  ·  accepted {len(result.accepted)}", style="bold green")
+    parts = [line, *(flag_line(flag) for flag in result.flags)]
+    return join(*parts, sep="\n")
+
+
+def accept_question(result: CheckResult) -> Text:
+    tally = counts(result)
+    question = Text("Accept ", style="bold")
+    question.append(f"{tally[Verdict.NEW]} NEW", style=VERDICT_STYLE[Verdict.NEW])
+    question.append(" and ")
+    question.append(f"{tally[Verdict.UPDATE]} UPDATE", style=VERDICT_STYLE[Verdict.UPDATE])
+    question.append(" items into the index?\n")
+    question.append(f"{tally[Verdict.DUPLICATE]} DUPLICATE items are left out. The check runs again first, "
+                    "exactly as 'kbsearch check --accept' does.", style="dim")
+    return question

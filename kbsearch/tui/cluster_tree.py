@@ -1,0 +1,54 @@
+"""Duplicate clusters, largest first; expanding one shows its first-seen record and the repeats."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Tree
+
+from kbsearch.tui.item_detail import flag_line
+from kbsearch.tui.literal import join, plain
+from kbsearch.verdicts import AuditResult, Cluster, ClusterMember
+
+
+def _member(role: str, member: ClusterMember, style: str) -> Text:
+    # the id comes before the title: long lines are clipped at the right edge
+    who = plain(f"{member.instance or '-'} {member.date or '-'}", style="cyan")
+    parts = [Text(f"{role:<6}", style=style), who, Text("  "), plain(member.id, style="dim"), Text("  ")]
+    if member.anchor:
+        parts += [Text("["), plain(member.anchor, style="magenta"), Text("] ")]
+    parts.append(plain(member.title or member.id))
+    return join(*parts)
+
+
+def cluster_label(number: int, cluster: Cluster) -> Text:
+    first = cluster.first_seen
+    label = Text(f"#{number:<3}", style="bold")
+    count = len(cluster.instances)
+    label.append(f"{cluster.size} records · {count} instance{'s' * (count != 1)} ", style="bold")
+    label.append_text(plain(f"({', '.join(cluster.instances)})", style="cyan"))
+    if cluster.shared_ids:
+        label.append(f" · arXiv {', '.join(cluster.shared_ids)}", style="magenta")
+    label.append("  ")
+    label.append_text(plain(first.title or first.id))
+    return label
+
+
+class ClusterTree(Tree[object]):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(Text("clusters"), id=id)
+        self.show_root = False
+        self.guide_depth = 3
+
+    def show(self, result: AuditResult) -> None:
+        self.clear()
+        for number, cluster in enumerate(result.clusters, 1):
+            node = self.root.add(cluster_label(number, cluster), data=cluster)
+            node.add_leaf(_member("first", cluster.first_seen, "bold green"), data=cluster.first_seen)
+            for member in cluster.repeats:
+                node.add_leaf(_member("again", member, "yellow"), data=member)
+        if result.claimed_new_seen_before:
+            flags = self.root.add(Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})",
+                                       style="bold magenta"))
+            for flag in result.claimed_new_seen_before:
+                flags.add_leaf(flag_line(flag), data=flag)
+        self.move_cursor(self.root.children[0] if self.root.children else None)

@@ -1,0 +1,89 @@
+"""Kind, instance, topic and date-range filters above the results."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Input, Select
+
+from kbsearch.records import Kind
+from kbsearch.store import SearchFilter
+from kbsearch.tui.literal import plain
+
+FIELDS = ("kind", "instance", "topic", "since", "until")
+
+
+def parse_day(text: str) -> dt.date | None:
+    """A complete YYYY-MM-DD, else None (a half-typed date filters nothing yet)."""
+    try:
+        return dt.date.fromisoformat(text.strip()) if len(text.strip()) == 10 else None
+    except ValueError:
+        return None
+
+
+class FilterBar(Horizontal):
+    """Posts ``FilterBar.Changed`` with the whole filter whenever it changes."""
+
+    class Changed(Message):
+        def __init__(self, flt: SearchFilter) -> None:
+            super().__init__()
+            self.flt = flt
+
+    def compose(self) -> ComposeResult:
+        kinds = [(Text(kind.value), kind.value) for kind in Kind]
+        yield Select(kinds, prompt="any kind", id="kind", compact=True)
+        yield Select([], prompt="any instance", id="instance", compact=True)
+        yield Select([], prompt="any topic", id="topic", compact=True)
+        for name in ("since", "until"):
+            yield Input(placeholder=f"{name} YYYY-MM-DD", id=name, restrict=r"[0-9-]*",
+                        max_length=10, compact=True)
+
+    def set_choices(self, instances: list[str], topics: list[str]) -> None:
+        """Options from the index's stats; the current choice is kept when it still exists."""
+        for name, values in (("instance", instances), ("topic", topics)):
+            select = self.query_one(f"#{name}", Select)
+            keep = select.value
+            select.set_options([(plain(v), v) for v in values])
+            if keep in values:
+                select.value = keep
+
+    def current(self) -> SearchFilter:
+        kind = self._select("kind")
+        return SearchFilter(kinds=[Kind(kind)] if kind else [], instance=self._select("instance"),
+                            topic=self._select("topic"), since=self._day("since"), until=self._day("until"))
+
+    def set_field(self, name: str, value: str | None) -> None:
+        """Set one filter (from the command palette); ``None`` clears it."""
+        if name in ("since", "until"):
+            self.query_one(f"#{name}", Input).value = value or ""
+            return
+        select = self.query_one(f"#{name}", Select)
+        if value is None:
+            select.clear()
+        else:
+            select.value = value
+
+    def clear(self) -> None:
+        for name in FIELDS:
+            self.set_field(name, None)
+
+    def _select(self, name: str) -> str | None:
+        value = self.query_one(f"#{name}", Select).value
+        return value if isinstance(value, str) else None
+
+    def _day(self, name: str) -> dt.date | None:
+        return parse_day(self.query_one(f"#{name}", Input).value)
+
+    @on(Select.Changed)
+    @on(Input.Changed)
+    def _changed(self, event: Message) -> None:
+        event.stop()
+        if isinstance(event, Input.Changed):
+            valid = not event.value or parse_day(event.value) is not None
+            event.input.set_class(not valid, "-invalid")
+        self.post_message(self.Changed(self.current()))

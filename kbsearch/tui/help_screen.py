@@ -1,0 +1,48 @@
+"""F1 / ?: every key binding, where it works and what it does."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+WIDGET_KEYS = [
+    ("Tables", "↑ ↓ PgUp PgDn", "move; the detail pane follows the cursor"),
+    ("Tables", "enter", "search: open the detail pane"),
+    ("Audit", "enter / space", "expand or collapse a cluster"),
+    ("Everywhere", "tab / shift+tab", "move between the query, filters, results and detail"),
+    ("Everywhere", "ctrl+p", "command palette: every action, and every filter value"),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the bindings it is given, so it can never disagree with them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "dismiss", "Close help")]
+
+    def __init__(self, sections: list[tuple[str, list[Binding]]], key_display: dict[str, str]) -> None:
+        super().__init__()
+        self.sections = sections
+        self.key_display = key_display
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="dialog"):
+            yield Static(Text("kbsearch: keys", style="bold"))
+            yield DataTable(id="help-keys", cursor_type="none", zebra_stripes=True)
+            yield Static(Text("escape closes", style="dim"))
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("where", "key", "does")
+        for where, bindings in self.sections:
+            for binding in bindings:
+                key = self.key_display.get(binding.key, binding.key)
+                table.add_row(Text(where, style="dim"), Text(key, style="bold"), Text(binding.description))
+        for where, key, does in WIDGET_KEYS:
+            table.add_row(Text(where, style="dim"), Text(key, style="bold"), Text(does))
+        table.focus()

@@ -1,0 +1,93 @@
+"""Everything the TUI reads from a ``SearchHit``, in one place.
+
+Search is being extended (a hybrid lexical mode, snippets). Keeping every
+field access here means one file follows when ``SearchHit`` changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from kbsearch.ids import normalize_arxiv_id
+from kbsearch.records import Record
+from kbsearch.render import clean
+from kbsearch.search import SearchHit, SearchResponse
+from kbsearch.tui.literal import cell, plain
+
+COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
+"""Results-table columns and their widths in cells (the title takes the rest, at least 16);
+rich measures CJK as two cells, so fixed widths keep the columns aligned whatever the script."""
+
+
+def query_of(response: SearchResponse) -> str:
+    return response.query
+
+
+def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
+    """The line above the table: how many results for what, and how fast."""
+    line = Text(f"{count} results for ", style="dim")
+    line.append_text(plain(response.query, style="bold"))
+    if timing:
+        line.append(f"  ·  {response.seconds * 1000:.0f} ms", style="dim")
+    return line
+
+
+def row_cells(hit: SearchHit) -> tuple[Text, ...]:
+    # "=" marks a record carrying an arXiv id from the query, as in the CLI.
+    pin = "=" if hit.matched_ids else " "
+    score = Text(f"{pin}{hit.score:.3f}", justify="right")
+    return (score, cell(hit.kind.value), cell(hit.instance), cell(hit.date), cell(hit.title))
+
+
+def facts(hit: SearchHit) -> list[tuple[str, Text]]:
+    """Label/value lines above the record's text (empty values left out)."""
+    rows = [("id", hit.id), ("kind", hit.kind.value), ("instance", hit.instance), ("date", hit.date),
+            ("topic", hit.topic), ("section", hit.section), ("arXiv", ", ".join(hit.arxiv_ids)),
+            ("cites", ", ".join(hit.cited_ids)), ("source", hit.source)]
+    return [(label, plain(value)) for label, value in rows if value]
+
+
+def title(hit: SearchHit) -> Text:
+    return plain(hit.title or hit.id, style="bold")
+
+
+def body(hit: SearchHit) -> str:
+    """The record's full text for the markdown view, control sequences stripped."""
+    return clean(hit.text)
+
+
+def shown_hits(response: SearchResponse) -> list[SearchHit]:
+    """An arXiv id typed alone jumps to its records: only the records carrying
+    it are shown (when there are any), those about it first, then those citing it."""
+    tokens = [t for t in re.split(r"[\s,;]+", response.query) if t]
+    bare = bool(tokens) and all(normalize_arxiv_id(t) for t in tokens)
+    pinned = [hit for hit in response.results if hit.matched_ids]
+    return pinned if bare and pinned else list(response.results)
+
+
+def neighbour_query(record: Record) -> str:
+    """What the record is searched with to find its neighbours: the text it was embedded as."""
+    return record.embed_text()
+
+
+def neighbours(record: Record, response: SearchResponse, limit: int = 5) -> list[SearchHit]:
+    """Nearest records from another instance or another day: the ones that may repeat it."""
+    same_slot = (record.instance, record.date)
+    out = [hit for hit in response.results
+           if hit.id != record.id and (hit.instance, hit.date) != same_slot]
+    return out[:limit]
+
+
+def neighbour_line(hit: SearchHit, record: Record) -> Text:
+    shared = sorted(set(hit.arxiv_ids) & set(record.arxiv_ids))
+    line = Text(f"{hit.score:.3f}  ", style="bold")
+    line.append_text(plain(f"{hit.instance or '-'} {hit.date or '-'}", style="cyan"))
+    line.append("  ")
+    line.append_text(plain(hit.title))
+    if shared:
+        line.append(f"  same arXiv {', '.join(shared)}", style="magenta")
+    line.append("\n      ")
+    line.append_text(plain(hit.id, style="dim"))
+    return line

@@ -1,0 +1,78 @@
+"""The evidence behind one verdict: reason, first seen, flags, claims and matches."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from kbsearch.tui.literal import join, plain, verdict
+from kbsearch.verdicts import ClaimStatus, Flag, FlagKind, ItemResult, Match
+
+
+def _who(instance: str | None, date: object) -> Text:
+    return plain(f"{instance or '-'} {date or '-'}", style="cyan")
+
+
+def flag_line(flag: Flag) -> Text:
+    seen = flag.kind is FlagKind.claimed_new_seen_before
+    label = "claimed new but seen before" if seen else "contradictory status"
+    return join(Text(f"! {label}: ", style="bold magenta"), plain(flag.message))
+
+
+def claim_lines(claim: ClaimStatus) -> list[Text]:
+    mark = Text("NEW   ", style="bold green") if not claim.known else Text("known ", style="dim")
+    lines = [join(Text("  "), mark, plain(claim.text))]
+    if claim.new_numbers:
+        lines.append(Text(f"        new numbers: {', '.join(claim.new_numbers)}", style="green"))
+    if claim.best_id:
+        lead = Text(f"        {'from' if claim.known else 'closest'} ")
+        lines.append(join(lead, _who(claim.best_instance, claim.best_date), Text(" "),
+                          plain(claim.best_id, style="dim"), Text(f"  {claim.score:.2f}")))
+    return lines
+
+
+def match_lines(match: Match) -> list[Text]:
+    mark = Text("≡ ", style="bold red") if match.same_item else Text("  ")
+    head = join(Text("  "), mark, Text(f"{match.score:.3f} "), _who(match.instance, match.date), Text(" "),
+                plain(match.title))
+    lines = [head, join(Text("      "), plain(match.id, style="dim"))]
+    if match.reasons:
+        lines.append(join(Text("      "), plain("; ".join(match.reasons), style="italic")))
+    return lines
+
+
+def item_text(item: ItemResult) -> Text:
+    lines = [join(verdict(item.verdict), Text("  "), plain(item.title or item.id, style="bold")),
+             join(Text("id ", style="dim"), plain(item.id), Text("  "), _who(item.instance, item.date)),
+             plain(item.reason, style="italic")]
+    if item.first_seen is not None:
+        first = item.first_seen
+        lines.append(join(Text("first seen: ", style="bold"), _who(first.instance, first.date), Text(" "),
+                          plain(first.id)))
+    lines += [flag_line(flag) for flag in item.flags]
+    if item.claims:
+        fresh = sum(1 for claim in item.claims if not claim.known)
+        heading = f"Claims: {fresh} new, {len(item.claims) - fresh} known"
+        lines += [Text(""), Text(heading, style="bold underline")]
+        for claim in item.claims:
+            lines += claim_lines(claim)
+    if item.matches:
+        lines += [Text(""), Text("Matches (≡ same item)", style="bold underline")]
+        for match in item.matches:
+            lines += match_lines(match)
+    return join(*lines, sep="\n")
+
+
+class ItemDetail(VerticalScroll, can_focus=True):
+    def compose(self) -> ComposeResult:
+        yield Static(id="item-text")
+
+    def show_item(self, item: ItemResult | None) -> None:
+        text = item_text(item) if item is not None else Text("")
+        self.query_one("#item-text", Static).update(text)
+        self.scroll_home(animate=False)
+
+    def show_message(self, message: Text) -> None:
+        self.query_one("#item-text", Static).update(message)

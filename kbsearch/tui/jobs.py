@@ -1,0 +1,50 @@
+"""The body shared by every thread worker: run a facade call, post the answer.
+
+Workers are started with ``@work(thread=True, exclusive=True)``; a newer
+worker in the same group cancels the older one, and a cancelled worker posts
+nothing, so a stale answer never reaches the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from textual.message import Message
+from textual.message_pump import MessagePump
+from textual.worker import get_current_worker
+
+from kbsearch.kb import KnowledgeBase
+from kbsearch.tui.gateway import KbGateway, Superseded
+
+T = TypeVar("T")
+
+
+class JobFailed(Message):
+    """A facade call raised; the app shows it as a notification."""
+
+    def __init__(self, error: BaseException, what: str) -> None:
+        super().__init__()
+        self.error = error
+        self.what = what
+
+
+def run_job(target: MessagePump, gateway: KbGateway, what: str,
+            job: Callable[[KnowledgeBase], T], done: Callable[[T], Message]) -> None:
+    """Call from inside a thread worker: ``done(result)`` is posted to ``target``
+    unless the worker was cancelled meanwhile; an exception becomes ``JobFailed``."""
+    worker = get_current_worker()
+
+    def wanted() -> bool:
+        return not worker.is_cancelled
+
+    try:
+        result = gateway.call(job, wanted)
+    except Superseded:
+        return
+    except Exception as err:  # every failure must become a notification, never a traceback
+        if wanted():
+            target.post_message(JobFailed(err, what))
+        return
+    if wanted():
+        target.post_message(done(result))

@@ -1,0 +1,18 @@
+"""The search results: score, kind, instance, date and title of each hit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+
+from kbsearch.search import SearchHit
+from kbsearch.tui import hits as hitview
+from kbsearch.tui.fill_table import FillTable
+
+
+class ResultsTable(FillTable[SearchHit]):
+    COLUMNS: ClassVar[tuple[tuple[str, int], ...]] = hitview.COLUMNS
+
+    def row_cells(self, item: SearchHit) -> tuple[Text, ...]:
+        return hitview.row_cells(item)

@@ -1,0 +1,431 @@
+"""Behaviour of the TUI, driven with Pilot over a fixed index and the fake encoder."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from rich.text import Text
+from textual.widgets import Input, Markdown, Static
+from tui_support import BRIEFING, SIZE, build_index, drive, wait_for
+
+from kbsearch.kb import KnowledgeBase
+from kbsearch.search import SearchResponse
+from kbsearch.store import SearchFilter
+from kbsearch.tui import make_app
+from kbsearch.tui.app import KbApp
+from kbsearch.tui.audit_screen import AuditScreen
+from kbsearch.tui.check_screen import CheckScreen
+from kbsearch.tui.cluster_tree import ClusterTree
+from kbsearch.tui.confirm_screen import ConfirmScreen
+from kbsearch.tui.help_screen import HelpScreen
+from kbsearch.tui.record_detail import RecordDetail
+from kbsearch.tui.results_table import ResultsTable
+from kbsearch.tui.search_screen import SearchScreen
+from kbsearch.tui.verdict_table import VerdictTable
+from kbsearch.verdicts import Verdict
+
+HOSTILE_ID = "tom/2026-09-17#4"
+
+
+@pytest.fixture
+def index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    build_index(tmp_path / "idx")
+    return "idx"
+
+
+def search_screen(app: KbApp) -> SearchScreen:
+    assert isinstance(app.screen, SearchScreen)
+    return app.screen
+
+
+def shown_ids(app: KbApp) -> list[str]:
+    return [hit.id for hit in search_screen(app).query_one(ResultsTable).items]
+
+
+async def search_for(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
+    app = pilot.app
+    screen = search_screen(app)
+    screen.query_one("#query", Input).focus()
+    await pilot.press(*query)
+    await wait_for(pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query,
+                   f"results for {query!r}")
+
+
+def facade_search(index: str, query: str, flt: SearchFilter | None = None) -> SearchResponse:
+    kb = KnowledgeBase.open(index)
+    try:
+        return kb.search(query, 30, flt)
+    finally:
+        kb.close()
+
+
+@drive
+async def test_typing_a_query_fills_the_results_with_the_facades_hits(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "KV cache reuse")
+        expected = [hit.id for hit in facade_search(index, "KV cache reuse").results]
+        assert shown_ids(app) == expected and len(expected) == 12
+        table = search_screen(app).query_one(ResultsTable)
+        first = table.get_row_at(0)
+        assert [str(c) for c in first[1:4]] == [table.items[0].kind.value, table.items[0].instance or "-",
+                                               str(table.items[0].date or "-")]
+
+
+@drive
+async def test_typing_fast_embeds_only_the_last_query(index: str) -> None:
+    seen: list[str] = []
+
+    class Counting(KnowledgeBase):
+        def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
+            seen.append(query)
+            return super().search(query, k, flt)
+
+    app = make_app(index, open_kb=lambda: Counting(Path(index), KnowledgeBase.open(index).spec))
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "speculative decoding")
+        typed = [q for q in seen if "speculative decoding".startswith(q)]
+        assert typed[-1] == "speculative decoding"
+        # one embedding per burst, not one per keystroke (slack for a slow machine's gaps)
+        assert len(typed) < len("speculative decoding") // 2
+
+
+@drive
+async def test_a_stale_search_never_reaches_the_table(index: str) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    class HeldFirst(KnowledgeBase):
+        def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
+            if query == "RingKV":  # held until a newer query has been dispatched
+                started.set()
+                release.wait(30)
+            return super().search(query, k, flt)
+
+    app = make_app(index, open_kb=lambda: HeldFirst(Path(index), KnowledgeBase.open(index).spec))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = search_screen(app)
+        shown: list[str] = []
+        original = screen._show
+
+        def spy(found, summary):  # type: ignore[no-untyped-def]
+            shown.append(summary.plain)
+            original(found, summary)
+
+        screen._show = spy  # type: ignore[method-assign]
+        screen.query_one("#query", Input).value = "RingKV"
+        await wait_for(pilot, started.is_set, "the first search to start")
+        serial = screen._serial
+        screen.query_one("#query", Input).value = "agent tool caching"
+        await wait_for(pilot, lambda: screen._serial > serial, "the second query to be dispatched")
+        release.set()
+        await wait_for(pilot, lambda: screen.last_shown is not None, "the second query's results")
+        await pilot.pause(0.5)
+        assert shown and all("RingKV" not in line for line in shown)
+        assert "agent tool caching" in shown[-1]
+
+
+@drive
+async def test_a_search_does_not_wait_for_a_running_check(index: str) -> None:
+    release = threading.Event()
+
+    class SlowCheck(KnowledgeBase):
+        def check(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            release.wait(30)
+            return super().check(*args, **kwargs)
+
+    app = make_app(index, open_kb=lambda: SlowCheck(Path(index), KnowledgeBase.open(index).spec))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        check = app.screen
+        assert isinstance(check, CheckScreen)
+        check.start(str(BRIEFING), None)
+        await pilot.press("f2")
+        try:
+            await search_for(pilot, "RingKV")  # times out if searches queue behind the check
+            assert check.result is None
+        finally:
+            release.set()
+        await wait_for(pilot, lambda: check.result is not None, "the check")
+
+
+@drive
+async def test_selecting_a_result_shows_its_detail_and_neighbours(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "RingKV ring buffer")
+        screen = search_screen(app)
+        table = screen.query_one(ResultsTable)
+        table.focus()
+        await pilot.press("down")
+        second = table.items[1]
+        detail = screen.query_one(RecordDetail)
+        await wait_for(pilot, lambda: detail.record_id == second.id, "the detail of the second hit")
+        head = str(detail.query_one("#record-head", Static).render())
+        assert second.title in head and second.id in head
+        if second.source:
+            assert second.source in head
+        neighbours = detail.query_one("#record-neighbours", Static)
+        await wait_for(pilot, lambda: "looking" not in str(neighbours.render()), "the neighbours")
+        text = str(neighbours.render())
+        assert "Nearest from another instance or day" in text
+        assert f"{second.instance or '-'} {second.date or '-'}" not in text.split("\n", 1)[1]
+
+
+@drive
+async def test_filters_narrow_the_results(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "KV cache")
+        screen = search_screen(app)
+        everything = shown_ids(app)
+        screen.set_filter("instance", "jay")
+        await wait_for(pilot, lambda: shown_ids(app) != everything, "the instance filter")
+        expected = facade_search(index, "KV cache", SearchFilter(instance="jay")).results
+        assert shown_ids(app) == [hit.id for hit in expected]
+        assert {hit.instance for hit in screen.query_one(ResultsTable).items} == {"jay"}
+        screen.action_clear_filters()
+        await wait_for(pilot, lambda: shown_ids(app) == everything, "the filters to clear")
+        screen.query_one("#since", Input).focus()
+        await pilot.press(*"2026-09-14")
+        await wait_for(pilot, lambda: shown_ids(app) != everything, "the date filter")
+        dates = [hit.date for hit in screen.query_one(ResultsTable).items]
+        assert dates and all(d is not None and str(d) >= "2026-09-14" for d in dates)
+
+
+@drive
+async def test_palette_filter_commands_reach_the_filter_bar(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.stats is not None, "the stats")
+        screen = search_screen(app)
+        commands = {c.title: c for c in app.get_system_commands(screen)}
+        assert {"Filter kind: paper_card", "Filter instance: spark", "Filter topic: agents"} <= set(commands)
+        await search_for(pilot, "speculative decoding")
+        before = shown_ids(app)
+        commands["Filter kind: paper_card"].callback()
+        await wait_for(pilot, lambda: shown_ids(app) != before, "the kind filter")
+        assert {hit.kind.value for hit in screen.query_one(ResultsTable).items} == {"paper_card"}
+
+
+@drive
+async def test_an_arxiv_id_as_the_query_jumps_to_its_records(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "2609.22222")
+        hits = search_screen(app).query_one(ResultsTable).items
+        assert {hit.id for hit in hits} == {"card/2609.22222", "tom/2026-09-15#1"}
+        assert search_screen(app).query_one(RecordDetail).record_id == hits[0].id
+
+
+@drive
+async def test_cjk_titles_keep_the_columns_aligned(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "解码 decoding")
+        table = search_screen(app).query_one(ResultsTable)
+        titles = [hit.title for hit in table.items]
+        assert any(cell_len(t) != len(t) for t in titles) and any(cell_len(t) == len(t) for t in titles)
+        lines = [table.render_line(y).text for y in range(1, 1 + len(titles))]
+        widths = {cell_len(line) for line in lines}
+        assert len(widths) == 1  # no row is wider than another, whatever its script
+        date_columns = set()
+        for line, hit in zip(lines, table.items, strict=True):
+            if hit.date is not None:
+                date_columns.add(cell_len(line[: line.index(str(hit.date))]))
+        assert len(date_columns) == 1
+
+
+@drive
+async def test_record_text_with_markup_and_escapes_is_shown_literally(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "Markup probe not bold click")
+        screen = search_screen(app)
+        table = screen.query_one(ResultsTable)
+        row = [hit.id for hit in table.items].index(HOSTILE_ID)
+        title_cell = table.get_row_at(row)[-1]
+        assert isinstance(title_cell, Text) and not title_cell.spans
+        assert title_cell.plain == "Markup probe [bold]not bold[/bold] [link=https://evil.example]click[/link]"
+        table.focus()
+        table.move_cursor(row=row)
+        detail = screen.query_one(RecordDetail)
+        await wait_for(pilot, lambda: detail.record_id == HOSTILE_ID, "the hostile record's detail")
+        await pilot.pause(0.3)
+        screenshot = app.export_screenshot()
+        for literal in ("[bold]not bold[/bold]", "[link=https://evil.example]click[/link]",
+                        "[red]not red[/red]", "[@click=app.quit]not a button[/]"):
+            assert literal.replace(" ", "&#160;") in screenshot, literal
+        body = detail.query_one(Markdown).source
+        assert "\x1b" not in body and "\x07" not in body and "red" in body
+        assert "\x1b" not in screenshot and "[31m" not in screenshot
+        assert app.is_running  # an [@click=app.quit] that was interpreted could not have quit it
+
+
+@drive
+async def test_check_screen_shows_five_verdicts_for_a_seed_briefing(index: str, seeds_dir: Path) -> None:
+    seed = seeds_dir / "000_c534be5e5b71eb8c.txt"
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        screen.query_one("#path", Input).value = str(seed)
+        screen.query_one("#path", Input).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.result is not None, "the check")
+        table = screen.query_one(VerdictTable)
+        assert table.row_count == 5
+        cells = [str(table.get_row_at(row)[0]) for row in range(5)]
+        assert set(cells) <= {"NEW", "UPDATE", "DUPLICATE"}
+        kb = KnowledgeBase.open(index)
+        try:
+            expected = kb.check(str(seed))
+        finally:
+            kb.close()
+        assert cells == [item.verdict.value for item in expected.items]
+        summary = str(screen.query_one("#check-summary", Static).render())
+        assert "5 items" in summary
+
+
+@drive
+async def test_accept_adds_the_new_and_update_items_after_confirmation(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.stats is not None, "the stats")
+        before = app.stats.records if app.stats else 0
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        screen.start(str(BRIEFING), None)
+        await wait_for(pilot, lambda: screen.result is not None, "the check")
+        result = screen.result
+        assert result is not None
+        verdicts = [item.verdict for item in result.items]
+        assert Verdict.DUPLICATE in verdicts and Verdict.NEW in verdicts
+        keep = [item.id for item in result.items if item.verdict is not Verdict.DUPLICATE]
+        screen.query_one(VerdictTable).focus()
+        await pilot.press("a")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.screen is screen and not screen.result.accepted
+        await pilot.press("a", "y")
+        await wait_for(pilot, lambda: bool(screen.result and screen.result.accepted), "the accept")
+        assert screen.result.accepted == keep
+        await wait_for(pilot, lambda: app.stats is not None and app.stats.records == before + len(keep),
+                       "the stats to count the accepted records")
+    kb = KnowledgeBase.open(index)
+    try:
+        assert [kb.show(record_id).id for record_id in keep] == keep
+    finally:
+        kb.close()
+
+
+@drive
+async def test_pasted_text_is_checked_as_stdin(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        await pilot.press("ctrl+t")
+        area = app.screen.query_one("#paste-text")
+        area.text = "Contamination audit for coding-agent benchmarks\n7% of tasks appear verbatim in crawls"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.result is not None, "the check of pasted text")
+        assert screen.result is not None and screen.result.input == "-"
+        assert len(screen.result.items) == 1
+
+
+@drive
+async def test_audit_screen_lists_clusters_largest_first_and_expands(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        await wait_for(pilot, lambda: screen.result is not None, "the audit")
+        assert screen.result is not None
+        sizes = [cluster.size for cluster in screen.result.clusters]
+        assert sizes == sorted(sizes, reverse=True) and sizes[0] >= 2
+        tree = screen.query_one(ClusterTree)
+        first = tree.root.children[0]
+        assert not first.is_expanded
+        await pilot.press("enter")
+        assert first.is_expanded
+        labels = [child.label.plain for child in first.children]
+        assert labels[0].startswith("first") and all(label.startswith("again") for label in labels[1:])
+        assert len(labels) == sizes[0]
+
+
+@drive
+async def test_help_lists_the_bindings_and_closes(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.query_one("#help-keys")
+        rows = [" ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]  # type: ignore[attr-defined]
+        assert any("Accept NEW/UPDATE" in row for row in rows)
+        assert any("f3" in row and "Check" in row for row in rows)
+        await pilot.press("escape")
+        assert isinstance(app.screen, SearchScreen)
+        search_screen(app).query_one(ResultsTable).focus()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.parametrize("mode", ["search", "check", "audit"])
+@drive
+async def test_every_key_binding_is_in_the_command_palette(index: str, mode: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.switch_mode(mode)
+        await pilot.pause()
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        wanted = {b.description for b in [*type(app.screen).BINDINGS, *KbApp.BINDINGS]
+                  if getattr(b, "description", "")}
+        assert wanted <= titles
+
+
+@drive
+async def test_errors_are_notifications_not_tracebacks(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        screen.start("no/such/briefing.md", None)
+        await wait_for(pilot, lambda: any("no such file" in n.message for n in app._notifications),
+                       "the error notification")
+        assert app.is_running and screen.result is None
+        note = next(n for n in app._notifications if "no such file" in n.message)
+        assert note.severity == "error" and not note.markup
+
+
+@drive
+async def test_without_an_index_the_app_says_how_to_build_one(fake_models: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app("missing")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.problem is not None, "the open to fail")
+        assert "no index at missing" in (app.problem or "")
+        detail = search_screen(app).query_one(RecordDetail)
+        text = str(detail.query_one("#record-head", Static).render())
+        assert "kbsearch ingest" in text
+        assert any("no index" in n.message for n in app._notifications)
+    assert not (tmp_path / "missing").exists()  # opening to look never creates an index
+
+
+def test_the_tui_command_opens_the_app_on_the_given_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kbsearch.tui
+    from kbsearch.cli import main
+
+    calls: list[tuple[str | None, str | None]] = []
+    monkeypatch.setattr(kbsearch.tui, "run", lambda index, model: calls.append((index, model)) or 0)
+    assert main(["tui", "--index", "some/dir", "--model", "fake"]) == 0
+    assert calls == [("some/dir", "fake")]
