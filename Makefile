@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench clean
+.PHONY: setup demo test test-fast lint bench bench-quality clean
 
 setup: $(STAMP)
 
@@ -37,6 +37,9 @@ lint: setup
 
 bench: setup
 	$(BIN)/python bench/search_latency.py
+
+bench-quality: setup
+	$(BIN)/python bench/search_quality.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
