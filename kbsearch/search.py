@@ -169,7 +169,7 @@ def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.nda
             cosine[rowid] = score
             dense[rowid] = (score, idx)
     texts = store.lexical_documents(list(cosine.keys() | {r for r, _ in found.lexical}))
-    weights = term_weights(store.db, terms)
+    weights = term_weights(store.db, terms, list(texts.values()))
     coverage = {rowid: fuse.term_coverage(weights, text, fusion.coverage_power)
                 for rowid, text in texts.items()}
     return fuse.weighted_sum(cosine, coverage, fusion)
