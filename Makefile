@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench bench-tui crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-tui bench-quality crash-trials clean
 
 setup: $(STAMP)
 
@@ -47,6 +47,9 @@ crash-trials: setup
 # keystroke-to-results latency of the TUI on 10k records of the dev stream (real model)
 bench-tui: setup
 	$(BIN)/python bench/tui_latency.py
+
+bench-quality: setup
+	$(BIN)/python bench/search_quality.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -185,20 +185,24 @@ def _short_search(db: sqlite3.Connection, terms: list[str], limit: int,
     return [(int(rowid), float(score)) for rowid, score in rows]
 
 
-def term_weights(db: sqlite3.Connection, terms: QueryTerms) -> dict[str, float]:
+def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -> dict[str, float]:
     """Term → inverse document frequency over the whole index.
 
     A term found in few records says more than one found in most, and a term
     found in none (an English word asked of Chinese records) still counts in
     the whole, so matching only a name out of a long query stays a weak sign.
-    Terms shorter than a trigram have no count in the index (counting them
-    means reading every record), so they get the mean weight of the others.
+    Terms shorter than a trigram have no count in the index, and counting them
+    means reading every record: their frequency is estimated from ``sample``,
+    the candidates' texts. Candidates lean towards records holding the query's
+    terms, so the estimate errs on the common side, never inflating a term.
     """
     total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
     counts = _trigram_counts(db, terms.long)
     weights = {term: _idf(total, min(counts.get(t, 0) for t in _trigrams(term))) for term in terms.long}
-    neutral = sum(weights.values()) / len(weights) if weights else 1.0
-    weights.update((term, neutral) for term in terms.short if term not in weights)
+    folded = [text.translate(_ASCII_LOWER) for text in sample]
+    for term in terms.short:
+        share = sum(term in text for text in folded) / len(folded) if folded else 0.0
+        weights.setdefault(term, _idf(total, round(share * total)))
     return weights
 
 

@@ -33,11 +33,11 @@ class SearchMode(StrEnum):
 
 
 # Chosen with bench/search_quality.py --sweep on the parallel sets and the
-# domain stream together. Rank fusion let lexical noise (a name shared across
-# languages) tie with the best dense hit and lost up to 0.47 R@1 on WMT en→zh;
-# the weighted sum with squared, idf-weighted coverage keeps every parallel
-# set within 0.004 of dense and closes two thirds of dense's misses on the
-# domain stream. See README, "Search quality".
+# domain stream together. Rank fusion let lexical noise (stray words shared
+# across languages) tie with the best dense hit and lost up to 0.47 R@1 on WMT
+# en→zh; the weighted sum with squared, idf-weighted coverage stays within
+# 0.005 R@1 of dense on every parallel set and recovers three quarters of
+# dense's misses on the domain stream. See README, "Search quality".
 DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=2.0)
 
 
@@ -157,7 +157,11 @@ def rank(store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray 
 
 def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray | None,
               dense: dict[int, tuple[float, int]], fusion: Fusion) -> dict[int, float]:
-    """Cosine plus weighted term coverage, both computed for every candidate."""
+    """Cosine plus weighted term coverage, both computed for every candidate.
+
+    Lexical-only candidates get their cosine here, and are added to ``dense``
+    so that their hits report it too.
+    """
     cosine = {rowid: score for rowid, (score, _) in dense.items()}
     outside = [rowid for rowid, _ in found.lexical if rowid not in cosine]
     if outside and vector is not None:
@@ -165,7 +169,7 @@ def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.nda
             cosine[rowid] = score
             dense[rowid] = (score, idx)
     texts = store.lexical_documents(list(cosine.keys() | {r for r, _ in found.lexical}))
-    weights = term_weights(store.db, terms)
+    weights = term_weights(store.db, terms, list(texts.values()))
     coverage = {rowid: fuse.term_coverage(weights, text, fusion.coverage_power)
                 for rowid, text in texts.items()}
     return fuse.weighted_sum(cosine, coverage, fusion)

@@ -1,0 +1,243 @@
+"""Search quality of the dense, lexical and hybrid modes, side by side.
+
+    python bench/search_quality.py            # the table (a few minutes on 2 cores)
+    python bench/search_quality.py --sweep    # also compare fusion settings
+
+Reads the evaluation sets from ../shared/eval at run time (they are never
+copied into the project) and builds every index in a temporary folder:
+
+* parallel sets (Tatoeba zh-en, WMT22 en-zh): index one language, query with
+  the other, both ways; the i-th query's answer is the i-th sentence;
+* the arXiv digest stream: each paper's first occurrence becomes a card (English
+  title + Chinese summary ``tldr_zh``, the fields of a kbsearch paper card,
+  carrying its arXiv id as a real card does); its later occurrences query it
+  with their own, differently worded, Chinese summary, and with the English
+  title alone. The ids are in no query text, except in the
+  last task, which queries each card by its arXiv id.
+
+Recall@k is the share of queries whose answer is among the first k results;
+MRR is the mean of 1/rank over the first 10 (0 when absent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kbsearch.embed import Encoder, load_encoder  # noqa: E402
+from kbsearch.fusion import Fusion  # noqa: E402
+from kbsearch.ingest import ingest_records  # noqa: E402
+from kbsearch.lexical import query_terms  # noqa: E402
+from kbsearch.models import resolve_model  # noqa: E402
+from kbsearch.records import Kind, Record  # noqa: E402
+from kbsearch.search import DEFAULT_FUSION, SearchMode, gather, rank, search  # noqa: E402
+from kbsearch.store import ChangeSet, SearchFilter, Store  # noqa: E402
+
+EVAL = ROOT.parent / "shared" / "eval"
+K = 10
+MODES = (SearchMode.dense, SearchMode.lexical, SearchMode.hybrid)
+
+
+class MemoEncoder:
+    """Wraps the real encoder so a sentence used as a document and as a query is embedded once."""
+
+    def __init__(self, inner: Encoder) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dim = inner.dim
+        self.memo: dict[str, np.ndarray] = {}
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        todo = list(dict.fromkeys(t for t in texts if t not in self.memo))
+        for start in range(0, len(todo), 512):
+            batch = todo[start:start + 512]
+            self.memo.update(zip(batch, self.inner.encode(batch), strict=True))
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self.memo[t] for t in texts])
+
+
+@dataclass
+class Task:
+    """Queries against one corpus; ``answers[i]`` is the record id query i should find."""
+
+    name: str
+    corpus: str
+    queries: list[str]
+    answers: list[str]
+
+
+# -- loading the evaluation sets ----------------------------------------------
+
+def _sentences(ids: list[str], texts: list[str]) -> list[Record]:
+    return [Record(id=i, kind=Kind.doc_section, text=t, position=n)
+            for n, (i, t) in enumerate(zip(ids, texts, strict=True))]
+
+
+def parallel(file: str, zh_col: str, name: str) -> tuple[dict[str, list[Record]], list[Task]]:
+    with open(EVAL / "parallel" / file, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    ids = [f"{name}/{r['id']}" for r in rows]
+    zh, en = [r[zh_col] for r in rows], [r["en"] for r in rows]
+    corpora = {f"{name}-en": _sentences(ids, en), f"{name}-zh": _sentences(ids, zh)}
+    tasks = [Task(f"{name} zh→en", f"{name}-en", zh, ids), Task(f"{name} en→zh", f"{name}-zh", en, ids)]
+    return corpora, tasks
+
+
+def domain() -> tuple[dict[str, list[Record]], list[Task]]:
+    with open(EVAL / "domain" / "arxiv-digest-dev.jsonl", encoding="utf-8") as handle:
+        rows = sorted((json.loads(line) for line in handle), key=lambda r: r["date"])
+    cards: dict[str, Record] = {}
+    later: list[dict[str, str]] = []
+    for row in rows:
+        if row["paper"] in cards:
+            later.append(row)
+            continue
+        cards[row["paper"]] = Record(id=f"card/{row['paper']}", kind=Kind.paper_card, title=row["title"],
+                                     text=row["tldr_zh"], arxiv_ids=[row["paper"]], position=len(cards))
+    answers = [f"card/{r['paper']}" for r in later]
+    tasks = [Task("arxiv zh summary→card", "arxiv", [r["tldr_zh"] for r in later], answers),
+             Task("arxiv en title→card", "arxiv", [r["title"] for r in later], answers),
+             Task("arxiv id→card", "arxiv", [f"arXiv:{p}" for p in cards], [c.id for c in cards.values()])]
+    return {"arxiv": list(cards.values())}, tasks
+
+
+# -- running ------------------------------------------------------------------
+
+def build(root: Path, records: list[Record], encoder: MemoEncoder) -> Store:
+    store = Store.open(root, create=True)
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store
+
+
+def ranks(task: Task, search_one: Callable[[str, np.ndarray], list[str]], vectors: np.ndarray) -> list[int]:
+    """1-based rank of each query's answer in its first K results, 0 when absent."""
+    found = []
+    for query, answer, vector in zip(task.queries, task.answers, vectors, strict=True):
+        ids = search_one(query, vector)
+        found.append(ids.index(answer) + 1 if answer in ids else 0)
+    return found
+
+
+def metrics(found: list[int]) -> tuple[float, float, float]:
+    n = len(found)
+    return (sum(r == 1 for r in found) / n, sum(0 < r <= K for r in found) / n,
+            sum(1 / r for r in found if r) / n)
+
+
+def mode_search(store: Store, mode: SearchMode, fusion: Fusion) -> Callable[[str, np.ndarray], list[str]]:
+    def one(query: str, vector: np.ndarray) -> list[str]:
+        response = search(store, None, query, K, mode=mode, vector=vector, fusion=fusion)
+        return [hit.id for hit in response.results]
+    return one
+
+
+def run_tasks(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder,
+              fusion: Fusion) -> list[tuple[str, int, dict[SearchMode, tuple[float, float, float]]]]:
+    table = []
+    for task in tasks:
+        vectors = encoder.encode(task.queries)
+        row, spent = {}, []
+        for mode in MODES:
+            started = time.perf_counter()
+            row[mode] = metrics(ranks(task, mode_search(stores[task.corpus], mode, fusion), vectors))
+            spent.append(f"{mode.value} {(time.perf_counter() - started) / len(task.queries) * 1000:.1f}")
+        print(f"{task.name}: ms per query: {', '.join(spent)}", file=sys.stderr)
+        table.append((task.name, len(task.queries), row))
+    return table
+
+
+def print_table(table: list[tuple[str, int, dict[SearchMode, tuple[float, float, float]]]]) -> None:
+    head = " | ".join(f"{m.value:^20}" for m in MODES)
+    print(f"| {'task':24} | {'queries':>7} | {head} |")
+    print(f"| {'':24} | {'':7} | " + " | ".join(f"{'R@1':>6} {'R@10':>6} {'MRR':>6}" for _ in MODES) + " |")
+    print("|" + "-" * 26 + "|" + "-" * 9 + ("|" + "-" * 22) * len(MODES) + "|")
+    for name, n, row in table:
+        cells = " | ".join(" ".join(f"{v:6.3f}" for v in row[m]) for m in MODES)
+        print(f"| {name:24} | {n:7d} | {cells} |")
+
+
+# -- fusion sweep -------------------------------------------------------------
+
+SWEEP = ([Fusion("rrf", rrf_k=k, lexical_weight=w) for k in (10, 60) for w in (0.1, 0.25, 1.0)]
+         + [Fusion("weighted", lexical_weight=w, coverage_power=p)
+            for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)])
+
+
+def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> None:
+    """Hybrid R@1 / MRR per fusion setting; candidates are gathered once per query."""
+    depth = max(f.depth for f in SWEEP)
+    print("\nfusion sweep (hybrid R@1 / MRR; pinning left out, it is the same for all)")
+    print(f"| {'fusion':28} | " + " | ".join(f"{t.name[:22]:^22}" for t in tasks) + " |")
+    gathered = []
+    for task in tasks:
+        store = stores[task.corpus]
+        vectors = encoder.encode(task.queries)
+        gathered.append([(query_terms(q), v, gather(store, query_terms(q), v, SearchFilter(),
+                                                      SearchMode.hybrid, K, Fusion(depth=depth)))
+                         for q, v in zip(task.queries, vectors, strict=True)])
+    for fusion in SWEEP:
+        cells = []
+        for task, rows in zip(tasks, gathered, strict=True):
+            store = stores[task.corpus]
+            found = []
+            for (terms, vector, cands), answer in zip(rows, task.answers, strict=True):
+                ids = [store_ids(store, r.rowid) for r in rank(store, cands, terms, vector,
+                                                                 SearchMode.hybrid, fusion)[:K]]
+                found.append(ids.index(answer) + 1 if answer in ids else 0)
+            r1, _, mrr = metrics(found)
+            cells.append(f"{r1:.3f} / {mrr:.3f}")
+        shape = f"k={fusion.rrf_k:g}" if fusion.method == "rrf" else f"p={fusion.coverage_power:g}"
+        label = f"{fusion.method} {shape} w={fusion.lexical_weight:g}"
+        print(f"| {label:28} | " + " | ".join(f"{c:^22}" for c in cells) + " |")
+
+
+_ID_CACHE: dict[tuple[int, int], str] = {}
+
+
+def store_ids(store: Store, rowid: int) -> str:
+    key = (id(store), rowid)
+    if key not in _ID_CACHE:
+        _ID_CACHE[key] = store.db.execute("SELECT id FROM records WHERE rowid = ?", (rowid,)).fetchone()[0]
+    return _ID_CACHE[key]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", help="model from models.txt (default: its first entry)")
+    parser.add_argument("--sweep", action="store_true", help="also compare fusion settings")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    encoder = MemoEncoder(load_encoder(resolve_model(args.model)))
+    corpora: dict[str, list[Record]] = {}
+    tasks: list[Task] = []
+    for part in (parallel("tatoeba-zh-en.tsv", "zh", "tatoeba"), parallel("wmt22-en-zh.tsv", "zh_a", "wmt22"),
+                 domain()):
+        corpora.update(part[0])
+        tasks += part[1]
+    with tempfile.TemporaryDirectory(prefix="kbsearch-bench-") as tmp:
+        stores = {name: build(Path(tmp) / name, records, encoder) for name, records in corpora.items()}
+        print(f"model {encoder.model_id}; fusion {DEFAULT_FUSION}; "
+              f"indexes built in {time.perf_counter() - started:.0f}s\n")
+        print_table(run_tasks(tasks, stores, encoder, DEFAULT_FUSION))
+        if args.sweep:
+            sweep([t for t in tasks if "id→" not in t.name], stores, encoder)
+        for store in stores.values():
+            store.close()
+    print(f"\n({time.perf_counter() - started:.0f}s in all)")
+
+
+if __name__ == "__main__":
+    main()
