@@ -137,6 +137,7 @@ def models_text(specs: list[ModelSpec], active: str | None) -> str:
     for spec in specs:
         mark = "*" if spec.name == active else " "
         extra = f" prompt={spec.prompt!r}" if spec.prompt else ""
+        extra += f" backend={spec.backend}" if spec.backend else ""
         default = " (default)" if spec.default else ""
         lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
     if active:
