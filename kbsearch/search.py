@@ -37,8 +37,8 @@ class SearchMode(StrEnum):
 # domain stream together. Rank fusion let lexical noise (stray words shared
 # across languages) tie with the best dense hit and lost up to 0.47 R@1 on WMT
 # en→zh; the weighted sum with squared, idf-weighted coverage stays within
-# 0.005 R@1 of dense on every parallel set and recovers three quarters of
-# dense's misses on the domain stream. See README, "Search quality".
+# 0.004 R@1 of dense on every parallel set and recovers two thirds of dense's
+# misses on the domain stream. See README, "Search quality".
 DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=2.0)
 
 
