@@ -89,8 +89,7 @@ class Checker:
             for rowid, _, _ in self.store.search_records(vector, self.config.candidates, flt):
                 rowids[rowid] = None
         by_id = self.store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
-        allowed = self.store.filter_rowids(flt)
-        rowids.update((r, None) for r in by_id if allowed is None or r in set(allowed))
+        rowids.update((r, None) for r in self.store.restrict(by_id, flt))
         return {e.record.id: e for e in self._load(list(rowids)).values()}
 
     def _load(self, rowids: list[int]) -> dict[int, Embedded]:
@@ -162,9 +161,8 @@ def table_flags(store: Store, mentions: list[IdMention], file: str | None,
 def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date | None) -> list[Flag]:
     if mention.arxiv_id is None or mention.date is None:
         return []
-    allowed = store.filter_rowids(SearchFilter(until=as_of, exclude_sources=[file] if file else []))
-    rowids = [r for r in store.rowids_with_arxiv([mention.arxiv_id], role="subject")
-              if allowed is None or r in set(allowed)]
+    flt = SearchFilter(until=as_of, exclude_sources=[file] if file else [])
+    rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), flt)
     earlier = sorted((r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
                      key=lambda r: (r.date, r.instance is None, r.instance or "", r.id))
     if not earlier:

@@ -198,12 +198,10 @@ def pinned_groups(store: Store, exact: list[str], flt: SearchFilter) -> list[lis
     refs = [e for e in exact if ":" in e]
     groups = [store.rowids_with_arxiv(arxiv, role="subject"), store.rowids_with_arxiv(arxiv, role="cited"),
               store.rowids_with_refs(refs)]
-    allowed = store.filter_rowids(flt)
-    keep = None if allowed is None else set(allowed)
     seen: set[int] = set()
     kept: list[list[int]] = []
     for group in groups:
-        kept.append([r for r in dict.fromkeys(group) if r not in seen and (keep is None or r in keep)])
+        kept.append([r for r in store.restrict(list(dict.fromkeys(group)), flt) if r not in seen])
         seen.update(kept[-1])
     return [group for group in kept if group]
 

@@ -308,6 +308,21 @@ class Store:
         return [r[0] for r in self.db.execute(
             "SELECT rowid FROM records WHERE " + " AND ".join(clauses), params)]
 
+    def restrict(self, rowids: list[int], flt: SearchFilter) -> list[int]:
+        """The given row ids that pass the filter, in their given order.
+
+        Candidates found by id are few; filtering them in SQL avoids listing
+        every record the filter allows."""
+        if flt.is_empty() or not rowids:
+            return list(rowids)
+        clauses, params = _filter_sql(flt)
+        passing: set[int] = set()
+        for chunk in _chunks(sorted(set(rowids)), 500):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT rowid FROM records WHERE rowid IN ({marks}) AND " + " AND ".join(clauses)
+            passing.update(r[0] for r in self.db.execute(sql, [*chunk, *params]))
+        return [r for r in rowids if r in passing]
+
     def _filter_vector_ids(self, flt: SearchFilter) -> np.ndarray | None:
         if flt.is_empty():
             return None
