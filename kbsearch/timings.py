@@ -1,0 +1,59 @@
+"""Where one CLI run spends its time: ``KBSEARCH_TIMINGS=1`` prints phase times to stderr.
+
+A cold ``check`` is mostly imports and the model load; this names the share of
+each without a profiler, so ``bench/cold_start.py`` can break a whole process
+down. Phases may nest: each reports its own time without its sub-phases', so
+the phases and ``other`` add up to the run's total. Recording is always on
+(a clock read per phase, a handful per run); only the report is opt-in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+TIMINGS_ENV = "KBSEARCH_TIMINGS"
+PREFIX = "kbsearch: timings "
+
+_spent: dict[str, float] = {}
+_open_children: list[float] = []
+"""For each phase now running, the time spent so far in the phases inside it."""
+
+
+@contextmanager
+def phase(name: str) -> Iterator[None]:
+    started = time.perf_counter()
+    _open_children.append(0.0)
+    try:
+        yield
+    finally:
+        elapsed = time.perf_counter() - started
+        inner = _open_children.pop()
+        _spent[name] = _spent.get(name, 0.0) + elapsed - inner
+        if _open_children:
+            _open_children[-1] += elapsed
+
+
+def enabled() -> bool:
+    return os.environ.get(TIMINGS_ENV) == "1"
+
+
+def report(total: float, stream: TextIO | None = None) -> None:
+    """One line, ``kbsearch: timings {json}``: seconds per phase, ``other`` and ``total``."""
+    if not enabled():
+        return
+    phases = {name: round(seconds, 4) for name, seconds in _spent.items()}
+    phases["other"] = round(max(0.0, total - sum(_spent.values())), 4)
+    phases["total"] = round(total, 4)
+    print(PREFIX + json.dumps(phases), file=stream or sys.stderr)
+
+
+def reset() -> None:
+    """Forget recorded phases (tests run many commands in one process)."""
+    _spent.clear()
+    _open_children.clear()
