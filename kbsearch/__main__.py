@@ -1,5 +1,3 @@
-import sys
+from kbsearch.cli import run
 
-from kbsearch.cli import main
-
-sys.exit(main())
+run()

@@ -1,8 +1,11 @@
-"""The KBSEARCH_TIMINGS report that bench/cold_start.py reads."""
+"""The console script's exit and the KBSEARCH_TIMINGS report (bench/cold_start.py reads both)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,8 +13,36 @@ import pytest
 from kbsearch import timings
 from kbsearch.cli import main
 
+ROOT = Path(__file__).resolve().parents[1]
 ROWS = [{"id": "a", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
          "instance": "jay", "date": "2026-09-17"}]
+
+
+def console_script(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run ``kbsearch.cli.run`` as the console script does, with an atexit handler of our own."""
+    code = "import atexit; atexit.register(print, 'atexit ran'); from kbsearch.cli import run; run()"
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env,
+                          cwd=ROOT)
+
+
+@pytest.fixture
+def quiet_env(fake_models: Path) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'tests'}")
+    env.pop("PYTHONUNBUFFERED", None)  # so a missing flush would lose piped output
+    env.pop(timings.TIMINGS_ENV, None)
+    return env
+
+
+def test_console_script_flushes_output_and_runs_atexit(quiet_env: dict[str, str]) -> None:
+    done = console_script("models", env=quiet_env)
+    assert done.returncode == 0, done.stderr
+    assert "fake" in done.stdout and done.stdout.rstrip().endswith("atexit ran")
+
+
+def test_console_script_keeps_the_exit_code_and_the_error(quiet_env: dict[str, str], tmp_path: Path) -> None:
+    done = console_script("show", "x", "--index", str(tmp_path / "none"), env=quiet_env)
+    assert done.returncode == 2
+    assert done.stderr.startswith("kbsearch: no index at")
 
 
 def ingest(tmp_path: Path) -> str:
