@@ -15,32 +15,26 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 from pydantic import BaseModel
 
 from kbsearch import timings
-from kbsearch.audit import audit
-from kbsearch.check import Checker
-from kbsearch.check_input import read_check_input
 from kbsearch.database import read_only_error, writable
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.errors import KbError
-from kbsearch.ingest import (
-    IngestReport,
-    Progress,
-    ReindexReport,
-    ingest_parsed,
-    ingest_records,
-    read_inputs,
-    reindex_store,
-)
 from kbsearch.models import ModelSpec, resolve_model
 from kbsearch.records import IdMention, Record
 from kbsearch.schema import FORMAT_VERSION
 from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.store import ChangeSet, SearchFilter, Store
-from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig, Verdict
+
+if TYPE_CHECKING:
+    # Ingest, check and audit are imported by the methods that run them, so
+    # that `stats`, `list` and `show` skip the parsers and the checker.
+    from kbsearch.ingest import IngestReport, Progress, ReindexReport
+    from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig
 
 INDEX_ENV = "KBSEARCH_INDEX"
 DEFAULT_INDEX = Path("index")
@@ -133,6 +127,8 @@ class KnowledgeBase:
 
     def ingest(self, paths: list[Path], *, prune: bool = False,
                progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> IngestReport:
+        from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs
+
         started = time.perf_counter()
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
@@ -144,6 +140,8 @@ class KnowledgeBase:
 
     def reindex(self, progress: Progress | None = None,
                 on_wait: Callable[[], None] | None = None) -> ReindexReport:
+        from kbsearch.ingest import reindex_store
+
         with self.writing(on_wait) as store:
             return reindex_store(store, model=self.spec.name,
                                  load_encoder=lambda: self.encoder, progress=progress)
@@ -152,6 +150,9 @@ class KnowledgeBase:
               config: DedupeConfig | None = None, stdin_text: str | None = None,
               on_wait: Callable[[], None] | None = None) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
+        with timings.phase("imports"):
+            from kbsearch.check import Checker
+            from kbsearch.check_input import read_check_input
         with timings.phase("read input"):
             items, file, mentions = read_check_input(source, stdin_text)
         encoder = self.encoder  # loaded outside the snapshot: it can take seconds
@@ -167,6 +168,9 @@ class KnowledgeBase:
 
     def _accept(self, result: CheckResult, items: list[Record], file: str | None,
                 mentions: list[IdMention], on_wait: Callable[[], None] | None) -> list[str]:
+        from kbsearch.ingest import ingest_records
+        from kbsearch.verdicts import Verdict
+
         keep = {r.id for r in result.items if r.verdict is not Verdict.DUPLICATE}
         accepted = [item for item in items if item.id in keep]
         changes = ChangeSet(upserts=accepted, files={r.id: file for r in accepted if file},
@@ -176,6 +180,8 @@ class KnowledgeBase:
         return [r.id for r in accepted]
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
+        from kbsearch.audit import audit
+
         with self.store.snapshot():
             return audit(self.store, self.spec.name, flt, config)
 

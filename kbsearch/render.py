@@ -8,19 +8,23 @@ styled text is built span by span, never parsed from markup.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.cells import cell_len
 from rich.text import Text
 
-from kbsearch.calibrate import Calibration
-from kbsearch.doctor import DoctorReport
-from kbsearch.ingest import IngestReport, ReindexReport
-from kbsearch.kb import Listing, Stats
-from kbsearch.models import ModelSpec
-from kbsearch.records import Record
-from kbsearch.search import SearchResponse
-from kbsearch.snippet import Span
 from kbsearch.terminal import clean
-from kbsearch.verdicts import AuditResult, CheckResult, Flag, ItemResult, Match
+
+if TYPE_CHECKING:  # annotations only: `kbsearch stats` need not import the checker, search or calibration
+    from kbsearch.calibrate import Calibration
+    from kbsearch.doctor import DoctorReport
+    from kbsearch.ingest import IngestReport, ReindexReport
+    from kbsearch.kb import Listing, Stats
+    from kbsearch.models import ModelSpec
+    from kbsearch.records import Record
+    from kbsearch.search import SearchResponse
+    from kbsearch.snippet import Span
+    from kbsearch.verdicts import AuditResult, CheckResult, Flag, ItemResult, Match
 
 MATCH_STYLE = "bold underline"
 
