@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench bench-tui bench-quality crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-cold bench-tui bench-quality crash-trials clean
 
 setup: $(STAMP)
 
@@ -40,6 +40,10 @@ lint: setup
 
 bench: setup
 	$(BIN)/python bench/search_latency.py
+
+# whole-process start-up: --help, stats and a one-increment check, beside python -c pass and the bare model load
+bench-cold: setup
+	$(BIN)/python bench/cold_start.py
 
 crash-trials: setup
 	$(BIN)/python bench/crash_trials.py --trials 200
