@@ -39,7 +39,7 @@ from kbsearch.records import IdMention, Record
 from kbsearch.schema import FORMAT_VERSION
 from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.store import ChangeSet, SearchFilter, Store
-from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig, Verdict
+from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig, Verdict, load_config
 
 INDEX_ENV = "KBSEARCH_INDEX"
 DEFAULT_INDEX = Path("index")
@@ -152,7 +152,7 @@ class KnowledgeBase:
         items, file, mentions = read_check_input(source, stdin_text)
         encoder = self.encoder  # loaded outside the snapshot: it can take seconds
         with self.store.snapshot():
-            checker = Checker(self.store, encoder, config, as_of)
+            checker = Checker(self.store, encoder, config or self.dedupe_config(), as_of)
             result = checker.check(items, file=file, input_name=source, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
@@ -170,7 +170,11 @@ class KnowledgeBase:
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
         with self.store.snapshot():
-            return audit(self.store, self.spec.name, flt, config)
+            return audit(self.store, self.spec.name, flt, config or self.dedupe_config())
+
+    def dedupe_config(self, path: str | None = None) -> DedupeConfig:
+        """The model's dedupe defaults, overridden by a calibrated config file."""
+        return load_config(path, self.spec.dedupe)
 
     def search(self, query: str, k: int = 10, flt: SearchFilter | None = None,
                mode: SearchMode = SearchMode.hybrid) -> SearchResponse:
