@@ -40,7 +40,7 @@ from kbsearch.ingest import ingest_records  # noqa: E402
 from kbsearch.models import resolve_model  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.store import ChangeSet, Store  # noqa: E402
-from kbsearch.verdicts import DedupeConfig, Verdict  # noqa: E402
+from kbsearch.verdicts import DedupeConfig, Verdict, load_config  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
 VIEWS = {
@@ -128,7 +128,7 @@ def pairs_table(encoder: Encoder, config: DedupeConfig) -> None:
         rows = read_pairs(EVAL / "pairs" / name)
         a = encoder.encode([r["a"] for r in rows])
         b = encoder.encode([r["b"] for r in rows])
-        scores, _ = pair_scores(rows, encoder)
+        scores, _ = pair_scores(rows, encoder, config)
         sets[name] = (scores, np.sum(a * b, axis=1), np.array([r["label"] == "1" for r in rows]))
     for name, (scores, cosine, truth) in sets.items():
         other = next(n for n in sets if n != name)
@@ -154,9 +154,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="model name from models.txt (default: the default)")
     parser.add_argument("--limit-days", type=int, help="replay only the first N days (quick runs)")
+    parser.add_argument("--config", help="a dedupe config JSON (kbsearch calibrate --out)")
     args = parser.parse_args()
-    encoder = load_encoder(resolve_model(args.model))
-    config = DedupeConfig()
+    spec = resolve_model(args.model)
+    encoder = load_encoder(spec)
+    config = load_config(args.config, spec.dedupe)
     rows = load_stream(args.limit_days)
     print(f"model {encoder.model_id}; stream: {len(rows)} records over "
           f"{len({r['date'] for r in rows})} days; defaults: {config.model_dump()}\n")

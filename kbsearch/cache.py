@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 from importlib import metadata
 from pathlib import Path
 
@@ -66,21 +67,44 @@ def load_cache(root: Path, *, model: str, dim: int, generation: int, passages: i
                            f"the database {model!r} ({dim}-d)")
     if manifest.count != passages:
         raise CacheProblem(f"manifest counts {manifest.count} vectors for {passages} passages")
+    path = root / VECTORS_NAME
     try:
-        data = (root / VECTORS_NAME).read_bytes()
+        before = path.stat()
+        digest = _file_sha256(path)
     except FileNotFoundError:
         raise CacheProblem("vector file is missing") from None
     except OSError as err:
         raise CacheProblem(f"vector file is unreadable ({err.strerror})") from err
-    if hashlib.sha256(data).hexdigest() != manifest.vectors_sha256:
+    if digest != manifest.vectors_sha256:
         raise CacheProblem("vector file does not match its manifest (corrupt or half written)")
     try:
-        index = VectorIndex.from_bytes(data, dim, str(root / VECTORS_NAME))
+        index = VectorIndex.read(path, dim)
     except KbError as err:  # hash matched, yet faiss refuses it: another faiss version
         raise CacheProblem(err.message) from err
+    if _replaced(path, before):
+        raise CacheProblem("vector file was replaced while it was read")
     if index.count != passages:
         raise CacheProblem(f"vector file holds {index.count} vectors for {passages} passages")
     return index
+
+
+def _file_sha256(path: Path) -> str:
+    # Streamed: hashing must not hold a second copy of a file of hundreds of MB.
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _replaced(path: Path, before: os.stat_result) -> bool:
+    """A writer renamed a new file over ``path`` between the hash and the read."""
+    try:
+        after = path.stat()
+    except OSError:
+        return True
+    return (after.st_ino, after.st_mtime_ns, after.st_size) != (before.st_ino, before.st_mtime_ns,
+                                                               before.st_size)
 
 
 def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generation: int) -> None:
@@ -88,7 +112,7 @@ def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generat
     data = index.to_bytes()
     write_atomic(root / VECTORS_NAME, data)
     manifest = Manifest(
-        format_version=FORMAT_VERSION, model=model, dim=dim, count=index.count,
+        format_version=FORMAT_VERSION, model=model, dim=dim, index_type=index.kind, count=index.count,
         generation=generation, vectors_sha256=hashlib.sha256(data).hexdigest(),
         libraries=_library_versions(), updated=dt.datetime.now(dt.UTC))
     write_atomic(root / MANIFEST_NAME, manifest.model_dump_json(indent=2).encode())

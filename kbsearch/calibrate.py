@@ -54,12 +54,14 @@ def read_pairs(path: Path) -> list[dict[str, str]]:
     return rows
 
 
-def pair_scores(rows: list[dict[str, str]], encoder: Encoder) -> tuple[np.ndarray, bool]:
+def pair_scores(rows: list[dict[str, str]], encoder: Encoder,
+                config: DedupeConfig) -> tuple[np.ndarray, bool]:
     """Scores as check computes them, and whether the pairs are cross-lingual."""
     a = encoder.encode([r["a"] for r in rows])
     b = encoder.encode([r["b"] for r in rows])
-    cosine = np.sum(a * b, axis=1)
     cross = [language(r["a"]) != language(r["b"]) for r in rows]
+    cosine = np.array([config.calibrated(float(c), x)
+                       for c, x in zip(np.sum(a * b, axis=1), cross, strict=True)])
     lexical = np.array([0.0 if c else jaccard(lexical_tokens(r["a"]), lexical_tokens(r["b"]))
                         for r, c in zip(rows, cross, strict=True)])
     return cosine + lexical, sum(cross) > len(rows) / 2
@@ -84,7 +86,7 @@ def best_point(scores: np.ndarray, truth: np.ndarray) -> Point:
 def calibrate(path: Path, encoder: Encoder, config: DedupeConfig | None = None) -> Calibration:
     config = config or DedupeConfig()
     rows = read_pairs(path)
-    scores, cross = pair_scores(rows, encoder)
+    scores, cross = pair_scores(rows, encoder, config)
     truth = np.array([r["label"] == "1" for r in rows])
     field = "same_item_cross_lingual" if cross else "same_item"
     best = best_point(scores, truth)

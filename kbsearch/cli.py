@@ -261,9 +261,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     stdin_text = sys.stdin.read() if args.input == "-" else None
     kb = _open(args)
-    from kbsearch.verdicts import load_config
-
-    config = load_config(args.config)
+    config = kb.dedupe_config(args.config)
     result = kb.check(args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text,
                       config=config, on_wait=_say_waiting)
     _notes(kb)
@@ -274,10 +272,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from kbsearch import render
     from kbsearch.store import SearchFilter
-    from kbsearch.verdicts import load_config
-
     flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
-    _emit(args, _open(args).audit(flt, load_config(args.config)), render.audit_text)
+    kb = _open(args)
+    _emit(args, kb.audit(flt, kb.dedupe_config(args.config)), render.audit_text)
     return EXIT_OK
 
 
@@ -286,8 +283,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from kbsearch.calibrate import calibrate
     from kbsearch.embed import load_encoder
     from kbsearch.models import resolve_model
+    from kbsearch.verdicts import load_config
 
-    result = calibrate(args.pairs, load_encoder(resolve_model(args.model)))
+    spec = resolve_model(args.model)
+    result = calibrate(args.pairs, load_encoder(spec), load_config(None, spec.dedupe))
     if args.out:
         from kbsearch.vector_index import write_atomic
 

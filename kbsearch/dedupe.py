@@ -61,8 +61,8 @@ def compare(item: Embedded, known: Embedded, config: DedupeConfig,
             is_rare: Callable[[str], bool]) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
-    cosine = float(item.whole @ known.whole)
     same_language = item.language == known.language
+    cosine = config.calibrated(float(item.whole @ known.whole), not same_language)
     lexical = jaccard(item.tokens, known.tokens) if same_language else 0.0
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
@@ -122,7 +122,8 @@ def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_ite
     for hit, same_item in candidates:
         passage_language, passage_tokens = hit.known.passage_features(hit.index)
         cross = passage_language != claim_language
-        score = hit.cosine if cross else hit.cosine + jaccard(claim_tokens, passage_tokens)
+        cosine = config.calibrated(hit.cosine, cross)
+        score = cosine if cross else cosine + jaccard(claim_tokens, passage_tokens)
         threshold = _claim_threshold(config, cross, same_item)
         if best is None or score - threshold > best[0] - best[1]:
             best = (score, threshold, hit)

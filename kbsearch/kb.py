@@ -160,7 +160,7 @@ class KnowledgeBase:
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
-                checker = Checker(self.store, encoder, config, as_of)
+                checker = Checker(self.store, encoder, config or self.dedupe_config(), as_of)
                 result = checker.check(items, file=file, input_name=source, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
@@ -183,7 +183,13 @@ class KnowledgeBase:
         from kbsearch.audit import audit
 
         with self.store.snapshot():
-            return audit(self.store, self.spec.name, flt, config)
+            return audit(self.store, self.spec.name, flt, config or self.dedupe_config())
+
+    def dedupe_config(self, path: str | None = None) -> DedupeConfig:
+        """The model's dedupe defaults, overridden by a calibrated config file."""
+        from kbsearch.verdicts import load_config
+
+        return load_config(path, self.spec.dedupe)
 
     def search(self, query: str, k: int = 10, flt: SearchFilter | None = None,
                mode: SearchMode = SearchMode.hybrid) -> SearchResponse:

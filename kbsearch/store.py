@@ -429,15 +429,24 @@ class Store:
             self.save_cache()
 
     def _index_from_db(self, model: str, dim: int) -> VectorIndex:
-        rows = self.db.execute(
-            f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v "
-            "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1", (model,)).fetchall()
         passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
-        if len(rows) != passages:
-            raise KbError(f"{passages - len(rows)} passages have no {model!r} vector",
+        # Filled in chunks into one preallocated array: a list of rows plus a
+        # joined copy would hold the vectors three times over.
+        ids = np.empty(passages, dtype=np.int64)
+        vectors = np.empty((passages, dim), dtype=np.float32)
+        cursor = self.db.execute(
+            f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v "
+            "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1", (model,))
+        filled = 0
+        while rows := cursor.fetchmany(10_000):
+            end = min(filled + len(rows), passages)
+            rows = rows[:end - filled]
+            ids[filled:end] = [r[0] for r in rows]
+            vectors[filled:end] = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim)
+            filled = end
+        if filled != passages:
+            raise KbError(f"{passages - filled} passages have no {model!r} vector",
                           hint=f"run 'kbsearch reindex --model {model}'")
-        ids = np.array([r[0] for r in rows], dtype=np.int64)
-        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim)
         return VectorIndex.build(dim, ids, vectors)
 
     def read_manifest(self) -> Manifest | None:

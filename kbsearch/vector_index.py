@@ -12,6 +12,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from kbsearch import ann
 from kbsearch.errors import KbError
 
 # One query at a time is kbsearch's common case, and for it OpenMP's thread
@@ -21,11 +22,15 @@ faiss.omp_set_num_threads(1)
 
 
 class VectorIndex:
-    """An exact inner-product index whose ids are the records' SQLite rowids."""
+    """Inner-product search over vectors whose ids are the passages' vector ids.
+
+    Exact (a flat scan) below ``ann.IVF_MIN`` vectors, IVF at and above it;
+    the switch happens on add and remove, so callers never choose.
+    """
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
-        self._index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self._index: faiss.Index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
 
     @classmethod
     def build(cls, dim: int, ids: np.ndarray, vectors: np.ndarray) -> VectorIndex:
@@ -34,22 +39,38 @@ class VectorIndex:
         return index
 
     @property
+    def kind(self) -> str:
+        """``flat`` (exact) or ``ivf`` (approximate)."""
+        return "ivf" if isinstance(self._index, faiss.IndexIVF) else "flat"
+
+    @property
     def count(self) -> int:
         return int(self._index.ntotal)
 
     def ids(self) -> np.ndarray:
-        return faiss.vector_to_array(self._index.id_map).astype(np.int64)
+        if isinstance(self._index, faiss.IndexIVF):
+            return _ivf_ids(self._index)
+        return faiss.vector_to_array(self._index.id_map).astype(np.int64)  # type: ignore[attr-defined]
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         if len(ids) == 0:
             return
         vectors = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
-        self._index.add_with_ids(vectors, np.ascontiguousarray(ids, dtype=np.int64))
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        if self.kind == "flat" and self.count + len(ids) >= ann.IVF_MIN:
+            self._rebuild(np.concatenate([self.ids(), ids]),
+                          np.concatenate([self.vectors(self.ids()), vectors]))
+            return
+        self._index.add_with_ids(vectors, ids)
+        if self.kind == "ivf" and self.count >= ann.RETRAIN_GROWTH * ann.trained_size(self._ivf):
+            self._rebuild_from_self()
 
     def remove(self, ids: np.ndarray) -> None:
         if len(ids):
             # faiss's SWIG wrapper takes an id array here; its stubs only know IDSelector.
             self._index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64))  # type: ignore[arg-type]
+        if self.kind == "ivf" and self.count < ann.FLAT_BELOW:
+            self._rebuild_from_self()
 
     def search(self, queries: np.ndarray, k: int,
                allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -60,12 +81,17 @@ class VectorIndex:
         if self.count == 0 or (allowed is not None and len(allowed) == 0):
             empty = np.zeros((len(queries), 0))
             return empty.astype(np.float32), empty.astype(np.int64)
-        params = None
-        if allowed is not None:
+        if allowed is None:
+            return self._index.search(queries, k)
+        if self.kind == "ivf" and len(allowed) <= ann.EXACT_SUBSET_MAX:
+            return self._exact_among(queries, k, np.asarray(allowed, dtype=np.int64))
+        params: faiss.SearchParameters
+        if self.kind == "ivf":
+            params = ann.filtered_params(self._ivf, allowed, self.count)
+        else:
             selector = faiss.IDSelectorBatch(np.ascontiguousarray(allowed, dtype=np.int64))
             params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]  # missing from the stubs
-        scores, ids = self._index.search(queries, k, params=params)
-        return scores, ids
+        return self._index.search(queries, k, params=params)
 
     def vectors(self, ids: np.ndarray) -> np.ndarray:
         if len(ids) == 0:
@@ -78,8 +104,19 @@ class VectorIndex:
             return np.zeros(0, dtype=np.float32)
         return self.vectors(ids) @ np.asarray(query, dtype=np.float32)
 
-    def to_bytes(self) -> bytes:
-        return faiss.serialize_index(self._index).tobytes()
+    def to_bytes(self) -> memoryview:
+        """The faiss file image; a view, not a copy (it can be hundreds of MB)."""
+        return memoryview(faiss.serialize_index(self._index).data)
+
+    @classmethod
+    def read(cls, path: Path, dim: int) -> VectorIndex:
+        """Load a faiss file straight from disk: no second copy in memory."""
+        try:
+            raw = faiss.read_index(str(path))
+        except RuntimeError as err:
+            raise KbError(f"the vector file is unreadable: {str(err).splitlines()[0][:120]}",
+                          path=str(path), hint="run 'kbsearch reindex'") from err
+        return cls._wrap(raw, dim, str(path))
 
     @classmethod
     def from_bytes(cls, data: bytes, dim: int, origin: str) -> VectorIndex:
@@ -88,12 +125,48 @@ class VectorIndex:
         except RuntimeError as err:
             raise KbError(f"the vector file is unreadable: {str(err).splitlines()[0][:120]}",
                           path=origin, hint="run 'kbsearch reindex'") from err
+        return cls._wrap(raw, dim, origin)
+
+    @classmethod
+    def _wrap(cls, raw: faiss.Index, dim: int, origin: str) -> VectorIndex:
         if raw.d != dim:
             raise KbError(f"the vector file holds {raw.d}-d vectors, the index expects {dim}",
                           path=origin, hint="run 'kbsearch reindex'")
         index = cls(dim)
-        index._index = raw  # type: ignore[assignment]  # deserialize_index is typed as the base Index
+        index._index = raw
+        if isinstance(raw, faiss.IndexIVF):
+            raw.nprobe = ann.probes(raw.nlist)  # not part of faiss's file format
         return index
+
+    @property
+    def _ivf(self) -> faiss.IndexIVF:
+        assert isinstance(self._index, faiss.IndexIVF)
+        return self._index
+
+    def _exact_among(self, queries: np.ndarray, k: int, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        scores = queries @ self.vectors(allowed).T
+        top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+        return np.take_along_axis(scores, top, axis=1).astype(np.float32), allowed[top]
+
+    def _rebuild_from_self(self) -> None:
+        ids = self.ids()
+        self._rebuild(ids, self.vectors(ids))
+
+    def _rebuild(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        if len(ids) >= ann.IVF_MIN:
+            self._index = ann.build_ivf(self.dim, ids, vectors)
+            return
+        self._index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
+        if len(ids):
+            self._index.add_with_ids(vectors, ids)
+
+
+def _ivf_ids(index: faiss.IndexIVF) -> np.ndarray:
+    lists = index.invlists
+    assert lists is not None
+    parts = [faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
+             for i in range(index.nlist) if lists.list_size(i)]
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -107,7 +180,7 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes | memoryview) -> None:
     """Write a temp file, fsync, rename over the old one: a crash leaves the
     old file or the new one, never half of one."""
     tmp = path.with_name(path.name + ".tmp")

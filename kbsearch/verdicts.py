@@ -59,14 +59,40 @@ class DedupeConfig(BaseModel, extra="forbid"):
     """like ``claim_known_cross_lingual``, for a passage of a same-item record."""
     candidates: int = 20
     """records retrieved per item before the rules are applied."""
+    cosine_shift: float = 0.0
+    """The thresholds above are on USE-multilingual-v3's cosine scale. Another
+    model's cosine c enters the rules as ``cosine_shift + cosine_scale * c``
+    (same language); models.txt sets the pair per model."""
+    cosine_scale: float = 1.0
+    """See ``cosine_shift``."""
+    cross_lingual_cosine_shift: float = 0.0
+    """Like ``cosine_shift``, for two texts in different languages."""
+    cross_lingual_cosine_scale: float = 1.0
+    """See ``cross_lingual_cosine_shift``."""
     matches_shown: int = 5
     """matches reported per item."""
 
+    def calibrated(self, cosine: float, cross_lingual: bool) -> float:
+        """``cosine`` on the scale the thresholds are written in."""
+        if cross_lingual:
+            value = self.cross_lingual_cosine_shift + self.cross_lingual_cosine_scale * cosine
+        else:
+            value = self.cosine_shift + self.cosine_scale * cosine
+        return max(-1.0, min(1.0, value))
 
-def load_config(path: str | None) -> DedupeConfig:
-    """The thresholds in a JSON file written by ``kbsearch calibrate --out``, or the defaults."""
+    def raw_cosine(self, calibrated: float, cross_lingual: bool) -> float:
+        """The model's own cosine that maps to ``calibrated`` (to prefilter raw scores)."""
+        if cross_lingual:
+            return (calibrated - self.cross_lingual_cosine_shift) / self.cross_lingual_cosine_scale
+        return (calibrated - self.cosine_shift) / self.cosine_scale
+
+
+def load_config(path: str | None, model_defaults: dict[str, float] | None = None) -> DedupeConfig:
+    """The model's defaults (its models.txt options), overridden by the fields a
+    JSON file written by ``kbsearch calibrate --out`` sets."""
+    base = DedupeConfig.model_validate(model_defaults or {})
     if path is None:
-        return DedupeConfig()
+        return base
     from pathlib import Path
 
     from pydantic import ValidationError
@@ -74,13 +100,14 @@ def load_config(path: str | None) -> DedupeConfig:
     from kbsearch.errors import KbError
 
     try:
-        return DedupeConfig.model_validate_json(Path(path).read_bytes())
+        given = DedupeConfig.model_validate_json(Path(path).read_bytes())
     except OSError as err:
         raise KbError(f"cannot read the dedupe config: {err.strerror}", path=path) from err
     except ValidationError as err:
         first = err.errors()[0]
         raise KbError(f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}", path=path,
                       hint="write one with 'kbsearch calibrate PAIRS.tsv --out FILE'") from err
+    return base.model_copy(update={name: getattr(given, name) for name in given.model_fields_set})
 
 
 class Match(BaseModel):
@@ -92,7 +119,8 @@ class Match(BaseModel):
     instance: str | None
     date: dt.date | None
     score: float
-    """Cosine of the two whole records."""
+    """Cosine of the two whole records, on the dedupe scale (USE's cosine; other
+    models' cosine mapped by ``DedupeConfig.cosine_shift``/``cosine_scale``)."""
     lexical: float
     """Overlap of Chinese bigrams and English words (0 across languages)."""
     same_item: bool
