@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench bench-cold bench-tui bench-quality crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-cold bench-deps bench-audit bench-tui bench-quality crash-trials clean
 
 setup: $(STAMP)
 
@@ -35,7 +35,7 @@ test-fast: setup
 	$(BIN)/python -m pytest -m "not slow"
 
 lint: setup
-	$(BIN)/ruff check kbsearch tests
+	$(BIN)/ruff check kbsearch tests bench
 	$(BIN)/mypy
 
 bench: setup
@@ -54,6 +54,15 @@ bench-tui: setup
 
 bench-quality: setup
 	$(BIN)/python bench/search_quality.py
+
+# Packages only the benches use, never kbsearch itself: semhash (pulls usearch,
+# vicinity and model2vec, no torch) for bench-audit.
+bench-deps: setup
+	$(BIN)/pip install --quiet semhash
+
+# audit's pair finding against SemHash's self-deduplication on 100k vectors (real model, cached in /tmp)
+bench-audit: bench-deps
+	$(BIN)/python bench/audit_semhash.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -4,15 +4,25 @@ Every record is linked to its near neighbours that the dedupe rules call the
 same item, and to every record about the same arXiv id; union-find turns the
 links into clusters. Records from one file are never linked: a briefing's
 increments are distinct by construction.
+
+Near neighbours come from one batched search over one vector per record (see
+``kbsearch.neighbours``): each record's ``NEIGHBOURS`` nearest by whole-record
+cosine, the score the rules read, kept when that cosine could pass a rule.
+Records with identical text are compared whatever their rank.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from itertools import combinations
 
-from kbsearch.dedupe import Embedded, compare
+import numpy as np
+
+from kbsearch.dedupe import Embedded, compare, lowest_same_item_cosine
+from kbsearch.neighbours import neighbour_pairs
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
+from kbsearch.textsim import normalized
 from kbsearch.verdicts import AuditResult, Cluster, ClusterMember, DedupeConfig, Flag, FlagKind
 
 NEIGHBOURS = 10
@@ -41,14 +51,14 @@ def audit(store: Store, model: str, flt: SearchFilter | None = None,
     flt = flt or SearchFilter()
     rowids = store.filter_rowids(flt)
     records = store.by_rowids(rowids if rowids is not None else _all_rowids(store))
-    vectors = store.passage_vectors(list(records))
-    embedded = {r: Embedded(records[r], vectors[r]) for r in records if r in vectors}
+    wholes = store.whole_vectors(records)
+    embedded = {r: Embedded.whole_only(records[r], wholes[r]) for r in sorted(records) if r in wholes}
     files = store.files_of(list(embedded))
     links = _UnionFind()
     for rowid in embedded:
         links.find(rowid)
-    _link_by_ids(store, embedded, files, links)
-    _link_by_meaning(store, embedded, files, links, flt, config)
+    _link_by_ids(embedded, files, links)
+    _link_by_meaning(store, embedded, files, links, config)
     clusters = _clusters(embedded, links)
     flags = _claimed_new_flags(clusters, embedded, links) + _table_flags(store, flt)
     return AuditResult(model=model, records=len(embedded), clusters=clusters, claimed_new_seen_before=flags)
@@ -58,31 +68,54 @@ def _all_rowids(store: Store) -> list[int]:
     return [r[0] for r in store.db.execute("SELECT rowid FROM records")]
 
 
-def _link_by_ids(store: Store, embedded: dict[int, Embedded], files: dict[int, str | None],
-                 links: _UnionFind) -> None:
+def _link_by_ids(embedded: dict[int, Embedded], files: dict[int, str | None], links: _UnionFind) -> None:
+    """Records about one arXiv id are one cluster once two of them come from
+    different files (a record without a file counts as its own file)."""
     by_id: dict[str, list[int]] = {}
     for rowid, item in embedded.items():
         for arxiv_id in item.record.arxiv_ids:
             by_id.setdefault(arxiv_id, []).append(rowid)
     for members in by_id.values():
-        for other in members[1:]:
-            if files.get(other) != files.get(members[0]) or files.get(other) is None:
+        origins = {files.get(m) if files.get(m) is not None else f"\0{m}" for m in members}
+        if len(origins) > 1:
+            for other in members[1:]:
                 links.union(members[0], other)
 
 
 def _link_by_meaning(store: Store, embedded: dict[int, Embedded], files: dict[int, str | None],
-                     links: _UnionFind, flt: SearchFilter, config: DedupeConfig) -> None:
+                     links: _UnionFind, config: DedupeConfig) -> None:
     from kbsearch.check import rare_name_test
 
     is_rare = rare_name_test(store, config)
+    for a, b in _candidate_pairs(embedded, config):
+        if links.find(a) == links.find(b):
+            continue
+        if files.get(a) is not None and files.get(a) == files.get(b):
+            continue
+        if compare(embedded[a], embedded[b], config, is_rare).same_item:
+            links.union(a, b)
+
+
+def _candidate_pairs(embedded: dict[int, Embedded], config: DedupeConfig) -> list[tuple[int, int]]:
+    """Row id pairs worth a ``compare``: near neighbours whose cosine could pass
+    a rule, nearest first, then records with identical text (a rule that needs
+    no cosine)."""
+    rowids = list(embedded)
+    if not rowids:
+        return []
+    matrix = np.stack([embedded[r].whole for r in rowids])
+    found = neighbour_pairs(matrix, NEIGHBOURS, lowest_same_item_cosine(config))
+    order = np.argsort(-found.cosine, kind="stable")
+    pairs = [(rowids[i], rowids[j]) for i, j in zip(found.left[order].tolist(), found.right[order].tolist(),
+                                                     strict=True)]
+    return pairs + _identical_text_pairs(embedded)
+
+
+def _identical_text_pairs(embedded: dict[int, Embedded]) -> list[tuple[int, int]]:
+    groups: dict[str, list[int]] = {}
     for rowid, item in embedded.items():
-        for other, _, _ in store.search_records(item.whole, NEIGHBOURS + 1, flt):
-            if other == rowid or other not in embedded or links.find(other) == links.find(rowid):
-                continue
-            if files.get(other) is not None and files.get(other) == files.get(rowid):
-                continue
-            if compare(item, embedded[other], config, is_rare).same_item:
-                links.union(rowid, other)
+        groups.setdefault(normalized(item.whole_text), []).append(rowid)
+    return [pair for group in groups.values() if len(group) > 1 for pair in combinations(group, 2)]
 
 
 def _member(record: Record) -> ClusterMember:

@@ -51,6 +51,13 @@ class Embedded:
             self._features[index] = (language(text), lexical_tokens(text))
         return self._features[index]
 
+    @classmethod
+    def whole_only(cls, record: Record, whole: np.ndarray) -> Embedded:
+        """A record with only its whole-record vector: all that ``compare`` reads.
+        ``audit`` uses it to avoid loading every title and claim vector."""
+        text = record.embed_text()
+        return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text])
+
     @property
     def whole(self) -> np.ndarray:
         index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
@@ -70,6 +77,15 @@ def compare(item: Embedded, known: Embedded, config: DedupeConfig,
     return Match(id=b.id, kind=b.kind, title=b.title, instance=b.instance, date=b.date,
                  score=round(cosine, 4), lexical=round(lexical, 4), same_item=same, reasons=reasons,
                  shared_ids=shared, cited_ids=[c for c in cited if c not in shared])
+
+
+def lowest_same_item_cosine(config: DedupeConfig) -> float:
+    """The lowest whole-record cosine at which a rule of ``compare`` can call two
+    records the same item, apart from the rules that ignore the cosine (a shared
+    arXiv id, identical text). Lexical overlap adds at most 1. The thresholds are
+    on the dedupe scale; the result is the model's own cosine."""
+    lowest = min(config.shared_name_cosine, config.same_item_cross_lingual, config.same_item - 1.0)
+    return min(config.raw_cosine(lowest, cross_lingual=False), config.raw_cosine(lowest, cross_lingual=True))
 
 
 def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, shared: list[str],

@@ -362,6 +362,26 @@ class Store:
             grouped.setdefault(vid // MAX_PASSAGES, []).append(vector)
         return {rowid: np.stack(rows) for rowid, rows in grouped.items()}
 
+    def whole_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
+        """rowid → the vector of its whole-record passage (``Record.embed_text``),
+        read from SQLite by content hash: one vector per record, none of the
+        title and claim passages (``audit`` scores records by this one)."""
+        model = self.model
+        if model is None:
+            return {}
+        by_hash: dict[str, list[int]] = {}
+        for rowid, record in records.items():
+            by_hash.setdefault(text_hash(record.embed_text()), []).append(rowid)
+        found: dict[int, np.ndarray] = {}
+        for chunk in _chunks(sorted(by_hash), 500):
+            marks = ",".join("?" * len(chunk))
+            for content_hash, blob in self.db.execute(
+                    f"SELECT content_hash, vector FROM vectors WHERE model = ? AND content_hash IN ({marks})",
+                    [model, *chunk]):
+                vector = np.frombuffer(blob, dtype=np.float32)
+                found.update((rowid, vector) for rowid in by_hash[content_hash])
+        return found
+
     def title_name_counts(self) -> tuple[int, dict[str, int]]:
         """(records, name → records whose title has it), cached per generation."""
         from kbsearch.textsim import name_tokens

@@ -1,0 +1,100 @@
+"""Every record's nearest records at once: the candidate pairs of ``audit``.
+
+Audit compares each record with its nearest neighbours. One flat search per
+record pays Python, SQLite and OpenMP start-up for each of 100k queries and
+scores every passage; here one exact k-nearest-neighbour search over one
+vector per record (the whole record, the vector the dedupe rules score)
+runs in batches of queries, so FAISS turns each batch into one BLAS product.
+
+The result is exact: a temporary flat index, not an approximate graph, so a
+pair is missed only when both records have ``k`` nearer neighbours.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import faiss
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+# Queries per FAISS call: large enough that the BLAS product dominates, small
+# enough that the batch's k-best heaps stay a few MB.
+BATCH = 4096
+THREADS_ENV = "KBSEARCH_AUDIT_THREADS"
+# FAISS scores in float32 and ``compare`` recomputes the cosine with NumPy: a
+# pair right at a threshold must not be lost to the last bit.
+_SLACK = 1e-5
+
+
+class NeighbourPairs(BaseModel):
+    """Unordered pairs of row numbers (``left < right``) and their cosine."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    left: np.ndarray
+    right: np.ndarray
+    cosine: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    def as_set(self) -> set[tuple[int, int]]:
+        return set(zip(self.left.tolist(), self.right.tolist(), strict=True))
+
+
+def neighbour_pairs(vectors: np.ndarray, k: int, floor: float, *, batch: int = BATCH,
+                    threads: int | None = None) -> NeighbourPairs:
+    """Pairs of rows where one is among the other's ``k`` nearest rows and their
+    cosine is at least ``floor``; rows are unit vectors, so inner product is cosine.
+
+    A pair found from both sides is reported once.
+    """
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    if len(vectors) < 2 or k < 1:
+        return _pairs([], [], [])
+    index = faiss.IndexFlatIP(vectors.shape[1])
+    index.add(vectors)
+    # k + 1: each row finds itself, usually first.
+    fetch = min(k + 1, len(vectors))
+    lefts, rights, scores = [], [], []
+    with omp_threads(threads if threads is not None else default_threads()):
+        for start in range(0, len(vectors), batch):
+            found_scores, found_ids = index.search(vectors[start:start + batch], fetch)
+            rows = np.arange(start, start + len(found_ids), dtype=np.int64)[:, None]
+            keep = (found_ids != rows) & (found_ids >= 0) & (found_scores >= floor - _SLACK)
+            mine = np.broadcast_to(rows, found_ids.shape)[keep]
+            lefts.append(np.minimum(mine, found_ids[keep]))
+            rights.append(np.maximum(mine, found_ids[keep]))
+            scores.append(found_scores[keep])
+    return _unique(np.concatenate(lefts), np.concatenate(rights), np.concatenate(scores), len(vectors))
+
+
+def _unique(left: np.ndarray, right: np.ndarray, cosine: np.ndarray, n: int) -> NeighbourPairs:
+    _, first = np.unique(left * n + right, return_index=True)
+    return _pairs(left[first], right[first], cosine[first])
+
+
+def _pairs(left: object, right: object, cosine: object) -> NeighbourPairs:
+    return NeighbourPairs(left=np.asarray(left, dtype=np.int64), right=np.asarray(right, dtype=np.int64),
+                          cosine=np.asarray(cosine, dtype=np.float32))
+
+
+def default_threads() -> int:
+    """``$KBSEARCH_AUDIT_THREADS``, else every core: a batch is big enough to share."""
+    value = os.environ.get(THREADS_ENV, "")
+    return int(value) if value.isdigit() and int(value) > 0 else os.cpu_count() or 1
+
+
+@contextmanager
+def omp_threads(count: int) -> Iterator[None]:
+    """FAISS's OpenMP thread count for a batch search, restored afterwards:
+    ``kbsearch.vector_index`` keeps it at 1 for single queries."""
+    before = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(count)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(before)

@@ -1,0 +1,157 @@
+"""The batched neighbour search behind ``audit``, against brute force; audit against
+a compare-every-pair reference. Seeded random vectors and the fake encoder."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import faiss
+import numpy as np
+import pytest
+
+from fake_encoder import FakeEncoder
+from kbsearch.audit import audit
+from kbsearch.check import rare_name_test
+from kbsearch.dedupe import Embedded, compare, lowest_same_item_cosine
+from kbsearch.ingest import ingest_records
+from kbsearch.neighbours import neighbour_pairs
+from kbsearch.records import Kind, Record
+from kbsearch.store import ChangeSet, Store
+from kbsearch.verdicts import DedupeConfig
+
+
+def unit_vectors(n: int, dim: int, seed: int, copies: int = 0) -> np.ndarray:
+    """Random unit vectors, the last ``copies`` of them close to earlier ones."""
+    rng = np.random.default_rng(seed)
+    vectors = rng.standard_normal((n, dim)).astype(np.float32)
+    for row in range(n - copies, n):
+        vectors[row] = vectors[rng.integers(0, n - copies)] + 0.3 * rng.standard_normal(dim)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def brute_force(vectors: np.ndarray, k: int, floor: float) -> set[tuple[int, int]]:
+    scores = vectors @ vectors.T
+    np.fill_diagonal(scores, -np.inf)
+    found = set()
+    for row in range(len(vectors)):
+        for other in np.argsort(-scores[row])[:k]:
+            if scores[row, other] >= floor:
+                found.add((min(row, int(other)), max(row, int(other))))
+    return found
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_uncapped_search_finds_exactly_the_pairs_above_the_floor(seed: int) -> None:
+    vectors = unit_vectors(300, 16, seed, copies=40)
+    scores = vectors @ vectors.T
+    expected = {(i, j) for i, j in combinations(range(300), 2) if scores[i, j] >= 0.6}
+    found = neighbour_pairs(vectors, k=299, floor=0.6)
+    assert len(expected) > 40
+    assert found.as_set() == expected
+    assert np.allclose(found.cosine, scores[found.left, found.right], atol=1e-5)
+    assert (found.left < found.right).all()
+
+
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_capped_search_is_each_rows_k_nearest(k: int) -> None:
+    vectors = unit_vectors(400, 24, seed=k, copies=60)
+    assert neighbour_pairs(vectors, k=k, floor=0.0).as_set() == brute_force(vectors, k, 0.0)
+    assert neighbour_pairs(vectors, k=k, floor=0.5).as_set() == brute_force(vectors, k, 0.5)
+
+
+def test_batches_and_threads_do_not_change_the_pairs() -> None:
+    vectors = unit_vectors(500, 32, seed=5, copies=80)
+    whole = neighbour_pairs(vectors, k=5, floor=0.3).as_set()
+    assert neighbour_pairs(vectors, k=5, floor=0.3, batch=7, threads=2).as_set() == whole
+
+
+def test_thread_count_is_restored_for_single_queries() -> None:
+    before = faiss.omp_get_max_threads()
+    neighbour_pairs(unit_vectors(50, 8, seed=3), k=5, floor=0.0, threads=2)
+    assert faiss.omp_get_max_threads() == before
+
+
+def test_identical_vectors_pair_and_tiny_inputs_do_not() -> None:
+    vectors = unit_vectors(20, 8, seed=4)
+    vectors[7] = vectors[3]
+    found = neighbour_pairs(vectors, k=2, floor=0.99)
+    assert found.as_set() == {(3, 7)}
+    assert len(neighbour_pairs(vectors[:1], k=5, floor=0.0)) == 0
+    assert len(neighbour_pairs(vectors, k=0, floor=0.0)) == 0
+
+
+def test_lowest_same_item_cosine_is_the_loosest_rule() -> None:
+    assert lowest_same_item_cosine(DedupeConfig()) == pytest.approx(0.0)
+    strict = DedupeConfig(same_item=1.8, shared_name_cosine=0.9, same_item_cross_lingual=0.85)
+    assert lowest_same_item_cosine(strict) == pytest.approx(0.8)
+
+
+# -- audit ---------------------------------------------------------------------------
+
+ROWS = [
+    ("a1", "jay", "2026-09-01", "KV cache offloading to host memory", "zero-copy offload of the KV cache to CPU RAM"),
+    ("a2", "tom", "2026-09-02", "KV cache offloading to host memory", "zero copy offload of KV cache to CPU memory"),
+    ("a3", "spark", "2026-09-03", "KV cache offloading", "zero-copy offload of the KV cache to CPU RAM, again"),
+    ("b1", "jay", "2026-09-01", "TGI maintenance mode", "TGI only takes bug fixes now"),
+    ("b2", "tom", "2026-09-04", "TGI maintenance mode", "TGI only takes bug fixes now"),
+    ("c1", "tom", "2026-09-05", "Speculative decoding with draft heads", "Medusa heads predict four tokens"),
+    ("d1", "jay", "2026-09-06", "频域 KV cache 压缩", "TriAttention 把 KV cache 变换到三角函数基底上"),
+    ("d2", "spark", "2026-09-07", "频域 KV cache 压缩", "TriAttention 把 KV cache 变换到频率基底"),
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path, encoder: FakeEncoder) -> Store:
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [Record(id=i, kind=Kind.increment, instance=who, date=day, title=title, text=text)
+               for i, who, day, title, text in ROWS]
+    # One file per record: records of one file are never linked.
+    files = {r.id: f"/src/{r.id}.md" for r in records}
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=lambda: encoder)
+    return store
+
+
+def test_whole_vectors_are_the_whole_record_passage(store: Store) -> None:
+    records = store.by_rowids(r[0] for r in store.db.execute("SELECT rowid FROM records"))
+    wholes = store.whole_vectors(records)
+    passages = store.passage_vectors(list(records))
+    for rowid, record in records.items():
+        full = Embedded(record, passages[rowid])
+        assert np.array_equal(Embedded.whole_only(record, wholes[rowid]).whole, full.whole)
+
+
+def test_audit_clusters_match_comparing_every_pair(store: Store) -> None:
+    config = DedupeConfig()
+    result = audit(store, "fake", config=config)
+    clusters = {frozenset([c.first_seen.id, *(m.id for m in c.repeats)]) for c in result.clusters}
+    assert clusters == _reference_clusters(store, config)
+    assert frozenset({"b1", "b2"}) in clusters  # identical text
+
+
+def _reference_clusters(store: Store, config: DedupeConfig) -> set[frozenset[str]]:
+    """Union of every pair ``compare`` calls the same item: no neighbour search at all."""
+    records = store.by_rowids(r[0] for r in store.db.execute("SELECT rowid FROM records"))
+    passages = store.passage_vectors(list(records))
+    items = [Embedded(records[r], passages[r]) for r in sorted(records)]
+    is_rare = rare_name_test(store, config)
+    groups = {item.record.id: {item.record.id} for item in items}
+    for a, b in combinations(items, 2):
+        if compare(a, b, config, is_rare).same_item:
+            merged = groups[a.record.id] | groups[b.record.id]
+            for member in merged:
+                groups[member] = merged
+    return {frozenset(g) for g in groups.values() if len(g) > 1}
+
+
+def test_records_about_one_id_cluster_once_two_files_have_it(tmp_path: Path, encoder: FakeEncoder) -> None:
+    store = Store.open(tmp_path / "idx", create=True)
+    texts = ["alpha beta gamma", "delta epsilon zeta", "eta theta iota", "kappa lambda mu"]
+    records = [Record(id=f"r{i}", kind=Kind.increment, title=f"item {i}", text=text, arxiv_ids=["2607.17715"])
+               for i, text in enumerate(texts)]
+    files = {"r0": "/src/f.md", "r1": "/src/f.md", "r2": "/src/g.md", "r3": "/src/h.md"}
+    ingest_records(store, ChangeSet(upserts=records[:2], files=files), model="fake", load_encoder=lambda: encoder)
+    assert audit(store, "fake").clusters == []  # one file's records are distinct by construction
+    ingest_records(store, ChangeSet(upserts=records[2:], files=files), model="fake", load_encoder=lambda: encoder)
+    [cluster] = audit(store, "fake").clusters
+    assert {cluster.first_seen.id, *(m.id for m in cluster.repeats)} == {"r0", "r1", "r2", "r3"}
