@@ -92,6 +92,7 @@ class Store:
         self.read_only = read_only
         self._notes: list[str] = []
         self._index: VectorIndex | None = None
+        self._allowed_cache: tuple[tuple[int, str], np.ndarray] | None = None
         self._names: tuple[int, int, dict[str, int]] | None = None
         self._index_generation = -1
         self._rebuilt: str | None = None
@@ -324,23 +325,48 @@ class Store:
         return [r for r in rowids if r in passing]
 
     def _filter_vector_ids(self, flt: SearchFilter) -> np.ndarray | None:
-        if flt.is_empty():
+        """Vector ids of the records the filter's *include* part keeps, or None.
+
+        Cached per generation: a check searches several times with one filter,
+        and listing the ids is a scan of every record."""
+        include = flt.model_copy(update={"exclude_ids": [], "exclude_sources": []})
+        if include.is_empty():
             return None
-        clauses, params = _filter_sql(flt)
-        sql = (f"SELECT {_VID} FROM passages p JOIN records ON records.rowid = p.rowid WHERE "
-               + " AND ".join(clauses))
-        return np.fromiter((r[0] for r in self.db.execute(sql, params)), dtype=np.int64)
+        key = (self.generation, include.model_dump_json())
+        if self._allowed_cache is None or self._allowed_cache[0] != key:
+            clauses, params = _filter_sql(include)
+            sql = (f"SELECT {_VID} FROM passages p JOIN records ON records.rowid = p.rowid WHERE "
+                   + " AND ".join(clauses))
+            ids = np.fromiter((r[0] for r in self.db.execute(sql, params)), dtype=np.int64)
+            self._allowed_cache = (key, ids)
+        return self._allowed_cache[1]
+
+    def _excluded_rowids(self, flt: SearchFilter) -> set[int]:
+        """Records the filter's *exclude* part drops: a few ids and files, so
+        they are dropped from the results instead of listing everything else."""
+        clauses, params = [], []
+        if flt.exclude_ids:
+            clauses.append(f"id IN ({','.join('?' * len(flt.exclude_ids))})")
+            params += flt.exclude_ids
+        if flt.exclude_sources:
+            clauses.append(f"coalesce(file, '') IN ({','.join('?' * len(flt.exclude_sources))})")
+            params += flt.exclude_sources
+        if not clauses:
+            return set()
+        return {r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE {' OR '.join(clauses)}", params)}
 
     def search_records(self, query: np.ndarray, k: int,
                        flt: SearchFilter | None = None) -> list[tuple[int, float, int]]:
         """The k best records as (rowid, score, best passage number), best first."""
+        flt = flt or SearchFilter()
         index = self.vector_index
-        allowed = self._filter_vector_ids(flt or SearchFilter())
+        allowed = self._filter_vector_ids(flt)
+        excluded = self._excluded_rowids(flt)
         available = index.count if allowed is None else len(allowed)
-        fetch = k * _OVERFETCH
+        fetch = (k + len(excluded)) * _OVERFETCH
         while True:
             scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed)
-            best = _best_per_record(scores[0], ids[0])
+            best = [hit for hit in _best_per_record(scores[0], ids[0]) if hit[0] not in excluded]
             if len(best) >= k or fetch >= available:
                 return best[:k]
             fetch *= 2
