@@ -10,8 +10,12 @@ Every figure is printed beside a baseline measured in the same run:
 2. Ingest: a whole ``kbsearch ingest FILE.jsonl`` process for N records,
    against a process that loads the same model and encodes the same unique
    texts. Records are single sentences of ../shared/eval (the dev stream's
-   English abstracts and Chinese summaries, plus the pairs and parallel
-   sentences), one record per distinct sentence: N records, N vectors. Above
+   titles, English abstracts and Chinese summaries, plus the pairs and
+   parallel sentences), one record per distinct sentence, then two
+   neighbouring sentences of one abstract or summary as one record (the
+   dev stream has ~70k distinct sentences; this mixes in ~40k such pairs).
+   A pair record has three passages (whole, each sentence), the sentences
+   already embedded as records of their own. Above
    20,000 texts the baseline encodes a random 20,000 of them and its rate is
    applied to all (its time is linear in the texts; this keeps the run short).
 3. Re-ingest of the same file: nothing changed, nothing embedded.
@@ -30,6 +34,7 @@ Nothing from ../shared is written outside a temporary folder.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -56,18 +61,25 @@ def sentence_pool() -> list[tuple[str, dict]]:
     from kbsearch.textsim import sentences
 
     pool: dict[str, dict] = {}
+    pairs: list[tuple[str, dict]] = []
     for line in (EVAL / "domain" / "arxiv-digest-dev.jsonl").open(encoding="utf-8"):
         row = json.loads(line)
         meta = {"instance": f"feed-{row['feed']}", "date": row["date"], "arxiv_ids": [row["paper"]]}
-        for field in ("tldr_zh", "method_zh", "result_zh", "abstract_en"):
-            for sentence in sentences(row.get(field) or ""):
+        for field in ("title", "tldr_zh", "method_zh", "result_zh", "abstract_en"):
+            found = sentences(row.get(field) or "") or [row.get(field) or ""]
+            for sentence in found:
                 pool.setdefault(sentence, meta)
+            pairs += [(f"{a} {b}", meta) for a, b in itertools.pairwise(found)]
     for path in sorted((EVAL / "pairs").glob("*.tsv")) + sorted((EVAL / "parallel").glob("*.tsv")):
         for line in path.read_text(encoding="utf-8").splitlines()[1:]:
             for cell in line.split("\t"):
                 if len(cell) >= 8 and not cell.isdigit():
                     pool.setdefault(cell.strip(), {"instance": path.stem, "date": "2026-01-01"})
-    return list(pool.items())
+    # Then two neighbouring sentences of one text as one record: a new whole
+    # text whose sentences are already in the pool.
+    for text, meta in pairs:
+        pool.setdefault(text, meta)
+    return [(text, meta) for text, meta in pool.items() if len(text) >= 8]
 
 
 def write_jsonl(pool: list[tuple[str, dict]], n: int, path: Path) -> list[str]:
