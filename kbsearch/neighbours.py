@@ -24,6 +24,10 @@ from pydantic import BaseModel, ConfigDict
 # enough that the batch's k-best heaps stay a few MB.
 BATCH = 4096
 THREADS_ENV = "KBSEARCH_AUDIT_THREADS"
+# At or above this floor, pairs are few: they are found from the upper
+# triangle of the cosine matrix (half the products of a k-nearest search) and
+# then capped at k per record. Below it, a k-nearest search bounds the work.
+SPARSE_FLOOR = 0.5
 # FAISS scores in float32 and ``compare`` recomputes the cosine with NumPy: a
 # pair right at a threshold must not be lost to the last bit.
 _SLACK = 1e-5
@@ -55,6 +59,9 @@ def neighbour_pairs(vectors: np.ndarray, k: int, floor: float, *, batch: int = B
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     if len(vectors) < 2 or k < 1:
         return _pairs([], [], [])
+    if floor >= SPARSE_FLOOR:
+        with blas_threads(threads if threads is not None else default_threads()):
+            return _capped(_pairs_above(vectors, floor, batch), k, len(vectors))
     index = faiss.IndexFlatIP(vectors.shape[1])
     index.add(vectors)
     # k + 1: each row finds itself, usually first.
@@ -72,6 +79,39 @@ def neighbour_pairs(vectors: np.ndarray, k: int, floor: float, *, batch: int = B
     return _unique(np.concatenate(lefts), np.concatenate(rights), np.concatenate(scores), len(vectors))
 
 
+def _pairs_above(vectors: np.ndarray, floor: float, block: int) -> NeighbourPairs:
+    """Every pair at or above ``floor``, from the upper triangle of the cosine
+    matrix only: each block product is computed once, not once per side."""
+    lefts, rights, scores = [], [], []
+    for start in range(0, len(vectors), block):
+        rows = vectors[start:start + block]
+        for other in range(start, len(vectors), block):
+            products = rows @ vectors[other:other + block].T
+            left, right = np.nonzero(products >= floor - _SLACK)
+            if other == start:
+                upper = left < right
+                left, right = left[upper], right[upper]
+            lefts.append(left + start)
+            rights.append(right + other)
+            scores.append(products[left, right])
+    return _pairs(np.concatenate(lefts), np.concatenate(rights), np.concatenate(scores))
+
+
+def _capped(found: NeighbourPairs, k: int, n: int) -> NeighbourPairs:
+    """Keep a pair when it is among the ``k`` best of either of its rows, as
+    the k-nearest search would."""
+    ends = np.concatenate([found.left, found.right])
+    scores = np.concatenate([found.cosine, found.cosine])
+    pair = np.concatenate([np.arange(len(found))] * 2)
+    order = np.lexsort((-scores, ends))
+    ends, pair = ends[order], pair[order]
+    group_start = np.searchsorted(ends, ends, side="left")
+    rank = np.arange(len(ends)) - group_start
+    keep = np.zeros(len(found), dtype=bool)
+    keep[pair[rank < k]] = True
+    return _pairs(found.left[keep], found.right[keep], found.cosine[keep])
+
+
 def _unique(left: np.ndarray, right: np.ndarray, cosine: np.ndarray, n: int) -> NeighbourPairs:
     _, first = np.unique(left * n + right, return_index=True)
     return _pairs(left[first], right[first], cosine[first])
@@ -86,6 +126,15 @@ def default_threads() -> int:
     """``$KBSEARCH_AUDIT_THREADS``, else every core: a batch is big enough to share."""
     value = os.environ.get(THREADS_ENV, "")
     return int(value) if value.isdigit() and int(value) > 0 else os.cpu_count() or 1
+
+
+@contextmanager
+def blas_threads(count: int) -> Iterator[None]:
+    """NumPy's BLAS threads for the block products, restored afterwards."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=count, user_api="blas"):
+        yield
 
 
 @contextmanager

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from fake_encoder import FakeEncoder
+from kbsearch import neighbours
 from kbsearch.audit import audit
 from kbsearch.check import rare_name_test
 from kbsearch.dedupe import Embedded, compare, lowest_same_item_cosine
@@ -155,3 +156,14 @@ def test_records_about_one_id_cluster_once_two_files_have_it(tmp_path: Path, enc
     ingest_records(store, ChangeSet(upserts=records[2:], files=files), model="fake", load_encoder=lambda: encoder)
     [cluster] = audit(store, "fake").clusters
     assert {cluster.first_seen.id, *(m.id for m in cluster.repeats)} == {"r0", "r1", "r2", "r3"}
+
+
+@pytest.mark.parametrize("floor", [0.5, 0.6, 0.8])
+def test_the_upper_triangle_path_equals_the_nearest_neighbour_search(floor: float,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    vectors = unit_vectors(500, 8, seed=11)
+    sparse = neighbour_pairs(vectors, k=4, floor=floor, batch=64)  # floor ≥ SPARSE_FLOOR
+    monkeypatch.setattr(neighbours, "SPARSE_FLOOR", 2.0)  # force the k-nearest search
+    dense = neighbour_pairs(vectors, k=4, floor=floor, batch=64)
+    assert sparse.as_set() == dense.as_set() == brute_force(vectors, 4, floor)
+    assert len(sparse) > 0
