@@ -64,7 +64,7 @@ def pair_scores(rows: list[dict[str, str]], encoder: Encoder,
                        for c, x in zip(np.sum(a * b, axis=1), cross, strict=True)])
     lexical = np.array([0.0 if c else jaccard(lexical_tokens(r["a"]), lexical_tokens(r["b"]))
                         for r, c in zip(rows, cross, strict=True)])
-    return cosine + lexical, sum(cross) > len(rows) / 2
+    return cosine + config.lexical_weight * lexical, sum(cross) > len(rows) / 2
 
 
 def point_at(scores: np.ndarray, truth: np.ndarray, threshold: float) -> Point:

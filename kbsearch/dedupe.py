@@ -84,7 +84,8 @@ def lowest_same_item_cosine(config: DedupeConfig) -> float:
     records the same item, apart from the rules that ignore the cosine (a shared
     arXiv id, identical text). Lexical overlap adds at most 1. The thresholds are
     on the dedupe scale; the result is the model's own cosine."""
-    lowest = min(config.shared_name_cosine, config.same_item_cross_lingual, config.same_item - 1.0)
+    lowest = min(config.shared_name_cosine, config.same_item_cross_lingual,
+                 config.same_item - config.lexical_weight)
     return min(config.raw_cosine(lowest, cross_lingual=False), config.raw_cosine(lowest, cross_lingual=True))
 
 
@@ -107,8 +108,10 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
         same = cosine >= config.same_item_cross_lingual
         return same, [f"{item.language}/{known.language} cosine {cosine:.2f} "
                       f"{'≥' if same else '<'} {config.same_item_cross_lingual:.2f}"]
-    combined = cosine + lexical
+    combined = cosine + config.lexical_weight * lexical
     same = combined >= config.same_item
+    if not config.lexical_weight:
+        return same, [f"cosine {cosine:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
     return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
 
 
@@ -139,7 +142,7 @@ def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_ite
         passage_language, passage_tokens = hit.known.passage_features(hit.index)
         cross = passage_language != claim_language
         cosine = config.calibrated(hit.cosine, cross)
-        score = cosine if cross else cosine + jaccard(claim_tokens, passage_tokens)
+        score = cosine if cross else cosine + config.lexical_weight * jaccard(claim_tokens, passage_tokens)
         threshold = _claim_threshold(config, cross, same_item)
         if best is None or score - threshold > best[0] - best[1]:
             best = (score, threshold, hit)

@@ -59,6 +59,9 @@ class DedupeConfig(BaseModel, extra="forbid"):
     """like ``claim_known_cross_lingual``, for a passage of a same-item record."""
     candidates: int = 20
     """records retrieved per item before the rules are applied."""
+    lexical_weight: float = 1.0
+    """Weight of the lexical overlap added to the cosine within one language.
+    USE gains from it; a model that already reads the surface (e5) sets 0."""
     cosine_shift: float = 0.0
     """The thresholds above are on USE-multilingual-v3's cosine scale. Another
     model's cosine c enters the rules as ``cosine_shift + cosine_scale * c``
