@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench bench-cold bench-deps bench-audit bench-tui bench-quality crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-small bench-cold bench-deps bench-audit bench-tui bench-quality crash-trials clean
 
 setup: $(STAMP)
 
@@ -38,7 +38,16 @@ lint: setup
 	$(BIN)/ruff check kbsearch tests bench
 	$(BIN)/mypy
 
-bench: setup
+# Issue 6's benchmarks, each table beside its baseline (about 15 minutes on
+# the 2-core machine): scale (encoder, ingest 10k/100k, re-ingest, latency,
+# exact vs IVF up to 1M vectors, peak RSS), cold start, audit vs SemHash.
+bench: bench-deps
+	$(BIN)/python bench/scale.py --million
+	$(BIN)/python bench/cold_start.py --repeats 3
+	$(BIN)/python bench/audit_semhash.py
+
+# ingest and search latency on the bundled corpus (seeds and examples/)
+bench-small: setup
 	$(BIN)/python bench/search_latency.py
 
 # whole-process start-up: --help, stats and a one-increment check, beside python -c pass and the bare model load

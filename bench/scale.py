@@ -82,13 +82,16 @@ def sentence_pool() -> list[tuple[str, dict]]:
     return [(text, meta) for text, meta in pool.items() if len(text) >= 8]
 
 
-def write_jsonl(pool: list[tuple[str, dict]], n: int, path: Path) -> list[str]:
+def write_jsonl(pool: list[tuple[str, dict]], n: int, folder: Path) -> list[str]:
+    """N records as JSONL files of 5,000 lines (kbsearch refuses files over 10 MB)."""
     if n > len(pool):
         raise SystemExit(f"only {len(pool)} distinct sentences in ../shared/eval; ask for at most that many")
-    with path.open("w", encoding="utf-8") as out:
-        for i, (text, meta) in enumerate(pool[:n]):
-            out.write(json.dumps({"id": f"s{i}", "kind": "paper_card" if i % 3 else "increment",
-                                  "text": text, **meta}, ensure_ascii=False) + "\n")
+    folder.mkdir(parents=True, exist_ok=True)
+    for part in range(0, n, 5000):
+        lines = [json.dumps({"id": f"s{i}", "kind": "paper_card" if i % 3 else "increment",
+                             "text": text, **meta}, ensure_ascii=False)
+                 for i, (text, meta) in enumerate(pool[part:min(n, part + 5000)], start=part)]
+        (folder / f"part-{part // 5000:03d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [text for text, _ in pool[:n]]
 
 
@@ -182,7 +185,7 @@ def ingest_sizes(pool: list[tuple[str, dict]], sizes: list[int], work: Path) -> 
     print("|---|---|---|---|---|---|---|---|---|")
     indexes = {}
     for n in sizes:
-        data, index = work / f"records-{n}.jsonl", work / f"index-{n}"
+        data, index = work / f"records-{n}", work / f"index-{n}"
         texts = write_jsonl(pool, n, data)
         base_load, base_encode, note = baseline_encode(texts, work)
         seconds, rss, _ = run_child([*KBSEARCH, "ingest", str(data), "--index", str(index), "--model", MODEL])
