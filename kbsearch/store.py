@@ -476,24 +476,38 @@ class Store:
 
     def _index_from_db(self, model: str, dim: int) -> VectorIndex:
         passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
-        # Filled in chunks into one preallocated array: a list of rows plus a
-        # joined copy would hold the vectors three times over.
-        ids = np.empty(passages, dtype=np.int64)
-        vectors = np.empty((passages, dim), dtype=np.float32)
+        stored = int(self.db.execute(
+            "SELECT count(*) FROM passages p JOIN vectors v ON v.content_hash = p.content_hash AND v.model = ?",
+            (model,)).fetchone()[0])
+        if stored != passages:
+            raise KbError(f"{passages - stored} passages have no {model!r} vector",
+                          hint=f"run 'kbsearch reindex --model {model}'")
+        # Streamed in chunks: a list of every row plus a joined copy would
+        # hold the vectors three times over at 100k records.
+        return VectorIndex.from_chunks(dim, passages, self._vector_chunks(model, dim),
+                                       lambda size: self._vector_sample(model, dim, size))
+
+    def _vector_chunks(self, model: str, dim: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         cursor = self.db.execute(
             f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v "
             "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1", (model,))
-        filled = 0
-        while rows := cursor.fetchmany(10_000):
-            end = min(filled + len(rows), passages)
-            rows = rows[:end - filled]
-            ids[filled:end] = [r[0] for r in rows]
-            vectors[filled:end] = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim)
-            filled = end
-        if filled != passages:
-            raise KbError(f"{passages - filled} passages have no {model!r} vector",
-                          hint=f"run 'kbsearch reindex --model {model}'")
-        return VectorIndex.build(dim, ids, vectors)
+        while rows := cursor.fetchmany(20_000):
+            yield (np.array([r[0] for r in rows], dtype=np.int64),
+                   np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim))
+
+    def _vector_sample(self, model: str, dim: int, size: int) -> np.ndarray:
+        """``size`` stored vectors picked at random (a fixed seed), to train IVF."""
+        hashes = [r[0] for r in self.db.execute(
+            "SELECT v.content_hash FROM vectors v WHERE v.model = ? AND v.content_hash IN "
+            "(SELECT content_hash FROM passages) ORDER BY 1", (model,))]
+        rng = np.random.default_rng(0)
+        picked = sorted(rng.choice(len(hashes), min(size, len(hashes)), replace=False).tolist())
+        blobs: list[bytes] = []
+        for chunk in _chunks([hashes[i] for i in picked], 500):
+            marks = ",".join("?" * len(chunk))
+            blobs += [r[0] for r in self.db.execute(
+                f"SELECT vector FROM vectors WHERE model = ? AND content_hash IN ({marks})", [model, *chunk])]
+        return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim)
 
     def read_manifest(self) -> Manifest | None:
         return read_manifest(self.root)
@@ -531,6 +545,9 @@ class Store:
             self._replace_mentions(changes.mentions)
             self._set_meta("generation", str(self.generation + 1))
             self._set_meta("last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+        # The vectors are in SQLite now; let them go before the index is built
+        # (200 MB at 100k texts).
+        changes.vectors = {}
         self._refresh_index(index, dropped + replaced, fresh, model)
 
     def _bind_model(self, model: str, changes: ChangeSet) -> None:

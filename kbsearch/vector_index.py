@@ -7,6 +7,7 @@ product this index ranks by is cosine similarity.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import faiss
@@ -36,6 +37,21 @@ class VectorIndex:
     def build(cls, dim: int, ids: np.ndarray, vectors: np.ndarray) -> VectorIndex:
         index = cls(dim)
         index.add(ids, vectors)
+        return index
+
+    @classmethod
+    def from_chunks(cls, dim: int, total: int, chunks: Iterable[tuple[np.ndarray, np.ndarray]],
+                    sample: Callable[[int], np.ndarray]) -> VectorIndex:
+        """Build from (ids, vectors) chunks without holding every vector twice:
+        the kind is chosen from ``total`` up front, and an IVF index is trained
+        on ``sample(size)`` (random stored vectors) before the chunks stream in."""
+        index = cls(dim)
+        if total >= ann.IVF_MIN:
+            ivf = ann.empty_ivf(dim, total)
+            ann.train_ivf(ivf, sample(ann.training_size(ivf)))
+            index._index = ivf
+        for ids, vectors in chunks:
+            ann.add_chunk(index._index, np.ascontiguousarray(ids, dtype=np.int64), vectors)
         return index
 
     @property

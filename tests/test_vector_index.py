@@ -96,3 +96,37 @@ def test_ivf_cache_round_trip_keeps_kind_probes_and_results(small_ivf: None, tmp
     assert np.array_equal(loaded.search(query, 10)[1], index.search(query, 10)[1])
     stored = loaded.vectors(ids[:5])
     assert np.abs(stored - vectors[:5]).max() < 1e-3  # float16 storage
+
+
+def test_building_from_chunks_matches_building_at_once(small_ivf: None) -> None:
+    vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64) * 64
+    chunks = [(ids[i:i + 700], vectors[i:i + 700]) for i in range(0, 4000, 700)]
+    streamed = VectorIndex.from_chunks(DIM, 4000, chunks, lambda size: vectors[:size])
+    assert (streamed.kind, streamed.count) == ("ivf", 4000)
+    _, found = streamed.search(vectors[:20], 1)
+    assert found[:, 0].tolist() == ids[:20].tolist()
+    small = VectorIndex.from_chunks(DIM, 700, chunks[:1], lambda size: vectors[:size])
+    assert (small.kind, small.count) == ("flat", 700)
+
+
+def test_a_lost_ivf_cache_is_rebuilt_from_sqlite_as_ivf(small_ivf: None, tmp_path: Path) -> None:
+    import datetime as dt
+
+    from fake_encoder import FakeEncoder
+    from kbsearch.ingest import ingest_records
+    from kbsearch.records import Kind, Record
+    from kbsearch.store import MANIFEST_NAME, ChangeSet, Store
+
+    encoder = FakeEncoder()
+    records = [Record(id=f"r{i}", kind=Kind.increment, title="", text=f"note {i} on topic {i % 97} and {i % 13}",
+                      date=dt.date(2026, 9, 1)) for i in range(3200)]
+    store = Store.open(tmp_path, create=True)
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    assert store.vector_index.kind == "ivf"
+    query = encoder.encode(["note 5 on topic 5 and 5"])[0]
+    before = store.search_records(query, 5)
+    store.close()
+    (tmp_path / MANIFEST_NAME).unlink()
+    reopened = Store.open(tmp_path, model=encoder.model_id)
+    assert reopened.vector_index.kind == "ivf" and reopened.cache_rebuilt()
+    assert reopened.search_records(query, 5)[0][0] == before[0][0]
