@@ -109,11 +109,12 @@ def _replaced(path: Path, before: os.stat_result) -> bool:
 
 def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generation: int) -> None:
     """Replace vectors.faiss, then manifest.json, each atomically."""
-    data = index.to_bytes()
-    write_atomic(root / VECTORS_NAME, data)
+    write_atomic(root / VECTORS_NAME, index.write)
+    # Hashed from the file just renamed: the caller holds the writer lock.
+    digest = _file_sha256(root / VECTORS_NAME)
     manifest = Manifest(
         format_version=FORMAT_VERSION, model=model, dim=dim, index_type=index.kind, count=index.count,
-        generation=generation, vectors_sha256=hashlib.sha256(data).hexdigest(),
+        generation=generation, vectors_sha256=digest,
         libraries=_library_versions(), updated=dt.datetime.now(dt.UTC))
     write_atomic(root / MANIFEST_NAME, manifest.model_dump_json(indent=2).encode())
 

@@ -491,7 +491,7 @@ class Store:
         cursor = self.db.execute(
             f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v "
             "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1", (model,))
-        while rows := cursor.fetchmany(20_000):
+        while rows := cursor.fetchmany(5_000):
             yield (np.array([r[0] for r in rows], dtype=np.int64),
                    np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim))
 
@@ -502,12 +502,15 @@ class Store:
             "(SELECT content_hash FROM passages) ORDER BY 1", (model,))]
         rng = np.random.default_rng(0)
         picked = sorted(rng.choice(len(hashes), min(size, len(hashes)), replace=False).tolist())
-        blobs: list[bytes] = []
+        sample = np.empty((len(picked), dim), dtype=np.float32)
+        filled = 0
         for chunk in _chunks([hashes[i] for i in picked], 500):
             marks = ",".join("?" * len(chunk))
-            blobs += [r[0] for r in self.db.execute(
+            blobs = [r[0] for r in self.db.execute(
                 f"SELECT vector FROM vectors WHERE model = ? AND content_hash IN ({marks})", [model, *chunk])]
-        return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim)
+            sample[filled:filled + len(blobs)] = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim)
+            filled += len(blobs)
+        return sample[:filled]
 
     def read_manifest(self) -> Manifest | None:
         return read_manifest(self.root)
@@ -558,9 +561,10 @@ class Store:
             self._set_meta("dim", str(dim))
 
     def _put_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
+        # A generator: a list would hold a second copy of every vector (200 MB at 100k texts).
         self.db.executemany(
             "INSERT OR REPLACE INTO vectors(model, content_hash, vector) VALUES (?, ?, ?)",
-            [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()])
+            ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()))
 
     def _delete(self, record_ids: list[str]) -> list[int]:
         """Deletes records; returns the vector ids they had."""

@@ -120,9 +120,9 @@ class VectorIndex:
             return np.zeros(0, dtype=np.float32)
         return self.vectors(ids) @ np.asarray(query, dtype=np.float32)
 
-    def to_bytes(self) -> memoryview:
-        """The faiss file image; a view, not a copy (it can be hundreds of MB)."""
-        return memoryview(faiss.serialize_index(self._index).data)
+    def write(self, path: Path) -> None:
+        """Write the faiss file straight to ``path``, with no image in memory."""
+        faiss.write_index(self._index, str(path))
 
     @classmethod
     def read(cls, path: Path, dim: int) -> VectorIndex:
@@ -133,15 +133,6 @@ class VectorIndex:
             raise KbError(f"the vector file is unreadable: {str(err).splitlines()[0][:120]}",
                           path=str(path), hint="run 'kbsearch reindex'") from err
         return cls._wrap(raw, dim, str(path))
-
-    @classmethod
-    def from_bytes(cls, data: bytes, dim: int, origin: str) -> VectorIndex:
-        try:
-            raw = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
-        except RuntimeError as err:
-            raise KbError(f"the vector file is unreadable: {str(err).splitlines()[0][:120]}",
-                          path=origin, hint="run 'kbsearch reindex'") from err
-        return cls._wrap(raw, dim, origin)
 
     @classmethod
     def _wrap(cls, raw: faiss.Index, dim: int, origin: str) -> VectorIndex:
@@ -196,13 +187,20 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes | memoryview) -> None:
+def write_atomic(path: Path, data: bytes | memoryview | Callable[[Path], None]) -> None:
     """Write a temp file, fsync, rename over the old one: a crash leaves the
-    old file or the new one, never half of one."""
+    old file or the new one, never half of one. ``data`` is the bytes, or a
+    function that writes the temp file itself (a large faiss index streams
+    to disk instead of being serialized in memory first)."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    if callable(data):
+        data(tmp)
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+    else:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
     os.replace(tmp, path)
     _fsync_dir(path.parent)
