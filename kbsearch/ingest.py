@@ -7,7 +7,7 @@ re-ingesting unchanged files never loads a model.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -78,7 +78,12 @@ def ingest_records(store: Store, changes: ChangeSet, *, model: str, load_encoder
     todo = {text_hash(t): t for r in changes.upserts for t in r.passages()}
     missing = sorted(store.missing_hashes(todo, model))
     if missing:
-        changes.vectors = _embed(load_encoder(), [(h, todo[h]) for h in missing], store, progress)
+        encoder = load_encoder()
+        _check_dim(encoder, store)
+        # Embedded inside the write transaction, batch by batch: each batch
+        # goes to SQLite and is let go, so memory does not grow with the input.
+        changes.vector_batches = _embed_batches(encoder, [(h, todo[h]) for h in missing], progress)
+        changes.dim = encoder.dim
     if report is not None:
         report.embedded = len(missing)
     if changes.upserts or changes.deletes or changes.mentions:
@@ -179,16 +184,26 @@ def _vanished(store: Store, folders: list[Path], parsed_sources: set[str]) -> li
     return gone
 
 
-def _embed(encoder: Encoder, items: list[tuple[str, str]], store: Store | None,
-           progress: Progress | None) -> dict[str, np.ndarray]:
+def _check_dim(encoder: Encoder, store: Store | None) -> None:
     if store is not None and store.dim is not None and store.count() and encoder.dim != store.dim:
         raise KbError(f"model {encoder.model_id!r} gives {encoder.dim}-d vectors but the index holds "
                       f"{store.dim}-d ones", hint=f"run 'kbsearch reindex --model {encoder.model_id}'")
-    vectors: dict[str, np.ndarray] = {}
+
+
+def _embed_batches(encoder: Encoder, items: list[tuple[str, str]],
+                   progress: Progress | None) -> Iterator[dict[str, np.ndarray]]:
     for start in range(0, len(items), EMBED_BATCH):
         batch = items[start:start + EMBED_BATCH]
         encoded = encoder.encode([text for _, text in batch])
-        vectors.update({h: encoded[i] for i, (h, _) in enumerate(batch)})
         if progress:
             progress(min(start + EMBED_BATCH, len(items)), len(items))
+        yield {h: encoded[i] for i, (h, _) in enumerate(batch)}
+
+
+def _embed(encoder: Encoder, items: list[tuple[str, str]], store: Store | None,
+           progress: Progress | None) -> dict[str, np.ndarray]:
+    _check_dim(encoder, store)
+    vectors: dict[str, np.ndarray] = {}
+    for batch in _embed_batches(encoder, items, progress):
+        vectors.update(batch)
     return vectors

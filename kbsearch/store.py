@@ -80,6 +80,11 @@ class ChangeSet:
     """Record id → the file it was read from (its ``source`` may name an upstream origin)."""
     deletes: list[str] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    vector_batches: Iterable[dict[str, np.ndarray]] = ()
+    """More vectors, produced while the transaction runs (ingest embeds batch
+    by batch into it, so 100k new vectors are never all in memory)."""
+    dim: int | None = None
+    """The vectors' dimension, needed up front when they come in batches."""
     mentions: dict[str, list[IdMention]] = field(default_factory=dict)
 
 
@@ -543,6 +548,8 @@ class Store:
         with self._transaction():
             self._bind_model(model, changes)
             self._put_vectors(changes.vectors, model)
+            for batch in changes.vector_batches:
+                self._put_vectors(batch, model)
             dropped = self._delete(changes.deletes)
             replaced, fresh = self._upsert(changes.upserts, changes.files)
             self._replace_mentions(changes.mentions)
@@ -550,13 +557,13 @@ class Store:
             self._set_meta("last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
         # The vectors are in SQLite now; let them go before the index is built
         # (200 MB at 100k texts).
-        changes.vectors = {}
+        changes.vectors, changes.vector_batches = {}, ()
         self._refresh_index(index, dropped + replaced, fresh, model)
 
     def _bind_model(self, model: str, changes: ChangeSet) -> None:
         self.require_model(model)
-        if self.model != model and changes.vectors:
-            dim = next(iter(changes.vectors.values())).shape[-1]
+        if self.model != model and (changes.vectors or changes.dim):
+            dim = changes.dim or next(iter(changes.vectors.values())).shape[-1]
             self._set_meta("model", model)
             self._set_meta("dim", str(dim))
 
