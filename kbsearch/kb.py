@@ -63,6 +63,8 @@ class Stats(BaseModel):
     """Embedded passages (title, whole text, each claim) over all records."""
     vectors: int | None
     """Vectors in the search cache, from its manifest (None when it has none yet)."""
+    index_type: str | None = None
+    """``flat`` (exact) or ``ivf`` (approximate, from 100k vectors), from the manifest."""
 
 
 class ListedRecord(BaseModel):
@@ -225,7 +227,8 @@ class KnowledgeBase:
                          by_instance=store.counts_by("instance"), by_topic=store.counts_by("topic"),
                          model=store.model, dim=store.dim, format_version=FORMAT_VERSION,
                          generation=store.generation, last_ingest=store.last_ingest,
-                         passages=store.passage_count(), vectors=manifest.count if manifest else None)
+                         passages=store.passage_count(), vectors=manifest.count if manifest else None,
+                         index_type=manifest.index_type if manifest else None)
 
     @contextmanager
     def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[Store]:

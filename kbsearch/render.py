@@ -104,6 +104,9 @@ def record_text(record: Record) -> str:
     return "\n".join(lines)
 
 
+_INDEX_TYPES = {"flat": "exact search", "ivf": "IVF approximate search"}
+
+
 def stats_text(stats: Stats) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in stats.by_kind.items())
     instances = ", ".join(f"{k} {n}" for k, n in stats.by_instance.items()) or "-"
@@ -113,7 +116,8 @@ def stats_text(stats: Stats) -> str:
         f"instances    {clean(instances, one_line=True)}",
         f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
         f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
-        f"({stats.passages} passages: titles, whole texts, claims)",
+        f"({stats.passages} passages: titles, whole texts, claims; "
+        f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
         f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
         f"format {stats.format_version})",
     ])
