@@ -68,6 +68,9 @@ def ingest_parsed(store: Store, parsed: list[ParsedFile], report: IngestReport, 
                   progress: Progress | None = None) -> None:
     """Plan and write what ``read_inputs`` produced; the caller holds the writer lock."""
     changes = _plan(store, parsed, report, prune, [p.resolve() for p in paths if p.is_dir()])
+    # Consumed: the plan holds what will be written, and the store lets it go
+    # after its commit, so 100k parsed records are not kept through the index build.
+    parsed.clear()
     ingest_records(store, changes, model=report.model, load_encoder=load_encoder, progress=progress,
                    report=report)
 

@@ -555,9 +555,10 @@ class Store:
             self._replace_mentions(changes.mentions)
             self._set_meta("generation", str(self.generation + 1))
             self._set_meta("last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
-        # The vectors are in SQLite now; let them go before the index is built
-        # (200 MB at 100k texts).
-        changes.vectors, changes.vector_batches = {}, ()
+        # Everything is in SQLite now: let the records and vectors go before
+        # the index is built (hundreds of MB at 100k records). The change set
+        # is consumed.
+        changes.upserts, changes.vectors, changes.vector_batches = [], {}, ()
         self._refresh_index(index, dropped + replaced, fresh, model)
 
     def _bind_model(self, model: str, changes: ChangeSet) -> None:
