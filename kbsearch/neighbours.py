@@ -20,6 +20,8 @@ import faiss
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from kbsearch.ann import all_cores, omp_threads
+
 # Queries per FAISS call: large enough that the BLAS product dominates, small
 # enough that the batch's k-best heaps stay a few MB.
 BATCH = 4096
@@ -125,7 +127,7 @@ def _pairs(left: object, right: object, cosine: object) -> NeighbourPairs:
 def default_threads() -> int:
     """``$KBSEARCH_AUDIT_THREADS``, else every core: a batch is big enough to share."""
     value = os.environ.get(THREADS_ENV, "")
-    return int(value) if value.isdigit() and int(value) > 0 else os.cpu_count() or 1
+    return int(value) if value.isdigit() and int(value) > 0 else all_cores()
 
 
 @contextmanager
@@ -135,15 +137,3 @@ def blas_threads(count: int) -> Iterator[None]:
 
     with threadpool_limits(limits=count, user_api="blas"):
         yield
-
-
-@contextmanager
-def omp_threads(count: int) -> Iterator[None]:
-    """FAISS's OpenMP thread count for a batch search, restored afterwards:
-    ``kbsearch.vector_index`` keeps it at 1 for single queries."""
-    before = faiss.omp_get_max_threads()
-    faiss.omp_set_num_threads(count)
-    try:
-        yield
-    finally:
-        faiss.omp_set_num_threads(before)

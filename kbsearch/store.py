@@ -349,13 +349,7 @@ class Store:
     def _excluded_rowids(self, flt: SearchFilter) -> set[int]:
         """Records the filter's *exclude* part drops: a few ids and files, so
         they are dropped from the results instead of listing everything else."""
-        clauses, params = [], []
-        if flt.exclude_ids:
-            clauses.append(f"id IN ({','.join('?' * len(flt.exclude_ids))})")
-            params += flt.exclude_ids
-        if flt.exclude_sources:
-            clauses.append(f"coalesce(file, '') IN ({','.join('?' * len(flt.exclude_sources))})")
-            params += flt.exclude_sources
+        clauses, params = _exclusion_sql(flt, "IN")
         if not clauses:
             return set()
         return {r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE {' OR '.join(clauses)}", params)}
@@ -746,11 +740,20 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.section:
         clauses.append("instr(lower(coalesce(section, '')), lower(?)) > 0")
         params.append(flt.section)
+    excluded, excluded_params = _exclusion_sql(flt, "NOT IN")
+    return clauses + excluded, params + excluded_params
+
+
+def _exclusion_sql(flt: SearchFilter, operator: str) -> tuple[list[str], list[object]]:
+    """The filter's excluded ids and files as SQL: ``NOT IN`` to keep the rest,
+    ``IN`` to list the excluded records themselves."""
+    clauses: list[str] = []
+    params: list[object] = []
     if flt.exclude_ids:
-        clauses.append(f"id NOT IN ({','.join('?' * len(flt.exclude_ids))})")
+        clauses.append(f"id {operator} ({','.join('?' * len(flt.exclude_ids))})")
         params += flt.exclude_ids
     if flt.exclude_sources:
-        clauses.append(f"coalesce(file, '') NOT IN ({','.join('?' * len(flt.exclude_sources))})")
+        clauses.append(f"coalesce(file, '') {operator} ({','.join('?' * len(flt.exclude_sources))})")
         params += flt.exclude_sources
     return clauses, params
 
