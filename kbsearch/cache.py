@@ -109,9 +109,7 @@ def _replaced(path: Path, before: os.stat_result) -> bool:
 
 def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generation: int) -> None:
     """Replace vectors.faiss, then manifest.json, each atomically."""
-    write_atomic(root / VECTORS_NAME, index.write)
-    # Hashed from the file just renamed: the caller holds the writer lock.
-    digest = _file_sha256(root / VECTORS_NAME)
+    digest = write_atomic(root / VECTORS_NAME, index.write)
     manifest = Manifest(
         format_version=FORMAT_VERSION, model=model, dim=dim, index_type=index.kind, count=index.count,
         generation=generation, vectors_sha256=digest,

@@ -6,15 +6,19 @@ product this index ranks by is cosine similarity.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar, overload
 
 import faiss
 import numpy as np
 
 from kbsearch import ann
 from kbsearch.errors import KbError
+
+T = TypeVar("T")
 
 # One query at a time is kbsearch's common case, and for it OpenMP's thread
 # start-up and spin-waiting cost more than the scan itself: measured 37 ms
@@ -120,9 +124,19 @@ class VectorIndex:
             return np.zeros(0, dtype=np.float32)
         return self.vectors(ids) @ np.asarray(query, dtype=np.float32)
 
-    def write(self, path: Path) -> None:
-        """Write the faiss file straight to ``path``, with no image in memory."""
-        faiss.write_index(self._index, str(path))
+    def write(self, path: Path) -> str:
+        """Write the faiss file to ``path`` as faiss streams it, with no image
+        in memory, and return its sha256, computed on the way."""
+        digest = hashlib.sha256()
+        with open(path, "wb") as handle:
+            def sink(chunk: bytes) -> None:
+                handle.write(chunk)
+                digest.update(chunk)
+
+            writer = faiss.PyCallbackIOWriter(sink)  # type: ignore[attr-defined]  # not in the stubs
+            faiss.write_index(self._index, writer)
+            del writer  # flushes its last buffer into ``sink``
+        return digest.hexdigest()
 
     @classmethod
     def read(cls, path: Path, dim: int) -> VectorIndex:
@@ -187,14 +201,19 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes | memoryview | Callable[[Path], None]) -> None:
+@overload
+def write_atomic(path: Path, data: bytes | memoryview) -> None: ...
+@overload
+def write_atomic(path: Path, data: Callable[[Path], T]) -> T: ...
+def write_atomic(path: Path, data: bytes | memoryview | Callable[[Path], T]) -> T | None:
     """Write a temp file, fsync, rename over the old one: a crash leaves the
     old file or the new one, never half of one. ``data`` is the bytes, or a
-    function that writes the temp file itself (a large faiss index streams
-    to disk instead of being serialized in memory first)."""
+    function that writes the temp file itself and returns a value passed back
+    here (a large faiss index streams to disk and returns its checksum)."""
     tmp = path.with_name(path.name + ".tmp")
+    result = None
     if callable(data):
-        data(tmp)
+        result = data(tmp)
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
     else:
@@ -204,3 +223,4 @@ def write_atomic(path: Path, data: bytes | memoryview | Callable[[Path], None]) 
             os.fsync(handle.fileno())
     os.replace(tmp, path)
     _fsync_dir(path.parent)
+    return result
