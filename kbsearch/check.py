@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from kbsearch import timings
-from kbsearch.dedupe import Embedded, PassageHit, compare, decide, judge_claim
+from kbsearch.dedupe import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
 from kbsearch.embed import Encoder
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
@@ -105,6 +105,7 @@ class Checker:
 
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
         texts = item.record.claim_texts() or [item.whole_text]
+        restatement = restates_same_paper(item.record, same)
         statuses = []
         for text in texts:
             index = item.passages.index(text) if text in item.passages else 0
@@ -112,7 +113,7 @@ class Checker:
             hits = self.store.search_records(vector, CLAIM_HITS, flt)
             loaded = self._load([rowid for rowid, _, _ in hits])
             passage_hits = [PassageHit(loaded[r], idx, score) for r, score, idx in hits if r in loaded]
-            statuses.append(judge_claim(text, vector, passage_hits, same, self.config))
+            statuses.append(judge_claim(text, vector, passage_hits, same, self.config, restatement))
         return statuses
 
     def _item_flags(self, record: Record, first: Match | None) -> list[Flag]:

@@ -8,11 +8,18 @@ Evidence, strongest first:
    two records about different ids are different papers; a record that only
    cites the id the other is about is a different item.
 2. Identical text.
-3. Meaning plus surface: cosine of the whole records, plus (within one
-   language) the overlap of Chinese bigrams and English words. Across
-   languages the overlap means little, so the cosine stands alone.
+3. A paper card's title is its paper's name: two cards with one title are
+   one paper, and two cards whose titles in one language share little are two
+   papers, however alike their summaries (papers on one topic read alike).
 4. A rare name heading both titles (TriAttention, C²KV) with a moderate
    cosine: rewrites of one item often share little else.
+5. Meaning plus surface: cosine of the whole records, plus (within one
+   language) the overlap of Chinese bigrams and English words. Across
+   languages the overlap means little, so the cosine stands alone.
+
+Claims: a claim is known when a passage says the same and it brings no
+number the known records lack. Two cards of one paper summarise one fixed
+text, so a later card's sentence is known unless it brings a new number.
 """
 
 from __future__ import annotations
@@ -22,8 +29,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kbsearch.records import Record
+from kbsearch.records import Kind, Record
 from kbsearch.textsim import head_names, jaccard, language, lexical_tokens, normalized, substantive_numbers
+
+# Word overlap of two paper titles below which they name different papers; a
+# revised title ("Puck Localization…" → "Ice Hockey Puck Localization…") keeps most words.
+DIFFERENT_TITLE_OVERLAP = 0.5
+# Shorter titles ("Introduction", "Results") are headings, not names.
+TITLE_MIN_WORDS = 3
 from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 
@@ -101,6 +114,9 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
         return False, ["about different arXiv ids"]
     if normalized(item.whole_text) == normalized(known.whole_text):
         return True, ["identical text"]
+    by_title = _same_paper_title(a, b)
+    if by_title is not None:
+        return by_title
     names = sorted(n for n in head_names(a.title) & head_names(b.title) if is_rare(n))
     if names and cosine >= config.shared_name_cosine:
         return True, [f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"]
@@ -115,6 +131,27 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
     return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
 
 
+def _same_paper_title(a: Record, b: Record) -> tuple[bool, list[str]] | None:
+    """The verdict of two paper cards' titles, or None when titles do not settle it."""
+    if a.kind is not Kind.paper_card or b.kind is not Kind.paper_card:
+        return None
+    if min(len(a.title.split()), len(b.title.split())) < TITLE_MIN_WORDS:
+        return None
+    if normalized(a.title) == normalized(b.title):
+        return True, ["paper cards with the same title"]
+    if language(a.title) != language(b.title):
+        return None
+    overlap = jaccard(lexical_tokens(a.title), lexical_tokens(b.title))
+    if overlap < DIFFERENT_TITLE_OVERLAP:
+        return False, [f"paper cards with different titles (word overlap {overlap:.2f})"]
+    return None
+
+
+def restates_same_paper(item: Record, same_items: list[Embedded]) -> bool:
+    """Whether the item is a paper card and a known card is the same paper."""
+    return item.kind is Kind.paper_card and any(k.record.kind is Kind.paper_card for k in same_items)
+
+
 @dataclass
 class PassageHit:
     """A known passage found for one claim of the item."""
@@ -125,12 +162,13 @@ class PassageHit:
 
 
 def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_items: list[Embedded],
-                config: DedupeConfig) -> ClaimStatus:
+                config: DedupeConfig, restatement: bool = False) -> ClaimStatus:
     """Known when some passage says the same, and no number in it is unseen.
 
     ``hits`` come from a search over everything known and must clear the
     strict thresholds; every passage of a same-item record is compared too,
-    against the lower same-item thresholds.
+    against the lower same-item thresholds. With ``restatement`` (a card of a
+    paper that already has one) only an unseen number makes the claim new.
     """
     claim_language, claim_tokens = language(claim), lexical_tokens(claim)
     candidates = [(hit, False) for hit in hits]
@@ -152,7 +190,8 @@ def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_ite
     seen_numbers = hit.known.numbers.union(*(k.numbers for k in same_items))
     unseen = sorted(substantive_numbers(claim) - seen_numbers)
     record = hit.known.record
-    return ClaimStatus(text=claim, known=score >= threshold and not unseen, score=round(score, 4),
+    said_before = score >= threshold or restatement
+    return ClaimStatus(text=claim, known=said_before and not unseen, score=round(score, 4),
                        best_id=record.id, best_instance=record.instance, best_date=record.date,
                        best_text=hit.known.passages[hit.index][:300], new_numbers=unseen)
 

@@ -1,0 +1,84 @@
+"""The rules of dedupe.py on hand-made records: paper titles, restated cards, numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from fake_encoder import FakeEncoder
+from kbsearch.dedupe import Embedded, PassageHit, compare, judge_claim, restates_same_paper
+from kbsearch.records import Kind, Record
+from kbsearch.textsim import substantive_numbers
+from kbsearch.verdicts import DedupeConfig
+
+ENCODER = FakeEncoder()
+CONFIG = DedupeConfig()
+SUMMARY = "提出一种面向长上下文推理的KV缓存压缩方法，显著降低显存占用并保持精度。"
+
+
+def embedded(record_id: str, title: str, text: str, kind: Kind = Kind.paper_card) -> Embedded:
+    record = Record(id=record_id, kind=kind, title=title, text=text)
+    return Embedded(record, ENCODER.encode(record.passages()))
+
+
+def never_rare(_: str) -> bool:
+    return False
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("基于33份报告和330个问答对", {"33", "330"}),
+    ("吞吐提升了10.7x，准确率达77.27%。", {"10.7x", "77.27%"}),
+    ("加速 2.5 倍, 1,618 tokens", {"2.5x", "1618"}),
+    ("训练两个7B参数的模型", {"7b"}),
+    ("GPT-4.1 与 OpenRR-1k, Qwen2.5", set()),
+    ("2026年3月发布，见第1节", set()),
+])
+def test_numbers_are_found_next_to_chinese_and_not_inside_names(text: str, expected: set[str]) -> None:
+    assert substantive_numbers(text) == expected
+
+
+def test_two_cards_with_one_title_are_one_paper_however_they_are_summarised() -> None:
+    first = embedded("a", "Translation in the Wild", "大语言模型的翻译能力来自训练数据中的偶然双语现象。")
+    later = embedded("b", "Translation  in the wild", "论文研究LLM翻译能力的来源，与指令微调有关。")
+    match = compare(later, first, CONFIG, never_rare)
+    assert match.same_item and match.reasons == ["paper cards with the same title"]
+
+
+def test_cards_with_different_titles_are_different_papers_even_with_one_summary() -> None:
+    first = embedded("a", "SEMMA: A Semantic Aware Knowledge Graph Foundation Model", SUMMARY)
+    later = embedded("b", "Beyond Completion: A Foundation Model for General Knowledge Graph Reasoning", SUMMARY)
+    assert compare(later, first, CONFIG, never_rare).score > 0.5
+    match = compare(later, first, CONFIG, never_rare)
+    assert not match.same_item and "different titles" in match.reasons[0]
+
+
+def test_a_revised_title_and_other_kinds_fall_through_to_the_text_rules() -> None:
+    first = embedded("a", "Puck Localization Using Contextual Cues", SUMMARY)
+    revised = embedded("b", "Ice Hockey Puck Localization Using Contextual Cues", SUMMARY)
+    assert compare(revised, first, CONFIG, never_rare).same_item
+    increment = embedded("c", "Something else entirely, another title", SUMMARY, kind=Kind.increment)
+    assert "titles" not in " ".join(compare(increment, first, CONFIG, never_rare).reasons)
+
+
+def claim_status(item: Embedded, known: Embedded, claim: str, restatement: bool):  # type: ignore[no-untyped-def]
+    vector = ENCODER.encode([claim])[0]
+    hits = [PassageHit(known, 0, float(known.vectors[0] @ vector))]
+    return judge_claim(claim, vector, hits, [known], CONFIG, restatement)
+
+
+def test_a_later_card_of_one_paper_only_brings_news_with_a_new_number() -> None:
+    first = embedded("a", "Light-ColPali: Token Merging for Visual Retrieval", "提出令牌合并方法，降低检索内存。")
+    later = embedded("b", "Light-ColPali: Token Merging for Visual Retrieval", "令牌合并比剪枝更有效。")
+    assert restates_same_paper(later.record, [first])
+    reworded = claim_status(later, first, "令牌合并比剪枝更有效，适合视觉文档检索。", restatement=True)
+    assert reworded.known and reworded.score < CONFIG.claim_known_same_item
+    numbers = claim_status(later, first, "保持98.2%检索性能的同时仅用11.8%内存。", restatement=True)
+    assert not numbers.known and numbers.new_numbers == ["11.8%", "98.2%"]
+    as_increment = claim_status(later, first, "令牌合并比剪枝更有效，适合视觉文档检索。", restatement=False)
+    assert not as_increment.known
+
+
+def test_an_increment_is_never_a_restatement_of_a_card() -> None:
+    card = embedded("a", "Light-ColPali: Token Merging for Visual Retrieval", SUMMARY)
+    increment = embedded("b", "Light-ColPali", SUMMARY, kind=Kind.increment)
+    assert not restates_same_paper(increment.record, [card])
+    assert not restates_same_paper(card.record, [increment])
