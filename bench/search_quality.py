@@ -173,7 +173,10 @@ def print_table(table: list[tuple[str, int, dict[SearchMode, tuple[float, float,
 
 SWEEP = ([Fusion("rrf", rrf_k=k, lexical_weight=w) for k in (10, 60) for w in (0.1, 0.25, 1.0)]
          + [Fusion("weighted", lexical_weight=w, coverage_power=p)
-            for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)])
+            for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)]
+         + [Fusion("weighted", lexical_weight=0.7, coverage_power=2.0, name_weight=n)
+            for n in (0.05, 0.1, 0.2, 0.4)]
+         + [Fusion("weighted", lexical_weight=w, coverage_power=1.0, name_weight=0.1) for w in (0.5, 0.7)])
 
 
 def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> None:
@@ -186,7 +189,7 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
         store = stores[task.corpus]
         vectors = encoder.encode(task.queries)
         gathered.append([(query_terms(q), v, gather(store, query_terms(q), v, SearchFilter(),
-                                                      SearchMode.hybrid, K, Fusion(depth=depth)))
+                                                      SearchMode.hybrid, K, Fusion(depth=depth, name_weight=1.0)))
                          for q, v in zip(task.queries, vectors, strict=True)])
     for fusion in SWEEP:
         cells = []
@@ -201,6 +204,7 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
             cells.append(f"{r1:.3f} / {mrr:.3f}")
         shape = f"k={fusion.rrf_k:g}" if fusion.method == "rrf" else f"p={fusion.coverage_power:g}"
         label = f"{fusion.method} {shape} w={fusion.lexical_weight:g}"
+        label += f" n={fusion.name_weight:g}" if fusion.name_weight else ""
         print(f"| {label:28} | " + " | ".join(f"{c:^22}" for c in cells) + " |")
 
 

@@ -31,13 +31,13 @@ import numpy as np
 
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import head_names, jaccard, language, lexical_tokens, normalized, substantive_numbers
+from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 # Word overlap of two paper titles below which they name different papers; a
 # revised title ("Puck Localization…" → "Ice Hockey Puck Localization…") keeps most words.
 DIFFERENT_TITLE_OVERLAP = 0.5
 # Shorter titles ("Introduction", "Results") are headings, not names.
 TITLE_MIN_WORDS = 3
-from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 
 @dataclass

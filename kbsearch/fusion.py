@@ -32,6 +32,9 @@ class Fusion:
     """Weighted sum only: the exponent applied to term coverage (see ``term_coverage``)."""
     depth: int = 50
     """Candidates taken from each list before fusing (at least k)."""
+    name_weight: float = 0.0
+    """Weighted sum only: added to a record holding the query's rare coined
+    names (LGM-Pose, DEGround), times the share of them it holds."""
 
 
 def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dict[int, float]:
@@ -44,9 +47,17 @@ def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dic
     return scores
 
 
-def weighted_sum(cosine: dict[int, float], coverage: dict[int, float], fusion: Fusion) -> dict[int, float]:
-    """Row id → cosine + weight × coverage, for every row id in either map."""
+def weighted_sum(cosine: dict[int, float], coverage: dict[int, float], fusion: Fusion,
+                 named: dict[str, list[int]] | None = None) -> dict[int, float]:
+    """Row id → cosine + weight × coverage (+ the name weight times the share
+    of the query's rare names the record holds), for every row id in either map."""
+    names_held: dict[int, int] = {}
+    for rowids in (named or {}).values():
+        for rowid in rowids:
+            names_held[rowid] = names_held.get(rowid, 0) + 1
+    share = {rowid: count / len(named) for rowid, count in names_held.items()} if named else {}
     return {rowid: cosine.get(rowid, 0.0) + fusion.lexical_weight * coverage.get(rowid, 0.0)
+            + fusion.name_weight * share.get(rowid, 0.0)
             for rowid in cosine.keys() | coverage.keys()}
 
 

@@ -20,7 +20,7 @@ import math
 import re
 import sqlite3
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kbsearch.ids import extract_github_repos, extract_urls
 from kbsearch.records import Record
@@ -55,12 +55,21 @@ _EDGE_PUNCT = ".-_/+#@*~=`^$&"  # "%" stays: 29% is not 29
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
+# A name found in at most this many records, and in at most this share of a
+# small index, singles them out as an id would.
+RARE_NAME_RECORDS = 3
+RARE_NAME_SHARE = 0.05
+_NAME_MIN_CHARS = 4
+
+
 @dataclass(frozen=True)
 class QueryTerms:
     """What a query is matched by: trigram-searchable terms and shorter ones."""
 
     long: list[str]
     short: list[str]
+    names: list[str] = field(default_factory=list)
+    """Coined names among ``long`` (LGM-Pose, DEGround, SGLang, GPT-4o), folded."""
 
     def all(self) -> list[str]:
         return self.long + self.short
@@ -75,12 +84,15 @@ def query_terms(query: str) -> QueryTerms:
     """
     long: list[str] = []
     short: list[str] = []
+    names: list[str] = []
     for match in _TOKEN.finditer(query):
         token = match.group(0)
         if not _CJK_RUN.fullmatch(token):
             token = token.strip(_EDGE_PUNCT)
         if not token:
             continue
+        if _looks_coined(token):
+            names.append(token.translate(_ASCII_LOWER))
         if len(token) < MIN_TRIGRAM:
             short.append(token.translate(_ASCII_LOWER))
         elif _CJK_RUN.fullmatch(token):
@@ -91,7 +103,41 @@ def query_terms(query: str) -> QueryTerms:
         # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
         # nearly every English record: it says nothing next to longer terms.
         short = [t for t in short if len(t) > 1 or not t.isascii()]
-    return QueryTerms(long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS])
+    return QueryTerms(long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS], names=_unique(names))
+
+
+def _looks_coined(token: str) -> bool:
+    """A made-up name: a capital after the first letter (SGLang, LGM-Pose,
+    DEGround) or letters mixed with digits (GPT-4o, H100). Ordinary words
+    (Kinetics, Transformer), short ones (Tom, KV) and quantities are not."""
+    if len(token) < _NAME_MIN_CHARS or not token.isascii() or not token[0].isalpha():
+        return False  # too short, not Latin script, or a quantity (10.7x)
+    letters = any(ch.isalpha() for ch in token)
+    digits = any(ch.isdigit() for ch in token)
+    return letters and (digits or any(ch.isupper() for ch in token[1:]))
+
+
+def records_with_names(db: sqlite3.Connection, names: list[str], where: list[str],
+                       params: list[object]) -> dict[str, list[int]]:
+    """Name → the records (passing ``where``) holding it, for the names held
+    by at most ``RARE_NAME_RECORDS`` records of the whole index (and at most
+    ``RARE_NAME_SHARE`` of them): such a name identifies what it names, while
+    a common one (vLLM, SOTA) only says the topic."""
+    found: dict[str, list[int]] = {}
+    total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
+    most = min(RARE_NAME_RECORDS, max(1, int(total * RARE_NAME_SHARE)))
+    for name in names:
+        rows = [r[0] for r in db.execute(
+            f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? LIMIT ?",
+            (match_expression([name]), most + 1))]
+        if not rows or len(rows) > most:
+            continue
+        marks = ",".join("?" * len(rows))
+        kept = [r[0] for r in db.execute(
+            f"SELECT rowid FROM records WHERE rowid IN ({marks}) AND {' AND '.join(where)}", [*rows, *params])]
+        if kept:
+            found[name] = kept
+    return found
 
 
 def match_expression(terms: list[str]) -> str:

@@ -306,6 +306,13 @@ class Store:
         clauses, params = _filter_sql(flt or SearchFilter())
         return lexical.search(self.db, terms, limit, clauses, params)
 
+    def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
+        """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""
+        if not names:
+            return {}
+        clauses, params = _filter_sql(flt or SearchFilter())
+        return lexical.records_with_names(self.db, names, clauses, params)
+
     def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
         """Row ids passing the filter, or None when nothing is filtered."""
         if flt.is_empty():

@@ -158,6 +158,37 @@ def test_query_terms_split_chinese_into_trigrams_and_keep_names_whole() -> None:
     terms = lexical.query_terms("频域压缩 TensorRT-LLM, 10.7x KV 吞吐")
     assert terms.long == ["频域压", "域压缩", "tensorrt-llm", "10.7x"]
     assert terms.short == ["kv", "吞吐"]
+    assert terms.names == ["tensorrt-llm"]
+
+
+def test_coined_names_are_told_from_ordinary_words() -> None:
+    query = "提出（LGM-Pose）与DEGround框架，GPT-4o、SGLang; Kinetics Transformer Tom KV 10.7x"
+    assert lexical.query_terms(query).names == ["lgm-pose", "deground", "gpt-4o", "sglang"]
+
+
+def test_a_rare_name_in_a_long_query_lifts_the_record_holding_it(tmp_path: Path, encoder: FakeEncoder) -> None:
+    store = Store.open(tmp_path, create=True)
+    fill(store, [note(i) for i in range(60)]
+         + [note(64, id="named", title="LGM-Pose", text="单分支轻量级全局建模网络，实时姿态估计"),
+            note(65, id="jay/named", instance="jay", title="LGM-Pose 复现", text="实时姿态估计的开源复现"),
+            note(66, id="other", title="单分支轻量级网络", text="单分支结构的轻量级全局建模网络，实时姿态估计")],
+         encoder)
+    query = "提出 LGM-Pose：单分支结构的轻量级全局建模网络，实时姿态估计"
+    no_names = Fusion("weighted", lexical_weight=0.7)
+    plain = [(h.id, h.score) for h in search(store, encoder, query, 2, fusion=no_names).results]
+    assert [i for i, _ in plain] == ["other", "named"]
+    lifted = search(store, encoder, query, 2).results
+    assert [h.id for h in lifted] == ["named", "other"]
+    assert lifted[0].score == pytest.approx(plain[1][1] + 0.1, abs=1e-3)  # the name's weight, nothing else
+    assert ids(store, encoder, query, k=1, instance="jay") == ["jay/named"]
+    jay = store.db.execute("SELECT rowid FROM records WHERE id = 'jay/named'").fetchone()[0]
+    assert store.records_with_names(["lgm-pose"], SearchFilter(instance="jay")) == {"lgm-pose": [jay]}
+
+
+def test_a_name_many_records_hold_is_not_rare(store: Store) -> None:
+    # vLLM is in 3 of the 6 notes: a topic, not an identifier; RadixAttention is in one.
+    assert store.records_with_names(["vllm", "radixattention", "absentname"]) == {
+        "radixattention": [store.db.execute("SELECT rowid FROM records WHERE id = 'tom/n1'").fetchone()[0]]}
 
 
 # -- modes and fusion -----------------------------------------------------------
@@ -175,8 +206,9 @@ def test_each_mode_reports_its_own_scores(store: Store, encoder: FakeEncoder) ->
     assert all(h.lexical_rank is None and h.dense_score == h.score for h in dense)
     top = search(store, encoder, "vLLM throughput H100", 3, mode=SearchMode.hybrid).results[0]
     assert top.id == "tom/n2" and top.lexical_rank == 1 and top.dense_score is not None
-    # The default fusion: cosine + 0.7 × (idf-weighted term coverage)²; n2 holds every term.
-    assert top.score == pytest.approx(top.dense_score + 0.7, abs=1e-3)
+    # The default fusion: cosine + 0.7 × idf-weighted term coverage + 0.1 × the
+    # share of the query's rare names held; n2 holds every term and H100, the one rare name.
+    assert top.score == pytest.approx(top.dense_score + 0.7 + 0.1, abs=1e-3)
     rrf = search(store, encoder, "vLLM throughput H100", 3, mode=SearchMode.hybrid,
                  fusion=Fusion("rrf", rrf_k=60)).results[0]
     assert rrf.id == "tom/n2" and rrf.score == pytest.approx(2 / 61, abs=1e-4)  # first in both lists
