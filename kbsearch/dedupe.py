@@ -34,7 +34,7 @@ from kbsearch.textsim import head_names, jaccard, language, lexical_tokens, norm
 from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 # Word overlap of two paper titles below which they name different papers; a
-# revised title ("Puck Localization…" → "Ice Hockey Puck Localization…") keeps most words.
+# revised title ("Sparse Draft Trees…" → "Adaptive Sparse Draft Trees…") keeps most words.
 DIFFERENT_TITLE_OVERLAP = 0.5
 # Shorter titles ("Introduction", "Results") are headings, not names.
 TITLE_MIN_WORDS = 3

@@ -34,7 +34,7 @@ class Fusion:
     """Candidates taken from each list before fusing (at least k)."""
     name_weight: float = 0.0
     """Weighted sum only: added to a record holding the query's rare coined
-    names (LGM-Pose, DEGround), times the share of them it holds."""
+    names (RingPose, ShardNet), times the share of them it holds."""
 
 
 def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dict[int, float]:

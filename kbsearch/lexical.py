@@ -69,7 +69,7 @@ class QueryTerms:
     long: list[str]
     short: list[str]
     names: list[str] = field(default_factory=list)
-    """Coined names among ``long`` (LGM-Pose, DEGround, SGLang, GPT-4o), folded."""
+    """Coined names among ``long`` (RingPose, ShardNet, SGLang, GPT-4o), folded."""
 
     def all(self) -> list[str]:
         return self.long + self.short
@@ -107,8 +107,8 @@ def query_terms(query: str) -> QueryTerms:
 
 
 def _looks_coined(token: str) -> bool:
-    """A made-up name: a capital after the first letter (SGLang, LGM-Pose,
-    DEGround) or letters mixed with digits (GPT-4o, H100). Ordinary words
+    """A made-up name: a capital after the first letter (SGLang, RingPose,
+    ShardNet) or letters mixed with digits (GPT-4o, H100). Ordinary words
     (Kinetics, Transformer), short ones (Tom, KV) and quantities are not."""
     if len(token) < _NAME_MIN_CHARS or not token.isascii() or not token[0].isalpha():
         return False  # too short, not Latin script, or a quantity (10.7x)

@@ -41,7 +41,7 @@ class SearchMode(StrEnum):
 # stream it takes R@1 from 0.980 to 0.997. Squaring the coverage (the earlier
 # default) kept the parallel sets level but gained only half as much: a
 # reworded summary shares a fifth of its terms with the card, and 0.2² is
-# noise. A rare coined name (LGM-Pose) adds 0.1 on top. See README, "Search quality".
+# noise. A rare coined name (RingPose) adds 0.1 on top. See README, "Search quality".
 DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=1.0, name_weight=0.1)
 
 

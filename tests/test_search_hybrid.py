@@ -162,18 +162,18 @@ def test_query_terms_split_chinese_into_trigrams_and_keep_names_whole() -> None:
 
 
 def test_coined_names_are_told_from_ordinary_words() -> None:
-    query = "提出（LGM-Pose）与DEGround框架，GPT-4o、SGLang; Kinetics Transformer Tom KV 10.7x"
-    assert lexical.query_terms(query).names == ["lgm-pose", "deground", "gpt-4o", "sglang"]
+    query = "提出（RingPose）与ShardNet框架，GPT-4o、SGLang; Kinetics Transformer Tom KV 10.7x"
+    assert lexical.query_terms(query).names == ["ringpose", "shardnet", "gpt-4o", "sglang"]
 
 
 def test_a_rare_name_in_a_long_query_lifts_the_record_holding_it(tmp_path: Path, encoder: FakeEncoder) -> None:
     store = Store.open(tmp_path, create=True)
     fill(store, [note(i) for i in range(60)]
-         + [note(64, id="named", title="LGM-Pose", text="单分支轻量级全局建模网络，实时姿态估计"),
-            note(65, id="jay/named", instance="jay", title="LGM-Pose 复现", text="实时姿态估计的开源复现"),
+         + [note(64, id="named", title="RingPose", text="单分支轻量级全局建模网络，实时姿态估计"),
+            note(65, id="jay/named", instance="jay", title="RingPose 复现", text="实时姿态估计的开源复现"),
             note(66, id="other", title="单分支轻量级网络", text="单分支结构的轻量级全局建模网络，实时姿态估计")],
          encoder)
-    query = "提出 LGM-Pose：单分支结构的轻量级全局建模网络，实时姿态估计"
+    query = "提出 RingPose：单分支结构的轻量级全局建模网络，实时姿态估计"
     no_names = Fusion("weighted", lexical_weight=0.7)
     plain = [(h.id, h.score) for h in search(store, encoder, query, 2, fusion=no_names).results]
     assert [i for i, _ in plain] == ["other", "named"]
@@ -182,7 +182,7 @@ def test_a_rare_name_in_a_long_query_lifts_the_record_holding_it(tmp_path: Path,
     assert lifted[0].score == pytest.approx(plain[1][1] + 0.1, abs=1e-3)  # the name's weight, nothing else
     assert ids(store, encoder, query, k=1, instance="jay") == ["jay/named"]
     jay = store.db.execute("SELECT rowid FROM records WHERE id = 'jay/named'").fetchone()[0]
-    assert store.records_with_names(["lgm-pose"], SearchFilter(instance="jay")) == {"lgm-pose": [jay]}
+    assert store.records_with_names(["ringpose"], SearchFilter(instance="jay")) == {"ringpose": [jay]}
 
 
 def test_a_name_many_records_hold_is_not_rare(store: Store) -> None:
