@@ -84,15 +84,15 @@ def _link_by_ids(embedded: dict[int, Embedded], files: dict[int, str | None], li
 
 def _link_by_meaning(store: Store, embedded: dict[int, Embedded], files: dict[int, str | None],
                      links: _UnionFind, config: DedupeConfig) -> None:
-    from kbsearch.check import rare_name_test
+    from kbsearch.check import rare_name_test, rare_text_name_test
 
-    is_rare = rare_name_test(store, config)
+    is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
     for a, b in _candidate_pairs(embedded, config):
         if links.find(a) == links.find(b):
             continue
         if files.get(a) is not None and files.get(a) == files.get(b):
             continue
-        if compare(embedded[a], embedded[b], config, is_rare).same_item:
+        if compare(embedded[a], embedded[b], config, is_rare, is_rare_in_text).same_item:
             links.union(a, b)
 
 

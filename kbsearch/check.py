@@ -43,6 +43,7 @@ class Checker:
         self.config = config or DedupeConfig()
         self.as_of = as_of
         self.is_rare = rare_name_test(store, self.config)
+        self.is_rare_in_text = rare_text_name_test(store, self.config)
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
 
@@ -72,7 +73,8 @@ class Checker:
     def _check_one(self, item: Embedded, file: str | None) -> ItemResult:
         flt = self._filter(item.record, file)
         known = self._candidates(item, flt)
-        matches = sorted((compare(item, k, self.config, self.is_rare) for k in known.values()),
+        matches = sorted((compare(item, k, self.config, self.is_rare, self.is_rare_in_text)
+                          for k in known.values()),
                          key=lambda m: (not m.same_item, -m.score))
         same = [known[m.id] for m in matches if m.same_item]
         claims = self._claims(item, flt, same)
@@ -136,6 +138,18 @@ def rare_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
     total, counts = store.title_name_counts()
     limit = max(config.rare_name_min, config.rare_name_share * total)
     return lambda name: counts.get(name, 0) <= limit
+
+
+def rare_text_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
+    """Whether a name is held by few enough records' texts to identify an item
+    (counted once per name: the store does not change during a check)."""
+    counts: dict[str, int] = {}
+
+    def is_rare(name: str) -> bool:
+        if name not in counts:
+            counts[name] = store.records_with_text(name, config.rare_lead_name_records)
+        return counts[name] <= config.rare_lead_name_records
+    return is_rare
 
 
 def _first_seen(same: list[Match]) -> Match | None:

@@ -11,8 +11,8 @@ Evidence, strongest first:
 3. A paper card's title is its paper's name: two cards with one title are
    one paper, and two cards whose titles in one language share little are two
    papers, however alike their summaries (papers on one topic read alike).
-4. A rare name heading both titles (TriAttention, C²KV) with a moderate
-   cosine: rewrites of one item often share little else.
+4. A rare name heading both titles (TriAttention, C²KV), or opening both
+   texts, with a moderate cosine: rewrites of one item often share little else.
 5. Meaning plus surface: cosine of the whole records, plus (within one
    language) the overlap of Chinese bigrams and English words. Across
    languages the overlap means little, so the cosine stands alone.
@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.records import Kind, Record
-from kbsearch.textsim import head_names, jaccard, language, lexical_tokens, normalized, substantive_numbers
+from kbsearch.textsim import (
+    head_names,
+    jaccard,
+    language,
+    lexical_tokens,
+    name_tokens,
+    normalized,
+    sentences,
+    substantive_numbers,
+)
 from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 # Word overlap of two paper titles below which they name different papers; a
@@ -55,6 +64,7 @@ class Embedded:
         self.language = language(self.whole_text)
         self.tokens = lexical_tokens(self.whole_text)
         self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
+        self.lead_names = name_tokens(lead_sentence(self.record))
         self._features: dict[int, tuple[str, set[str]]] = {}
 
     def passage_features(self, index: int) -> tuple[str, set[str]]:
@@ -78,7 +88,7 @@ class Embedded:
 
 
 def compare(item: Embedded, known: Embedded, config: DedupeConfig,
-            is_rare: Callable[[str], bool]) -> Match:
+            is_rare: Callable[[str], bool], is_rare_in_text: Callable[[str], bool] | None = None) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
     same_language = item.language == known.language
@@ -86,7 +96,8 @@ def compare(item: Embedded, known: Embedded, config: DedupeConfig,
     lexical = jaccard(item.tokens, known.tokens) if same_language else 0.0
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
-    same, reasons = _same_item(item, known, cosine, lexical, shared, cited, config, is_rare)
+    same, reasons = _same_item(item, known, cosine, lexical, shared, cited, config, is_rare,
+                               is_rare_in_text or _never)
     return Match(id=b.id, kind=b.kind, title=b.title, instance=b.instance, date=b.date,
                  score=round(cosine, 4), lexical=round(lexical, 4), same_item=same, reasons=reasons,
                  shared_ids=shared, cited_ids=[c for c in cited if c not in shared])
@@ -97,14 +108,14 @@ def lowest_same_item_cosine(config: DedupeConfig) -> float:
     records the same item, apart from the rules that ignore the cosine (a shared
     arXiv id, identical text). Lexical overlap adds at most 1. The thresholds are
     on the dedupe scale; the result is the model's own cosine."""
-    lowest = min(config.shared_name_cosine, config.same_item_cross_lingual,
+    lowest = min(config.shared_name_cosine, config.shared_lead_name_cosine, config.same_item_cross_lingual,
                  config.same_item - config.lexical_weight)
     return min(config.raw_cosine(lowest, cross_lingual=False), config.raw_cosine(lowest, cross_lingual=True))
 
 
 def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, shared: list[str],
-               cited: list[str], config: DedupeConfig,
-               is_rare: Callable[[str], bool]) -> tuple[bool, list[str]]:
+               cited: list[str], config: DedupeConfig, is_rare: Callable[[str], bool],
+               is_rare_in_text: Callable[[str], bool]) -> tuple[bool, list[str]]:
     a, b = item.record, known.record
     if shared:
         return True, [f"both are about arXiv {', '.join(shared)}"]
@@ -120,6 +131,9 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
     names = sorted(n for n in head_names(a.title) & head_names(b.title) if is_rare(n))
     if names and cosine >= config.shared_name_cosine:
         return True, [f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"]
+    lead = sorted(n for n in item.lead_names & known.lead_names if is_rare_in_text(n))
+    if lead and cosine >= config.shared_lead_name_cosine:
+        return True, [f"both open with the name {', '.join(lead)}; cosine {cosine:.2f}"]
     if item.language != known.language:
         same = cosine >= config.same_item_cross_lingual
         return same, [f"{item.language}/{known.language} cosine {cosine:.2f} "
@@ -129,6 +143,20 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
     if not config.lexical_weight:
         return same, [f"cosine {cosine:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
     return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
+
+
+def lead_sentence(record: Record) -> str:
+    """The first sentence of the body (else of the first claim): where a
+    summary names its subject. Names further on are often related work."""
+    for text in (record.text, *record.claims[:1]):
+        found = sentences(text)
+        if found:
+            return found[0]
+    return ""
+
+
+def _never(_: str) -> bool:
+    return False
 
 
 def _same_paper_title(a: Record, b: Record) -> tuple[bool, list[str]] | None:

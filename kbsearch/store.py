@@ -414,6 +414,15 @@ class Store:
                 found.update((rowid, vector) for rowid in by_hash[content_hash])
         return found
 
+    def records_with_text(self, term: str, limit: int) -> int:
+        """How many records hold ``term`` (three characters or more) in their
+        text, counted up to ``limit`` + 1: enough to tell rare from common."""
+        expression = f"body : {lexical.match_expression([term])}"
+        row = self.db.execute(
+            f"SELECT count(*) FROM (SELECT rowid FROM {lexical.FTS_TABLE} WHERE {lexical.FTS_TABLE} MATCH ? "
+            f"LIMIT ?)", (expression, limit + 1)).fetchone()
+        return int(row[0])
+
     def title_name_counts(self) -> tuple[int, dict[str, int]]:
         """(records, name → records whose title has it), cached per generation."""
         from kbsearch.textsim import name_tokens

@@ -47,6 +47,13 @@ class DedupeConfig(BaseModel, extra="forbid"):
     most this share of the records' titles carry it ..."""
     rare_name_min: int = 5
     """... or at most this many, whichever is larger."""
+    shared_lead_name_cosine: float = 0.60
+    """cosine at or above which two records whose first sentences both name
+    one rare coined system (CLDTracker, FoldKV) describe the same item: a
+    summary opens with its subject, so this works without titles."""
+    rare_lead_name_records: int = 3
+    """a name in a first sentence identifies an item when at most this many
+    known records hold it anywhere in their text (CoT, LoRA, ViT are in many)."""
     claim_known: float = 0.90
     """cosine + lexical overlap, same language, at or above which a claim is
     already known from a passage."""

@@ -82,3 +82,45 @@ def test_an_increment_is_never_a_restatement_of_a_card() -> None:
     increment = embedded("b", "FoldKV", SUMMARY, kind=Kind.increment)
     assert not restates_same_paper(increment.record, [card])
     assert not restates_same_paper(card.record, [increment])
+
+
+# -- a rare name opening both texts ----------------------------------------------
+
+ONLY_NAMES = DedupeConfig(same_item=5.0, shared_lead_name_cosine=0.0)  # no text rule can fire
+
+
+def always_rare(_: str) -> bool:
+    return True
+
+
+def test_texts_opening_with_one_rare_name_are_one_item() -> None:
+    first = embedded("a", "", "FoldKV 合并注意力头，缓存更省。随后给出多组实验。", kind=Kind.increment)
+    later = embedded("b", "", "论文提出FoldKV，把相似的注意力头合并。", kind=Kind.increment)
+    match = compare(later, first, ONLY_NAMES, never_rare, always_rare)
+    assert match.same_item and match.reasons[0].startswith("both open with the name foldkv")
+    assert not compare(later, first, ONLY_NAMES, never_rare, never_rare).same_item  # a common name
+    assert not compare(later, first, ONLY_NAMES, never_rare).same_item  # no text rarity given
+    gated = ONLY_NAMES.model_copy(update={"shared_lead_name_cosine": 1.0})
+    assert not compare(later, first, gated, never_rare, always_rare).same_item
+
+
+def test_a_name_mentioned_later_in_the_text_is_related_work_not_the_subject() -> None:
+    subject = embedded("a", "", "FoldKV 合并注意力头，缓存更省。", kind=Kind.increment)
+    citing = embedded("b", "", "RingKV 用环形缓冲复用多轮缓存。它与 FoldKV 正交。", kind=Kind.increment)
+    assert not compare(citing, subject, ONLY_NAMES, never_rare, always_rare).same_item
+
+
+def test_text_rarity_counts_records_holding_the_name_in_their_text(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from kbsearch.check import rare_text_name_test
+    from kbsearch.ingest import ingest_records
+    from kbsearch.store import ChangeSet, Store
+
+    store = Store.open(tmp_path / "idx", create=True)
+    rows = [Record(id=f"r{i}", kind=Kind.increment, title="FoldKV in the title only" if i == 0 else f"note {i}",
+                   text="CoT 推理" if i < 5 else "另一条记录") for i in range(8)]
+    rows.append(Record(id="named", kind=Kind.increment, title="x", text="RingKV 复用多轮缓存"))
+    ingest_records(store, ChangeSet(upserts=rows), model=ENCODER.model_id, load_encoder=lambda: ENCODER)
+    assert store.records_with_text("cot", 3) == 4  # counted up to the limit + 1
+    assert store.records_with_text("foldkv", 3) == 0  # titles are not text
+    is_rare = rare_text_name_test(store, DedupeConfig(rare_lead_name_records=3))
+    assert is_rare("ringkv") and not is_rare("cot")

@@ -84,8 +84,10 @@ def test_identical_vectors_pair_and_tiny_inputs_do_not() -> None:
 
 def test_lowest_same_item_cosine_is_the_loosest_rule() -> None:
     assert lowest_same_item_cosine(DedupeConfig()) == pytest.approx(0.0)
-    strict = DedupeConfig(same_item=1.8, shared_name_cosine=0.9, same_item_cross_lingual=0.85)
+    strict = DedupeConfig(same_item=1.8, shared_name_cosine=0.9, same_item_cross_lingual=0.85,
+                          shared_lead_name_cosine=0.95)
     assert lowest_same_item_cosine(strict) == pytest.approx(0.8)
+    assert lowest_same_item_cosine(strict.model_copy(update={"shared_lead_name_cosine": 0.7})) == 0.7
 
 
 # -- audit ---------------------------------------------------------------------------
