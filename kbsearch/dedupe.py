@@ -128,12 +128,9 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
     by_title = _same_paper_title(a, b)
     if by_title is not None:
         return by_title
-    names = sorted(n for n in head_names(a.title) & head_names(b.title) if is_rare(n))
-    if names and cosine >= config.shared_name_cosine:
-        return True, [f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"]
-    lead = sorted(n for n in item.lead_names & known.lead_names if is_rare_in_text(n))
-    if lead and cosine >= config.shared_lead_name_cosine:
-        return True, [f"both open with the name {', '.join(lead)}; cosine {cosine:.2f}"]
+    by_name = _shared_rare_name(item, known, cosine, config, is_rare, is_rare_in_text)
+    if by_name:
+        return True, [by_name]
     if item.language != known.language:
         same = cosine >= config.same_item_cross_lingual
         return same, [f"{item.language}/{known.language} cosine {cosine:.2f} "
@@ -143,6 +140,18 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
     if not config.lexical_weight:
         return same, [f"cosine {cosine:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
     return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
+
+
+def _shared_rare_name(item: Embedded, known: Embedded, cosine: float, config: DedupeConfig,
+                      is_rare: Callable[[str], bool], is_rare_in_text: Callable[[str], bool]) -> str | None:
+    """Why a rare name both records lead with makes them one item, or None."""
+    names = sorted(n for n in head_names(item.record.title) & head_names(known.record.title) if is_rare(n))
+    if names and cosine >= config.shared_name_cosine:
+        return f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"
+    lead = sorted(n for n in item.lead_names & known.lead_names if is_rare_in_text(n))
+    if lead and cosine >= config.shared_lead_name_cosine:
+        return f"both open with the name {', '.join(lead)}; cosine {cosine:.2f}"
+    return None
 
 
 def lead_sentence(record: Record) -> str:
