@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench bench-small bench-cold bench-deps bench-audit bench-tui bench-quality crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-small bench-cold bench-deps bench-audit bench-tui bench-quality bench-names crash-trials clean
 
 setup: $(STAMP)
 
@@ -63,6 +63,9 @@ bench-tui: setup
 
 bench-quality: setup
 	$(BIN)/python bench/search_quality.py
+
+bench-names: setup
+	$(BIN)/python bench/name_rarity.py
 
 # Packages only the benches use, never kbsearch itself: semhash (pulls usearch,
 # vicinity and model2vec, no torch) for bench-audit.

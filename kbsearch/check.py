@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 
@@ -134,21 +135,27 @@ class Checker:
 
 
 def rare_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
-    """Whether a title name is rare enough in this store to identify an item."""
-    total, counts = store.title_name_counts()
-    limit = max(config.rare_name_min, config.rare_name_share * total)
-    return lambda name: counts.get(name, 0) <= limit
+    """Whether a title name is rare enough in this store to identify an item:
+    held by at most ``rare_name_min`` titles or ``rare_name_share`` of them."""
+    limit = int(max(config.rare_name_min, config.rare_name_share * store.count()))
+    return _rarity(store, "title", limit)
 
 
 def rare_text_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
-    """Whether a name is held by few enough records' texts to identify an item
-    (counted once per name: the store does not change during a check)."""
+    """Whether a name is held by few enough records' texts to identify an item."""
+    return _rarity(store, "body", config.rare_lead_name_records)
+
+
+def _rarity(store: Store, column: Literal["title", "body"], limit: int) -> Callable[[str], bool]:
+    # Counted once per name and asked only for names two records share: the
+    # store does not change during a check, and counting every title up front
+    # cost about 2 s per process at 100k titled records.
     counts: dict[str, int] = {}
 
     def is_rare(name: str) -> bool:
         if name not in counts:
-            counts[name] = store.records_with_text(name, config.rare_lead_name_records)
-        return counts[name] <= config.rare_lead_name_records
+            counts[name] = store.records_holding(name, column, limit)
+        return counts[name] <= limit
     return is_rare
 
 

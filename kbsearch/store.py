@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel
@@ -98,7 +98,6 @@ class Store:
         self._notes: list[str] = []
         self._index: VectorIndex | None = None
         self._allowed_cache: tuple[tuple[int, str], np.ndarray] | None = None
-        self._names: tuple[int, int, dict[str, int]] | None = None
         self._index_generation = -1
         self._rebuilt: str | None = None
         """Why the cache was rebuilt from the database, if it was."""
@@ -414,26 +413,15 @@ class Store:
                 found.update((rowid, vector) for rowid in by_hash[content_hash])
         return found
 
-    def records_with_text(self, term: str, limit: int) -> int:
+    def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
         """How many records hold ``term`` (three characters or more) in their
-        text, counted up to ``limit`` + 1: enough to tell rare from common."""
-        expression = f"body : {lexical.match_expression([term])}"
+        title or text, counted up to ``limit`` + 1: enough to tell rare from
+        common without reading every record."""
+        expression = f"{column} : {lexical.match_expression([term])}"
         row = self.db.execute(
             f"SELECT count(*) FROM (SELECT rowid FROM {lexical.FTS_TABLE} WHERE {lexical.FTS_TABLE} MATCH ? "
             f"LIMIT ?)", (expression, limit + 1)).fetchone()
         return int(row[0])
-
-    def title_name_counts(self) -> tuple[int, dict[str, int]]:
-        """(records, name → records whose title has it), cached per generation."""
-        from kbsearch.textsim import name_tokens
-
-        if self._names is None or self._names[0] != self.generation:
-            counts: dict[str, int] = {}
-            for (title,) in self.db.execute("SELECT title FROM records"):
-                for name in name_tokens(title):
-                    counts[name] = counts.get(name, 0) + 1
-            self._names = (self.generation, self.count(), counts)
-        return self._names[1], self._names[2]
 
     def _vector_ids(self, rowids: list[int]) -> np.ndarray:
         found: list[int] = []

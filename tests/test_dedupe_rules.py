@@ -120,7 +120,22 @@ def test_text_rarity_counts_records_holding_the_name_in_their_text(tmp_path) -> 
                    text="CoT 推理" if i < 5 else "另一条记录") for i in range(8)]
     rows.append(Record(id="named", kind=Kind.increment, title="x", text="RingKV 复用多轮缓存"))
     ingest_records(store, ChangeSet(upserts=rows), model=ENCODER.model_id, load_encoder=lambda: ENCODER)
-    assert store.records_with_text("cot", 3) == 4  # counted up to the limit + 1
-    assert store.records_with_text("foldkv", 3) == 0  # titles are not text
+    assert store.records_holding("cot", "body", 3) == 4  # counted up to the limit + 1
+    assert store.records_holding("foldkv", "body", 3) == 0  # titles are not text
+    assert store.records_holding("foldkv", "title", 3) == 1
     is_rare = rare_text_name_test(store, DedupeConfig(rare_lead_name_records=3))
     assert is_rare("ringkv") and not is_rare("cot")
+
+
+def test_title_rarity_counts_titles_up_to_the_larger_of_a_count_and_a_share(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from kbsearch.check import rare_name_test
+    from kbsearch.ingest import ingest_records
+    from kbsearch.store import ChangeSet, Store
+
+    store = Store.open(tmp_path / "idx", create=True)
+    rows = [Record(id=f"c{i}", kind=Kind.increment, title=f"CoT trick number {i}", text="短文") for i in range(6)]
+    rows += [Record(id=f"t{i}", kind=Kind.increment, title=f"TriAttention note {i}", text="CoT") for i in range(2)]
+    ingest_records(store, ChangeSet(upserts=rows), model=ENCODER.model_id, load_encoder=lambda: ENCODER)
+    is_rare = rare_name_test(store, DedupeConfig(rare_name_min=5, rare_name_share=0.01))
+    assert is_rare("triattention") and not is_rare("cot")  # 2 titles against 6 (> 5)
+    assert rare_name_test(store, DedupeConfig(rare_name_min=5, rare_name_share=0.8))("cot")  # 6 ≤ 0.8 × 8
