@@ -1,6 +1,6 @@
 """Dedupe quality: kbsearch check vs the raw model, on ../shared/eval.
 
-    python bench/eval_dedupe.py [--model NAME] [--limit-days N]
+    python bench/eval_dedupe.py [--model NAME] [--limit-days N] [--untuned]
 
 1. The arXiv digest stream, replayed day by day: each day's records are
    checked against everything accepted on earlier days, then accepted. Truth
@@ -14,7 +14,9 @@
 3. Parallel sentences: zh→en recall@1 of the dense vectors.
 
 It also reports a threshold fitted on one set applied to another, so that
-nothing here is tuned to one set only.
+nothing here is tuned to one set only. ``--untuned`` adds two more views of
+the stream that no rule or threshold was fitted on: the Chinese method
+summary and the Chinese result summary alone.
 """
 
 from __future__ import annotations
@@ -47,6 +49,11 @@ VIEWS = {
     "card (title + zh TLDR)": lambda row: (row["title"], row["tldr_zh"]),
     "zh TLDR only": lambda row: ("", row["tldr_zh"]),
 }
+# Views of fields no rule was tuned on: a check that the rules carry over.
+UNTUNED_VIEWS = {
+    "zh method only (untuned)": lambda row: ("", row["method_zh"]),
+    "zh result only (untuned)": lambda row: ("", row["result_zh"]),
+}
 
 
 def load_stream(limit_days: int | None) -> list[dict]:
@@ -56,7 +63,7 @@ def load_stream(limit_days: int | None) -> list[dict]:
 
 
 def to_record(number: int, row: dict, view: str) -> Record:
-    title, text = VIEWS[view](row)
+    title, text = {**VIEWS, **UNTUNED_VIEWS}[view](row)
     return Record(id=f"{row['feed']}/{row['date']}/{number}", kind=Kind.paper_card, title=title,
                   text=text, instance=row["feed"], date=row["date"])
 
@@ -155,6 +162,8 @@ def main() -> None:
     parser.add_argument("--model", help="model name from models.txt (default: the default)")
     parser.add_argument("--limit-days", type=int, help="replay only the first N days (quick runs)")
     parser.add_argument("--config", help="a dedupe config JSON (kbsearch calibrate --out)")
+    parser.add_argument("--untuned", action="store_true",
+                        help="also replay the method and result summaries, which no rule was tuned on")
     args = parser.parse_args()
     spec = resolve_model(args.model)
     encoder = load_encoder(spec)
@@ -163,7 +172,7 @@ def main() -> None:
     print(f"model {encoder.model_id}; stream: {len(rows)} records over "
           f"{len({r['date'] for r in rows})} days; defaults: {config.model_dump()}\n")
     print(f"{'set':34} {'system':34} {'P':>6} {'R':>6} {'F1':>6}")
-    for view in VIEWS:
+    for view in [*VIEWS, *(UNTUNED_VIEWS if args.untuned else [])]:
         started = time.perf_counter()
         result = replay(rows, view, encoder, config)
         truth = result["truth"]
