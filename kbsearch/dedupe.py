@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -81,8 +82,9 @@ class Embedded:
         text = record.embed_text()
         return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text])
 
-    @property
+    @cached_property
     def whole(self) -> np.ndarray:
+        """The whole-record vector (looked up once: ``compare`` reads it for every pair)."""
         index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
         return self.vectors[index]
 

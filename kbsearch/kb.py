@@ -127,6 +127,12 @@ class KnowledgeBase:
         if self._store is not None:
             self._store.close()
 
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def ingest(self, paths: list[Path], *, prune: bool = False,
                progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> IngestReport:
         from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs

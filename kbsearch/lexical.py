@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from kbsearch.ids import extract_github_repos, extract_urls
 from kbsearch.records import Record
+from kbsearch.textsim import is_coined
 
 FTS_TABLE = "records_fts"
 # bm25 weights of the FTS columns (title, body, meta): a match in the title says
@@ -107,14 +108,18 @@ def query_terms(query: str) -> QueryTerms:
 
 
 def _looks_coined(token: str) -> bool:
-    """A made-up name: a capital after the first letter (SGLang, RingPose,
-    ShardNet) or letters mixed with digits (GPT-4o, H100). Ordinary words
-    (Kinetics, Transformer), short ones (Tom, KV) and quantities are not."""
-    if len(token) < _NAME_MIN_CHARS or not token.isascii() or not token[0].isalpha():
-        return False  # too short, not Latin script, or a quantity (10.7x)
-    letters = any(ch.isalpha() for ch in token)
-    digits = any(ch.isdigit() for ch in token)
-    return letters and (digits or any(ch.isupper() for ch in token[1:]))
+    """A made-up name (SGLang, RingPose, GPT-4o, H100), as ``textsim.is_coined``
+    judges it, of four or more Latin characters and not a quantity (10.7x)."""
+    return len(token) >= _NAME_MIN_CHARS and token.isascii() and token[0].isalpha() and is_coined(token)
+
+
+def rowids_holding(db: sqlite3.Connection, term: str, limit: int, column: str | None = None) -> list[int]:
+    """Up to ``limit`` + 1 records holding ``term`` (three characters or more)
+    anywhere, or in one FTS column: enough to tell rare from common without
+    reading every record that holds a common one."""
+    expression = match_expression([term]) if column is None else f"{column} : {match_expression([term])}"
+    return [r[0] for r in db.execute(
+        f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? LIMIT ?", (expression, limit + 1))]
 
 
 def records_with_names(db: sqlite3.Connection, names: list[str], where: list[str],
@@ -122,15 +127,16 @@ def records_with_names(db: sqlite3.Connection, names: list[str], where: list[str
     """Name → the records (passing ``where``) holding it, for the names held
     by at most ``RARE_NAME_RECORDS`` records of the whole index (and at most
     ``RARE_NAME_SHARE`` of them): such a name identifies what it names, while
-    a common one (vLLM, SOTA) only says the topic."""
+    a common one (vLLM) only says the topic."""
     found: dict[str, list[int]] = {}
-    total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
-    most = min(RARE_NAME_RECORDS, max(1, int(total * RARE_NAME_SHARE)))
+    total: int | None = None
     for name in names:
-        rows = [r[0] for r in db.execute(
-            f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? LIMIT ?",
-            (match_expression([name]), most + 1))]
-        if not rows or len(rows) > most:
+        rows = rowids_holding(db, name, RARE_NAME_RECORDS)
+        if not rows or len(rows) > RARE_NAME_RECORDS:
+            continue
+        if total is None:  # the share only matters in a small index; read the count once, if at all
+            total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
+        if len(rows) > max(1, int(total * RARE_NAME_SHARE)):
             continue
         marks = ",".join("?" * len(rows))
         kept = [r[0] for r in db.execute(

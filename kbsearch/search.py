@@ -179,8 +179,9 @@ def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.nda
             dense[rowid] = (score, idx)
     texts = store.lexical_documents(list(cosine.keys() | set(lexical_side)))
     weights = term_weights(store.db, terms, list(texts.values()))
+    query_language = _query_language(terms)
     coverage = {rowid: fuse.term_coverage(weights, text, fusion.coverage_power)
-                * _language_factor(terms, text) for rowid, text in texts.items()}
+                * _language_factor(query_language, text) for rowid, text in texts.items()}
     return fuse.weighted_sum(cosine, coverage, fusion, found.named)
 
 
@@ -195,11 +196,17 @@ def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.nda
 CROSS_LANGUAGE_FACTOR = 0.1
 
 
-def _language_factor(terms: QueryTerms, text: str) -> float:
+def _query_language(terms: QueryTerms) -> str | None:
+    """The query's language, or None for one without letters: a number
+    (29%, 1,618) is written alike in every language."""
     query = " ".join([*terms.long, *terms.short])
-    if not any(ch.isalpha() for ch in query):
-        return 1.0  # a number (29%, 1,618) is written alike in every language
-    return 1.0 if language(query) == language(text) else CROSS_LANGUAGE_FACTOR
+    return language(query) if any(ch.isalpha() for ch in query) else None
+
+
+def _language_factor(query_language: str | None, text: str) -> float:
+    if query_language is None or query_language == language(text):
+        return 1.0
+    return CROSS_LANGUAGE_FACTOR
 
 
 def pinned_groups(store: Store, exact: list[str], flt: SearchFilter) -> list[list[int]]:

@@ -414,14 +414,9 @@ class Store:
         return found
 
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
-        """How many records hold ``term`` (three characters or more) in their
-        title or text, counted up to ``limit`` + 1: enough to tell rare from
-        common without reading every record."""
-        expression = f"{column} : {lexical.match_expression([term])}"
-        row = self.db.execute(
-            f"SELECT count(*) FROM (SELECT rowid FROM {lexical.FTS_TABLE} WHERE {lexical.FTS_TABLE} MATCH ? "
-            f"LIMIT ?)", (expression, limit + 1)).fetchone()
-        return int(row[0])
+        """How many records hold ``term`` in their title or text, counted up to
+        ``limit`` + 1 (see ``lexical.rowids_holding``)."""
+        return len(lexical.rowids_holding(self.db, term, limit, column))
 
     def _vector_ids(self, rowids: list[int]) -> np.ndarray:
         found: list[int] = []

@@ -69,7 +69,7 @@ def name_tokens(title: str) -> set[str]:
     names = set()
     for word in _WORD.findall(title):
         for part in re.split(r"[-.+]", word):
-            if len(part) >= 3 and part.lower() not in _GENERIC_NAMES and _coined(part):
+            if len(part) >= 3 and part.lower() not in _GENERIC_NAMES and is_coined(part):
                 names.add(part.lower())
     return names
 
@@ -86,7 +86,9 @@ def head_names(title: str) -> set[str]:
     return name_tokens(words[0]) if words else set()
 
 
-def _coined(part: str) -> bool:
+def is_coined(part: str) -> bool:
+    """A made-up word: letters with digits (When2Think, GPT-4o) or inner capitals
+    (TriAttention, vLLM); not a plural acronym (MLLMs) or an all-capital one."""
     if part.endswith("s") and part[:-1].isupper():
         return False  # a plural acronym: MLLMs, VLMs
     has_letter = any(ch.isalpha() for ch in part)

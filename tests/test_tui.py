@@ -12,6 +12,7 @@ from textual.widgets import Input, Markdown, Static
 from tui_support import BRIEFING, SIZE, build_index, drive, wait_for
 
 from kbsearch.kb import KnowledgeBase
+from kbsearch.models import resolve_model
 from kbsearch.search import SearchResponse
 from kbsearch.store import SearchFilter
 from kbsearch.tui import make_app
@@ -56,11 +57,8 @@ async def search_for(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def facade_search(index: str, query: str, flt: SearchFilter | None = None) -> SearchResponse:
-    kb = KnowledgeBase.open(index)
-    try:
+    with KnowledgeBase.open(index) as kb:
         return kb.search(query, 30, flt)
-    finally:
-        kb.close()
 
 
 @drive
@@ -85,7 +83,7 @@ async def test_typing_fast_embeds_only_the_last_query(index: str) -> None:
             seen.append(query)
             return super().search(query, k, flt)
 
-    app = make_app(index, open_kb=lambda: Counting(Path(index), KnowledgeBase.open(index).spec))
+    app = make_app(index, open_kb=lambda: Counting(Path(index), resolve_model(None)))
     async with app.run_test(size=SIZE) as pilot:
         await search_for(pilot, "speculative decoding")
         typed = [q for q in seen if "speculative decoding".startswith(q)]
@@ -105,7 +103,7 @@ async def test_a_stale_search_never_reaches_the_table(index: str) -> None:
                 release.wait(30)
             return super().search(query, k, flt)
 
-    app = make_app(index, open_kb=lambda: HeldFirst(Path(index), KnowledgeBase.open(index).spec))
+    app = make_app(index, open_kb=lambda: HeldFirst(Path(index), resolve_model(None)))
     async with app.run_test(size=SIZE) as pilot:
         screen = search_screen(app)
         shown: list[str] = []
@@ -137,7 +135,7 @@ async def test_a_search_does_not_wait_for_a_running_check(index: str) -> None:
             release.wait(30)
             return super().check(*args, **kwargs)
 
-    app = make_app(index, open_kb=lambda: SlowCheck(Path(index), KnowledgeBase.open(index).spec))
+    app = make_app(index, open_kb=lambda: SlowCheck(Path(index), resolve_model(None)))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
         check = app.screen
@@ -281,11 +279,8 @@ async def test_check_screen_shows_five_verdicts_for_a_seed_briefing(index: str, 
         assert table.row_count == 5
         cells = [str(table.get_row_at(row)[0]) for row in range(5)]
         assert set(cells) <= {"NEW", "UPDATE", "DUPLICATE"}
-        kb = KnowledgeBase.open(index)
-        try:
+        with KnowledgeBase.open(index) as kb:
             expected = kb.check(str(seed))
-        finally:
-            kb.close()
         assert cells == [item.verdict.value for item in expected.items]
         summary = str(screen.query_one("#check-summary", Static).render())
         assert "5 items" in summary
@@ -317,11 +312,8 @@ async def test_accept_adds_the_new_and_update_items_after_confirmation(index: st
         assert screen.result.accepted == keep
         await wait_for(pilot, lambda: app.stats is not None and app.stats.records == before + len(keep),
                        "the stats to count the accepted records")
-    kb = KnowledgeBase.open(index)
-    try:
+    with KnowledgeBase.open(index) as kb:
         assert [kb.show(record_id).id for record_id in keep] == keep
-    finally:
-        kb.close()
 
 
 @drive
