@@ -57,14 +57,14 @@ class Checker:
                            items=results, flags=flags)
 
     def _embed(self, items: list[Record]) -> list[Embedded]:
-        texts = [p for item in items for p in item.passages()]
+        passages = [item.passages() for item in items]  # split once: encoding and Embedded share them
+        texts = [p for each in passages for p in each]
         with timings.phase("embed items"):
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
         out, start = [], 0
-        for item in items:
-            count = len(item.passages())
-            out.append(Embedded(item, vectors[start:start + count]))
-            start += count
+        for item, own in zip(items, passages, strict=True):
+            out.append(Embedded(item, vectors[start:start + len(own)], own))
+            start += len(own)
         return out
 
     def _filter(self, item: Record, file: str | None) -> SearchFilter:
