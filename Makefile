@@ -36,6 +36,7 @@ test-fast: setup
 
 lint: setup
 	$(BIN)/ruff check kbsearch tests bench
+	$(BIN)/ruff format --check kbsearch tests bench
 	$(BIN)/mypy
 
 # Issue 6's benchmarks, each table beside its baseline (about 15 minutes on

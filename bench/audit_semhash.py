@@ -62,8 +62,12 @@ def stream_records() -> list[Record]:
     for i, r in enumerate(rows):
         records += [
             Record(id=f"card/{i}", kind=Kind.paper_card, title=r["title"], text=r["tldr_zh"]),
-            Record(id=f"inc/{i}", kind=Kind.increment, title=r["title_zh"] or r["title"],
-                   text="\n".join(c for c in (r["method_zh"], r["result_zh"]) if c)),
+            Record(
+                id=f"inc/{i}",
+                kind=Kind.increment,
+                title=r["title_zh"] or r["title"],
+                text="\n".join(c for c in (r["method_zh"], r["result_zh"]) if c),
+            ),
             Record(id=f"abs/{i}", kind=Kind.increment, title=r["title"], text=r["abstract_en"][:1500]),
         ]
     return records
@@ -91,7 +95,7 @@ def noisy_copies(sources: np.ndarray, cosines: np.ndarray, rng: np.random.Genera
     noise = rng.standard_normal(sources.shape).astype(np.float32)
     noise -= (noise * sources).sum(axis=1, keepdims=True) * sources
     noise /= np.linalg.norm(noise, axis=1, keepdims=True)
-    sines = np.sqrt(1.0 - cosines ** 2)[:, None]
+    sines = np.sqrt(1.0 - cosines**2)[:, None]
     return (cosines[:, None] * sources + sines * noise).astype(np.float32)
 
 
@@ -114,6 +118,7 @@ def bench_vectors(count: int, seed: int) -> tuple[Path, np.ndarray]:
 
 
 # -- the two workers, each run in its own process ---------------------------------
+
 
 def run_kbsearch(vectors: np.ndarray, threshold: float) -> np.ndarray:
     from kbsearch.neighbours import neighbour_pairs
@@ -168,10 +173,21 @@ def worker(tool: str, path: Path, threshold: float, out: Path) -> None:
 
 # -- the comparison ---------------------------------------------------------------
 
+
 def run_tool(tool: str, path: Path, threshold: float) -> dict[str, Any]:
     out = path.with_name(f"{tool}-{path.stem}-{threshold}.npz")
-    command = [sys.executable, __file__, "--worker", tool, "--vectors", str(path),
-               "--threshold", str(threshold), "--out", str(out)]
+    command = [
+        sys.executable,
+        __file__,
+        "--worker",
+        tool,
+        "--vectors",
+        str(path),
+        "--threshold",
+        str(threshold),
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"{tool} failed:\n{done.stderr[-2000:]}")
@@ -182,28 +198,35 @@ def run_tool(tool: str, path: Path, threshold: float) -> dict[str, Any]:
     return report
 
 
-def compare_tools(vectors: np.ndarray, known: np.ndarray, threshold: float,
-                  kb: dict[str, Any], sh: dict[str, Any]) -> None:
+def compare_tools(
+    vectors: np.ndarray, known: np.ndarray, threshold: float, kb: dict[str, Any], sh: dict[str, Any]
+) -> None:
     ours, theirs = kb["pairs"], sh["pairs"]
     both = ours & theirs
     union = ours | theirs
-    print(f"\nthreshold {threshold:.2f}, {len(vectors)} records of dim {vectors.shape[1]}, "
-          f"{len(known)} known near copies")
+    print(
+        f"\nthreshold {threshold:.2f}, {len(vectors)} records of dim {vectors.shape[1]}, {len(known)} known near copies"
+    )
     print(f"{'tool':10} {'seconds':>8} {'pairs':>9} {'peak RSS MB':>12} {'known dups found':>17}")
     for name, run in (("kbsearch", kb), ("semhash", sh)):
         recall = np.mean([tuple(sorted(p)) in run["pairs"] for p in known.tolist()]) if len(known) else 1.0
         print(f"{name:10} {run['seconds']:8.1f} {len(run['pairs']):9d} {run['rss_mb']:12.0f} {recall:17.4f}")
     print(f"time ratio kbsearch/semhash: {kb['seconds'] / sh['seconds']:.2f}")
-    print(f"pair agreement (Jaccard, |both| / |either|): {len(both) / max(1, len(union)):.4f} "
-          f"({len(both)} both, {len(ours - theirs)} kbsearch only, {len(theirs - ours)} semhash only)")
+    print(
+        f"pair agreement (Jaccard, |both| / |either|): {len(both) / max(1, len(union)):.4f} "
+        f"({len(both)} both, {len(ours - theirs)} kbsearch only, {len(theirs - ours)} semhash only)"
+    )
     _explain(vectors, threshold, ours - theirs, theirs - ours)
     removals = {tuple(sorted(p)) for p in sh["removals"].tolist()}
-    print(f"SemHash's removals (record → kept record): {len(removals)}; "
-          f"in kbsearch's pairs: {len(removals & ours) / max(1, len(removals)):.4f}")
+    print(
+        f"SemHash's removals (record → kept record): {len(removals)}; "
+        f"in kbsearch's pairs: {len(removals & ours) / max(1, len(removals)):.4f}"
+    )
 
 
-def _explain(vectors: np.ndarray, threshold: float, only_ours: set[tuple[int, int]],
-             only_theirs: set[tuple[int, int]]) -> None:
+def _explain(
+    vectors: np.ndarray, threshold: float, only_ours: set[tuple[int, int]], only_theirs: set[tuple[int, int]]
+) -> None:
     """Why the pair sets differ, from the exact cosine of each differing pair."""
     for label, pairs in (("kbsearch only", only_ours), ("semhash only", only_theirs)):
         if not pairs:
@@ -211,15 +234,21 @@ def _explain(vectors: np.ndarray, threshold: float, only_ours: set[tuple[int, in
         left, right = np.array(sorted(pairs)).T
         cosine = (vectors[left].astype(np.float64) * vectors[right]).sum(axis=1)
         at_edge = int((np.abs(cosine - threshold) < 1e-4).sum())
-        print(f"  {label}: {len(pairs)} pairs, exact cosine {cosine.min():.4f}..{cosine.max():.4f}, "
-              f"{at_edge} within 1e-4 of the threshold, {int((cosine < threshold).sum())} below it")
+        print(
+            f"  {label}: {len(pairs)} pairs, exact cosine {cosine.min():.4f}..{cosine.max():.4f}, "
+            f"{at_edge} within 1e-4 of the threshold, {int((cosine < threshold).sum())} below it"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, default=100_000)
-    parser.add_argument("--threshold", type=float, default=None,
-                        help="cosine threshold (default: audit's cross-lingual same-item threshold)")
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="cosine threshold (default: audit's cross-lingual same-item threshold)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--worker", choices=["kbsearch", "semhash"], help=argparse.SUPPRESS)
     parser.add_argument("--vectors", type=Path, help=argparse.SUPPRESS)

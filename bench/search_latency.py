@@ -29,9 +29,18 @@ from kbsearch.models import resolve_model  # noqa: E402
 from kbsearch.parse import iter_input_files, parse_file  # noqa: E402
 
 SEEDS = ROOT.parent / "shared" / "seeds"
-QUERIES = ["frequency-domain KV cache compression", "频域 KV cache 压缩", "zero-copy KV cache offloading",
-           "TGI 维护模式", "SGLang suffix decoding", "2607.08057", "difficulty-aware length control",
-           "vLLM 与 SGLang 吞吐对比", "MCP design patterns", "prefix cache autoscaling"]
+QUERIES = [
+    "frequency-domain KV cache compression",
+    "频域 KV cache 压缩",
+    "zero-copy KV cache offloading",
+    "TGI 维护模式",
+    "SGLang suffix decoding",
+    "2607.08057",
+    "difficulty-aware length control",
+    "vLLM 与 SGLang 吞吐对比",
+    "MCP design patterns",
+    "prefix cache autoscaling",
+]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -71,10 +80,14 @@ def main() -> None:
             first = timed(lambda kb=kb, paths=paths: kb.ingest(paths))
             again = timed(lambda kb=kb, paths=paths: kb.ingest(paths))
             records = kb.stats().records
-            print(f"{f'ingest {label}: {records} records, {len(texts)} passages':44} "
-                  f"{first:9.2f}s {raw:9.2f}s {raw / first:6.2f}x   (baseline: raw encode)")
-            print(f"{f're-ingest {label}, unchanged':44} {again:9.2f}s {first:9.2f}s "
-                  f"{first / again:6.0f}x   (baseline: first ingest)")
+            print(
+                f"{f'ingest {label}: {records} records, {len(texts)} passages':44} "
+                f"{first:9.2f}s {raw:9.2f}s {raw / first:6.2f}x   (baseline: raw encode)"
+            )
+            print(
+                f"{f're-ingest {label}, unchanged':44} {again:9.2f}s {first:9.2f}s "
+                f"{first / again:6.0f}x   (baseline: first ingest)"
+            )
     with tempfile.TemporaryDirectory() as folder:
         kb = KnowledgeBase(Path(folder), spec, create=True, encoder=encoder)
         kb.ingest([ROOT / "examples", SEEDS])
@@ -83,11 +96,12 @@ def main() -> None:
             for query in QUERIES:
                 search_ms.append(1000 * timed(lambda q=query: kb.search(q, 10)))
                 encode_ms.append(1000 * timed(lambda q=query: encoder.encode([q])))
-        print(f"{'warm search p50 (k=10, ' + str(kb.stats().records) + ' records)':44} "
-              f"{statistics.median(search_ms):8.1f}ms {statistics.median(encode_ms):8.1f}ms "
-              f"{statistics.median(search_ms) / statistics.median(encode_ms):6.2f}x   (baseline: encode alone)")
-        print(f"{'warm search p99':44} {percentile(search_ms, 0.99):8.1f}ms "
-              f"{percentile(encode_ms, 0.99):8.1f}ms")
+        print(
+            f"{'warm search p50 (k=10, ' + str(kb.stats().records) + ' records)':44} "
+            f"{statistics.median(search_ms):8.1f}ms {statistics.median(encode_ms):8.1f}ms "
+            f"{statistics.median(search_ms) / statistics.median(encode_ms):6.2f}x   (baseline: encode alone)"
+        )
+        print(f"{'warm search p99':44} {percentile(search_ms, 0.99):8.1f}ms {percentile(encode_ms, 0.99):8.1f}ms")
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ class MemoEncoder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         todo = list(dict.fromkeys(t for t in texts if t not in self.memo))
         for start in range(0, len(todo), 512):
-            batch = todo[start:start + 512]
+            batch = todo[start : start + 512]
             self.memo.update(zip(batch, self.inner.encode(batch), strict=True))
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -81,9 +81,11 @@ class Task:
 
 # -- loading the evaluation sets ----------------------------------------------
 
+
 def _sentences(ids: list[str], texts: list[str]) -> list[Record]:
-    return [Record(id=i, kind=Kind.doc_section, text=t, position=n)
-            for n, (i, t) in enumerate(zip(ids, texts, strict=True))]
+    return [
+        Record(id=i, kind=Kind.doc_section, text=t, position=n) for n, (i, t) in enumerate(zip(ids, texts, strict=True))
+    ]
 
 
 def parallel(file: str, zh_col: str, name: str) -> tuple[dict[str, list[Record]], list[Task]]:
@@ -105,16 +107,25 @@ def domain() -> tuple[dict[str, list[Record]], list[Task]]:
         if row["paper"] in cards:
             later.append(row)
             continue
-        cards[row["paper"]] = Record(id=f"card/{row['paper']}", kind=Kind.paper_card, title=row["title"],
-                                     text=row["tldr_zh"], arxiv_ids=[row["paper"]], position=len(cards))
+        cards[row["paper"]] = Record(
+            id=f"card/{row['paper']}",
+            kind=Kind.paper_card,
+            title=row["title"],
+            text=row["tldr_zh"],
+            arxiv_ids=[row["paper"]],
+            position=len(cards),
+        )
     answers = [f"card/{r['paper']}" for r in later]
-    tasks = [Task("arxiv zh summary→card", "arxiv", [r["tldr_zh"] for r in later], answers),
-             Task("arxiv en title→card", "arxiv", [r["title"] for r in later], answers),
-             Task("arxiv id→card", "arxiv", [f"arXiv:{p}" for p in cards], [c.id for c in cards.values()])]
+    tasks = [
+        Task("arxiv zh summary→card", "arxiv", [r["tldr_zh"] for r in later], answers),
+        Task("arxiv en title→card", "arxiv", [r["title"] for r in later], answers),
+        Task("arxiv id→card", "arxiv", [f"arXiv:{p}" for p in cards], [c.id for c in cards.values()]),
+    ]
     return {"arxiv": list(cards.values())}, tasks
 
 
 # -- running ------------------------------------------------------------------
+
 
 def build(root: Path, records: list[Record], encoder: MemoEncoder) -> Store:
     store = Store.open(root, create=True)
@@ -133,19 +144,20 @@ def ranks(task: Task, search_one: Callable[[str, np.ndarray], list[str]], vector
 
 def metrics(found: list[int]) -> tuple[float, float, float]:
     n = len(found)
-    return (sum(r == 1 for r in found) / n, sum(0 < r <= K for r in found) / n,
-            sum(1 / r for r in found if r) / n)
+    return (sum(r == 1 for r in found) / n, sum(0 < r <= K for r in found) / n, sum(1 / r for r in found if r) / n)
 
 
 def mode_search(store: Store, mode: SearchMode, fusion: Fusion) -> Callable[[str, np.ndarray], list[str]]:
     def one(query: str, vector: np.ndarray) -> list[str]:
         response = search(store, None, query, K, mode=mode, vector=vector, fusion=fusion)
         return [hit.id for hit in response.results]
+
     return one
 
 
-def run_tasks(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder,
-              fusion: Fusion) -> list[tuple[str, int, dict[SearchMode, tuple[float, float, float]]]]:
+def run_tasks(
+    tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder, fusion: Fusion
+) -> list[tuple[str, int, dict[SearchMode, tuple[float, float, float]]]]:
     table = []
     for task in tasks:
         vectors = encoder.encode(task.queries)
@@ -171,12 +183,12 @@ def print_table(table: list[tuple[str, int, dict[SearchMode, tuple[float, float,
 
 # -- fusion sweep -------------------------------------------------------------
 
-SWEEP = ([Fusion("rrf", rrf_k=k, lexical_weight=w) for k in (10, 60) for w in (0.1, 0.25, 1.0)]
-         + [Fusion("weighted", lexical_weight=w, coverage_power=p)
-            for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)]
-         + [Fusion("weighted", lexical_weight=0.7, coverage_power=2.0, name_weight=n)
-            for n in (0.05, 0.1, 0.2, 0.4)]
-         + [Fusion("weighted", lexical_weight=w, coverage_power=1.0, name_weight=0.1) for w in (0.5, 0.7)])
+SWEEP = (
+    [Fusion("rrf", rrf_k=k, lexical_weight=w) for k in (10, 60) for w in (0.1, 0.25, 1.0)]
+    + [Fusion("weighted", lexical_weight=w, coverage_power=p) for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)]
+    + [Fusion("weighted", lexical_weight=0.7, coverage_power=2.0, name_weight=n) for n in (0.05, 0.1, 0.2, 0.4)]
+    + [Fusion("weighted", lexical_weight=w, coverage_power=1.0, name_weight=0.1) for w in (0.5, 0.7)]
+)
 
 
 def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> None:
@@ -188,17 +200,33 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
     for task in tasks:
         store = stores[task.corpus]
         vectors = encoder.encode(task.queries)
-        gathered.append([(query_terms(q), v, gather(store, query_terms(q), v, SearchFilter(),
-                                                      SearchMode.hybrid, K, Fusion(depth=depth, name_weight=1.0)))
-                         for q, v in zip(task.queries, vectors, strict=True)])
+        gathered.append(
+            [
+                (
+                    query_terms(q),
+                    v,
+                    gather(
+                        store,
+                        query_terms(q),
+                        v,
+                        SearchFilter(),
+                        SearchMode.hybrid,
+                        K,
+                        Fusion(depth=depth, name_weight=1.0),
+                    ),
+                )
+                for q, v in zip(task.queries, vectors, strict=True)
+            ]
+        )
     for fusion in SWEEP:
         cells = []
         for task, rows in zip(tasks, gathered, strict=True):
             store = stores[task.corpus]
             found = []
             for (terms, vector, cands), answer in zip(rows, task.answers, strict=True):
-                ids = [store_ids(store, r.rowid) for r in rank(store, cands, terms, vector,
-                                                                 SearchMode.hybrid, fusion)[:K]]
+                ids = [
+                    store_ids(store, r.rowid) for r in rank(store, cands, terms, vector, SearchMode.hybrid, fusion)[:K]
+                ]
                 found.append(ids.index(answer) + 1 if answer in ids else 0)
             r1, _, mrr = metrics(found)
             cells.append(f"{r1:.3f} / {mrr:.3f}")
@@ -227,14 +255,19 @@ def main() -> None:
     encoder = MemoEncoder(load_encoder(resolve_model(args.model)))
     corpora: dict[str, list[Record]] = {}
     tasks: list[Task] = []
-    for part in (parallel("tatoeba-zh-en.tsv", "zh", "tatoeba"), parallel("wmt22-en-zh.tsv", "zh_a", "wmt22"),
-                 domain()):
+    for part in (
+        parallel("tatoeba-zh-en.tsv", "zh", "tatoeba"),
+        parallel("wmt22-en-zh.tsv", "zh_a", "wmt22"),
+        domain(),
+    ):
         corpora.update(part[0])
         tasks += part[1]
     with tempfile.TemporaryDirectory(prefix="kbsearch-bench-") as tmp:
         stores = {name: build(Path(tmp) / name, records, encoder) for name, records in corpora.items()}
-        print(f"model {encoder.model_id}; fusion {DEFAULT_FUSION}; "
-              f"indexes built in {time.perf_counter() - started:.0f}s\n")
+        print(
+            f"model {encoder.model_id}; fusion {DEFAULT_FUSION}; "
+            f"indexes built in {time.perf_counter() - started:.0f}s\n"
+        )
         print_table(run_tasks(tasks, stores, encoder, DEFAULT_FUSION))
         if args.sweep:
             sweep([t for t in tasks if "id→" not in t.name], stores, encoder)

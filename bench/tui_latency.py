@@ -57,8 +57,12 @@ def to_records(rows: list[dict], count: int) -> list[dict]:
     until ``count`` records exist."""
     views = [
         lambda r: {"kind": "paper_card", "title": r["title"], "text": r["tldr_zh"]},
-        lambda r: {"kind": "increment", "title": r["title_zh"] or r["title"],
-                   "text": r["tldr_zh"], "claims": [c for c in (r["method_zh"], r["result_zh"]) if c]},
+        lambda r: {
+            "kind": "increment",
+            "title": r["title_zh"] or r["title"],
+            "text": r["tldr_zh"],
+            "claims": [c for c in (r["method_zh"], r["result_zh"]) if c],
+        },
         lambda r: {"kind": "increment", "title": r["title"], "text": r["abstract_en"][:1500]},
     ]
     out: list[dict] = []
@@ -66,8 +70,15 @@ def to_records(rows: list[dict], count: int) -> list[dict]:
         for i, row in enumerate(rows):
             if len(out) == count:
                 return out
-            out.append({"id": f"bench/{number}/{i}", "date": row["date"], "instance": f"feed-{row['feed']}",
-                        "topic": "arxiv", **view(row)})
+            out.append(
+                {
+                    "id": f"bench/{number}/{i}",
+                    "date": row["date"],
+                    "instance": f"feed-{row['feed']}",
+                    "topic": "arxiv",
+                    **view(row),
+                }
+            )
     return out
 
 
@@ -91,8 +102,10 @@ def build_index(folder: Path, spec: ModelSpec, count: int) -> None:
         report = kb.ingest([feed])
     finally:
         kb.close()
-    print(f"built {report.records} records ({report.embedded} texts embedded) in "
-          f"{time.perf_counter() - started:.0f}s", file=sys.stderr)
+    print(
+        f"built {report.records} records ({report.embedded} texts embedded) in {time.perf_counter() - started:.0f}s",
+        file=sys.stderr,
+    )
 
 
 def pick_queries(rows: list[dict], count: int, seed: int = 7) -> list[str]:
@@ -104,11 +117,11 @@ def pick_queries(rows: list[dict], count: int, seed: int = 7) -> list[str]:
         if number % 2 == 0:
             words = row["title"].split()
             start = rng.randrange(max(1, len(words) - 3))
-            queries.append(" ".join(words[start:start + rng.randint(2, 4)]))
+            queries.append(" ".join(words[start : start + rng.randint(2, 4)]))
         else:
             text = row["tldr_zh"]
             start = rng.randrange(max(1, len(text) - 12))
-            queries.append(text[start:start + rng.randint(6, 10)].strip(PUNCTUATION))
+            queries.append(text[start : start + rng.randint(6, 10)].strip(PUNCTUATION))
     return [q for q in queries if q]
 
 
@@ -163,8 +176,13 @@ async def drive(index: Path, spec: ModelSpec, queries: list[str]) -> list[dict[s
     return samples
 
 
-async def one_query(pilot, screen: SearchScreen, query: str, encoder: TimedEncoder,  # type: ignore[no-untyped-def]
-                    searches: dict[str, float]) -> dict[str, float]:
+async def one_query(
+    pilot,
+    screen: SearchScreen,
+    query: str,
+    encoder: TimedEncoder,  # type: ignore[no-untyped-def]
+    searches: dict[str, float],
+) -> dict[str, float]:
     box = screen.query_one("#query")
     box.value = ""  # type: ignore[attr-defined]
     await pilot.app.workers.wait_for_complete()  # a reader pauses between queries: start idle
@@ -188,8 +206,14 @@ async def one_query(pilot, screen: SearchScreen, query: str, encoder: TimedEncod
     # A pause between two keys longer than the debounce searches a prefix; the
     # final query may then wait for it on the knowledge base's thread.
     early = [q for q in set(searches) - before if q != query and query.startswith(q)]
-    return {"total": total, "after_debounce": total - DEBOUNCE, "encode": encode,
-            "search_rest": search - encode, "ui": total - DEBOUNCE - search, "early": float(len(early))}
+    return {
+        "total": total,
+        "after_debounce": total - DEBOUNCE,
+        "encode": encode,
+        "search_rest": search - encode,
+        "ui": total - DEBOUNCE - search,
+        "early": float(len(early)),
+    }
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -199,19 +223,27 @@ def percentile(values: list[float], q: float) -> float:
 
 def report(samples: list[dict[str, float]], records: int, model: str) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{len(samples)} queries on {records} records, model {model}, debounce {DEBOUNCE * 1000:.0f} ms, "
-          f"{os.cpu_count()} CPUs, load average {load:.1f}")
+    print(
+        f"{len(samples)} queries on {records} records, model {model}, debounce {DEBOUNCE * 1000:.0f} ms, "
+        f"{os.cpu_count()} CPUs, load average {load:.1f}"
+    )
     print(f"{'ms':28} {'p50':>7} {'p95':>7} {'mean':>7}")
-    labels = {"total": "last key → results painted", "after_debounce": "  after the debounce",
-              "encode": "    embed the query", "search_rest": "    FAISS + SQLite + hits",
-              "ui": "    worker, message, table"}
+    labels = {
+        "total": "last key → results painted",
+        "after_debounce": "  after the debounce",
+        "encode": "    embed the query",
+        "search_rest": "    FAISS + SQLite + hits",
+        "ui": "    worker, message, table",
+    }
     early = sum(1 for s in samples if s["early"])
     print(f"({early} of {len(samples)} queries also searched a prefix while being typed)")
     for key, label in labels.items():
         values = [s[key] * 1000 for s in samples]
         clean = [v for v in values if v == v]
-        print(f"{label:28} {percentile(values, 0.5):7.1f} {percentile(values, 0.95):7.1f} "
-              f"{statistics.fmean(clean) if clean else float('nan'):7.1f}")
+        print(
+            f"{label:28} {percentile(values, 0.5):7.1f} {percentile(values, 0.95):7.1f} "
+            f"{statistics.fmean(clean) if clean else float('nan'):7.1f}"
+        )
 
 
 def main() -> None:
@@ -219,8 +251,9 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--model", help="model name from models.txt (default: the default)")
-    parser.add_argument("--index", type=Path, help="where to build or reuse the bench index "
-                        "(default: a folder in the system temp dir)")
+    parser.add_argument(
+        "--index", type=Path, help="where to build or reuse the bench index (default: a folder in the system temp dir)"
+    )
     args = parser.parse_args()
     spec = resolve_model(args.model)
     index = args.index or Path(tempfile.gettempdir()) / f"kbsearch-tui-bench-{spec.name}-{args.records}"

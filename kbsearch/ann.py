@@ -65,8 +65,9 @@ def empty_ivf(dim: int, vectors: int) -> faiss.IndexIVFScalarQuantizer:
     """An untrained IVF index sized for ``vectors`` vectors."""
     lists = list_count(vectors)
     quantizer = faiss.IndexFlatIP(dim)
-    index = faiss.IndexIVFScalarQuantizer(quantizer, dim, lists, faiss.ScalarQuantizer.QT_fp16,
-                                          faiss.METRIC_INNER_PRODUCT)
+    index = faiss.IndexIVFScalarQuantizer(
+        quantizer, dim, lists, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT
+    )
     # The vectors themselves, not residuals: float16 of a unit vector keeps
     # the cosine exact to ~1e-4, and there is no residual table to keep.
     index.by_residual = False

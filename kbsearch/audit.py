@@ -45,8 +45,7 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def audit(store: Store, model: str, flt: SearchFilter | None = None,
-          config: DedupeConfig | None = None) -> AuditResult:
+def audit(store: Store, model: str, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
     config = config or DedupeConfig()
     flt = flt or SearchFilter()
     rowids = store.filter_rowids(flt)
@@ -82,8 +81,9 @@ def _link_by_ids(embedded: dict[int, Embedded], files: dict[int, str | None], li
                 links.union(members[0], other)
 
 
-def _link_by_meaning(store: Store, embedded: dict[int, Embedded], files: dict[int, str | None],
-                     links: _UnionFind, config: DedupeConfig) -> None:
+def _link_by_meaning(
+    store: Store, embedded: dict[int, Embedded], files: dict[int, str | None], links: _UnionFind, config: DedupeConfig
+) -> None:
     from kbsearch.check import rare_name_test, rare_text_name_test
 
     is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
@@ -106,8 +106,9 @@ def _candidate_pairs(embedded: dict[int, Embedded], config: DedupeConfig) -> lis
     matrix = np.stack([embedded[r].whole for r in rowids])
     found = neighbour_pairs(matrix, NEIGHBOURS, lowest_same_item_cosine(config))
     order = np.argsort(-found.cosine, kind="stable")
-    pairs = [(rowids[i], rowids[j]) for i, j in zip(found.left[order].tolist(), found.right[order].tolist(),
-                                                     strict=True)]
+    pairs = [
+        (rowids[i], rowids[j]) for i, j in zip(found.left[order].tolist(), found.right[order].tolist(), strict=True)
+    ]
     return pairs + _identical_text_pairs(embedded)
 
 
@@ -119,13 +120,18 @@ def _identical_text_pairs(embedded: dict[int, Embedded]) -> list[tuple[int, int]
 
 
 def _member(record: Record) -> ClusterMember:
-    return ClusterMember(id=record.id, kind=record.kind, title=record.title, instance=record.instance,
-                         date=record.date, anchor=record.anchor)
+    return ClusterMember(
+        id=record.id,
+        kind=record.kind,
+        title=record.title,
+        instance=record.instance,
+        date=record.date,
+        anchor=record.anchor,
+    )
 
 
 def _order(record: Record) -> tuple[bool, dt.date, bool, str, str]:
-    return (record.date is None, record.date or dt.date.max, record.instance is None,
-            record.instance or "", record.id)
+    return (record.date is None, record.date or dt.date.max, record.instance is None, record.instance or "", record.id)
 
 
 def _clusters(embedded: dict[int, Embedded], links: _UnionFind) -> list[Cluster]:
@@ -138,15 +144,20 @@ def _clusters(embedded: dict[int, Embedded], links: _UnionFind) -> list[Cluster]
             continue
         members.sort(key=_order)
         shared = set(members[0].arxiv_ids).intersection(*(set(m.arxiv_ids) for m in members[1:]))
-        clusters.append(Cluster(size=len(members), first_seen=_member(members[0]),
-                                repeats=[_member(m) for m in members[1:]], shared_ids=sorted(shared),
-                                instances=sorted({m.instance for m in members if m.instance})))
+        clusters.append(
+            Cluster(
+                size=len(members),
+                first_seen=_member(members[0]),
+                repeats=[_member(m) for m in members[1:]],
+                shared_ids=sorted(shared),
+                instances=sorted({m.instance for m in members if m.instance}),
+            )
+        )
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
     return clusters
 
 
-def _claimed_new_flags(clusters: list[Cluster], embedded: dict[int, Embedded],
-                       links: _UnionFind) -> list[Flag]:
+def _claimed_new_flags(clusters: list[Cluster], embedded: dict[int, Embedded], links: _UnionFind) -> list[Flag]:
     from kbsearch.check import NEW_MARKERS
 
     flags = []
@@ -157,11 +168,17 @@ def _claimed_new_flags(clusters: list[Cluster], embedded: dict[int, Embedded],
                 continue
             if (first.date, first.instance) == (member.date, member.instance):
                 continue
-            flags.append(Flag(kind=FlagKind.claimed_new_seen_before, first_seen_id=first.id,
-                              first_seen_instance=first.instance, first_seen_date=first.date,
-                              message=f"{member.id} ({member.instance}, {member.date}) is marked "
-                                      f"{member.anchor!r} but {first.instance or 'a record'} had it on "
-                                      f"{first.date} ({first.id})"))
+            flags.append(
+                Flag(
+                    kind=FlagKind.claimed_new_seen_before,
+                    first_seen_id=first.id,
+                    first_seen_instance=first.instance,
+                    first_seen_date=first.date,
+                    message=f"{member.id} ({member.instance}, {member.date}) is marked "
+                    f"{member.anchor!r} but {first.instance or 'a record'} had it on "
+                    f"{first.date} ({first.id})",
+                )
+            )
     return flags
 
 

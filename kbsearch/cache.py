@@ -63,8 +63,9 @@ def load_cache(root: Path, *, model: str, dim: int, generation: int, passages: i
     if manifest.generation != generation:
         raise CacheProblem(f"manifest is of generation {manifest.generation}, the database of {generation}")
     if (manifest.model, manifest.dim) != (model, dim):
-        raise CacheProblem(f"manifest names model {manifest.model!r} ({manifest.dim}-d), "
-                           f"the database {model!r} ({dim}-d)")
+        raise CacheProblem(
+            f"manifest names model {manifest.model!r} ({manifest.dim}-d), the database {model!r} ({dim}-d)"
+        )
     if manifest.count != passages:
         raise CacheProblem(f"manifest counts {manifest.count} vectors for {passages} passages")
     path = root / VECTORS_NAME
@@ -103,24 +104,31 @@ def _replaced(path: Path, before: os.stat_result) -> bool:
         after = path.stat()
     except OSError:
         return True
-    return (after.st_ino, after.st_mtime_ns, after.st_size) != (before.st_ino, before.st_mtime_ns,
-                                                               before.st_size)
+    return (after.st_ino, after.st_mtime_ns, after.st_size) != (before.st_ino, before.st_mtime_ns, before.st_size)
 
 
 def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generation: int) -> None:
     """Replace vectors.faiss, then manifest.json, each atomically."""
     digest = write_atomic(root / VECTORS_NAME, index.write)
     manifest = Manifest(
-        format_version=FORMAT_VERSION, model=model, dim=dim, index_type=index.kind, count=index.count,
-        generation=generation, vectors_sha256=digest,
-        libraries=_library_versions(), updated=dt.datetime.now(dt.UTC))
+        format_version=FORMAT_VERSION,
+        model=model,
+        dim=dim,
+        index_type=index.kind,
+        count=index.count,
+        generation=generation,
+        vectors_sha256=digest,
+        libraries=_library_versions(),
+        updated=dt.datetime.now(dt.UTC),
+    )
     write_atomic(root / MANIFEST_NAME, manifest.model_dump_json(indent=2).encode())
 
 
 def leftover_temp_files(root: Path) -> list[Path]:
     """Temp files a killed writer left behind; harmless, the next write replaces them."""
-    return [root / (name + TEMP_SUFFIX) for name in (VECTORS_NAME, MANIFEST_NAME)
-            if (root / (name + TEMP_SUFFIX)).exists()]
+    return [
+        root / (name + TEMP_SUFFIX) for name in (VECTORS_NAME, MANIFEST_NAME) if (root / (name + TEMP_SUFFIX)).exists()
+    ]
 
 
 def _library_versions() -> dict[str, str]:

@@ -37,8 +37,9 @@ CLAIM_HITS = 5
 class Checker:
     """Checks items against one store with one encoder and one config."""
 
-    def __init__(self, store: Store, encoder: Encoder, config: DedupeConfig | None = None,
-                 as_of: dt.date | None = None) -> None:
+    def __init__(
+        self, store: Store, encoder: Encoder, config: DedupeConfig | None = None, as_of: dt.date | None = None
+    ) -> None:
         self.store = store
         self.encoder = encoder
         self.config = config or DedupeConfig()
@@ -48,13 +49,13 @@ class Checker:
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
 
-    def check(self, items: list[Record], *, file: str | None, input_name: str,
-              mentions: list[IdMention] | None = None) -> CheckResult:
+    def check(
+        self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
+    ) -> CheckResult:
         embedded = self._embed(items)
         results = [self._check_one(item, file) for item in embedded]
         flags = table_flags(self.store, mentions or [], file, self.as_of)
-        return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of,
-                           items=results, flags=flags)
+        return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
 
     def _embed(self, items: list[Record]) -> list[Embedded]:
         passages = [item.passages() for item in items]  # split once: encoding and Embedded share them
@@ -63,29 +64,38 @@ class Checker:
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
         out, start = [], 0
         for item, own in zip(items, passages, strict=True):
-            out.append(Embedded(item, vectors[start:start + len(own)], own))
+            out.append(Embedded(item, vectors[start : start + len(own)], own))
             start += len(own)
         return out
 
     def _filter(self, item: Record, file: str | None) -> SearchFilter:
-        return SearchFilter(until=self.as_of, exclude_ids=[item.id],
-                            exclude_sources=[file] if file else [])
+        return SearchFilter(until=self.as_of, exclude_ids=[item.id], exclude_sources=[file] if file else [])
 
     def _check_one(self, item: Embedded, file: str | None) -> ItemResult:
         flt = self._filter(item.record, file)
         known = self._candidates(item, flt)
-        matches = sorted((compare(item, k, self.config, self.is_rare, self.is_rare_in_text)
-                          for k in known.values()),
-                         key=lambda m: (not m.same_item, -m.score))
+        matches = sorted(
+            (compare(item, k, self.config, self.is_rare, self.is_rare_in_text) for k in known.values()),
+            key=lambda m: (not m.same_item, -m.score),
+        )
         same = [known[m.id] for m in matches if m.same_item]
         claims = self._claims(item, flt, same)
         verdict, reason = decide(item, matches, claims)
         first = _first_seen([m for m in matches if m.same_item])
         record = item.record
-        return ItemResult(id=record.id, title=record.title, kind=record.kind, instance=record.instance,
-                          date=record.date, verdict=verdict, reason=reason,
-                          matches=matches[:self.config.matches_shown], claims=claims,
-                          flags=self._item_flags(record, first), first_seen=first)
+        return ItemResult(
+            id=record.id,
+            title=record.title,
+            kind=record.kind,
+            instance=record.instance,
+            date=record.date,
+            verdict=verdict,
+            reason=reason,
+            matches=matches[: self.config.matches_shown],
+            claims=claims,
+            flags=self._item_flags(record, first),
+            first_seen=first,
+        )
 
     def _candidates(self, item: Embedded, flt: SearchFilter) -> dict[str, Embedded]:
         """Nearest records by whole text and by title, plus every record sharing an id."""
@@ -102,8 +112,7 @@ class Checker:
         if missing:
             records = self.store.by_rowids(missing)
             vectors = self.store.passage_vectors(missing)
-            self._loaded.update((r, Embedded(records[r], vectors[r])) for r in missing
-                                if r in records and r in vectors)
+            self._loaded.update((r, Embedded(records[r], vectors[r])) for r in missing if r in records and r in vectors)
         return {r: self._loaded[r] for r in rowids if r in self._loaded}
 
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
@@ -128,10 +137,15 @@ class Checker:
         if not (earlier or other):
             return []
         seen = f"{first.instance or 'unknown'} on {first.date or 'an unknown day'}"
-        return [Flag(kind=FlagKind.claimed_new_seen_before,
-                     message=f"marked {marker!r} but first seen by {seen} ({first.id})",
-                     first_seen_id=first.id, first_seen_instance=first.instance,
-                     first_seen_date=first.date)]
+        return [
+            Flag(
+                kind=FlagKind.claimed_new_seen_before,
+                message=f"marked {marker!r} but first seen by {seen} ({first.id})",
+                first_seen_id=first.id,
+                first_seen_instance=first.instance,
+                first_seen_date=first.date,
+            )
+        ]
 
 
 def rare_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
@@ -156,6 +170,7 @@ def _rarity(store: Store, column: Literal["title", "body"], limit: int) -> Calla
         if name not in counts:
             counts[name] = store.records_holding(name, column, limit)
         return counts[name] <= limit
+
     return is_rare
 
 
@@ -163,21 +178,23 @@ def _first_seen(same: list[Match]) -> Match | None:
     if not same:
         return None
     # On one day, a writer's record counts as first before an unattributed card or doc.
-    return min(same, key=lambda m: (m.date is None, m.date or dt.date.max, m.instance is None,
-                                    m.instance or "", m.id))
+    return min(same, key=lambda m: (m.date is None, m.date or dt.date.max, m.instance is None, m.instance or "", m.id))
 
 
-def table_flags(store: Store, mentions: list[IdMention], file: str | None,
-                as_of: dt.date | None) -> list[Flag]:
+def table_flags(store: Store, mentions: list[IdMention], file: str | None, as_of: dt.date | None) -> list[Flag]:
     """Ids a briefing's own table calls new although the table, or the KB, knew them earlier."""
     flags = []
     for mention in (m for m in mentions if m.claims_new and m.arxiv_id):
         for earlier in (m for m in mentions if m.arxiv_id == mention.arxiv_id and m.anchored_on):
-            flags.append(Flag(
-                kind=FlagKind.claimed_new_seen_before, arxiv_id=mention.arxiv_id,
-                anchored_on=earlier.anchored_on,
-                message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} and also as "
-                        f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table"))
+            flags.append(
+                Flag(
+                    kind=FlagKind.claimed_new_seen_before,
+                    arxiv_id=mention.arxiv_id,
+                    anchored_on=earlier.anchored_on,
+                    message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} and also as "
+                    f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table",
+                )
+            )
         flags += _kb_flag(store, mention, file, as_of)
     return flags
 
@@ -187,12 +204,21 @@ def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date 
         return []
     flt = SearchFilter(until=as_of, exclude_sources=[file] if file else [])
     rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), flt)
-    earlier = sorted((r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
-                     key=lambda r: (r.date, r.instance is None, r.instance or "", r.id))
+    earlier = sorted(
+        (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
+        key=lambda r: (r.date, r.instance is None, r.instance or "", r.id),
+    )
     if not earlier:
         return []
     first = earlier[0]
-    return [Flag(kind=FlagKind.claimed_new_seen_before, arxiv_id=mention.arxiv_id,
-                 first_seen_id=first.id, first_seen_instance=first.instance, first_seen_date=first.date,
-                 message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
-                         f"{first.instance or 'a record'} had it on {first.date} ({first.id})")]
+    return [
+        Flag(
+            kind=FlagKind.claimed_new_seen_before,
+            arxiv_id=mention.arxiv_id,
+            first_seen_id=first.id,
+            first_seen_instance=first.instance,
+            first_seen_date=first.date,
+            message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
+            f"{first.instance or 'a record'} had it on {first.date} ({first.id})",
+        )
+    ]

@@ -39,5 +39,6 @@ def _from_text(text: str) -> list[Record]:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     title, body = lines[0][:300], "\n".join(lines[1:])
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-    return [Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body,
-                   arxiv_ids=extract_arxiv_ids(text))]
+    return [
+        Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body, arxiv_ids=extract_arxiv_ids(text))
+    ]

@@ -90,8 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     common.add_argument("--json", action="store_true", help="print one JSON document")
     parser = argparse.ArgumentParser(
-        prog="kbsearch", description="Multilingual search and duplicate detection for E1 briefings, "
-        "paper cards and living documents.", epilog="exit codes: 0 ok, 1 partial (see the command), 2 error")
+        prog="kbsearch",
+        description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",
+        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_ingest(commands, common)
     _add_search(commands, common)
@@ -108,50 +110,64 @@ def build_parser() -> argparse.ArgumentParser:
     models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
     models.set_defaults(handler=cmd_models)
     reindex = commands.add_parser(
-        "reindex", parents=[common], help="rebuild the vectors from the text in SQLite, with --model or the "
-        "default model (after a model change, or a lost or corrupt vector file)")
+        "reindex",
+        parents=[common],
+        help="rebuild the vectors from the text in SQLite, with --model or the "
+        "default model (after a model change, or a lost or corrupt vector file)",
+    )
     reindex.set_defaults(handler=cmd_reindex)
     doctor = commands.add_parser(
-        "doctor", parents=[common], help="check the index and name the fix for each problem",
+        "doctor",
+        parents=[common],
+        help="check the index and name the fix for each problem",
         description="Check SQLite's integrity, that every record's passages are whole and have vectors, "
-        "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.")
+        "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.",
+    )
     doctor.set_defaults(handler=cmd_doctor)
     return parser
 
 
 def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
     ingest = commands.add_parser(
-        "ingest", parents=[common], help="add or update files and folders",
+        "ingest",
+        parents=[common],
+        help="add or update files and folders",
         description="Parse briefings, paper cards, living docs and JSONL (folders recursively) and "
-        "index them. Exit 0 when every file was ingested, 1 when some were refused, 2 when none was.")
+        "index them. Exit 0 when every file was ingested, 1 when some were refused, 2 when none was.",
+    )
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    ingest.add_argument("--prune", action="store_true",
-                        help="remove records that their source file no longer yields")
+    ingest.add_argument("--prune", action="store_true", help="remove records that their source file no longer yields")
     ingest.set_defaults(handler=cmd_ingest)
 
 
 def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     check = commands.add_parser(
-        "check", parents=[common], help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
+        "check",
+        parents=[common],
+        help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
         description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. "
-        "Exit 0 when every item is NEW or UPDATE, 1 when any item is a DUPLICATE, 2 on error.")
+        "Exit 0 when every item is NEW or UPDATE, 1 when any item is a DUPLICATE, 2 on error.",
+    )
     check.add_argument("input", metavar="INPUT", help="a file, or - to read stdin")
-    check.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD",
-                       help="compare only with records dated on or before this day")
+    check.add_argument(
+        "--as-of", type=_date, metavar="YYYY-MM-DD", help="compare only with records dated on or before this day"
+    )
     check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
     check.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     check.set_defaults(handler=cmd_check)
-    audit = commands.add_parser("audit", parents=[common],
-                                help="clusters of the same item across instances and days")
+    audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--instance", help="only records by this instance")
     audit.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(
-        "calibrate", parents=[common], help="fit the same-item threshold on labelled pairs",
+        "calibrate",
+        parents=[common],
+        help="fit the same-item threshold on labelled pairs",
         description="Fit the dedupe threshold on a TSV of labelled pairs (columns a, b, label[, lang]) and "
-        "print precision, recall and F1 at the default and at the fitted threshold.")
+        "print precision, recall and F1 at the default and at the fitted threshold.",
+    )
     calibrate.add_argument("pairs", type=Path, metavar="PAIRS.tsv")
     calibrate.add_argument("--out", metavar="FILE", help="write the fitted thresholds here (for --config)")
     calibrate.set_defaults(handler=cmd_calibrate)
@@ -159,20 +175,27 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
     filters = argparse.ArgumentParser(add_help=False)
-    filters.add_argument("--kind", action="append", choices=["increment", "paper_card", "doc_section"],
-                         help="only this kind (repeatable)")
+    filters.add_argument(
+        "--kind",
+        action="append",
+        choices=["increment", "paper_card", "doc_section"],
+        help="only this kind (repeatable)",
+    )
     filters.add_argument("--instance", help="only records by this instance")
     filters.add_argument("--topic", help="only this topic")
     filters.add_argument("--section", help="only records whose section contains this text")
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    search = commands.add_parser("search", parents=[common, filters],
-                                 help="search by meaning and by words (zh and en)")
+    search = commands.add_parser("search", parents=[common, filters], help="search by meaning and by words (zh and en)")
     search.add_argument("query")
     search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
-    search.add_argument("--mode", choices=["dense", "lexical", "hybrid"], default="hybrid",
-                        help="dense: by meaning (finds the other language); lexical: by exact words, "
-                             "names and numbers; hybrid (default): both, fused")
+    search.add_argument(
+        "--mode",
+        choices=["dense", "lexical", "hybrid"],
+        default="hybrid",
+        help="dense: by meaning (finds the other language); lexical: by exact words, "
+        "names and numbers; hybrid (default): both, fused",
+    )
     search.set_defaults(handler=cmd_search)
     listing = commands.add_parser("list", parents=[common, filters], help="list records, oldest first")
     listing.add_argument("--limit", type=int, help="at most this many records")
@@ -245,8 +268,14 @@ def _print_styled(text: Text) -> None:
 def _filter(args: argparse.Namespace) -> SearchFilter:
     from kbsearch.store import SearchFilter
 
-    return SearchFilter(kinds=args.kind or [], instance=args.instance, topic=args.topic,
-                        section=args.section, since=args.since, until=args.until)
+    return SearchFilter(
+        kinds=args.kind or [],
+        instance=args.instance,
+        topic=args.topic,
+        section=args.section,
+        since=args.since,
+        until=args.until,
+    )
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -262,8 +291,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     stdin_text = sys.stdin.read() if args.input == "-" else None
     kb = _open(args)
     config = kb.dedupe_config(args.config)
-    result = kb.check(args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text,
-                      config=config, on_wait=_say_waiting)
+    result = kb.check(
+        args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text, config=config, on_wait=_say_waiting
+    )
     _notes(kb)
     _emit(args, result, render.check_text)
     return result.exit_code
@@ -272,6 +302,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from kbsearch import render
     from kbsearch.store import SearchFilter
+
     flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
     kb = _open(args)
     _emit(args, kb.audit(flt, kb.dedupe_config(args.config)), render.audit_text)
@@ -370,8 +401,7 @@ def _notes(kb: KnowledgeBase) -> None:
 
 
 def _say_waiting() -> None:
-    print("kbsearch: another kbsearch run is writing to this index; waiting for it to finish…",
-          file=sys.stderr)
+    print("kbsearch: another kbsearch run is writing to this index; waiting for it to finish…", file=sys.stderr)
 
 
 class _progress:

@@ -38,8 +38,11 @@ def writable(root: Path) -> bool:
 
 
 def read_only_error(root: Path) -> KbError:
-    return KbError("the index folder is read-only for this user; nothing was written", path=str(root),
-                   hint="ask for write access, or copy the index and point --index at the copy")
+    return KbError(
+        "the index folder is read-only for this user; nothing was written",
+        path=str(root),
+        hint="ask for write access, or copy the index and point --index at the copy",
+    )
 
 
 def connect(root: Path, *, read_only: bool) -> sqlite3.Connection:
@@ -60,10 +63,17 @@ def write_error(err: sqlite3.Error, root: Path) -> KbError:
     if "readonly" in text or "read-only" in text:
         return read_only_error(root)
     if "full" in text:
-        return KbError("the disk is full; nothing was written", path=str(root),
-                       hint="free some space and run the command again")
+        return KbError(
+            "the disk is full; nothing was written", path=str(root), hint="free some space and run the command again"
+        )
     if "locked" in text or "busy" in text:
-        return KbError(f"the index database stayed locked for {BUSY_TIMEOUT:.0f}s; nothing was written",
-                       path=str(root), hint="another program holds it open for writing; try again")
-    return KbError(f"the index database refused the write ({err}); nothing was written",
-                   path=str(root), hint="run 'kbsearch doctor'")
+        return KbError(
+            f"the index database stayed locked for {BUSY_TIMEOUT:.0f}s; nothing was written",
+            path=str(root),
+            hint="another program holds it open for writing; try again",
+        )
+    return KbError(
+        f"the index database refused the write ({err}); nothing was written",
+        path=str(root),
+        hint="run 'kbsearch doctor'",
+    )

@@ -89,8 +89,13 @@ class Embedded:
         return self.vectors[index]
 
 
-def compare(item: Embedded, known: Embedded, config: DedupeConfig,
-            is_rare: Callable[[str], bool], is_rare_in_text: Callable[[str], bool] | None = None) -> Match:
+def compare(
+    item: Embedded,
+    known: Embedded,
+    config: DedupeConfig,
+    is_rare: Callable[[str], bool],
+    is_rare_in_text: Callable[[str], bool] | None = None,
+) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
     same_language = item.language == known.language
@@ -98,11 +103,20 @@ def compare(item: Embedded, known: Embedded, config: DedupeConfig,
     lexical = jaccard(item.tokens, known.tokens) if same_language else 0.0
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
-    same, reasons = _same_item(item, known, cosine, lexical, shared, cited, config, is_rare,
-                               is_rare_in_text or _never)
-    return Match(id=b.id, kind=b.kind, title=b.title, instance=b.instance, date=b.date,
-                 score=round(cosine, 4), lexical=round(lexical, 4), same_item=same, reasons=reasons,
-                 shared_ids=shared, cited_ids=[c for c in cited if c not in shared])
+    same, reasons = _same_item(item, known, cosine, lexical, shared, cited, config, is_rare, is_rare_in_text or _never)
+    return Match(
+        id=b.id,
+        kind=b.kind,
+        title=b.title,
+        instance=b.instance,
+        date=b.date,
+        score=round(cosine, 4),
+        lexical=round(lexical, 4),
+        same_item=same,
+        reasons=reasons,
+        shared_ids=shared,
+        cited_ids=[c for c in cited if c not in shared],
+    )
 
 
 def lowest_same_item_cosine(config: DedupeConfig) -> float:
@@ -110,14 +124,26 @@ def lowest_same_item_cosine(config: DedupeConfig) -> float:
     records the same item, apart from the rules that ignore the cosine (a shared
     arXiv id, identical text). Lexical overlap adds at most 1. The thresholds are
     on the dedupe scale; the result is the model's own cosine."""
-    lowest = min(config.shared_name_cosine, config.shared_lead_name_cosine, config.same_item_cross_lingual,
-                 config.same_item - config.lexical_weight)
+    lowest = min(
+        config.shared_name_cosine,
+        config.shared_lead_name_cosine,
+        config.same_item_cross_lingual,
+        config.same_item - config.lexical_weight,
+    )
     return min(config.raw_cosine(lowest, cross_lingual=False), config.raw_cosine(lowest, cross_lingual=True))
 
 
-def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, shared: list[str],
-               cited: list[str], config: DedupeConfig, is_rare: Callable[[str], bool],
-               is_rare_in_text: Callable[[str], bool]) -> tuple[bool, list[str]]:
+def _same_item(
+    item: Embedded,
+    known: Embedded,
+    cosine: float,
+    lexical: float,
+    shared: list[str],
+    cited: list[str],
+    config: DedupeConfig,
+    is_rare: Callable[[str], bool],
+    is_rare_in_text: Callable[[str], bool],
+) -> tuple[bool, list[str]]:
     a, b = item.record, known.record
     if shared:
         return True, [f"both are about arXiv {', '.join(shared)}"]
@@ -135,8 +161,10 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
         return True, [by_name]
     if item.language != known.language:
         same = cosine >= config.same_item_cross_lingual
-        return same, [f"{item.language}/{known.language} cosine {cosine:.2f} "
-                      f"{'≥' if same else '<'} {config.same_item_cross_lingual:.2f}"]
+        return same, [
+            f"{item.language}/{known.language} cosine {cosine:.2f} "
+            f"{'≥' if same else '<'} {config.same_item_cross_lingual:.2f}"
+        ]
     combined = cosine + config.lexical_weight * lexical
     same = combined >= config.same_item
     if not config.lexical_weight:
@@ -144,8 +172,14 @@ def _same_item(item: Embedded, known: Embedded, cosine: float, lexical: float, s
     return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
 
 
-def _shared_rare_name(item: Embedded, known: Embedded, cosine: float, config: DedupeConfig,
-                      is_rare: Callable[[str], bool], is_rare_in_text: Callable[[str], bool]) -> str | None:
+def _shared_rare_name(
+    item: Embedded,
+    known: Embedded,
+    cosine: float,
+    config: DedupeConfig,
+    is_rare: Callable[[str], bool],
+    is_rare_in_text: Callable[[str], bool],
+) -> str | None:
     """Why a rare name both records lead with makes them one item, or None."""
     names = sorted(n for n in head_names(item.record.title) & head_names(known.record.title) if is_rare(n))
     if names and cosine >= config.shared_name_cosine:
@@ -200,8 +234,14 @@ class PassageHit:
     cosine: float
 
 
-def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_items: list[Embedded],
-                config: DedupeConfig, restatement: bool = False) -> ClaimStatus:
+def judge_claim(
+    claim: str,
+    vector: np.ndarray,
+    hits: list[PassageHit],
+    same_items: list[Embedded],
+    config: DedupeConfig,
+    restatement: bool = False,
+) -> ClaimStatus:
     """Known when some passage says the same, and no number in it is unseen.
 
     ``hits`` come from a search over everything known and must clear the
@@ -230,9 +270,16 @@ def judge_claim(claim: str, vector: np.ndarray, hits: list[PassageHit], same_ite
     unseen = sorted(substantive_numbers(claim) - seen_numbers)
     record = hit.known.record
     said_before = score >= threshold or restatement
-    return ClaimStatus(text=claim, known=said_before and not unseen, score=round(score, 4),
-                       best_id=record.id, best_instance=record.instance, best_date=record.date,
-                       best_text=hit.known.passages[hit.index][:300], new_numbers=unseen)
+    return ClaimStatus(
+        text=claim,
+        known=said_before and not unseen,
+        score=round(score, 4),
+        best_id=record.id,
+        best_instance=record.instance,
+        best_date=record.date,
+        best_text=hit.known.passages[hit.index][:300],
+        new_numbers=unseen,
+    )
 
 
 def _claim_threshold(config: DedupeConfig, cross_lingual: bool, same_item: bool) -> float:

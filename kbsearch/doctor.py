@@ -55,9 +55,14 @@ def examine(root: Path) -> DoctorReport:
         findings = [Finding(check="database", ok=False, message=f"SQLite: {err}", fix=REBUILD)]
     finally:
         store.close()
-    findings += [Finding(check="temp files", ok=True,
-                         message=f"{p.name} was left by an interrupted write; harmless, "
-                                 "the next write replaces it") for p in leftover_temp_files(root)]
+    findings += [
+        Finding(
+            check="temp files",
+            ok=True,
+            message=f"{p.name} was left by an interrupted write; harmless, the next write replaces it",
+        )
+        for p in leftover_temp_files(root)
+    ]
     return _report(root, findings)
 
 
@@ -68,12 +73,24 @@ def _report(root: Path, findings: list[Finding]) -> DoctorReport:
 def _database(store: Store) -> list[Finding]:
     problems = [r[0] for r in store.db.execute("PRAGMA integrity_check")]
     if problems != ["ok"]:
-        return [Finding(check="database", ok=False, message="SQLite integrity check failed: "
-                        + "; ".join(problems[:3]), fix=REBUILD)]
+        return [
+            Finding(
+                check="database",
+                ok=False,
+                message="SQLite integrity check failed: " + "; ".join(problems[:3]),
+                fix=REBUILD,
+            )
+        ]
     dangling = store.db.execute("PRAGMA foreign_key_check").fetchall()
     if dangling:
-        return [Finding(check="database", ok=False, fix=REBUILD,
-                        message=f"{len(dangling)} rows point at records that do not exist")]
+        return [
+            Finding(
+                check="database",
+                ok=False,
+                fix=REBUILD,
+                message=f"{len(dangling)} rows point at records that do not exist",
+            )
+        ]
     return [Finding(check="database", ok=True, message="SQLite integrity check passed")]
 
 
@@ -82,13 +99,25 @@ def _records(store: Store) -> list[Finding]:
     stored: dict[int, list[str]] = {}
     for rowid, digest in store.db.execute("SELECT rowid, content_hash FROM passages ORDER BY rowid, idx"):
         stored.setdefault(rowid, []).append(digest)
-    broken = [rid for rowid, rid, data in store.db.execute("SELECT rowid, id, data FROM records")
-              if stored.get(rowid) != [text_hash(t) for t in load_record(data).passages()]]
+    broken = [
+        rid
+        for rowid, rid, data in store.db.execute("SELECT rowid, id, data FROM records")
+        if stored.get(rowid) != [text_hash(t) for t in load_record(data).passages()]
+    ]
     if broken:
-        return [Finding(check="records", ok=False, fix="run 'kbsearch ingest' on their files again",
-                        message=f"{len(broken)} records do not match their passages, e.g. {broken[0]!r}")]
-    return [Finding(check="records", ok=True,
-                    message=f"{store.count()} records, {store.passage_count()} passages, all whole")]
+        return [
+            Finding(
+                check="records",
+                ok=False,
+                fix="run 'kbsearch ingest' on their files again",
+                message=f"{len(broken)} records do not match their passages, e.g. {broken[0]!r}",
+            )
+        ]
+    return [
+        Finding(
+            check="records", ok=True, message=f"{store.count()} records, {store.passage_count()} passages, all whole"
+        )
+    ]
 
 
 def _cache(store: Store) -> list[Finding]:
@@ -97,21 +126,43 @@ def _cache(store: Store) -> list[Finding]:
         return [Finding(check="vectors", ok=True, message="the index is empty")]
     missing = store.db.execute(
         "SELECT count(*) FROM passages p WHERE NOT EXISTS (SELECT 1 FROM vectors v "
-        "WHERE v.model = ? AND v.content_hash = p.content_hash)", (model,)).fetchone()[0]
+        "WHERE v.model = ? AND v.content_hash = p.content_hash)",
+        (model,),
+    ).fetchone()[0]
     if missing:
-        return [Finding(check="vectors", ok=False, fix=f"run 'kbsearch reindex --model {model}'",
-                        message=f"{missing} passages have no {model!r} vector")]
+        return [
+            Finding(
+                check="vectors",
+                ok=False,
+                fix=f"run 'kbsearch reindex --model {model}'",
+                message=f"{missing} passages have no {model!r} vector",
+            )
+        ]
     found = [Finding(check="vectors", ok=True, message=f"every passage has a {model!r} vector ({dim}-d)")]
     try:
-        index = load_cache(store.root, model=model, dim=dim, generation=store.generation,
-                           passages=store.passage_count())
+        index = load_cache(
+            store.root, model=model, dim=dim, generation=store.generation, passages=store.passage_count()
+        )
     except CacheProblem as problem:
         return [*found, Finding(check="vector cache", ok=False, message=str(problem), fix=REINDEX)]
-    expected = np.fromiter((r[0] for r in store.db.execute(
-        f"SELECT rowid * {MAX_PASSAGES} + idx FROM passages")), dtype=np.int64)
+    expected = np.fromiter(
+        (r[0] for r in store.db.execute(f"SELECT rowid * {MAX_PASSAGES} + idx FROM passages")), dtype=np.int64
+    )
     if not np.array_equal(np.sort(index.ids()), np.sort(expected)):
-        return [*found, Finding(check="vector cache", ok=False, fix=REINDEX,
-                                message="the vector file's ids are not the database's passages")]
-    return [*found, Finding(check="vector cache", ok=True,
-                            message=f"vectors.faiss matches generation {store.generation} "
-                                    f"({index.count} vectors)")]
+        return [
+            *found,
+            Finding(
+                check="vector cache",
+                ok=False,
+                fix=REINDEX,
+                message="the vector file's ids are not the database's passages",
+            ),
+        ]
+    return [
+        *found,
+        Finding(
+            check="vector cache",
+            ok=True,
+            message=f"vectors.faiss matches generation {store.generation} ({index.count} vectors)",
+        ),
+    ]

@@ -47,8 +47,9 @@ def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dic
     return scores
 
 
-def weighted_sum(cosine: dict[int, float], coverage: dict[int, float], fusion: Fusion,
-                 named: dict[str, list[int]] | None = None) -> dict[int, float]:
+def weighted_sum(
+    cosine: dict[int, float], coverage: dict[int, float], fusion: Fusion, named: dict[str, list[int]] | None = None
+) -> dict[int, float]:
     """Row id → cosine + weight × coverage (+ the name weight times the share
     of the query's rare names the record holds), for every row id in either map."""
     names_held: dict[int, int] = {}
@@ -56,9 +57,12 @@ def weighted_sum(cosine: dict[int, float], coverage: dict[int, float], fusion: F
         for rowid in rowids:
             names_held[rowid] = names_held.get(rowid, 0) + 1
     share = {rowid: count / len(named) for rowid, count in names_held.items()} if named else {}
-    return {rowid: cosine.get(rowid, 0.0) + fusion.lexical_weight * coverage.get(rowid, 0.0)
-            + fusion.name_weight * share.get(rowid, 0.0)
-            for rowid in cosine.keys() | coverage.keys()}
+    return {
+        rowid: cosine.get(rowid, 0.0)
+        + fusion.lexical_weight * coverage.get(rowid, 0.0)
+        + fusion.name_weight * share.get(rowid, 0.0)
+        for rowid in cosine.keys() | coverage.keys()
+    }
 
 
 def term_coverage(weights: dict[str, float], text: str, power: float = 1.0) -> float:

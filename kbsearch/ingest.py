@@ -58,25 +58,40 @@ def read_inputs(paths: list[Path], report: IngestReport) -> list[ParsedFile]:
     parsed = _parse_all(iter_input_files(paths), report)
     if not parsed and report.refused:
         more = len(report.refused) - 1
-        raise KbError(f"nothing could be ingested: {report.refused[0].one_line()}"
-                      + (f" (and {more} more {'input' if more == 1 else 'inputs'})" if more else ""))
+        raise KbError(
+            f"nothing could be ingested: {report.refused[0].one_line()}"
+            + (f" (and {more} more {'input' if more == 1 else 'inputs'})" if more else "")
+        )
     return parsed
 
 
-def ingest_parsed(store: Store, parsed: list[ParsedFile], report: IngestReport, paths: list[Path], *,
-                  load_encoder: Callable[[], Encoder], prune: bool = False,
-                  progress: Progress | None = None) -> None:
+def ingest_parsed(
+    store: Store,
+    parsed: list[ParsedFile],
+    report: IngestReport,
+    paths: list[Path],
+    *,
+    load_encoder: Callable[[], Encoder],
+    prune: bool = False,
+    progress: Progress | None = None,
+) -> None:
     """Plan and write what ``read_inputs`` produced; the caller holds the writer lock."""
     changes = _plan(store, parsed, report, prune, [p.resolve() for p in paths if p.is_dir()])
     # Consumed: the plan holds what will be written, and the store lets it go
     # after its commit, so 100k parsed records are not kept through the index build.
     parsed.clear()
-    ingest_records(store, changes, model=report.model, load_encoder=load_encoder, progress=progress,
-                   report=report)
+    ingest_records(store, changes, model=report.model, load_encoder=load_encoder, progress=progress, report=report)
 
 
-def ingest_records(store: Store, changes: ChangeSet, *, model: str, load_encoder: Callable[[], Encoder],
-                   progress: Progress | None = None, report: IngestReport | None = None) -> None:
+def ingest_records(
+    store: Store,
+    changes: ChangeSet,
+    *,
+    model: str,
+    load_encoder: Callable[[], Encoder],
+    progress: Progress | None = None,
+    report: IngestReport | None = None,
+) -> None:
     """Embed what has no vector yet and write ``changes`` in one transaction."""
     todo = {text_hash(t): t for r in changes.upserts for t in r.passages()}
     missing = sorted(store.missing_hashes(todo, model))
@@ -104,8 +119,9 @@ class ReindexReport(BaseModel):
     seconds: float
 
 
-def reindex_store(store: Store, *, model: str, load_encoder: Callable[[], Encoder],
-                  progress: Progress | None = None) -> ReindexReport:
+def reindex_store(
+    store: Store, *, model: str, load_encoder: Callable[[], Encoder], progress: Progress | None = None
+) -> ReindexReport:
     """Rebuild every vector for ``model`` from the text kept in SQLite."""
     started = time.perf_counter()
     texts = store.all_passage_texts()
@@ -119,8 +135,9 @@ def reindex_store(store: Store, *, model: str, load_encoder: Callable[[], Encode
         vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
         dim = encoder.dim
     store.rebind_model(model, vectors, dim)
-    return ReindexReport(model=model, records=store.count(), embedded=len(missing),
-                         seconds=round(time.perf_counter() - started, 3))
+    return ReindexReport(
+        model=model, records=store.count(), embedded=len(missing), seconds=round(time.perf_counter() - started, 3)
+    )
 
 
 def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
@@ -140,16 +157,16 @@ def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
     return parsed
 
 
-def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport,
-          prune: bool, folders: list[Path]) -> ChangeSet:
+def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport, prune: bool, folders: list[Path]) -> ChangeSet:
     changes = ChangeSet()
     seen: dict[str, str] = {}
     for result in parsed:
         stored = store.stored_by_file(result.source)
         for record in result.records:
             if record.id in seen:
-                report.warnings.append(f"{result.source}: record id {record.id!r} also comes from "
-                                       f"{seen[record.id]}; the later file wins")
+                report.warnings.append(
+                    f"{result.source}: record id {record.id!r} also comes from {seen[record.id]}; the later file wins"
+                )
             seen[record.id] = result.source
             _plan_record(store, record, stored, changes, report)
             changes.files[record.id] = result.source
@@ -164,8 +181,9 @@ def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport,
     return changes
 
 
-def _plan_record(store: Store, record: Record, stored: dict[str, str],
-                 changes: ChangeSet, report: IngestReport) -> None:
+def _plan_record(
+    store: Store, record: Record, stored: dict[str, str], changes: ChangeSet, report: IngestReport
+) -> None:
     if stored.get(record.id) == record.stored_json():
         report.unchanged += 1
         return
@@ -189,22 +207,26 @@ def _vanished(store: Store, folders: list[Path], parsed_sources: set[str]) -> li
 
 def _check_dim(encoder: Encoder, store: Store | None) -> None:
     if store is not None and store.dim is not None and store.count() and encoder.dim != store.dim:
-        raise KbError(f"model {encoder.model_id!r} gives {encoder.dim}-d vectors but the index holds "
-                      f"{store.dim}-d ones", hint=f"run 'kbsearch reindex --model {encoder.model_id}'")
+        raise KbError(
+            f"model {encoder.model_id!r} gives {encoder.dim}-d vectors but the index holds {store.dim}-d ones",
+            hint=f"run 'kbsearch reindex --model {encoder.model_id}'",
+        )
 
 
-def _embed_batches(encoder: Encoder, items: list[tuple[str, str]],
-                   progress: Progress | None) -> Iterator[dict[str, np.ndarray]]:
+def _embed_batches(
+    encoder: Encoder, items: list[tuple[str, str]], progress: Progress | None
+) -> Iterator[dict[str, np.ndarray]]:
     for start in range(0, len(items), EMBED_BATCH):
-        batch = items[start:start + EMBED_BATCH]
+        batch = items[start : start + EMBED_BATCH]
         encoded = encoder.encode([text for _, text in batch])
         if progress:
             progress(min(start + EMBED_BATCH, len(items)), len(items))
         yield {h: encoded[i] for i, (h, _) in enumerate(batch)}
 
 
-def _embed(encoder: Encoder, items: list[tuple[str, str]], store: Store | None,
-           progress: Progress | None) -> dict[str, np.ndarray]:
+def _embed(
+    encoder: Encoder, items: list[tuple[str, str]], store: Store | None, progress: Progress | None
+) -> dict[str, np.ndarray]:
     _check_dim(encoder, store)
     vectors: dict[str, np.ndarray] = {}
     for batch in _embed_batches(encoder, items, progress):

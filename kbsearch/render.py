@@ -56,8 +56,10 @@ def search_text(response: SearchResponse) -> Text:
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
         pin = "=" if hit.matched_ids else " "
-        out.append(f"{hit.rank:>2} {pin}{hit.score:6.3f}  {fit(hit.kind.value, 11)} "
-                   f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  ")
+        out.append(
+            f"{hit.rank:>2} {pin}{hit.score:6.3f}  {fit(hit.kind.value, 11)} "
+            f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
+        )
         out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
         ids = ", ".join(hit.arxiv_ids) or "-"
         cites = [a for a in hit.matched_ids if a in hit.cited_ids]
@@ -67,8 +69,10 @@ def search_text(response: SearchResponse) -> Text:
             out.append(" " * 10)
             out.append_text(snippet_text(hit.snippet))
             out.append("\n")
-    out.append(f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, {response.mode.value} "
-               f"search, model {response.model}; '=' marks an exact id from the query)")
+    out.append(
+        f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, {response.mode.value} "
+        f"search, model {response.model}; '=' marks an exact id from the query)"
+    )
     return out
 
 
@@ -83,19 +87,30 @@ def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:
 def listing_text(listing: Listing) -> str:
     lines = [f"{fit('date', 10)}  {fit('instance', 8)} {fit('kind', 11)} {fit('id', 34)} title"]
     for row in listing.records:
-        lines.append(f"{fit(str(row.date or '-'), 10)}  {fit(row.instance or '-', 8)} {fit(row.kind, 11)} "
-                     f"{fit(clean(row.id, one_line=True), 34)} {clean(row.title, one_line=True)[:70]}")
+        lines.append(
+            f"{fit(str(row.date or '-'), 10)}  {fit(row.instance or '-', 8)} {fit(row.kind, 11)} "
+            f"{fit(clean(row.id, one_line=True), 34)} {clean(row.title, one_line=True)[:70]}"
+        )
     lines.append(f"({len(listing.records)} of {listing.total} records)")
     return "\n".join(lines)
 
 
 def record_text(record: Record) -> str:
-    rows = [("id", record.id), ("kind", record.kind.value), ("title", record.title),
-            ("instance", record.instance), ("date", record.date), ("topic", record.topic),
-            ("section", record.section), ("arXiv", ", ".join(record.arxiv_ids)),
-            ("cites", ", ".join(record.cited_ids)), ("stars", record.stars),
-            ("anchor", record.anchor), ("credibility", record.credibility),
-            ("source", record.source)]
+    rows = [
+        ("id", record.id),
+        ("kind", record.kind.value),
+        ("title", record.title),
+        ("instance", record.instance),
+        ("date", record.date),
+        ("topic", record.topic),
+        ("section", record.section),
+        ("arXiv", ", ".join(record.arxiv_ids)),
+        ("cites", ", ".join(record.cited_ids)),
+        ("stars", record.stars),
+        ("anchor", record.anchor),
+        ("credibility", record.credibility),
+        ("source", record.source),
+    ]
     lines = [f"{name:>11}: {clean(str(value), one_line=True)}" for name, value in rows if value]
     if record.claims:
         lines.append("     claims:")
@@ -110,23 +125,27 @@ _INDEX_TYPES = {"flat": "exact search", "ivf": "IVF approximate search"}
 def stats_text(stats: Stats) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in stats.by_kind.items())
     instances = ", ".join(f"{k} {n}" for k, n in stats.by_instance.items()) or "-"
-    return "\n".join([
-        f"index        {stats.index}",
-        f"records      {stats.records} ({kinds})",
-        f"instances    {clean(instances, one_line=True)}",
-        f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
-        f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
-        f"({stats.passages} passages: titles, whole texts, claims; "
-        f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
-        f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
-        f"format {stats.format_version})",
-    ])
+    return "\n".join(
+        [
+            f"index        {stats.index}",
+            f"records      {stats.records} ({kinds})",
+            f"instances    {clean(instances, one_line=True)}",
+            f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
+            f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
+            f"({stats.passages} passages: titles, whole texts, claims; "
+            f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
+            f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
+            f"format {stats.format_version})",
+        ]
+    )
 
 
 def ingest_text(report: IngestReport) -> str:
-    lines = [f"{report.files} files, {report.records} records: {report.added} added, "
-             f"{report.updated} updated, {report.unchanged} unchanged, {report.removed} removed; "
-             f"{report.embedded} texts embedded with {report.model} in {report.seconds:.2f}s"]
+    lines = [
+        f"{report.files} files, {report.records} records: {report.added} added, "
+        f"{report.updated} updated, {report.unchanged} unchanged, {report.removed} removed; "
+        f"{report.embedded} texts embedded with {report.model} in {report.seconds:.2f}s"
+    ]
     lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
     return "\n".join(lines)
 
@@ -136,8 +155,10 @@ def refused_text(report: IngestReport) -> str:
 
 
 def reindex_text(report: ReindexReport) -> str:
-    return (f"reindexed {report.records} records with {report.model}: "
-            f"{report.embedded} texts embedded in {report.seconds:.2f}s")
+    return (
+        f"reindexed {report.records} records with {report.model}: "
+        f"{report.embedded} texts embedded in {report.seconds:.2f}s"
+    )
 
 
 def models_text(specs: list[ModelSpec], active: str | None) -> str:
@@ -161,9 +182,11 @@ def _match_line(match: Match) -> str:
     mark = "≡" if match.same_item else " "
     ids = f"  shares {', '.join(match.shared_ids)}" if match.shared_ids else ""
     cites = f"  cite-only {', '.join(match.cited_ids)}" if match.cited_ids else ""
-    return (f"     {mark} {match.score:.3f}  {fit(_who(match.instance, match.date), 19)} "
-            f"{clean(match.id, one_line=True)}{ids}{cites}\n"
-            f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}")
+    return (
+        f"     {mark} {match.score:.3f}  {fit(_who(match.instance, match.date), 19)} "
+        f"{clean(match.id, one_line=True)}{ids}{cites}\n"
+        f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}"
+    )
 
 
 def _flag_line(flag: Flag) -> str:
@@ -171,11 +194,15 @@ def _flag_line(flag: Flag) -> str:
 
 
 def item_text(item: ItemResult) -> str:
-    lines = [f"{item.verdict.value:<9} {clean(item.id, one_line=True)}  {clean(item.title, one_line=True)[:80]}",
-             f"   {clean(item.reason, one_line=True)}"]
+    lines = [
+        f"{item.verdict.value:<9} {clean(item.id, one_line=True)}  {clean(item.title, one_line=True)[:80]}",
+        f"   {clean(item.reason, one_line=True)}",
+    ]
     if item.first_seen:
-        lines.append(f"   first seen: {_who(item.first_seen.instance, item.first_seen.date)} "
-                     f"{clean(item.first_seen.id, one_line=True)}")
+        lines.append(
+            f"   first seen: {_who(item.first_seen.instance, item.first_seen.date)} "
+            f"{clean(item.first_seen.id, one_line=True)}"
+        )
     lines += [_flag_line(f) for f in item.flags]
     if item.matches:
         lines.append("   matches (≡ same item):")
@@ -195,9 +222,12 @@ def check_text(result: CheckResult) -> str:
     parts = [item_text(item) for item in result.items]
     if result.flags:
         parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
-    summary = (f"{len(result.items)} items: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
-               f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
-               + (f", as of {result.as_of}" if result.as_of else "") + ")")
+    summary = (
+        f"{len(result.items)} items: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
+        f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
+        + (f", as of {result.as_of}" if result.as_of else "")
+        + ")"
+    )
     if result.accepted:
         summary += f"; accepted {len(result.accepted)}"
     return "\n\n".join([*parts, summary])
@@ -209,12 +239,16 @@ def audit_text(result: AuditResult) -> str:
         first = cluster.first_seen
         ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""
         lines.append(f"\n#{number}  {cluster.size} records, {len(cluster.instances)} instances{ids}")
-        lines.append(f"   first  {fit(_who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
-                     f"{clean(first.title, one_line=True)[:70]}")
+        lines.append(
+            f"   first  {fit(_who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
+            f"{clean(first.title, one_line=True)[:70]}"
+        )
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
-            lines.append(f"   again  {fit(_who(member.instance, member.date), 19)} "
-                         f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}")
+            lines.append(
+                f"   again  {fit(_who(member.instance, member.date), 19)} "
+                f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
+            )
     if result.claimed_new_seen_before:
         lines.append("\nclaimed new but seen before:")
         lines += [_flag_line(f) for f in result.claimed_new_seen_before]
@@ -223,8 +257,7 @@ def audit_text(result: AuditResult) -> str:
 
 def calibration_text(result: Calibration) -> str:
     rows = [("default", result.default), ("fitted", result.best)]
-    lines = [f"{result.pairs} pairs; fitting {result.field}",
-             f"{'':8} {'threshold':>9} {'P':>6} {'R':>6} {'F1':>6}"]
+    lines = [f"{result.pairs} pairs; fitting {result.field}", f"{'':8} {'threshold':>9} {'P':>6} {'R':>6} {'F1':>6}"]
     lines += [f"{name:8} {p.threshold:9.3f} {p.precision:6.3f} {p.recall:6.3f} {p.f1:6.3f}" for name, p in rows]
     return "\n".join(lines)
 

@@ -23,16 +23,19 @@ def _add_lexical_index(db: sqlite3.Connection) -> None:
     try:
         db.execute(lexical.CREATE_STATEMENTS[0])
     except sqlite3.OperationalError as err:
-        raise KbError(f"this Python's SQLite cannot build the lexical index: {err}",
-                      hint="use a Python whose sqlite3 module has FTS5 and the trigram tokenizer "
-                           "(SQLite 3.34 or later)") from err
+        raise KbError(
+            f"this Python's SQLite cannot build the lexical index: {err}",
+            hint="use a Python whose sqlite3 module has FTS5 and the trigram tokenizer (SQLite 3.34 or later)",
+        ) from err
     for statement in lexical.CREATE_STATEMENTS[1:]:
         db.execute(statement)
     lexical.backfill(db)
 
 
 MIGRATIONS: list[tuple[str, Migration]] = [
-    ("create records, passages, vectors and id mentions", """
+    (
+        "create records, passages, vectors and id mentions",
+        """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE records (
             rowid INTEGER PRIMARY KEY,
@@ -83,7 +86,8 @@ MIGRATIONS: list[tuple[str, Migration]] = [
             PRIMARY KEY (source, position)
         );
         CREATE INDEX id_mentions_arxiv ON id_mentions(arxiv_id);
-    """),
+    """,
+    ),
     ("add the FTS5 lexical index and exact references, filled from existing records", _add_lexical_index),
 ]
 
@@ -92,13 +96,17 @@ def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
     """Apply the migrations this database has not seen, in one transaction."""
     applied = _version(db)
     if applied > len(MIGRATIONS):
-        raise KbError(f"the index was written by a newer kbsearch (schema {applied}, "
-                      f"this one knows {len(MIGRATIONS)})", hint="upgrade kbsearch")
+        raise KbError(
+            f"the index was written by a newer kbsearch (schema {applied}, this one knows {len(MIGRATIONS)})",
+            hint="upgrade kbsearch",
+        )
     if applied == len(MIGRATIONS):
         return
     if read_only:
-        raise KbError("the index needs a schema upgrade, but its folder is read-only",
-                      hint="run any kbsearch command on it once with write access")
+        raise KbError(
+            "the index needs a schema upgrade, but its folder is read-only",
+            hint="run any kbsearch command on it once with write access",
+        )
     db.execute("BEGIN IMMEDIATE")
     try:
         # Read again under the write lock: two processes opening a new index

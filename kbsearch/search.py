@@ -109,9 +109,17 @@ class Candidates:
     """The query's rare coined names → the records holding them (hybrid only)."""
 
 
-def search(store: Store, encoder: Encoder | None, query: str, k: int = 10,
-           flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid, *,
-           vector: np.ndarray | None = None, fusion: Fusion = DEFAULT_FUSION) -> SearchResponse:
+def search(
+    store: Store,
+    encoder: Encoder | None,
+    query: str,
+    k: int = 10,
+    flt: SearchFilter | None = None,
+    mode: SearchMode = SearchMode.hybrid,
+    *,
+    vector: np.ndarray | None = None,
+    fusion: Fusion = DEFAULT_FUSION,
+) -> SearchResponse:
     """The k best records for ``query``. ``encoder`` may be None in lexical mode;
     ``vector`` is the query's embedding when the caller has it already."""
     started = time.perf_counter()
@@ -128,24 +136,37 @@ def search(store: Store, encoder: Encoder | None, query: str, k: int = 10,
     ranked = _pin_first(pinned, rank(store, found, terms, vector, mode, fusion))[:k]
     hits = _hits(store, ranked, terms, exact)
     model = encoder.model_id if encoder is not None else (store.model or "")
-    return SearchResponse(query=query, model=model, mode=mode, k=k, filters=flt, results=hits,
-                          seconds=round(time.perf_counter() - started, 4))
+    return SearchResponse(
+        query=query,
+        model=model,
+        mode=mode,
+        k=k,
+        filters=flt,
+        results=hits,
+        seconds=round(time.perf_counter() - started, 4),
+    )
 
 
-def gather(store: Store, terms: QueryTerms, vector: np.ndarray | None, flt: SearchFilter,
-           mode: SearchMode, k: int, fusion: Fusion) -> Candidates:
+def gather(
+    store: Store,
+    terms: QueryTerms,
+    vector: np.ndarray | None,
+    flt: SearchFilter,
+    mode: SearchMode,
+    k: int,
+    fusion: Fusion,
+) -> Candidates:
     """Each side's candidates: k for a single mode, ``fusion.depth`` (at least k) for hybrid."""
     depth = k if mode is not SearchMode.hybrid else max(k, fusion.depth)
-    dense = store.search_records(vector, depth, flt) \
-        if vector is not None and mode is not SearchMode.lexical else []
+    dense = store.search_records(vector, depth, flt) if vector is not None and mode is not SearchMode.lexical else []
     lexical = store.lexical_search(terms, depth, flt) if mode is not SearchMode.dense else []
-    named = store.records_with_names(terms.names, flt) \
-        if mode is SearchMode.hybrid and fusion.name_weight else {}
+    named = store.records_with_names(terms.names, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
     return Candidates(dense=dense, lexical=lexical, named=named)
 
 
-def rank(store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray | None,
-         mode: SearchMode, fusion: Fusion) -> list[Ranked]:
+def rank(
+    store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray | None, mode: SearchMode, fusion: Fusion
+) -> list[Ranked]:
     """One ranking from the candidates, best first."""
     dense = {rowid: (score, idx) for rowid, score, idx in found.dense}
     lexical = {rowid: (i, score) for i, (rowid, score) in enumerate(found.lexical, start=1)}
@@ -157,14 +178,27 @@ def rank(store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray 
         order = fuse.ordered(fuse.reciprocal_rank(list(dense), list(lexical), fusion))
     else:
         order = fuse.ordered(_weighted(store, found, terms, vector, dense, fusion))
-    return [Ranked(rowid=rowid, score=score, dense_score=dense.get(rowid, (None, None))[0],
-                   passage=dense.get(rowid, (None, None))[1],
-                   lexical_rank=lexical.get(rowid, (None, None))[0],
-                   lexical_score=lexical.get(rowid, (None, None))[1]) for rowid, score in order]
+    return [
+        Ranked(
+            rowid=rowid,
+            score=score,
+            dense_score=dense.get(rowid, (None, None))[0],
+            passage=dense.get(rowid, (None, None))[1],
+            lexical_rank=lexical.get(rowid, (None, None))[0],
+            lexical_score=lexical.get(rowid, (None, None))[1],
+        )
+        for rowid, score in order
+    ]
 
 
-def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray | None,
-              dense: dict[int, tuple[float, int]], fusion: Fusion) -> dict[int, float]:
+def _weighted(
+    store: Store,
+    found: Candidates,
+    terms: QueryTerms,
+    vector: np.ndarray | None,
+    dense: dict[int, tuple[float, int]],
+    fusion: Fusion,
+) -> dict[int, float]:
     """Cosine plus weighted term coverage, both computed for every candidate.
 
     Lexical-only candidates get their cosine here, and are added to ``dense``
@@ -180,8 +214,10 @@ def _weighted(store: Store, found: Candidates, terms: QueryTerms, vector: np.nda
     texts = store.lexical_documents(list(cosine.keys() | set(lexical_side)))
     weights = term_weights(store.db, terms, list(texts.values()))
     query_language = _query_language(terms)
-    coverage = {rowid: fuse.term_coverage(weights, text, fusion.coverage_power)
-                * _language_factor(query_language, text) for rowid, text in texts.items()}
+    coverage = {
+        rowid: fuse.term_coverage(weights, text, fusion.coverage_power) * _language_factor(query_language, text)
+        for rowid, text in texts.items()
+    }
     return fuse.weighted_sum(cosine, coverage, fusion, found.named)
 
 
@@ -216,8 +252,11 @@ def pinned_groups(store: Store, exact: list[str], flt: SearchFilter) -> list[lis
         return []
     arxiv = [e for e in exact if ":" not in e]
     refs = [e for e in exact if ":" in e]
-    groups = [store.rowids_with_arxiv(arxiv, role="subject"), store.rowids_with_arxiv(arxiv, role="cited"),
-              store.rowids_with_refs(refs)]
+    groups = [
+        store.rowids_with_arxiv(arxiv, role="subject"),
+        store.rowids_with_arxiv(arxiv, role="cited"),
+        store.rowids_with_refs(refs),
+    ]
     seen: set[int] = set()
     kept: list[list[int]] = []
     for group in groups:
@@ -254,16 +293,28 @@ def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str
         if record is None:  # deleted by a concurrent writer since the search
             continue
         carried = {*record.arxiv_ids, *record.cited_ids, *refs.get(row.rowid, [])}
-        hits.append(SearchHit(
-            rank=len(hits) + 1, id=record.id, score=round(row.score, 4), kind=record.kind,
-            title=record.title, text=record.text, instance=record.instance, date=record.date,
-            topic=record.topic, section=record.section, source=record.source,
-            arxiv_ids=record.arxiv_ids, cited_ids=record.cited_ids,
-            matched_ids=[e for e in exact if e in carried],
-            dense_score=None if row.dense_score is None else round(row.dense_score, 4),
-            lexical_rank=row.lexical_rank,
-            lexical_score=None if row.lexical_score is None else round(row.lexical_score, 4),
-            snippet=_snippet(record, terms, row.passage)))
+        hits.append(
+            SearchHit(
+                rank=len(hits) + 1,
+                id=record.id,
+                score=round(row.score, 4),
+                kind=record.kind,
+                title=record.title,
+                text=record.text,
+                instance=record.instance,
+                date=record.date,
+                topic=record.topic,
+                section=record.section,
+                source=record.source,
+                arxiv_ids=record.arxiv_ids,
+                cited_ids=record.cited_ids,
+                matched_ids=[e for e in exact if e in carried],
+                dense_score=None if row.dense_score is None else round(row.dense_score, 4),
+                lexical_rank=row.lexical_rank,
+                lexical_score=None if row.lexical_score is None else round(row.lexical_score, 4),
+                snippet=_snippet(record, terms, row.passage),
+            )
+        )
     return hits
 
 

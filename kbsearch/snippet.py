@@ -77,8 +77,7 @@ def _best_window(matches: list[tuple[int, int]], width: int, size: int) -> int:
     best_start, best_cover = 0, -1
     for lo, _ in matches:
         start = max(0, min(lo - LEAD_CHARS, size - width))
-        cover = sum(min(hi, start + width) - max(l2, start)
-                    for l2, hi in matches if l2 < start + width and hi > start)
+        cover = sum(min(hi, start + width) - max(l2, start) for l2, hi in matches if l2 < start + width and hi > start)
         if cover > best_cover:
             best_start, best_cover = start, cover
     return best_start

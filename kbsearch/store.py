@@ -110,8 +110,10 @@ class Store:
         """A folder this process can't write is opened read-only, or refused with ``create``."""
         db_path = root / DB_NAME
         if not db_path.exists() and not create:
-            raise KbError(f"no index at {root}", hint="build one with 'kbsearch ingest PATH', "
-                          "or point --index / KBSEARCH_INDEX at one")
+            raise KbError(
+                f"no index at {root}",
+                hint="build one with 'kbsearch ingest PATH', or point --index / KBSEARCH_INDEX at one",
+            )
         read_only = not writable(root)
         if read_only and create:
             raise read_only_error(root)
@@ -123,12 +125,15 @@ class Store:
         except sqlite3.OperationalError as err:
             raise write_error(err, root) from err
         except sqlite3.DatabaseError as err:
-            raise KbError(f"the index database is unreadable: {err}", path=str(db_path),
-                          hint="restore it from a backup, or delete the index folder and ingest again"
-                          ) from err
+            raise KbError(
+                f"the index database is unreadable: {err}",
+                path=str(db_path),
+                hint="restore it from a backup, or delete the index folder and ingest again",
+            ) from err
         except OSError as err:
-            raise KbError(f"cannot open the index: {err.strerror}", path=str(root),
-                          hint="check the folder's permissions") from err
+            raise KbError(
+                f"cannot open the index: {err.strerror}", path=str(root), hint="check the folder's permissions"
+            ) from err
         store = cls(root, db, read_only=read_only)
         if model is not None:
             store.require_model(model)
@@ -165,9 +170,10 @@ class Store:
     def require_model(self, model: str) -> None:
         built_with = self.model
         if built_with is not None and built_with != model and self.count() > 0:
-            raise KbError(f"the index at {self.root} was built with model {built_with!r}, not {model!r}",
-                          hint=f"run 'kbsearch reindex --model {model}' to switch it, "
-                               f"or pass --model {built_with}")
+            raise KbError(
+                f"the index at {self.root} was built with model {built_with!r}, not {model!r}",
+                hint=f"run 'kbsearch reindex --model {model}' to switch it, or pass --model {built_with}",
+            )
 
     # -- metadata ------------------------------------------------------------
 
@@ -224,8 +230,7 @@ class Store:
         found: dict[int, Record] = {}
         for chunk in _chunks(wanted, 500):
             marks = ",".join("?" * len(chunk))
-            for rowid, data in self.db.execute(
-                    f"SELECT rowid, data FROM records WHERE rowid IN ({marks})", chunk):
+            for rowid, data in self.db.execute(f"SELECT rowid, data FROM records WHERE rowid IN ({marks})", chunk):
                 found[rowid] = load_record(data)
         return found
 
@@ -247,8 +252,11 @@ class Store:
     def iter_records(self, flt: SearchFilter | None = None) -> Iterator[Record]:
         """Records passing ``flt``, oldest date first."""
         clauses, params = _filter_sql(flt or SearchFilter())
-        sql = ("SELECT data FROM records WHERE " + " AND ".join(clauses)
-               + " ORDER BY coalesce(date, ''), instance, source, position")
+        sql = (
+            "SELECT data FROM records WHERE "
+            + " AND ".join(clauses)
+            + " ORDER BY coalesce(date, ''), instance, source, position"
+        )
         for (data,) in self.db.execute(sql, params):
             yield load_record(data)
 
@@ -274,6 +282,7 @@ class Store:
         """The stored id-table rows of one file, as JSON, in order."""
         rows = self.db.execute("SELECT data FROM id_mentions WHERE source = ? ORDER BY position", (source,))
         return [r[0] for r in rows]
+
     def rowids_with_refs(self, refs: list[str]) -> list[int]:
         """Records carrying any of ``refs`` (``github:owner/repo``, ``url:…``)."""
         return lexical.rowids_with_refs(self.db, refs)
@@ -283,8 +292,7 @@ class Store:
         found: dict[int, list[str]] = {}
         for chunk in _chunks(rowids, 500):
             marks = ",".join("?" * len(chunk))
-            for rowid, ref in self.db.execute(
-                    f"SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})", chunk):
+            for rowid, ref in self.db.execute(f"SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})", chunk):
                 found.setdefault(rowid, []).append(ref)
         return found
 
@@ -294,13 +302,15 @@ class Store:
         for chunk in _chunks(rowids, 500):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
-                f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} WHERE rowid IN ({marks})", chunk)
+                f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} WHERE rowid IN ({marks})", chunk
+            )
             for rowid, title, body, meta in rows:
                 found[rowid] = "\n".join((title, body, meta))
         return found
 
-    def lexical_search(self, terms: lexical.QueryTerms, limit: int,
-                       flt: SearchFilter | None = None) -> list[tuple[int, float]]:
+    def lexical_search(
+        self, terms: lexical.QueryTerms, limit: int, flt: SearchFilter | None = None
+    ) -> list[tuple[int, float]]:
         """The best lexical matches as (rowid, score), best first, filtered before the cut."""
         clauses, params = _filter_sql(flt or SearchFilter())
         return lexical.search(self.db, terms, limit, clauses, params)
@@ -317,8 +327,7 @@ class Store:
         if flt.is_empty():
             return None
         clauses, params = _filter_sql(flt)
-        return [r[0] for r in self.db.execute(
-            "SELECT rowid FROM records WHERE " + " AND ".join(clauses), params)]
+        return [r[0] for r in self.db.execute("SELECT rowid FROM records WHERE " + " AND ".join(clauses), params)]
 
     def restrict(self, rowids: list[int], flt: SearchFilter) -> list[int]:
         """The given row ids that pass the filter, in their given order.
@@ -346,8 +355,9 @@ class Store:
         key = (self.generation, include.model_dump_json())
         if self._allowed_cache is None or self._allowed_cache[0] != key:
             clauses, params = _filter_sql(include)
-            sql = (f"SELECT {_VID} FROM passages p JOIN records ON records.rowid = p.rowid WHERE "
-                   + " AND ".join(clauses))
+            sql = f"SELECT {_VID} FROM passages p JOIN records ON records.rowid = p.rowid WHERE " + " AND ".join(
+                clauses
+            )
             ids = np.fromiter((r[0] for r in self.db.execute(sql, params)), dtype=np.int64)
             self._allowed_cache = (key, ids)
         return self._allowed_cache[1]
@@ -360,8 +370,9 @@ class Store:
             return set()
         return {r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE {' OR '.join(clauses)}", params)}
 
-    def search_records(self, query: np.ndarray, k: int,
-                       flt: SearchFilter | None = None) -> list[tuple[int, float, int]]:
+    def search_records(
+        self, query: np.ndarray, k: int, flt: SearchFilter | None = None
+    ) -> list[tuple[int, float, int]]:
         """The k best records as (rowid, score, best passage number), best first."""
         flt = flt or SearchFilter()
         index = self.vector_index
@@ -407,8 +418,9 @@ class Store:
         for chunk in _chunks(sorted(by_hash), 500):
             marks = ",".join("?" * len(chunk))
             for content_hash, blob in self.db.execute(
-                    f"SELECT content_hash, vector FROM vectors WHERE model = ? AND content_hash IN ({marks})",
-                    [model, *chunk]):
+                f"SELECT content_hash, vector FROM vectors WHERE model = ? AND content_hash IN ({marks})",
+                [model, *chunk],
+            ):
                 vector = np.frombuffer(blob, dtype=np.float32)
                 found.update((rowid, vector) for rowid in by_hash[content_hash])
         return found
@@ -422,8 +434,7 @@ class Store:
         found: list[int] = []
         for chunk in _chunks(rowids, 500):
             marks = ",".join("?" * len(chunk))
-            found += [r[0] for r in self.db.execute(
-                f"SELECT {_VID} FROM passages p WHERE p.rowid IN ({marks})", chunk)]
+            found += [r[0] for r in self.db.execute(f"SELECT {_VID} FROM passages p WHERE p.rowid IN ({marks})", chunk)]
         return np.array(found, dtype=np.int64)
 
     # -- vectors -------------------------------------------------------------
@@ -433,9 +444,12 @@ class Store:
         present: set[str] = set()
         for chunk in _chunks(sorted(wanted), 500):
             marks = ",".join("?" * len(chunk))
-            present.update(r[0] for r in self.db.execute(
-                f"SELECT content_hash FROM vectors WHERE model = ? AND content_hash IN ({marks})",
-                [model, *chunk]))
+            present.update(
+                r[0]
+                for r in self.db.execute(
+                    f"SELECT content_hash FROM vectors WHERE model = ? AND content_hash IN ({marks})", [model, *chunk]
+                )
+            )
         return wanted - present
 
     @property
@@ -456,8 +470,7 @@ class Store:
         if model is None or dim is None:
             return VectorIndex(dim or 1)
         try:
-            return load_cache(self.root, model=model, dim=dim, generation=generation,
-                              passages=self.passage_count())
+            return load_cache(self.root, model=model, dim=dim, generation=generation, passages=self.passage_count())
         except CacheProblem as problem:
             self._rebuilt, self._rebuilt_saved = str(problem), False
         return self._index_from_db(model, dim)
@@ -474,39 +487,57 @@ class Store:
 
     def _index_from_db(self, model: str, dim: int) -> VectorIndex:
         passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
-        stored = int(self.db.execute(
-            "SELECT count(*) FROM passages p JOIN vectors v ON v.content_hash = p.content_hash AND v.model = ?",
-            (model,)).fetchone()[0])
+        stored = int(
+            self.db.execute(
+                "SELECT count(*) FROM passages p JOIN vectors v ON v.content_hash = p.content_hash AND v.model = ?",
+                (model,),
+            ).fetchone()[0]
+        )
         if stored != passages:
-            raise KbError(f"{passages - stored} passages have no {model!r} vector",
-                          hint=f"run 'kbsearch reindex --model {model}'")
+            raise KbError(
+                f"{passages - stored} passages have no {model!r} vector", hint=f"run 'kbsearch reindex --model {model}'"
+            )
         # Streamed in chunks: a list of every row plus a joined copy would
         # hold the vectors three times over at 100k records.
-        return VectorIndex.from_chunks(dim, passages, self._vector_chunks(model, dim),
-                                       lambda size: self._vector_sample(model, dim, size))
+        return VectorIndex.from_chunks(
+            dim, passages, self._vector_chunks(model, dim), lambda size: self._vector_sample(model, dim, size)
+        )
 
     def _vector_chunks(self, model: str, dim: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         cursor = self.db.execute(
             f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v "
-            "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1", (model,))
+            "ON v.content_hash = p.content_hash AND v.model = ? ORDER BY 1",
+            (model,),
+        )
         while rows := cursor.fetchmany(5_000):
-            yield (np.array([r[0] for r in rows], dtype=np.int64),
-                   np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim))
+            yield (
+                np.array([r[0] for r in rows], dtype=np.int64),
+                np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim),
+            )
 
     def _vector_sample(self, model: str, dim: int, size: int) -> np.ndarray:
         """``size`` stored vectors picked at random (a fixed seed), to train IVF."""
-        hashes = [r[0] for r in self.db.execute(
-            "SELECT v.content_hash FROM vectors v WHERE v.model = ? AND v.content_hash IN "
-            "(SELECT content_hash FROM passages) ORDER BY 1", (model,))]
+        hashes = [
+            r[0]
+            for r in self.db.execute(
+                "SELECT v.content_hash FROM vectors v WHERE v.model = ? AND v.content_hash IN "
+                "(SELECT content_hash FROM passages) ORDER BY 1",
+                (model,),
+            )
+        ]
         rng = np.random.default_rng(0)
         picked = sorted(rng.choice(len(hashes), min(size, len(hashes)), replace=False).tolist())
         sample = np.empty((len(picked), dim), dtype=np.float32)
         filled = 0
         for chunk in _chunks([hashes[i] for i in picked], 500):
             marks = ",".join("?" * len(chunk))
-            blobs = [r[0] for r in self.db.execute(
-                f"SELECT vector FROM vectors WHERE model = ? AND content_hash IN ({marks})", [model, *chunk])]
-            sample[filled:filled + len(blobs)] = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim)
+            blobs = [
+                r[0]
+                for r in self.db.execute(
+                    f"SELECT vector FROM vectors WHERE model = ? AND content_hash IN ({marks})", [model, *chunk]
+                )
+            ]
+            sample[filled : filled + len(blobs)] = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim)
             filled += len(blobs)
         return sample[:filled]
 
@@ -565,7 +596,8 @@ class Store:
         # A generator: a list would hold a second copy of every vector (200 MB at 100k texts).
         self.db.executemany(
             "INSERT OR REPLACE INTO vectors(model, content_hash, vector) VALUES (?, ?, ?)",
-            ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()))
+            ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()),
+        )
 
     def _delete(self, record_ids: list[str]) -> list[int]:
         """Deletes records; returns the vector ids they had."""
@@ -584,14 +616,17 @@ class Store:
         fresh: list[int] = []
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         for record in records:
-            old = self.db.execute("SELECT rowid, content_hash FROM records WHERE id = ?",
-                                  (record.id,)).fetchone()
+            old = self.db.execute("SELECT rowid, content_hash FROM records WHERE id = ?", (record.id,)).fetchone()
             values = (*_record_row(record), files.get(record.id, record.source))
             if old is None:
-                rowid = int(self.db.execute(
-                    "INSERT INTO records(id, kind, title, text, date, instance, topic, section, source, "
-                    "position, content_hash, data, file, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (record.id, *values, now)).lastrowid or 0)
+                rowid = int(
+                    self.db.execute(
+                        "INSERT INTO records(id, kind, title, text, date, instance, topic, section, source, "
+                        "position, content_hash, data, file, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (record.id, *values, now),
+                    ).lastrowid
+                    or 0
+                )
                 self._write_passages(rowid, record)
                 fresh.append(rowid)
             else:
@@ -599,7 +634,8 @@ class Store:
                 self.db.execute(
                     "UPDATE records SET kind=?, title=?, text=?, date=?, instance=?, topic=?, section=?, "
                     "source=?, position=?, content_hash=?, data=?, file=?, ingested_at=? WHERE rowid=?",
-                    (*values, now, rowid))
+                    (*values, now, rowid),
+                )
                 if old[1] != record.content_hash:
                     dropped += self._vector_ids([rowid]).tolist()
                     self._write_passages(rowid, record)
@@ -610,8 +646,10 @@ class Store:
 
     def _write_passages(self, rowid: int, record: Record) -> None:
         self.db.execute("DELETE FROM passages WHERE rowid = ?", (rowid,))
-        self.db.executemany("INSERT INTO passages(rowid, idx, content_hash) VALUES (?,?,?)",
-                            [(rowid, i, text_hash(t)) for i, t in enumerate(record.passages())])
+        self.db.executemany(
+            "INSERT INTO passages(rowid, idx, content_hash) VALUES (?,?,?)",
+            [(rowid, i, text_hash(t)) for i, t in enumerate(record.passages())],
+        )
 
     def _write_arxiv(self, rowid: int, record: Record) -> None:
         self.db.execute("DELETE FROM record_arxiv WHERE rowid = ?", (rowid,))
@@ -624,7 +662,8 @@ class Store:
             self.db.execute("DELETE FROM id_mentions WHERE source = ?", (source,))
             self.db.executemany(
                 "INSERT INTO id_mentions(source, position, arxiv_id, data) VALUES (?,?,?,?)",
-                [(source, i, m.arxiv_id, m.model_dump_json()) for i, m in enumerate(rows)])
+                [(source, i, m.arxiv_id, m.model_dump_json()) for i, m in enumerate(rows)],
+            )
 
     def _refresh_index(self, index: VectorIndex | None, drop: list[int], add: list[int], model: str) -> None:
         dim = self.dim
@@ -646,7 +685,9 @@ class Store:
             marks = ",".join("?" * len(chunk))
             pairs += self.db.execute(
                 f"SELECT {_VID}, v.vector FROM passages p JOIN vectors v ON v.content_hash = p.content_hash "
-                f"AND v.model = ? WHERE p.rowid IN ({marks})", [model, *chunk]).fetchall()
+                f"AND v.model = ? WHERE p.rowid IN ({marks})",
+                [model, *chunk],
+            ).fetchall()
         ids = np.array([p[0] for p in pairs], dtype=np.int64)
         vectors = np.frombuffer(b"".join(p[1] for p in pairs), dtype=np.float32).reshape(-1, dim)
         return ids, vectors
@@ -663,8 +704,10 @@ class Store:
         try:
             write_cache(self.root, index, model=model, dim=dim, generation=self.generation)
         except OSError as err:
-            self._notes.append(f"the records are saved, but the vector cache could not be written "
-                               f"({err.strerror}); the next command rebuilds it from the database")
+            self._notes.append(
+                f"the records are saved, but the vector cache could not be written "
+                f"({err.strerror}); the next command rebuilds it from the database"
+            )
             return
         self._rebuilt_saved = True
 
@@ -681,8 +724,7 @@ class Store:
 
     def stored_dim(self, model: str) -> int | None:
         """The dimension of ``model``'s stored vectors, if any are stored."""
-        row = self.db.execute("SELECT length(vector) FROM vectors WHERE model = ? LIMIT 1",
-                              (model,)).fetchone()
+        row = self.db.execute("SELECT length(vector) FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone()
         return int(row[0]) // np.dtype(np.float32).itemsize if row else None  # stored as float32
 
     def all_passage_texts(self) -> dict[str, str]:
@@ -694,10 +736,19 @@ class Store:
 
 
 def _record_row(record: Record) -> tuple[object, ...]:
-    return (record.kind.value, record.title, record.text,
-            record.date.isoformat() if record.date else None,
-            record.instance, record.topic, record.section, record.source, record.position,
-            record.content_hash, record.stored_json())
+    return (
+        record.kind.value,
+        record.title,
+        record.text,
+        record.date.isoformat() if record.date else None,
+        record.instance,
+        record.topic,
+        record.section,
+        record.source,
+        record.position,
+        record.content_hash,
+        record.stored_json(),
+    )
 
 
 def load_record(data: str) -> Record:
@@ -759,4 +810,4 @@ def _exclusion_sql(flt: SearchFilter, operator: str) -> tuple[list[str], list[ob
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]

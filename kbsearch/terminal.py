@@ -37,10 +37,9 @@ def inert_json(text: str) -> str:
     output has nothing to obey: json and pydantic escape C0 controls, not C1
     ones (a lone 0x9b starts a CSI sequence) or bidi overrides.
     """
-    return "".join(_json_escape(ch) if ch != "\n" and unicodedata.category(ch) in {"Cc", "Cf"} else ch
-                   for ch in text)
+    return "".join(_json_escape(ch) if ch != "\n" and unicodedata.category(ch) in {"Cc", "Cf"} else ch for ch in text)
 
 
 def _json_escape(ch: str) -> str:
     units = ch.encode("utf-16-be")
-    return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04x}" for i in range(0, len(units), 2))
+    return "".join(f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in range(0, len(units), 2))

@@ -17,28 +17,43 @@ _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # Bounded by ASCII word characters only: Chinese runs straight into numbers
 # (提升10.7倍, 收集了41份), and a digit after "Name-" belongs to the name (GPT-4.1).
-_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|x|×|倍|ms|s|gb|tb|k|m|b)?"
-                     r"(?![A-Za-z0-9_])", re.IGNORECASE)
-_DATE = re.compile(r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
-                   r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))")
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9_.])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|x|×|倍|ms|s|gb|tb|k|m|b)?"
+    r"(?![A-Za-z0-9_])",
+    re.IGNORECASE,
+)
+_DATE = re.compile(
+    r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
+    r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))"
+)
 _ARXIV_LIKE = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 _SENTENCE_END = re.compile(r"(?<=[。！？；;!?])|(?<=\.)\s+|\n+")
-_STOPWORDS = frozenset(re.findall(r"\w+", """
+_STOPWORDS = frozenset(
+    re.findall(
+        r"\w+",
+        """
     a an and are as at be by for from has have in into is it its of on or that the this to was
     were with via vs not no new than then over under per
-"""))
+""",
+    )
+)
 # Words too generic in this domain to name a particular paper or system.
-_GENERIC_NAMES = frozenset(re.findall(r"\w+", """
+_GENERIC_NAMES = frozenset(
+    re.findall(
+        r"\w+",
+        """
     llm llms kv cache ai gpu gpus cpu api the a an paper arxiv github blog inference model models
     agent agents rag benchmark survey new update
-"""))
+""",
+    )
+)
 
 
 def lexical_tokens(text: str) -> set[str]:
     """Chinese character bigrams plus lower-cased English words."""
     tokens: set[str] = set()
     for run in _CJK_RUN.findall(text):
-        tokens.update(run[i:i + 2] for i in range(max(1, len(run) - 1)))
+        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
     tokens.update(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS)
     return tokens
 

@@ -44,8 +44,9 @@ class VectorIndex:
         return index
 
     @classmethod
-    def from_chunks(cls, dim: int, total: int, chunks: Iterable[tuple[np.ndarray, np.ndarray]],
-                    sample: Callable[[int], np.ndarray]) -> VectorIndex:
+    def from_chunks(
+        cls, dim: int, total: int, chunks: Iterable[tuple[np.ndarray, np.ndarray]], sample: Callable[[int], np.ndarray]
+    ) -> VectorIndex:
         """Build from (ids, vectors) chunks without holding every vector twice:
         the kind is chosen from ``total`` up front, and an IVF index is trained
         on ``sample(size)`` (random stored vectors) before the chunks stream in."""
@@ -78,8 +79,7 @@ class VectorIndex:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
         ids = np.ascontiguousarray(ids, dtype=np.int64)
         if self.kind == "flat" and self.count + len(ids) >= ann.IVF_MIN:
-            self._rebuild(np.concatenate([self.ids(), ids]),
-                          np.concatenate([self.vectors(self.ids()), vectors]))
+            self._rebuild(np.concatenate([self.ids(), ids]), np.concatenate([self.vectors(self.ids()), vectors]))
             return
         self._index.add_with_ids(vectors, ids)
         if self.kind == "ivf" and self.count >= ann.RETRAIN_GROWTH * ann.trained_size(self._ivf):
@@ -92,8 +92,7 @@ class VectorIndex:
         if self.kind == "ivf" and self.count < ann.FLAT_BELOW:
             self._rebuild_from_self()
 
-    def search(self, queries: np.ndarray, k: int,
-               allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def search(self, queries: np.ndarray, k: int, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Top-k (scores, ids) per query row; ``allowed`` restricts the candidates
         inside the search, so a filtered query still gets k hits when k exist."""
         queries = np.ascontiguousarray(queries, dtype=np.float32).reshape(-1, self.dim)
@@ -129,6 +128,7 @@ class VectorIndex:
         in memory, and return its sha256, computed on the way."""
         digest = hashlib.sha256()
         with open(path, "wb") as handle:
+
             def sink(chunk: bytes) -> None:
                 handle.write(chunk)
                 digest.update(chunk)
@@ -144,15 +144,21 @@ class VectorIndex:
         try:
             raw = faiss.read_index(str(path))
         except RuntimeError as err:
-            raise KbError(f"the vector file is unreadable: {str(err).splitlines()[0][:120]}",
-                          path=str(path), hint="run 'kbsearch reindex'") from err
+            raise KbError(
+                f"the vector file is unreadable: {str(err).splitlines()[0][:120]}",
+                path=str(path),
+                hint="run 'kbsearch reindex'",
+            ) from err
         return cls._wrap(raw, dim, str(path))
 
     @classmethod
     def _wrap(cls, raw: faiss.Index, dim: int, origin: str) -> VectorIndex:
         if raw.d != dim:
-            raise KbError(f"the vector file holds {raw.d}-d vectors, the index expects {dim}",
-                          path=origin, hint="run 'kbsearch reindex'")
+            raise KbError(
+                f"the vector file holds {raw.d}-d vectors, the index expects {dim}",
+                path=origin,
+                hint="run 'kbsearch reindex'",
+            )
         index = cls(dim)
         index._index = raw
         if isinstance(raw, faiss.IndexIVF):
@@ -185,8 +191,11 @@ class VectorIndex:
 def _ivf_ids(index: faiss.IndexIVF) -> np.ndarray:
     lists = index.invlists
     assert lists is not None
-    parts = [faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
-             for i in range(index.nlist) if lists.list_size(i)]
+    parts = [
+        faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
+        for i in range(index.nlist)
+        if lists.list_size(i)
+    ]
     return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 

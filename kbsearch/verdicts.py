@@ -115,8 +115,11 @@ def load_config(path: str | None, model_defaults: dict[str, float] | None = None
         raise KbError(f"cannot read the dedupe config: {err.strerror}", path=path) from err
     except ValidationError as err:
         first = err.errors()[0]
-        raise KbError(f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}", path=path,
-                      hint="write one with 'kbsearch calibrate PAIRS.tsv --out FILE'") from err
+        raise KbError(
+            f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}",
+            path=path,
+            hint="write one with 'kbsearch calibrate PAIRS.tsv --out FILE'",
+        ) from err
     return base.model_copy(update={name: getattr(given, name) for name in given.model_fields_set})
 
 

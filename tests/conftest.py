@@ -21,8 +21,9 @@ def seeds_dir() -> Path:
 def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A models.txt with two fake models, the first the default, for CLI runs."""
     path = tmp_path / "models.txt"
-    path.write_text("fake   python:fake_encoder:make dim=64\n"
-                    "fake2  python:fake_encoder:make dim=32\n", encoding="utf-8")
+    path.write_text(
+        "fake   python:fake_encoder:make dim=64\nfake2  python:fake_encoder:make dim=32\n", encoding="utf-8"
+    )
     monkeypatch.setenv("KBSEARCH_MODELS", str(path))
     monkeypatch.delenv("KBSEARCH_MODEL", raising=False)
     monkeypatch.delenv("KBSEARCH_INDEX", raising=False)

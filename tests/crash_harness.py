@@ -53,12 +53,54 @@ ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 MODES = ("timer", "wal", "cache")
 QUERIES = ["KV cache 压缩", "speculative decoding draft model", "2609.10007"]
-_WORDS_EN = ["KV", "cache", "compression", "eviction", "paged", "attention", "speculative", "decoding",
-             "draft", "model", "prefix", "caching", "scheduler", "throughput", "latency", "quantization",
-             "offloading", "host", "memory", "batch", "serving", "engine", "kernel", "sparse", "long",
-             "context", "router", "expert"]
-_WORDS_ZH = ["推理", "压缩", "显存", "吞吐", "调度", "量化", "缓存", "分离式", "长上下文", "投机解码",
-             "前缀", "内核", "批处理", "路由", "专家", "延迟"]
+_WORDS_EN = [
+    "KV",
+    "cache",
+    "compression",
+    "eviction",
+    "paged",
+    "attention",
+    "speculative",
+    "decoding",
+    "draft",
+    "model",
+    "prefix",
+    "caching",
+    "scheduler",
+    "throughput",
+    "latency",
+    "quantization",
+    "offloading",
+    "host",
+    "memory",
+    "batch",
+    "serving",
+    "engine",
+    "kernel",
+    "sparse",
+    "long",
+    "context",
+    "router",
+    "expert",
+]
+_WORDS_ZH = [
+    "推理",
+    "压缩",
+    "显存",
+    "吞吐",
+    "调度",
+    "量化",
+    "缓存",
+    "分离式",
+    "长上下文",
+    "投机解码",
+    "前缀",
+    "内核",
+    "批处理",
+    "路由",
+    "专家",
+    "延迟",
+]
 
 
 # -- corpus ----------------------------------------------------------------------------
@@ -70,29 +112,39 @@ def _sentence(rng: random.Random, words: int = 10) -> str:
 
 
 def briefing_text(rng: random.Random, day: int, instance: str, increments: int, edit: str) -> str:
-    lines = [f"inference · E1 预消化简报(2026-09-{day:02d})", f"执行： {instance.title()} · inference 主题",
-             "一、增量"]
+    lines = [f"inference · E1 预消化简报(2026-09-{day:02d})", f"执行： {instance.title()} · inference 主题", "一、增量"]
     for n in range(1, increments + 1):
         ident = f"2609.{10000 + day * 100 + n}"
-        lines += [f"增量 {n}：{_sentence(rng, 6)} {edit}（arXiv {ident}，⭐⭐⭐）",
-                  f"来源： arXiv:{ident}v1",
-                  f"要点： - {_sentence(rng)} - {_sentence(rng)} - {_sentence(rng, 6)}",
-                  f"可信度： {rng.choice(['高', '中', '低'])}"]
+        lines += [
+            f"增量 {n}：{_sentence(rng, 6)} {edit}（arXiv {ident}，⭐⭐⭐）",
+            f"来源： arXiv:{ident}v1",
+            f"要点： - {_sentence(rng)} - {_sentence(rng)} - {_sentence(rng, 6)}",
+            f"可信度： {rng.choice(['高', '中', '低'])}",
+        ]
     lines += ["三、可引用 arXiv 号列表", "| arXiv | 标题 | 状态 |", "|---|---|---|"]
     lines += [f"| 2609.{10000 + day * 100 + n} | t{n} | 本次新增 |" for n in range(1, increments + 1)]
     return "\n".join(lines) + "\n"
 
 
 def _card(rng: random.Random, number: int, edit: str) -> str:
-    return (f"---\ncard: {number}\narxiv_id: \"2608.{20000 + number}\"\ntitle: \"{_sentence(rng, 7)}\"\n"
-            f"date: 2026-09-{1 + number % 28:02d}\ntldr: \"{_sentence(rng)} {edit}\"\n---\n"
-            f"{_sentence(rng, 30)}\n")
+    return (
+        f'---\ncard: {number}\narxiv_id: "2608.{20000 + number}"\ntitle: "{_sentence(rng, 7)}"\n'
+        f'date: 2026-09-{1 + number % 28:02d}\ntldr: "{_sentence(rng)} {edit}"\n---\n'
+        f"{_sentence(rng, 30)}\n"
+    )
 
 
 def jsonl_rows(rng: random.Random, prefix: str, count: int, edit: str) -> str:
-    rows = [{"id": f"{prefix}-{i}", "title": _sentence(rng, 6), "text": f"{_sentence(rng, 25)} {edit}",
-             "instance": rng.choice(["tom", "jay", "spark"]), "date": f"2026-09-{1 + i % 28:02d}"}
-            for i in range(count)]
+    rows = [
+        {
+            "id": f"{prefix}-{i}",
+            "title": _sentence(rng, 6),
+            "text": f"{_sentence(rng, 25)} {edit}",
+            "instance": rng.choice(["tom", "jay", "spark"]),
+            "date": f"2026-09-{1 + i % 28:02d}",
+        }
+        for i in range(count)
+    ]
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
@@ -114,13 +166,16 @@ def write_corpus(folder: Path, *, old: bool = False, seed: int = 7) -> None:
     for i in range(4 if old else 8):
         instance = ["tom", "jay", "spark", "stephen"][i % 4]
         (folder / "briefings" / f"2026-09-{10 + i:02d}-{instance}-inference-e1prep.md").write_text(
-            briefing_text(rng, 10 + i, instance, 8, edit), encoding="utf-8")
+            briefing_text(rng, 10 + i, instance, 8, edit), encoding="utf-8"
+        )
     for number in range(1, 11 if old else 31):
         (folder / "cards" / f"card-{number:04d}.md").write_text(_card(rng, number, edit), encoding="utf-8")
-    cards = [{"card": 100 + n, "arxiv_id": f"2607.{30000 + n}", "title": _sentence(rng, 6),
-              "tldr": _sentence(rng)} for n in range(30)]
+    cards = [
+        {"card": 100 + n, "arxiv_id": f"2607.{30000 + n}", "title": _sentence(rng, 6), "tldr": _sentence(rng)}
+        for n in range(30)
+    ]
     (folder / "cards" / "cards.json").write_text(json.dumps(cards, ensure_ascii=False), encoding="utf-8")
-    for name in (["feed-a"] if old else ["feed-a", "feed-b"]):
+    for name in ["feed-a"] if old else ["feed-a", "feed-b"]:
         rows = jsonl_rows(rng, name, 40 if old else 60, edit)
         (folder / f"{name}.jsonl").write_text(rows, encoding="utf-8")
     if not old:
@@ -132,8 +187,7 @@ def write_corpus(folder: Path, *, old: bool = False, seed: int = 7) -> None:
 
 def fingerprint(index: Path) -> dict[str, object]:
     """Everything an ingest decides, without rowids or timestamps."""
-    empty: dict[str, object] = {"meta": [], "records": [], "passages": [], "vectors": [], "arxiv": [],
-                                "mentions": []}
+    empty: dict[str, object] = {"meta": [], "records": [], "passages": [], "vectors": [], "arxiv": [], "mentions": []}
     if not (index / DB_NAME).exists():
         return empty
     db = sqlite3.connect(f"{(index / DB_NAME).as_uri()}?mode=ro", uri=True)
@@ -144,13 +198,21 @@ def fingerprint(index: Path) -> dict[str, object]:
         return {
             "meta": sorted(db.execute("SELECT key, value FROM meta WHERE key IN ('model', 'dim')")),
             "records": sorted(db.execute("SELECT id, kind, content_hash, data, file FROM records")),
-            "passages": sorted(db.execute(
-                "SELECT r.id, p.idx, p.content_hash FROM passages p JOIN records r USING (rowid)")),
-            "vectors": sorted({(h, hashlib.sha256(v).hexdigest()) for h, v in db.execute(
-                "SELECT v.content_hash, v.vector FROM vectors v JOIN passages p USING (content_hash) "
-                "JOIN meta m ON m.key = 'model' AND m.value = v.model")}),
-            "arxiv": sorted(db.execute(
-                "SELECT r.id, a.arxiv_id, a.role FROM record_arxiv a JOIN records r USING (rowid)")),
+            "passages": sorted(
+                db.execute("SELECT r.id, p.idx, p.content_hash FROM passages p JOIN records r USING (rowid)")
+            ),
+            "vectors": sorted(
+                {
+                    (h, hashlib.sha256(v).hexdigest())
+                    for h, v in db.execute(
+                        "SELECT v.content_hash, v.vector FROM vectors v JOIN passages p USING (content_hash) "
+                        "JOIN meta m ON m.key = 'model' AND m.value = v.model"
+                    )
+                }
+            ),
+            "arxiv": sorted(
+                db.execute("SELECT r.id, a.arxiv_id, a.role FROM record_arxiv a JOIN records r USING (rowid)")
+            ),
             "mentions": sorted(db.execute("SELECT source, position, data FROM id_mentions")),
         }
     finally:
@@ -216,8 +278,12 @@ def ingest_in_process(corpus: Path, index: Path) -> tuple[int, str]:
 
 
 def start_ingest(corpus: Path, index: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "kbsearch", "ingest", str(corpus), "--index", str(index)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "kbsearch", "ingest", str(corpus), "--index", str(index)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 def _wal_size(index: Path) -> int:
@@ -227,8 +293,7 @@ def _wal_size(index: Path) -> int:
         return 0
 
 
-def watch(proc: subprocess.Popen[bytes], index: Path, mode: str, rng: random.Random,
-          calibration: Calibration) -> bool:
+def watch(proc: subprocess.Popen[bytes], index: Path, mode: str, rng: random.Random, calibration: Calibration) -> bool:
     """Kill ``proc`` at the moment ``mode`` picks; False when it finished first."""
     started = time.perf_counter()
     delay = rng.uniform(0, calibration.seconds * 1.1)
@@ -280,10 +345,19 @@ def prepare(workdir: Path, env: dict[str, str]) -> Setup:
     reference_index = workdir / "reference"
     code, err = ingest_in_process(corpus, reference_index)
     assert code == 0, err
-    calibration = {name: _calibrate(corpus, start, workdir / f"calibrate-{name}", env)
-                   for name, start in starts.items()}
-    return Setup(workdir, corpus, starts, {n: fingerprint(p) for n, p in starts.items()},
-                 fingerprint(reference_index), search_results(reference_index), calibration, env)
+    calibration = {
+        name: _calibrate(corpus, start, workdir / f"calibrate-{name}", env) for name, start in starts.items()
+    }
+    return Setup(
+        workdir,
+        corpus,
+        starts,
+        {n: fingerprint(p) for n, p in starts.items()},
+        fingerprint(reference_index),
+        search_results(reference_index),
+        calibration,
+        env,
+    )
 
 
 def copy_start(start: Path, index: Path) -> None:
@@ -341,8 +415,9 @@ def run_trial(setup: Setup, rng: random.Random, number: int) -> Outcome:
     elif state == setup.reference:
         landed = "after commit"
     else:
-        raise AssertionError(f"trial {number} ({mode}, from {start}): the database is neither the "
-                             "starting state nor the finished one")
+        raise AssertionError(
+            f"trial {number} ({mode}, from {start}): the database is neither the starting state nor the finished one"
+        )
     code, err = ingest_in_process(setup.corpus, index)
     assert code == 0, f"trial {number}: the second ingest failed: {err}"
     assert fingerprint(index) == setup.reference, f"trial {number}: second ingest differs from a clean one"

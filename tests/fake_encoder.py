@@ -38,7 +38,7 @@ class FakeEncoder:
 def _grams(text: str) -> list[str]:
     words = text.split()
     chars = [c for c in text if not c.isspace()]
-    return words + ["".join(chars[i:i + 2]) for i in range(len(chars) - 1)]
+    return words + ["".join(chars[i : i + 2]) for i in range(len(chars) - 1)]
 
 
 def make(spec: object) -> FakeEncoder:

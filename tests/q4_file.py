@@ -16,7 +16,7 @@ def q4_bytes(scales: list[float], nibbles: np.ndarray) -> bytes:
     """Q4_0 blocks: per block an fp16 scale, then 16 bytes (low nibble = weight j, high = j + 16)."""
     out = bytearray()
     for block, scale in enumerate(scales):
-        values = nibbles[block * 32:(block + 1) * 32]
+        values = nibbles[block * 32 : (block + 1) * 32]
         out += np.float16(scale).tobytes()
         out += bytes(int(values[j]) | (int(values[j + 16]) << 4) for j in range(16))
     return bytes(out)
@@ -27,12 +27,24 @@ def q4_values(scales: list[float], nibbles: np.ndarray) -> np.ndarray:
     return (nibbles.astype(np.float32) - 8) * d
 
 
-def write_model(path: Path, dims: dict[str, int], tensors: dict[str, tuple[int, int, bytes]],
-                pieces: tuple[str, ...] = ("<s>", "<pad>", "</s>", "<unk>", "\u2581a")) -> None:
+def write_model(
+    path: Path,
+    dims: dict[str, int],
+    tensors: dict[str, tuple[int, int, bytes]],
+    pieces: tuple[str, ...] = ("<s>", "<pad>", "</s>", "<unk>", "\u2581a"),
+) -> None:
     """``tensors``: name -> (dtype 0 = f32 / 1 = Q4_0, element count, raw bytes)."""
     head = b"E5S1" + struct.pack("<I", 1)
-    head += struct.pack("<7i", dims["hidden"], dims["layers"], dims["heads"], dims["intermediate"],
-                        dims["vocab"], dims["max_positions"], dims["type_vocab"])
+    head += struct.pack(
+        "<7i",
+        dims["hidden"],
+        dims["layers"],
+        dims["heads"],
+        dims["intermediate"],
+        dims["vocab"],
+        dims["max_positions"],
+        dims["type_vocab"],
+    )
     head += struct.pack("<fi", 1e-12, 32)
     blob = b"".join(p.encode() for p in pieces)
     offsets = np.cumsum([0] + [len(p.encode()) for p in pieces]).astype("<u4")
@@ -45,8 +57,11 @@ def write_model(path: Path, dims: dict[str, int], tensors: dict[str, tuple[int, 
     offset = len(head) + directory_size
     payload = b""
     for name, (dtype, count, raw) in tensors.items():
-        entries += struct.pack("<H", len(name)) + name.encode() + struct.pack("<BIQQ", dtype, count,
-                                                                             offset + len(payload), len(raw))
+        entries += (
+            struct.pack("<H", len(name))
+            + name.encode()
+            + struct.pack("<BIQQ", dtype, count, offset + len(payload), len(raw))
+        )
         payload += raw
     path.write_bytes(head + struct.pack("<i", len(tensors)) + entries + payload)
 
@@ -62,11 +77,15 @@ def tiny_bert_tensors(dims: dict[str, int], rng: np.random.Generator) -> dict[st
         blocks = count // 32
         return 1, count, q4_bytes(list(rng.uniform(0.01, 0.1, blocks)), rng.integers(0, 16, count))
 
-    tensors = {"emb.word": q4(dims["vocab"] * h), "emb.pos": f32(dims["max_positions"] * h),
-               "emb.type": f32(dims["type_vocab"] * h), "emb.ln.w": f32(h), "emb.ln.b": f32(h)}
+    tensors = {
+        "emb.word": q4(dims["vocab"] * h),
+        "emb.pos": f32(dims["max_positions"] * h),
+        "emb.type": f32(dims["type_vocab"] * h),
+        "emb.ln.w": f32(h),
+        "emb.ln.b": f32(h),
+    }
     for layer in range(dims["layers"]):
-        for short, count in (("q", h * h), ("k", h * h), ("v", h * h), ("ao", h * h),
-                             ("fi", ff * h), ("fo", h * ff)):
+        for short, count in (("q", h * h), ("k", h * h), ("v", h * h), ("ao", h * h), ("fi", ff * h), ("fo", h * ff)):
             tensors[f"l{layer}.{short}.w"] = q4(count)
             tensors[f"l{layer}.{short}.b"] = f32(ff if short == "fi" else h)
         for norm in ("aln", "oln"):

@@ -23,8 +23,10 @@ import pytest
 from kbsearch.cli import main
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
-GOOD_ROWS = [{"id": "good-1", "title": "Paged KV eviction", "text": "evict cold pages first"},
-             {"id": "good-2", "title": "前缀缓存命中率", "text": "多轮对话里前缀复用"}]
+GOOD_ROWS = [
+    {"id": "good-1", "title": "Paged KV eviction", "text": "evict cold pages first"},
+    {"id": "good-2", "title": "前缀缓存命中率", "text": "多轮对话里前缀复用"},
+]
 BRIEFING = """inference · E1 预消化简报(2026-09-22)
 执行： Tom · inference 主题 E1 预消化
 一、增量
@@ -56,6 +58,7 @@ def _bytes(data: bytes) -> Callable[[Path], Path]:
     def make(path: Path) -> Path:
         path.write_bytes(data)
         return path
+
     return make
 
 
@@ -110,62 +113,88 @@ def _nothing_readable(path: Path) -> Path:
 CASES = [
     Case("empty file", "empty.md", True, "file is empty"),
     Case("whitespace only", "whitespace-only.txt", True, "file is empty"),
-    Case("binary", "figure.md", True, "binary file (contains NUL bytes)", 3,
-         make=_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)),
-    Case("NUL bytes", "nul.md", True, "binary file (contains NUL bytes)", 3,
-         make=_bytes(b"# Notes\n\nsome text\x00 and more\n")),
-    Case("invalid UTF-8", "latin1.md", True, "not valid UTF-8 (byte 0xe9", 3,
-         make=_bytes("# Notes\n\n## Café\ncrème brûlée\n".encode("latin-1"))),
-    Case("GBK-encoded Chinese", "gbk-briefing.md", False, "read as GB18030", records=2,
-         make=_bytes(BRIEFING.encode("gbk"))),
+    Case(
+        "binary",
+        "figure.md",
+        True,
+        "binary file (contains NUL bytes)",
+        3,
+        make=_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4),
+    ),
+    Case(
+        "NUL bytes",
+        "nul.md",
+        True,
+        "binary file (contains NUL bytes)",
+        3,
+        make=_bytes(b"# Notes\n\nsome text\x00 and more\n"),
+    ),
+    Case(
+        "invalid UTF-8",
+        "latin1.md",
+        True,
+        "not valid UTF-8 (byte 0xe9",
+        3,
+        make=_bytes("# Notes\n\n## Café\ncrème brûlée\n".encode("latin-1")),
+    ),
+    Case(
+        "GBK-encoded Chinese",
+        "gbk-briefing.md",
+        False,
+        "read as GB18030",
+        records=2,
+        make=_bytes(BRIEFING.encode("gbk")),
+    ),
     Case("UTF-16", "utf16.md", True, "file is UTF-16", make=_bytes("# 标题\n\n正文\n".encode("utf-16"))),
     Case("UTF-8 BOM", "utf8-bom-card.md", False, "", records=1),
     Case("CRLF line ends", "crlf-briefing.md", False, "", records=2),
-    Case("a 20 MB file", "big.jsonl", True, "file is too large (20.0 MB; the limit is 10 MB)",
-         make=_big_file),
+    Case("a 20 MB file", "big.jsonl", True, "file is too large (20.0 MB; the limit is 10 MB)", make=_big_file),
     Case("one 1 MB line", "long-line.md", False, "", records=1, make=_one_megabyte_line),
     Case("briefing header, no increments", "briefing-header-only.md", True, "briefing has no increments", 1),
-    Case("increment with no title", "increment-without-title.md", True,
-         "briefing has no usable increment", 4),
-    Case("increment with no title among good ones", "increment-without-title-among-good.md", False,
-         "line 6: increment without a title; skipped", records=1),
+    Case("increment with no title", "increment-without-title.md", True, "briefing has no usable increment", 4),
+    Case(
+        "increment with no title among good ones",
+        "increment-without-title-among-good.md",
+        False,
+        "line 6: increment without a title; skipped",
+        records=1,
+    ),
     Case("broken YAML front matter", "broken-front-matter.md", True, "broken YAML front matter", 4),
     Case("YAML python tag", "yaml-python-tag.md", True, "could not determine a constructor", 3),
     Case("YAML alias bomb", "yaml-alias-bomb.md", False, "", records=1),
     Case("YAML nested 5000 deep", "deep.md", True, "nested too deeply", make=_deep_yaml),
     Case("JSON that is not an object", "json-not-object.json", True, "JSON must be a card object"),
     Case("JSON list of numbers", "json-list-of-numbers.json", True, "JSON must be a card object"),
-    Case("JSON nested 100000 deep", "deep.json", True, "unreadable JSON",
-         make=_bytes(b"[" * 100_000 + b"]" * 100_000)),
+    Case("JSON nested 100000 deep", "deep.json", True, "unreadable JSON", make=_bytes(b"[" * 100_000 + b"]" * 100_000)),
     Case("invalid JSONL line in the middle", "jsonl-bad-line-in-middle.jsonl", True, "invalid JSON", 3),
     Case("invalid dates (JSONL)", "invalid-dates.jsonl", False, "invalid date '2026-13-45'", records=2),
     Case("invalid date (card)", "card-invalid-date.md", False, "invalid date '2026-13-45'", records=1),
     Case("arXiv-like junk", "card-arxiv-junk.md", False, "'9999.99999v0' is not an arXiv id", records=1),
     Case("duplicate ids (JSONL)", "duplicate-ids.jsonl", True, "duplicate id 'same' (first on line 1", 3),
     Case("duplicate ids (JSON cards)", "duplicate-cards.json", True, "duplicate card id 'card/2609.20006'"),
-    Case("duplicate increment numbers", "briefing-repeated-number.md", False, "increment number 1 repeats",
-         records=2),
+    Case("duplicate increment numbers", "briefing-repeated-number.md", False, "increment number 1 repeats", records=2),
     Case("Rich/Textual markup in titles", "markup-and-escapes.jsonl", False, "", records=2),
     Case("ANSI and control sequences in titles", "briefing-escapes.md", False, "", records=1),
     Case("control sequences in an id", "jsonl-control-in-id.jsonl", True, "holds control characters", 1),
-    Case("title made of escape codes only", "jsonl-title-only-escapes.jsonl", True,
-         "neither title nor text", 1),
+    Case("title made of escape codes only", "jsonl-title-only-escapes.jsonl", True, "neither title nor text", 1),
     Case("extremely long title", "long-title.jsonl", False, "", records=1, make=_long_title),
     Case("unpaired surrogate escape", "jsonl-lone-surrogate.jsonl", True, "unpaired surrogate", 1),
     Case("integer beyond SQLite's range", "jsonl-huge-integer.jsonl", True, "field 'position'", 1),
     Case("wrongly typed field", "jsonl-wrong-types.jsonl", True, "'title' must be a string", 1),
-    Case("record with no title and no text", "jsonl-no-title-no-text.jsonl", True,
-         "neither title nor text", 1),
-    Case("paper card with no content", "card-without-content.md", True,
-         "paper card has no title, tldr or body"),
-    Case("living doc with headings only", "doc-headings-only.md", True,
-         "living doc has no section with text"),
+    Case("record with no title and no text", "jsonl-no-title-no-text.jsonl", True, "neither title nor text", 1),
+    Case("paper card with no content", "card-without-content.md", True, "paper card has no title, tldr or body"),
+    Case("living doc with headings only", "doc-headings-only.md", True, "living doc has no section with text"),
     Case("prose in no known format", "unrecognised-prose.txt", True, "unrecognised format"),
     Case("a symlink loop in a folder", "looped", False, "", records=1, make=_symlink_loop_folder),
     Case("a symlink that points at itself", "self.md", True, "symlink loop", make=_self_loop),
     Case("a path that does not exist", "nowhere.md", True, "no such file or folder", make=lambda p: p),
-    Case("a folder with no readable files", "figures", True, "folder holds no file kbsearch reads",
-         make=_nothing_readable),
+    Case(
+        "a folder with no readable files",
+        "figures",
+        True,
+        "folder holds no file kbsearch reads",
+        make=_nothing_readable,
+    ),
     Case("a named pipe", "pipe.md", True, "not a regular file or folder", make=_fifo),
 ]
 
@@ -190,8 +219,9 @@ def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.kind for c in CASES])
-def test_bad_input_is_ingested_or_refused_in_one_line(case: Case, index: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_ingested_or_refused_in_one_line(
+    case: Case, index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = case.path(tmp_path)
     before = index_bytes(index)
     code, out, err = run(capsys, "ingest", str(path), "--index", str(index), "--json")
@@ -219,8 +249,9 @@ def test_every_file_in_the_bad_corpus_is_a_case_and_in_its_readme() -> None:
     assert len({c.kind for c in CASES}) >= 25
 
 
-def test_good_files_are_ingested_beside_bad_ones(index: Path, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_good_files_are_ingested_beside_bad_ones(
+    index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "mixed"
     shutil.copytree(BAD, folder, ignore=shutil.ignore_patterns("README.md", ".gitattributes"))
     code, out, err = run(capsys, "ingest", str(folder), "--index", str(index), "--json")
@@ -234,10 +265,12 @@ def test_good_files_are_ingested_beside_bad_ones(index: Path, tmp_path: Path,
         assert sum(case.name in line for line in lines) == 1, case.name
 
 
-def test_nothing_to_ingest_creates_no_index(fake_models: Path, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "ingest", str(BAD / "empty.md"), str(tmp_path / "nowhere"),
-                       "--index", str(tmp_path / "new"))
+def test_nothing_to_ingest_creates_no_index(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(
+        capsys, "ingest", str(BAD / "empty.md"), str(tmp_path / "nowhere"), "--index", str(tmp_path / "new")
+    )
     assert code == 2 and "(and 1 more input)" in err
     assert not (tmp_path / "new").exists()
 
@@ -265,14 +298,17 @@ def _as_plain_user() -> None:
 
 
 def _child(env: dict[str, str], code: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True,
-                          preexec_fn=_as_plain_user)
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True, preexec_fn=_as_plain_user
+    )
 
 
 CLI = "import sys; from kbsearch.cli import main; sys.exit(main(sys.argv[1:]))"
 # The same, with the permission pre-check fooled, to reach SQLite's and filelock's own refusals.
-CLI_FOOLED = ("import sys, kbsearch.kb, kbsearch.store; "
-              "kbsearch.kb.writable = kbsearch.store.writable = lambda root: True; " + CLI)
+CLI_FOOLED = (
+    "import sys, kbsearch.kb, kbsearch.store; "
+    "kbsearch.kb.writable = kbsearch.store.writable = lambda root: True; " + CLI
+)
 
 
 @pytest.fixture
@@ -287,12 +323,14 @@ def read_only_index(index: Path) -> Iterator[Path]:
 
 def _child_env(fake_models: Path) -> dict[str, str]:
     root = Path(__file__).resolve().parents[1]
-    return {**os.environ, "KBSEARCH_MODELS": str(fake_models),
-            "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
+    return {
+        **os.environ,
+        "KBSEARCH_MODELS": str(fake_models),
+        "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")]),
+    }
 
 
-def test_a_read_only_index_refuses_writers_and_serves_readers(read_only_index: Path,
-                                                               fake_models: Path) -> None:
+def test_a_read_only_index_refuses_writers_and_serves_readers(read_only_index: Path, fake_models: Path) -> None:
     env = _child_env(fake_models)
     try:
         probe = _child(env, "import sys; open(sys.argv[1], 'w')", str(read_only_index / "probe"))

@@ -18,15 +18,36 @@ from kbsearch.store import ChangeSet, Store
 from kbsearch.verdicts import DedupeConfig, Verdict
 
 KNOWN = [
-    {"id": "jay-c2kv", "title": "C²KV compressible composable KV cache reuse", "instance": "jay",
-     "date": "2026-08-26", "arxiv_ids": ["2607.17715"],
-     "claims": ["4x compression keeps NDCG@5 at 0.71", "orthogonal to PagedAttention"]},
-    {"id": "jay-internet", "title": "An Internet for the KV Cache", "instance": "jay", "date": "2026-08-26",
-     "arxiv_ids": ["2608.01526"], "text": "KV cache as an infrastructure layer for agents"},
-    {"id": "spark-tgi", "title": "TGI enters maintenance mode", "instance": "spark", "date": "2026-09-01",
-     "text": "Hugging Face TGI accepts only bug fixes now and points users to vLLM or SGLang"},
-    {"id": "late-keda", "title": "KEDA autoscaling for vLLM on prefix cache hit ratio", "instance": "spark",
-     "date": "2026-09-30", "text": "scale replicas on queue depth and prefix cache hits"},
+    {
+        "id": "jay-c2kv",
+        "title": "C²KV compressible composable KV cache reuse",
+        "instance": "jay",
+        "date": "2026-08-26",
+        "arxiv_ids": ["2607.17715"],
+        "claims": ["4x compression keeps NDCG@5 at 0.71", "orthogonal to PagedAttention"],
+    },
+    {
+        "id": "jay-internet",
+        "title": "An Internet for the KV Cache",
+        "instance": "jay",
+        "date": "2026-08-26",
+        "arxiv_ids": ["2608.01526"],
+        "text": "KV cache as an infrastructure layer for agents",
+    },
+    {
+        "id": "spark-tgi",
+        "title": "TGI enters maintenance mode",
+        "instance": "spark",
+        "date": "2026-09-01",
+        "text": "Hugging Face TGI accepts only bug fixes now and points users to vLLM or SGLang",
+    },
+    {
+        "id": "late-keda",
+        "title": "KEDA autoscaling for vLLM on prefix cache hit ratio",
+        "instance": "spark",
+        "date": "2026-09-30",
+        "text": "scale replicas on queue depth and prefix cache hits",
+    },
 ]
 
 
@@ -54,13 +75,15 @@ def item(**fields: object) -> dict:
     return {"instance": "tom", "date": "2026-09-19", **fields}
 
 
-def check_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path, index: str, rows: list[dict],
-               *extra: str) -> tuple[int, dict]:
+def check_rows(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, index: str, rows: list[dict], *extra: str
+) -> tuple[int, dict]:
     return run(capsys, "check", str(jsonl(tmp_path / "incoming.jsonl", rows)), "--index", index, *extra)
 
 
-def test_identical_text_is_a_duplicate_and_exits_1(index: str, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_identical_text_is_a_duplicate_and_exits_1(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     copy = item(id="mine", title=KNOWN[2]["title"], text=KNOWN[2]["text"])
     code, result = check_rows(capsys, tmp_path, index, [copy])
     assert code == 1
@@ -73,10 +96,15 @@ def test_identical_text_is_a_duplicate_and_exits_1(index: str, tmp_path: Path,
     assert {"id", "verdict", "matches", "claims", "flags"} <= set(first)
 
 
-def test_same_paper_with_a_new_number_is_an_update(index: str, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    update = item(id="u", title="C²KV cache reuse, full paper", arxiv_ids=["2607.17715"],
-                  claims=["4x compression keeps NDCG@5 at 0.71", "8x compression drops NDCG@5 to 0.52"])
+def test_same_paper_with_a_new_number_is_an_update(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    update = item(
+        id="u",
+        title="C²KV cache reuse, full paper",
+        arxiv_ids=["2607.17715"],
+        claims=["4x compression keeps NDCG@5 at 0.71", "8x compression drops NDCG@5 to 0.52"],
+    )
     code, result = check_rows(capsys, tmp_path, index, [update])
     assert code == 0
     verdict = result["items"][0]
@@ -87,10 +115,13 @@ def test_same_paper_with_a_new_number_is_an_update(index: str, tmp_path: Path,
     assert new["known"] is False and set(new["new_numbers"]) >= {"8x", "0.52"}
 
 
-def test_citing_a_paper_is_not_repeating_it(index: str, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    citing = item(id="zc", title="An Internet for the KV Cache zero-copy offloading",
-                  text="KV cache as an infrastructure layer for agents", cited_ids=["2608.01526"])
+def test_citing_a_paper_is_not_repeating_it(index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    citing = item(
+        id="zc",
+        title="An Internet for the KV Cache zero-copy offloading",
+        text="KV cache as an infrastructure layer for agents",
+        cited_ids=["2608.01526"],
+    )
     _, result = check_rows(capsys, tmp_path, index, [citing])
     verdict = result["items"][0]
     assert verdict["verdict"] == "NEW"
@@ -113,18 +144,22 @@ def test_as_of_hides_later_records(index: str, tmp_path: Path, capsys: pytest.Ca
     assert all(m["id"] != "late-keda" for m in replay["items"][0]["matches"])
 
 
-def test_rechecking_an_ingested_file_never_matches_itself(index: str, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_rechecking_an_ingested_file_never_matches_itself(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, result = run(capsys, "check", str(tmp_path / "known.jsonl"), "--index", index)
     for verdict in result["items"]:
         assert verdict["verdict"] == "NEW"
         assert all(m["id"] not in {r["id"] for r in KNOWN} for m in verdict["matches"])
 
 
-def test_accept_ingests_new_and_update_but_not_duplicates(index: str, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    rows = [item(id="dup", title=KNOWN[2]["title"], text=KNOWN[2]["text"]),
-            item(id="fresh", title="Cached-input pricing at one tenth of list price")]
+def test_accept_ingests_new_and_update_but_not_duplicates(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        item(id="dup", title=KNOWN[2]["title"], text=KNOWN[2]["text"]),
+        item(id="fresh", title="Cached-input pricing at one tenth of list price"),
+    ]
     code, result = check_rows(capsys, tmp_path, index, rows, "--accept")
     assert code == 1 and result["accepted"] == ["fresh"]
     _, stats = run(capsys, "stats", "--index", index)
@@ -135,8 +170,9 @@ def test_accept_ingests_new_and_update_but_not_duplicates(index: str, tmp_path: 
     assert again["items"][0]["matches"][0]["id"] == "fresh"
 
 
-def test_stdin_text_is_one_increment(index: str, monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_stdin_text_is_one_increment(
+    index: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{KNOWN[2]['title']}\n{KNOWN[2]['text']}\n"))
@@ -146,8 +182,9 @@ def test_stdin_text_is_one_increment(index: str, monkeypatch: pytest.MonkeyPatch
     assert result["items"][0]["verdict"] == "DUPLICATE"
 
 
-def test_seed_table_lists_an_id_as_new_and_as_anchored(index: str, seeds_dir: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_seed_table_lists_an_id_as_new_and_as_anchored(
+    index: str, seeds_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, result = run(capsys, "check", str(seeds_dir / "000_c534be5e5b71eb8c.txt"), "--index", index)
     assert len(result["items"]) == 5
     flagged = [f for f in result["flags"] if f["arxiv_id"] == "2607.08057"]
@@ -155,8 +192,9 @@ def test_seed_table_lists_an_id_as_new_and_as_anchored(index: str, seeds_dir: Pa
     assert flagged[0]["anchored_on"] == "9-16"
 
 
-def test_first_anchoring_claim_is_flagged_with_first_seen(index: str, seeds_dir: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_first_anchoring_claim_is_flagged_with_first_seen(
+    index: str, seeds_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, result = run(capsys, "check", str(seeds_dir / "003_11fd4a84ef5353d3.txt"), "--index", index)
     c2kv = result["items"][0]
     assert c2kv["verdict"] in {"DUPLICATE", "UPDATE"}
@@ -166,18 +204,20 @@ def test_first_anchoring_claim_is_flagged_with_first_seen(index: str, seeds_dir:
     assert flag["first_seen_date"] == "2026-08-26"
 
 
-def test_audit_clusters_by_subject_id_not_by_citation(index: str, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    later = [item(id="tom-c2kv", title="C²KV again", arxiv_ids=["2607.17715"], anchor="首次锚入"),
-             item(id="tom-zc", title="Zero-copy offload", cited_ids=["2608.01526"], text="GPU to host")]
+def test_audit_clusters_by_subject_id_not_by_citation(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    later = [
+        item(id="tom-c2kv", title="C²KV again", arxiv_ids=["2607.17715"], anchor="首次锚入"),
+        item(id="tom-zc", title="Zero-copy offload", cited_ids=["2608.01526"], text="GPU to host"),
+    ]
     assert main(["ingest", str(jsonl(tmp_path / "later.jsonl", later)), "--index", index]) == 0
     capsys.readouterr()
     _, result = run(capsys, "audit", "--index", index)
     c2kv = next(c for c in result["clusters"] if c["first_seen"]["id"] == "jay-c2kv")
     assert [m["id"] for m in c2kv["repeats"]] == ["tom-c2kv"]
     assert c2kv["shared_ids"] == ["2607.17715"] and c2kv["instances"] == ["jay", "tom"]
-    assert all("tom-zc" not in [c["first_seen"]["id"]] + [m["id"] for m in c["repeats"]]
-               for c in result["clusters"])
+    assert all("tom-zc" not in [c["first_seen"]["id"]] + [m["id"] for m in c["repeats"]] for c in result["clusters"])
     flagged = result["claimed_new_seen_before"]
     assert flagged and flagged[0]["first_seen_id"] == "jay-c2kv"
     _, only_jay = run(capsys, "audit", "--instance", "jay", "--index", index)
@@ -186,19 +226,33 @@ def test_audit_clusters_by_subject_id_not_by_citation(index: str, tmp_path: Path
 
 def _small_store(tmp_path: Path, encoder: FakeEncoder) -> Store:
     store = Store.open(tmp_path, create=True)
-    records = [Record(id=r["id"], kind=Kind.increment, title=r["title"], text=r.get("text", ""),
-                      instance=r["instance"], claims=r.get("claims", []), arxiv_ids=r.get("arxiv_ids", []))
-               for r in KNOWN]
+    records = [
+        Record(
+            id=r["id"],
+            kind=Kind.increment,
+            title=r["title"],
+            text=r.get("text", ""),
+            instance=r["instance"],
+            claims=r.get("claims", []),
+            arxiv_ids=r.get("arxiv_ids", []),
+        )
+        for r in KNOWN
+    ]
     ingest_records(store, ChangeSet(upserts=records), model="fake", load_encoder=lambda: encoder)
     return store
 
 
-PROBES = [Record(id=f"p{i}", kind=Kind.increment, title=t, text=x) for i, (t, x) in enumerate([
-    ("TGI enters maintenance mode", "only bug fixes now; use vLLM or SGLang"),
-    ("KEDA autoscaling", "scale replicas on prefix cache hits"),
-    ("C²KV reuse", "4x compression keeps NDCG@5"),
-    ("Internet for the KV cache", "infrastructure layer"),
-])]
+PROBES = [
+    Record(id=f"p{i}", kind=Kind.increment, title=t, text=x)
+    for i, (t, x) in enumerate(
+        [
+            ("TGI enters maintenance mode", "only bug fixes now; use vLLM or SGLang"),
+            ("KEDA autoscaling", "scale replicas on prefix cache hits"),
+            ("C²KV reuse", "4x compression keeps NDCG@5"),
+            ("Internet for the KV cache", "infrastructure layer"),
+        ]
+    )
+]
 
 
 @pytest.fixture(scope="module")
@@ -209,28 +263,30 @@ def small_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, FakeEn
 
 @settings(max_examples=40, deadline=None)
 @given(low=st.floats(0.3, 1.6), step=st.floats(0.0, 0.8))
-def test_a_higher_threshold_never_flags_more_duplicates(small_store: tuple[Store, FakeEncoder],
-                                                        low: float, step: float) -> None:
+def test_a_higher_threshold_never_flags_more_duplicates(
+    small_store: tuple[Store, FakeEncoder], low: float, step: float
+) -> None:
     store, encoder = small_store
 
     def same_items(threshold: float) -> int:
-        config = DedupeConfig(same_item=threshold, same_item_cross_lingual=threshold,
-                              shared_name_cosine=threshold)
+        config = DedupeConfig(same_item=threshold, same_item_cross_lingual=threshold, shared_name_cosine=threshold)
         result = Checker(store, encoder, config).check(PROBES, file=None, input_name="probe")
         return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
 
     assert same_items(low + step) <= same_items(low)
 
 
-def test_calibrate_fits_a_threshold_and_check_uses_it(index: str, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_fits_a_threshold_and_check_uses_it(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pairs = tmp_path / "pairs.tsv"
-    rows = [("TGI enters maintenance mode", "TGI enters maintenance mode now", 1),
-            ("KV cache compression 10x", "KV cache compression ten times", 1),
-            ("TGI enters maintenance mode", "量子退火 电网 调度", 0),
-            ("zero-copy offloading", "MCP design patterns for agents", 0)]
-    pairs.write_text("a\tb\tlabel\tlang\n" + "".join(f"{a}\t{b}\t{y}\ten-en\n" for a, b, y in rows),
-                     encoding="utf-8")
+    rows = [
+        ("TGI enters maintenance mode", "TGI enters maintenance mode now", 1),
+        ("KV cache compression 10x", "KV cache compression ten times", 1),
+        ("TGI enters maintenance mode", "量子退火 电网 调度", 0),
+        ("zero-copy offloading", "MCP design patterns for agents", 0),
+    ]
+    pairs.write_text("a\tb\tlabel\tlang\n" + "".join(f"{a}\t{b}\t{y}\ten-en\n" for a, b, y in rows), encoding="utf-8")
     out = tmp_path / "dedupe.json"
     _, result = run(capsys, "calibrate", str(pairs), "--out", str(out))
     assert result["pairs"] == 4 and result["field"] == "same_item"
@@ -243,8 +299,7 @@ def test_calibrate_fits_a_threshold_and_check_uses_it(index: str, tmp_path: Path
     assert checked["items"][0]["verdict"] == "NEW"
 
 
-def test_bad_pairs_and_bad_config_are_refused(index: str, tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_pairs_and_bad_config_are_refused(index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.tsv"
     bad.write_text("a\tb\tlabel\nx\ty\tmaybe\n", encoding="utf-8")
     assert main(["calibrate", str(bad)]) == 2

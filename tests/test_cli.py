@@ -27,17 +27,36 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 
 
 ROWS = [
-    {"id": "a", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
-     "instance": "jay", "date": "2026-09-17", "topic": "inference"},
-    {"id": "b", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
-     "date": "2026-09-18", "topic": "inference", "source": "inbox/spark/2026-09-18-llm-infra-e1prep.md"},
-    {"id": "c", "kind": "paper_card", "title": "When2Think",
-     "text": "difficulty-aware length control arXiv:2609.19671", "date": "2026-09-18"},
+    {
+        "id": "a",
+        "title": "TriAttention frequency-domain KV cache compression",
+        "text": "10.7x less KV memory",
+        "instance": "jay",
+        "date": "2026-09-17",
+        "topic": "inference",
+    },
+    {
+        "id": "b",
+        "title": "SGLang suffix decoding",
+        "text": "训练无关的推测解码",
+        "instance": "spark",
+        "date": "2026-09-18",
+        "topic": "inference",
+        "source": "inbox/spark/2026-09-18-llm-infra-e1prep.md",
+    },
+    {
+        "id": "c",
+        "kind": "paper_card",
+        "title": "When2Think",
+        "text": "difficulty-aware length control arXiv:2609.19671",
+        "date": "2026-09-18",
+    },
 ]
 
 
-def test_seeds_give_ten_increments(fake_models: Path, seeds_dir: Path, tmp_path: Path,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_seeds_give_ten_increments(
+    fake_models: Path, seeds_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     index = str(tmp_path / "idx")
     report = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
     assert report["added"] == 10 and report["embedded"] >= 10  # title, text and claims
@@ -50,8 +69,7 @@ def test_seeds_give_ten_increments(fake_models: Path, seeds_dir: Path, tmp_path:
     assert again["unchanged"] == 10 and again["embedded"] == 0 and again["added"] == 0
 
 
-def test_search_json_shape_and_filters(fake_models: Path, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_json_shape_and_filters(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     index = str(tmp_path / "idx")
     source = write_jsonl(tmp_path / "in.jsonl", ROWS)
     run_json(capsys, "ingest", str(source), "--index", index)
@@ -67,8 +85,9 @@ def test_search_json_shape_and_filters(fake_models: Path, tmp_path: Path,
     assert code == 0 and "TriAttention" in out
 
 
-def test_prune_removes_what_the_file_no_longer_yields(fake_models: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_prune_removes_what_the_file_no_longer_yields(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     index = str(tmp_path / "idx")
     folder = tmp_path / "corpus"
     folder.mkdir()
@@ -90,8 +109,7 @@ def test_prune_removes_what_the_file_no_longer_yields(fake_models: Path, tmp_pat
     assert sorted(r["id"] for r in hits["results"]) == ["a", "b"]
 
 
-def test_model_mismatch_names_the_fix(fake_models: Path, tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_model_mismatch_names_the_fix(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     index = str(tmp_path / "idx")
     run_json(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", index)
     code, out, err = run(capsys, "search", "KV", "--model", "fake2", "--index", index)
@@ -102,8 +120,7 @@ def test_model_mismatch_names_the_fix(fake_models: Path, tmp_path: Path,
     assert run_json(capsys, "search", "KV", "--model", "fake2", "--index", index)["results"]
 
 
-def test_errors_are_one_line_with_exit_2(fake_models: Path, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_errors_are_one_line_with_exit_2(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     index = str(tmp_path / "idx")
     code, _, err = run(capsys, "ingest", str(tmp_path / "missing.md"), "--index", index)
     assert code == 2 and "missing.md" in err and err.count("\n") == 1
@@ -114,8 +131,9 @@ def test_errors_are_one_line_with_exit_2(fake_models: Path, tmp_path: Path,
     assert code == 2 and "nope" in err
 
 
-def test_one_bad_file_among_good_ones(fake_models: Path, tmp_path: Path, seeds_dir: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_bad_file_among_good_ones(
+    fake_models: Path, tmp_path: Path, seeds_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "mixed"
     shutil.copytree(seeds_dir, folder)
     (folder / "broken.jsonl").write_text('{"title": "ok"}\n{not json\n', encoding="utf-8")
@@ -126,8 +144,9 @@ def test_one_bad_file_among_good_ones(fake_models: Path, tmp_path: Path, seeds_d
     assert "broken.jsonl" in err and ":2" in err
 
 
-def test_refused_input_leaves_the_store_byte_for_byte(fake_models: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_refused_input_leaves_the_store_byte_for_byte(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     index = tmp_path / "idx"
     run_json(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", str(index))
     before = {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
@@ -141,15 +160,17 @@ def test_refused_input_leaves_the_store_byte_for_byte(fake_models: Path, tmp_pat
     assert after["manifest.json"] == before["manifest.json"]
 
 
-def test_hub_model_fails_clearly_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_hub_model_fails_clearly_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     models = tmp_path / "models.txt"
     models.write_text('e5  intfloat/multilingual-e5-small dim=384 prompt="query: "\n', encoding="utf-8")
     monkeypatch.setenv("KBSEARCH_MODELS", str(models))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    code, _, err = run(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)),
-                       "--index", str(tmp_path / "idx"))
+    code, _, err = run(
+        capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", str(tmp_path / "idx")
+    )
     assert code == 2
     assert "intfloat/multilingual-e5-small" in err and "unreachable" in err
 

@@ -14,15 +14,21 @@ from kbsearch import timings
 from kbsearch.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS = [{"id": "a", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
-         "instance": "jay", "date": "2026-09-17"}]
+ROWS = [
+    {
+        "id": "a",
+        "title": "TriAttention frequency-domain KV cache compression",
+        "text": "10.7x less KV memory",
+        "instance": "jay",
+        "date": "2026-09-17",
+    }
+]
 
 
 def console_script(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """Run ``kbsearch.cli.run`` as the console script does, with an atexit handler of our own."""
     code = "import atexit; atexit.register(print, 'atexit ran'); from kbsearch.cli import run; run()"
-    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env,
-                          cwd=ROOT)
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, cwd=ROOT)
 
 
 @pytest.fixture
@@ -53,8 +59,9 @@ def ingest(tmp_path: Path) -> str:
     return index
 
 
-def test_timings_name_the_phases_of_a_check(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_timings_name_the_phases_of_a_check(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     index = ingest(tmp_path)
     monkeypatch.setenv(timings.TIMINGS_ENV, "1")
     monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention compresses the KV cache")
@@ -68,8 +75,7 @@ def test_timings_name_the_phases_of_a_check(fake_models: Path, tmp_path: Path, c
     assert sum(v for k, v in phases.items() if k != "total") == pytest.approx(phases["total"], abs=1e-3)
 
 
-def test_timings_are_silent_unless_asked(fake_models: Path, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_timings_are_silent_unless_asked(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     index = ingest(tmp_path)
     assert main(["stats", "--index", index]) == 0
     assert timings.PREFIX not in capsys.readouterr().err

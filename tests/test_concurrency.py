@@ -46,7 +46,8 @@ def write_corpus(folder: Path, name: str, records: int, seed: int) -> None:
     (folder / f"{name}.jsonl").write_text(jsonl_rows(rng, name, records, ""), encoding="utf-8")
     for day in (20, 21):
         (folder / f"2026-09-{day}-{name}-inference-e1prep.md").write_text(
-            briefing_text(rng, day, name, 6, ""), encoding="utf-8")
+            briefing_text(rng, day, name, 6, ""), encoding="utf-8"
+        )
 
 
 def record_ids(index: Path) -> frozenset[str]:
@@ -69,14 +70,27 @@ def corpora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpora]:
             assert ingest_in_process(work / name, work / f"only-{name}")[0] == 0
         assert ingest_in_process(work / "a", work / "both")[0] == 0
         assert ingest_in_process(work / "b", work / "both")[0] == 0
-        yield Corpora(env, work / "a", work / "b", work / "small", work / "big", record_ids(work / "only-a"),
-                      record_ids(work / "only-b"), record_ids(work / "only-big"), fingerprint(work / "both"))
+        yield Corpora(
+            env,
+            work / "a",
+            work / "b",
+            work / "small",
+            work / "big",
+            record_ids(work / "only-a"),
+            record_ids(work / "only-b"),
+            record_ids(work / "only-big"),
+            fingerprint(work / "both"),
+        )
 
 
 def kbsearch(env: dict[str, str], *argv: str, timeout: str = "600") -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "kbsearch", *argv],
-                            env={**env, "KBSEARCH_LOCK_TIMEOUT": timeout},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "kbsearch", *argv],
+        env={**env, "KBSEARCH_LOCK_TIMEOUT": timeout},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_two_ingests_at_once_keep_all_records_of_both(corpora: Corpora, tmp_path: Path) -> None:
@@ -84,8 +98,10 @@ def test_two_ingests_at_once_keep_all_records_of_both(corpora: Corpora, tmp_path
     for trial in range(TRIALS):
         index = tmp_path / f"trial-{trial}"
         first, second = (corpora.a, corpora.b) if trial % 2 else (corpora.b, corpora.a)
-        procs = [kbsearch(corpora.env, "ingest", str(first), "--index", str(index)),
-                 kbsearch(corpora.env, "ingest", str(second), "--index", str(index))]
+        procs = [
+            kbsearch(corpora.env, "ingest", str(first), "--index", str(index)),
+            kbsearch(corpora.env, "ingest", str(second), "--index", str(index)),
+        ]
         for proc in procs:
             _, err = proc.communicate()
             assert proc.returncode == 0, f"trial {trial}: {err}"
@@ -115,8 +131,7 @@ def test_a_second_writer_waits_with_a_message_and_then_writes(corpora: Corpora, 
 
 
 @pytest.mark.parametrize("argv", [["ingest", "A"], ["ingest", "A", "--prune"], ["reindex"]])
-def test_a_writer_gives_up_after_the_timeout_with_one_line(corpora: Corpora, tmp_path: Path,
-                                                           argv: list[str]) -> None:
+def test_a_writer_gives_up_after_the_timeout_with_one_line(corpora: Corpora, tmp_path: Path, argv: list[str]) -> None:
     index = tmp_path / "idx"
     assert ingest_in_process(corpora.small, index)[0] == 0
     before = {p.name: p.read_bytes() for p in index.iterdir()}

@@ -67,16 +67,23 @@ sys.exit(main(sys.argv[3:]))
 """
 
 
-@pytest.mark.parametrize(("where", "nth", "expected"), [
-    ("upsert", 100, "start"),   # inside the transaction, after 99 records were written
-    ("cache", 1, "finished"),   # committed; the cache files not yet touched
-    ("rename", 2, "finished"),  # vectors.faiss replaced, manifest.json still the old one
-])
+@pytest.mark.parametrize(
+    ("where", "nth", "expected"),
+    [
+        ("upsert", 100, "start"),  # inside the transaction, after 99 records were written
+        ("cache", 1, "finished"),  # committed; the cache files not yet touched
+        ("rename", 2, "finished"),  # vectors.faiss replaced, manifest.json still the old one
+    ],
+)
 def test_sigkill_at_chosen_points_of_the_write(setup: Setup, where: str, nth: int, expected: str) -> None:
     index = setup.workdir / f"killed-{where}"
     copy_start(setup.starts["older"], index)
-    proc = subprocess.run([sys.executable, "-c", KILLER, where, str(nth), "ingest", str(setup.corpus),
-                           "--index", str(index)], env=setup.env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLER, where, str(nth), "ingest", str(setup.corpus), "--index", str(index)],
+        env=setup.env,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     cache = check_opens_whole(index)
     state = fingerprint(index)

@@ -18,7 +18,10 @@ KEDA_EN = "spark/2026-08-28-spark-llm-infra-e1prep#3"
 
 # A Chinese rewrite, point by point, of spark's English KEDA increment (examples/).
 KEDA_ZH = {
-    "id": "tom-keda-zh", "instance": "tom", "date": "2026-09-02", "topic": "engineering",
+    "id": "tom-keda-zh",
+    "instance": "tom",
+    "date": "2026-09-02",
+    "topic": "engineering",
     "title": "用 KEDA 按前缀缓存命中率给 vLLM 做自动扩缩容",
     "claims": [
         "做法：按队列深度加上前缀缓存命中率（vllm:prefix_cache_hits / vllm:prefix_cache_queries）扩缩 vLLM 副本，"
@@ -28,15 +31,23 @@ KEDA_ZH = {
     ],
 }
 C2KV_UPDATE = {
-    "id": "tom-c2kv-v2", "instance": "tom", "date": "2026-09-25", "arxiv_ids": ["2607.17715"],
+    "id": "tom-c2kv-v2",
+    "instance": "tom",
+    "date": "2026-09-25",
+    "arxiv_ids": ["2607.17715"],
     "title": "C²KV v2：可压缩、可组合的 KV Cache 复用，新增 8× 压缩结果",
-    "claims": ["4× 压缩比下 NDCG@5 仍为 0.71，未压缩基线为 0.74",
-               "v2 新增 8× 压缩实验：NDCG@5 降到 0.63，首 token 延迟减少 41%"],
+    "claims": [
+        "4× 压缩比下 NDCG@5 仍为 0.71，未压缩基线为 0.74",
+        "v2 新增 8× 压缩实验：NDCG@5 降到 0.63，首 token 延迟减少 41%",
+    ],
 }
-UNRELATED = {"id": "tom-grid", "instance": "tom", "date": "2026-09-25",
-             "title": "电网调度中的量子退火：一个 1,024 比特的现场试验",
-             "text": "某电力公司在区域电网机组组合问题上试用量子退火机，"
-                     "求解时间与经典 MILP 求解器相当，但解的质量略差。"}
+UNRELATED = {
+    "id": "tom-grid",
+    "instance": "tom",
+    "date": "2026-09-25",
+    "title": "电网调度中的量子退火：一个 1,024 比特的现场试验",
+    "text": "某电力公司在区域电网机组组合问题上试用量子退火机，求解时间与经典 MILP 求解器相当，但解的质量略差。",
+}
 
 
 @pytest.fixture(scope="module")

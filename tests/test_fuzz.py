@@ -28,28 +28,94 @@ from kbsearch.records import ParsedFile
 from kbsearch.store import load_record
 
 FRAGMENTS = [
-    "增量 1：", "增量 2【KV · §3.3 首次锚入】🟢 ", "### 增量 3: ", "要点：", " - ", "- ", "|",
-    "| 2607.17715 |", "2607.17715 |", "待核实", "9-16锚定", "★★", "⭐", "（arXiv 2609.19671，⭐⭐）",
-    "来源：", "可信度：", "主分类： a；副分类： b", "TLDR（来源：x）：", "三、可引用 arXiv 号列表\n",
-    "E1 预消化简报(2026-13-45)", "执行： Tom", "---\n", "card: 1\n", "title: [", "# ", "## §1.2 ",
-    "```\n", "{", "}", '"title"', ":", "[", "]", "\n", "\x00", "\x1b[31m", "\x1b]8;;x\x07", "\r",
-    "\\ud800", '"\\udfff"', "9999.99999v0", "&a ", "*a", "!!python/object:os.system ", "\u202e", "\x9b",
+    "增量 1：",
+    "增量 2【KV · §3.3 首次锚入】🟢 ",
+    "### 增量 3: ",
+    "要点：",
+    " - ",
+    "- ",
+    "|",
+    "| 2607.17715 |",
+    "2607.17715 |",
+    "待核实",
+    "9-16锚定",
+    "★★",
+    "⭐",
+    "（arXiv 2609.19671，⭐⭐）",
+    "来源：",
+    "可信度：",
+    "主分类： a；副分类： b",
+    "TLDR（来源：x）：",
+    "三、可引用 arXiv 号列表\n",
+    "E1 预消化简报(2026-13-45)",
+    "执行： Tom",
+    "---\n",
+    "card: 1\n",
+    "title: [",
+    "# ",
+    "## §1.2 ",
+    "```\n",
+    "{",
+    "}",
+    '"title"',
+    ":",
+    "[",
+    "]",
+    "\n",
+    "\x00",
+    "\x1b[31m",
+    "\x1b]8;;x\x07",
+    "\r",
+    "\\ud800",
+    '"\\udfff"',
+    "9999.99999v0",
+    "&a ",
+    "*a",
+    "!!python/object:os.system ",
+    "\u202e",
+    "\x9b",
 ]
 TEXT = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=12)), max_size=40).map("".join)
 PARSERS: list[Callable[[str, Path], ParsedFile]] = [
-    parse_briefing, parse_card_markdown, parse_doc, parse_jsonl, parse_json, parse_text,
+    parse_briefing,
+    parse_card_markdown,
+    parse_doc,
+    parse_jsonl,
+    parse_json,
+    parse_text,
 ]
 # Strings Hypothesis would not make by default: lone surrogates (JSON spells
 # them as \ud800 escapes), controls, escapes, bidi overrides.
 WILD_TEXT = st.text(st.characters(codec=None, categories=None), max_size=12) | st.sampled_from(
-    ["\ud800", "x\udfffy", "\x1b[2J", "\x00", "\u202e", "2026-13-45", "arXiv:2609.19671v2", ""])
-RECORD_KEYS = ["id", "kind", "title", "text", "date", "arxiv_ids", "cited_ids", "tags", "claims", "source",
-               "position", "number", "stars", "instance", "topic", "section", "card", "arxiv", "tldr",
-               "body", "category", "x"]
+    ["\ud800", "x\udfffy", "\x1b[2J", "\x00", "\u202e", "2026-13-45", "arXiv:2609.19671v2", ""]
+)
+RECORD_KEYS = [
+    "id",
+    "kind",
+    "title",
+    "text",
+    "date",
+    "arxiv_ids",
+    "cited_ids",
+    "tags",
+    "claims",
+    "source",
+    "position",
+    "number",
+    "stars",
+    "instance",
+    "topic",
+    "section",
+    "card",
+    "arxiv",
+    "tldr",
+    "body",
+    "category",
+    "x",
+]
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | WILD_TEXT,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(RECORD_KEYS), inner, max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(RECORD_KEYS), inner, max_size=6),
     max_leaves=14,
 )
 
@@ -93,8 +159,10 @@ def test_decode_takes_any_bytes(data: bytes) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.one_of(st.binary(max_size=200), TEXT.map(lambda t: t.encode("utf-8", "surrogatepass"))),
-       suffix=st.sampled_from([".md", ".json", ".jsonl", ".txt", ""]))
+@given(
+    data=st.one_of(st.binary(max_size=200), TEXT.map(lambda t: t.encode("utf-8", "surrogatepass"))),
+    suffix=st.sampled_from([".md", ".json", ".jsonl", ".txt", ""]),
+)
 def test_parse_file_raises_only_kberror(data: bytes, suffix: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"input{suffix}"
@@ -121,12 +189,31 @@ def test_json_values_raise_only_kberror(value: object, lines: int) -> None:
                 assert_storable(parse_file(path))
 
 
-YAML_PIECES = st.sampled_from([
-    "card: 1\n", "arxiv_id: 2609.19671\n", 'arxiv_id: "9999.99999v0"\n', "title: T\n", 'title: "\\ud800"\n',
-    "tldr: |\n  two\n  lines\n", "date: 2026-13-45\n", "date: 2026-09-19\n", "tags: [a, b]\n", "tags: a, b\n",
-    "a: &x [1, 2]\n", "b: *x\n", "tags: *x\n", "title: !!python/object/apply:os.system [ls]\n", "title: [\n",
-    "title: {a: 1}\n", "- item\n", "? complex\n", "instance: Tom\n", "id: ''\n", "body: text\n",
-])
+YAML_PIECES = st.sampled_from(
+    [
+        "card: 1\n",
+        "arxiv_id: 2609.19671\n",
+        'arxiv_id: "9999.99999v0"\n',
+        "title: T\n",
+        'title: "\\ud800"\n',
+        "tldr: |\n  two\n  lines\n",
+        "date: 2026-13-45\n",
+        "date: 2026-09-19\n",
+        "tags: [a, b]\n",
+        "tags: a, b\n",
+        "a: &x [1, 2]\n",
+        "b: *x\n",
+        "tags: *x\n",
+        "title: !!python/object/apply:os.system [ls]\n",
+        "title: [\n",
+        "title: {a: 1}\n",
+        "- item\n",
+        "? complex\n",
+        "instance: Tom\n",
+        "id: ''\n",
+        "body: text\n",
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None)

@@ -46,10 +46,13 @@ def test_only_the_embed_package_imports_the_model_stack() -> None:
 
 def loaded_by_cli(*argv: str) -> set[str]:
     """The modules a whole CLI run leaves in sys.modules (listed on stderr; stdout is the command's)."""
-    code = ("import sys\nfrom kbsearch.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
-    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True,
-                         cwd=PACKAGE.parent)
+    code = (
+        "import sys\nfrom kbsearch.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True, cwd=PACKAGE.parent
+    )
     return set(out.stderr.split())
 
 
@@ -58,8 +61,9 @@ def small_index(fake_models: Path, tmp_path: Path) -> str:
     from kbsearch.cli import main
 
     source = tmp_path / "in.jsonl"
-    source.write_text('{"id": "a", "title": "TriAttention", "text": "KV cache in the frequency domain"}\n',
-                      encoding="utf-8")
+    source.write_text(
+        '{"id": "a", "title": "TriAttention", "text": "KV cache in the frequency domain"}\n', encoding="utf-8"
+    )
     index = str(tmp_path / "idx")
     assert main(["ingest", str(source), "--index", index]) == 0
     return index

@@ -84,8 +84,9 @@ def test_identical_vectors_pair_and_tiny_inputs_do_not() -> None:
 
 def test_lowest_same_item_cosine_is_the_loosest_rule() -> None:
     assert lowest_same_item_cosine(DedupeConfig()) == pytest.approx(0.0)
-    strict = DedupeConfig(same_item=1.8, shared_name_cosine=0.9, same_item_cross_lingual=0.85,
-                          shared_lead_name_cosine=0.95)
+    strict = DedupeConfig(
+        same_item=1.8, shared_name_cosine=0.9, same_item_cross_lingual=0.85, shared_lead_name_cosine=0.95
+    )
     assert lowest_same_item_cosine(strict) == pytest.approx(0.8)
     assert lowest_same_item_cosine(strict.model_copy(update={"shared_lead_name_cosine": 0.7})) == 0.7
 
@@ -107,8 +108,10 @@ ROWS = [
 @pytest.fixture
 def store(tmp_path: Path, encoder: FakeEncoder) -> Store:
     store = Store.open(tmp_path / "idx", create=True)
-    records = [Record(id=i, kind=Kind.increment, instance=who, date=day, title=title, text=text)
-               for i, who, day, title, text in ROWS]
+    records = [
+        Record(id=i, kind=Kind.increment, instance=who, date=day, title=title, text=text)
+        for i, who, day, title, text in ROWS
+    ]
     # One file per record: records of one file are never linked.
     files = {r.id: f"/src/{r.id}.md" for r in records}
     ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=lambda: encoder)
@@ -150,8 +153,10 @@ def _reference_clusters(store: Store, config: DedupeConfig) -> set[frozenset[str
 def test_records_about_one_id_cluster_once_two_files_have_it(tmp_path: Path, encoder: FakeEncoder) -> None:
     store = Store.open(tmp_path / "idx", create=True)
     texts = ["alpha beta gamma", "delta epsilon zeta", "eta theta iota", "kappa lambda mu"]
-    records = [Record(id=f"r{i}", kind=Kind.increment, title=f"item {i}", text=text, arxiv_ids=["2607.17715"])
-               for i, text in enumerate(texts)]
+    records = [
+        Record(id=f"r{i}", kind=Kind.increment, title=f"item {i}", text=text, arxiv_ids=["2607.17715"])
+        for i, text in enumerate(texts)
+    ]
     files = {"r0": "/src/f.md", "r1": "/src/f.md", "r2": "/src/g.md", "r3": "/src/h.md"}
     ingest_records(store, ChangeSet(upserts=records[:2], files=files), model="fake", load_encoder=lambda: encoder)
     assert audit(store, "fake").clusters == []  # one file's records are distinct by construction
@@ -161,8 +166,9 @@ def test_records_about_one_id_cluster_once_two_files_have_it(tmp_path: Path, enc
 
 
 @pytest.mark.parametrize("floor", [0.5, 0.6, 0.8])
-def test_the_upper_triangle_path_equals_the_nearest_neighbour_search(floor: float,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_upper_triangle_path_equals_the_nearest_neighbour_search(
+    floor: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
     vectors = unit_vectors(500, 8, seed=11)
     sparse = neighbour_pairs(vectors, k=4, floor=floor, batch=64)  # floor ≥ SPARSE_FLOOR
     monkeypatch.setattr(neighbours, "SPARSE_FLOOR", 2.0)  # force the k-nearest search

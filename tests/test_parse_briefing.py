@@ -40,8 +40,7 @@ def test_000_has_five_increments_with_titles_and_stars(b000: ParsedFile) -> None
     records = b000.records
     assert [r.number for r in records] == [1, 2, 3, 4, 5]
     assert all(r.kind is Kind.increment for r in records)
-    keys = ["TriAttention", "No Buffer, No Bottleneck", "TensorRT-LLM DeepSeek-V4", "SGLang 2026",
-            "When2Think"]
+    keys = ["TriAttention", "No Buffer, No Bottleneck", "TensorRT-LLM DeepSeek-V4", "SGLang 2026", "When2Think"]
     for record, key in zip(records, keys, strict=True):
         assert key in record.title
     assert [r.stars for r in records] == [5, 4, 4, 4, 4]
@@ -121,8 +120,7 @@ def test_000_id_table_keeps_both_conflicting_rows(b000: ParsedFile) -> None:
 
 def test_003_has_five_increments_with_titles_and_stars(b003: ParsedFile) -> None:
     assert b003.warnings == []
-    keys = ["C²KV", "An Internet for the KV Cache", "Practical Online KV Cache Compaction", "vLLM vs SGLang",
-            "TGI"]
+    keys = ["C²KV", "An Internet for the KV Cache", "Practical Online KV Cache Compaction", "vLLM vs SGLang", "TGI"]
     for record, key in zip(b003.records, keys, strict=True):
         assert key in record.title
         assert "★" not in record.title and "【" not in record.title and "🟢" not in record.title
@@ -163,7 +161,13 @@ def test_003_key_points_continue_on_following_lines(b003: ParsedFile) -> None:
 def test_003_split_id_table_rows(b003: ParsedFile) -> None:
     mentions = b003.id_mentions
     assert [m.arxiv_id for m in mentions] == [
-        "2607.17715", "2608.01526", "2608.00902", "2608.19662", "2608.19758", "2605.19660", "2607.28633",
+        "2607.17715",
+        "2608.01526",
+        "2608.00902",
+        "2608.19662",
+        "2608.19758",
+        "2605.19660",
+        "2607.28633",
     ]
     assert [m.claims_new for m in mentions] == [True, True, True, False, False, False, False]
     assert mentions[0].title.startswith("C²KV") and mentions[0].status == "首次锚入"

@@ -86,8 +86,13 @@ def test_unknown_keys_are_one_warning(tmp_path: Path) -> None:
 
 
 def test_json_card_object_and_list(tmp_path: Path) -> None:
-    one = {"card": 1419, "arxiv_id": "2609.17652", "title": "Fathom", "tags": "kv-cache, lossless",
-           "body": "## 方法\n\n拆平面"}
+    one = {
+        "card": 1419,
+        "arxiv_id": "2609.17652",
+        "title": "Fathom",
+        "tags": "kv-cache, lossless",
+        "body": "## 方法\n\n拆平面",
+    }
     parsed = parse_file(write(tmp_path, "one.json", json.dumps(one, ensure_ascii=False)))
     (card,) = parsed.records
     assert (card.id, card.tags, card.text) == ("card/2609.17652", ["kv-cache", "lossless"], "## 方法\n拆平面")
@@ -109,7 +114,7 @@ def test_duplicate_ids_in_a_json_list_are_refused(tmp_path: Path) -> None:
         ("nothing.md", "---\ncard: 1\n---\n\n", "no title, tldr or body"),
         ("typed.md", "---\ncard: 1\ntitle: {a: 1}\n---\n", "'title' must be text"),
         ("items.json", "[1, 2]", "list of objects"),
-        ("bad.json", "{\"title\": ", "invalid JSON"),
+        ("bad.json", '{"title": ', "invalid JSON"),
     ],
 )
 def test_card_errors_name_the_file(tmp_path: Path, name: str, text: str, message: str) -> None:

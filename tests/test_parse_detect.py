@@ -85,7 +85,12 @@ def test_iter_input_files_walks_sorted_and_skips_hidden(tmp_path: Path) -> None:
     found = iter_input_files([explicit, root, root / "b.md"])
     rel = [str(p.relative_to(tmp_path)) for p in found]
     assert rel == [
-        "notes.rst", "corpus/a/c.txt", "corpus/a/y.json", "corpus/a/z.jsonl", "corpus/b.md", "corpus/noext",
+        "notes.rst",
+        "corpus/a/c.txt",
+        "corpus/a/y.json",
+        "corpus/a/z.jsonl",
+        "corpus/b.md",
+        "corpus/noext",
     ]
 
 

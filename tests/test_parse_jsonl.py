@@ -23,9 +23,17 @@ def write(tmp_path: Path, rows: list[Any], name: str = "in.jsonl") -> Path:
 
 def test_records_and_defaults(tmp_path: Path) -> None:
     rows = [
-        {"id": "a", "kind": "paper_card", "title": "When2Think", "date": "2026-09-18", "instance": "Tom",
-         "arxiv_ids": ["arXiv:2609.19671v2"], "tags": ["rl"], "topic": "inference",
-         "source": "cards/1422.md"},
+        {
+            "id": "a",
+            "kind": "paper_card",
+            "title": "When2Think",
+            "date": "2026-09-18",
+            "instance": "Tom",
+            "arxiv_ids": ["arXiv:2609.19671v2"],
+            "tags": ["rl"],
+            "topic": "inference",
+            "source": "cards/1422.md",
+        },
         "",
         {"text": "推测解码 arXiv:2609.15504", "claims": ["x"], "cited_ids": ["2609.19499"], "stars": 3},
     ]
@@ -47,8 +55,10 @@ def test_dumped_records_read_back(tmp_path: Path) -> None:
 def test_unknown_keys_and_bad_dates_are_warnings(tmp_path: Path) -> None:
     parsed = parse_file(write(tmp_path, [{"title": "T", "colour": "red", "date": "2026-13-45"}]))
     assert parsed.records[0].date is None
-    assert parsed.warnings == ["line 1: ignored unknown keys: colour",
-                               "line 1: invalid date '2026-13-45'; kept without a date"]
+    assert parsed.warnings == [
+        "line 1: ignored unknown keys: colour",
+        "line 1: invalid date '2026-13-45'; kept without a date",
+    ]
 
 
 def test_title_control_characters_are_stripped(tmp_path: Path) -> None:

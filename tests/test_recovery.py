@@ -18,9 +18,18 @@ from kbsearch.cache import MANIFEST_NAME, VECTORS_NAME
 from kbsearch.cli import main
 from kbsearch.database import DB_NAME
 
-ROWS = [{"id": f"r{i}", "title": title, "text": f"note {i}: {title}"} for i, title in enumerate(
-    ["frequency-domain KV cache compression", "speculative decoding with suffix trees",
-     "zero-copy KV offloading to host memory", "SGLang 前缀缓存", "TGI 进入维护模式"])]
+ROWS = [
+    {"id": f"r{i}", "title": title, "text": f"note {i}: {title}"}
+    for i, title in enumerate(
+        [
+            "frequency-domain KV cache compression",
+            "speculative decoding with suffix trees",
+            "zero-copy KV offloading to host memory",
+            "SGLang 前缀缓存",
+            "TGI 进入维护模式",
+        ]
+    )
+]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -60,13 +69,17 @@ def delete(index: Path) -> None:
     (index / VECTORS_NAME).unlink()
 
 
-@pytest.mark.parametrize(("damage", "problem"), [
-    (corrupt, "vector file does not match its manifest (corrupt or half written)"),
-    (truncate_manifest, "manifest is unreadable"),
-    (delete, "vector file is missing"),
-])
-def test_doctor_names_cache_damage_and_reindex_repairs_it(index: Path, capsys: pytest.CaptureFixture[str],
-                                                          damage: object, problem: str) -> None:
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (corrupt, "vector file does not match its manifest (corrupt or half written)"),
+        (truncate_manifest, "manifest is unreadable"),
+        (delete, "vector file is missing"),
+    ],
+)
+def test_doctor_names_cache_damage_and_reindex_repairs_it(
+    index: Path, capsys: pytest.CaptureFixture[str], damage: object, problem: str
+) -> None:
     before = search_ids(capsys, index)
     damage(index)  # type: ignore[operator]
     code, out, _ = run(capsys, "doctor", "--index", str(index))
@@ -84,8 +97,7 @@ def test_doctor_names_cache_damage_and_reindex_repairs_it(index: Path, capsys: p
     assert err == "" and [(r["id"], r["score"]) for r in json.loads(out)["results"]] == before
 
 
-def test_a_database_that_is_not_one_is_named_with_its_fix(index: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_database_that_is_not_one_is_named_with_its_fix(index: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (index / DB_NAME).write_bytes(b"this is not an SQLite database" * 100)
     code, out, _ = run(capsys, "doctor", "--index", str(index), "--json")
     assert code == 2
@@ -95,14 +107,14 @@ def test_a_database_that_is_not_one_is_named_with_its_fix(index: Path,
     assert code == 2 and err.count("\n") == 1 and "unreadable" in err
 
 
-def test_a_failed_cache_write_loses_no_record(index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failed_cache_write_loses_no_record(
+    index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def disk_full(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     more = tmp_path / "more.jsonl"
-    more.write_text(json.dumps({"id": "new", "title": "PD disaggregation 分离式推理"}) + "\n",
-                    encoding="utf-8")
+    more.write_text(json.dumps({"id": "new", "title": "PD disaggregation 分离式推理"}) + "\n", encoding="utf-8")
     with monkeypatch.context() as patch:
         patch.setattr(store_module, "write_cache", disk_full)
         code, _, err = run(capsys, "ingest", str(more), "--index", str(index))
@@ -117,8 +129,9 @@ def test_a_failed_cache_write_loses_no_record(index: Path, tmp_path: Path, monke
 
 
 @pytest.mark.parametrize("command", ["doctor", "reindex"])
-def test_a_missing_index_is_named_and_not_created(fake_models: Path, tmp_path: Path, command: str,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_index_is_named_and_not_created(
+    fake_models: Path, tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = run(capsys, command, "--index", str(tmp_path / "none"))
     assert code == 2 and "kbsearch ingest" in err
     assert not (tmp_path / "none").exists()

@@ -31,8 +31,7 @@ NOTES = [
     ("SGLang 前缀缓存 RadixAttention", "SGLang 的前缀缓存在共享前缀负载上比 vLLM 快 29%"),
     ("vLLM 吞吐 benchmark on H100", "vLLM throughput on H100 with chunked prefill"),
     ("TGI 进入维护模式", "Hugging Face TGI enters maintenance mode; users should migrate to vLLM or SGLang"),
-    ("Zero-copy KV cache offloading",
-     "OSDI '26: zero-copy offloading of the KV cache between GPU and host memory"),
+    ("Zero-copy KV cache offloading", "OSDI '26: zero-copy offloading of the KV cache between GPU and host memory"),
     ("MCP design patterns for agents", "Model Context Protocol tool servers and agent design patterns"),
 ]
 
@@ -40,9 +39,15 @@ NOTES = [
 def note(i: int, *, instance: str = "tom", **extra: object) -> Record:
     title, text = NOTES[i % len(NOTES)]
     fields: dict[str, object] = {
-        "id": f"{instance}/n{i}", "kind": Kind.increment if i % 2 else Kind.paper_card,
-        "title": title, "text": f"{text} (note {i})", "instance": instance,
-        "date": dt.date(2026, 9, 1 + i % 20), "source": f"/src/{instance}.md", "position": i}
+        "id": f"{instance}/n{i}",
+        "kind": Kind.increment if i % 2 else Kind.paper_card,
+        "title": title,
+        "text": f"{text} (note {i})",
+        "instance": instance,
+        "date": dt.date(2026, 9, 1 + i % 20),
+        "source": f"/src/{instance}.md",
+        "position": i,
+    }
     fields.update(extra)
     return Record.model_validate(fields)
 
@@ -51,8 +56,14 @@ def fill(store: Store, records: list[Record], encoder: FakeEncoder) -> None:
     ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
 
 
-def ids(store: Store, encoder: FakeEncoder | None, query: str, k: int = 5,
-        mode: SearchMode = SearchMode.hybrid, **flt: object) -> list[str]:
+def ids(
+    store: Store,
+    encoder: FakeEncoder | None,
+    query: str,
+    k: int = 5,
+    mode: SearchMode = SearchMode.hybrid,
+    **flt: object,
+) -> list[str]:
     return [h.id for h in search(store, encoder, query, k, SearchFilter(**flt), mode).results]
 
 
@@ -69,19 +80,32 @@ def fts_rows(store: Store) -> dict[int, str]:
 
 # -- filters ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mode", MODES)
-def test_filtered_search_returns_k_when_k_exist(tmp_path: Path, encoder: FakeEncoder,
-                                                mode: SearchMode) -> None:
+def test_filtered_search_returns_k_when_k_exist(tmp_path: Path, encoder: FakeEncoder, mode: SearchMode) -> None:
     store = Store.open(tmp_path, create=True)
     # 120 tom records outrank the 6 jay ones on any query; a filter applied after
     # the top-k cut would return fewer than 6 of them.
-    fill(store, [note(i, instance="tom") for i in range(120)]
-         + [note(i, instance="jay", text=f"unrelated jay memo number {i}") for i in range(6)], encoder)
+    fill(
+        store,
+        [note(i, instance="tom") for i in range(120)]
+        + [note(i, instance="jay", text=f"unrelated jay memo number {i}") for i in range(6)],
+        encoder,
+    )
     found = ids(store, encoder, "KV cache memo", k=6, mode=mode, instance="jay")
     assert sorted(found) == sorted(f"jay/n{i}" for i in range(6))
     # Kind and date filters together: exactly 3 records pass.
-    wanted = ids(store, encoder, "vLLM memo note", k=3, mode=mode, kinds=[Kind.increment],
-                 since=dt.date(2026, 9, 2), until=dt.date(2026, 9, 4), instance="tom")
+    wanted = ids(
+        store,
+        encoder,
+        "vLLM memo note",
+        k=3,
+        mode=mode,
+        kinds=[Kind.increment],
+        since=dt.date(2026, 9, 2),
+        until=dt.date(2026, 9, 4),
+        instance="tom",
+    )
     assert len(wanted) == 3
     for rid in wanted:
         record = store.get(rid)
@@ -96,13 +120,14 @@ def test_filters_apply_to_the_short_query_fallback(store: Store, encoder: FakeEn
 
 # -- exact identifiers ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("mode", MODES)
-def test_id_queries_put_the_record_carrying_the_id_first(tmp_path: Path, encoder: FakeEncoder,
-                                                        mode: SearchMode) -> None:
+def test_id_queries_put_the_record_carrying_the_id_first(
+    tmp_path: Path, encoder: FakeEncoder, mode: SearchMode
+) -> None:
     store = Store.open(tmp_path, create=True)
     records = [note(i) for i in range(30)]
-    records[17] = note(17, arxiv_ids=["2609.19671"], title="When2Think",
-                       text="difficulty-aware length control")
+    records[17] = note(17, arxiv_ids=["2609.19671"], title="When2Think", text="difficulty-aware length control")
     records[23] = note(23, sources=["GitHub WeianMao/triattention · 2026-08"])
     records[11] = note(11, text="see https://example.org/kv-report.html for the numbers")
     fill(store, records, encoder)
@@ -124,14 +149,20 @@ def test_id_pinning_respects_the_filter(tmp_path: Path, encoder: FakeEncoder) ->
 
 # -- short Chinese queries and exact names --------------------------------------
 
+
 @pytest.mark.parametrize("mode", [SearchMode.lexical, SearchMode.hybrid])
 @pytest.mark.parametrize("query", ["频域", "频"])
-def test_one_or_two_chinese_characters_find_their_record(store: Store, encoder: FakeEncoder,
-                                                         mode: SearchMode, query: str) -> None:
+def test_one_or_two_chinese_characters_find_their_record(
+    store: Store, encoder: FakeEncoder, mode: SearchMode, query: str
+) -> None:
     # Trigram FTS alone matches nothing this short: the fallback must answer.
     fts = lexical.FTS_TABLE
-    assert store.db.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?",
-                            (lexical.match_expression([query]),)).fetchone()[0] == 0
+    assert (
+        store.db.execute(
+            f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?", (lexical.match_expression([query]),)
+        ).fetchone()[0]
+        == 0
+    )
     assert ids(store, encoder, query, mode=mode)[0] == "tom/n0"
 
 
@@ -146,8 +177,7 @@ def test_lexical_mode_finds_exact_names_and_numbers(store: Store) -> None:
     assert ids(store, None, "chunked prefill", mode=SearchMode.lexical)[0] == "tom/n2"
 
 
-@pytest.mark.parametrize("query", ['AND OR NEAR(x y) "quoted', "title:vLLM * ^",
-                                   "-- ; DROP TABLE records", "    "])
+@pytest.mark.parametrize("query", ['AND OR NEAR(x y) "quoted', "title:vLLM * ^", "-- ; DROP TABLE records", "    "])
 def test_query_text_is_never_read_as_fts_syntax(store: Store, encoder: FakeEncoder, query: str) -> None:
     for mode in MODES:
         search(store, encoder, query, 5, mode=mode)  # no error
@@ -168,11 +198,16 @@ def test_coined_names_are_told_from_ordinary_words() -> None:
 
 def test_a_rare_name_in_a_long_query_lifts_the_record_holding_it(tmp_path: Path, encoder: FakeEncoder) -> None:
     store = Store.open(tmp_path, create=True)
-    fill(store, [note(i) for i in range(60)]
-         + [note(64, id="named", title="RingPose", text="单分支轻量级全局建模网络，实时姿态估计"),
+    fill(
+        store,
+        [note(i) for i in range(60)]
+        + [
+            note(64, id="named", title="RingPose", text="单分支轻量级全局建模网络，实时姿态估计"),
             note(65, id="jay/named", instance="jay", title="RingPose 复现", text="实时姿态估计的开源复现"),
-            note(66, id="other", title="单分支轻量级网络", text="单分支结构的轻量级全局建模网络，实时姿态估计")],
-         encoder)
+            note(66, id="other", title="单分支轻量级网络", text="单分支结构的轻量级全局建模网络，实时姿态估计"),
+        ],
+        encoder,
+    )
     query = "提出 RingPose：单分支结构的轻量级全局建模网络，实时姿态估计"
     no_names = Fusion("weighted", lexical_weight=0.7)
     plain = [(h.id, h.score) for h in search(store, encoder, query, 2, fusion=no_names).results]
@@ -188,10 +223,12 @@ def test_a_rare_name_in_a_long_query_lifts_the_record_holding_it(tmp_path: Path,
 def test_a_name_many_records_hold_is_not_rare(store: Store) -> None:
     # vLLM is in 3 of the 6 notes: a topic, not an identifier; RadixAttention is in one.
     assert store.records_with_names(["vllm", "radixattention", "absentname"]) == {
-        "radixattention": [store.db.execute("SELECT rowid FROM records WHERE id = 'tom/n1'").fetchone()[0]]}
+        "radixattention": [store.db.execute("SELECT rowid FROM records WHERE id = 'tom/n1'").fetchone()[0]]
+    }
 
 
 # -- modes and fusion -----------------------------------------------------------
+
 
 def test_lexical_mode_needs_no_encoder(store: Store) -> None:
     response = search(store, None, "SGLang", 3, mode=SearchMode.lexical)
@@ -209,8 +246,9 @@ def test_each_mode_reports_its_own_scores(store: Store, encoder: FakeEncoder) ->
     # The default fusion: cosine + 0.7 × idf-weighted term coverage + 0.1 × the
     # share of the query's rare names held; n2 holds every term and H100, the one rare name.
     assert top.score == pytest.approx(top.dense_score + 0.7 + 0.1, abs=1e-3)
-    rrf = search(store, encoder, "vLLM throughput H100", 3, mode=SearchMode.hybrid,
-                 fusion=Fusion("rrf", rrf_k=60)).results[0]
+    rrf = search(
+        store, encoder, "vLLM throughput H100", 3, mode=SearchMode.hybrid, fusion=Fusion("rrf", rrf_k=60)
+    ).results[0]
     assert rrf.id == "tom/n2" and rrf.score == pytest.approx(2 / 61, abs=1e-4)  # first in both lists
 
 
@@ -255,6 +293,7 @@ def lexical_texts(store: Store) -> dict[int, str]:
 
 # -- the lexical index stays in step with the records ---------------------------
 
+
 def test_fts_follows_upsert_delete_and_reindex(tmp_path: Path, encoder: FakeEncoder) -> None:
     store = Store.open(tmp_path, create=True)
     fill(store, [note(i) for i in range(6)], encoder)
@@ -265,8 +304,12 @@ def test_fts_follows_upsert_delete_and_reindex(tmp_path: Path, encoder: FakeEnco
     ingest_records(store, ChangeSet(deletes=["tom/n2", "tom/n4"]), model="fake", load_encoder=lambda: encoder)
     assert ids(store, None, "speculative", mode=SearchMode.lexical) == []
     assert len(fts_rows(store)) == store.count() == 4
-    assert store.db.execute("SELECT count(*) FROM record_refs WHERE rowid NOT IN "
-                            "(SELECT rowid FROM records)").fetchone()[0] == 0
+    assert (
+        store.db.execute("SELECT count(*) FROM record_refs WHERE rowid NOT IN (SELECT rowid FROM records)").fetchone()[
+            0
+        ]
+        == 0
+    )
     reindex_store(store, model="fake2", load_encoder=lambda: FakeEncoder("fake2", dim=32))
     assert ids(store, None, "RadixAttention", mode=SearchMode.lexical) == ["tom/n1"]
 
@@ -307,6 +350,7 @@ def test_an_index_from_before_the_lexical_index_is_migrated(tmp_path: Path, enco
 
 # -- snippets -------------------------------------------------------------------
 
+
 def test_snippet_marks_the_matched_terms(store: Store, encoder: FakeEncoder) -> None:
     hit = search(store, encoder, "TensorRT-LLM 频域压缩", 1).results[0]
     marked = [s.text for s in hit.snippet if s.match]
@@ -344,24 +388,30 @@ def test_snippet_without_a_match_shows_the_best_passage(tmp_path: Path, encoder:
     assert "".join(s.text for s in hit.snippet) == claims[1]
 
 
-@given(st.text(alphabet="ab[]频域 x\n", max_size=400), st.lists(st.sampled_from(["a", "b[", "频域", "x"]),
-                                                                 max_size=3))
+@given(st.text(alphabet="ab[]频域 x\n", max_size=400), st.lists(st.sampled_from(["a", "b[", "频域", "x"]), max_size=3))
 def test_snippet_spans_are_a_window_of_the_text(text: str, terms: list[str]) -> None:
     spans = make_snippet(text, terms, width=40)
     flat = " ".join(text.split())
     body = [s for s in spans if s.text != ELLIPSIS or s.match]
     window = "".join(s.text for s in body)
     assert window in flat and len(window) <= 40
-    assert all(s.text.lower() in {t.lower() for t in terms} or any(
-        t.lower() in s.text.lower() for t in terms) for s in spans if s.match)
+    assert all(
+        s.text.lower() in {t.lower() for t in terms} or any(t.lower() in s.text.lower() for t in terms)
+        for s in spans
+        if s.match
+    )
 
 
 # -- command line -----------------------------------------------------------------
 
-def test_cli_modes_and_json_shape(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    rows = [{"id": "a", "title": "TriAttention", "text": "KV cache [bold]10.7x[/bold] 频域压缩"},
-            {"id": "b", "title": "SGLang", "text": "RadixAttention prefix cache"}]
+
+def test_cli_modes_and_json_shape(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [
+        {"id": "a", "title": "TriAttention", "text": "KV cache [bold]10.7x[/bold] 频域压缩"},
+        {"id": "b", "title": "SGLang", "text": "RadixAttention prefix cache"},
+    ]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     index = str(tmp_path / "idx")

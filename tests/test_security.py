@@ -19,8 +19,18 @@ from kbsearch.models import ModelSpec
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "kbsearch"
 BAD = ROOT / "tests" / "data" / "bad"
-UNSAFE_MODULES = {"pickle", "cPickle", "_pickle", "dill", "cloudpickle", "joblib", "shelve", "marshal",
-                  "subprocess", "pty"}
+UNSAFE_MODULES = {
+    "pickle",
+    "cPickle",
+    "_pickle",
+    "dill",
+    "cloudpickle",
+    "joblib",
+    "shelve",
+    "marshal",
+    "subprocess",
+    "pty",
+}
 UNSAFE_CALLS = {"system", "popen", "spawnl", "spawnv", "execv", "execve", "execl", "startfile"}
 # The builtins, called by bare name; torch's ``module.eval()`` (inference mode) is not one.
 UNSAFE_BUILTINS = {"eval", "exec"}
@@ -35,8 +45,7 @@ def test_no_pickle_shell_or_eval_in_the_package() -> None:
     for path, tree in modules():
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                found += [f"{path.name}: import {a.name}" for a in node.names
-                          if a.name.split(".")[0] in UNSAFE_MODULES]
+                found += [f"{path.name}: import {a.name}" for a in node.names if a.name.split(".")[0] in UNSAFE_MODULES]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 if node.module.split(".")[0] in UNSAFE_MODULES:
                     found.append(f"{path.name}: from {node.module}")
@@ -45,8 +54,9 @@ def test_no_pickle_shell_or_eval_in_the_package() -> None:
                 bare = node.func.id if isinstance(node.func, ast.Name) else None
                 if attr in UNSAFE_CALLS or bare in UNSAFE_CALLS | UNSAFE_BUILTINS:
                     found.append(f"{path.name}:{node.lineno}: {attr or bare}()")
-                found += [f"{path.name}:{node.lineno}: {k.arg}=" for k in node.keywords
-                          if k.arg in {"allow_pickle", "shell"}]
+                found += [
+                    f"{path.name}:{node.lineno}: {k.arg}=" for k in node.keywords if k.arg in {"allow_pickle", "shell"}
+                ]
     assert found == []
 
 
@@ -70,8 +80,9 @@ def test_a_hub_model_is_loaded_without_remote_code(monkeypatch: pytest.MonkeyPat
             if kwargs.get("local_files_only"):
                 raise OSError("not cached")
 
-    monkeypatch.setitem(sys.modules, "sentence_transformers",
-                        types.SimpleNamespace(SentenceTransformer=FakeSentenceTransformer))
+    monkeypatch.setitem(
+        sys.modules, "sentence_transformers", types.SimpleNamespace(SentenceTransformer=FakeSentenceTransformer)
+    )
     monkeypatch.setattr(embed, "_hub_reachable", lambda timeout=3.0: True)
     embed._sentence_transformers_model(ModelSpec(name="e5", source="intfloat/multilingual-e5-small"))
     assert [c["trust_remote_code"] for c in calls] == [False, False]
@@ -92,22 +103,33 @@ sys.exit(3 if attempts else code)
 """
 
 
-@pytest.mark.parametrize("argv", [
-    ["ingest", "CORPUS"], ["search", "KV cache"], ["list"], ["show", "good-1"], ["stats"], ["models"],
-    ["doctor"], ["reindex"], ["reindex", "--model", "fake2"],
-])
-def test_commands_never_touch_the_network(fake_models: Path, tmp_path: Path, argv: list[str],
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ingest", "CORPUS"],
+        ["search", "KV cache"],
+        ["list"],
+        ["show", "good-1"],
+        ["stats"],
+        ["models"],
+        ["doctor"],
+        ["reindex"],
+        ["reindex", "--model", "fake2"],
+    ],
+)
+def test_commands_never_touch_the_network(
+    fake_models: Path, tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text(json.dumps({"id": "good-1", "title": "KV cache"}) + "\n", encoding="utf-8")
     index = tmp_path / "idx"
     if argv[0] != "ingest":
         assert main(["ingest", str(corpus), "--index", str(index)]) == 0
     args = [str(corpus) if a == "CORPUS" else a for a in argv]
-    env = {"KBSEARCH_MODELS": str(fake_models), "PATH": "/usr/bin:/bin",
-           "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
-    done = subprocess.run([sys.executable, "-c", NO_NETWORK, *args, "--index", str(index)],
-                          env=env, capture_output=True, text=True)
+    env = {"KBSEARCH_MODELS": str(fake_models), "PATH": "/usr/bin:/bin", "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
+    done = subprocess.run(
+        [sys.executable, "-c", NO_NETWORK, *args, "--index", str(index)], env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -119,14 +141,21 @@ def obeyed_by_terminals(text: str) -> list[str]:
     return sorted({repr(ch) for ch in text if ch != "\n" and unicodedata.category(ch) in {"Cc", "Cf"}})
 
 
-def test_cli_text_output_carries_no_control_sequences(fake_models: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_text_output_carries_no_control_sequences(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     index = str(tmp_path / "idx")
     for name in ("markup-and-escapes.jsonl", "briefing-escapes.md"):
         assert main(["ingest", str(BAD / name), "--index", index]) == 0
     printed = capsys.readouterr().out
-    for argv in (["search", "red title hyperlink ANSI 标题"], ["list"], ["stats"], ["show", "ansi-1"],
-                 ["show", "markup-1"], ["doctor"]):
+    for argv in (
+        ["search", "red title hyperlink ANSI 标题"],
+        ["list"],
+        ["stats"],
+        ["show", "ansi-1"],
+        ["show", "markup-1"],
+        ["doctor"],
+    ):
         assert main([*argv, "--index", index]) == 0
         out, err = capsys.readouterr()
         printed += out + err
@@ -135,8 +164,9 @@ def test_cli_text_output_carries_no_control_sequences(fake_models: Path, tmp_pat
     assert "red title" in printed and "clear screen" in printed
 
 
-def test_json_output_escapes_control_characters(fake_models: Path, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output_escapes_control_characters(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     index = str(tmp_path / "idx")
     assert main(["ingest", str(BAD / "markup-and-escapes.jsonl"), "--index", index]) == 0
     capsys.readouterr()
@@ -146,8 +176,9 @@ def test_json_output_escapes_control_characters(fake_models: Path, tmp_path: Pat
     assert "\x1b[2J" in json.loads(out)["text"]  # kept in the data, escaped in the JSON
 
 
-def test_error_lines_strip_escapes_from_file_names(fake_models: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_error_lines_strip_escapes_from_file_names(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     evil = tmp_path / "evil\x1b]0;pwned\x07\x1b[2J.md"
     evil.write_text("", encoding="utf-8")
     assert main(["ingest", str(evil), "--index", str(tmp_path / "idx")]) == 2
@@ -155,18 +186,33 @@ def test_error_lines_strip_escapes_from_file_names(fake_models: Path, tmp_path: 
     assert obeyed_by_terminals(err) == [] and "evil" in err and "file is empty" in err
 
 
-def test_record_text_never_becomes_a_path_or_a_command(fake_models: Path, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_text_never_becomes_a_path_or_a_command(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     marker = tmp_path / "pwned"
-    rows = [{"id": "../../escaped", "title": f"$(touch {marker})",
-             "text": f"`touch {marker}`; touch {marker}", "source": str(tmp_path / "written-here"),
-             "instance": "../..", "topic": "/etc"}]
+    rows = [
+        {
+            "id": "../../escaped",
+            "title": f"$(touch {marker})",
+            "text": f"`touch {marker}`; touch {marker}",
+            "source": str(tmp_path / "written-here"),
+            "instance": "../..",
+            "topic": "/etc",
+        }
+    ]
     corpus = tmp_path / "rows.jsonl"
     corpus.write_text(json.dumps(rows[0]) + "\n", encoding="utf-8")
     index = tmp_path / "idx"
     before = set(tmp_path.rglob("*"))
-    for argv in (["ingest", str(corpus)], ["search", "touch"], ["show", "../../escaped"], ["list"],
-                 ["stats"], ["doctor"], ["reindex"]):
+    for argv in (
+        ["ingest", str(corpus)],
+        ["search", "touch"],
+        ["show", "../../escaped"],
+        ["list"],
+        ["stats"],
+        ["doctor"],
+        ["reindex"],
+    ):
         assert main([*argv, "--index", str(index)]) == 0
     capsys.readouterr()
     created = {p.relative_to(tmp_path) for p in set(tmp_path.rglob("*")) - before}

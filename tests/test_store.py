@@ -13,17 +13,35 @@ from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
 from kbsearch.store import MANIFEST_NAME, VECTORS_NAME, ChangeSet, SearchFilter, Store
 
-TOPICS = ["KV cache compression in the frequency domain", "speculative decoding with suffix trees",
-          "zero-copy KV cache offloading to host memory", "SGLang 推理引擎 前缀缓存", "TGI 进入维护模式",
-          "difficulty-aware length control for reasoning", "MCP design patterns for agents",
-          "vLLM 吞吐 benchmark H100", "PD disaggregation 分离式推理", "LMCache production KV layer"]
+TOPICS = [
+    "KV cache compression in the frequency domain",
+    "speculative decoding with suffix trees",
+    "zero-copy KV cache offloading to host memory",
+    "SGLang 推理引擎 前缀缓存",
+    "TGI 进入维护模式",
+    "difficulty-aware length control for reasoning",
+    "MCP design patterns for agents",
+    "vLLM 吞吐 benchmark H100",
+    "PD disaggregation 分离式推理",
+    "LMCache production KV layer",
+]
 
 
 def make_records(n: int = 10, *, instance: str = "tom") -> list[Record]:
-    return [Record(id=f"{instance}/r{i}", kind=Kind.increment if i % 2 else Kind.paper_card,
-                   title=TOPICS[i % len(TOPICS)], text=f"note {i} about {TOPICS[i % len(TOPICS)]}",
-                   instance=instance, date=dt.date(2026, 9, 1 + i % 20), source=f"/src/{instance}.md",
-                   position=i, arxiv_ids=[f"2609.{10000 + i}"]) for i in range(n)]
+    return [
+        Record(
+            id=f"{instance}/r{i}",
+            kind=Kind.increment if i % 2 else Kind.paper_card,
+            title=TOPICS[i % len(TOPICS)],
+            text=f"note {i} about {TOPICS[i % len(TOPICS)]}",
+            instance=instance,
+            date=dt.date(2026, 9, 1 + i % 20),
+            source=f"/src/{instance}.md",
+            position=i,
+            arxiv_ids=[f"2609.{10000 + i}"],
+        )
+        for i in range(n)
+    ]
 
 
 def fill(store: Store, records: list[Record], encoder: FakeEncoder) -> None:
@@ -141,7 +159,7 @@ def test_damaged_cache_is_rebuilt_from_sqlite(tmp_path: Path, encoder: FakeEncod
         data[100:200] = b"\xff" * 100
         (tmp_path / VECTORS_NAME).write_bytes(bytes(data))
     else:
-        (tmp_path / MANIFEST_NAME).write_text("{\"format_ver")
+        (tmp_path / MANIFEST_NAME).write_text('{"format_ver')
     reopened = Store.open(tmp_path, model="fake")
     assert run(reopened, encoder, "zero-copy offloading") == before
     assert reopened.notes and "rebuilt" in reopened.notes[0]
@@ -160,7 +178,8 @@ def test_stale_cache_after_crash_between_commit_and_cache_write(tmp_path: Path, 
     reopened = Store.open(tmp_path, model="fake")
     assert reopened.vector_index.count == 20
     assert sorted(reopened.vector_index.ids().tolist()) == sorted(
-        r[0] for r in reopened.db.execute("SELECT rowid * 64 + idx FROM passages"))
+        r[0] for r in reopened.db.execute("SELECT rowid * 64 + idx FROM passages")
+    )
 
 
 def test_opening_a_missing_index_says_how_to_build_one(tmp_path: Path) -> None:
@@ -179,8 +198,9 @@ def test_vectors_are_stored_once_per_text(tmp_path: Path, encoder: FakeEncoder) 
     assert [round(s, 4) for _, s, _ in store.score_records([1, 2], query)] == [1.0, 1.0]
 
 
-def test_a_file_vanishing_during_the_write_check_is_not_read_only(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_vanishing_during_the_write_check_is_not_read_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Another writer renames its temp file away between our listing and our check.
     (tmp_path / "kb.sqlite").write_bytes(b"")
     listed = [tmp_path / "kb.sqlite", tmp_path / "vectors.faiss.tmp"]

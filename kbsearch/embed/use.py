@@ -27,8 +27,7 @@ class USEModule(InputModule):
         super().__init__()
         self.use = use
 
-    def preprocess(self, inputs: Sequence[Any], prompt: str | None = None,
-                   **kwargs: Any) -> dict[str, Any]:
+    def preprocess(self, inputs: Sequence[Any], prompt: str | None = None, **kwargs: Any) -> dict[str, Any]:
         texts = [str(item) for item in inputs]
         if prompt:
             texts = self._prepend_prompt(texts, prompt)

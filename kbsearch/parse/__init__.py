@@ -55,15 +55,18 @@ def check_input(path: Path) -> None:
     try:
         info = path.stat()
     except OSError as exc:
-        raise KbError(_stat_problem(path, exc), path=str(path),
-                      hint="give files or folders of briefings, cards, docs or .jsonl") from exc
+        raise KbError(
+            _stat_problem(path, exc), path=str(path), hint="give files or folders of briefings, cards, docs or .jsonl"
+        ) from exc
     except RuntimeError as exc:  # pathlib's own symlink-loop error on some versions
         raise KbError("symlink loop", path=str(path)) from exc
     if stat.S_ISDIR(info.st_mode):
         # iter_input_files lists a folder itself only when it found nothing to read in it.
-        raise KbError("folder holds no file kbsearch reads",
-                      hint="looked for .md, .markdown, .txt, .json, .jsonl and extension-less files, "
-                           "skipping hidden ones", path=str(path))
+        raise KbError(
+            "folder holds no file kbsearch reads",
+            hint="looked for .md, .markdown, .txt, .json, .jsonl and extension-less files, skipping hidden ones",
+            path=str(path),
+        )
     if not stat.S_ISREG(info.st_mode):
         # A FIFO or device would block or stream forever when read.
         raise KbError("not a regular file or folder", path=str(path))

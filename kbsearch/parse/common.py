@@ -19,8 +19,10 @@ SUPPORTED_FORMATS = (
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # What Chinese text decoded from GB18030 is made of: CJK, CJK and full-width
 # punctuation, printable ASCII, whitespace and general punctuation.
-_PLAIN_GB = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
-                       r"\u2000-\u206f\u00b7\x20-\x7e\t\n\r]")
+_PLAIN_GB = re.compile(
+    r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
+    r"\u2000-\u206f\u00b7\x20-\x7e\t\n\r]"
+)
 # Files above this are refused before they are read.
 MAX_FILE_BYTES = 10 * 2**20
 # C0 controls except \t and \n, DEL and C1 controls: terminals interpret them.
@@ -40,9 +42,11 @@ def read_text(path: Path, warnings: list[str] | None = None) -> str:
         if size > MAX_FILE_BYTES:
             # Checked before reading: no briefing, card or doc comes near this,
             # and reading a log dump or a disk image would only eat memory.
-            raise KbError(f"file is too large ({size / 2**20:.1f} MB; the limit is "
-                          f"{MAX_FILE_BYTES // 2**20} MB)", hint="split it into smaller files",
-                          path=str(path))
+            raise KbError(
+                f"file is too large ({size / 2**20:.1f} MB; the limit is {MAX_FILE_BYTES // 2**20} MB)",
+                hint="split it into smaller files",
+                path=str(path),
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise KbError(f"cannot read file: {exc.strerror}", path=str(path)) from exc
@@ -57,8 +61,12 @@ def decode(data: bytes, path: Path, warnings: list[str] | None = None) -> str:
         # UTF-16 is full of NUL bytes; name the real problem instead of "binary".
         raise KbError("file is UTF-16", hint="save it as UTF-8", path=str(path))
     if b"\x00" in data:
-        raise KbError("binary file (contains NUL bytes)", hint="expected a text file", path=str(path),
-                      line=_line_of(data, data.index(b"\x00")))
+        raise KbError(
+            "binary file (contains NUL bytes)",
+            hint="expected a text file",
+            path=str(path),
+            line=_line_of(data, data.index(b"\x00")),
+        )
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         text = data.decode("utf-8")
@@ -123,8 +131,12 @@ def _require_utf8(text: str, path: Path, line: int | None) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise KbError(f"text holds an unpaired surrogate ({text[exc.start]!a})",
-                      hint="fix the \\u escape that produced it", path=str(path), line=line) from exc
+        raise KbError(
+            f"text holds an unpaired surrogate ({text[exc.start]!a})",
+            hint="fix the \\u escape that produced it",
+            path=str(path),
+            line=line,
+        ) from exc
 
 
 def clean_line(text: str) -> str:

@@ -80,9 +80,7 @@ def _take_header(row: str, header: list[str] | None) -> list[str] | None:
     return cells if is_header else None
 
 
-def _flush(
-    pending: tuple[int, str], header: list[str] | None, ctx: Context, mentions: list[IdMention]
-) -> None:
+def _flush(pending: tuple[int, str], header: list[str] | None, ctx: Context, mentions: list[IdMention]) -> None:
     number, row = pending
     cells = _cells(row)
     if cells == header or all(_SEPARATOR_CELL.match(c) for c in cells):

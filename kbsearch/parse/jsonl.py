@@ -127,8 +127,10 @@ def _check_text(data: dict[str, Any], where: _Where) -> None:
     if not (data["title"] or data.get("text", "").strip()):
         raise where.error("record has neither title nor text", hint="give at least one of them")
     if isinstance(data.get("id"), str) and clean_line(data["id"]) != data["id"]:
-        raise where.error(f"id {data['id']!a} holds control characters or surrounding spaces",
-                          hint="ids are typed back on the command line: keep them plain")
+        raise where.error(
+            f"id {data['id']!a} holds control characters or surrounding spaces",
+            hint="ids are typed back on the command line: keep them plain",
+        )
 
 
 def _date(raw: Any, where: _Where, warnings: list[str]) -> dt.date | None:

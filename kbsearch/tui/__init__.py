@@ -12,8 +12,13 @@ if TYPE_CHECKING:
     from kbsearch.tui.app import KbApp
 
 
-def make_app(index: str | os.PathLike[str] | None = None, model: str | None = None, *,
-             open_kb: Callable[[], KnowledgeBase] | None = None, show_timing: bool = True) -> KbApp:
+def make_app(
+    index: str | os.PathLike[str] | None = None,
+    model: str | None = None,
+    *,
+    open_kb: Callable[[], KnowledgeBase] | None = None,
+    show_timing: bool = True,
+) -> KbApp:
     """The app over ``index`` (default: $KBSEARCH_INDEX, else ./index) and ``model``.
 
     ``open_kb`` replaces the default opener, called once per gateway (the

@@ -57,9 +57,11 @@ class AuditScreen(Screen[None]):
     def on_audit_screen_audited(self, message: Audited) -> None:
         self.result = message.result
         result = message.result
-        summary = Text(f"{len(result.clusters)} clusters of the same item among {result.records} records, "
-                       f"largest first; {len(result.claimed_new_seen_before)} claimed new but seen before. ",
-                       style="bold")
+        summary = Text(
+            f"{len(result.clusters)} clusters of the same item among {result.records} records, "
+            f"largest first; {len(result.claimed_new_seen_before)} claimed new but seen before. ",
+            style="bold",
+        )
         summary.append("enter expands a cluster.", style="dim")
         self.query_one("#audit-summary", Static).update(summary)
         self.query_one(ClusterTree).show(result)

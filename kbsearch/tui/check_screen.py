@@ -29,8 +29,10 @@ from kbsearch.tui.status_bar import StatusBar
 from kbsearch.tui.verdict_table import VerdictTable
 from kbsearch.verdicts import CheckResult, Verdict
 
-HINT = ("Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
-        "Each item gets NEW, UPDATE or DUPLICATE with its evidence; 'a' accepts the NEW and UPDATE items.")
+HINT = (
+    "Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
+    "Each item gets NEW, UPDATE or DUPLICATE with its evidence; 'a' accepts the NEW and UPDATE items."
+)
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,7 @@ class CheckScreen(Screen[None]):
         as_of_text = self.query_one("#as-of", Input).value.strip()
         as_of = parse_day(as_of_text)
         if as_of_text and as_of is None:
-            self.notify(f"'as of' must be a date like 2026-09-19, not {as_of_text!r}", severity="error",
-                        markup=False)
+            self.notify(f"'as of' must be a date like 2026-09-19, not {as_of_text!r}", severity="error", markup=False)
             return
         self._run(CheckRequest(source, stdin_text, as_of))
 
@@ -109,8 +110,13 @@ class CheckScreen(Screen[None]):
     def check_worker(self, request: CheckRequest) -> None:
         def job(kb: KnowledgeBase) -> CheckResult:
             # accept=True is the same call `kbsearch check --accept` makes
-            return kb.check(request.source, as_of=request.as_of, accept=request.accept,
-                            stdin_text=request.stdin_text, on_wait=self._say_waiting)
+            return kb.check(
+                request.source,
+                as_of=request.as_of,
+                accept=request.accept,
+                stdin_text=request.stdin_text,
+                on_wait=self._say_waiting,
+            )
 
         run_job(self, self.gateway, "check", job, lambda result: self.Checked(request, result))
 
@@ -208,6 +214,9 @@ def accept_question(result: CheckResult) -> Text:
     question.append(" and ")
     question.append(f"{tally[Verdict.UPDATE]} UPDATE", style=VERDICT_STYLE[Verdict.UPDATE])
     question.append(" items into the index?\n")
-    question.append(f"{tally[Verdict.DUPLICATE]} DUPLICATE items are left out. The check runs again first, "
-                    "exactly as 'kbsearch check --accept' does.", style="dim")
+    question.append(
+        f"{tally[Verdict.DUPLICATE]} DUPLICATE items are left out. The check runs again first, "
+        "exactly as 'kbsearch check --accept' does.",
+        style="dim",
+    )
     return question

@@ -47,8 +47,9 @@ class ClusterTree(Tree[object]):
             for member in cluster.repeats:
                 node.add_leaf(_member("again", member, "yellow"), data=member)
         if result.claimed_new_seen_before:
-            flags = self.root.add(Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})",
-                                       style="bold magenta"))
+            flags = self.root.add(
+                Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})", style="bold magenta")
+            )
             for flag in result.claimed_new_seen_before:
                 flags.add_leaf(flag_line(flag), data=flag)
         self.move_cursor(self.root.children[0] if self.root.children else None)

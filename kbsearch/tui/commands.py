@@ -29,5 +29,4 @@ def binding_commands(app: App[Any], nodes: list[DOMNode]) -> Iterator[SystemComm
                 continue
             seen.add(binding.action)
             key = escape(app.get_key_display(binding))
-            yield SystemCommand(binding.description, f"key: {key}",
-                                partial(app.run_action, binding.action, node))
+            yield SystemCommand(binding.description, f"key: {key}", partial(app.run_action, binding.action, node))

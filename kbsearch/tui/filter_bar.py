@@ -40,8 +40,7 @@ class FilterBar(Horizontal):
         yield Select([], prompt="any instance", id="instance", compact=True)
         yield Select([], prompt="any topic", id="topic", compact=True)
         for name in ("since", "until"):
-            yield Input(placeholder=f"{name} YYYY-MM-DD", id=name, restrict=r"[0-9-]*",
-                        max_length=10, compact=True)
+            yield Input(placeholder=f"{name} YYYY-MM-DD", id=name, restrict=r"[0-9-]*", max_length=10, compact=True)
 
     def set_choices(self, instances: list[str], topics: list[str]) -> None:
         """Options from the index's stats; the current choice is kept when it still exists."""
@@ -54,8 +53,13 @@ class FilterBar(Horizontal):
 
     def current(self) -> SearchFilter:
         kind = self._select("kind")
-        return SearchFilter(kinds=[Kind(kind)] if kind else [], instance=self._select("instance"),
-                            topic=self._select("topic"), since=self._day("since"), until=self._day("until"))
+        return SearchFilter(
+            kinds=[Kind(kind)] if kind else [],
+            instance=self._select("instance"),
+            topic=self._select("topic"),
+            since=self._day("since"),
+            until=self._day("until"),
+        )
 
     def set_field(self, name: str, value: str | None) -> None:
         """Set one filter (from the command palette); ``None`` clears it."""

@@ -43,9 +43,17 @@ def row_cells(hit: SearchHit) -> tuple[Text, ...]:
 
 def facts(hit: SearchHit) -> list[tuple[str, Text]]:
     """Label/value lines above the record's text (empty values left out)."""
-    rows = [("id", hit.id), ("kind", hit.kind.value), ("instance", hit.instance), ("date", hit.date),
-            ("topic", hit.topic), ("section", hit.section), ("arXiv", ", ".join(hit.arxiv_ids)),
-            ("cites", ", ".join(hit.cited_ids)), ("source", hit.source)]
+    rows = [
+        ("id", hit.id),
+        ("kind", hit.kind.value),
+        ("instance", hit.instance),
+        ("date", hit.date),
+        ("topic", hit.topic),
+        ("section", hit.section),
+        ("arXiv", ", ".join(hit.arxiv_ids)),
+        ("cites", ", ".join(hit.cited_ids)),
+        ("source", hit.source),
+    ]
     return [(label, plain(value)) for label, value in rows if value]
 
 
@@ -75,8 +83,7 @@ def neighbour_query(record: Record) -> str:
 def neighbours(record: Record, response: SearchResponse, limit: int = 5) -> list[SearchHit]:
     """Nearest records from another instance or another day: the ones that may repeat it."""
     same_slot = (record.instance, record.date)
-    out = [hit for hit in response.results
-           if hit.id != record.id and (hit.instance, hit.date) != same_slot]
+    out = [hit for hit in response.results if hit.id != record.id and (hit.instance, hit.date) != same_slot]
     return out[:limit]
 
 

@@ -28,15 +28,23 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
         lines.append(Text(f"        new numbers: {', '.join(claim.new_numbers)}", style="green"))
     if claim.best_id:
         lead = Text(f"        {'from' if claim.known else 'closest'} ")
-        lines.append(join(lead, _who(claim.best_instance, claim.best_date), Text(" "),
-                          plain(claim.best_id, style="dim"), Text(f"  {claim.score:.2f}")))
+        lines.append(
+            join(
+                lead,
+                _who(claim.best_instance, claim.best_date),
+                Text(" "),
+                plain(claim.best_id, style="dim"),
+                Text(f"  {claim.score:.2f}"),
+            )
+        )
     return lines
 
 
 def match_lines(match: Match) -> list[Text]:
     mark = Text("≡ ", style="bold red") if match.same_item else Text("  ")
-    head = join(Text("  "), mark, Text(f"{match.score:.3f} "), _who(match.instance, match.date), Text(" "),
-                plain(match.title))
+    head = join(
+        Text("  "), mark, Text(f"{match.score:.3f} "), _who(match.instance, match.date), Text(" "), plain(match.title)
+    )
     lines = [head, join(Text("      "), plain(match.id, style="dim"))]
     if match.reasons:
         lines.append(join(Text("      "), plain("; ".join(match.reasons), style="italic")))
@@ -44,13 +52,16 @@ def match_lines(match: Match) -> list[Text]:
 
 
 def item_text(item: ItemResult) -> Text:
-    lines = [join(verdict(item.verdict), Text("  "), plain(item.title or item.id, style="bold")),
-             join(Text("id ", style="dim"), plain(item.id), Text("  "), _who(item.instance, item.date)),
-             plain(item.reason, style="italic")]
+    lines = [
+        join(verdict(item.verdict), Text("  "), plain(item.title or item.id, style="bold")),
+        join(Text("id ", style="dim"), plain(item.id), Text("  "), _who(item.instance, item.date)),
+        plain(item.reason, style="italic"),
+    ]
     if item.first_seen is not None:
         first = item.first_seen
-        lines.append(join(Text("first seen: ", style="bold"), _who(first.instance, first.date), Text(" "),
-                          plain(first.id)))
+        lines.append(
+            join(Text("first seen: ", style="bold"), _who(first.instance, first.date), Text(" "), plain(first.id))
+        )
     lines += [flag_line(flag) for flag in item.flags]
     if item.claims:
         fresh = sum(1 for claim in item.claims if not claim.known)

@@ -29,8 +29,9 @@ class JobFailed(Message):
         self.what = what
 
 
-def run_job(target: MessagePump, gateway: KbGateway, what: str,
-            job: Callable[[KnowledgeBase], T], done: Callable[[T], Message]) -> None:
+def run_job(
+    target: MessagePump, gateway: KbGateway, what: str, job: Callable[[KnowledgeBase], T], done: Callable[[T], Message]
+) -> None:
     """Call from inside a thread worker: ``done(result)`` is posted to ``target``
     unless the worker was cancelled meanwhile; an exception becomes ``JobFailed``."""
     worker = get_current_worker()

@@ -22,8 +22,9 @@ class PasteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="paste-box", classes="dialog"):
-            yield Static("Paste a briefing, or one increment (its first line is the title). "
-                         "ctrl+s checks, escape cancels.")
+            yield Static(
+                "Paste a briefing, or one increment (its first line is the title). ctrl+s checks, escape cancels."
+            )
             yield TextArea(id="paste-text", soft_wrap=True, show_line_numbers=False)
             with Horizontal(classes="buttons"):
                 yield Button("Check (ctrl+s)", variant="primary", id="submit")

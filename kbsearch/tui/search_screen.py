@@ -34,8 +34,10 @@ DEBOUNCE = 0.15
 """Seconds of quiet typing before a query is embedded."""
 RESULTS = 30
 NEIGHBOURS_K = 12
-HINT = ("Type to search: words, a title, Chinese or English, or an arXiv id such as 2607.17715.\n"
-        "Filters: ctrl+f.  Check a briefing: F3.  Audit duplicates: F4.  Help: F1.")
+HINT = (
+    "Type to search: words, a title, Chinese or English, or an arXiv id such as 2607.17715.\n"
+    "Filters: ctrl+f.  Check a briefing: F3.  Audit duplicates: F4.  Help: F1."
+)
 
 
 class SearchScreen(Screen[None]):
@@ -122,7 +124,8 @@ class SearchScreen(Screen[None]):
         self._show(found, hitview.summary(message.response, len(found), timing=self.show_timing))
         if not found:
             self.query_one(RecordDetail).show_message(
-                Text("No results. Loosen the filters (ctrl+r clears them) or try other words.", style="dim"))
+                Text("No results. Loosen the filters (ctrl+r clears them) or try other words.", style="dim")
+            )
         self.call_after_refresh(self._mark_shown, hitview.query_of(message.response))
 
     def _mark_shown(self, query: str) -> None:
@@ -161,8 +164,7 @@ class SearchScreen(Screen[None]):
             response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, flt)
             return [hitview.neighbour_line(hit, record) for hit in hitview.neighbours(record, response)]
 
-        run_job(self, self.gateway, "find neighbours", job,
-                lambda lines: self.NeighboursFound(record_id, lines))
+        run_job(self, self.gateway, "find neighbours", job, lambda lines: self.NeighboursFound(record_id, lines))
 
     def on_search_screen_neighbours_found(self, message: NeighboursFound) -> None:
         self.query_one(RecordDetail).show_neighbours(message.record_id, message.lines)
@@ -179,8 +181,7 @@ class SearchScreen(Screen[None]):
         if problem:
             message = Text("The knowledge base could not be opened.\n\n", style="bold red")
             message.append_text(plain(problem, one_line=False))
-            message.append("\n\nBuild one with:  kbsearch ingest PATH… --index DIR\n"
-                           "then press F5 to reload.")
+            message.append("\n\nBuild one with:  kbsearch ingest PATH… --index DIR\nthen press F5 to reload.")
             self.query_one(RecordDetail).show_message(message)
 
     # -- actions -----------------------------------------------------------
@@ -209,12 +210,20 @@ class SearchScreen(Screen[None]):
         stats = getattr(self.app, "stats", None)
         choices: list[tuple[str, list[str]]] = [("kind", [k.value for k in Kind])]
         if stats is not None:
-            choices += [("instance", [n for n in stats.by_instance if n != "-"]),
-                        ("topic", [n for n in stats.by_topic if n != "-"])]
+            choices += [
+                ("instance", [n for n in stats.by_instance if n != "-"]),
+                ("topic", [n for n in stats.by_topic if n != "-"]),
+            ]
         for name, values in choices:
             for value in values:
                 # palette titles are parsed as markup: the value is escaped
-                yield SystemCommand(f"Filter {name}: {escape(value)}", f"Only records whose {name} is this",
-                                    lambda n=name, v=value: self.set_filter(n, v))
-        yield SystemCommand("Filter dates: since / until", "Type a date range (YYYY-MM-DD)",
-                            lambda: self.query_one("#since", Input).focus())
+                yield SystemCommand(
+                    f"Filter {name}: {escape(value)}",
+                    f"Only records whose {name} is this",
+                    lambda n=name, v=value: self.set_filter(n, v),
+                )
+        yield SystemCommand(
+            "Filter dates: since / until",
+            "Type a date range (YYYY-MM-DD)",
+            lambda: self.query_one("#since", Input).focus(),
+        )

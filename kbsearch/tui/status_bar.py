@@ -20,8 +20,7 @@ def status_text(label: str, stats: Stats | None, problem: str | None) -> Text:
         line.append("  ·  opening…", style="dim")
         return line
     last = (stats.last_ingest or "never").replace("T", " ").replace("+00:00", " UTC")
-    for name, value in (("records", f"{stats.records:,}"), ("model", stats.model or "-"),
-                        ("last ingest", last)):
+    for name, value in (("records", f"{stats.records:,}"), ("model", stats.model or "-"), ("last ingest", last)):
         line.append(f"  ·  {name} ", style="dim")
         line.append_text(plain(value))
     return line
@@ -39,5 +38,6 @@ class StatusBar(Static):
 
     def _refresh_text(self, _: object = None) -> None:
         app = self.app
-        self.update(status_text(getattr(app, "index_label", "?"), getattr(app, "stats", None),
-                                getattr(app, "problem", None)))
+        self.update(
+            status_text(getattr(app, "index_label", "?"), getattr(app, "stats", None), getattr(app, "problem", None))
+        )

@@ -20,10 +20,22 @@ def new_claims(item: ItemResult) -> Text:
 
 class VerdictTable(FillTable[ItemResult]):
     COLUMNS: ClassVar[tuple[tuple[str, int], ...]] = (
-        ("verdict", 9), ("!", 1), ("new", 5), ("instance", 8), ("date", 10), ("title", 16))
+        ("verdict", 9),
+        ("!", 1),
+        ("new", 5),
+        ("instance", 8),
+        ("date", 10),
+        ("title", 16),
+    )
 
     def row_cells(self, item: ItemResult) -> tuple[Text, ...]:
         # "!" marks an item flagged as claimed new although it was seen before
         flag = Text("!", style="bold magenta") if item.flags else Text("")
-        return (verdict(item.verdict), flag, new_claims(item), cell(item.instance), cell(item.date),
-                cell(item.title or item.id))
+        return (
+            verdict(item.verdict),
+            flag,
+            new_claims(item),
+            cell(item.instance),
+            cell(item.date),
+            cell(item.title or item.id),
+        )
