@@ -121,7 +121,7 @@ def bench_vectors(count: int, seed: int) -> tuple[Path, np.ndarray]:
 
 
 def run_kbsearch(vectors: np.ndarray, threshold: float) -> np.ndarray:
-    from kbsearch.neighbours import neighbour_pairs
+    from kbsearch.dedupe.neighbours import neighbour_pairs
 
     found = neighbour_pairs(vectors, CAP, threshold)
     return np.stack([found.left, found.right], axis=1)
@@ -255,7 +255,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.threshold is None:
-        from kbsearch.verdicts import DedupeConfig
+        from kbsearch.dedupe.config import DedupeConfig
 
         args.threshold = DedupeConfig().same_item_cross_lingual
     if args.worker:

@@ -35,14 +35,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kbsearch.calibrate import best_point, pair_scores, point_at, read_pairs  # noqa: E402
-from kbsearch.check import Checker  # noqa: E402
+from kbsearch.dedupe.calibrate import best_point, pair_scores, point_at, read_pairs  # noqa: E402
+from kbsearch.dedupe.check import Checker  # noqa: E402
+from kbsearch.dedupe.config import DedupeConfig, load_config  # noqa: E402
+from kbsearch.dedupe.results import Verdict  # noqa: E402
 from kbsearch.embed import Encoder, load_encoder  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402
 from kbsearch.models import resolve_model  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.store import ChangeSet, Store  # noqa: E402
-from kbsearch.verdicts import DedupeConfig, Verdict, load_config  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
 VIEWS = {

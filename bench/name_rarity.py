@@ -33,12 +33,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kbsearch.check import rare_name_test  # noqa: E402
+from kbsearch.dedupe.config import DedupeConfig  # noqa: E402
+from kbsearch.dedupe.rarity import rare_name_test  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.store import ChangeSet, Store  # noqa: E402
 from kbsearch.textsim import name_tokens  # noqa: E402
-from kbsearch.verdicts import DedupeConfig  # noqa: E402
 
 DIM = 16
 

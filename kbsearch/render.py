@@ -16,7 +16,8 @@ from rich.text import Text
 from kbsearch.terminal import clean
 
 if TYPE_CHECKING:  # annotations only: `kbsearch stats` need not import the checker, search or calibration
-    from kbsearch.calibrate import Calibration
+    from kbsearch.dedupe.calibrate import Calibration
+    from kbsearch.dedupe.results import AuditResult, CheckResult, Flag, ItemResult, Match
     from kbsearch.doctor import DoctorReport
     from kbsearch.ingest import IngestReport, ReindexReport
     from kbsearch.kb import Listing, Stats
@@ -24,7 +25,6 @@ if TYPE_CHECKING:  # annotations only: `kbsearch stats` need not import the chec
     from kbsearch.records import Record
     from kbsearch.search import SearchResponse
     from kbsearch.snippet import Span
-    from kbsearch.verdicts import AuditResult, CheckResult, Flag, ItemResult, Match
 
 MATCH_STYLE = "bold underline"
 

@@ -10,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fake_encoder import FakeEncoder
-from kbsearch.check import Checker
 from kbsearch.cli import main
+from kbsearch.dedupe.check import Checker
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.results import Verdict
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
-from kbsearch.verdicts import DedupeConfig, Verdict
 
 KNOWN = [
     {

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe import Embedded, PassageHit, compare, judge_claim, restates_same_paper
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.rules import Embedded, PassageHit, compare, judge_claim, restates_same_paper
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import substantive_numbers
-from kbsearch.verdicts import DedupeConfig
 
 ENCODER = FakeEncoder()
 CONFIG = DedupeConfig()
@@ -114,7 +114,7 @@ def test_a_name_mentioned_later_in_the_text_is_related_work_not_the_subject() ->
 
 
 def test_text_rarity_counts_records_holding_the_name_in_their_text(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from kbsearch.check import rare_text_name_test
+    from kbsearch.dedupe.rarity import rare_text_name_test
     from kbsearch.ingest import ingest_records
     from kbsearch.store import ChangeSet, Store
 
@@ -138,7 +138,7 @@ def test_text_rarity_counts_records_holding_the_name_in_their_text(tmp_path) -> 
 
 
 def test_title_rarity_counts_titles_up_to_the_larger_of_a_count_and_a_share(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from kbsearch.check import rare_name_test
+    from kbsearch.dedupe.rarity import rare_name_test
     from kbsearch.ingest import ingest_records
     from kbsearch.store import ChangeSet, Store
 

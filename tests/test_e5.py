@@ -252,7 +252,7 @@ def test_reworded_summary_scores_above_the_threshold_and_a_sibling_below(
 ) -> None:
     """Against the calibrated threshold the shipped models.txt gives e5 (fitted
     on LCQMC, on USE's scale after e5's cosine map; see the README)."""
-    from kbsearch.verdicts import load_config
+    from kbsearch.dedupe.config import load_config
 
     spec = shipped_e5()
     config = load_config(None, spec.dedupe)

@@ -79,4 +79,4 @@ def test_help_and_stats_load_no_model_stack(small_index: str) -> None:
 
 def test_stats_skips_the_parsers_and_the_checker(small_index: str) -> None:
     modules = loaded_by_cli("stats", "--index", small_index)
-    assert not modules & {"yaml", "kbsearch.parse", "kbsearch.check", "kbsearch.audit", "kbsearch.ingest"}
+    assert not modules & {"yaml", "kbsearch.parse", "kbsearch.dedupe.check", "kbsearch.dedupe.audit", "kbsearch.ingest"}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from kbsearch.dedupe.config import DedupeConfig, load_config
 from kbsearch.errors import KbError
 from kbsearch.models import load_models
-from kbsearch.verdicts import DedupeConfig, load_config
 
 
 def write_models(tmp_path: Path, line: str) -> Path:
@@ -53,7 +53,7 @@ def test_calibrated_scores_stay_in_range_and_invert() -> None:
 def test_compare_judges_the_calibrated_cosine_not_the_raw_one() -> None:
     import numpy as np
 
-    from kbsearch.dedupe import Embedded, compare
+    from kbsearch.dedupe.rules import Embedded, compare
     from kbsearch.records import Kind, Record
 
     def embedded(rid: str, text: str, vector: list[float]) -> Embedded:

@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 from fake_encoder import FakeEncoder
-from kbsearch import neighbours
-from kbsearch.audit import audit
-from kbsearch.check import rare_name_test
-from kbsearch.dedupe import Embedded, compare, lowest_same_item_cosine
+from kbsearch.dedupe import neighbours
+from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.neighbours import neighbour_pairs
+from kbsearch.dedupe.rarity import rare_name_test
+from kbsearch.dedupe.rules import Embedded, compare, lowest_same_item_cosine
 from kbsearch.ingest import ingest_records
-from kbsearch.neighbours import neighbour_pairs
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
-from kbsearch.verdicts import DedupeConfig
 
 
 def unit_vectors(n: int, dim: int, seed: int, copies: int = 0) -> np.ndarray:

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.widgets import Input, Markdown, Static
 from tui_support import BRIEFING, SIZE, build_index, drive, wait_for
 
+from kbsearch.dedupe.results import Verdict
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
 from kbsearch.search import SearchResponse
@@ -26,7 +27,6 @@ from kbsearch.tui.record_detail import RecordDetail
 from kbsearch.tui.results_table import ResultsTable
 from kbsearch.tui.search_screen import SearchScreen
 from kbsearch.tui.verdict_table import VerdictTable
-from kbsearch.verdicts import Verdict
 
 HOSTILE_ID = "tom/2026-09-17#4"
 

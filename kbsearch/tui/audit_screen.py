@@ -12,12 +12,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from kbsearch.dedupe.results import AuditResult
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui.cluster_tree import ClusterTree
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job
 from kbsearch.tui.status_bar import StatusBar
-from kbsearch.verdicts import AuditResult
 
 
 class AuditScreen(Screen[None]):

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
+from kbsearch.dedupe.results import CheckResult, Verdict
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.file_picker import FilePicker
@@ -27,7 +28,6 @@ from kbsearch.tui.literal import VERDICT_STYLE, join, plain
 from kbsearch.tui.paste_screen import PasteScreen
 from kbsearch.tui.status_bar import StatusBar
 from kbsearch.tui.verdict_table import VerdictTable
-from kbsearch.verdicts import CheckResult, Verdict
 
 HINT = (
     "Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"

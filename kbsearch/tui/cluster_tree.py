@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Tree
 
+from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember
 from kbsearch.tui.item_detail import flag_line
 from kbsearch.tui.literal import join, plain
-from kbsearch.verdicts import AuditResult, Cluster, ClusterMember
 
 
 def _member(role: str, member: ClusterMember, style: str) -> Text:

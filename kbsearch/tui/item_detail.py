@@ -7,8 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from kbsearch.dedupe.results import ClaimStatus, Flag, FlagKind, ItemResult, Match
 from kbsearch.tui.literal import join, plain, verdict
-from kbsearch.verdicts import ClaimStatus, Flag, FlagKind, ItemResult, Match
 
 
 def _who(instance: str | None, date: object) -> Text:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from kbsearch.dedupe.results import Verdict
 from kbsearch.render import clean
-from kbsearch.verdicts import Verdict
 
 VERDICT_STYLE = {
     Verdict.NEW: "bold green",

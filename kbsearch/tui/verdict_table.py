@@ -6,9 +6,9 @@ from typing import ClassVar
 
 from rich.text import Text
 
+from kbsearch.dedupe.results import ItemResult
 from kbsearch.tui.fill_table import FillTable
 from kbsearch.tui.literal import cell, verdict
-from kbsearch.verdicts import ItemResult
 
 
 def new_claims(item: ItemResult) -> Text:

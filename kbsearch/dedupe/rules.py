@@ -30,6 +30,8 @@ from functools import cached_property
 
 import numpy as np
 
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.results import ClaimStatus, Match, Verdict
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import (
     head_names,
@@ -41,7 +43,6 @@ from kbsearch.textsim import (
     sentences,
     substantive_numbers,
 )
-from kbsearch.verdicts import ClaimStatus, DedupeConfig, Match, Verdict
 
 # Word overlap of two paper titles below which they name different papers; a
 # revised title ("Sparse Draft Trees…" → "Adaptive Sparse Draft Trees…") keeps most words.

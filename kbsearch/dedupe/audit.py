@@ -6,7 +6,7 @@ links into clusters. Records from one file are never linked: a briefing's
 increments are distinct by construction.
 
 Near neighbours come from one batched search over one vector per record (see
-``kbsearch.neighbours``): each record's ``NEIGHBOURS`` nearest by whole-record
+``kbsearch.dedupe.neighbours``): each record's ``NEIGHBOURS`` nearest by whole-record
 cosine, the score the rules read, kept when that cosine could pass a rule.
 Records with identical text are compared whatever their rank.
 """
@@ -18,12 +18,15 @@ from itertools import combinations
 
 import numpy as np
 
-from kbsearch.dedupe import Embedded, compare, lowest_same_item_cosine
-from kbsearch.neighbours import neighbour_pairs
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
+from kbsearch.dedupe.neighbours import neighbour_pairs
+from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
+from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind
+from kbsearch.dedupe.rules import Embedded, compare, lowest_same_item_cosine
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
 from kbsearch.textsim import normalized
-from kbsearch.verdicts import AuditResult, Cluster, ClusterMember, DedupeConfig, Flag, FlagKind
 
 NEIGHBOURS = 10
 
@@ -84,8 +87,6 @@ def _link_by_ids(embedded: dict[int, Embedded], files: dict[int, str | None], li
 def _link_by_meaning(
     store: Store, embedded: dict[int, Embedded], files: dict[int, str | None], links: _UnionFind, config: DedupeConfig
 ) -> None:
-    from kbsearch.check import rare_name_test, rare_text_name_test
-
     is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
     for a, b in _candidate_pairs(embedded, config):
         if links.find(a) == links.find(b):
@@ -158,8 +159,6 @@ def _clusters(embedded: dict[int, Embedded], links: _UnionFind) -> list[Cluster]
 
 
 def _claimed_new_flags(clusters: list[Cluster], embedded: dict[int, Embedded], links: _UnionFind) -> list[Flag]:
-    from kbsearch.check import NEW_MARKERS
-
     flags = []
     for cluster in clusters:
         first = cluster.first_seen
@@ -184,8 +183,6 @@ def _claimed_new_flags(clusters: list[Cluster], embedded: dict[int, Embedded], l
 
 def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
     """Id-table rows calling an id new that the same table or an earlier record had."""
-    from kbsearch.check import table_flags
-
     by_source: dict[str, list[IdMention]] = {}
     for mention in store.id_mentions():
         if not _in_range(mention.date, flt):

@@ -1,26 +1,12 @@
-"""Typed results of ``check`` and ``audit``, and the thresholds behind them.
-
-The CLI prints these objects as text or JSON and the TUI shows them: there is
-one source of truth for what a verdict says.
-"""
+"""The thresholds behind ``check`` and ``audit``, and how a config file overrides them."""
 
 from __future__ import annotations
 
-import datetime as dt
-from enum import StrEnum
+from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ValidationError
 
-from kbsearch.records import Kind
-
-
-class Verdict(StrEnum):
-    NEW = "NEW"
-    """Nothing known describes the same paper, event or benchmark."""
-    UPDATE = "UPDATE"
-    """The same item is known, but some of the claims are new."""
-    DUPLICATE = "DUPLICATE"
-    """The same item is known and nothing in it is new."""
+from kbsearch.errors import KbError
 
 
 class DedupeConfig(BaseModel, extra="forbid"):
@@ -97,18 +83,14 @@ class DedupeConfig(BaseModel, extra="forbid"):
         return (calibrated - self.cosine_shift) / self.cosine_scale
 
 
-def load_config(path: str | None, model_defaults: dict[str, float] | None = None) -> DedupeConfig:
+def load_config(
+    path: str | None, model_defaults: dict[str, float] | None = None, *, model: str | None = None
+) -> DedupeConfig:
     """The model's defaults (its models.txt options), overridden by the fields a
     JSON file written by ``kbsearch calibrate --out`` sets."""
-    base = DedupeConfig.model_validate(model_defaults or {})
+    base = _model_defaults(model_defaults or {}, model)
     if path is None:
         return base
-    from pathlib import Path
-
-    from pydantic import ValidationError
-
-    from kbsearch.errors import KbError
-
     try:
         given = DedupeConfig.model_validate_json(Path(path).read_bytes())
     except OSError as err:
@@ -123,111 +105,15 @@ def load_config(path: str | None, model_defaults: dict[str, float] | None = None
     return base.model_copy(update={name: getattr(given, name) for name in given.model_fields_set})
 
 
-class Match(BaseModel):
-    """A known record compared with the item under check."""
-
-    id: str
-    kind: Kind
-    title: str
-    instance: str | None
-    date: dt.date | None
-    score: float
-    """Cosine of the two whole records, on the dedupe scale (USE's cosine; other
-    models' cosine mapped by ``DedupeConfig.cosine_shift``/``cosine_scale``)."""
-    lexical: float
-    """Overlap of Chinese bigrams and English words (0 across languages)."""
-    same_item: bool
-    reasons: list[str] = Field(default_factory=list)
-    """Why it is (or is not) the same item: shared id, shared name, score."""
-    shared_ids: list[str] = Field(default_factory=list)
-    """arXiv ids both records are about."""
-    cited_ids: list[str] = Field(default_factory=list)
-    """arXiv ids one record is about and the other only cites: not the same item."""
-
-
-class ClaimStatus(BaseModel):
-    text: str
-    known: bool
-    score: float
-    """Best score of the claim against any known passage."""
-    best_id: str | None = None
-    best_instance: str | None = None
-    best_date: dt.date | None = None
-    best_text: str | None = None
-    new_numbers: list[str] = Field(default_factory=list)
-    """Numbers in the claim that the matched records do not carry."""
-
-
-class FlagKind(StrEnum):
-    claimed_new_seen_before = "claimed_new_seen_before"
-    """Marked 首次锚入/本次新增/new, but the item was known earlier or from another instance."""
-    contradictory_status = "contradictory_status"
-    """The briefing's own id table lists one id both as new and as anchored earlier."""
-
-
-class Flag(BaseModel):
-    kind: FlagKind
-    message: str
-    arxiv_id: str | None = None
-    first_seen_id: str | None = None
-    first_seen_instance: str | None = None
-    first_seen_date: dt.date | None = None
-    anchored_on: str | None = None
-
-
-class ItemResult(BaseModel):
-    """The verdict on one incoming item, with its evidence."""
-
-    id: str
-    title: str
-    kind: Kind
-    instance: str | None
-    date: dt.date | None
-    verdict: Verdict
-    reason: str
-    """One line: why this verdict."""
-    matches: list[Match] = Field(default_factory=list)
-    claims: list[ClaimStatus] = Field(default_factory=list)
-    flags: list[Flag] = Field(default_factory=list)
-    first_seen: Match | None = None
-    """The earliest known record of the same item."""
-
-
-class CheckResult(BaseModel):
-    input: str
-    model: str
-    as_of: dt.date | None
-    items: list[ItemResult]
-    flags: list[Flag] = Field(default_factory=list)
-    """Flags about the input as a whole, such as its arXiv id table."""
-    accepted: list[str] = Field(default_factory=list)
-    """Ids ingested by ``--accept``."""
-
-    @property
-    def exit_code(self) -> int:
-        """0 when every item is NEW or UPDATE, 1 when any is a DUPLICATE."""
-        return 1 if any(i.verdict is Verdict.DUPLICATE for i in self.items) else 0
-
-
-class ClusterMember(BaseModel):
-    id: str
-    kind: Kind
-    title: str
-    instance: str | None
-    date: dt.date | None
-    anchor: str | None = None
-
-
-class Cluster(BaseModel):
-    size: int
-    first_seen: ClusterMember
-    repeats: list[ClusterMember]
-    shared_ids: list[str] = Field(default_factory=list)
-    instances: list[str] = Field(default_factory=list)
-
-
-class AuditResult(BaseModel):
-    model: str
-    records: int
-    clusters: list[Cluster]
-    claimed_new_seen_before: list[Flag]
+def _model_defaults(options: dict[str, float], model: str | None) -> DedupeConfig:
+    """The thresholds a models.txt line sets: the registry passes on every
+    ``NAME=number`` it does not know itself, and only here are the names checked."""
+    try:
+        return DedupeConfig.model_validate(options)
+    except ValidationError as err:
+        first = err.errors()[0]
+        name = ".".join(map(str, first["loc"]))
+        raise KbError(
+            f"models.txt: model {model or '?'!r} has a bad dedupe option {name}: {first['msg']}",
+            hint=f"fix its line in models.txt; the dedupe options are {', '.join(DedupeConfig.model_fields)}",
+        ) from err

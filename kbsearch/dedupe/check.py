@@ -8,29 +8,26 @@ a past day can be replayed honestly.
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable
-from typing import Literal
 
 import numpy as np
 
 from kbsearch import timings
-from kbsearch.dedupe import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
-from kbsearch.embed import Encoder
-from kbsearch.records import IdMention, Record
-from kbsearch.store import SearchFilter, Store
-from kbsearch.verdicts import (
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
+from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
+from kbsearch.dedupe.results import (
     CheckResult,
     ClaimStatus,
-    DedupeConfig,
     Flag,
     FlagKind,
     ItemResult,
     Match,
 )
+from kbsearch.dedupe.rules import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
+from kbsearch.embed import Encoder
+from kbsearch.records import IdMention, Record
+from kbsearch.store import SearchFilter, Store
 
-# Words by which a writer claims an item is new today.
-NEW_MARKERS = re.compile(r"首次锚入|首次|本次新增|新增|净增|\bnew\b|\bfirst\b", re.IGNORECASE)
 CLAIM_HITS = 5
 
 
@@ -148,77 +145,8 @@ class Checker:
         ]
 
 
-def rare_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
-    """Whether a title name is rare enough in this store to identify an item:
-    held by at most ``rare_name_min`` titles or ``rare_name_share`` of them."""
-    limit = int(max(config.rare_name_min, config.rare_name_share * store.count()))
-    return _rarity(store, "title", limit)
-
-
-def rare_text_name_test(store: Store, config: DedupeConfig) -> Callable[[str], bool]:
-    """Whether a name is held by few enough records' texts to identify an item."""
-    return _rarity(store, "body", config.rare_lead_name_records)
-
-
-def _rarity(store: Store, column: Literal["title", "body"], limit: int) -> Callable[[str], bool]:
-    # Counted once per name and asked only for names two records share: the
-    # store does not change during a check, and counting every title up front
-    # cost about 2 s per process at 100k titled records.
-    counts: dict[str, int] = {}
-
-    def is_rare(name: str) -> bool:
-        if name not in counts:
-            counts[name] = store.records_holding(name, column, limit)
-        return counts[name] <= limit
-
-    return is_rare
-
-
 def _first_seen(same: list[Match]) -> Match | None:
     if not same:
         return None
     # On one day, a writer's record counts as first before an unattributed card or doc.
     return min(same, key=lambda m: (m.date is None, m.date or dt.date.max, m.instance is None, m.instance or "", m.id))
-
-
-def table_flags(store: Store, mentions: list[IdMention], file: str | None, as_of: dt.date | None) -> list[Flag]:
-    """Ids a briefing's own table calls new although the table, or the KB, knew them earlier."""
-    flags = []
-    for mention in (m for m in mentions if m.claims_new and m.arxiv_id):
-        for earlier in (m for m in mentions if m.arxiv_id == mention.arxiv_id and m.anchored_on):
-            flags.append(
-                Flag(
-                    kind=FlagKind.claimed_new_seen_before,
-                    arxiv_id=mention.arxiv_id,
-                    anchored_on=earlier.anchored_on,
-                    message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} and also as "
-                    f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table",
-                )
-            )
-        flags += _kb_flag(store, mention, file, as_of)
-    return flags
-
-
-def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date | None) -> list[Flag]:
-    if mention.arxiv_id is None or mention.date is None:
-        return []
-    flt = SearchFilter(until=as_of, exclude_sources=[file] if file else [])
-    rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), flt)
-    earlier = sorted(
-        (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
-        key=lambda r: (r.date, r.instance is None, r.instance or "", r.id),
-    )
-    if not earlier:
-        return []
-    first = earlier[0]
-    return [
-        Flag(
-            kind=FlagKind.claimed_new_seen_before,
-            arxiv_id=mention.arxiv_id,
-            first_seen_id=first.id,
-            first_seen_instance=first.instance,
-            first_seen_date=first.date,
-            message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
-            f"{first.instance or 'a record'} had it on {first.date} ({first.id})",
-        )
-    ]

@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
+from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.textsim import jaccard, language, lexical_tokens
-from kbsearch.verdicts import DedupeConfig
 
 
 class Point(BaseModel):

@@ -1,0 +1,56 @@
+"""Flags on what a writer calls new: its own id table, or the knowledge base, knew it earlier."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from kbsearch.dedupe.results import Flag, FlagKind
+from kbsearch.records import IdMention
+from kbsearch.store import SearchFilter, Store
+
+# Words by which a writer claims an item is new today.
+NEW_MARKERS = re.compile(r"首次锚入|首次|本次新增|新增|净增|\bnew\b|\bfirst\b", re.IGNORECASE)
+
+
+def table_flags(store: Store, mentions: list[IdMention], file: str | None, as_of: dt.date | None) -> list[Flag]:
+    """Ids a briefing's own table calls new although the table, or the KB, knew them earlier."""
+    flags = []
+    for mention in (m for m in mentions if m.claims_new and m.arxiv_id):
+        for earlier in (m for m in mentions if m.arxiv_id == mention.arxiv_id and m.anchored_on):
+            flags.append(
+                Flag(
+                    kind=FlagKind.claimed_new_seen_before,
+                    arxiv_id=mention.arxiv_id,
+                    anchored_on=earlier.anchored_on,
+                    message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} and also as "
+                    f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table",
+                )
+            )
+        flags += _kb_flag(store, mention, file, as_of)
+    return flags
+
+
+def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date | None) -> list[Flag]:
+    if mention.arxiv_id is None or mention.date is None:
+        return []
+    flt = SearchFilter(until=as_of, exclude_sources=[file] if file else [])
+    rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), flt)
+    earlier = sorted(
+        (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
+        key=lambda r: (r.date, r.instance is None, r.instance or "", r.id),
+    )
+    if not earlier:
+        return []
+    first = earlier[0]
+    return [
+        Flag(
+            kind=FlagKind.claimed_new_seen_before,
+            arxiv_id=mention.arxiv_id,
+            first_seen_id=first.id,
+            first_seen_instance=first.instance,
+            first_seen_date=first.date,
+            message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
+            f"{first.instance or 'a record'} had it on {first.date} ({first.id})",
+        )
+    ]
