@@ -15,11 +15,10 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-from kbsearch.cache import CacheProblem, leftover_temp_files, load_cache
-from kbsearch.database import DB_NAME
 from kbsearch.errors import KbError
-from kbsearch.records import MAX_PASSAGES, text_hash
-from kbsearch.store import Store, load_record
+from kbsearch.records import text_hash
+from kbsearch.store import Store
+from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
 REINDEX = "run 'kbsearch reindex' (rewrites the cache from the vectors stored in SQLite)"
 REBUILD = "restore kb.sqlite from a backup, or delete the index folder and ingest the files again"
@@ -43,7 +42,7 @@ def examine(root: Path) -> DoctorReport:
     try:
         store = Store.open(root)
     except KbError as err:
-        if not (root / DB_NAME).exists():
+        if not Store.exists(root):
             raise  # no index at all: the usual "build one with kbsearch ingest"
         return _report(root, [Finding(check="database", ok=False, message=err.message, fix=REBUILD)])
     try:
@@ -71,7 +70,7 @@ def _report(root: Path, findings: list[Finding]) -> DoctorReport:
 
 
 def _database(store: Store) -> list[Finding]:
-    problems = [r[0] for r in store.db.execute("PRAGMA integrity_check")]
+    problems = store.integrity_problems()
     if problems != ["ok"]:
         return [
             Finding(
@@ -81,14 +80,14 @@ def _database(store: Store) -> list[Finding]:
                 fix=REBUILD,
             )
         ]
-    dangling = store.db.execute("PRAGMA foreign_key_check").fetchall()
+    dangling = store.dangling_rows()
     if dangling:
         return [
             Finding(
                 check="database",
                 ok=False,
                 fix=REBUILD,
-                message=f"{len(dangling)} rows point at records that do not exist",
+                message=f"{dangling} rows point at records that do not exist",
             )
         ]
     return [Finding(check="database", ok=True, message="SQLite integrity check passed")]
@@ -96,13 +95,11 @@ def _database(store: Store) -> list[Finding]:
 
 def _records(store: Store) -> list[Finding]:
     """Each record's stored passages are exactly the ones its text gives: none half written."""
-    stored: dict[int, list[str]] = {}
-    for rowid, digest in store.db.execute("SELECT rowid, content_hash FROM passages ORDER BY rowid, idx"):
-        stored.setdefault(rowid, []).append(digest)
+    stored = store.stored_passages()
     broken = [
         rid
-        for rowid, rid, data in store.db.execute("SELECT rowid, id, data FROM records")
-        if stored.get(rowid) != [text_hash(t) for t in load_record(data).passages()]
+        for rowid, rid, record in store.iter_stored()
+        if stored.get(rowid) != [text_hash(t) for t in record.passages()]
     ]
     if broken:
         return [
@@ -124,11 +121,7 @@ def _cache(store: Store) -> list[Finding]:
     model, dim = store.model, store.dim
     if model is None or dim is None:
         return [Finding(check="vectors", ok=True, message="the index is empty")]
-    missing = store.db.execute(
-        "SELECT count(*) FROM passages p WHERE NOT EXISTS (SELECT 1 FROM vectors v "
-        "WHERE v.model = ? AND v.content_hash = p.content_hash)",
-        (model,),
-    ).fetchone()[0]
+    missing = store.passages_without_vector(model)
     if missing:
         return [
             Finding(
@@ -145,9 +138,7 @@ def _cache(store: Store) -> list[Finding]:
         )
     except CacheProblem as problem:
         return [*found, Finding(check="vector cache", ok=False, message=str(problem), fix=REINDEX)]
-    expected = np.fromiter(
-        (r[0] for r in store.db.execute(f"SELECT rowid * {MAX_PASSAGES} + idx FROM passages")), dtype=np.int64
-    )
+    expected = store.passage_vector_ids()
     if not np.array_equal(np.sort(index.ids()), np.sort(expected)):
         return [
             *found,

@@ -21,14 +21,14 @@ from filelock import FileLock, Timeout
 from pydantic import BaseModel
 
 from kbsearch import timings
-from kbsearch.database import read_only_error, writable
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec, resolve_model
 from kbsearch.records import IdMention, Record
-from kbsearch.schema import FORMAT_VERSION
 from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.store.database import read_only_error, writable
+from kbsearch.store.migrations import FORMAT_VERSION
 
 if TYPE_CHECKING:
     # Ingest, check and audit are imported by the methods that run them, so

@@ -20,10 +20,10 @@ from kbsearch import fusion as fuse
 from kbsearch.embed import Encoder
 from kbsearch.fusion import Fusion
 from kbsearch.ids import extract_arxiv_ids
-from kbsearch.lexical import QueryTerms, query_refs, query_terms, term_weights
 from kbsearch.records import Kind, Record
 from kbsearch.snippet import Span, make_snippet
 from kbsearch.store import SearchFilter, Store
+from kbsearch.store.lexical import QueryTerms, query_refs, query_terms
 from kbsearch.textsim import language
 
 
@@ -212,7 +212,7 @@ def _weighted(
             cosine[rowid] = score
             dense[rowid] = (score, idx)
     texts = store.lexical_documents(list(cosine.keys() | set(lexical_side)))
-    weights = term_weights(store.db, terms, list(texts.values()))
+    weights = store.term_weights(terms, list(texts.values()))
     query_language = _query_language(terms)
     coverage = {
         rowid: fuse.term_coverage(weights, text, fusion.coverage_power) * _language_factor(query_language, text)

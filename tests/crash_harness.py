@@ -41,13 +41,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kbsearch.cache import leftover_temp_files
 from kbsearch.cli import main
-from kbsearch.database import DB_NAME
 from kbsearch.doctor import examine
 from kbsearch.kb import KnowledgeBase
 from kbsearch.records import MAX_PASSAGES
-from kbsearch.store import Store
+from kbsearch.store import DB_NAME, Store
+from kbsearch.store.vector_cache import leftover_temp_files
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"

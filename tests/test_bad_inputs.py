@@ -306,8 +306,8 @@ def _child(env: dict[str, str], code: str, *argv: str) -> subprocess.CompletedPr
 CLI = "import sys; from kbsearch.cli import main; sys.exit(main(sys.argv[1:]))"
 # The same, with the permission pre-check fooled, to reach SQLite's and filelock's own refusals.
 CLI_FOOLED = (
-    "import sys, kbsearch.kb, kbsearch.store; "
-    "kbsearch.kb.writable = kbsearch.store.writable = lambda root: True; " + CLI
+    "import sys, kbsearch.kb, kbsearch.store.facade; "
+    "kbsearch.kb.writable = kbsearch.store.facade.writable = lambda root: True; " + CLI
 )
 
 

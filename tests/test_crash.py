@@ -50,11 +50,11 @@ def test_sigkill_at_random_moments_during_ingest(setup: Setup) -> None:
 # The process kills itself (SIGKILL, no cleanup) on the n-th call of a function.
 KILLER = """
 import os, signal, sys
-import kbsearch.cache, kbsearch.store
+import kbsearch.store.vector_cache, kbsearch.store.writer
 where, nth = sys.argv[1], int(sys.argv[2])
-owner, name = {"upsert": (kbsearch.store.Store, "_write_arxiv"),
-               "cache": (kbsearch.store, "write_cache"),
-               "rename": (kbsearch.cache, "write_atomic")}[where]
+owner, name = {"upsert": (kbsearch.store.writer, "_write_arxiv"),
+               "cache": (kbsearch.store.vector_cache, "write_cache"),
+               "rename": (kbsearch.store.vector_cache, "write_atomic")}[where]
 original, calls = getattr(owner, name), [0]
 def dying(*args, **kwargs):
     calls[0] += 1

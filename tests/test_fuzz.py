@@ -25,7 +25,7 @@ from kbsearch.parse.common import decode
 from kbsearch.parse.doc import parse_doc
 from kbsearch.parse.jsonl import parse_jsonl
 from kbsearch.records import ParsedFile
-from kbsearch.store import load_record
+from kbsearch.store.sql import load_record
 
 FRAGMENTS = [
     "增量 1：",

@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kbsearch import store as store_module
-from kbsearch.cache import MANIFEST_NAME, VECTORS_NAME
 from kbsearch.cli import main
-from kbsearch.database import DB_NAME
+from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, vector_cache
 
 ROWS = [
     {"id": f"r{i}", "title": title, "text": f"note {i}: {title}"}
@@ -116,7 +114,7 @@ def test_a_failed_cache_write_loses_no_record(
     more = tmp_path / "more.jsonl"
     more.write_text(json.dumps({"id": "new", "title": "PD disaggregation 分离式推理"}) + "\n", encoding="utf-8")
     with monkeypatch.context() as patch:
-        patch.setattr(store_module, "write_cache", disk_full)
+        patch.setattr(vector_cache, "write_cache", disk_full)
         code, _, err = run(capsys, "ingest", str(more), "--index", str(index))
     assert code == 0 and "the records are saved, but the vector cache could not be written" in err
     code, out, _ = run(capsys, "doctor", "--index", str(index))

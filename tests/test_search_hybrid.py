@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from fake_encoder import FakeEncoder
-from kbsearch import lexical, render
+from kbsearch import render
 from kbsearch.cli import main
 from kbsearch.fusion import Fusion, reciprocal_rank, term_coverage, weighted_sum
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
 from kbsearch.snippet import ELLIPSIS, make_snippet
-from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
 
 MODES = list(SearchMode)
 
@@ -314,21 +314,22 @@ def test_fts_follows_upsert_delete_and_reindex(tmp_path: Path, encoder: FakeEnco
     assert ids(store, None, "RadixAttention", mode=SearchMode.lexical) == ["tom/n1"]
 
 
-def test_a_failed_write_leaves_fts_and_records_unchanged(tmp_path: Path, encoder: FakeEncoder) -> None:
+def test_a_failed_write_leaves_fts_and_records_unchanged(
+    tmp_path: Path, encoder: FakeEncoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = Store.open(tmp_path, create=True)
     fill(store, [note(i) for i in range(3)], encoder)
     before = fts_rows(store)
     doomed = ChangeSet(upserts=[note(7, text="never committed")])
     doomed.vectors = {"x": encoder.encode(["x"])[0]}
-    original = store._replace_mentions
 
     def fail(*_: object) -> None:
         raise RuntimeError("disk full")
 
-    store._replace_mentions = fail  # type: ignore[method-assign]
-    with pytest.raises(RuntimeError):
-        store.apply(doomed, "fake")
-    store._replace_mentions = original  # type: ignore[method-assign]
+    with monkeypatch.context() as patch:
+        patch.setattr(writer, "_replace_mentions", fail)
+        with pytest.raises(RuntimeError):
+            store.apply(doomed, "fake")
     assert fts_rows(store) == before and store.get("tom/n7") is None
 
 

@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 from fake_encoder import FakeEncoder
-from kbsearch.database import writable
 from kbsearch.errors import KbError
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
 from kbsearch.store import MANIFEST_NAME, VECTORS_NAME, ChangeSet, SearchFilter, Store
+from kbsearch.store.database import writable
 
 TOPICS = [
     "KV cache compression in the frequency domain",

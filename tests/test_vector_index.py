@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kbsearch import ann
-from kbsearch.cache import load_cache, read_manifest, write_cache
+from kbsearch.store.vector_cache import load_cache, read_manifest, write_cache
 from kbsearch.vector_index import VectorIndex
 
 DIM = 32

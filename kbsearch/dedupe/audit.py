@@ -52,7 +52,7 @@ def audit(store: Store, model: str, flt: SearchFilter | None = None, config: Ded
     config = config or DedupeConfig()
     flt = flt or SearchFilter()
     rowids = store.filter_rowids(flt)
-    records = store.by_rowids(rowids if rowids is not None else _all_rowids(store))
+    records = store.by_rowids(rowids if rowids is not None else store.all_rowids())
     wholes = store.whole_vectors(records)
     embedded = {r: Embedded.whole_only(records[r], wholes[r]) for r in sorted(records) if r in wholes}
     files = store.files_of(list(embedded))
@@ -64,10 +64,6 @@ def audit(store: Store, model: str, flt: SearchFilter | None = None, config: Ded
     clusters = _clusters(embedded, links)
     flags = _claimed_new_flags(clusters, embedded, links) + _table_flags(store, flt)
     return AuditResult(model=model, records=len(embedded), clusters=clusters, claimed_new_seen_before=flags)
-
-
-def _all_rowids(store: Store) -> list[int]:
-    return [r[0] for r in store.db.execute("SELECT rowid FROM records")]
 
 
 def _link_by_ids(embedded: dict[int, Embedded], files: dict[int, str | None], links: _UnionFind) -> None:

@@ -15,7 +15,6 @@ store inside the transaction that writes the record, so they never drift apart.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sqlite3
@@ -295,14 +294,6 @@ def _trigram_counts(db: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
             db.execute(f"SELECT term, doc FROM temp.{FTS_TABLE}_vocab WHERE term IN ({marks})", chunk).fetchall()
         )
     return counts
-
-
-def backfill(db: sqlite3.Connection) -> None:
-    """Index every stored record (the migration that adds the FTS table)."""
-    for rowid, data in db.execute("SELECT rowid, data FROM records").fetchall():
-        payload = json.loads(data)
-        payload.pop("content_hash", None)
-        write(db, rowid, Record.model_validate(payload))
 
 
 def _unique(items: list[str]) -> list[str]:

@@ -4,14 +4,20 @@
 brought forward on open and a newer one is refused rather than misread. A
 migration is an SQL script, or a function for steps SQL alone cannot do
 (indexing the text of records stored as JSON).
+
+A migration is frozen: it never calls today's code (``Record``, the lexical
+module, the id extractors), which will change. What it needs is copied here as
+it was when the migration was written, so an old index upgrades the same way
+whatever kbsearch has become since. Never edit a migration; add one.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from kbsearch import lexical
 from kbsearch.errors import KbError
 
 FORMAT_VERSION = 1
@@ -19,17 +25,71 @@ FORMAT_VERSION = 1
 Migration = str | Callable[[sqlite3.Connection], None]
 
 
+# -- migration 2, frozen -------------------------------------------------------
+
+_M2_CREATE = (
+    "CREATE VIRTUAL TABLE records_fts USING fts5(title, body, meta, tokenize = 'trigram')",
+    """CREATE TABLE record_refs (
+        rowid INTEGER NOT NULL REFERENCES records(rowid) ON DELETE CASCADE,
+        ref TEXT NOT NULL,
+        PRIMARY KEY (rowid, ref)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX record_refs_ref ON record_refs(ref)",
+)
+_M2_URL = re.compile(r"https?://[^\s<>\"'）)，。；]+", re.IGNORECASE)
+_M2_GITHUB = re.compile(
+    r"(?:github\.com/|\bGitHub\s+)([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
 def _add_lexical_index(db: sqlite3.Connection) -> None:
     try:
-        db.execute(lexical.CREATE_STATEMENTS[0])
+        db.execute(_M2_CREATE[0])
     except sqlite3.OperationalError as err:
         raise KbError(
             f"this Python's SQLite cannot build the lexical index: {err}",
             hint="use a Python whose sqlite3 module has FTS5 and the trigram tokenizer (SQLite 3.34 or later)",
         ) from err
-    for statement in lexical.CREATE_STATEMENTS[1:]:
+    for statement in _M2_CREATE[1:]:
         db.execute(statement)
-    lexical.backfill(db)
+    for rowid, data in db.execute("SELECT rowid, data FROM records").fetchall():
+        record = json.loads(data)
+        db.execute(
+            "INSERT INTO records_fts(rowid, title, body, meta) VALUES (?, ?, ?, ?)", (rowid, *_m2_document(record))
+        )
+        db.executemany(
+            "INSERT OR IGNORE INTO record_refs(rowid, ref) VALUES (?, ?)", [(rowid, r) for r in _m2_refs(record)]
+        )
+
+
+def _m2_document(record: dict[str, object]) -> tuple[str, str, str]:
+    """(title, body, meta) of a stored record's JSON: body is the text plus any
+    claim it lacks; meta holds sources, tags and the relation."""
+    text, claims = str(record.get("text") or ""), _m2_strings(record.get("claims"))
+    body = [text] + [c for c in claims if c not in text]
+    meta = [*_m2_strings(record.get("sources")), *_m2_strings(record.get("tags")), str(record.get("relation") or "")]
+    return str(record.get("title") or ""), "\n".join(p for p in body if p), "\n".join(p for p in meta if p)
+
+
+def _m2_refs(record: dict[str, object]) -> list[str]:
+    """``github:owner/repo`` and ``url:…`` references in the title, text, claims and sources."""
+    parts = [str(record.get("title") or ""), str(record.get("text") or "")]
+    text = "\n".join(parts + _m2_strings(record.get("claims")) + _m2_strings(record.get("sources")))
+    repos = (m.group(1).lower().removesuffix(".git") for m in _M2_GITHUB.finditer(text))
+    urls = (m.group(0).rstrip(".,;:").lower() for m in _M2_URL.finditer(text))
+    return [f"github:{r}" for r in _m2_unique(repos)] + [f"url:{u}" for u in _m2_unique(urls)]
+
+
+def _m2_strings(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _m2_unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+# -- the migrations, in order ---------------------------------------------------
 
 
 MIGRATIONS: list[tuple[str, Migration]] = [

@@ -1,0 +1,19 @@
+"""The on-disk knowledge base: SQLite for records and vectors, FAISS for search.
+
+- ``facade``: ``Store``, the read facade (open, snapshot, meta, reads, vector search).
+- ``filters``: ``SearchFilter`` and the SQL it builds.
+- ``writer``: ``ChangeSet`` and the one write transaction.
+- ``vector_cache``: ``vectors.faiss`` + ``manifest.json`` and their lifecycle.
+- ``vector_search``: filtered k-best search over passages, grouped by record.
+- ``lexical``: the FTS5 index of record text and the exact references.
+- ``sql``: chunked ``IN (…)`` queries, vector-id packing, the stored-JSON codec.
+- ``migrations``: the schema and its frozen migrations; ``database``: opening SQLite.
+"""
+
+from kbsearch.store.database import DB_NAME
+from kbsearch.store.facade import Store
+from kbsearch.store.filters import SearchFilter
+from kbsearch.store.vector_cache import MANIFEST_NAME, VECTORS_NAME, Manifest
+from kbsearch.store.writer import ChangeSet
+
+__all__ = ["DB_NAME", "MANIFEST_NAME", "VECTORS_NAME", "ChangeSet", "Manifest", "SearchFilter", "Store"]

@@ -1,0 +1,376 @@
+"""``Store``: one open knowledge base folder, read through one facade.
+
+SQLite is the source of truth. It holds every record, every vector (keyed by
+model and content hash, so unchanged text is never embedded twice) and a
+generation counter bumped by each write transaction. ``vectors.faiss`` and
+``manifest.json`` are a derived search cache stamped with the generation they
+were built from (see ``vector_cache``). A crash between the SQLite commit and
+the cache write leaves a stale stamp, and the next open rebuilds the cache
+from SQLite without embedding anything.
+
+Readers wrap each query in ``snapshot()``: one SQLite read transaction, so the
+records they fetch and the generation their vector index was checked against
+are the same state, whatever a writer commits meanwhile. Writes go through
+``apply`` and ``rebind_model`` (see ``writer``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from kbsearch.errors import KbError
+from kbsearch.records import IdMention, Kind, Record, text_hash
+from kbsearch.store import lexical, writer
+from kbsearch.store.database import DB_NAME, connect, read_only_error, writable, write_error
+from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
+from kbsearch.store.migrations import migrate
+from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
+from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
+from kbsearch.store.vector_search import VectorSearch
+from kbsearch.store.writer import ChangeSet
+from kbsearch.vector_index import VectorIndex
+
+
+class Store:
+    """Open with ``Store.open(dir, model=...)``; refuses an index of another model."""
+
+    def __init__(self, root: Path, db: sqlite3.Connection, *, read_only: bool = False) -> None:
+        self.root = root
+        self.db = db
+        self.read_only = read_only
+        self.cache = VectorCache(root, db)
+        self._vectors = VectorSearch(db, self.cache)
+
+    # -- opening -------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: Path, *, model: str | None = None, create: bool = False) -> Store:
+        """A folder this process can't write is opened read-only, or refused with ``create``."""
+        db_path = root / DB_NAME
+        if not db_path.exists() and not create:
+            raise KbError(
+                f"no index at {root}",
+                hint="build one with 'kbsearch ingest PATH', or point --index / KBSEARCH_INDEX at one",
+            )
+        read_only = not writable(root)
+        if read_only and create:
+            raise read_only_error(root)
+        try:
+            if not read_only:
+                root.mkdir(parents=True, exist_ok=True)
+            db = connect(root, read_only=read_only)
+            migrate(db, read_only=read_only)
+        except sqlite3.OperationalError as err:
+            raise write_error(err, root) from err
+        except sqlite3.DatabaseError as err:
+            raise KbError(
+                f"the index database is unreadable: {err}",
+                path=str(db_path),
+                hint="restore it from a backup, or delete the index folder and ingest again",
+            ) from err
+        except OSError as err:
+            raise KbError(
+                f"cannot open the index: {err.strerror}", path=str(root), hint="check the folder's permissions"
+            ) from err
+        store = cls(root, db, read_only=read_only)
+        if model is not None:
+            store.require_model(model)
+        return store
+
+    @staticmethod
+    def exists(root: Path) -> bool:
+        """Whether ``root`` holds an index database."""
+        return (root / DB_NAME).exists()
+
+    @property
+    def notes(self) -> list[str]:
+        """Things worth telling the user that are not errors."""
+        notes = list(self.cache.notes)
+        if self.cache.rebuilt is not None:
+            done = "and rewrote it" if self.cache.rebuilt_saved else "in memory ('kbsearch reindex' rewrites it)"
+            notes.insert(0, f"rebuilt the vector cache from the database {done}: {self.cache.rebuilt}")
+        return notes
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One consistent view of the database for a whole read.
+
+        In WAL mode a read transaction never blocks the writer; it just keeps
+        seeing the state it started with.
+        """
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def require_model(self, model: str) -> None:
+        built_with = self.model
+        if built_with is not None and built_with != model and self.count() > 0:
+            raise KbError(
+                f"the index at {self.root} was built with model {built_with!r}, not {model!r}",
+                hint=f"run 'kbsearch reindex --model {model}' to switch it, or pass --model {built_with}",
+            )
+
+    # -- metadata and counts -------------------------------------------------
+
+    @property
+    def model(self) -> str | None:
+        return read_meta(self.db, "model")
+
+    @property
+    def dim(self) -> int | None:
+        value = read_meta(self.db, "dim")
+        return int(value) if value else None
+
+    @property
+    def generation(self) -> int:
+        return int(read_meta(self.db, "generation") or 0)
+
+    @property
+    def last_ingest(self) -> str | None:
+        return read_meta(self.db, "last_ingest")
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM records").fetchone()[0])
+
+    def passage_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def counts_by_kind(self) -> dict[str, int]:
+        counts = {kind.value: 0 for kind in Kind}
+        for kind, n in self.db.execute("SELECT kind, count(*) FROM records GROUP BY kind"):
+            counts[kind] = n
+        return counts
+
+    def counts_by(self, column: str) -> dict[str, int]:
+        if column not in {"instance", "topic"}:
+            raise ValueError(column)
+        rows = self.db.execute(f"SELECT coalesce({column}, '-'), count(*) FROM records GROUP BY 1")
+        return dict(sorted(rows))
+
+    # -- records -------------------------------------------------------------
+
+    def get(self, record_id: str) -> Record | None:
+        row = self.db.execute("SELECT data FROM records WHERE id = ?", (record_id,)).fetchone()
+        return load_record(row[0]) if row else None
+
+    def by_rowids(self, rowids: Iterable[int]) -> dict[int, Record]:
+        sql = "SELECT rowid, data FROM records WHERE rowid IN ({marks})"
+        return {rowid: load_record(data) for rowid, data in select_in_chunks(self.db, sql, [int(r) for r in rowids])}
+
+    def all_rowids(self) -> list[int]:
+        return [r[0] for r in self.db.execute("SELECT rowid FROM records")]
+
+    def stored_by_file(self, file: str) -> dict[str, str]:
+        """Record id → stored JSON for every record read from ``file``."""
+        rows = self.db.execute("SELECT id, data FROM records WHERE file = ?", (file,))
+        return {rid: data for rid, data in rows}
+
+    def files_of(self, rowids: list[int]) -> dict[int, str | None]:
+        return dict(select_in_chunks(self.db, "SELECT rowid, file FROM records WHERE rowid IN ({marks})", rowids))
+
+    def files(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]
+
+    def iter_records(self, flt: SearchFilter | None = None) -> Iterator[Record]:
+        """Records passing ``flt``, oldest date first."""
+        where, params = where_sql(flt)
+        sql = f"SELECT data FROM records WHERE {where} ORDER BY coalesce(date, ''), instance, source, position"
+        for (data,) in self.db.execute(sql, params):
+            yield load_record(data)
+
+    def iter_stored(self) -> Iterator[tuple[int, str, Record]]:
+        """(rowid, id, record) of every record, in no particular order."""
+        for rowid, record_id, data in self.db.execute("SELECT rowid, id, data FROM records"):
+            yield rowid, record_id, load_record(data)
+
+    def all_passage_texts(self) -> dict[str, str]:
+        """Passage hash → text, for every passage of every record."""
+        texts: dict[str, str] = {}
+        for (data,) in self.db.execute("SELECT data FROM records"):
+            texts.update((text_hash(t), t) for t in load_record(data).passages())
+        return texts
+
+    def stored_passages(self) -> dict[int, list[str]]:
+        """rowid → the content hashes of its stored passages, in passage order."""
+        stored: dict[int, list[str]] = {}
+        for rowid, digest in self.db.execute("SELECT rowid, content_hash FROM passages ORDER BY rowid, idx"):
+            stored.setdefault(rowid, []).append(digest)
+        return stored
+
+    def rowids_with_arxiv(self, arxiv_ids: list[str], role: str | None = None) -> list[int]:
+        if not arxiv_ids:
+            return []
+        sql = f"SELECT DISTINCT rowid FROM record_arxiv WHERE arxiv_id IN ({marks(len(arxiv_ids))})"
+        params: list[str] = list(arxiv_ids)
+        if role:
+            sql += " AND role = ?"
+            params.append(role)
+        return [r[0] for r in self.db.execute(sql, params)]
+
+    def id_mentions(self, arxiv_id: str | None = None) -> list[IdMention]:
+        sql, params = "SELECT data FROM id_mentions", tuple[str, ...]()
+        if arxiv_id:
+            sql, params = sql + " WHERE arxiv_id = ?", (arxiv_id,)
+        rows = self.db.execute(sql + " ORDER BY source, position", params)
+        return [IdMention.model_validate_json(r[0]) for r in rows]
+
+    def mentions_json(self, source: str) -> list[str]:
+        """The stored id-table rows of one file, as JSON, in order."""
+        rows = self.db.execute("SELECT data FROM id_mentions WHERE source = ? ORDER BY position", (source,))
+        return [r[0] for r in rows]
+
+    def filter_rowids(self, flt: SearchFilter) -> list[int] | None:
+        """Row ids passing the filter, or None when nothing is filtered."""
+        if flt.is_empty():
+            return None
+        where, params = where_sql(flt)
+        return [r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE {where}", params)]
+
+    def restrict(self, rowids: list[int], flt: SearchFilter) -> list[int]:
+        """The given row ids that pass the filter, in their given order.
+
+        Candidates found by id are few; filtering them in SQL avoids listing
+        every record the filter allows."""
+        if flt.is_empty() or not rowids:
+            return list(rowids)
+        where, params = where_sql(flt)
+        sql = f"SELECT rowid FROM records WHERE rowid IN ({{marks}}) AND {where}"
+        passing = {r[0] for r in select_in_chunks(self.db, sql, sorted(set(rowids)), after=params)}
+        return [r for r in rowids if r in passing]
+
+    # -- the lexical index ---------------------------------------------------
+
+    def rowids_with_refs(self, refs: list[str]) -> list[int]:
+        """Records carrying any of ``refs`` (``github:owner/repo``, ``url:…``)."""
+        return lexical.rowids_with_refs(self.db, refs)
+
+    def refs_of(self, rowids: list[int]) -> dict[int, list[str]]:
+        """Row id → the exact references (repos, URLs) stored for it."""
+        found: dict[int, list[str]] = {}
+        for rowid, ref in select_in_chunks(
+            self.db, "SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})", rowids
+        ):
+            found.setdefault(rowid, []).append(ref)
+        return found
+
+    def lexical_documents(self, rowids: list[int]) -> dict[int, str]:
+        """Row id → the text the lexical index holds for it (title, body, meta)."""
+        sql = f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
+        return {rowid: "\n".join((t, b, m)) for rowid, t, b, m in select_in_chunks(self.db, sql, rowids)}
+
+    def lexical_search(
+        self, terms: lexical.QueryTerms, limit: int, flt: SearchFilter | None = None
+    ) -> list[tuple[int, float]]:
+        """The best lexical matches as (rowid, score), best first, filtered before the cut."""
+        clauses, params = filter_sql(flt or SearchFilter())
+        return lexical.search(self.db, terms, limit, clauses, params)
+
+    def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
+        """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""
+        if not names:
+            return {}
+        clauses, params = filter_sql(flt or SearchFilter())
+        return lexical.records_with_names(self.db, names, clauses, params)
+
+    def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
+        """How many records hold ``term`` in their title or text, counted up to
+        ``limit`` + 1 (see ``lexical.rowids_holding``)."""
+        return len(lexical.rowids_holding(self.db, term, limit, column))
+
+    def term_weights(self, terms: lexical.QueryTerms, sample: list[str]) -> dict[str, float]:
+        """Term → inverse document frequency over the whole index (see ``lexical.term_weights``)."""
+        return lexical.term_weights(self.db, terms, sample)
+
+    # -- vectors -------------------------------------------------------------
+
+    @property
+    def vector_index(self) -> VectorIndex:
+        """The search cache for the current generation, loaded or rebuilt when needed."""
+        return self.cache.index
+
+    def search_records(
+        self, query: np.ndarray, k: int, flt: SearchFilter | None = None
+    ) -> list[tuple[int, float, int]]:
+        """The k best records as (rowid, score, best passage number), best first."""
+        return self._vectors.search_records(query, k, flt or SearchFilter(), self.generation)
+
+    def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
+        """(rowid, best passage score, passage number) for the given records."""
+        return self._vectors.score_records(rowids, query)
+
+    def passage_vectors(self, rowids: list[int]) -> dict[int, np.ndarray]:
+        """rowid → its passage vectors, one row per passage in ``Record.passages()`` order."""
+        return self._vectors.passage_vectors(rowids)
+
+    def whole_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
+        """rowid → the vector of its whole-record passage (``audit`` scores records by this one)."""
+        model = self.model
+        return {} if model is None else self._vectors.whole_vectors(records, model)
+
+    def missing_hashes(self, hashes: Iterable[str], model: str) -> set[str]:
+        return self._vectors.missing_hashes(hashes, model)
+
+    def stored_dim(self, model: str) -> int | None:
+        """The dimension of ``model``'s stored vectors, if any are stored."""
+        return self._vectors.stored_dim(model)
+
+    def passage_vector_ids(self) -> np.ndarray:
+        """The vector id of every stored passage: what the vector cache must hold."""
+        return self._vectors.passage_vector_ids()
+
+    def passages_without_vector(self, model: str) -> int:
+        return int(
+            self.db.execute(
+                "SELECT count(*) FROM passages p WHERE NOT EXISTS (SELECT 1 FROM vectors v "
+                "WHERE v.model = ? AND v.content_hash = p.content_hash)",
+                (model,),
+            ).fetchone()[0]
+        )
+
+    def cache_rebuilt(self) -> str | None:
+        """Why the vector cache in use was rebuilt from the database, if it was."""
+        return self.cache.rebuilt
+
+    def repair_cache(self) -> None:
+        """Rewrite a missing, stale or corrupt cache; for writers, under the lock."""
+        self.cache.repair()
+
+    def save_cache(self) -> None:
+        self.cache.save()
+
+    def read_manifest(self) -> Manifest | None:
+        return read_manifest(self.root)
+
+    # -- integrity (``kbsearch doctor``) ------------------------------------
+
+    def integrity_problems(self) -> list[str]:
+        """SQLite's own integrity check: ``["ok"]`` when the file is sound."""
+        return [r[0] for r in self.db.execute("PRAGMA integrity_check")]
+
+    def dangling_rows(self) -> int:
+        """Rows whose foreign key points at a record that does not exist."""
+        return len(self.db.execute("PRAGMA foreign_key_check").fetchall())
+
+    # -- writing -------------------------------------------------------------
+
+    def apply(self, changes: ChangeSet, model: str) -> None:
+        """Write records, vectors and mentions in one transaction, then refresh the vector cache."""
+        writer.apply(self, changes, model)
+
+    def rebind_model(self, model: str, vectors: dict[str, np.ndarray], dim: int) -> None:
+        """Switch the whole index to another model (``kbsearch reindex``)."""
+        writer.rebind_model(self, model, vectors, dim)

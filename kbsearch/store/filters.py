@@ -1,0 +1,80 @@
+"""``SearchFilter`` and the SQL over ``records`` it stands for.
+
+Importable without the store: the surfaces build filters without opening
+anything. The SQL applies inside the vector and lexical searches, before the
+top-k cut, so a filter never empties a page of results.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel
+
+from kbsearch.records import Kind
+
+
+class SearchFilter(BaseModel):
+    """Restrictions applied inside the vector and lexical searches, before the top-k cut."""
+
+    kinds: list[Kind] = []
+    instance: str | None = None
+    topic: str | None = None
+    since: dt.date | None = None
+    until: dt.date | None = None
+    section: str | None = None
+    exclude_sources: list[str] = []
+    """Files whose records are left out (a file is never checked against itself)."""
+    exclude_ids: list[str] = []
+
+    def is_empty(self) -> bool:
+        return self == SearchFilter()
+
+    def include_part(self) -> SearchFilter:
+        """The filter without its exclusions: what is kept, not what is dropped."""
+        return self.model_copy(update={"exclude_ids": [], "exclude_sources": []})
+
+
+def filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
+    """(clauses to AND together, their parameters); ``["1"]`` when nothing is filtered."""
+    clauses: list[str] = ["1"]
+    params: list[object] = []
+    if flt.kinds:
+        clauses.append(f"kind IN ({','.join('?' * len(flt.kinds))})")
+        params += [k.value for k in flt.kinds]
+    for column in ("instance", "topic"):
+        value = getattr(flt, column)
+        if value:
+            clauses.append(f"{column} = ? COLLATE NOCASE")
+            params.append(value)
+    if flt.since:
+        clauses.append("date >= ?")
+        params.append(flt.since.isoformat())
+    if flt.until:
+        clauses.append("date <= ?")
+        params.append(flt.until.isoformat())
+    if flt.section:
+        clauses.append("instr(lower(coalesce(section, '')), lower(?)) > 0")
+        params.append(flt.section)
+    excluded, excluded_params = exclusion_sql(flt, "NOT IN")
+    return clauses + excluded, params + excluded_params
+
+
+def where_sql(flt: SearchFilter | None) -> tuple[str, list[object]]:
+    """The filter as one ``WHERE`` condition over ``records``, with its parameters."""
+    clauses, params = filter_sql(flt or SearchFilter())
+    return " AND ".join(clauses), params
+
+
+def exclusion_sql(flt: SearchFilter, operator: str) -> tuple[list[str], list[object]]:
+    """The filter's excluded ids and files as SQL: ``NOT IN`` to keep the rest,
+    ``IN`` to list the excluded records themselves."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if flt.exclude_ids:
+        clauses.append(f"id {operator} ({','.join('?' * len(flt.exclude_ids))})")
+        params += flt.exclude_ids
+    if flt.exclude_sources:
+        clauses.append(f"coalesce(file, '') {operator} ({','.join('?' * len(flt.exclude_sources))})")
+        params += flt.exclude_sources
+    return clauses, params

@@ -1,0 +1,133 @@
+"""Searching and reading the vectors of one open store.
+
+A record has several passages (title, whole text, each claim; see
+``Record.passages``), each with its own vector; a record's score is the best
+score of its passages. Filters apply inside the FAISS search, before the
+top-k cut: the records a filter keeps become the allowed vector ids, and the
+few it excludes (a file, some ids) are dropped from an overfetched result.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+import numpy as np
+
+from kbsearch.records import Record, text_hash
+from kbsearch.store.filters import SearchFilter, exclusion_sql, where_sql
+from kbsearch.store.sql import VECTOR_ID, select_in_chunks, unpack_vector_id
+from kbsearch.store.vector_cache import VectorCache
+
+# Passages fetched per wanted record before grouping; doubled until k records are found.
+_OVERFETCH = 4
+
+
+class VectorSearch:
+    def __init__(self, db: sqlite3.Connection, cache: VectorCache) -> None:
+        self.db = db
+        self.cache = cache
+        self._allowed: tuple[tuple[int, str], np.ndarray] | None = None
+
+    def search_records(
+        self, query: np.ndarray, k: int, flt: SearchFilter, generation: int
+    ) -> list[tuple[int, float, int]]:
+        """The k best records as (rowid, score, best passage number), best first."""
+        index = self.cache.index
+        allowed = self._allowed_vector_ids(flt, generation)
+        excluded = self._excluded_rowids(flt)
+        available = index.count if allowed is None else len(allowed)
+        fetch = (k + len(excluded)) * _OVERFETCH
+        while True:
+            scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed)
+            best = [hit for hit in best_per_record(scores[0], ids[0]) if hit[0] not in excluded]
+            if len(best) >= k or fetch >= available:
+                return best[:k]
+            fetch *= 2
+
+    def _allowed_vector_ids(self, flt: SearchFilter, generation: int) -> np.ndarray | None:
+        """Vector ids of the records the filter's *include* part keeps, or None.
+
+        Cached per generation: a check searches several times with one filter,
+        and listing the ids is a scan of every record."""
+        include = flt.include_part()
+        if include.is_empty():
+            return None
+        key = (generation, include.model_dump_json())
+        if self._allowed is None or self._allowed[0] != key:
+            where, params = where_sql(include)
+            sql = f"SELECT {VECTOR_ID} FROM passages p JOIN records ON records.rowid = p.rowid WHERE {where}"
+            self._allowed = (key, np.fromiter((r[0] for r in self.db.execute(sql, params)), dtype=np.int64))
+        return self._allowed[1]
+
+    def _excluded_rowids(self, flt: SearchFilter) -> set[int]:
+        """Records the filter's *exclude* part drops: a few ids and files, so
+        they are dropped from the results instead of listing everything else."""
+        clauses, params = exclusion_sql(flt, "IN")
+        if not clauses:
+            return set()
+        return {r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE {' OR '.join(clauses)}", params)}
+
+    def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
+        """(rowid, best passage score, passage number) for the given records."""
+        vids = self.vector_ids(rowids)
+        scores = self.cache.index.scores_for(vids, query)
+        best = best_per_record(scores, vids)
+        order = {r: i for i, r in enumerate(rowids)}
+        return sorted(best, key=lambda row: order[row[0]])
+
+    def passage_vectors(self, rowids: list[int]) -> dict[int, np.ndarray]:
+        """rowid → its passage vectors, one row per passage in ``Record.passages()`` order."""
+        vids = np.sort(self.vector_ids(sorted(set(rowids))))
+        vectors = self.cache.index.vectors(vids)
+        grouped: dict[int, list[np.ndarray]] = {}
+        for vid, vector in zip(vids.tolist(), vectors, strict=True):
+            grouped.setdefault(unpack_vector_id(vid)[0], []).append(vector)
+        return {rowid: np.stack(rows) for rowid, rows in grouped.items()}
+
+    def whole_vectors(self, records: dict[int, Record], model: str) -> dict[int, np.ndarray]:
+        """rowid → the vector of its whole-record passage (``Record.embed_text``),
+        read from SQLite by content hash: one vector per record, none of the
+        title and claim passages."""
+        by_hash: dict[str, list[int]] = {}
+        for rowid, record in records.items():
+            by_hash.setdefault(text_hash(record.embed_text()), []).append(rowid)
+        found: dict[int, np.ndarray] = {}
+        sql = "SELECT content_hash, vector FROM vectors WHERE model = ? AND content_hash IN ({marks})"
+        for content_hash, blob in select_in_chunks(self.db, sql, sorted(by_hash), before=[model]):
+            vector = np.frombuffer(blob, dtype=np.float32)
+            found.update((rowid, vector) for rowid in by_hash[content_hash])
+        return found
+
+    def vector_ids(self, rowids: list[int]) -> np.ndarray:
+        sql = f"SELECT {VECTOR_ID} FROM passages p WHERE p.rowid IN ({{marks}})"
+        return np.array([r[0] for r in select_in_chunks(self.db, sql, rowids)], dtype=np.int64)
+
+    def missing_hashes(self, hashes: Iterable[str], model: str) -> set[str]:
+        """The content hashes that have no ``model`` vector yet."""
+        wanted = set(hashes)
+        sql = "SELECT content_hash FROM vectors WHERE model = ? AND content_hash IN ({marks})"
+        present = {r[0] for r in select_in_chunks(self.db, sql, sorted(wanted), before=[model])}
+        return wanted - present
+
+    def stored_dim(self, model: str) -> int | None:
+        """The dimension of ``model``'s stored vectors, if any are stored."""
+        row = self.db.execute("SELECT length(vector) FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone()
+        return int(row[0]) // np.dtype(np.float32).itemsize if row else None  # stored as float32
+
+    def passage_vector_ids(self) -> np.ndarray:
+        """The vector id of every passage in the database (what the cache must hold)."""
+        return np.fromiter((r[0] for r in self.db.execute(f"SELECT {VECTOR_ID} FROM passages p")), dtype=np.int64)
+
+
+def best_per_record(scores: np.ndarray, vector_ids: np.ndarray) -> list[tuple[int, float, int]]:
+    """Group passage hits by record, keeping each record's best; best first."""
+    best: dict[int, tuple[float, int]] = {}
+    for score, vid in zip(scores.tolist(), vector_ids.tolist(), strict=True):
+        if vid < 0:
+            continue
+        rowid, idx = unpack_vector_id(vid)
+        if rowid not in best or score > best[rowid][0]:
+            best[rowid] = (float(score), idx)
+    ranked = sorted(best.items(), key=lambda item: -item[1][0])
+    return [(rowid, score, idx) for rowid, (score, idx) in ranked]

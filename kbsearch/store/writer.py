@@ -1,0 +1,216 @@
+"""The write path: a change set applied in one SQLite transaction.
+
+Records, their passages, vectors, arXiv ids, FTS rows, references and id
+mentions are written together and the generation is bumped, or nothing is
+(a failed or killed write leaves the last committed state). Only then is the
+vector cache updated and saved; a crash before that leaves a stale cache
+stamp, which the next open notices and rebuilds from SQLite.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from kbsearch.records import IdMention, Record, text_hash
+from kbsearch.store import lexical
+from kbsearch.store.database import read_only_error, write_error
+from kbsearch.store.sql import VECTOR_ID, write_meta
+
+if TYPE_CHECKING:
+    from kbsearch.store.facade import Store
+    from kbsearch.vector_index import VectorIndex
+
+
+@dataclass
+class ChangeSet:
+    """One write transaction's worth of changes."""
+
+    upserts: list[Record] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    """Record id → the file it was read from (its ``source`` may name an upstream origin)."""
+    deletes: list[str] = field(default_factory=list)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    vector_batches: Iterable[dict[str, np.ndarray]] = ()
+    """More vectors, produced while the transaction runs (ingest embeds batch
+    by batch into it, so 100k new vectors are never all in memory)."""
+    dim: int | None = None
+    """The vectors' dimension, needed up front when they come in batches."""
+    mentions: dict[str, list[IdMention]] = field(default_factory=dict)
+
+
+@contextmanager
+def transaction(store: Store) -> Iterator[sqlite3.Connection]:
+    """All or nothing: a failed or killed write leaves the last committed state."""
+    db = store.db
+    if store.read_only:
+        raise read_only_error(store.root)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as err:
+        raise write_error(err, store.root) from err
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException as err:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        if isinstance(err, sqlite3.OperationalError):
+            raise write_error(err, store.root) from err
+        raise
+
+
+def apply(store: Store, changes: ChangeSet, model: str) -> None:
+    """Write records, vectors and mentions in one transaction, then refresh
+    the vector cache."""
+    index = store.vector_index if store.count() else None
+    with transaction(store) as db:
+        _bind_model(store, model, changes)
+        _put_vectors(db, changes.vectors, model)
+        for batch in changes.vector_batches:
+            _put_vectors(db, batch, model)
+        dropped = _delete(db, changes.deletes)
+        replaced, fresh = _upsert(db, changes.upserts, changes.files)
+        _replace_mentions(db, changes.mentions)
+        write_meta(db, "generation", str(store.generation + 1))
+        write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+    # Everything is in SQLite now: let the records and vectors go before
+    # the index is built (hundreds of MB at 100k records). The change set
+    # is consumed.
+    changes.upserts, changes.vectors, changes.vector_batches = [], {}, ()
+    _refresh_index(store, index, dropped + replaced, fresh, model)
+
+
+def rebind_model(store: Store, model: str, vectors: dict[str, np.ndarray], dim: int) -> None:
+    """Switch the whole index to another model (``kbsearch reindex``)."""
+    with transaction(store) as db:
+        _put_vectors(db, vectors, model)
+        write_meta(db, "model", model)
+        write_meta(db, "dim", str(dim))
+        write_meta(db, "generation", str(store.generation + 1))
+    store.cache.replace(store.cache.from_database(model, dim))
+
+
+def _bind_model(store: Store, model: str, changes: ChangeSet) -> None:
+    store.require_model(model)
+    if store.model != model and (changes.vectors or changes.dim):
+        dim = changes.dim or next(iter(changes.vectors.values())).shape[-1]
+        write_meta(store.db, "model", model)
+        write_meta(store.db, "dim", str(dim))
+
+
+def _put_vectors(db: sqlite3.Connection, vectors: dict[str, np.ndarray], model: str) -> None:
+    # A generator: a list would hold a second copy of every vector (200 MB at 100k texts).
+    db.executemany(
+        "INSERT OR REPLACE INTO vectors(model, content_hash, vector) VALUES (?, ?, ?)",
+        ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()),
+    )
+
+
+def _delete(db: sqlite3.Connection, record_ids: list[str]) -> list[int]:
+    """Deletes records; returns the vector ids they had."""
+    dropped: list[int] = []
+    for record_id in record_ids:
+        row = db.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
+        if row:
+            dropped += _vector_ids(db, row[0])
+            lexical.delete(db, row[0])
+            db.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
+    return dropped
+
+
+def _upsert(db: sqlite3.Connection, records: list[Record], files: dict[str, str]) -> tuple[list[int], list[int]]:
+    """Returns (vector ids to drop, rowids whose passages are new)."""
+    dropped: list[int] = []
+    fresh: list[int] = []
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    for record in records:
+        old = db.execute("SELECT rowid, content_hash FROM records WHERE id = ?", (record.id,)).fetchone()
+        values = (*_record_row(record), files.get(record.id, record.source))
+        if old is None:
+            rowid = int(
+                db.execute(
+                    "INSERT INTO records(id, kind, title, text, date, instance, topic, section, source, "
+                    "position, content_hash, data, file, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (record.id, *values, now),
+                ).lastrowid
+                or 0
+            )
+            _write_passages(db, rowid, record)
+            fresh.append(rowid)
+        else:
+            rowid = old[0]
+            db.execute(
+                "UPDATE records SET kind=?, title=?, text=?, date=?, instance=?, topic=?, section=?, "
+                "source=?, position=?, content_hash=?, data=?, file=?, ingested_at=? WHERE rowid=?",
+                (*values, now, rowid),
+            )
+            if old[1] != record.content_hash:
+                dropped += _vector_ids(db, rowid)
+                _write_passages(db, rowid, record)
+                fresh.append(rowid)
+        _write_arxiv(db, rowid, record)
+        lexical.write(db, rowid, record)
+    return dropped, fresh
+
+
+def _vector_ids(db: sqlite3.Connection, rowid: int) -> list[int]:
+    return [r[0] for r in db.execute(f"SELECT {VECTOR_ID} FROM passages p WHERE p.rowid = ?", (rowid,))]
+
+
+def _record_row(record: Record) -> tuple[object, ...]:
+    return (
+        record.kind.value,
+        record.title,
+        record.text,
+        record.date.isoformat() if record.date else None,
+        record.instance,
+        record.topic,
+        record.section,
+        record.source,
+        record.position,
+        record.content_hash,
+        record.stored_json(),
+    )
+
+
+def _write_passages(db: sqlite3.Connection, rowid: int, record: Record) -> None:
+    db.execute("DELETE FROM passages WHERE rowid = ?", (rowid,))
+    db.executemany(
+        "INSERT INTO passages(rowid, idx, content_hash) VALUES (?,?,?)",
+        [(rowid, i, text_hash(t)) for i, t in enumerate(record.passages())],
+    )
+
+
+def _write_arxiv(db: sqlite3.Connection, rowid: int, record: Record) -> None:
+    db.execute("DELETE FROM record_arxiv WHERE rowid = ?", (rowid,))
+    rows = [(rowid, a, "subject") for a in record.arxiv_ids]
+    rows += [(rowid, a, "cited") for a in record.cited_ids if a not in record.arxiv_ids]
+    db.executemany("INSERT OR IGNORE INTO record_arxiv(rowid, arxiv_id, role) VALUES (?,?,?)", rows)
+
+
+def _replace_mentions(db: sqlite3.Connection, mentions: dict[str, list[IdMention]]) -> None:
+    for source, rows in mentions.items():
+        db.execute("DELETE FROM id_mentions WHERE source = ?", (source,))
+        db.executemany(
+            "INSERT INTO id_mentions(source, position, arxiv_id, data) VALUES (?,?,?,?)",
+            [(source, i, m.arxiv_id, m.model_dump_json()) for i, m in enumerate(rows)],
+        )
+
+
+def _refresh_index(store: Store, index: VectorIndex | None, drop: list[int], add: list[int], model: str) -> None:
+    dim = store.dim
+    if dim is None:
+        return
+    if index is None or index.dim != dim:
+        index = store.cache.from_database(model, dim)
+    else:
+        index.remove(np.array(drop, dtype=np.int64))
+        index.add(*store.cache.passage_vectors(add, model, dim))
+    store.cache.replace(index)
