@@ -11,42 +11,64 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from filelock import FileLock, Timeout
 from pydantic import BaseModel
 
 from kbsearch import timings
 from kbsearch.embed import Encoder, load_encoder
+from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec, resolve_model
+from kbsearch.models import ModelSpec, load_models, resolve_model
 from kbsearch.records import IdMention, Record
-from kbsearch.search import SearchMode, SearchResponse, search
+from kbsearch.search import SearchHit, SearchMode, SearchResponse, search
+from kbsearch.settings import settings
 from kbsearch.store import ChangeSet, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
 from kbsearch.store.migrations import FORMAT_VERSION
+from kbsearch.writer_lock import LOCK_NAME, WriterLock
 
 if TYPE_CHECKING:
-    # Ingest, check and audit are imported by the methods that run them, so
-    # that `stats`, `list` and `show` skip the parsers and the checker.
+    # Ingest, check, audit, calibrate and doctor are imported by the functions
+    # that run them, so that `stats`, `list` and `show` skip the parsers and the checker.
+    from kbsearch.dedupe.calibrate import Calibration
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import AuditResult, CheckResult
+    from kbsearch.doctor import DoctorReport
     from kbsearch.ingest import IngestReport, Progress, ReindexReport
 
-INDEX_ENV = "KBSEARCH_INDEX"
+# What the surfaces (CLI, TUI) use from below the facade: they import it from here.
+__all__ = [
+    "LOCK_NAME",
+    "KnowledgeBase",
+    "Listing",
+    "ModelSpec",
+    "Opener",
+    "SearchFilter",
+    "SearchHit",
+    "SearchMode",
+    "SearchResponse",
+    "Stats",
+    "available_models",
+    "calibrate",
+    "examine",
+    "index_dir",
+    "index_model",
+]
+
 DEFAULT_INDEX = Path("index")
-LOCK_NAME = ".writer.lock"
-LOCK_TIMEOUT_ENV = "KBSEARCH_LOCK_TIMEOUT"
 
 
 def index_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """--index, else $KBSEARCH_INDEX, else ./index."""
-    chosen = explicit or os.environ.get(INDEX_ENV)
-    return Path(chosen) if chosen else DEFAULT_INDEX
+    if explicit:
+        return Path(explicit)
+    return settings().index or DEFAULT_INDEX
 
 
 class Stats(BaseModel):
@@ -299,56 +321,68 @@ class KnowledgeBase:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise KbError(f"cannot create the index folder: {err.strerror}", path=str(self.root)) from err
-        with _WriterLock(self.root / LOCK_NAME, on_wait):
+        with WriterLock(self.root / LOCK_NAME, on_wait):
             if self._store is not None and self._store.read_only:
                 raise read_only_error(self.root)
             yield self.store
 
 
-class _WriterLock:
-    """filelock's lock, with a message while waiting and a clear timeout error."""
+class Opener:
+    """``KnowledgeBase.open(index, model)`` for several threads (the TUI's
+    gateways), loading the model once between them.
 
-    def __init__(self, path: Path, on_wait: Callable[[], None] | None) -> None:
-        self.path = path
-        self.on_wait = on_wait
-        self.lock = FileLock(str(path))
-        self.timeout = _lock_timeout()
+    The model is resolved inside the call, on the caller's thread, so that an
+    unknown model becomes an error like any other there.
+    """
 
-    def __enter__(self) -> _WriterLock:
-        try:
-            self._acquire()
-        except PermissionError as err:  # os.access said yes, the file system says no
-            raise read_only_error(self.path.parent) from err
-        except OSError as err:
-            raise KbError(f"cannot take the writer lock: {err.strerror}", path=str(self.path)) from err
-        return self
+    def __init__(self, index: str | os.PathLike[str] | None, model: str | None) -> None:
+        self.index = index
+        self.model = model
+        self._lock = threading.Lock()
+        self._encoder: SharedEncoder | None = None
 
-    def _acquire(self) -> None:
-        try:
-            self.lock.acquire(timeout=0)
-            return
-        except Timeout:
-            if self.on_wait:
-                self.on_wait()
-        try:
-            self.lock.acquire(timeout=self.timeout)
-        except Timeout as err:
-            raise KbError(
-                f"another kbsearch run has been writing to {self.path.parent} for "
-                f"{self.timeout:g}s; nothing was written",
-                hint=f"wait for it, or raise {LOCK_TIMEOUT_ENV}",
-            ) from err
-
-    def __exit__(self, *exc: object) -> None:
-        self.lock.release()
+    def __call__(self) -> KnowledgeBase:
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = SharedEncoder(resolve_model(self.model))
+        # cast: the Protocol declares model_id and dim as plain attributes; here
+        # they are read-only properties, since reading them loads the model
+        encoder = cast(Encoder, self._encoder)
+        return KnowledgeBase(index_dir(self.index), self._encoder.spec, encoder=encoder)
 
 
-def _lock_timeout() -> float:
-    raw = os.environ.get(LOCK_TIMEOUT_ENV, "600")
+def available_models() -> list[ModelSpec]:
+    """The models models.txt lists, the default first."""
+    return load_models()
+
+
+def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
+    """The model the index was built with; None when there is no index (or it is empty)."""
+    root = index_dir(index)
+    if not Store.exists(root):
+        return None
+    store = Store.open(root)
     try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:  # also catches nan
-        raise KbError(f"{LOCK_TIMEOUT_ENV}={raw!r} is not a number of seconds", hint="e.g. 600")
-    return value
+        return store.model
+    finally:
+        store.close()
+
+
+def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:
+    """``kbsearch doctor``: every check of the index, each naming its fix."""
+    from kbsearch.doctor import examine as run_checks
+
+    return run_checks(index_dir(index))
+
+
+def calibrate(pairs: Path, model: str | None = None, *, out: str | None = None) -> Calibration:
+    """Fit the model's dedupe thresholds on labelled pairs; ``out`` saves them for ``--config``."""
+    from kbsearch.dedupe.calibrate import calibrate as fit
+    from kbsearch.dedupe.config import load_config
+    from kbsearch.vector_index import write_atomic
+
+    spec = resolve_model(model)
+    result = fit(pairs, load_encoder(spec), load_config(None, spec.dedupe, model=spec.name))
+    if out:
+        write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())
+    return result

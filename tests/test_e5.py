@@ -81,10 +81,10 @@ def test_missing_tokenizer_names_the_exact_pip_command(monkeypatch: pytest.Monke
 
 
 def test_cache_is_outside_the_repo_and_follows_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.delenv(e5.CACHE_ENV, raising=False)
+    monkeypatch.delenv("KBSEARCH_CACHE", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert e5.cache_root() == tmp_path / "home" / ".cache" / "kbsearch"
-    monkeypatch.setenv(e5.CACHE_ENV, str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("KBSEARCH_CACHE", str(tmp_path / "elsewhere"))
     assert e5.cache_root() == tmp_path / "elsewhere"
 
 

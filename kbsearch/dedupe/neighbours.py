@@ -12,7 +12,6 @@ pair is missed only when both records have ``k`` nearer neighbours.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -21,11 +20,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from kbsearch.ann import all_cores, omp_threads
+from kbsearch.settings import settings
 
 # Queries per FAISS call: large enough that the BLAS product dominates, small
 # enough that the batch's k-best heaps stay a few MB.
 BATCH = 4096
-THREADS_ENV = "KBSEARCH_AUDIT_THREADS"
 # At or above this floor, pairs are few: they are found from the upper
 # triangle of the cosine matrix (half the products of a k-nearest search) and
 # then capped at k per record. Below it, a k-nearest search bounds the work.
@@ -130,8 +129,7 @@ def _pairs(left: object, right: object, cosine: object) -> NeighbourPairs:
 
 def default_threads() -> int:
     """``$KBSEARCH_AUDIT_THREADS``, else every core: a batch is big enough to share."""
-    value = os.environ.get(THREADS_ENV, "")
-    return int(value) if value.isdigit() and int(value) > 0 else all_cores()
+    return settings().audit_threads or all_cores()
 
 
 @contextmanager

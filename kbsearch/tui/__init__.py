@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kbsearch.kb import KnowledgeBase, index_dir
+from kbsearch.kb import KnowledgeBase, Opener, index_dir
 
 if TYPE_CHECKING:
     from kbsearch.tui.app import KbApp
@@ -27,7 +27,6 @@ def make_app(
     """
     from kbsearch.tui.app import KbApp
     from kbsearch.tui.gateway import KbGateway
-    from kbsearch.tui.opener import Opener
 
     opener = open_kb or Opener(index, model)
     label = str(index_dir(index))

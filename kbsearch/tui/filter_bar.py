@@ -11,8 +11,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Select
 
+from kbsearch.kb import SearchFilter
 from kbsearch.records import Kind
-from kbsearch.store import SearchFilter
 from kbsearch.tui.literal import plain
 
 FIELDS = ("kind", "instance", "topic", "since", "until")

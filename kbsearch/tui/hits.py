@@ -11,9 +11,9 @@ import re
 from rich.text import Text
 
 from kbsearch.ids import normalize_arxiv_id
+from kbsearch.kb import SearchHit, SearchResponse
 from kbsearch.records import Record
 from kbsearch.render import clean
-from kbsearch.search import SearchHit, SearchResponse
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from kbsearch.search import SearchHit
+from kbsearch.kb import SearchHit
 from kbsearch.tui import hits as hitview
 from kbsearch.tui.literal import join
 

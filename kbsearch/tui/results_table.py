@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from rich.text import Text
 
-from kbsearch.search import SearchHit
+from kbsearch.kb import SearchHit
 from kbsearch.tui import hits as hitview
 from kbsearch.tui.fill_table import FillTable
 

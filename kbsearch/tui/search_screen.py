@@ -17,10 +17,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from kbsearch.kb import KnowledgeBase, Stats
+from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchResponse, Stats
 from kbsearch.records import Kind
-from kbsearch.search import SearchHit, SearchResponse
-from kbsearch.store import SearchFilter
 from kbsearch.tui import hits as hitview
 from kbsearch.tui.filter_bar import FilterBar
 from kbsearch.tui.gateway import KbGateway

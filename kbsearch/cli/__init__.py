@@ -1,0 +1,87 @@
+"""The ``kbsearch`` command line.
+
+Every command prints text, or one JSON document with ``--json``, built from
+the same pydantic result objects. Errors are one line on stderr and exit 2.
+Heavy modules (the store, faiss, the encoder) are imported inside the
+commands so that ``--help`` stays instant.
+
+- ``parser``: the arguments of every command.
+- ``read_commands``: search, list, show, stats, models, doctor, tui.
+- ``write_commands``: ingest, reindex.
+- ``dedupe_commands``: check, audit, calibrate.
+- ``output``: opening the knowledge base, printing results, notes and progress.
+
+The commands talk only to the facade (``kbsearch.kb``) and its result types.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import NoReturn
+
+from kbsearch import timings
+from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL
+from kbsearch.cli.parser import build_parser
+from kbsearch.errors import KbError
+from kbsearch.terminal import clean
+
+__all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", "main", "run"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    started = time.perf_counter()
+    timings.reset()  # one report per run, also when a caller runs several in one process
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.opened = []
+    try:
+        with timings.phase("imports"):
+            from kbsearch.settings import settings
+
+        settings()  # every KBSEARCH_* variable is checked before any command runs
+        return int(args.handler(args))
+    except KbError as err:
+        # Messages quote file names and file contents: strip what a terminal would obey.
+        print(f"kbsearch: {clean(err.one_line(), one_line=True)}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("kbsearch: interrupted; the index is unchanged by the unfinished write", file=sys.stderr)
+        return 130
+    finally:
+        # Closing checkpoints the WAL and removes its side files when no one else has the index open.
+        for kb in args.opened:
+            kb.close()
+        timings.report(time.perf_counter() - started)
+
+
+def run() -> NoReturn:
+    """The console script: ``main()``, then an exit that skips the interpreter's teardown.
+
+    Once sentence-transformers is loaded, tearing the interpreter down (freeing
+    some 400,000 objects and torch's state, module by module) takes one to two
+    seconds after the output is already printed: a third of a cold ``check``
+    beyond the model's load. Nothing kbsearch needs happens in that teardown:
+    the index is closed and committed in ``main``, and atexit handlers and the
+    flush of stdout and stderr are done here. Only for the command line:
+    ``main`` itself returns normally, for the tests and for callers.
+    """
+    code = main()
+    exit_now(code)
+
+
+def exit_now(code: int) -> NoReturn:
+    """Run the atexit handlers, flush stdout and stderr, and end the process."""
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (kbsearch list | head): let Python report it as usual
+        sys.exit(code)
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.exit(code)  # Python would wait for these; so do we
+    os._exit(code)

@@ -1,0 +1,41 @@
+"""The duplicate-detection commands: check, audit and calibrate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    stdin_text = sys.stdin.read() if args.input == "-" else None
+    kb = open_kb(args)
+    config = kb.dedupe_config(args.config)
+    result = kb.check(
+        args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text, config=config, on_wait=say_waiting
+    )
+    print_notes(kb)
+    emit(args, result, render.check_text)
+    return result.exit_code
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.kb import SearchFilter
+
+    flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
+    kb = open_kb(args)
+    emit(args, kb.audit(flt, kb.dedupe_config(args.config)), render.audit_text)
+    return EXIT_OK
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.kb import calibrate
+
+    result = calibrate(args.pairs, args.model, out=args.out)
+    emit(args, result, render.calibration_text)
+    return EXIT_OK

@@ -1,0 +1,80 @@
+"""What every command shares: opening the knowledge base, printing a result
+as text or JSON, notes and waits on stderr, and a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kbsearch import timings
+from kbsearch.terminal import clean, inert_json
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from rich.text import Text
+
+    from kbsearch.kb import KnowledgeBase
+
+EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
+
+
+def open_kb(args: argparse.Namespace, *, create: bool = False, check_model: bool = True) -> KnowledgeBase:
+    with timings.phase("imports"):  # the store, faiss, numpy and pydantic: most of a cold run's own imports
+        from kbsearch.kb import KnowledgeBase
+
+    kb = KnowledgeBase.open(args.index, args.model, create=create, check_model=check_model)
+    args.opened.append(kb)
+    return kb
+
+
+def emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], str]) -> None:
+    if args.json:
+        print(inert_json(result.model_dump_json(indent=2)))
+    else:
+        print(as_text(result))
+
+
+def print_notes(kb: KnowledgeBase) -> None:
+    for note in kb.notes:
+        print(f"kbsearch: note: {clean(note, one_line=True)}", file=sys.stderr)
+
+
+def say_waiting() -> None:
+    print("kbsearch: another kbsearch run is writing to this index; waiting for it to finish…", file=sys.stderr)
+
+
+class ProgressBar:
+    """A progress bar on stderr when it is a terminal; silent otherwise."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
+        if not sys.stderr.isatty():
+            return None
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.bar = Progress(console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task(self.label, total=None)
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def print_styled(text: Text) -> None:
+    """Print a rich ``Text``: styled on a terminal, plain otherwise. A Text is
+    never parsed as markup, so brackets in record text print as they are."""
+    from rich.console import Console
+
+    Console(highlight=False, soft_wrap=True).print(text)

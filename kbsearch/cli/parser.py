@@ -1,0 +1,137 @@
+"""The arguments of every command, and the handler each one runs."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check
+from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
+from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
+    common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    common.add_argument("--json", action="store_true", help="print one JSON document")
+    parser = argparse.ArgumentParser(
+        prog="kbsearch",
+        description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",
+        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_ingest(commands, common)
+    _add_search(commands, common)
+    show = commands.add_parser("show", parents=[common], help="print one record")
+    show.add_argument("id")
+    show.set_defaults(handler=cmd_show)
+    _add_check(commands, common)
+    tui = commands.add_parser("tui", help="the terminal UI: search as you type, check and audit")
+    tui.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
+    tui.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    tui.set_defaults(handler=cmd_tui)
+    stats = commands.add_parser("stats", parents=[common], help="what the index holds")
+    stats.set_defaults(handler=cmd_stats)
+    models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
+    models.set_defaults(handler=cmd_models)
+    reindex = commands.add_parser(
+        "reindex",
+        parents=[common],
+        help="rebuild the vectors from the text in SQLite, with --model or the "
+        "default model (after a model change, or a lost or corrupt vector file)",
+    )
+    reindex.set_defaults(handler=cmd_reindex)
+    doctor = commands.add_parser(
+        "doctor",
+        parents=[common],
+        help="check the index and name the fix for each problem",
+        description="Check SQLite's integrity, that every record's passages are whole and have vectors, "
+        "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.",
+    )
+    doctor.set_defaults(handler=cmd_doctor)
+    return parser
+
+
+def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
+    ingest = commands.add_parser(
+        "ingest",
+        parents=[common],
+        help="add or update files and folders",
+        description="Parse briefings, paper cards, living docs and JSONL (folders recursively) and "
+        "index them. Exit 0 when every file was ingested, 1 when some were refused, 2 when none was.",
+    )
+    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    ingest.add_argument("--prune", action="store_true", help="remove records that their source file no longer yields")
+    ingest.set_defaults(handler=cmd_ingest)
+
+
+def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
+    check = commands.add_parser(
+        "check",
+        parents=[common],
+        help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
+        description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. "
+        "Exit 0 when every item is NEW or UPDATE, 1 when any item is a DUPLICATE, 2 on error.",
+    )
+    check.add_argument("input", metavar="INPUT", help="a file, or - to read stdin")
+    check.add_argument(
+        "--as-of", type=_date, metavar="YYYY-MM-DD", help="compare only with records dated on or before this day"
+    )
+    check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
+    check.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
+    check.set_defaults(handler=cmd_check)
+    audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
+    audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
+    audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
+    audit.add_argument("--instance", help="only records by this instance")
+    audit.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
+    audit.set_defaults(handler=cmd_audit)
+    calibrate = commands.add_parser(
+        "calibrate",
+        parents=[common],
+        help="fit the same-item threshold on labelled pairs",
+        description="Fit the dedupe threshold on a TSV of labelled pairs (columns a, b, label[, lang]) and "
+        "print precision, recall and F1 at the default and at the fitted threshold.",
+    )
+    calibrate.add_argument("pairs", type=Path, metavar="PAIRS.tsv")
+    calibrate.add_argument("--out", metavar="FILE", help="write the fitted thresholds here (for --config)")
+    calibrate.set_defaults(handler=cmd_calibrate)
+
+
+def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
+    filters = argparse.ArgumentParser(add_help=False)
+    filters.add_argument(
+        "--kind",
+        action="append",
+        choices=["increment", "paper_card", "doc_section"],
+        help="only this kind (repeatable)",
+    )
+    filters.add_argument("--instance", help="only records by this instance")
+    filters.add_argument("--topic", help="only this topic")
+    filters.add_argument("--section", help="only records whose section contains this text")
+    filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
+    filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
+    search = commands.add_parser("search", parents=[common, filters], help="search by meaning and by words (zh and en)")
+    search.add_argument("query")
+    search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    search.add_argument(
+        "--mode",
+        choices=["dense", "lexical", "hybrid"],
+        default="hybrid",
+        help="dense: by meaning (finds the other language); lexical: by exact words, "
+        "names and numbers; hybrid (default): both, fused",
+    )
+    search.set_defaults(handler=cmd_search)
+    listing = commands.add_parser("list", parents=[common, filters], help="list records, oldest first")
+    listing.add_argument("--limit", type=int, help="at most this many records")
+    listing.set_defaults(handler=cmd_list)
+
+
+def _date(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2026-09-19") from err

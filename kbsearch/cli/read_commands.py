@@ -1,0 +1,95 @@
+"""The commands that only read the index: search, list, show, stats, models, doctor, tui."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING
+
+from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
+from kbsearch.errors import KbError
+from kbsearch.terminal import inert_json
+
+if TYPE_CHECKING:
+    from kbsearch.kb import SearchFilter
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    if args.k < 1:
+        raise KbError(f"-k must be at least 1, not {args.k}")
+    from kbsearch.kb import SearchMode
+
+    kb = open_kb(args)
+    flt = search_filter(args)
+    response = kb.search(args.query, args.k, flt, SearchMode(args.mode))
+    print_notes(kb)
+    if args.json:
+        print(inert_json(response.model_dump_json(indent=2)))
+    else:
+        print_styled(render.search_text(response))
+    return EXIT_OK
+
+
+def search_filter(args: argparse.Namespace) -> SearchFilter:
+    from kbsearch.kb import SearchFilter
+
+    return SearchFilter(
+        kinds=args.kind or [],
+        instance=args.instance,
+        topic=args.topic,
+        section=args.section,
+        since=args.since,
+        until=args.until,
+    )
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    emit(args, open_kb(args, check_model=False).listing(search_filter(args), args.limit), render.listing_text)
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    emit(args, open_kb(args).show(args.id), render.record_text)
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    emit(args, open_kb(args, check_model=False).stats(), render.stats_text)
+    return EXIT_OK
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.kb import available_models, index_model
+
+    specs = available_models()
+    active = index_model(args.index)
+    if args.json:
+        print(json.dumps({"models": [s.model_dump() for s in specs], "index_model": active}, indent=2))
+    else:
+        print(render.models_text(specs, active))
+    return EXIT_OK
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from kbsearch import render
+    from kbsearch.kb import examine
+
+    report = examine(args.index)
+    emit(args, report, render.doctor_text)
+    return EXIT_OK if report.healthy else EXIT_ERROR
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    # Imported here: textual must stay out of every other command.
+    from kbsearch.tui import run
+
+    return run(args.index, args.model)

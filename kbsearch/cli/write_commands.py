@@ -1,0 +1,33 @@
+"""The commands that change the index: ingest and reindex."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kbsearch.cli.output import EXIT_OK, EXIT_PARTIAL, ProgressBar, emit, open_kb, print_notes, say_waiting
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    kb = open_kb(args, create=True)
+    with ProgressBar("embedding") as on_progress:
+        report = kb.ingest(args.paths, prune=args.prune, progress=on_progress, on_wait=say_waiting)
+    print_notes(kb)
+    emit(args, report, render.ingest_text)
+    if report.refused:
+        print(render.refused_text(report), file=sys.stderr)
+        return EXIT_PARTIAL
+    return EXIT_OK
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    kb = open_kb(args, check_model=False)
+    with ProgressBar("re-embedding") as on_progress:
+        report = kb.reindex(progress=on_progress, on_wait=say_waiting)
+    print_notes(kb)
+    emit(args, report, render.reindex_text)
+    return EXIT_OK

@@ -1,0 +1,90 @@
+"""Every ``KBSEARCH_*`` environment variable, read and checked in one place.
+
+``settings()`` reads the environment each time it is called (cheap: a few
+dictionary lookups), so a test or a long-lived process that changes a
+variable is heard. An empty variable counts as unset. A value that does not
+fit raises one ``KbError`` naming the variable and what it accepts, whichever
+command runs, rather than a traceback or a silent fallback deep inside one.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from kbsearch.errors import KbError
+
+PREFIX = "KBSEARCH_"
+
+
+class Settings(BaseModel):
+    """The variables, by field name: ``index`` is ``KBSEARCH_INDEX``, and so on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    index: Path | None = None
+    """The index folder used when a command gets no ``--index`` (else ``./index``)."""
+    model: str | None = None
+    """The model, by its models.txt name, used when a command gets no ``--model``
+    (else the first entry of models.txt)."""
+    models: Path | None = None
+    """The models.txt file listing the models (else the checkout's, else the packaged copy)."""
+    cache: Path | None = None
+    """Where models rebuilt on first use (multilingual-e5-small, its ONNX
+    exports) are kept (else ``~/.cache/kbsearch``)."""
+    lock_timeout: float = Field(600.0, ge=0)
+    """Seconds a writer waits for another writer's lock on the index before giving up."""
+    use_threads: int = Field(1, ge=1)
+    """BLAS threads of the default model (USE). One is fastest when the cores
+    are shared: the matrices are small and the threads wait on each other."""
+    audit_threads: int | None = Field(None, ge=1)
+    """Threads of ``audit``'s neighbour search (else every core)."""
+    timings: bool = False
+    """``1`` prints where one command spent its time (phases) on stderr."""
+
+    @field_validator("lock_timeout")
+    @classmethod
+    def _a_number(cls, value: float) -> float:
+        if math.isnan(value):  # inf is fine: wait as long as it takes
+            raise ValueError("not a number")
+        return value
+
+    @field_validator("cache")
+    @classmethod
+    def _home(cls, value: Path | None) -> Path | None:
+        return value.expanduser() if value is not None else value
+
+
+ALLOWED = {
+    "index": "a folder",
+    "model": "a model name from models.txt",
+    "models": "a models.txt file",
+    "cache": "a folder",
+    "lock_timeout": "a number of seconds, 0 or more (e.g. 600)",
+    "use_threads": "a whole number, 1 or more",
+    "audit_threads": "a whole number, 1 or more",
+    "timings": "1 to print phase times, 0 not to",
+}
+"""What each variable accepts, in the words of its error message."""
+
+
+def env_name(field: str) -> str:
+    return PREFIX + field.upper()
+
+
+def settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """The settings the environment gives, checked; a bad value is a ``KbError``."""
+    environ = os.environ if environ is None else environ
+    given = {field: environ[env_name(field)] for field in Settings.model_fields if environ.get(env_name(field))}
+    try:
+        return Settings.model_validate(given)
+    except ValidationError as err:
+        field = str(err.errors()[0]["loc"][0])
+        raise KbError(
+            f"{env_name(field)}={given[field]!r} is not valid: it takes {ALLOWED[field]}",
+            hint=f"fix or unset {env_name(field)}",
+        ) from err

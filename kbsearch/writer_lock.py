@@ -1,0 +1,56 @@
+"""The writer lock on an index folder: one writer at a time, the others wait.
+
+filelock's lock, with a message while waiting and a clear error when the
+wait ($KBSEARCH_LOCK_TIMEOUT seconds) runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from kbsearch.errors import KbError
+from kbsearch.settings import settings
+from kbsearch.store.database import read_only_error
+
+LOCK_NAME = ".writer.lock"
+
+
+class WriterLock:
+    """filelock's lock, with a message while waiting and a clear timeout error."""
+
+    def __init__(self, path: Path, on_wait: Callable[[], None] | None) -> None:
+        self.path = path
+        self.on_wait = on_wait
+        self.lock = FileLock(str(path))
+        self.timeout = settings().lock_timeout
+
+    def __enter__(self) -> WriterLock:
+        try:
+            self._acquire()
+        except PermissionError as err:  # os.access said yes, the file system says no
+            raise read_only_error(self.path.parent) from err
+        except OSError as err:
+            raise KbError(f"cannot take the writer lock: {err.strerror}", path=str(self.path)) from err
+        return self
+
+    def _acquire(self) -> None:
+        try:
+            self.lock.acquire(timeout=0)
+            return
+        except Timeout:
+            if self.on_wait:
+                self.on_wait()
+        try:
+            self.lock.acquire(timeout=self.timeout)
+        except Timeout as err:
+            raise KbError(
+                f"another kbsearch run has been writing to {self.path.parent} for "
+                f"{self.timeout:g}s; nothing was written",
+                hint="wait for it, or raise KBSEARCH_LOCK_TIMEOUT",
+            ) from err
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
