@@ -38,6 +38,7 @@ lint: setup
 	$(BIN)/ruff check kbsearch tests bench
 	$(BIN)/ruff format --check kbsearch tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Issue 6's benchmarks, each table beside its baseline (about 15 minutes on
 # the 2-core machine): scale (encoder, ingest 10k/100k, re-ingest, latency,

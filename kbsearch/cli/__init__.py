@@ -40,10 +40,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.opened = []
     try:
-        with timings.phase("imports"):
-            from kbsearch.settings import settings
-
-        settings()  # every KBSEARCH_* variable is checked before any command runs
         return int(args.handler(args))
     except KbError as err:
         # Messages quote file names and file contents: strip what a terminal would obey.

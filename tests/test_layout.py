@@ -1,0 +1,16 @@
+"""The code stays in rooms a reader can take in: no module over 400 lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "kbsearch"
+MAX_LINES = 400
+
+
+def test_no_module_is_over_400_lines() -> None:
+    sizes = {
+        path.relative_to(PACKAGE): len(path.read_text(encoding="utf-8").splitlines()) for path in PACKAGE.rglob("*.py")
+    }
+    assert len(sizes) > 50  # the package was found
+    assert {str(path): n for path, n in sizes.items() if n > MAX_LINES} == {}

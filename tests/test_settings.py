@@ -1,0 +1,60 @@
+"""Every KBSEARCH_* variable is read and checked in one place (kbsearch.settings)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kbsearch.cli import main
+from kbsearch.errors import KbError
+from kbsearch.settings import Settings, env_name, settings
+
+PACKAGE = Path(__file__).resolve().parents[1] / "kbsearch"
+BAD = {
+    "KBSEARCH_LOCK_TIMEOUT": "soon",
+    "KBSEARCH_USE_THREADS": "two",
+    "KBSEARCH_AUDIT_THREADS": "0",
+    "KBSEARCH_TIMINGS": "maybe",
+}
+
+
+def test_every_variable_the_code_names_is_a_settings_field() -> None:
+    named = {m for path in PACKAGE.rglob("*.py") for m in re.findall(r"KBSEARCH_[A-Z_]+", path.read_text("utf-8"))}
+    fields = {env_name(field) for field in Settings.model_fields}
+    assert named - {"KBSEARCH_"} <= fields
+    assert len(fields) == 8
+
+
+def test_only_the_settings_module_reads_the_environment_for_them() -> None:
+    readers = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if re.search(r"environ(\.get)?\(?\[?\s*['\"]KBSEARCH_|getenv\(\s*['\"]KBSEARCH_", path.read_text("utf-8"))
+    ]
+    assert readers == []
+
+
+def test_values_are_parsed_and_empty_means_unset() -> None:
+    given = settings({"KBSEARCH_LOCK_TIMEOUT": "2.5", "KBSEARCH_USE_THREADS": "3", "KBSEARCH_INDEX": "", "X": "y"})
+    assert (given.lock_timeout, given.use_threads, given.index, given.audit_threads) == (2.5, 3, None, None)
+    assert settings({"KBSEARCH_TIMINGS": "1", "KBSEARCH_CACHE": "~/m"}).timings is True
+
+
+@pytest.mark.parametrize(("name", "value"), sorted(BAD.items()))
+def test_a_bad_value_is_one_error_naming_the_variable_and_what_it_takes(name: str, value: str) -> None:
+    with pytest.raises(KbError) as caught:
+        settings({name: value})
+    assert caught.value.message.startswith(f"{name}={value!r} is not valid: it takes ")
+    assert name in (caught.value.hint or "")
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_any_command_refuses_a_bad_variable_with_exit_2(
+    name: str, fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(name, BAD[name])
+    code = main(["stats", "--index", str(tmp_path / "none")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and f"{name}=" in err
