@@ -349,9 +349,6 @@ class Store:
         """Rewrite a missing, stale or corrupt cache; for writers, under the lock."""
         self.cache.repair()
 
-    def save_cache(self) -> None:
-        self.cache.save()
-
     def read_manifest(self) -> Manifest | None:
         return read_manifest(self.root)
 

@@ -1,8 +1,8 @@
 """SQL helpers the store's modules and ``doctor`` share.
 
 A FAISS id packs a record's rowid and its passage number as
-``rowid * MAX_PASSAGES + idx``: ``pack_vector_id``/``unpack_vector_id`` in
-Python, ``VECTOR_ID`` in SQL over ``passages p``. ``select_in_chunks`` runs one
+``rowid * MAX_PASSAGES + idx``: ``VECTOR_ID`` packs it in SQL over
+``passages p`` (the only place ids are made), ``unpack_vector_id`` reads it. ``select_in_chunks`` runs one
 query per 500 values of an ``IN (…)`` list, below SQLite's limit on
 parameters, so no caller writes out the ``?,?,?`` itself.
 """
@@ -21,10 +21,6 @@ from kbsearch.records import MAX_PASSAGES, Record
 VECTOR_ID = f"(p.rowid * {MAX_PASSAGES} + p.idx)"
 """A passage's vector id, in SQL over ``passages p``."""
 CHUNK = 500
-
-
-def pack_vector_id(rowid: int, idx: int) -> int:
-    return rowid * MAX_PASSAGES + idx
 
 
 def unpack_vector_id(vector_id: int) -> tuple[int, int]:
