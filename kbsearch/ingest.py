@@ -6,6 +6,7 @@ re-ingesting unchanged files never loads a model.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,8 +15,9 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from kbsearch.embed import Encoder
-from kbsearch.errors import KbError
+from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.records import ParsedFile, Record, text_hash
+from kbsearch.responses import Removal
 from kbsearch.store import ChangeSet, Store
 
 Progress = Callable[[int, int], None]
@@ -110,6 +112,33 @@ def ingest_records(
         # Nothing to write, but a killed run may have left the cache behind
         # the database: rewrite it now that we hold the lock.
         store.repair_cache()
+
+
+def will_embed(store: Store | None, parsed: list[ParsedFile], model: str) -> bool:
+    """Whether some text of ``parsed`` has no ``model`` vector in ``store`` (None: no index
+    yet), stopping at the first chunk that lacks one: then the model loads before the lock."""
+    if store is None:
+        return any(p.records for p in parsed)
+    hashes = (text_hash(t) for p in parsed for r in p.records for t in r.passages())
+    while chunk := list(itertools.islice(hashes, 2000)):
+        if store.missing_hashes(chunk, model):
+            return True
+    return False
+
+
+def remove_records(store: Store, record_ids: list[str], model: str) -> Removal:
+    """Delete records in one transaction; the caller holds the writer lock. An unknown
+    id is an error, and then nothing is removed."""
+    if not record_ids:
+        raise KbError("no record id given", hint="ids are listed by 'kbsearch list --json'")
+    missing = [r for r in record_ids if r not in store.rowids_of(record_ids)]
+    if missing:
+        raise RecordNotFound(
+            f"no record with id {', '.join(repr(m) for m in missing)}; nothing was removed",
+            hint="ids are listed by 'kbsearch list --json'",
+        )
+    store.apply(ChangeSet(deletes=record_ids), model=store.model or model)
+    return Removal(removed=record_ids, records=store.count(), generation=store.generation)
 
 
 class ReindexReport(BaseModel):

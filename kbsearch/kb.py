@@ -16,19 +16,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, cast
 
 from kbsearch import timings
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.embed.shared import SharedEncoder
-from kbsearch.errors import KbError
+from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.models import ModelSpec, load_models, resolve_model
 from kbsearch.records import IdMention, Record
+from kbsearch.responses import ListedRecord, Listing, Removal, Stats
 from kbsearch.search import SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
-from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.store import ChangeSet, IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
 from kbsearch.store.migrations import FORMAT_VERSION
 from kbsearch.writer_lock import LOCK_NAME, WriterLock
@@ -38,13 +37,14 @@ if TYPE_CHECKING:
     # that run them, so that `stats`, `list` and `show` skip the parsers and the checker.
     from kbsearch.dedupe.calibrate import Calibration
     from kbsearch.dedupe.config import DedupeConfig
-    from kbsearch.dedupe.results import AuditResult, CheckResult
+    from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Neighbours
     from kbsearch.doctor import DoctorReport
     from kbsearch.ingest import IngestReport, Progress, ReindexReport
 
 # What the surfaces (CLI, TUI) use from below the facade: they import it from here.
 __all__ = [
     "LOCK_NAME",
+    "IndexShare",
     "KnowledgeBase",
     "Listing",
     "ModelSpec",
@@ -53,6 +53,7 @@ __all__ = [
     "SearchHit",
     "SearchMode",
     "SearchResponse",
+    "SharedEncoder",
     "Stats",
     "available_models",
     "calibrate",
@@ -71,50 +72,6 @@ def index_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     return settings().index or DEFAULT_INDEX
 
 
-class Stats(BaseModel):
-    index: str
-    records: int
-    by_kind: dict[str, int]
-    by_instance: dict[str, int]
-    by_topic: dict[str, int]
-    model: str | None
-    dim: int | None
-    format_version: int
-    generation: int
-    last_ingest: str | None
-    passages: int
-    """Embedded passages (title, whole text, each claim) over all records."""
-    vectors: int | None
-    """Vectors in the search cache, from its manifest (None when it has none yet)."""
-    index_type: str | None = None
-    """``flat`` (exact) or ``ivf`` (approximate, from 100k vectors), from the manifest."""
-
-
-class ListedRecord(BaseModel):
-    id: str
-    kind: str
-    instance: str | None
-    date: dt.date | None
-    title: str
-    arxiv_ids: list[str]
-
-    @classmethod
-    def from_record(cls, record: Record) -> ListedRecord:
-        return cls(
-            id=record.id,
-            kind=record.kind.value,
-            instance=record.instance,
-            date=record.date,
-            title=record.title,
-            arxiv_ids=record.arxiv_ids,
-        )
-
-
-class Listing(BaseModel):
-    records: list[ListedRecord]
-    total: int
-
-
 class KnowledgeBase:
     """Opens the store for ``spec``'s model and loads the encoder only when needed."""
 
@@ -126,8 +83,12 @@ class KnowledgeBase:
         create: bool = False,
         encoder: Encoder | None = None,
         check_model: bool = True,
+        lock_timeout: float | None = None,
+        index_share: IndexShare | None = None,
     ) -> None:
         self.root = root
+        self.lock_timeout = lock_timeout  # seconds a writer waits for the lock; None: $KBSEARCH_LOCK_TIMEOUT
+        self._index_share = index_share
         self.spec = spec
         self._create = create
         self._check_model = check_model
@@ -142,6 +103,7 @@ class KnowledgeBase:
                 self._store = Store.open(
                     self.root, model=self.spec.name if self._check_model else None, create=self._create
                 )
+                self._store.cache.shared = self._index_share  # a server's threads share one
         return self._store
 
     @property
@@ -184,11 +146,14 @@ class KnowledgeBase:
         progress: Progress | None = None,
         on_wait: Callable[[], None] | None = None,
     ) -> IngestReport:
-        from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs
+        from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, will_embed
 
         started = time.perf_counter()
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
+        store = self.store if Store.exists(self.root) else None
+        if self._encoder is None and writable(self.root) and will_embed(store, parsed, self.spec.name):
+            _ = self.encoder  # seconds of loading, done before the writer lock, not while holding it
         with self.writing(on_wait) as store:
             ingest_parsed(
                 store, parsed, report, paths, load_encoder=lambda: self.encoder, prune=prune, progress=progress
@@ -214,17 +179,41 @@ class KnowledgeBase:
     ) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
         with timings.phase("imports"):
-            from kbsearch.dedupe.check import Checker
             from kbsearch.dedupe.check_input import read_check_input
         with timings.phase("read input"):
             items, file, mentions = read_check_input(source, stdin_text)
+        return self._check_items(items, file, mentions, source, as_of, accept, config, on_wait)
+
+    def check_text(
+        self, text: str, *, name: str | None = None, input_name: str | None = None, **options: Any
+    ) -> CheckResult:
+        """Check a client's text: file ``name``'s content (the name, never opened, picks the format and
+        labels the records), else what ``check -`` reads; ``options``: ``as_of``, ``accept``, ``config``."""
+        from kbsearch.dedupe.check_input import read_check_input, read_named_text
+
+        items, file, mentions = read_check_input("-", text) if name is None else read_named_text(text, name)
+        return self._check_items(items, file, mentions, input_name or name or "-", **options)
+
+    def _check_items(
+        self,
+        items: list[Record],
+        file: str | None,
+        mentions: list[IdMention],
+        input_name: str,
+        as_of: dt.date | None = None,
+        accept: bool = False,
+        config: DedupeConfig | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> CheckResult:
+        with timings.phase("imports"):
+            from kbsearch.dedupe.check import Checker
         encoder = self.encoder  # loaded outside the snapshot: it can take seconds
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
                 checker = Checker(self.store, encoder, config or self.dedupe_config(), as_of)
-                result = checker.check(items, file=file, input_name=source, mentions=mentions)
+                result = checker.check(items, file=file, input_name=input_name, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
         return result
@@ -257,11 +246,11 @@ class KnowledgeBase:
         with self.store.snapshot():
             return audit(self.store, self.spec.name, flt, config or self.dedupe_config())
 
-    def dedupe_config(self, path: str | None = None) -> DedupeConfig:
-        """The model's dedupe defaults, overridden by a calibrated config file."""
+    def dedupe_config(self, path: str | None = None, overrides: dict[str, float] | None = None) -> DedupeConfig:
+        """The model's dedupe defaults, overridden by a calibrated config file (or fields a server's caller sent)."""
         from kbsearch.dedupe.config import load_config
 
-        return load_config(path, self.spec.dedupe, model=self.spec.name)
+        return load_config(path, self.spec.dedupe, model=self.spec.name, overrides=overrides)
 
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
@@ -277,8 +266,29 @@ class KnowledgeBase:
     def show(self, record_id: str) -> Record:
         record = self.store.get(record_id)
         if record is None:
-            raise KbError(f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch search --json'")
+            raise RecordNotFound(f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch search --json'")
         return record
+
+    def similar(self, record_id: str, k: int = 10, flt: SearchFilter | None = None) -> Neighbours:
+        """The records nearest to a stored one, each judged same item or not as ``check`` would."""
+        from kbsearch.dedupe.related import neighbours
+
+        with self.store.snapshot():
+            return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config())
+
+    def explain(self, a: str, b: str, config: DedupeConfig | None = None) -> Explanation:
+        """Why two stored records are, or are not, the same item."""
+        from kbsearch.dedupe.related import explain
+
+        with self.store.snapshot():
+            return explain(self.store, a, b, config or self.dedupe_config())
+
+    def remove(self, record_ids: list[str], on_wait: Callable[[], None] | None = None) -> Removal:
+        """Delete records and their vectors in one transaction; an unknown id changes nothing."""
+        from kbsearch.ingest import remove_records
+
+        with self.writing(on_wait) as store:
+            return remove_records(store, list(dict.fromkeys(record_ids)), self.spec.name)
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
         records: list[ListedRecord] = []
@@ -311,8 +321,7 @@ class KnowledgeBase:
 
     @contextmanager
     def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[Store]:
-        """The store, for one writer at a time. Every command that changes the
-        index goes through here."""
+        """The store, for one writer at a time: every command that changes the index comes here."""
         if not writable(self.root):
             raise read_only_error(self.root)
         if not self._create:
@@ -321,7 +330,7 @@ class KnowledgeBase:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise KbError(f"cannot create the index folder: {err.strerror}", path=str(self.root)) from err
-        with WriterLock(self.root / LOCK_NAME, on_wait):
+        with WriterLock(self.root / LOCK_NAME, on_wait, self.lock_timeout):
             if self._store is not None and self._store.read_only:
                 raise read_only_error(self.root)
             yield self.store

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
@@ -31,7 +32,9 @@ class Kind(StrEnum):
 class Record(BaseModel):
     """One searchable unit of knowledge."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Its JSON schema describes it as sent (with the computed content_hash):
+    # `kbsearch show` over MCP and the JSON API sends records, never receives them.
+    model_config = ConfigDict(extra="forbid", json_schema_mode_override="serialization")
 
     id: str
     """Stable id: given by the input, or derived from source file and position."""
@@ -102,6 +105,14 @@ class Record(BaseModel):
     def stored_json(self) -> str:
         """The JSON the store keeps: derived fields are recomputed on load."""
         return self.model_dump_json(exclude={"content_hash"})
+
+    @classmethod
+    def from_document(cls, text: str | bytes) -> Record:
+        """A record from the JSON that ``show --json`` prints: its content_hash is
+        computed, so it is dropped and computed again, never trusted."""
+        payload = json.loads(text)
+        payload.pop("content_hash", None)
+        return cls.model_validate(payload)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -17,13 +17,12 @@ from kbsearch.terminal import clean
 
 if TYPE_CHECKING:  # annotations only: `kbsearch stats` need not import the checker, search or calibration
     from kbsearch.dedupe.calibrate import Calibration
-    from kbsearch.dedupe.results import AuditResult, CheckResult, Flag, ItemResult, Match
+    from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Flag, ItemResult, Match, Neighbours
     from kbsearch.doctor import DoctorReport
     from kbsearch.ingest import IngestReport, ReindexReport
-    from kbsearch.kb import Listing, Stats
     from kbsearch.models import ModelSpec
     from kbsearch.records import Record
-    from kbsearch.search import SearchResponse
+    from kbsearch.responses import Listing, Removal, SearchResponse, Stats
     from kbsearch.snippet import Span
 
 MATCH_STYLE = "bold underline"
@@ -272,3 +271,42 @@ def doctor_text(report: DoctorReport) -> str:
     problems = sum(not f.ok for f in report.findings)
     lines.append("healthy" if report.healthy else f"{problems} problem{'s' if problems > 1 else ''} found")
     return "\n".join(lines)
+
+
+def neighbours_text(result: Neighbours) -> str:
+    record = result.record
+    lines = [
+        f"nearest to {clean(record.id, one_line=True)}  {_who(record.instance, record.date)}  "
+        f"{clean(record.title, one_line=True)[:70]}",
+        "   matches (≡ same item):",
+    ]
+    lines += [_match_line(m) for m in result.matches] or ["     none"]
+    same = sum(m.same_item for m in result.matches)
+    lines.append(f"({len(result.matches)} records, {same} the same item; model {result.model})")
+    return "\n".join(lines)
+
+
+def explanation_text(result: Explanation) -> str:
+    verdict = "the same item" if result.match.same_item else "different items"
+    lines = [
+        f"A  {clean(result.a.id, one_line=True)}  {_who(result.a.instance, result.a.date)}  "
+        f"{clean(result.a.title, one_line=True)[:70]}",
+        f"B  {clean(result.b.id, one_line=True)}  {_who(result.b.instance, result.b.date)}  "
+        f"{clean(result.b.title, one_line=True)[:70]}",
+        f"{verdict}: {'; '.join(clean(r, one_line=True) for r in result.match.reasons)}",
+        f"cosine {result.match.score:.3f}, lexical overlap {result.match.lexical:.3f} (model {result.model})",
+        "rules, in order (the first with a say decides):",
+    ]
+    decided = False
+    for finding in result.rules:
+        says = {True: "same", False: "different", None: "no say"}[finding.says]
+        mark = "→" if finding.says is not None and not decided else " "
+        decided = decided or finding.says is not None
+        lines.append(f"  {mark} {finding.rule:<18} {says:<9} {clean(finding.detail, one_line=True)}")
+    return "\n".join(lines)
+
+
+def removal_text(result: Removal) -> str:
+    removed = ", ".join(clean(r, one_line=True) for r in result.removed)
+    plural = "record" if len(result.removed) == 1 else "records"
+    return f"removed {len(result.removed)} {plural}: {removed} ({result.records} left, generation {result.generation})"

@@ -8,29 +8,23 @@ results when k exist. Records carrying an exact identifier from the query
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 import numpy as np
-from pydantic import BaseModel, Field
 
 from kbsearch import fusion as fuse
 from kbsearch.embed import Encoder
 from kbsearch.fusion import Fusion
 from kbsearch.ids import extract_arxiv_ids
-from kbsearch.records import Kind, Record
+from kbsearch.records import Record
+from kbsearch.responses import SearchHit, SearchMode, SearchResponse
 from kbsearch.snippet import Span, make_snippet
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms, query_refs, query_terms
 from kbsearch.textsim import language
 
-
-class SearchMode(StrEnum):
-    dense = "dense"
-    lexical = "lexical"
-    hybrid = "hybrid"
+__all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 
 
 # Chosen with bench/search_quality.py --sweep on the parallel sets and the
@@ -43,46 +37,6 @@ class SearchMode(StrEnum):
 # reworded summary shares a fifth of its terms with the card, and 0.2² is
 # noise. A rare coined name (RingPose) adds 0.1 on top. See README, "Search quality".
 DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=1.0, name_weight=0.1)
-
-
-class SearchHit(BaseModel):
-    """One result row: the record's fields plus why and how well it matched."""
-
-    rank: int
-    id: str
-    score: float
-    """What the mode ranks by: the cosine of the query and the record's best
-    passage (dense), the lexical score (lexical) or the fused score (hybrid)."""
-    kind: Kind
-    title: str
-    text: str
-    instance: str | None
-    date: dt.date | None
-    topic: str | None
-    section: str | None
-    source: str | None
-    arxiv_ids: list[str]
-    cited_ids: list[str]
-    matched_ids: list[str] = Field(default_factory=list)
-    """Exact identifiers from the query (arXiv ids, ``github:owner/repo``,
-    ``url:…``) that this record carries; such hits rank first."""
-    dense_score: float | None = None
-    """Cosine of the query and the best passage (None in lexical mode)."""
-    lexical_rank: int | None = None
-    """Position in the lexical ranking (None when the record matched no term)."""
-    lexical_score: float | None = None
-    snippet: list[Span] = Field(default_factory=list)
-    """A window of the text with the query's terms marked, as spans."""
-
-
-class SearchResponse(BaseModel):
-    query: str
-    model: str
-    mode: SearchMode = SearchMode.hybrid
-    k: int
-    filters: SearchFilter
-    results: list[SearchHit]
-    seconds: float
 
 
 @dataclass

@@ -45,6 +45,13 @@ class Settings(BaseModel):
     """Threads of ``audit``'s neighbour search (else every core)."""
     timings: bool = False
     """``1`` prints where one command spent its time (phases) on stderr."""
+    server: str | None = None
+    """A running ``kbsearch serve --http`` (its URL) that ``search``, ``check``,
+    ``show``, ``similar``, ``explain``, ``list`` and ``stats`` ask instead of
+    opening the index themselves (else they run locally)."""
+    token: str | None = None
+    """The bearer token for ``server``: the content of ``serve-read.token`` (or
+    ``serve-write.token`` to accept) from the server's index folder."""
 
     @field_validator("lock_timeout")
     @classmethod
@@ -68,6 +75,8 @@ ALLOWED = {
     "use_threads": "a whole number, 1 or more",
     "audit_threads": "a whole number, 1 or more",
     "timings": "1 to print phase times, 0 not to",
+    "server": "a URL such as http://127.0.0.1:8765",
+    "token": "the content of a serve-read.token or serve-write.token file",
 }
 """What each variable accepts, in the words of its error message."""
 

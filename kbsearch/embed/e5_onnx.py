@@ -3,8 +3,9 @@
 Built once from the rebuilt sentence-transformers folder (see ``e5.py``):
 ``torch.onnx`` exports the ``BertModel`` with mean pooling and normalization
 inside the graph, and for int8 onnxruntime's dynamic quantization rewrites
-the weights. Running it needs only onnxruntime, ``tokenizers`` and numpy,
-not torch, so it loads quickly.
+the weights. ``OnnxE5Session`` runs the graph with onnxruntime, ``tokenizers``
+and numpy; kbsearch uses it through ``SentenceTransformer``, wrapped as a
+module (``e5_onnx_module.py``), as it uses every model.
 
 The build checks itself: the fp32 graph must agree with the torch model at
 cosine >= 0.999 on a few texts, the int8 graph at >= 0.95 (int8 costs about
@@ -54,8 +55,14 @@ def _require(module: str) -> None:
         raise KbError(f"the onnx backends of multilingual-e5-small need the package {module}", hint=ONNX_PIP)
 
 
-class OnnxE5Encoder:
-    """The ``Encoder`` interface over an onnxruntime session."""
+class OnnxE5Session:
+    """The exported graph and its tokenizer: texts in, unit vectors out.
+
+    Texts are sorted by token count and run in batches of ``batch``, so a
+    batch wastes little on padding. With int8 weights, onnxruntime quantizes
+    activations per batch, so a vector depends (by about 1e-3 of cosine) on
+    which texts share its batch (not on their order).
+    """
 
     def __init__(
         self, model_id: str, folder: Path, *, prompt: str = "", batch: int = 32, threads: int | None = None
@@ -78,8 +85,11 @@ class OnnxE5Encoder:
         if not texts:
             return out
         encodings = self.tokenizer.encode_batch([self.prompt + t for t in texts])
-        # Batches of similar length waste little on padding.
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        # Batches of similar length waste little on padding. Ties are broken by
+        # the tokens, not the input order, so the batches (and, with int8, the
+        # vectors) depend on which texts come in, not on how they are ordered:
+        # SentenceTransformer hands them over sorted by its own measure.
+        order = sorted(range(len(texts)), key=lambda i: (len(encodings[i].ids), encodings[i].ids))
         for start in range(0, len(order), self.batch):
             rows = order[start : start + self.batch]
             ids, mask = _pad([encodings[i].ids for i in rows])
@@ -134,7 +144,7 @@ def _check_agreement(work: Path, source: Path, quantized: bool) -> None:
     from kbsearch.embed.e5 import load_sentence_transformer
 
     reference = load_sentence_transformer(source).encode(list(CHECK_TEXTS), normalize_embeddings=True)
-    ours = OnnxE5Encoder("check", work, threads=1).encode(CHECK_TEXTS)
+    ours = OnnxE5Session("check", work, threads=1).encode(CHECK_TEXTS)
     worst = float(np.min(np.sum(reference * ours, axis=1)))
     if worst < MIN_AGREEMENT[quantized]:
         raise KbError(

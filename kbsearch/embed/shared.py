@@ -12,12 +12,19 @@ from kbsearch.models import ModelSpec
 
 
 class SharedEncoder:
-    """Loads the model on first use, once, whichever thread asks first."""
+    """Loads the model on first use, once, whichever thread asks first, and
+    encodes one batch at a time.
 
-    def __init__(self, spec: ModelSpec) -> None:
+    A query takes milliseconds to embed; taking turns costs little and keeps
+    the model's own state (tokenizer buffers, torch's thread pool) out of
+    reach of concurrent calls from the TUI's gateways or a server's readers.
+    """
+
+    def __init__(self, spec: ModelSpec, inner: Encoder | None = None) -> None:
         self.spec = spec
         self._lock = threading.Lock()
-        self._inner: Encoder | None = None
+        self._encoding = threading.Lock()
+        self._inner = inner
 
     def _get(self) -> Encoder:
         with self._lock:
@@ -34,4 +41,6 @@ class SharedEncoder:
         return self._get().dim
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        return self._get().encode(texts)
+        encoder = self._get()
+        with self._encoding:
+            return encoder.encode(texts)

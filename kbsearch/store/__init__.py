@@ -13,7 +13,7 @@
 from kbsearch.store.database import DB_NAME
 from kbsearch.store.facade import Store
 from kbsearch.store.filters import SearchFilter
-from kbsearch.store.vector_cache import MANIFEST_NAME, VECTORS_NAME, Manifest
+from kbsearch.store.vector_cache import MANIFEST_NAME, VECTORS_NAME, IndexShare, Manifest
 from kbsearch.store.writer import ChangeSet
 
-__all__ = ["DB_NAME", "MANIFEST_NAME", "VECTORS_NAME", "ChangeSet", "Manifest", "SearchFilter", "Store"]
+__all__ = ["DB_NAME", "MANIFEST_NAME", "VECTORS_NAME", "ChangeSet", "IndexShare", "Manifest", "SearchFilter", "Store"]

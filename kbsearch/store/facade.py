@@ -167,6 +167,11 @@ class Store:
         row = self.db.execute("SELECT data FROM records WHERE id = ?", (record_id,)).fetchone()
         return load_record(row[0]) if row else None
 
+    def rowids_of(self, record_ids: Iterable[str]) -> dict[str, int]:
+        """Record id → rowid, for the ids that are stored."""
+        sql = "SELECT id, rowid FROM records WHERE id IN ({marks})"
+        return dict(select_in_chunks(self.db, sql, dict.fromkeys(record_ids)))
+
     def by_rowids(self, rowids: Iterable[int]) -> dict[int, Record]:
         sql = "SELECT rowid, data FROM records WHERE rowid IN ({marks})"
         return {rowid: load_record(data) for rowid, data in select_in_chunks(self.db, sql, [int(r) for r in rowids])}

@@ -1,38 +1,16 @@
-"""``SearchFilter`` and the SQL over ``records`` it stands for.
+"""The SQL over ``records`` that a ``SearchFilter`` stands for.
 
-Importable without the store: the surfaces build filters without opening
-anything. The SQL applies inside the vector and lexical searches, before the
-top-k cut, so a filter never empties a page of results.
+``SearchFilter`` itself lives in ``kbsearch.filters``, importable without
+the store (the CLI's server client builds and reads filters). The SQL
+applies inside the vector and lexical searches, before the top-k cut, so a
+filter never empties a page of results.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+from kbsearch.filters import SearchFilter
 
-from pydantic import BaseModel
-
-from kbsearch.records import Kind
-
-
-class SearchFilter(BaseModel):
-    """Restrictions applied inside the vector and lexical searches, before the top-k cut."""
-
-    kinds: list[Kind] = []
-    instance: str | None = None
-    topic: str | None = None
-    since: dt.date | None = None
-    until: dt.date | None = None
-    section: str | None = None
-    exclude_sources: list[str] = []
-    """Files whose records are left out (a file is never checked against itself)."""
-    exclude_ids: list[str] = []
-
-    def is_empty(self) -> bool:
-        return self == SearchFilter()
-
-    def include_part(self) -> SearchFilter:
-        """The filter without its exclusions: what is kept, not what is dropped."""
-        return self.model_copy(update={"exclude_ids": [], "exclude_sources": []})
+__all__ = ["SearchFilter", "filter_sql"]
 
 
 def filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:

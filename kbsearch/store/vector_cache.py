@@ -19,7 +19,8 @@ import datetime as dt
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
 
@@ -150,6 +151,41 @@ def _library_versions() -> dict[str, str]:
     return versions
 
 
+class IndexShare:
+    """One vector index per generation for several readers of one index.
+
+    Each reader has its own SQLite connection, but the vector index is the
+    same for all of them at a given generation: it is loaded once (by the
+    first reader that needs it, the others waiting) instead of once per
+    reader, and a writer in the same process publishes a copy of its updated
+    index (``VectorCache.replace``), so no reader reads the file back. Two
+    generations are kept, for readers still in an older snapshot.
+    """
+
+    KEPT = 2
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._indexes: dict[int, VectorIndex] = {}
+
+    def get(self, generation: int, load: Callable[[int], VectorIndex]) -> VectorIndex:
+        with self._lock:
+            index = self._indexes.get(generation)
+            if index is None:
+                index = load(generation)
+                self._keep(generation, index)
+            return index
+
+    def publish(self, generation: int, index: VectorIndex) -> None:
+        with self._lock:
+            self._keep(generation, index)
+
+    def _keep(self, generation: int, index: VectorIndex) -> None:
+        self._indexes[generation] = index
+        for old in sorted(self._indexes)[: -self.KEPT]:
+            del self._indexes[old]
+
+
 class VectorCache:
     """The vector index of one open store, for the database's current generation.
 
@@ -167,6 +203,9 @@ class VectorCache:
         self.rebuilt: str | None = None
         """Why the index in use was rebuilt from the database, if it was."""
         self.rebuilt_saved = False
+        self.shared: IndexShare | None = None
+        """Where this store gets a generation's index, and gives the one its own
+        write made: a server's threads share one."""
 
     def _meta(self) -> tuple[str | None, int | None, int]:
         dim = read_meta(self.db, "dim")
@@ -177,7 +216,8 @@ class VectorCache:
         """The index for the current generation, loaded or rebuilt when needed."""
         model, dim, generation = self._meta()
         if self._index is None or self._generation != generation:
-            self._index = self._load_or_rebuild(model, dim, generation)
+            load = lambda g: self._load_or_rebuild(model, dim, g)  # noqa: E731
+            self._index = self.shared.get(generation, load) if self.shared else load(generation)
             self._generation = generation
         return self._index
 
@@ -200,6 +240,8 @@ class VectorCache:
     def replace(self, index: VectorIndex) -> None:
         """Use ``index`` for the generation just committed, and save it."""
         self._index, self._generation = index, self._meta()[2]
+        if self.shared is not None:
+            self.shared.publish(self._generation, index)
         self.save()
 
     def save(self) -> None:

@@ -70,6 +70,8 @@ def apply(store: Store, changes: ChangeSet, model: str) -> None:
     """Write records, vectors and mentions in one transaction, then refresh
     the vector cache."""
     index = store.vector_index if store.count() else None
+    if index is not None and store.cache.shared is not None:
+        index = index.copy()  # other readers search the shared one while this one changes
     with transaction(store) as db:
         _bind_model(store, model, changes)
         _put_vectors(db, changes.vectors, model)

@@ -1,0 +1,80 @@
+"""A stored record's neighbours (``kbsearch similar``) and the judgement on
+two stored records (``kbsearch explain``).
+
+Both run the dedupe rules of ``check`` (``dedupe.compare``) on stored records,
+so what they say about a pair is what ``check`` would say when one of them
+came in again.
+"""
+
+from __future__ import annotations
+
+import time
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
+from kbsearch.dedupe.results import Explanation, Neighbours
+from kbsearch.dedupe.rules import Embedded, compare, rule_findings
+from kbsearch.errors import RecordNotFound
+from kbsearch.filters import SearchFilter
+from kbsearch.responses import ListedRecord
+from kbsearch.store import Store
+
+
+def load_embedded(store: Store, record_ids: list[str]) -> dict[str, Embedded]:
+    """The stored records with their passage vectors; RecordNotFound names the first missing id."""
+    rowids = store.rowids_of(record_ids)
+    for record_id in record_ids:
+        if record_id not in rowids:
+            raise RecordNotFound(
+                f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch list --json' and 'search --json'"
+            )
+    records = store.by_rowids(rowids.values())
+    vectors = store.passage_vectors(list(rowids.values()))
+    return {rid: Embedded(records[rowid], vectors[rowid]) for rid, rowid in rowids.items()}
+
+
+def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: DedupeConfig) -> Neighbours:
+    """The ``k`` records nearest to a stored one (by whole text and by title, plus
+    those sharing an arXiv id with it), judged as ``check`` judges its matches."""
+    started = time.perf_counter()
+    item = load_embedded(store, [record_id])[record_id]
+    flt = flt.model_copy(update={"exclude_ids": [*flt.exclude_ids, record_id]})
+    fetch = max(k, config.candidates)
+    rowids: dict[int, None] = {}
+    for vector in (item.whole, item.vectors[0]):
+        rowids.update((rowid, None) for rowid, _, _ in store.search_records(vector, fetch, flt))
+    by_id = store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
+    rowids.update((r, None) for r in store.restrict(by_id, flt))
+    records = store.by_rowids(rowids)
+    vectors = store.passage_vectors(list(rowids))
+    is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
+    matches = sorted(
+        (
+            compare(item, Embedded(records[r], vectors[r]), config, is_rare, is_rare_in_text)
+            for r in rowids
+            if r in records and r in vectors
+        ),
+        key=lambda m: (not m.same_item, -m.score),
+    )
+    return Neighbours(
+        record=ListedRecord.from_record(item.record),
+        model=store.model or "",
+        k=k,
+        filters=flt.model_copy(update={"exclude_ids": flt.exclude_ids[:-1]}),
+        matches=matches[:k],
+        seconds=round(time.perf_counter() - started, 4),
+    )
+
+
+def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explanation:
+    """Whether B is the same item as A, by ``compare``, and what every rule saw."""
+    loaded = load_embedded(store, [a_id, b_id])
+    a, b = loaded[a_id], loaded[b_id]
+    is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
+    return Explanation(
+        a=ListedRecord.from_record(a.record),
+        b=ListedRecord.from_record(b.record),
+        model=store.model or "",
+        match=compare(a, b, config, is_rare, is_rare_in_text),
+        rules=rule_findings(a, b, config, is_rare, is_rare_in_text),
+    )

@@ -1,0 +1,34 @@
+"""What a search, listing or check may look at: the filter every read takes.
+
+Kept apart from the store so that the CLI's server client can build and read
+the documents that carry it without importing SQLite, FAISS or numpy.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel
+
+from kbsearch.records import Kind
+
+
+class SearchFilter(BaseModel):
+    """Restrictions applied inside the vector and lexical searches, before the top-k cut."""
+
+    kinds: list[Kind] = []
+    instance: str | None = None
+    topic: str | None = None
+    since: dt.date | None = None
+    until: dt.date | None = None
+    section: str | None = None
+    exclude_sources: list[str] = []
+    """Files whose records are left out (a file is never checked against itself)."""
+    exclude_ids: list[str] = []
+
+    def is_empty(self) -> bool:
+        return self == SearchFilter()
+
+    def include_part(self) -> SearchFilter:
+        """The filter without its exclusions: what is kept, not what is dropped."""
+        return self.model_copy(update={"exclude_ids": [], "exclude_sources": []})

@@ -1,0 +1,119 @@
+"""The documents the read commands print: search results, listings, stats,
+and what ``remove`` removed (``similar`` and ``explain`` print documents of
+``kbsearch.dedupe.results``).
+
+The CLI prints them as text or ``--json``, the TUI shows them and the server
+sends them. They live apart from the code that computes them so that
+``kbsearch search --server`` can read and print them without importing
+SQLite, FAISS or numpy.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from kbsearch.filters import SearchFilter
+from kbsearch.records import Kind, Record
+from kbsearch.snippet import Span
+
+
+class SearchMode(StrEnum):
+    dense = "dense"
+    lexical = "lexical"
+    hybrid = "hybrid"
+
+
+class SearchHit(BaseModel):
+    """One result row: the record's fields plus why and how well it matched."""
+
+    rank: int
+    id: str
+    score: float
+    """What the mode ranks by: the cosine of the query and the record's best
+    passage (dense), the lexical score (lexical) or the fused score (hybrid)."""
+    kind: Kind
+    title: str
+    text: str
+    instance: str | None
+    date: dt.date | None
+    topic: str | None
+    section: str | None
+    source: str | None
+    arxiv_ids: list[str]
+    cited_ids: list[str]
+    matched_ids: list[str] = Field(default_factory=list)
+    """Exact identifiers from the query (arXiv ids, ``github:owner/repo``,
+    ``url:…``) that this record carries; such hits rank first."""
+    dense_score: float | None = None
+    """Cosine of the query and the best passage (None in lexical mode)."""
+    lexical_rank: int | None = None
+    """Position in the lexical ranking (None when the record matched no term)."""
+    lexical_score: float | None = None
+    snippet: list[Span] = Field(default_factory=list)
+    """A window of the text with the query's terms marked, as spans."""
+
+
+class SearchResponse(BaseModel):
+    query: str
+    model: str
+    mode: SearchMode = SearchMode.hybrid
+    k: int
+    filters: SearchFilter
+    results: list[SearchHit]
+    seconds: float
+
+
+class Stats(BaseModel):
+    index: str
+    records: int
+    by_kind: dict[str, int]
+    by_instance: dict[str, int]
+    by_topic: dict[str, int]
+    model: str | None
+    dim: int | None
+    format_version: int
+    generation: int
+    last_ingest: str | None
+    passages: int
+    """Embedded passages (title, whole text, each claim) over all records."""
+    vectors: int | None
+    """Vectors in the search cache, from its manifest (None when it has none yet)."""
+    index_type: str | None = None
+    """``flat`` (exact) or ``ivf`` (approximate, from 100k vectors), from the manifest."""
+
+
+class ListedRecord(BaseModel):
+    id: str
+    kind: str
+    instance: str | None
+    date: dt.date | None
+    title: str
+    arxiv_ids: list[str]
+
+    @classmethod
+    def from_record(cls, record: Record) -> ListedRecord:
+        return cls(
+            id=record.id,
+            kind=record.kind.value,
+            instance=record.instance,
+            date=record.date,
+            title=record.title,
+            arxiv_ids=record.arxiv_ids,
+        )
+
+
+class Listing(BaseModel):
+    records: list[ListedRecord]
+    total: int
+
+
+class Removal(BaseModel):
+    """``kbsearch remove ID…``: what was removed in one transaction."""
+
+    removed: list[str]
+    records: int
+    """Records left in the index."""
+    generation: int
