@@ -6,12 +6,16 @@ import argparse
 import sys
 
 from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
+from kbsearch.cli.remote import check_remotely
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from kbsearch import render
 
     stdin_text = sys.stdin.read() if args.input == "-" else None
+    remote = check_remotely(args, stdin_text)
+    if remote is not None:
+        return remote
     kb = open_kb(args)
     config = kb.dedupe_config(args.config)
     result = kb.check(

@@ -9,6 +9,7 @@ from typing import Any
 
 from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
+from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
 
 
@@ -25,15 +26,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_ingest(commands, common)
     _add_search(commands, common)
-    show = commands.add_parser("show", parents=[common], help="print one record")
+    show = commands.add_parser("show", parents=[common, _remote()], help="print one record")
     show.add_argument("id")
     show.set_defaults(handler=cmd_show)
     _add_check(commands, common)
+    _add_related(commands, common)
     tui = commands.add_parser("tui", help="the terminal UI: search as you type, check and audit")
     tui.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
     tui.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     tui.set_defaults(handler=cmd_tui)
-    stats = commands.add_parser("stats", parents=[common], help="what the index holds")
+    stats = commands.add_parser("stats", parents=[common, _remote()], help="what the index holds")
     stats.set_defaults(handler=cmd_stats)
     models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
     models.set_defaults(handler=cmd_models)
@@ -71,7 +73,7 @@ def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
 def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     check = commands.add_parser(
         "check",
-        parents=[common],
+        parents=[common, _remote()],
         help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
         description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. "
         "Exit 0 when every item is NEW or UPDATE, 1 when any item is a DUPLICATE, 2 on error.",
@@ -101,7 +103,18 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     calibrate.set_defaults(handler=cmd_calibrate)
 
 
-def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
+def _remote() -> argparse.ArgumentParser:
+    remote = argparse.ArgumentParser(add_help=False)
+    remote.add_argument(
+        "--server",
+        metavar="URL",
+        help="ask a running 'kbsearch serve --http' (its index and model) instead (default: $KBSEARCH_SERVER)",
+    )
+    remote.add_argument("--token-file", metavar="FILE", help="the server's bearer token (default: $KBSEARCH_TOKEN)")
+    return remote
+
+
+def _filters() -> argparse.ArgumentParser:
     filters = argparse.ArgumentParser(add_help=False)
     filters.add_argument(
         "--kind",
@@ -114,7 +127,14 @@ def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
     filters.add_argument("--section", help="only records whose section contains this text")
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    search = commands.add_parser("search", parents=[common, filters], help="search by meaning and by words (zh and en)")
+    return filters
+
+
+def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
+    filters = _filters()
+    search = commands.add_parser(
+        "search", parents=[common, filters, _remote()], help="search by meaning and by words (zh and en)"
+    )
     search.add_argument("query")
     search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     search.add_argument(
@@ -125,9 +145,69 @@ def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
         "names and numbers; hybrid (default): both, fused",
     )
     search.set_defaults(handler=cmd_search)
-    listing = commands.add_parser("list", parents=[common, filters], help="list records, oldest first")
+    listing = commands.add_parser("list", parents=[common, filters, _remote()], help="list records, oldest first")
     listing.add_argument("--limit", type=int, help="at most this many records")
     listing.set_defaults(handler=cmd_list)
+
+
+def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
+    similar = commands.add_parser(
+        "similar",
+        parents=[common, _filters(), _remote()],
+        help="a stored record's nearest records, each judged same item or not",
+        description="The records nearest to a stored one (by text and title, plus those sharing an arXiv id), "
+        "each judged by check's rules: same item or not, and why.",
+    )
+    similar.add_argument("id")
+    similar.add_argument("-k", type=int, default=10, help="number of records (default 10)")
+    similar.set_defaults(handler=cmd_similar)
+    explain = commands.add_parser(
+        "explain",
+        parents=[common, _remote()],
+        help="why two stored records are or are not the same item",
+        description="Judge B as check would judge it against A, and list what every same-item rule saw.",
+    )
+    explain.add_argument("a", metavar="A")
+    explain.add_argument("b", metavar="B")
+    explain.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
+    explain.set_defaults(handler=cmd_explain)
+    remove = commands.add_parser(
+        "remove",
+        parents=[common],
+        help="delete records by id",
+        description="Delete records, their passages and vectors in one transaction, under the writer lock. "
+        "An unknown id is an error and then nothing is removed. A record whose file is ingested again comes back.",
+    )
+    remove.add_argument("ids", nargs="+", metavar="ID")
+    remove.set_defaults(handler=cmd_remove)
+    _add_serve(commands, common)
+
+
+def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
+    serve = commands.add_parser(
+        "serve",
+        parents=[common],
+        help="keep the index and the model warm for agents (MCP) and scripts (HTTP JSON API)",
+        description="Serve the index over MCP on stdin/stdout (--stdio), or over HTTP (--http HOST:PORT): MCP at "
+        "/mcp, a JSON API at /api/{search,check,show,similar,explain,list,stats}, /health. HTTP callers need a "
+        "bearer token from serve-read.token or serve-write.token in the index folder (created on first start).",
+    )
+    where = serve.add_mutually_exclusive_group(required=True)
+    where.add_argument("--stdio", action="store_true", help="MCP on stdin/stdout, for an agent on this host")
+    where.add_argument("--http", metavar="HOST:PORT", help="listen here, e.g. 127.0.0.1:8765")
+    serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback address (put TLS in front)")
+    serve.add_argument("--readers", type=int, default=3, metavar="N", help="threads answering reads (default 3)")
+    serve.add_argument(
+        "--lock-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a write waits for another writer before answering 503 (default 10)",
+    )
+    serve.add_argument(
+        "--max-body", type=int, default=16 * 1024 * 1024, metavar="BYTES", help="largest request body (default 16 MiB)"
+    )
+    serve.set_defaults(handler=cmd_serve)
 
 
 def _date(value: str) -> dt.date:

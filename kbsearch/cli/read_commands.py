@@ -1,4 +1,6 @@
-"""The commands that only read the index: search, list, show, stats, models, doctor, tui."""
+"""The commands that only read the index: search, list, show, stats, models, doctor, tui.
+
+search, list, show and stats ask a server instead when one is named (``--server``)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,12 @@ import json
 from typing import TYPE_CHECKING
 
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
+from kbsearch.cli.remote import ask_server, filter_fields, print_answer
 from kbsearch.errors import KbError
 from kbsearch.terminal import inert_json
 
 if TYPE_CHECKING:
-    from kbsearch.kb import SearchFilter
+    from kbsearch.filters import SearchFilter
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -19,8 +22,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if args.k < 1:
         raise KbError(f"-k must be at least 1, not {args.k}")
-    from kbsearch.kb import SearchMode
+    from kbsearch.responses import SearchMode, SearchResponse
 
+    answer = ask_server(args, "search", {"query": args.query, "k": args.k, "mode": args.mode, **filter_fields(args)})
+    if answer is not None:
+        print_answer(args, answer, SearchResponse.model_validate_json(answer), render.search_text)
+        return EXIT_OK
     kb = open_kb(args)
     flt = search_filter(args)
     response = kb.search(args.query, args.k, flt, SearchMode(args.mode))
@@ -33,7 +40,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def search_filter(args: argparse.Namespace) -> SearchFilter:
-    from kbsearch.kb import SearchFilter
+    from kbsearch.filters import SearchFilter
 
     return SearchFilter(
         kinds=args.kind or [],
@@ -48,6 +55,12 @@ def search_filter(args: argparse.Namespace) -> SearchFilter:
 def cmd_list(args: argparse.Namespace) -> int:
     from kbsearch import render
 
+    answer = ask_server(args, "list", {**filter_fields(args), "limit": args.limit})
+    if answer is not None:
+        from kbsearch.responses import Listing
+
+        print_answer(args, answer, Listing.model_validate_json(answer), render.listing_text)
+        return EXIT_OK
     emit(args, open_kb(args, check_model=False).listing(search_filter(args), args.limit), render.listing_text)
     return EXIT_OK
 
@@ -55,6 +68,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from kbsearch import render
 
+    answer = ask_server(args, "show", {"id": args.id})
+    if answer is not None:
+        from kbsearch.records import Record
+
+        print_answer(args, answer, Record.from_document(answer), render.record_text)
+        return EXIT_OK
     emit(args, open_kb(args).show(args.id), render.record_text)
     return EXIT_OK
 
@@ -62,6 +81,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from kbsearch import render
 
+    answer = ask_server(args, "stats", {})
+    if answer is not None:
+        from kbsearch.responses import Stats
+
+        print_answer(args, answer, Stats.model_validate_json(answer), render.stats_text)
+        return EXIT_OK
     emit(args, open_kb(args, check_model=False).stats(), render.stats_text)
     return EXIT_OK
 

@@ -1,0 +1,68 @@
+"""A stored record's neighbours, why two records are one item or not, removing
+records, and serving the index: similar, explain, remove, serve."""
+
+from __future__ import annotations
+
+import argparse
+
+from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
+from kbsearch.cli.read_commands import search_filter
+from kbsearch.cli.remote import ask_server, config_fields, filter_fields, print_answer
+from kbsearch.errors import KbError
+
+
+def cmd_similar(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    if args.k < 1:
+        raise KbError(f"-k must be at least 1, not {args.k}")
+    answer = ask_server(args, "similar", {"id": args.id, "k": args.k, **filter_fields(args)})
+    if answer is not None:
+        from kbsearch.dedupe.results import Neighbours
+
+        print_answer(args, answer, Neighbours.model_validate_json(answer), render.neighbours_text)
+        return EXIT_OK
+    emit(args, open_kb(args).similar(args.id, args.k, search_filter(args)), render.neighbours_text)
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    answer = ask_server(args, "explain", {"a": args.a, "b": args.b, "config": config_fields(args)})
+    if answer is not None:
+        from kbsearch.dedupe.results import Explanation
+
+        print_answer(args, answer, Explanation.model_validate_json(answer), render.explanation_text)
+        return EXIT_OK
+    kb = open_kb(args)
+    emit(args, kb.explain(args.a, args.b, kb.dedupe_config(args.config)), render.explanation_text)
+    return EXIT_OK
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from kbsearch import render
+
+    kb = open_kb(args)
+    result = kb.remove(args.ids, on_wait=say_waiting)
+    print_notes(kb)
+    emit(args, result, render.removal_text)
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from kbsearch.serve import ServeOptions, serve
+
+    if args.readers < 1 or args.lock_timeout < 0 or args.max_body < 1:
+        raise KbError("--readers and --max-body must be positive, --lock-timeout at least 0")
+    options = ServeOptions(
+        index=args.index,
+        model=args.model,
+        stdio=args.stdio,
+        http=args.http,
+        allow_remote=args.allow_remote,
+        readers=args.readers,
+        lock_timeout=args.lock_timeout,
+        max_body=args.max_body,
+    )
+    return serve(options)

@@ -1,0 +1,70 @@
+"""``--server``: the commands that read ask a running ``kbsearch serve`` instead.
+
+The server answers with the very document ``--json`` prints, so it is
+printed as it is, or rendered as text by the same code as a local run.
+Nothing here imports the index, the store or the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kbsearch.cli.output import print_styled
+from kbsearch.terminal import inert_json
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+FILTERS = ("kind", "instance", "topic", "section", "since", "until")
+
+
+def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
+    """The server's answer when --server or $KBSEARCH_SERVER names one, else None (run locally)."""
+    from kbsearch.client import call, server_url, token
+
+    url = server_url(args.server)
+    if url is None:
+        return None
+    return call(url, operation, body, token(args.token_file))
+
+
+def print_answer(args: argparse.Namespace, answer: str, result: BaseModel, as_text: Callable[[Any], Any]) -> None:
+    """A server's document exactly as a local run prints it."""
+    if args.json:
+        print(inert_json(answer))
+        return
+    text = as_text(result)
+    if isinstance(text, str):
+        print(text)
+    else:
+        print_styled(text)
+
+
+def filter_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The filter flags that were given, by the names the server's bodies use."""
+    return {name: getattr(args, name) for name in FILTERS if getattr(args, name) not in (None, [])}
+
+
+def config_fields(args: argparse.Namespace) -> dict[str, Any]:
+    from kbsearch.client import config_fields as read
+
+    return read(args.config) if args.config else {}
+
+
+def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | None:
+    """``check`` through the server (its exit code), or None when no server is named."""
+    from kbsearch import render
+    from kbsearch.client import check_body, server_url
+    from kbsearch.dedupe.results import CheckResult
+
+    if server_url(args.server) is None:
+        return None
+    text, path = check_body(args.input, stdin_text)
+    body = {"text": text, "path": path, "input": args.input, "as_of": args.as_of, "accept": args.accept}
+    answer = ask_server(args, "check", {**body, "config": config_fields(args)})
+    assert answer is not None
+    result = CheckResult.model_validate_json(answer)
+    print_answer(args, answer, result, render.check_text)
+    return result.exit_code

@@ -1,0 +1,100 @@
+"""The CLI as a client of ``kbsearch serve``: ``--server URL`` (or ``$KBSEARCH_SERVER``).
+
+The server answers with the very document ``--json`` prints, so the CLI
+prints it as it is, or renders it as text with the same code as a local
+run: output is the same either way. Kept light (httpx, the result models,
+no SQLite, FAISS, numpy or model), so that a whole ``kbsearch search
+--server`` process takes a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from kbsearch.errors import KbError
+from kbsearch.settings import settings
+
+SERVER_ENV = "KBSEARCH_SERVER"
+TOKEN_ENV = "KBSEARCH_TOKEN"
+TIMEOUT = 300.0
+"""Seconds to wait for an answer: a check of a long briefing, or one queued behind another writer."""
+
+
+def server_url(given: str | None) -> str | None:
+    """--server, else $KBSEARCH_SERVER, else None (run locally)."""
+    url = given or settings().server
+    return url.rstrip("/") if url else None
+
+
+def token(token_file: str | None) -> str:
+    """The bearer token: --token-file's content, else $KBSEARCH_TOKEN."""
+    if token_file:
+        try:
+            value = Path(token_file).read_text(encoding="utf-8").strip()
+        except OSError as err:
+            raise KbError(f"cannot read the token file: {err.strerror}", path=token_file) from err
+    else:
+        value = (settings().token or "").strip()
+    if not value:
+        raise KbError(
+            "the server needs a token",
+            hint=f"set {TOKEN_ENV}, or pass --token-file with serve-read.token "
+            "(serve-write.token to accept) from the server's index folder",
+        )
+    return value
+
+
+def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
+    """POST the body to ``URL/api/OPERATION``; the answer's JSON text, or a KbError saying why not."""
+    import httpx
+
+    payload = json.dumps(body, ensure_ascii=False, default=str).encode("utf-8")
+    headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json"}
+    try:
+        answer = httpx.post(f"{url}/api/{operation}", content=payload, headers=headers, timeout=TIMEOUT)
+    except httpx.TransportError as err:
+        raise KbError(
+            f"cannot reach the kbsearch server at {url}: {err}",
+            hint="start it with 'kbsearch serve --http HOST:PORT', or drop --server and $" + SERVER_ENV,
+        ) from err
+    if answer.status_code == 200:
+        return answer.text
+    raise _refusal(answer.status_code, answer.text, url)
+
+
+def _refusal(status: int, text: str, url: str) -> KbError:
+    try:
+        reason = str(json.loads(text)["error"])
+    except (ValueError, KeyError, TypeError):
+        reason = text.strip().splitlines()[0] if text.strip() else "no reason given"
+    if status == 401:
+        return KbError(
+            f"the server at {url} refused the token",
+            hint=f"{TOKEN_ENV} or --token-file must hold serve-read.token from its index folder",
+        )
+    if status >= 500 and status != 503:
+        return KbError(f"the server answered {status}: {reason}")
+    return KbError(reason)  # the server's own one-line error, hint included
+
+
+def check_body(source: str, stdin_text: str | None) -> tuple[str, str | None]:
+    """(text, resolved path) of what ``check INPUT`` reads: the server gets the
+    text, and the path only names the file (it never opens it)."""
+    if stdin_text is not None:
+        return stdin_text, None
+    from kbsearch.dedupe.check_input import read_input_file
+
+    return read_input_file(source)
+
+
+def config_fields(path: str) -> dict[str, Any]:
+    """The fields a ``calibrate --out`` file sets, for the server to apply and check."""
+    try:
+        fields = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise KbError(f"cannot read the dedupe config: {err}", path=path) from err
+    if not isinstance(fields, dict):
+        raise KbError("the dedupe config must be a JSON object", path=path)
+    return fields

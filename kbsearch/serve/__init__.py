@@ -1,0 +1,153 @@
+"""``kbsearch serve``: one process holding the index and the model warm.
+
+- ``service``: the operations over the ``KnowledgeBase`` facade, reads on a
+  pool of threads, writes on one, under the CLI's writer lock.
+- ``pool``: threads that each own a knowledge base, and the shared encoder.
+- ``tools``: the MCP tools; ``http``: the JSON API, ``/health`` and the
+  bearer-token gate; ``openapi``: the API's description.
+- ``tokens``: the read and write tokens in the index folder.
+
+Only ``kbsearch serve`` imports this package (and with it the MCP SDK,
+Starlette and uvicorn, from the ``serve`` extra).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kbsearch.errors import KbError
+
+if TYPE_CHECKING:
+    from kbsearch.kb import ModelSpec
+    from kbsearch.serve.service import Service
+
+SERVE_PIP = "pip install 'kbsearch[serve]'"
+
+
+@dataclass
+class ServeOptions:
+    index: str | None
+    """--index, else $KBSEARCH_INDEX, else ./index."""
+    model: str | None
+    stdio: bool
+    http: str | None
+    allow_remote: bool = False
+    readers: int = 3
+    lock_timeout: float = 10.0
+    max_body: int = 16 * 1024 * 1024
+
+
+def serve(options: ServeOptions) -> int:
+    """Run until interrupted; returns the exit code."""
+    _require_extra()
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="kbsearch serve: %(message)s")
+    for noisy in ("mcp", "httpx", "uvicorn.error"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    if options.stdio:
+        return _serve_stdio(options)
+    assert options.http is not None
+    host, port = parse_address(options.http)
+    if not options.allow_remote and not is_loopback(host):
+        raise KbError(
+            f"{host} is not a loopback address: the index would be open to the network",
+            hint="bind 127.0.0.1, or pass --allow-remote and put a reverse proxy with TLS in front",
+        )
+    return _serve_http(options, host, port)
+
+
+def parse_address(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise KbError(f"--http {value!r} is not HOST:PORT", hint="e.g. --http 127.0.0.1:8765")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback one."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
+
+
+def _require_extra() -> None:
+    import importlib.util
+
+    missing = [m for m in ("mcp", "starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise KbError(f"kbsearch serve needs {', '.join(missing)}", hint=SERVE_PIP)
+
+
+def _where(options: ServeOptions) -> tuple[Path, ModelSpec]:
+    from kbsearch.kb import KnowledgeBase
+
+    with KnowledgeBase.open(options.index, options.model) as kb:
+        kb.stats()  # "no index at …" or a model mismatch, before anything is created or loaded
+        return kb.root, kb.spec
+
+
+def _service(options: ServeOptions) -> Service:
+    from kbsearch.serve.service import Service
+
+    root, spec = _where(options)
+    logging.getLogger("kbsearch.serve").info("loading %s and opening %s …", spec.name, root)
+    return Service(root, spec, readers=options.readers, lock_timeout=options.lock_timeout)
+
+
+def _serve_stdio(options: ServeOptions) -> int:
+    import anyio
+
+    from kbsearch.serve.tokens import Access
+    from kbsearch.serve.tools import build_mcp
+
+    service = _service(options)
+    try:
+        # The agent on the other end of the pipe runs as this user, who may write the index anyway.
+        mcp = build_mcp(service, lambda ctx: Access.write)
+        logging.getLogger("kbsearch.serve").info("MCP on stdin/stdout, index %s", service.root)
+        anyio.run(mcp.run_stdio_async)
+    finally:
+        service.close()
+    return 0
+
+
+def _serve_http(options: ServeOptions, host: str, port: int) -> int:
+    import uvicorn
+
+    from kbsearch.serve.http import build_app
+    from kbsearch.serve.tokens import Tokens
+
+    tokens, paths = Tokens.in_folder(_where(options)[0])
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        raise KbError(f"cannot listen on {host}:{port}: {err.strerror}", hint="pick another port") from err
+    service = _service(options)
+    try:
+        app = build_app(service, tokens, host=host, max_body=options.max_body)
+        bound = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        log = logging.getLogger("kbsearch.serve")
+        log.info("read token in %s, write token in %s", *paths)
+        log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)", shown, bound)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        service.close()
+        sock.close()
+    return 0

@@ -1,0 +1,183 @@
+"""``kbsearch serve --http``: the MCP server at ``/mcp`` plus a JSON API.
+
+``POST /api/<operation>`` takes a body that mirrors the CLI's flags and
+answers with exactly the document ``--json`` prints; ``GET /health`` needs
+no token; ``GET /api/openapi.json`` describes the API. Every error is a
+status and one line, ``{"error": "…"}``, and the process goes on serving.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from kbsearch.errors import KbError, RecordNotFound, WriterBusy
+from kbsearch.serve.openapi import openapi_document
+from kbsearch.serve.requests import (
+    CheckRequest,
+    ExplainRequest,
+    ListRequest,
+    SearchRequest,
+    ShowRequest,
+    SimilarRequest,
+    StatsRequest,
+)
+from kbsearch.serve.service import Forbidden, Service
+from kbsearch.serve.tokens import Access, Tokens
+from kbsearch.serve.tools import build_mcp
+
+log = logging.getLogger("kbsearch.serve")
+DEFAULT_MAX_BODY = 16 * 1024 * 1024
+ACCESS_KEY = "kbsearch.access"
+PUBLIC_PATHS = frozenset({"/health"})
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One ``POST /api/<name>``: its body, what it calls and what it answers."""
+
+    name: str
+    request: type[BaseModel]
+    response: str
+    call: Callable[[Service, Any, Access], Awaitable[BaseModel]]
+    summary: str
+
+
+OPERATIONS = (
+    Operation("search", SearchRequest, "SearchResponse", lambda s, r, a: s.search(r), "kbsearch search"),
+    Operation("check", CheckRequest, "CheckResult", lambda s, r, a: s.check(r, a), "kbsearch check (accept: write)"),
+    Operation("show", ShowRequest, "Record", lambda s, r, a: s.show(r), "kbsearch show"),
+    Operation("similar", SimilarRequest, "Neighbours", lambda s, r, a: s.similar(r), "kbsearch similar"),
+    Operation("explain", ExplainRequest, "Explanation", lambda s, r, a: s.explain(r), "kbsearch explain"),
+    Operation("list", ListRequest, "Listing", lambda s, r, a: s.listing(r), "kbsearch list"),
+    Operation("stats", StatsRequest, "Stats", lambda s, r, a: s.stats(), "kbsearch stats"),
+)
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers or {}
+
+    def response(self) -> Response:
+        return JSONResponse({"error": self.message}, self.status, headers=self.headers)
+
+
+def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = DEFAULT_MAX_BODY) -> ASGIApp:
+    """The whole HTTP side: bearer tokens in front of the MCP transport and the JSON API."""
+
+    def access_of_tool(ctx: Any) -> Access:
+        headers = ctx.headers or {}
+        return tokens.access(headers.get("authorization"))
+
+    mcp = build_mcp(service, access_of_tool)
+    for operation in OPERATIONS:
+        mcp.custom_route(f"/api/{operation.name}", methods=["POST"])(_endpoint(service, operation, max_body))
+
+    @mcp.custom_route("/health", methods=["GET"])
+    async def health(request: Request) -> Response:
+        stats = await service.stats()
+        body = {"status": "ok", "records": stats.records, "model": stats.model, "generation": stats.generation}
+        return JSONResponse(body)
+
+    document = openapi_document(OPERATIONS)
+
+    @mcp.custom_route("/api/openapi.json", methods=["GET"])
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(document)
+
+    app = mcp.streamable_http_app(host=host, max_request_body_size=max_body)
+    return AccessGate(app, tokens)
+
+
+def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        try:
+            body = _parse(operation.request, await _read_body(request, max_body))
+            result = await operation.call(service, body, request.scope[ACCESS_KEY])
+        except HttpError as err:
+            return err.response()
+        except Exception as err:
+            return _error_response(err, operation.name)
+        return Response(result.model_dump_json(indent=2), media_type="application/json")
+
+    return endpoint
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise HttpError(413, f"the body is {int(declared)} bytes; the limit is {limit} (serve --max-body)")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HttpError(413, f"the body is over the limit of {limit} bytes (serve --max-body)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError) as err:
+        raise HttpError(400, f"the body is not JSON: {err}") from err
+    if not isinstance(data, dict):
+        raise HttpError(400, f"the body must be a JSON object, not {type(data).__name__}")
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(map(str, first["loc"])) or "body"
+        raise HttpError(422, f"{where}: {first['msg']}") from err
+
+
+def _error_response(err: Exception, name: str) -> Response:
+    if isinstance(err, WriterBusy):
+        seconds = max(1, round(err.retry_after))
+        return HttpError(503, f"{err.one_line()}; retry in {seconds}s", {"Retry-After": str(seconds)}).response()
+    if isinstance(err, Forbidden):
+        return HttpError(403, err.one_line()).response()
+    if isinstance(err, RecordNotFound):
+        return HttpError(404, err.one_line()).response()
+    if isinstance(err, KbError):
+        return HttpError(400, err.one_line()).response()
+    log.exception("%s failed", name)
+    message = f"internal error in {name}: {type(err).__name__}; the server's log has the details"
+    return HttpError(500, message).response()
+
+
+class AccessGate:
+    """Every request but ``/health`` needs ``Authorization: Bearer TOKEN``.
+
+    A missing or wrong token gets 401 and one log line, nothing else: the
+    request never reaches the API or the MCP transport.
+    """
+
+    def __init__(self, app: ASGIApp, tokens: Tokens) -> None:
+        self.app, self.tokens = app, tokens
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in PUBLIC_PATHS:
+            await self.app(scope, receive, send)
+            return
+        access = self.tokens.access(Headers(scope=scope).get("authorization"))
+        if access is Access.none:
+            client = scope.get("client") or ("?", 0)
+            log.warning("401 %s %s from %s: missing or wrong bearer token", scope["method"], scope["path"], client[0])
+            response = JSONResponse(
+                {"error": "missing or wrong bearer token"}, 401, headers={"WWW-Authenticate": "Bearer"}
+            )
+            await response(scope, receive, send)
+            return
+        scope[ACCESS_KEY] = access
+        await self.app(scope, receive, send)

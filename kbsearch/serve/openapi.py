@@ -1,0 +1,60 @@
+"""``GET /api/openapi.json``: the JSON API described from its own pydantic models."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from pydantic.json_schema import models_json_schema
+
+from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
+from kbsearch.records import Record
+from kbsearch.responses import Listing, SearchResponse, Stats
+
+if TYPE_CHECKING:
+    from kbsearch.serve.http import Operation
+
+REF = "#/components/schemas/{model}"
+ERRORS = {
+    "400": "bad input (the body is not JSON, or the operation refused it)",
+    "401": "missing or wrong bearer token",
+    "403": "the token may not do this (accept needs the write token)",
+    "404": "no record with that id",
+    "413": "the body is over the size limit",
+    "422": "a field is unknown, missing or of the wrong type",
+    "503": "another writer holds the index; retry after Retry-After seconds",
+}
+
+
+def openapi_document(operations: Iterable[Operation]) -> dict[str, Any]:
+    operations = list(operations)
+    responses = [SearchResponse, CheckResult, Record, Neighbours, Explanation, Listing, Stats]
+    models = [(op.request, "validation") for op in operations] + [(m, "serialization") for m in responses]
+    _, schemas = models_json_schema(models, ref_template=REF)  # type: ignore[arg-type]
+    error = {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}
+    paths = {f"/api/{op.name}": {"post": _operation(op)} for op in operations}
+    paths["/health"] = {
+        "get": {"summary": "status, records, model and generation; needs no token", "security": [], "responses": {}}
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "kbsearch", "version": "1", "description": "The JSON API of 'kbsearch serve --http'."},
+        "paths": paths,
+        "components": {
+            "schemas": {**schemas.get("$defs", {}), "Error": error},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{"bearer": []}],
+    }
+
+
+def _operation(op: Operation) -> dict[str, Any]:
+    json_of = lambda name: {"application/json": {"schema": {"$ref": REF.format(model=name)}}}  # noqa: E731
+    responses: dict[str, Any] = {"200": {"description": "the document --json prints", "content": json_of(op.response)}}
+    responses |= {code: {"description": text, "content": json_of("Error")} for code, text in ERRORS.items()}
+    return {
+        "summary": op.summary,
+        "operationId": op.name,
+        "requestBody": {"required": True, "content": json_of(op.request.__name__)},
+        "responses": responses,
+    }

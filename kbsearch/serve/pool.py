@@ -1,0 +1,80 @@
+"""Threads that each own one ``KnowledgeBase``.
+
+A SQLite connection belongs to the thread that opened it, so a server cannot
+hand one knowledge base to whichever thread asks. Each worker thread opens
+its own at start (and loads its vector index, so the first request is warm)
+and runs the jobs it takes from a shared queue: a job goes to whichever
+thread is free. The opener gives them one model and one vector index per
+generation (``SharedEncoder``, ``IndexShare``).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+from kbsearch.kb import KnowledgeBase
+
+T = TypeVar("T")
+_Job = tuple[Future[Any], Callable[[KnowledgeBase], Any]]
+
+
+class KbPool:
+    """``size`` threads, each with its own knowledge base from ``opener``."""
+
+    def __init__(self, opener: Callable[[], KnowledgeBase], size: int, name: str) -> None:
+        self._opener = opener
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"{name}-{n}", daemon=True) for n in range(max(1, size))
+        ]
+        self._ready = threading.Barrier(len(self._threads) + 1)
+        for thread in self._threads:
+            thread.start()
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Until every thread has opened its knowledge base (or failed to)."""
+        self._ready.wait(timeout)
+
+    def submit(self, job: Callable[[KnowledgeBase], T]) -> Future[T]:
+        future: Future[T] = Future()
+        self._jobs.put((future, job))
+        return future
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Finish the queued jobs, then close every knowledge base."""
+        for _ in self._threads:
+            self._jobs.put(None)
+        for thread in self._threads:
+            thread.join(timeout)
+
+    def _work(self) -> None:
+        kb: KnowledgeBase | None = None
+        try:
+            kb = self._open()
+        except Exception:  # each job tries again and reports why: the server keeps running
+            kb = None
+        self._ready.wait()
+        while (item := self._jobs.get()) is not None:
+            future, job = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                kb = kb or self._open()
+                future.set_result(job(kb))
+            except BaseException as err:
+                future.set_exception(err)
+        if kb is not None:
+            kb.close()
+
+    def _open(self) -> KnowledgeBase:
+        kb = self._opener()
+        try:
+            _ = kb.store.vector_index
+        except BaseException:
+            kb.close()
+            raise
+        return kb

@@ -1,0 +1,101 @@
+"""The bodies of the server's calls: one typed model per operation, mirroring
+the CLI's flags. Unknown fields are refused, so a misspelt flag is an error
+rather than silently ignored. The MCP tools take the same fields."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kbsearch.filters import SearchFilter
+from kbsearch.records import Kind
+from kbsearch.responses import SearchMode
+
+MAX_K = 1000
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Filters(Body):
+    """``--kind``, ``--instance``, ``--topic``, ``--section``, ``--since``, ``--until``."""
+
+    kind: list[Kind] = Field(default_factory=list, description="only these kinds")
+    instance: str | None = Field(default=None, description="only records by this writer (tom, jay, spark, stephen)")
+    topic: str | None = Field(default=None, description="only this topic (inference, llm-infra, …)")
+    section: str | None = Field(default=None, description="only records whose section contains this text")
+    since: dt.date | None = Field(default=None, description="only records dated on or after this day")
+    until: dt.date | None = Field(default=None, description="only records dated on or before this day")
+
+    def search_filter(self) -> SearchFilter:
+        return SearchFilter(
+            kinds=self.kind,
+            instance=self.instance,
+            topic=self.topic,
+            section=self.section,
+            since=self.since,
+            until=self.until,
+        )
+
+
+class SearchRequest(Filters):
+    """``kbsearch search QUERY [-k N] [--mode M] [filters]``."""
+
+    query: str = Field(description="words, a title, a sentence (Chinese or English) or an arXiv id")
+    k: int = Field(default=10, ge=1, le=MAX_K, description="number of results")
+    mode: SearchMode = Field(
+        default=SearchMode.hybrid, description="dense (by meaning), lexical (exact words and numbers) or hybrid"
+    )
+
+
+class CheckRequest(Body):
+    """``kbsearch check INPUT [--as-of D] [--accept] [--config F]``, with the input's text in the body."""
+
+    text: str = Field(description="a briefing, a paper card, JSONL, or the text of one increment")
+    path: str | None = Field(
+        default=None,
+        description="the file the text was read from: picks the format by its extension, labels the records "
+        "and keeps them from being compared with records of the same file; never opened by the server. "
+        "Without it the text is read as 'check -' reads stdin",
+    )
+    input: str | None = Field(default=None, description="how the result names the input (default: path, else '-')")
+    as_of: dt.date | None = Field(default=None, description="compare only with records dated on or before this day")
+    accept: bool = Field(default=False, description="ingest the NEW and UPDATE items afterwards (needs write access)")
+    config: dict[str, float] = Field(
+        default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
+    )
+
+
+class ShowRequest(Body):
+    """``kbsearch show ID``."""
+
+    id: str = Field(description="a record id, as search and list print it")
+
+
+class SimilarRequest(Filters):
+    """``kbsearch similar ID [-k N] [filters]``."""
+
+    id: str = Field(description="a stored record's id")
+    k: int = Field(default=10, ge=1, le=MAX_K, description="number of records")
+
+
+class ExplainRequest(Body):
+    """``kbsearch explain A B``."""
+
+    a: str = Field(description="the first record's id")
+    b: str = Field(description="the second record's id")
+    config: dict[str, float] = Field(
+        default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
+    )
+
+
+class ListRequest(Filters):
+    """``kbsearch list [filters] [--limit N]``."""
+
+    limit: int | None = Field(default=None, ge=1, description="at most this many records, oldest first")
+
+
+class StatsRequest(Body):
+    """``kbsearch stats`` (an empty body)."""

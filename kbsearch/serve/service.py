@@ -1,0 +1,110 @@
+"""The operations the server offers, over the ``KnowledgeBase`` facade.
+
+Reads run on a pool of threads, each with its own connection to the index;
+writes (``check`` with accept) run on one writer thread and take the same
+writer lock as the CLI, with a short timeout: a busy index is reported
+(503, retry later), never waited on for minutes. Every read runs in one
+SQLite snapshot, whose generation the store compares with its vector
+cache's, so an ingest by another process is seen by the next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar, cast
+
+from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
+from kbsearch.errors import KbError
+from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder
+from kbsearch.records import Record
+from kbsearch.responses import Listing, SearchResponse, Stats
+from kbsearch.serve.pool import KbPool
+from kbsearch.serve.requests import (
+    CheckRequest,
+    ExplainRequest,
+    ListRequest,
+    SearchRequest,
+    ShowRequest,
+    SimilarRequest,
+)
+from kbsearch.serve.tokens import Access
+
+T = TypeVar("T")
+DEFAULT_READERS = 3
+DEFAULT_LOCK_TIMEOUT = 10.0
+
+
+class Forbidden(KbError):
+    """The caller's token does not allow this (the server answers 403)."""
+
+
+class Service:
+    """One index and one model, warm, for many concurrent callers."""
+
+    def __init__(
+        self,
+        root: Path,
+        spec: ModelSpec,
+        *,
+        readers: int = DEFAULT_READERS,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        encoder: Encoder | None = None,
+    ) -> None:
+        self.root, self.spec, self.lock_timeout = root, spec, lock_timeout
+        with KnowledgeBase(root, spec) as kb:  # "no index at …" or a model mismatch, before anything starts
+            kb.stats()
+        self.encoder = SharedEncoder(spec, encoder)
+        _ = self.encoder.dim  # the model loads now, not on the first request
+        self.indexes = IndexShare()
+        self._readers = KbPool(self._open, readers, "kbsearch-read")
+        self._writer = KbPool(self._open, 1, "kbsearch-write")
+        self._readers.wait_ready()
+        self._writer.wait_ready()
+
+    def _open(self) -> KnowledgeBase:
+        encoder = cast(Encoder, self.encoder)  # the Protocol's plain attributes are properties here
+        return KnowledgeBase(
+            self.root, self.spec, encoder=encoder, lock_timeout=self.lock_timeout, index_share=self.indexes
+        )
+
+    def close(self) -> None:
+        self._readers.close()
+        self._writer.close()
+
+    async def _read(self, job: Callable[[KnowledgeBase], T]) -> T:
+        return await asyncio.wrap_future(self._readers.submit(job))
+
+    async def _write(self, job: Callable[[KnowledgeBase], T]) -> T:
+        return await asyncio.wrap_future(self._writer.submit(job))
+
+    async def search(self, req: SearchRequest) -> SearchResponse:
+        return await self._read(lambda kb: kb.search(req.query, req.k, req.search_filter(), req.mode))
+
+    async def check(self, req: CheckRequest, access: Access) -> CheckResult:
+        if req.accept and access < Access.write:
+            raise Forbidden("accepting needs the write token", hint="send serve-write.token's content as the bearer")
+
+        def job(kb: KnowledgeBase) -> CheckResult:
+            config = kb.dedupe_config(overrides=req.config)
+            return kb.check_text(
+                req.text, name=req.path, input_name=req.input, as_of=req.as_of, accept=req.accept, config=config
+            )
+
+        return await (self._write(job) if req.accept else self._read(job))
+
+    async def show(self, req: ShowRequest) -> Record:
+        return await self._read(lambda kb: kb.show(req.id))
+
+    async def similar(self, req: SimilarRequest) -> Neighbours:
+        return await self._read(lambda kb: kb.similar(req.id, req.k, req.search_filter()))
+
+    async def explain(self, req: ExplainRequest) -> Explanation:
+        return await self._read(lambda kb: kb.explain(req.a, req.b, kb.dedupe_config(overrides=req.config)))
+
+    async def listing(self, req: ListRequest) -> Listing:
+        return await self._read(lambda kb: kb.listing(req.search_filter(), req.limit))
+
+    async def stats(self) -> Stats:
+        return await self._read(lambda kb: kb.stats())

@@ -1,0 +1,174 @@
+"""The MCP tools: the same operations as the JSON API, described for an agent.
+
+Each tool returns the document the CLI prints with ``--json`` (as structured
+content, and as JSON text for clients that read only text). A ``KbError``
+becomes a tool error carrying its one-line message and hint, which is what
+an agent needs to correct the call.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field, ValidationError
+
+from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
+from kbsearch.errors import KbError
+from kbsearch.records import Kind, Record
+from kbsearch.responses import Listing, SearchMode, SearchResponse, Stats
+from kbsearch.serve.requests import (
+    CheckRequest,
+    ExplainRequest,
+    ListRequest,
+    SearchRequest,
+    ShowRequest,
+    SimilarRequest,
+)
+from kbsearch.serve.service import Service
+from kbsearch.serve.tokens import Access
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+INSTRUCTIONS = """\
+kbsearch is the team's knowledge base of E1 briefings (预消化简报) written by the instances tom, jay, \
+spark and stephen, of paper cards and of living-document sections, searchable in Chinese and English \
+alike. Use `search` to find what is known about a topic, paper or number; `check` before writing an \
+increment, to learn whether it is NEW, an UPDATE of something known, or a DUPLICATE, with the evidence \
+and who said it first; `show` for one record; `similar` for a stored record's neighbours; `explain` for \
+why two records are or are not the same item; `list` and `stats` for an overview. `check` never \
+changes the knowledge base; `accept` checks and then stores the NEW and UPDATE items (it needs write \
+access). Record ids look like `jay/2026-09-17-jay-inference-e1prep#1` or `card/2607.17715`."""
+
+AccessOf = Callable[[Context], Access]
+
+Kinds = Annotated[list[Kind], Field(description="only these kinds: increment, paper_card, doc_section")]
+Instance = Annotated[str | None, Field(description="only records by this writer (tom, jay, spark, stephen)")]
+Topic = Annotated[str | None, Field(description="only this topic (inference, llm-infra, agents, …)")]
+Section = Annotated[str | None, Field(description="only records whose section contains this text")]
+Since = Annotated[dt.date | None, Field(description="only records dated on or after this day (YYYY-MM-DD)")]
+Until = Annotated[dt.date | None, Field(description="only records dated on or before this day (YYYY-MM-DD)")]
+Text = Annotated[str, Field(description="a whole briefing, a paper card, JSONL lines, or the text of one increment")]
+Path = Annotated[
+    str | None,
+    Field(
+        description="the briefing's file name or path, e.g. 2026-09-20-jay-engineering-e1prep.md: picks the "
+        "format and names the items (records of that same file are not compared with it); omit for plain text"
+    ),
+]
+AsOf = Annotated[dt.date | None, Field(description="compare only with records dated on or before this day")]
+
+
+def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
+    """An MCP server whose tools call ``service``; ``access_of`` says what a call may do."""
+    mcp: MCPServer = MCPServer("kbsearch", instructions=INSTRUCTIONS, log_level="WARNING")
+
+    @mcp.tool()
+    async def search(
+        query: Annotated[str, Field(description="words, a title, a sentence (zh or en) or an arXiv id")],
+        k: Annotated[int, Field(ge=1, le=1000, description="number of results")] = 10,
+        mode: Annotated[SearchMode, Field(description="dense: by meaning; lexical: exact words; hybrid: both")] = (
+            SearchMode.hybrid
+        ),
+        kind: Kinds | None = None,
+        instance: Instance = None,
+        topic: Topic = None,
+        section: Section = None,
+        since: Since = None,
+        until: Until = None,
+    ) -> SearchResponse:
+        """Search the knowledge base by meaning and by words, across Chinese and English. Records carrying an
+        arXiv id, GitHub repo or URL from the query come first. Each result has its id, kind, writer, date,
+        title, text, arXiv ids and a snippet."""
+        filters = {"kind": kind or [], "instance": instance, "topic": topic, "section": section}
+        request = _valid(SearchRequest, query=query, k=k, mode=mode, since=since, until=until, **filters)
+        return await _call(lambda: service.search(request))
+
+    @mcp.tool()
+    async def check(text: Text, ctx: Context, path: Path = None, as_of: AsOf = None) -> CheckResult:
+        """The dedupe gate: judge each item of a briefing (or one increment's text) against the knowledge base
+        as NEW, UPDATE (the same item is known, but something in it is new, such as numbers or a status) or
+        DUPLICATE, with the matching records, which claims are already known and from where, who said it
+        first, and flags for items marked new (首次锚入, 本次新增) that were seen before. Changes nothing."""
+        request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=False)
+        return await _call(lambda: service.check(request, access_of(ctx)))
+
+    @mcp.tool()
+    async def accept(text: Text, ctx: Context, path: Path = None, as_of: AsOf = None) -> CheckResult:
+        """Check like `check`, then store the NEW and UPDATE items in the knowledge base (DUPLICATEs are not
+        stored). Needs write access. Returns the check result with `accepted` listing the stored ids."""
+        request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True)
+        return await _call(lambda: service.check(request, access_of(ctx)))
+
+    @mcp.tool()
+    async def show(id: Annotated[str, Field(description="a record id, as search and list give it")]) -> Record:
+        """One record in full: title, text, claims (要点), sources, arXiv ids it is about and cites, writer,
+        date, topic and section."""
+        request = _valid(ShowRequest, id=id)
+        return await _call(lambda: service.show(request))
+
+    @mcp.tool()
+    async def similar(
+        id: Annotated[str, Field(description="a stored record's id")],
+        k: Annotated[int, Field(ge=1, le=1000, description="number of records")] = 10,
+        kind: Kinds | None = None,
+        instance: Instance = None,
+        since: Since = None,
+        until: Until = None,
+    ) -> Neighbours:
+        """The records nearest to a stored one, each judged by the dedupe rules: the same item or not, the
+        cosine score and the reason. Use it to find where else an item was reported."""
+        request = _valid(SimilarRequest, id=id, k=k, kind=kind or [], instance=instance, since=since, until=until)
+        return await _call(lambda: service.similar(request))
+
+    @mcp.tool()
+    async def explain(
+        a: Annotated[str, Field(description="the first record's id")],
+        b: Annotated[str, Field(description="the second record's id")],
+    ) -> Explanation:
+        """Why two stored records are, or are not, the same item: the judgement and what every rule saw
+        (shared or cited arXiv ids, identical text, paper titles, rare names, cosine against its threshold)."""
+        request = _valid(ExplainRequest, a=a, b=b)
+        return await _call(lambda: service.explain(request))
+
+    @mcp.tool(name="list")
+    async def list_records(
+        kind: Kinds | None = None,
+        instance: Instance = None,
+        topic: Topic = None,
+        section: Section = None,
+        since: Since = None,
+        until: Until = None,
+        limit: Annotated[int, Field(ge=1, description="at most this many records")] = 100,
+    ) -> Listing:
+        """Records oldest first, with id, kind, writer, date, title and arXiv ids; `total` counts the whole
+        knowledge base."""
+        filters = {"kind": kind or [], "instance": instance, "topic": topic, "section": section}
+        request = _valid(ListRequest, since=since, until=until, limit=limit, **filters)
+        return await _call(lambda: service.listing(request))
+
+    @mcp.tool()
+    async def stats() -> Stats:
+        """What the knowledge base holds: records by kind, writer and topic, the model, vectors, last ingest."""
+        return await _call(service.stats)
+
+    return mcp
+
+
+def _valid(model: type[M], **fields: object) -> M:
+    try:
+        return model.model_validate(fields)
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise ToolError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from err
+
+
+async def _call(operation: Callable[[], Awaitable[T]]) -> T:
+    try:
+        return await operation()
+    except KbError as err:
+        raise ToolError(err.one_line()) from err
