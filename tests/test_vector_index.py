@@ -137,3 +137,26 @@ def test_a_lost_ivf_cache_is_rebuilt_from_sqlite_as_ivf(small_ivf: None, tmp_pat
     reopened = Store.open(tmp_path, model=encoder.model_id)
     assert reopened.vector_index.kind == "ivf" and reopened.cache_rebuilt()
     assert reopened.search_records(query, 5)[0][0] == before[0][0]
+
+
+def test_a_single_query_on_any_thread_runs_on_one_openmp_thread() -> None:
+    """OpenMP's thread count belongs to each thread: a server's reader or the TUI's
+    gateway left at the default would scan with every core, slower on a busy machine."""
+    import threading
+
+    import faiss
+
+    rng = np.random.default_rng(0)
+    vectors = rng.standard_normal((50, 8)).astype(np.float32)
+    index = VectorIndex.build(8, np.arange(50, dtype=np.int64), vectors)
+    seen: list[int] = []
+
+    def search() -> None:
+        faiss.omp_set_num_threads(2)  # what a new thread starts with on a 2-core machine
+        index.search(vectors[:1], 3)
+        seen.append(faiss.omp_get_max_threads())
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    thread.join()
+    assert seen == [1]

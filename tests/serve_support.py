@@ -1,0 +1,143 @@
+"""Helpers for the server tests: a small index, an in-process service, a real server process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from fake_encoder import FakeEncoder
+from kbsearch.cli import main
+from kbsearch.models import ModelSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+FAKE = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64)
+ROWS = [
+    {"id": "tri-jay", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
+     "instance": "jay", "date": "2026-09-17", "topic": "inference"},
+    {"id": "tri-spark", "title": "TriAttention trigonometric KV cache compression",
+     "text": "roughly 10x less KV memory", "instance": "spark", "date": "2026-09-18", "topic": "inference"},
+    {"id": "card", "kind": "paper_card", "title": "When2Think difficulty-aware length control",
+     "text": "arXiv:2609.19671 length control for hybrid reasoning", "date": "2026-09-19"},
+    {"id": "suffix", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
+     "date": "2026-09-18"},
+]  # fmt: skip
+BRIEFING = """\
+# inference · E1 预消化简报(2026-09-21)
+
+执行： Stephen
+
+## 增量 1：TriAttention 合入 TensorRT-LLM（⭐⭐⭐⭐）
+
+- 来源：https://github.com/WeianMao/triattention
+- 要点：
+  - TriAttention 把 KV cache 变换到三角函数基底上压缩，显存减少 10.7 倍
+  - 已合入 TensorRT-LLM 主干
+- 可信度：高
+
+## 增量 2：GPU 作业健康检查新增按 rank 的 step 时间告警（⭐⭐⭐）
+
+- 来源：内部实践
+- 要点：
+  - 每个 rank 的 step 时间超过中位数 1.5 倍即告警
+- 可信度：中
+
+本报告由 Stephen 实例自动生成
+"""
+
+
+def write_rows(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def build_index(folder: Path) -> Path:
+    """An index of ROWS made with the fake model (the caller sets KBSEARCH_MODELS)."""
+    source = write_rows(folder / "rows.jsonl", ROWS)
+    index = folder / "idx"
+    assert main(["ingest", str(source), "--index", str(index)]) == 0
+    return index
+
+
+def service_for(index: Path, **options: object):  # type: ignore[no-untyped-def]
+    from kbsearch.serve.service import Service
+
+    return Service(index, FAKE, encoder=FakeEncoder(), **options)  # type: ignore[arg-type]
+
+
+def normalized(text: str) -> str:
+    """Output with the run's own timings taken out (they differ between any two runs)."""
+    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": 0', text)
+    return re.sub(r"\d+ ms,", "N ms,", text)
+
+
+@dataclass
+class Running:
+    url: str
+    process: subprocess.Popen[str]
+    read_token: str
+    write_token: str
+    log: list[str]
+    """The server's stderr lines, read as they come (so the pipe never fills)."""
+
+
+@contextmanager
+def running_server(index: Path, env: dict[str, str], *extra: str) -> Iterator[Running]:
+    """``kbsearch serve --http 127.0.0.1:0`` in its own process, stopped afterwards."""
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS), env.get("PYTHONPATH", "")])}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kbsearch", "serve", "--http", "127.0.0.1:0", "--index", str(index), *extra],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        url = _wait_for_url(process)
+        log: list[str] = []
+        threading.Thread(target=_drain, args=(process, log), daemon=True).start()
+        yield Running(
+            url,
+            process,
+            (index / "serve-read.token").read_text().strip(),
+            (index / "serve-write.token").read_text().strip(),
+            log,
+        )
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_for_url(process: subprocess.Popen[str]) -> str:
+    assert process.stderr is not None
+    deadline = time.monotonic() + 60
+    seen = []
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line and process.poll() is not None:
+            break
+        seen.append(line)
+        found = re.search(r"listening on (http://\S+) ", line)
+        if found:
+            return found.group(1)
+    raise AssertionError("the server did not start:\n" + "".join(seen))
+
+
+def _drain(process: subprocess.Popen[str], log: list[str]) -> None:
+    assert process.stderr is not None
+    for line in process.stderr:
+        log.append(line)

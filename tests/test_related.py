@@ -1,0 +1,188 @@
+"""`kbsearch remove`, `similar` and `explain` (issue 13, item 11)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from fake_encoder import FakeEncoder
+from kbsearch.cli import main
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
+from kbsearch.dedupe.related import load_embedded
+from kbsearch.dedupe.rules import compare, rule_findings
+from kbsearch.doctor import examine
+from kbsearch.kb import LOCK_NAME, KnowledgeBase
+from kbsearch.models import ModelSpec
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ROWS = [
+    {"id": "tri-jay", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
+     "instance": "jay", "date": "2026-09-17", "arxiv_ids": []},
+    {"id": "tri-spark", "title": "TriAttention trigonometric KV cache compression",
+     "text": "roughly 10x less KV memory", "instance": "spark", "date": "2026-09-18"},
+    {"id": "card", "kind": "paper_card", "title": "When2Think difficulty-aware length control",
+     "text": "arXiv:2609.19671 length control for hybrid reasoning", "date": "2026-09-19"},
+    {"id": "cites", "title": "Reasoning budget survey", "text": "related work: When2Think",
+     "cited_ids": ["2609.19671"], "instance": "tom", "date": "2026-09-20"},
+    {"id": "other", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
+     "date": "2026-09-18"},
+]  # fmt: skip
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8")
+    folder = str(tmp_path / "idx")
+    assert run(capsys, "ingest", str(source), "--index", folder)[0] == 0
+    return folder
+
+
+def state(index: str) -> tuple[list[str], int, int]:
+    with KnowledgeBase.open(index) as kb:
+        stats = kb.stats()
+        return sorted(r.id for r in kb.listing().records), stats.generation, stats.passages
+
+
+def test_remove_deletes_records_vectors_and_cache_in_one_step(index: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ids, generation, passages = state(index)
+    code, out, _ = run(capsys, "remove", "tri-spark", "other", "--index", index, "--json")
+    assert code == 0
+    removal = json.loads(out)
+    assert removal["removed"] == ["tri-spark", "other"] and removal["records"] == 3
+    after_ids, after_generation, after_passages = state(index)
+    assert after_ids == [i for i in ids if i not in {"tri-spark", "other"}]
+    assert after_generation == generation + 1 and after_passages < passages
+    report = examine(Path(index))
+    assert report.healthy, report.findings
+    with KnowledgeBase.open(index) as kb:
+        assert kb.store.vector_index.count == after_passages  # the cache lost the removed passages
+        hits = kb.search("TriAttention trigonometric suffix decoding", k=10)
+        assert {h.id for h in hits.results}.isdisjoint({"tri-spark", "other"})
+
+
+def test_remove_with_an_unknown_id_changes_nothing(index: str, capsys: pytest.CaptureFixture[str]) -> None:
+    before = state(index)
+    cache = (Path(index) / "vectors.faiss").read_bytes()
+    code, out, err = run(capsys, "remove", "tri-spark", "no-such-id", "--index", index)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "'no-such-id'" in err and "nothing was removed" in err
+    assert state(index) == before
+    assert (Path(index) / "vectors.faiss").read_bytes() == cache
+
+
+def test_remove_waits_for_the_writer_lock(
+    index: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KBSEARCH_LOCK_TIMEOUT", "0.2")
+    before = state(index)
+    with FileLock(str(Path(index) / LOCK_NAME)):
+        code, _, err = run(capsys, "remove", "tri-spark", "--index", index)
+    assert code == 2 and "writing to" in err
+    assert state(index) == before
+
+
+def test_similar_judges_the_nearest_records(index: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "similar", "tri-jay", "--index", index, "--json")
+    assert code == 0
+    found = json.loads(out)
+    assert found["record"]["id"] == "tri-jay"
+    ids = [m["id"] for m in found["matches"]]
+    assert "tri-jay" not in ids
+    first = found["matches"][0]
+    assert first["id"] == "tri-spark" and first["same_item"] is True
+    assert any("triattention" in r for r in first["reasons"])
+    assert all(not m["same_item"] for m in found["matches"][1:])
+    by_id = json.loads(run(capsys, "similar", "card", "--index", index, "--json")[1])
+    citing = next(m for m in by_id["matches"] if m["id"] == "cites")
+    assert citing["same_item"] is False and citing["cited_ids"] == ["2609.19671"]
+    only = json.loads(
+        run(capsys, "similar", "tri-jay", "--instance", "spark", "-k", "1", "--index", index, "--json")[1]
+    )
+    assert [m["id"] for m in only["matches"]] == ["tri-spark"]
+    code, out, _ = run(capsys, "similar", "tri-jay", "--index", index)
+    assert code == 0 and "≡" in out and "tri-spark" in out
+
+
+def test_similar_and_explain_refuse_an_unknown_id(index: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["similar", "nope"], ["explain", "tri-jay", "nope"]):
+        code, out, err = run(capsys, *argv, "--index", index)
+        assert code == 2 and out == "" and "'nope'" in err and "list --json" in err
+
+
+def test_explain_lists_every_rule_and_the_deciding_one(index: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", "card", "cites", "--index", index, "--json")
+    assert code == 0
+    explained = json.loads(out)
+    assert explained["match"]["same_item"] is False
+    rules = explained["rules"]
+    assert [r["rule"] for r in rules] == [
+        "arxiv ids", "identical text", "paper-card titles", "rare title name", "rare lead name", "cosine"
+    ]  # fmt: skip
+    assert rules[0]["says"] is False and "2609.19671" in rules[0]["detail"]
+    code, out, _ = run(capsys, "explain", "tri-jay", "tri-spark", "--index", index)
+    assert code == 0 and "the same item" in out and "→ rare title name" in out
+
+
+def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
+    """explain's rule list must agree with compare() on every pair of the example corpus."""
+    from kbsearch.dedupe.rules import Embedded
+    from kbsearch.ingest import IngestReport, read_inputs
+
+    encoder = FakeEncoder()
+    parsed = read_inputs([EXAMPLES], IngestReport(model="fake"))
+    records = [r for p in parsed for r in p.records]
+    assert len(records) > 40
+
+    embedded = [Embedded(r, encoder.encode(r.passages())) for r in records]
+    config = DedupeConfig()
+    rare = lambda name: name in {"triattention", "c²kv", "when2think"}  # noqa: E731
+    checked = 0
+    for a, b in itertools.combinations(embedded, 2):
+        match = compare(a, b, config, rare, rare)
+        findings = rule_findings(a, b, config, rare, rare)
+        first = next(f for f in findings if f.says is not None)
+        assert first.says == match.same_item, (a.record.id, b.record.id, findings, match.reasons)
+        checked += 1
+    assert checked > 900
+
+
+def test_load_embedded_reads_the_stored_vectors(index: str) -> None:
+    spec = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64)
+    with KnowledgeBase(Path(index), spec, encoder=FakeEncoder()) as kb:
+        loaded = load_embedded(kb.store, ["tri-jay"])["tri-jay"]
+        config = DedupeConfig()
+        fresh = FakeEncoder().encode(loaded.record.passages())
+        assert loaded.vectors.shape == fresh.shape
+        assert abs(float(loaded.vectors[0] @ fresh[0]) - 1.0) < 1e-5
+        _ = rare_name_test(kb.store, config), rare_text_name_test(kb.store, config)
+
+
+def test_ingest_loads_the_model_before_taking_the_writer_lock(
+    index: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbsearch.errors import WriterBusy
+    from kbsearch.models import resolve_model
+
+    source = tmp_path / "new.jsonl"
+    source.write_text(json.dumps({"id": "new", "title": "Mooncake KV transfer"}) + "\n", encoding="utf-8")
+    unchanged = tmp_path / "again.jsonl"
+    unchanged.write_text(json.dumps(ROWS[0]) + "\n", encoding="utf-8")
+    with FileLock(str(Path(index) / LOCK_NAME)):
+        for path, loads in ((unchanged, False), (source, True)):
+            kb = KnowledgeBase(Path(index), resolve_model(None), lock_timeout=0.1)
+            with pytest.raises(WriterBusy):
+                kb.ingest([path])
+            assert (kb._encoder is not None) is loads  # a writer waits for the write, not for a model load
+            kb.close()

@@ -1,0 +1,162 @@
+"""The CLI as a client of a real `kbsearch serve --http` process: the same output as a local
+run, a CLI ingest seen by the running server, MCP over HTTP behind the token."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from serve_support import BRIEFING, Running, build_index, normalized, running_server, write_rows
+
+from kbsearch.cli import main
+
+
+@pytest.fixture
+def served(fake_models: Path, tmp_path: Path) -> Iterator[tuple[Running, Path]]:
+    index = build_index(tmp_path)
+    with running_server(index, dict(os.environ)) as server:
+        yield server, index
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_output_through_the_server_is_the_local_output(
+    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, index = served
+    briefing = tmp_path / "inbox" / "stephen" / "2026-09-21-inference-e1prep.md"
+    briefing.parent.mkdir(parents=True)
+    briefing.write_text(BRIEFING, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    token_file = tmp_path / "token"
+    token_file.write_text(server.read_token + "\n", encoding="utf-8")
+    commands = [
+        ["search", "TriAttention KV cache", "-k", "3"],
+        ["search", "推测解码", "--mode", "lexical", "--instance", "spark"],
+        ["check", "inbox/stephen/2026-09-21-inference-e1prep.md"],
+        ["check", "inbox/stephen/2026-09-21-inference-e1prep.md", "--as-of", "2026-09-17"],
+        ["show", "tri-spark"],
+        ["similar", "tri-jay", "-k", "2"],
+        ["stats"],
+    ]
+    for argv in commands:
+        for output in ([], ["--json"]):
+            local = run(capsys, *argv, *output, "--index", str(index))
+            remote = run(capsys, *argv, *output, "--server", server.url, "--token-file", str(token_file))
+            assert remote[0] == local[0], (argv, remote[2])
+            assert normalized(remote[1]) == normalized(local[1]), argv
+    monkeypatch.setenv("KBSEARCH_SERVER", server.url)
+    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
+    monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention frequency-domain KV cache compression\n10.7x less")
+    code, out, _ = run(capsys, "check", "-", "--json")
+    assert code == 1 and '"verdict": "DUPLICATE"' in out
+
+
+def test_the_client_says_what_went_wrong(
+    served: tuple[Running, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, _ = served
+    monkeypatch.delenv("KBSEARCH_TOKEN", raising=False)
+    code, out, err = run(capsys, "stats", "--server", server.url)
+    assert code == 2 and out == "" and "KBSEARCH_TOKEN" in err
+    monkeypatch.setenv("KBSEARCH_TOKEN", "wrong")
+    code, _, err = run(capsys, "search", "KV", "--server", server.url)
+    assert code == 2 and "refused the token" in err
+    assert any("401 POST /api/search" in line for line in server.log)
+    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
+    code, _, err = run(capsys, "show", "nope", "--server", server.url)
+    assert code == 2 and "no record with id 'nope'" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "search", "KV", "--server", "http://127.0.0.1:9")
+    assert code == 2 and "cannot reach the kbsearch server" in err
+
+
+def test_a_cli_ingest_is_seen_by_the_running_server(
+    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, index = served
+    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
+    before = run(capsys, "search", "Mooncake disaggregated KV transfer", "--server", server.url, "--json")[1]
+    assert '"id": "mooncake"' not in before
+    source = write_rows(tmp_path / "more.jsonl", [{"id": "mooncake", "title": "Mooncake disaggregated KV transfer"}])
+    assert main(["ingest", str(source), "--index", str(index)]) == 0
+    after = run(capsys, "search", "Mooncake disaggregated KV transfer", "--server", server.url, "--json")[1]
+    assert '"id": "mooncake"' in after
+    stats = run(capsys, "stats", "--server", server.url, "--json")[1]
+    assert '"records": 5' in stats and '"generation": 2' in stats
+    assert main(["remove", "mooncake", "--index", str(index)]) == 0
+    gone = run(capsys, "show", "mooncake", "--server", server.url)
+    assert gone[0] == 2
+
+
+def test_mcp_over_http_needs_the_token(served: tuple[Running, Path]) -> None:
+    server, _ = served
+
+    async def tools(token: str) -> list[str]:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx.AsyncClient(headers=headers) as http,
+            Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) as client,
+        ):
+            found = await client.call_tool("search", {"query": "TriAttention", "k": 1})
+            assert not found.is_error
+            return [t.name for t in (await client.list_tools()).tools]
+
+    assert "accept" in asyncio.run(tools(server.read_token))
+    refused = httpx.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert refused.status_code == 401
+
+
+def test_mcp_over_stdio(fake_models: Path, tmp_path: Path) -> None:
+    """The stdio transport: nothing but protocol on stdout, every tool listed, a call answered."""
+    from mcp import StdioServerParameters
+    from serve_support import ROOT, TESTS
+
+    index = build_index(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
+    command = StdioServerParameters(
+        command=sys.executable, args=["-m", "kbsearch", "serve", "--stdio", "--index", str(index)], env=env
+    )
+
+    async def session() -> tuple[list[str], dict[str, object]]:
+        async with Client(command) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            stats = await client.call_tool("stats", {})
+            assert not stats.is_error
+            return names, stats.structured_content or {}
+
+    names, stats = asyncio.run(session())
+    assert {"search", "check", "accept", "show", "similar", "explain", "list", "stats"} == set(names)
+    assert stats["records"] == 4 and stats["model"] == "fake"
+
+
+def test_a_search_through_the_server_loads_no_index_or_model_code(served: tuple[Running, Path]) -> None:
+    """The client path stays light: no SQLite, FAISS, numpy or model stack in the process."""
+    import subprocess
+
+    from serve_support import ROOT
+
+    server, _ = served
+    code = (
+        "import sys\nfrom kbsearch.cli import main\n"
+        "assert main(['search', 'TriAttention', '--server', sys.argv[1]]) == 0\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    env = {**os.environ, "KBSEARCH_TOKEN": server.read_token, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code, server.url], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "TriAttention" in done.stdout
+    modules = {m.split(".")[0] for m in done.stderr.split()}
+    assert "httpx" in modules and "kbsearch" in modules
+    assert not modules & {"numpy", "faiss", "sqlite3", "torch", "sentence_transformers", "yaml", "textual"}
