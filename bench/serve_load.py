@@ -303,17 +303,19 @@ def opens_consistent(index: Path) -> str:
 
 def kill_during_accepts(base: Path, scratch: Path, rows: list[dict[str, Any]], kills: int) -> None:
     """SIGKILL the server while it accepts, then open the index as the next process would."""
-    rng = random.Random(5)
+    rng = random.Random(5)  # the kill's moment within an accept
     print(f"\nSIGKILL during an accept, {kills} times:")
     for trial in range(kills):
         index = _fresh_copy(base, scratch / "kill")
         server = Server(index)
         record = new_records(rows, f"load/kill{trial}", 1, offset=1000 + trial)[0]
         body = {"text": json.dumps(record, ensure_ascii=False), "path": f"kill-{trial}.jsonl", "accept": True}
-        # Warm the writer's path with one accept, then kill the second one at a random moment.
+        # One accept first, timed: the kill then lands at a random moment of a
+        # second one's span, from its check to past its commit and cache write.
         warm = new_records(rows, f"load/warm{trial}", 1, offset=2000 + trial)[0]
+        started = time.perf_counter()
         _post_accept(server, {**body, "text": json.dumps(warm, ensure_ascii=False), "path": f"warm-{trial}.jsonl"})
-        delay = rng.uniform(0.0, 0.25)
+        delay = rng.uniform(0.3, 1.2) * (time.perf_counter() - started)
         sender = threading.Thread(target=_post_accept, args=(server, body), daemon=True)
         sender.start()
         time.sleep(delay)
@@ -385,11 +387,15 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=10, help="whole client processes timed")
     parser.add_argument("--cache", type=Path, default=CACHE)
+    parser.add_argument("--kills-only", action="store_true", help="only the SIGKILL trials")
     args = parser.parse_args()
     spec = resolve_model(None)
     base = args.cache / f"index-{RECORDS // 1000}k"
     build_index(base, spec, RECORDS)
     rows = load_rows()
+    if args.kills_only:
+        kill_during_accepts(base, args.cache, rows, args.kills)
+        return
     index = _fresh_copy(base, args.cache / "run")
     feed_records = new_records(rows, "load/ingest", args.ingest, offset=500)
     feed = args.cache / "ingest.jsonl"
