@@ -1,19 +1,58 @@
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.briefings import SEEDS, SEEDS_ABSENT
 
 from fake_encoder import FakeEncoder
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT.parent / "shared" / "seeds"
 EXAMPLES = ROOT / "examples"
+ENV_PREFIX = "KBSEARCH_"
+CACHE_ENV = "KBSEARCH_CACHE"
+
+
+def _clear_kbsearch_variables(patch: pytest.MonkeyPatch) -> None:
+    for name in [n for n in os.environ if n.startswith(ENV_PREFIX)]:
+        patch.delenv(name)
+
+
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One model cache per session: the real models are built into it once,
+    never into the developer's own cache, and it goes when the session ends."""
+    folder = tmp_path_factory.mktemp("model-cache")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)  # a built e5 is about 600 MB
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_environment(model_cache: Path) -> Iterator[None]:
+    # Session-scoped too, so module-scoped fixtures that load a model already
+    # see the clean environment (they are set up before function fixtures).
+    with pytest.MonkeyPatch.context() as patch:
+        _clear_kbsearch_variables(patch)
+        patch.setenv(CACHE_ENV, str(model_cache))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _test_environment(model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with no KBSEARCH_* variable but the model cache,
+    whatever the shell or an earlier test set."""
+    _clear_kbsearch_variables(monkeypatch)
+    monkeypatch.setenv(CACHE_ENV, str(model_cache))
 
 
 @pytest.fixture
 def seeds_dir() -> Path:
-    assert SEEDS.is_dir(), f"the seed briefings are missing: {SEEDS}"
+    """The real briefings beside the project; tests using them skip without them."""
+    if not SEEDS.is_dir():
+        pytest.skip(SEEDS_ABSENT)
     return SEEDS
 
 
@@ -25,8 +64,6 @@ def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "fake   python:fake_encoder:make dim=64\nfake2  python:fake_encoder:make dim=32\n", encoding="utf-8"
     )
     monkeypatch.setenv("KBSEARCH_MODELS", str(path))
-    monkeypatch.delenv("KBSEARCH_MODEL", raising=False)
-    monkeypatch.delenv("KBSEARCH_INDEX", raising=False)
     return path
 
 

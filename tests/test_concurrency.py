@@ -83,6 +83,13 @@ def corpora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpora]:
         )
 
 
+@pytest.fixture(autouse=True)
+def _fake_model(corpora: Corpora, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process runs find the fake model through the environment, which
+    conftest resets before every test."""
+    monkeypatch.setenv("KBSEARCH_MODELS", corpora.env["KBSEARCH_MODELS"])
+
+
 def kbsearch(env: dict[str, str], *argv: str, timeout: str = "600") -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "kbsearch", *argv],

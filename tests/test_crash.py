@@ -41,6 +41,13 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
         yield prepare(workdir, env)
 
 
+@pytest.fixture(autouse=True)
+def _fake_model(setup: Setup, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process runs find the fake model through the environment, which
+    conftest resets before every test."""
+    monkeypatch.setenv("KBSEARCH_MODELS", setup.env["KBSEARCH_MODELS"])
+
+
 def test_sigkill_at_random_moments_during_ingest(setup: Setup) -> None:
     rng = random.Random(20260922)
     for number in range(TRIALS):

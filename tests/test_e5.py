@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from q4_file import q4_bytes, q4_values, tiny_bert_tensors, write_model
+from support.files import write_jsonl
 
 from kbsearch.embed import Encoder, e5, load_encoder
 from kbsearch.embed.q4 import dequantize_q4, read_q4_model
@@ -148,7 +149,7 @@ def test_shipped_models_txt_lists_e5_offline_and_keeps_use_first() -> None:
 # other words (as the digest stream rewords a paper that comes back), and
 # another paper on the same topic that shares much of the vocabulary.
 # Written for this test. A full rewrite that keeps no phrasing scores lower
-# (about 0.94, see the README) and is not what this threshold catches.
+# (about 0.94, see docs/dedupe.md) and is not what this threshold catches.
 SAME_PAPER_AND_SIBLING = [
     (
         "本文提出FreqKV，在频域中压缩KV缓存：对键值序列做离散余弦变换，只保留低频分量，"
@@ -256,7 +257,7 @@ def test_reworded_summary_scores_above_the_threshold_and_a_sibling_below(
     encoders: dict[str, Encoder], texts: tuple[str, str, str]
 ) -> None:
     """Against the calibrated threshold the shipped models.txt gives e5 (fitted
-    on LCQMC, on USE's scale after e5's cosine map; see the README)."""
+    on LCQMC, on USE's scale after e5's cosine map; see docs/dedupe.md)."""
     from kbsearch.dedupe.config import load_config
 
     spec = shipped_e5()
@@ -274,14 +275,11 @@ def test_an_index_built_with_use_is_refused_for_e5_until_reindex(
 ) -> None:
     from kbsearch.cli import main
 
-    for name in ("KBSEARCH_MODELS", "KBSEARCH_MODEL", "KBSEARCH_INDEX"):
-        monkeypatch.delenv(name, raising=False)
     rows = [
         {"id": "kv", "title": "频域 KV 缓存压缩", "text": SAME_PAPER_AND_SIBLING[0][0]},
         {"id": "spec", "title": "后缀树推测解码", "text": SAME_PAPER_AND_SIBLING[1][0]},
     ]
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    source = write_jsonl(tmp_path / "in.jsonl", rows)
     index = str(tmp_path / "idx")
     assert main(["ingest", str(source), "--index", index, "--model", "use-multilingual-v3"]) == 0
     capsys.readouterr()
