@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.briefings import LAYOUT_0826, LAYOUT_0919, Briefing
+from support.cli import check_json, ingest_rows
+from support.files import write_jsonl
 
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
@@ -52,24 +55,9 @@ KNOWN = [
 ]
 
 
-def jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
-    code = main([*argv, "--json"])
-    out, err = capsys.readouterr()
-    assert code in (0, 1), err
-    return code, json.loads(out)
-
-
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    folder = str(tmp_path / "idx")
-    assert main(["ingest", str(jsonl(tmp_path / "known.jsonl", KNOWN)), "--index", folder]) == 0
-    capsys.readouterr()
-    return folder
+    return str(ingest_rows(capsys, tmp_path, KNOWN))
 
 
 def item(**fields: object) -> dict:
@@ -79,7 +67,7 @@ def item(**fields: object) -> dict:
 def check_rows(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, index: str, rows: list[dict], *extra: str
 ) -> tuple[int, dict]:
-    return run(capsys, "check", str(jsonl(tmp_path / "incoming.jsonl", rows)), "--index", index, *extra)
+    return check_json(capsys, "check", str(write_jsonl(tmp_path / "incoming.jsonl", rows)), "--index", index, *extra)
 
 
 def test_identical_text_is_a_duplicate_and_exits_1(
@@ -148,7 +136,7 @@ def test_as_of_hides_later_records(index: str, tmp_path: Path, capsys: pytest.Ca
 def test_rechecking_an_ingested_file_never_matches_itself(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, result = run(capsys, "check", str(tmp_path / "known.jsonl"), "--index", index)
+    _, result = check_json(capsys, "check", str(tmp_path / "known.jsonl"), "--index", index)
     for verdict in result["items"]:
         assert verdict["verdict"] == "NEW"
         assert all(m["id"] not in {r["id"] for r in KNOWN} for m in verdict["matches"])
@@ -163,10 +151,10 @@ def test_accept_ingests_new_and_update_but_not_duplicates(
     ]
     code, result = check_rows(capsys, tmp_path, index, rows, "--accept")
     assert code == 1 and result["accepted"] == ["fresh"]
-    _, stats = run(capsys, "stats", "--index", index)
+    _, stats = check_json(capsys, "stats", "--index", index)
     assert stats["records"] == len(KNOWN) + 1
-    other = jsonl(tmp_path / "other.jsonl", [item(id="other", title=rows[1]["title"])])
-    _, again = run(capsys, "check", str(other), "--index", index)
+    other = write_jsonl(tmp_path / "other.jsonl", [item(id="other", title=rows[1]["title"])])
+    _, again = check_json(capsys, "check", str(other), "--index", index)
     assert again["items"][0]["verdict"] == "DUPLICATE"
     assert again["items"][0]["matches"][0]["id"] == "fresh"
 
@@ -177,26 +165,28 @@ def test_stdin_text_is_one_increment(
     import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{KNOWN[2]['title']}\n{KNOWN[2]['text']}\n"))
-    code, result = run(capsys, "check", "-", "--index", index)
+    code, result = check_json(capsys, "check", "-", "--index", index)
     assert code == 1
     assert result["items"][0]["id"].startswith("stdin#")
     assert result["items"][0]["verdict"] == "DUPLICATE"
 
 
-def test_seed_table_lists_an_id_as_new_and_as_anchored(
-    index: str, seeds_dir: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("briefing", LAYOUT_0919)
+def test_table_lists_an_id_as_new_and_as_anchored(
+    index: str, briefing: Briefing, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, result = run(capsys, "check", str(seeds_dir / "000_c534be5e5b71eb8c.txt"), "--index", index)
+    _, result = check_json(capsys, "check", str(briefing.path), "--index", index)
     assert len(result["items"]) == 5
     flagged = [f for f in result["flags"] if f["arxiv_id"] == "2607.08057"]
     assert flagged and flagged[0]["kind"] == "claimed_new_seen_before"
     assert flagged[0]["anchored_on"] == "9-16"
 
 
+@pytest.mark.parametrize("briefing", LAYOUT_0826)
 def test_first_anchoring_claim_is_flagged_with_first_seen(
-    index: str, seeds_dir: Path, capsys: pytest.CaptureFixture[str]
+    index: str, briefing: Briefing, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, result = run(capsys, "check", str(seeds_dir / "003_11fd4a84ef5353d3.txt"), "--index", index)
+    _, result = check_json(capsys, "check", str(briefing.path), "--index", index)
     c2kv = result["items"][0]
     assert c2kv["verdict"] in {"DUPLICATE", "UPDATE"}
     assert c2kv["first_seen"]["id"] == "jay-c2kv"
@@ -212,16 +202,16 @@ def test_audit_clusters_by_subject_id_not_by_citation(
         item(id="tom-c2kv", title="C²KV again", arxiv_ids=["2607.17715"], anchor="首次锚入"),
         item(id="tom-zc", title="Zero-copy offload", cited_ids=["2608.01526"], text="GPU to host"),
     ]
-    assert main(["ingest", str(jsonl(tmp_path / "later.jsonl", later)), "--index", index]) == 0
+    assert main(["ingest", str(write_jsonl(tmp_path / "later.jsonl", later)), "--index", index]) == 0
     capsys.readouterr()
-    _, result = run(capsys, "audit", "--index", index)
+    _, result = check_json(capsys, "audit", "--index", index)
     c2kv = next(c for c in result["clusters"] if c["first_seen"]["id"] == "jay-c2kv")
     assert [m["id"] for m in c2kv["repeats"]] == ["tom-c2kv"]
     assert c2kv["shared_ids"] == ["2607.17715"] and c2kv["instances"] == ["jay", "tom"]
     assert all("tom-zc" not in [c["first_seen"]["id"]] + [m["id"] for m in c["repeats"]] for c in result["clusters"])
     flagged = result["claimed_new_seen_before"]
     assert flagged and flagged[0]["first_seen_id"] == "jay-c2kv"
-    _, only_jay = run(capsys, "audit", "--instance", "jay", "--index", index)
+    _, only_jay = check_json(capsys, "audit", "--instance", "jay", "--index", index)
     assert all(c["instances"] == ["jay"] for c in only_jay["clusters"])
 
 
@@ -289,7 +279,7 @@ def test_calibrate_fits_a_threshold_and_check_uses_it(
     ]
     pairs.write_text("a\tb\tlabel\tlang\n" + "".join(f"{a}\t{b}\t{y}\ten-en\n" for a, b, y in rows), encoding="utf-8")
     out = tmp_path / "dedupe.json"
-    _, result = run(capsys, "calibrate", str(pairs), "--out", str(out))
+    _, result = check_json(capsys, "calibrate", str(pairs), "--out", str(out))
     assert result["pairs"] == 4 and result["field"] == "same_item"
     assert result["best"]["f1"] == 1.0
     assert json.loads(out.read_text())["same_item"] == result["best"]["threshold"]

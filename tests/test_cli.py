@@ -5,26 +5,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from kbsearch.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
-
-
-def write_jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
-
+from support.briefings import BRIEFING_FOLDERS
+from support.cli import index_files, run, run_json
+from support.files import write_jsonl
 
 ROWS = [
     {
@@ -54,18 +37,19 @@ ROWS = [
 ]
 
 
-def test_seeds_give_ten_increments(
-    fake_models: Path, seeds_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("briefings", BRIEFING_FOLDERS)
+def test_two_briefings_give_ten_increments(
+    fake_models: Path, briefings: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     index = str(tmp_path / "idx")
-    report = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
+    report = run_json(capsys, "ingest", str(briefings), "--index", index)
     assert report["added"] == 10 and report["embedded"] >= 10  # title, text and claims
     stats = run_json(capsys, "stats", "--index", index)
     assert stats["records"] == 10
     assert stats["by_kind"] == {"increment": 10, "paper_card": 0, "doc_section": 0}
     assert stats["model"] == "fake" and stats["dim"] == 64
     assert stats["vectors"] == stats["passages"] > 10
-    again = run_json(capsys, "ingest", str(seeds_dir), "--index", index)
+    again = run_json(capsys, "ingest", str(briefings), "--index", index)
     assert again["unchanged"] == 10 and again["embedded"] == 0 and again["added"] == 0
 
 
@@ -131,11 +115,12 @@ def test_errors_are_one_line_with_exit_2(fake_models: Path, tmp_path: Path, caps
     assert code == 2 and "nope" in err
 
 
+@pytest.mark.parametrize("briefings", BRIEFING_FOLDERS)
 def test_one_bad_file_among_good_ones(
-    fake_models: Path, tmp_path: Path, seeds_dir: Path, capsys: pytest.CaptureFixture[str]
+    fake_models: Path, tmp_path: Path, briefings: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "mixed"
-    shutil.copytree(seeds_dir, folder)
+    shutil.copytree(briefings, folder)
     (folder / "broken.jsonl").write_text('{"title": "ok"}\n{not json\n', encoding="utf-8")
     index = tmp_path / "idx"
     code, out, err = run(capsys, "ingest", str(folder), "--index", str(index), "--json")
@@ -149,12 +134,12 @@ def test_refused_input_leaves_the_store_byte_for_byte(
 ) -> None:
     index = tmp_path / "idx"
     run_json(capsys, "ingest", str(write_jsonl(tmp_path / "in.jsonl", ROWS)), "--index", str(index))
-    before = {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
+    before = index_files(index)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"title": "fine"}\n[1, 2]\n', encoding="utf-8")
     code, _, err = run(capsys, "ingest", str(bad), "--index", str(index))
     assert code == 2 and "bad.jsonl" in err
-    after = {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
+    after = index_files(index)
     assert after.keys() == before.keys()
     assert after["vectors.faiss"] == before["vectors.faiss"]
     assert after["manifest.json"] == before["manifest.json"]

@@ -1,19 +1,25 @@
-"""The dedupe gate on real text with the real default model. Marked slow; runs in CI."""
+"""The dedupe gate on real text with the real default model. Marked slow; runs in CI.
+
+The knowledge base is examples/ plus two briefings of tom's (08-26 and 09-19):
+the real seeds when they are beside the project, else the project's own
+fixtures in the same layouts; each test runs against both when it can.
+"""
 
 from __future__ import annotations
 
-import json
+import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.briefings import FIXTURE_0826, FIXTURE_0919, SEED_0826, SEED_0919, Briefing, from_seed_and_fixture
+from support.files import write_jsonl
 
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import load_models
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT.parent / "shared" / "seeds"
-SEED_0919 = str(SEEDS / "000_c534be5e5b71eb8c.txt")
 KEDA_EN = "spark/2026-08-28-spark-llm-infra-e1prep#3"
 
 # A Chinese rewrite, point by point, of spark's English KEDA increment (examples/).
@@ -50,41 +56,57 @@ UNRELATED = {
 }
 
 
-@pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+@pytest.fixture(scope="module", params=from_seed_and_fixture((SEED_0826, SEED_0919), (FIXTURE_0826, FIXTURE_0919)))
+def kb_and_briefings(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[KnowledgeBase, Briefing, Briefing]]:
+    b0826, b0919 = request.param
     spec = load_models(ROOT / "models.txt")[0]
-    base = KnowledgeBase(tmp_path_factory.mktemp("gate") / "idx", spec, create=True)
-    base.ingest([ROOT / "examples", SEEDS])
-    return base
+    with KnowledgeBase(tmp_path_factory.mktemp("gate") / "idx", spec, create=True) as base:
+        base.ingest([ROOT / "examples", b0826.path, b0919.path])
+        yield base, b0826, b0919
+
+
+@pytest.fixture
+def kb(kb_and_briefings: tuple[KnowledgeBase, Briefing, Briefing]) -> KnowledgeBase:
+    return kb_and_briefings[0]
+
+
+@pytest.fixture
+def b0826(kb_and_briefings: tuple[KnowledgeBase, Briefing, Briefing]) -> Briefing:
+    return kb_and_briefings[1]
+
+
+@pytest.fixture
+def b0919(kb_and_briefings: tuple[KnowledgeBase, Briefing, Briefing]) -> Briefing:
+    return kb_and_briefings[2]
 
 
 def check_rows(kb: KnowledgeBase, tmp_path: Path, rows: list[dict], **options: object):  # type: ignore[no-untyped-def]
-    path = tmp_path / "incoming.jsonl"
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return kb.check(str(path), **options)  # type: ignore[arg-type]
+    return kb.check(str(write_jsonl(tmp_path / "incoming.jsonl", rows)), **options)  # type: ignore[arg-type]
 
 
-def test_seed_id_table_conflict_is_flagged(kb: KnowledgeBase) -> None:
-    result = kb.check(SEED_0919)
+def test_id_table_conflict_is_flagged(kb: KnowledgeBase, b0919: Briefing) -> None:
+    result = kb.check(str(b0919.path))
     flags = [f for f in result.flags if f.arxiv_id == "2607.08057"]
     assert any(f.anchored_on == "9-16" for f in flags)
     assert any(f.first_seen_instance == "tom" and str(f.first_seen_date) == "2026-09-16" for f in flags)
 
 
-def test_citation_is_not_a_repeat(kb: KnowledgeBase) -> None:
-    zero_copy = kb.check(SEED_0919).items[1]
+def test_citation_is_not_a_repeat(kb: KnowledgeBase, b0826: Briefing, b0919: Briefing) -> None:
+    zero_copy = kb.check(str(b0919.path)).items[1]
     assert "No Buffer" in zero_copy.title
-    internet = "tom/003_11fd4a84ef5353d3#2"
+    internet = b0826.record_id(2)  # about 2608.01526, which the zero-copy increment only cites
     assert zero_copy.verdict.value != "DUPLICATE"
     assert all(not (m.id == internet and m.same_item) for m in zero_copy.matches)
     clusters = kb.audit().clusters
     for cluster in clusters:
         members = {cluster.first_seen.id, *(m.id for m in cluster.repeats)}
-        assert not {internet, "tom/000_c534be5e5b71eb8c#2"} <= members
+        assert not {internet, b0919.record_id(2)} <= members
 
 
-def test_triattention_was_seen_first_by_jay(kb: KnowledgeBase) -> None:
-    tri = kb.check(SEED_0919, as_of=__import__("datetime").date(2026, 9, 19)).items[0]
+def test_triattention_was_seen_first_by_jay(kb: KnowledgeBase, b0919: Briefing) -> None:
+    tri = kb.check(str(b0919.path), as_of=dt.date(2026, 9, 19)).items[0]
     assert "TriAttention" in tri.title
     assert tri.verdict.value in {"DUPLICATE", "UPDATE"}
     assert tri.first_seen is not None

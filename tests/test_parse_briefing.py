@@ -1,4 +1,5 @@
-"""E1 briefings: the two real seeds are the ground truth; inline fixtures cover variants."""
+"""E1 briefings in both layouts: the real seeds (when beside the project) and
+the project's own fixtures give the same parse; inline texts cover variants."""
 
 from __future__ import annotations
 
@@ -6,38 +7,33 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from support.briefings import LAYOUT_0826, LAYOUT_0919, Briefing
+from support.files import write
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
 from kbsearch.records import Kind, ParsedFile
 
-SEED_000 = "000_c534be5e5b71eb8c.txt"
-SEED_003 = "003_11fd4a84ef5353d3.txt"
+
+@pytest.fixture(params=LAYOUT_0919)
+def b0919(request: pytest.FixtureRequest) -> tuple[Briefing, ParsedFile]:
+    briefing: Briefing = request.param
+    return briefing, parse_file(briefing.path)
 
 
-@pytest.fixture
-def b000(seeds_dir: Path) -> ParsedFile:
-    return parse_file(seeds_dir / SEED_000)
+@pytest.fixture(params=LAYOUT_0826)
+def b0826(request: pytest.FixtureRequest) -> ParsedFile:
+    briefing: Briefing = request.param
+    return parse_file(briefing.path)
 
 
-@pytest.fixture
-def b003(seeds_dir: Path) -> ParsedFile:
-    return parse_file(seeds_dir / SEED_003)
+# --- 2026-09-19: the 增量 N：Title（⭐⭐⭐） layout --------------------------------------
 
 
-def write(tmp_path: Path, text: str, name: str = "brief.md") -> Path:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-# --- the 2026-09-19 seed (000): 增量 N：Title（⭐⭐⭐） style -------------------------
-
-
-def test_000_has_five_increments_with_titles_and_stars(b000: ParsedFile) -> None:
-    assert b000.format == "briefing" and b000.warnings == []
-    records = b000.records
+def test_0919_has_five_increments_with_titles_and_stars(b0919: tuple[Briefing, ParsedFile]) -> None:
+    _, parsed = b0919
+    assert parsed.format == "briefing" and parsed.warnings == []
+    records = parsed.records
     assert [r.number for r in records] == [1, 2, 3, 4, 5]
     assert all(r.kind is Kind.increment for r in records)
     keys = ["TriAttention", "No Buffer, No Bottleneck", "TensorRT-LLM DeepSeek-V4", "SGLang 2026", "When2Think"]
@@ -46,28 +42,31 @@ def test_000_has_five_increments_with_titles_and_stars(b000: ParsedFile) -> None
     assert [r.stars for r in records] == [5, 4, 4, 4, 4]
 
 
-def test_000_titles_lose_stars_and_the_trailing_id_block(b000: ParsedFile) -> None:
-    for record in b000.records:
+def test_0919_titles_lose_stars_and_the_trailing_id_block(b0919: tuple[Briefing, ParsedFile]) -> None:
+    _, parsed = b0919
+    for record in parsed.records:
         assert "⭐" not in record.title and "（）" not in record.title
-    when2think = b000.records[4].title
+    when2think = parsed.records[4].title
     assert when2think.startswith("When2Think —") and when2think.endswith("奖励塑形")
     assert "arXiv" not in when2think and "2609" not in when2think
-    osdi = b000.records[1].title
+    osdi = parsed.records[1].title
     assert osdi.startswith("No Buffer, No Bottleneck —") and osdi.endswith("卸载")
 
 
-def test_000_header_fields(b000: ParsedFile, seeds_dir: Path) -> None:
-    for record in b000.records:
+def test_0919_header_fields(b0919: tuple[Briefing, ParsedFile]) -> None:
+    briefing, parsed = b0919
+    for record in parsed.records:
         assert record.instance == "tom"
         assert record.date == dt.date(2026, 9, 19)
         assert record.topic == "inference"
-        assert record.source == str(seeds_dir / SEED_000)
-    assert b000.records[0].id == "tom/000_c534be5e5b71eb8c#1"
-    assert [r.position for r in b000.records] == [0, 1, 2, 3, 4]
+        # The source is the resolved path, also when the folder is reached through a link.
+        assert record.source == str(briefing.path.resolve())
+    assert parsed.records[0].id == briefing.record_id(1)
+    assert [r.position for r in parsed.records] == [0, 1, 2, 3, 4]
 
 
-def test_000_subject_and_cited_ids(b000: ParsedFile) -> None:
-    tri, osdi, _, _, when2think = b000.records
+def test_0919_subject_and_cited_ids(b0919: tuple[Briefing, ParsedFile]) -> None:
+    tri, osdi, _, _, when2think = b0919[1].records
     assert when2think.arxiv_ids == ["2609.19671"]
     assert "2609.19499" in when2think.cited_ids and "2609.19671" not in when2think.cited_ids
     assert tri.arxiv_ids == []
@@ -75,18 +74,18 @@ def test_000_subject_and_cited_ids(b000: ParsedFile) -> None:
     assert "2608.01526" in osdi.cited_ids and "2608.01526" not in osdi.arxiv_ids
 
 
-def test_000_key_points_bullets_and_inline(b000: ParsedFile) -> None:
-    tri, osdi, _, sglang, when2think = b000.records
+def test_0919_key_points_bullets_and_inline(b0919: tuple[Briefing, ParsedFile]) -> None:
+    tri, osdi, _, sglang, when2think = b0919[1].records
     assert len(tri.claims) == 5 and tri.claims[0].startswith("核心技术：")
     assert len(osdi.claims) == 5 and osdi.claims[0].startswith("论文基本信息：")
     assert osdi.claims[4].startswith("⚠️ 待核实")
     assert len(sglang.claims) == 5 and len(when2think.claims) == 5
-    # 000 #2 has no 可信度 line: the key point that states it is used instead.
+    # Increment 2 has no 可信度 line: the key point that states it is used instead.
     assert osdi.credibility and osdi.credibility.startswith("高") and "USENIX" in osdi.credibility
 
 
-def test_000_other_fields(b000: ParsedFile) -> None:
-    tri = b000.records[0]
+def test_0919_other_fields(b0919: tuple[Briefing, ParsedFile]) -> None:
+    tri = b0919[1].records[0]
     assert "triattention" in tri.sources[-1]
     assert len(tri.sources) == 3  # one 来源 line listing three sources
     assert tri.credibility and tri.credibility.startswith("高") and "NVIDIA" in tri.credibility
@@ -97,14 +96,15 @@ def test_000_other_fields(b000: ParsedFile) -> None:
     assert tri.text.endswith("可信度：" + tri.credibility)
 
 
-def test_000_increments_stop_at_the_next_section(b000: ParsedFile) -> None:
-    last = b000.records[-1]
+def test_0919_increments_stop_at_the_next_section(b0919: tuple[Briefing, ParsedFile]) -> None:
+    last = b0919[1].records[-1]
     assert "矛盾" not in last.text and last.section and last.section.startswith("§1.2")
 
 
-def test_000_id_table_keeps_both_conflicting_rows(b000: ParsedFile) -> None:
-    mentions = b000.id_mentions
-    assert len(mentions) == 20
+def test_0919_id_table_keeps_both_conflicting_rows(b0919: tuple[Briefing, ParsedFile]) -> None:
+    briefing, parsed = b0919
+    mentions = parsed.id_mentions
+    assert len(mentions) == briefing.id_table_rows
     rows = [m for m in mentions if m.arxiv_id == "2607.08057"]
     assert len(rows) == 2
     new, anchored = rows
@@ -115,51 +115,51 @@ def test_000_id_table_keeps_both_conflicting_rows(b000: ParsedFile) -> None:
     assert all(m.instance == "tom" and m.date == dt.date(2026, 9, 19) for m in mentions)
 
 
-# --- the 2026-08-26 seed (003): 增量 N【…】🟢 Title ★★★ style ------------------------
+# --- 2026-08-26: the 增量 N【…】🟢 Title ★★★ layout ------------------------------------
 
 
-def test_003_has_five_increments_with_titles_and_stars(b003: ParsedFile) -> None:
-    assert b003.warnings == []
+def test_0826_has_five_increments_with_titles_and_stars(b0826: ParsedFile) -> None:
+    assert b0826.warnings == []
     keys = ["C²KV", "An Internet for the KV Cache", "Practical Online KV Cache Compaction", "vLLM vs SGLang", "TGI"]
-    for record, key in zip(b003.records, keys, strict=True):
+    for record, key in zip(b0826.records, keys, strict=True):
         assert key in record.title
         assert "★" not in record.title and "【" not in record.title and "🟢" not in record.title
-    assert b003.records[0].title.startswith("C²KV —") and b003.records[0].title.endswith("复用")
-    assert [r.stars for r in b003.records] == [3, 3, 2, 2, 2]
+    assert b0826.records[0].title.startswith("C²KV —") and b0826.records[0].title.endswith("复用")
+    assert [r.stars for r in b0826.records] == [3, 3, 2, 2, 2]
 
 
-def test_003_header_fields(b003: ParsedFile) -> None:
-    for record in b003.records:
+def test_0826_header_fields(b0826: ParsedFile) -> None:
+    for record in b0826.records:
         assert (record.instance, record.date, record.topic) == ("tom", dt.date(2026, 8, 26), "inference")
 
 
-def test_003_subject_ids_come_from_source_lines(b003: ParsedFile) -> None:
-    ids = [r.arxiv_ids for r in b003.records]
+def test_0826_subject_ids_come_from_source_lines(b0826: ParsedFile) -> None:
+    ids = [r.arxiv_ids for r in b0826.records]
     assert ids == [["2607.17715"], ["2608.01526"], ["2608.00902"], [], []]
 
 
-def test_003_anchor_category_tags(b003: ParsedFile) -> None:
-    assert [r.anchor for r in b003.records] == ["首次锚入", "首次锚入", "首次锚入", None, None]
-    c2kv = b003.records[0]
+def test_0826_anchor_category_tags(b0826: ParsedFile) -> None:
+    assert [r.anchor for r in b0826.records] == ["首次锚入", "首次锚入", "首次锚入", None, None]
+    c2kv = b0826.records[0]
     assert c2kv.category == "inference"
     assert c2kv.tags == ["kv-cache", "compression", "rag", "agent", "icl"]
-    assert b003.records[2].category == "inference"  # "inference（邻接）"
+    assert b0826.records[2].category == "inference"  # "inference（邻接）"
     assert len(c2kv.sources) == 2
     assert c2kv.section and c2kv.section.startswith("§3.3")
     tldr, first_point, *_ = c2kv.text.split("\n")
     assert tldr.startswith("C²KV") and "PagedAttention" in tldr and first_point == c2kv.claims[0]
 
 
-def test_003_key_points_continue_on_following_lines(b003: ParsedFile) -> None:
-    assert [len(r.claims) for r in b003.records] == [4, 4, 3, 4, 4]
-    bench = b003.records[3]
+def test_0826_key_points_continue_on_following_lines(b0826: ParsedFile) -> None:
+    assert [len(r.claims) for r in b0826.records] == [4, 4, 3, 4, 4]
+    bench = b0826.records[3]
     assert bench.claims[0].startswith("吞吐实测") and "~2,786 tok/s" in bench.claims[0]
     assert bench.claims[1].startswith("SGLang") and "shared-prefix" in bench.claims[1]
     assert bench.claims[3].startswith("Schema Overhead") and "+42%" in bench.claims[3]
 
 
-def test_003_split_id_table_rows(b003: ParsedFile) -> None:
-    mentions = b003.id_mentions
+def test_0826_split_id_table_rows(b0826: ParsedFile) -> None:
+    mentions = b0826.id_mentions
     assert [m.arxiv_id for m in mentions] == [
         "2607.17715",
         "2608.01526",
@@ -201,7 +201,7 @@ ASCII_VARIANT = """\
 
 
 def test_ascii_punctuation_and_heading_prefix(tmp_path: Path) -> None:
-    parsed = parse_file(write(tmp_path, ASCII_VARIANT))
+    parsed = parse_file(write(tmp_path / "brief.md", ASCII_VARIANT))
     first, second = parsed.records
     assert (first.title, first.stars, first.arxiv_ids) == ("Paged KV for agents", 3, ["2609.11111"])
     assert first.claims == ["first point", "second point | with a pipe"]
@@ -217,49 +217,49 @@ def test_ascii_punctuation_and_heading_prefix(tmp_path: Path) -> None:
 
 def test_instance_from_signature_and_from_inbox_path(tmp_path: Path) -> None:
     body = "topic · E1 预消化简报(2026-09-01)\n增量 1：Idea ★\n要点：x\n"
-    signed = parse_file(write(tmp_path, body + "Jay · 2026-09-01 22:20 CST\n"))
+    signed = parse_file(write(tmp_path / "brief.md", body + "Jay · 2026-09-01 22:20 CST\n"))
     assert signed.records[0].instance == "jay"
-    path = write(tmp_path, "增量 1：Idea ★\n", name="inbox/Stephen/2026-09-02-agents-e1prep")
+    path = write(tmp_path / "inbox/Stephen/2026-09-02-agents-e1prep", "增量 1：Idea ★\n")
     parsed = parse_file(path)
     record = parsed.records[0]
     assert (record.instance, record.date) == ("stephen", dt.date(2026, 9, 2))
     assert record.id == "stephen/2026-09-02-agents-e1prep#1"
-    unsigned = parse_file(write(tmp_path, body, name="plain.md"))
+    unsigned = parse_file(write(tmp_path / "plain.md", body))
     assert unsigned.records[0].id == "unknown/plain#1"
 
 
 def test_one_bad_increment_does_not_lose_the_others(tmp_path: Path) -> None:
     text = "x · E1 预消化简报(2026-09-01)\n增量 1：Good\n要点：a\n增量 2：⭐⭐⭐\n要点：b\n增量 3：Good too\n"
-    parsed = parse_file(write(tmp_path, text))
+    parsed = parse_file(write(tmp_path / "brief.md", text))
     assert [r.number for r in parsed.records] == [1, 3]
     assert [r.position for r in parsed.records] == [0, 1]
     assert len(parsed.warnings) == 1 and "line 4" in parsed.warnings[0]
 
 
 def test_repeated_numbers_get_distinct_ids(tmp_path: Path) -> None:
-    parsed = parse_file(write(tmp_path, "增量 1：A\n增量 1：B\n"))
+    parsed = parse_file(write(tmp_path / "brief.md", "增量 1：A\n增量 1：B\n"))
     assert [r.id for r in parsed.records] == ["unknown/brief#1", "unknown/brief#1-2"]
     assert "repeats" in parsed.warnings[0]
 
 
 def test_invalid_header_date_is_a_warning(tmp_path: Path) -> None:
-    parsed = parse_file(write(tmp_path, "x · E1 预消化简报(2026-13-45)\n增量 1：A\n"))
+    parsed = parse_file(write(tmp_path / "brief.md", "x · E1 预消化简报(2026-13-45)\n增量 1：A\n"))
     assert parsed.records[0].date is None
     assert "invalid date" in parsed.warnings[0]
 
 
 def test_counts_are_not_increment_headers(tmp_path: Path) -> None:
     text = "x · E1 预消化简报(2026-09-01)\n增量 5 条主线索\n增量条数：5\n增量 1：Real\n"
-    assert [r.title for r in parse_file(write(tmp_path, text)).records] == ["Real"]
+    assert [r.title for r in parse_file(write(tmp_path / "brief.md", text)).records] == ["Real"]
 
 
 def test_header_without_increments_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, "inference · E1 预消化简报(2026-09-19)\n状态摘要\n- 无\n", name="empty-brief.md")
+    path = write(tmp_path / "empty-brief.md", "inference · E1 预消化简报(2026-09-19)\n状态摘要\n- 无\n")
     with pytest.raises(KbError, match=r"empty-brief\.md.*no increments"):
         parse_file(path)
 
 
 def test_only_untitled_increments_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, "x · E1 预消化简报(2026-09-19)\n增量 1：★★\n", name="untitled.md")
+    path = write(tmp_path / "untitled.md", "x · E1 预消化简报(2026-09-19)\n增量 1：★★\n")
     with pytest.raises(KbError, match=r"untitled\.md.*no usable increment"):
         parse_file(path)

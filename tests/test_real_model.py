@@ -1,12 +1,18 @@
-"""The real default model (USE-multilingual-v3), end to end. Marked slow; runs in CI."""
+"""The real default model (USE-multilingual-v3), end to end. Marked slow; runs in CI.
+
+The searches run over two briefings of tom's: the real seeds when they are
+beside the project, and always the project's own fixtures in the same layouts.
+"""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from support.briefings import BRIEFING_FOLDERS
+from support.files import write_jsonl
 
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import load_models
@@ -15,16 +21,15 @@ from kbsearch.store import SearchFilter
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT.parent / "shared" / "seeds"
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+@pytest.fixture(scope="module", params=BRIEFING_FOLDERS)
+def seeded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
     spec = load_models(ROOT / "models.txt")[0]
-    kb = KnowledgeBase(tmp_path_factory.mktemp("real") / "idx", spec, create=True)
-    report = kb.ingest([SEEDS])
-    assert report.added == 10
-    return kb
+    with KnowledgeBase(tmp_path_factory.mktemp("real") / "idx", spec, create=True) as kb:
+        report = kb.ingest([request.param])
+        assert report.added == 10
+        yield kb
 
 
 def test_default_model_is_use_through_sentence_transformers(seeded: KnowledgeBase) -> None:
@@ -68,9 +73,7 @@ def test_chinese_query_finds_an_english_record(tmp_path: Path) -> None:
         {"id": "en-mcp", "title": "Design patterns for Model Context Protocol tool servers"},
         {"id": "en-bench", "title": "SGLang beats vLLM by 29% on shared-prefix workloads"},
     ]
-    source = tmp_path / "en.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    kb.ingest([source])
+    kb.ingest([write_jsonl(tmp_path / "en.jsonl", rows)])
     hits = kb.search("TGI 进入维护模式，建议迁移", k=4).results
     assert hits[0].id == "en-tgi"
     hits = kb.search("零拷贝 KV 缓存卸载", k=4, flt=SearchFilter()).results

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 from rich.text import Text
+from support.briefings import LAYOUT_0919, Briefing
 from textual.widgets import Input, Markdown, Static
 from tui_support import BRIEFING, SIZE, build_index, drive, wait_for
 
@@ -271,9 +272,10 @@ async def test_record_text_with_markup_and_escapes_is_shown_literally(index: str
         assert app.is_running  # an [@click=app.quit] that was interpreted could not have quit it
 
 
+@pytest.mark.parametrize("briefing", LAYOUT_0919)
 @drive
-async def test_check_screen_shows_five_verdicts_for_a_seed_briefing(index: str, seeds_dir: Path) -> None:
-    seed = seeds_dir / "000_c534be5e5b71eb8c.txt"
+async def test_check_screen_shows_five_verdicts_for_a_briefing(index: str, briefing: Briefing) -> None:
+    seed = briefing.path
     app = make_app(index)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
