@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from kbsearch.cli import main
+from support.cli import index_files, ingest_rows, run
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 GOOD_ROWS = [
@@ -40,7 +39,7 @@ BRIEFING = """inference · E1 预消化简报(2026-09-22)
 @dataclass(frozen=True)
 class Case:
     kind: str
-    """The issue's name for the case."""
+    """The kind of bad input, as the table in tests/data/bad/README.md names it."""
     name: str
     """A file in tests/data/bad/, or the name of what ``make`` builds."""
     refused: bool
@@ -199,23 +198,9 @@ CASES = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def index_bytes(index: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in index.iterdir() if p.is_file()}
-
-
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    good = tmp_path / "good.jsonl"
-    good.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in GOOD_ROWS), encoding="utf-8")
-    folder = tmp_path / "idx"
-    assert run(capsys, "ingest", str(good), "--index", str(folder))[0] == 0
-    return folder
+    return ingest_rows(capsys, tmp_path, GOOD_ROWS, name="good.jsonl")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.kind for c in CASES])
@@ -223,7 +208,7 @@ def test_bad_input_is_ingested_or_refused_in_one_line(
     case: Case, index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = case.path(tmp_path)
-    before = index_bytes(index)
+    before = index_files(index)
     code, out, err = run(capsys, "ingest", str(path), "--index", str(index), "--json")
     if case.refused:
         assert code == 2 and out == ""
@@ -231,7 +216,7 @@ def test_bad_input_is_ingested_or_refused_in_one_line(
         assert path.name in err and case.says in err
         if case.line is not None:
             assert f"{path.name}:{case.line}: " in err
-        assert index_bytes(index) == before  # byte for byte, kb.sqlite included
+        assert index_files(index) == before  # byte for byte, kb.sqlite included
     else:
         assert code == 0, err
         report = json.loads(out)
@@ -338,14 +323,14 @@ def test_a_read_only_index_refuses_writers_and_serves_readers(read_only_index: P
         probe = None
     if probe is None or probe.returncode == 0:
         pytest.skip("cannot make a folder read-only for a child here (root without droppable capabilities)")
-    before = index_bytes(read_only_index)
+    before = index_files(read_only_index)
     for code in (CLI, CLI_FOOLED):
         for argv in (["ingest", str(BAD / "utf8-bom-card.md")], ["reindex"]):
             done = _child(env, code, *argv, "--index", str(read_only_index))
             assert done.returncode == 2, done.stderr
             assert done.stderr.count("\n") == 1 and "read-only" in done.stderr, done.stderr
             assert str(read_only_index) in done.stderr
-    assert index_bytes(read_only_index) == before
+    assert index_files(read_only_index) == before
     found = _child(env, CLI, "search", "KV eviction", "--index", str(read_only_index), "--json")
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout)["results"][0]["id"] == "good-1"

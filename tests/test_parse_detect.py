@@ -6,20 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from support.files import write
 
 from kbsearch.errors import KbError
 from kbsearch.parse import iter_input_files, parse_file
 
 BRIEFING = "inference · E1 预消化简报(2026-09-19)\n增量 1：标题（⭐⭐）\n要点：- a - b\n"
-
-
-def write(path: Path, content: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
 
 
 @pytest.mark.parametrize(

@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.files import write_jsonl
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
 from kbsearch.records import Kind, Record
-
-
-def write(tmp_path: Path, rows: list[Any], name: str = "in.jsonl") -> Path:
-    path = tmp_path / name
-    lines = (r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
 
 
 def test_records_and_defaults(tmp_path: Path) -> None:
@@ -37,7 +30,7 @@ def test_records_and_defaults(tmp_path: Path) -> None:
         "",
         {"text": "推测解码 arXiv:2609.15504", "claims": ["x"], "cited_ids": ["2609.19499"], "stars": 3},
     ]
-    parsed = parse_file(write(tmp_path, rows))
+    parsed = parse_file(write_jsonl(tmp_path / "in.jsonl", rows))
     assert parsed.format == "jsonl" and parsed.warnings == []
     first, second = parsed.records
     assert (first.kind, first.date, first.instance) == (Kind.paper_card, dt.date(2026, 9, 18), "tom")
@@ -48,12 +41,12 @@ def test_records_and_defaults(tmp_path: Path) -> None:
 
 def test_dumped_records_read_back(tmp_path: Path) -> None:
     record = Record(id="r", kind=Kind.doc_section, title="T", text="body", date=dt.date(2026, 9, 1))
-    parsed = parse_file(write(tmp_path, [record.model_dump(mode="json")]))
+    parsed = parse_file(write_jsonl(tmp_path / "in.jsonl", [record.model_dump(mode="json")]))
     assert parsed.records == [record] and parsed.warnings == []
 
 
 def test_unknown_keys_and_bad_dates_are_warnings(tmp_path: Path) -> None:
-    parsed = parse_file(write(tmp_path, [{"title": "T", "colour": "red", "date": "2026-13-45"}]))
+    parsed = parse_file(write_jsonl(tmp_path / "in.jsonl", [{"title": "T", "colour": "red", "date": "2026-13-45"}]))
     assert parsed.records[0].date is None
     assert parsed.warnings == [
         "line 1: ignored unknown keys: colour",
@@ -62,7 +55,7 @@ def test_unknown_keys_and_bad_dates_are_warnings(tmp_path: Path) -> None:
 
 
 def test_title_control_characters_are_stripped(tmp_path: Path) -> None:
-    parsed = parse_file(write(tmp_path, [{"title": "\x1b[31mRed\x1b[0m\x07  title\n"}]))
+    parsed = parse_file(write_jsonl(tmp_path / "in.jsonl", [{"title": "\x1b[31mRed\x1b[0m\x07  title\n"}]))
     assert parsed.records[0].title == "Red title"
 
 
@@ -82,13 +75,13 @@ def test_structural_errors_refuse_the_file_naming_the_line(
     tmp_path: Path, rows: list[Any], message: str, line: int
 ) -> None:
     with pytest.raises(KbError) as caught:
-        parse_file(write(tmp_path, rows, name="bad.jsonl"))
+        parse_file(write_jsonl(tmp_path / "bad.jsonl", rows))
     assert caught.value.line == line
     assert f"bad.jsonl:{line}:" in str(caught.value) and message in str(caught.value)
 
 
 def test_duplicate_ids_name_both_lines(tmp_path: Path) -> None:
     rows = [{"id": "x", "title": "a"}, {"title": "b"}, {"id": "x", "title": "c"}]
-    path = write(tmp_path, rows, name="dup.jsonl")
+    path = write_jsonl(tmp_path / "dup.jsonl", rows)
     with pytest.raises(KbError, match=r"dup.jsonl:3: duplicate id 'x' \(first on line 1, again on line 3\)"):
         parse_file(path)

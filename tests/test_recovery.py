@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
+from support.cli import ingest_rows, run
 
-from kbsearch.cli import main
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, vector_cache
 
 ROWS = [
@@ -30,12 +30,6 @@ ROWS = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def search_ids(capsys: pytest.CaptureFixture[str], index: Path) -> list[tuple[str, float]]:
     code, out, err = run(capsys, "search", "KV cache offloading", "--index", str(index), "--json")
     assert code == 0, err
@@ -44,10 +38,7 @@ def search_ids(capsys: pytest.CaptureFixture[str], index: Path) -> list[tuple[st
 
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8")
-    folder = tmp_path / "idx"
-    assert run(capsys, "ingest", str(source), "--index", str(folder))[0] == 0
+    folder = ingest_rows(capsys, tmp_path, ROWS, name="in.jsonl")
     assert run(capsys, "doctor", "--index", str(folder))[0] == 0
     return folder
 

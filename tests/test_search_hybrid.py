@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from support.cli import ingest_rows
 
 from fake_encoder import FakeEncoder
 from kbsearch import render
@@ -413,11 +414,7 @@ def test_cli_modes_and_json_shape(
         {"id": "a", "title": "TriAttention", "text": "KV cache [bold]10.7x[/bold] 频域压缩"},
         {"id": "b", "title": "SGLang", "text": "RadixAttention prefix cache"},
     ]
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    index = str(tmp_path / "idx")
-    assert main(["ingest", str(source), "--index", index]) == 0
-    capsys.readouterr()
+    index = str(ingest_rows(capsys, tmp_path, rows))
     assert main(["search", "10.7x", "--index", index, "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["mode"] == "hybrid" and found["results"][0]["id"] == "a"
