@@ -40,15 +40,15 @@ lint: setup
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-# Issue 6's benchmarks, each table beside its baseline (about 15 minutes on
-# the 2-core machine): scale (encoder, ingest 10k/100k, re-ingest, latency,
-# exact vs IVF up to 1M vectors, peak RSS), cold start, audit vs SemHash.
+# The scale benchmarks, each table beside its baseline (docs/performance.md;
+# about 11 minutes on two cores): scale (encoder, ingest 10k/100k, re-ingest,
+# latency, exact vs IVF up to 1M vectors, peak RSS), cold start, audit vs SemHash.
 bench: bench-deps
 	$(BIN)/python bench/scale.py --million
 	$(BIN)/python bench/cold_start.py --repeats 3
 	$(BIN)/python bench/audit_semhash.py
 
-# ingest and search latency on the bundled corpus (seeds and examples/)
+# ingest and search latency on examples/ (and the seed briefings, when beside the project)
 bench-small: setup
 	$(BIN)/python bench/search_latency.py
 

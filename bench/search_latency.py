@@ -4,7 +4,7 @@
 
 Prints, side by side with their baselines in the same run:
 - model load time (the fixed cost every process pays once);
-- ingest of the seed briefings and of examples/ into a fresh index, and the
+- ingest of two briefings (the seeds, else the tests' own) and of examples/ into a fresh index, and the
   raw encoder time for the same passages (the floor ingest can approach);
 - re-ingest of the same files (nothing to embed);
 - warm search latency p50/p99 (encode + FAISS + SQLite) against the raw
@@ -29,6 +29,9 @@ from kbsearch.models import resolve_model  # noqa: E402
 from kbsearch.parse import iter_input_files, parse_file  # noqa: E402
 
 SEEDS = ROOT.parent / "shared" / "seeds"
+# The seed briefings when they are beside the project, else the two the tests
+# wrote in the same layouts.
+BRIEFINGS = SEEDS if SEEDS.is_dir() else ROOT / "tests" / "fixtures" / "briefings"
 QUERIES = [
     "frequency-domain KV cache compression",
     "频域 KV cache 压缩",
@@ -72,7 +75,7 @@ def main() -> None:
     encoder.encode(["warm up"])
     print(f"model {spec.name}: load + first encode {time.perf_counter() - started:.2f}s\n")
     print(f"{'step':44} {'kbsearch':>10} {'baseline':>10} {'ratio':>7}")
-    for label, paths in (("seeds (2 briefings)", [SEEDS]), ("examples/ (corpus)", [ROOT / "examples"])):
+    for label, paths in ((f"{BRIEFINGS.name} (2 briefings)", [BRIEFINGS]), ("examples/ (corpus)", [ROOT / "examples"])):
         with tempfile.TemporaryDirectory() as folder:
             kb = KnowledgeBase(Path(folder), spec, create=True, encoder=encoder)
             texts = passages_of(paths)

@@ -3,12 +3,11 @@
 Why IVF and not HNSW: records are deleted and replaced on every re-ingest of
 an edited briefing, and faiss's IVF removes ids in place (with a hash-table
 direct map, which also keeps ``reconstruct`` by id), while HNSW cannot remove
-at all and would need tombstones and periodic rebuilds. IVF also builds a
-million vectors in about a minute on two cores; HNSW takes several times
-longer. Vectors are stored as float16: half the memory of float32, and the
-cosine moves by about 1e-4, far below any threshold kbsearch uses.
+at all and would need tombstones and periodic rebuilds. IVF also builds
+several times faster. Vectors are stored as float16: half the memory of
+float32, and the cosine moves by about 1e-4, far below any threshold.
 
-The numbers below were chosen with ``bench/scale.py`` (see the README).
+The numbers below were chosen with ``bench/scale.py`` (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ PROBE_SHARE = 1 / 10
 """Share of the lists each query probes (at least ``MIN_PROBES``). Sentence
 vectors cluster weakly: on 155k real USE passage vectors, probing 1/64 of the
 lists found 0.85 of the exact top 10, 1/16 found 0.95 and 1/10 found 0.965,
-at 0.2, 0.6 and 1.0 ms per query (bench/scale.py, README)."""
+at 0.2, 0.6 and 1.0 ms per query (bench/scale.py, docs/performance.md)."""
 MIN_PROBES = 24
 EXACT_SUBSET_MAX = 20_000
 """A filter that leaves at most this many vectors is answered exactly from

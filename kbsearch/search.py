@@ -32,10 +32,10 @@ __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 # across languages) tie with the best dense hit and lost up to 0.47 R@1 on WMT
 # en→zh. The weighted sum of the cosine and 0.7 × the idf-weighted term
 # coverage (0.1 × that across languages) stays within 0.002 R@1 of dense on
-# every parallel set; on the domain stream it takes R@1 from 0.980 to 0.997. Squaring the coverage (the earlier
-# default) kept the parallel sets level but gained only half as much: a
+# every parallel set; on the domain stream it takes R@1 from 0.980 to 0.997.
+# Squared coverage keeps the parallel sets level but gains only half as much: a
 # reworded summary shares a fifth of its terms with the card, and 0.2² is
-# noise. A rare coined name (RingPose) adds 0.1 on top. See README, "Search quality".
+# noise. A rare coined name (RingPose) adds 0.1 on top. See docs/search.md.
 DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=1.0, name_weight=0.1)
 
 

@@ -21,8 +21,8 @@ from kbsearch.errors import KbError
 T = TypeVar("T")
 
 # One query at a time is kbsearch's common case, and for it OpenMP's thread
-# start-up and spin-waiting cost more than the scan itself: measured 37 ms
-# against 0.1 ms per query on a busy 2-core machine. Batch callers may raise it.
+# start-up and spin-waiting cost far more than the scan itself
+# (docs/performance.md). Batch callers may raise it.
 faiss.omp_set_num_threads(1)
 
 

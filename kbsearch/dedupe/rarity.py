@@ -24,7 +24,7 @@ def rare_text_name_test(store: Store, config: DedupeConfig) -> Callable[[str], b
 def _rarity(store: Store, column: Literal["title", "body"], limit: int) -> Callable[[str], bool]:
     # Counted once per name and asked only for names two records share: the
     # store does not change during a check, and counting every title up front
-    # cost about 2 s per process at 100k titled records.
+    # costs time that grows with the store.
     counts: dict[str, int] = {}
 
     def is_rare(name: str) -> bool:
