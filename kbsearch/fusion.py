@@ -11,11 +11,10 @@ Two ways are offered, and ``bench/search_quality.py --sweep`` measures both:
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 from typing import Literal
 
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+from kbsearch.textsim import ascii_lower
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ def term_coverage(weights: dict[str, float], text: str, power: float = 1.0) -> f
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0
-    folded = text.translate(_ASCII_LOWER)
+    folded = ascii_lower(text)
     return (sum(w for term, w in weights.items() if term in folded) / whole) ** power
 
 

@@ -125,6 +125,28 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
+class RecordHead(BaseModel):
+    """What a search result shows of a record, read without its JSON: every
+    field but the claims and the kind-specific ones, and the text's head."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: Kind
+    title: str = ""
+    text: str = ""
+    """The record's text, cut to the length the reader asked for."""
+    text_cut: bool = False
+    """True when the text goes on past ``text``."""
+    date: dt.date | None = None
+    instance: str | None = None
+    topic: str | None = None
+    section: str | None = None
+    source: str | None = None
+    arxiv_ids: list[str] = Field(default_factory=list)
+    cited_ids: list[str] = Field(default_factory=list)
+
+
 class IdMention(BaseModel):
     """A row of a briefing's "可引用 arXiv 号列表" table."""
 

@@ -37,6 +37,9 @@ class SearchHit(BaseModel):
     kind: Kind
     title: str
     text: str
+    """The record's text, cut at ``HIT_TEXT_CHARS`` characters (see ``text_cut``)."""
+    text_cut: bool = False
+    """True when the record's text goes on past ``text``: ``kbsearch show ID`` prints all of it."""
     instance: str | None
     date: dt.date | None
     topic: str | None

@@ -17,7 +17,7 @@ from kbsearch import fusion as fuse
 from kbsearch.embed import Encoder
 from kbsearch.fusion import Fusion
 from kbsearch.ids import extract_arxiv_ids
-from kbsearch.records import Record
+from kbsearch.records import EMBED_CHARS, RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse
 from kbsearch.snippet import Span, make_snippet
 from kbsearch.store import SearchFilter, Store
@@ -36,6 +36,10 @@ __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 # Squared coverage keeps the parallel sets level but gains only half as much: a
 # reworded summary shares a fifth of its terms with the card, and 0.2² is
 # noise. A rare coined name (RingPose) adds 0.1 on top. See docs/search.md.
+# A hit carries its record's text up to here: a record of megabytes (one
+# pasted line) is read in full by ``kbsearch show``, never by every search.
+HIT_TEXT_CHARS = 20_000
+
 DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=1.0, name_weight=0.1)
 
 
@@ -194,7 +198,8 @@ def _query_language(terms: QueryTerms) -> str | None:
 
 
 def _language_factor(query_language: str | None, text: str) -> float:
-    if query_language is None or query_language == language(text):
+    # A record's language is that of its head, the part that is embedded.
+    if query_language is None or query_language == language(text[:EMBED_CHARS]):
         return 1.0
     return CROSS_LANGUAGE_FACTOR
 
@@ -239,46 +244,48 @@ def _pin_first(pinned: list[list[int]], ranked: list[Ranked]) -> list[Ranked]:
 
 
 def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str]) -> list[SearchHit]:
-    records = store.by_rowids(r.rowid for r in ranked)
-    refs = store.refs_of(list(records))
+    heads = store.heads((r.rowid for r in ranked), HIT_TEXT_CHARS)
+    refs = store.refs_of(list(heads))
     hits: list[SearchHit] = []
     for row in ranked:
-        record = records.get(row.rowid)
-        if record is None:  # deleted by a concurrent writer since the search
+        head = heads.get(row.rowid)
+        if head is None:  # deleted by a concurrent writer since the search
             continue
-        carried = {*record.arxiv_ids, *record.cited_ids, *refs.get(row.rowid, [])}
+        carried = {*head.arxiv_ids, *head.cited_ids, *refs.get(row.rowid, [])}
         hits.append(
             SearchHit(
                 rank=len(hits) + 1,
-                id=record.id,
+                id=head.id,
                 score=round(row.score, 4),
-                kind=record.kind,
-                title=record.title,
-                text=record.text,
-                instance=record.instance,
-                date=record.date,
-                topic=record.topic,
-                section=record.section,
-                source=record.source,
-                arxiv_ids=record.arxiv_ids,
-                cited_ids=record.cited_ids,
+                kind=head.kind,
+                title=head.title,
+                text=head.text,
+                text_cut=head.text_cut,
+                instance=head.instance,
+                date=head.date,
+                topic=head.topic,
+                section=head.section,
+                source=head.source,
+                arxiv_ids=head.arxiv_ids,
+                cited_ids=head.cited_ids,
                 matched_ids=[e for e in exact if e in carried],
                 dense_score=None if row.dense_score is None else round(row.dense_score, 4),
                 lexical_rank=row.lexical_rank,
                 lexical_score=None if row.lexical_score is None else round(row.lexical_score, 4),
-                snippet=_snippet(record, terms, row.passage),
+                snippet=_snippet(store, row, head, terms),
             )
         )
     return hits
 
 
-def _snippet(record: Record, terms: QueryTerms, passage: int | None) -> list[Span]:
+def _snippet(store: Store, row: Ranked, head: RecordHead, terms: QueryTerms) -> list[Span]:
     """Around the query's terms in the text; failing that, the passage the
     dense search matched best (often one claim); failing that, the text's start."""
-    spans = make_snippet(record.text or record.title, terms.all())
-    if any(s.match for s in spans) or passage is None:
+    spans = make_snippet(head.text or head.title, terms.all())
+    if any(s.match for s in spans) or row.passage is None:
         return spans
-    passages = record.passages()
-    if 0 <= passage < len(passages):
-        return make_snippet(passages[passage], terms.all())
+    record = store.by_rowids([row.rowid]).get(row.rowid)
+    passages = record.passages() if record is not None else []
+    if 0 <= row.passage < len(passages):
+        return make_snippet(passages[row.passage], terms.all())
     return spans

@@ -3,10 +3,16 @@
 A snippet is data (a list of spans, each matched or not), never a markup
 string: the CLI and the TUI turn the spans into styled text, so brackets,
 tags or escape codes in a record can never be read as formatting.
+
+The work is bounded whatever the record: only the head of its text is read
+(``SCAN_CHARS``), and the best window is found in one pass over the matches.
+A record whose 要点 is one line of megabytes costs a search no more than
+one of a few pages.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from pydantic import BaseModel
@@ -15,6 +21,9 @@ SNIPPET_CHARS = 160
 # Text kept before the first match, so that a snippet starts with some context.
 LEAD_CHARS = 24
 ELLIPSIS = "…"
+SCAN_CHARS = 20_000
+"""Characters of a text searched for the window: ten times what is embedded
+(``records.EMBED_CHARS``) and more than any briefing item or doc section holds."""
 
 
 class Span(BaseModel):
@@ -28,25 +37,29 @@ def make_snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> lis
     """The ``width``-character window of ``text`` holding the most term matches.
 
     Whitespace is collapsed first, so a snippet is one line. Without a match the
-    window is the start of the text, with nothing marked.
+    window is the start of the text, with nothing marked. Only the first
+    ``SCAN_CHARS`` characters are read.
     """
-    flat = " ".join(text.split())
+    cut = len(text) > SCAN_CHARS
+    flat = " ".join(text[:SCAN_CHARS].split())
     matches = _match_intervals(flat, terms)
     start = _best_window(matches, width, len(flat))
     end = min(len(flat), start + width)
     spans = [Span(text=ELLIPSIS)] if start > 0 else []
     cursor = start
-    for lo, hi in matches:
+    # Only the matches that reach into the window: the first whose end is past its start, onwards.
+    first = bisect.bisect_right([hi for _, hi in matches], start)
+    for lo, hi in matches[first:]:
+        if lo >= end:
+            break
         lo, hi = max(lo, start), min(hi, end)
-        if lo >= hi:
-            continue
         if lo > cursor:
             spans.append(Span(text=flat[cursor:lo]))
         spans.append(Span(text=flat[lo:hi], match=True))
         cursor = hi
     if cursor < end:
         spans.append(Span(text=flat[cursor:end]))
-    if end < len(flat):
+    if end < len(flat) or cut:
         spans.append(Span(text=ELLIPSIS))
     return spans
 
@@ -73,11 +86,31 @@ def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
 
 
 def _best_window(matches: list[tuple[int, int]], width: int, size: int) -> int:
-    """Start of the window that covers the most matched characters."""
+    """Start of the window that covers the most matched characters.
+
+    A window is tried at each match (``LEAD_CHARS`` before it); the earliest of
+    the best wins. ``matches`` are sorted and disjoint, so the window starts
+    only move right: two cursors and running sums of the matched lengths give
+    each window's cover in constant time, one pass in all.
+    """
+    before = [0]  # before[i]: matched characters in matches[:i]
+    for lo, hi in matches:
+        before.append(before[-1] + hi - lo)
     best_start, best_cover = 0, -1
+    first = last = 0  # matches[first:last] are those overlapping the window
     for lo, _ in matches:
         start = max(0, min(lo - LEAD_CHARS, size - width))
-        cover = sum(min(hi, start + width) - max(l2, start) for l2, hi in matches if l2 < start + width and hi > start)
+        stop = start + width
+        while first < len(matches) and matches[first][1] <= start:
+            first += 1
+        last = max(last, first)
+        while last < len(matches) and matches[last][0] < stop:
+            last += 1
+        cover = 0
+        if first < last:
+            # Every match inside counts whole, except where the first and last stick out.
+            cover = before[last] - before[first]
+            cover -= max(0, start - matches[first][0]) + max(0, matches[last - 1][1] - stop)
         if cover > best_cover:
             best_start, best_cover = start, cover
     return best_start

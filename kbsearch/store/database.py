@@ -18,6 +18,11 @@ DB_NAME = "kb.sqlite"
 # How long a writer waits for SQLite's own lock; the file lock in kb.py
 # normally keeps writers apart before they get here.
 BUSY_TIMEOUT = 30.0
+# SQLite's page cache per connection (its default is 2 MB), filled only as
+# pages are read. A record of megabytes (one pasted line) spans thousands of
+# overflow pages; with the default cache a long-lived reader (the TUI) reads
+# each of them from the OS again on every search that returns it.
+CACHE_KIB = 32 * 1024
 
 
 def writable(root: Path) -> bool:
@@ -54,6 +59,7 @@ def connect(root: Path, *, read_only: bool) -> sqlite3.Connection:
         db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
         db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA foreign_keys = ON")
+    db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
     return db
 
 

@@ -25,10 +25,11 @@ from typing import Literal
 import numpy as np
 
 from kbsearch.errors import KbError
-from kbsearch.records import IdMention, Kind, Record, text_hash
+from kbsearch.records import IdMention, Kind, Record, RecordHead, text_hash
 from kbsearch.store import lexical, writer
 from kbsearch.store.database import DB_NAME, connect, read_only_error, writable, write_error
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
+from kbsearch.store.heads import read_heads
 from kbsearch.store.migrations import migrate
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
@@ -176,6 +177,10 @@ class Store:
         sql = "SELECT rowid, data FROM records WHERE rowid IN ({marks})"
         return {rowid: load_record(data) for rowid, data in select_in_chunks(self.db, sql, [int(r) for r in rowids])}
 
+    def heads(self, rowids: Iterable[int], chars: int) -> dict[int, RecordHead]:
+        """Row id → the record as a search result shows it (see ``heads``), text cut to ``chars``."""
+        return read_heads(self.db, rowids, chars)
+
     def all_rowids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT rowid FROM records")]
 
@@ -272,10 +277,15 @@ class Store:
             found.setdefault(rowid, []).append(ref)
         return found
 
-    def lexical_documents(self, rowids: list[int]) -> dict[int, str]:
-        """Row id → the text the lexical index holds for it (title, body, meta)."""
-        sql = f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
-        return {rowid: "\n".join((t, b, m)) for rowid, t, b, m in select_in_chunks(self.db, sql, rowids)}
+    def lexical_documents(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, str]:
+        """Row id → the text the lexical index holds for it (title, body, meta),
+        each part cut to its first ``chars`` characters."""
+        sql = (
+            "SELECT rowid, substr(title, 1, ?1), substr(body, 1, ?1), substr(meta, 1, ?1) "
+            f"FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
+        )
+        rows = select_in_chunks(self.db, sql, rowids, before=[chars])
+        return {rowid: "\n".join((t, b, m)) for rowid, t, b, m in rows}
 
     def lexical_search(
         self, terms: lexical.QueryTerms, limit: int, flt: SearchFilter | None = None

@@ -18,12 +18,11 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-import string
 from dataclasses import dataclass, field
 
 from kbsearch.ids import extract_github_repos, extract_urls
 from kbsearch.records import Record
-from kbsearch.textsim import is_coined
+from kbsearch.textsim import ascii_lower, is_coined
 
 FTS_TABLE = "records_fts"
 # bm25 weights of the FTS columns (title, body, meta): a match in the title says
@@ -35,6 +34,12 @@ MAX_TERMS = 128
 # The short-term fallback scans records; this caps what it returns, not what it reads.
 MAX_SHORT_HITS = 200
 MIN_TRIGRAM = 3
+# Query-time scoring (term coverage, a record's language, the idf of short
+# terms) reads at most this many characters of each part of a record: ten
+# times what is embedded, more than any briefing item or doc section holds,
+# and a bound on a search's cost when one record is a line of megabytes. The
+# FTS index itself still matches a term anywhere in the record.
+SCORED_CHARS = 20_000
 
 CREATE_STATEMENTS = (
     f"CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(title, body, meta, tokenize = 'trigram')",
@@ -52,7 +57,6 @@ _CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
 # token, so 10.7x, TensorRT-LLM and owner/repo are searched whole.
 _TOKEN = re.compile(f"[{_CJK_CHARS}]+|[^\\s{_CJK_CHARS},，。;；:：!?！？()（）\\[\\]{{}}\"'“”‘’<>《》、|·…]+")
 _EDGE_PUNCT = ".-_/+#@*~=`^$&"  # "%" stays: 29% is not 29
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
 # A name found in at most this many records, and in at most this share of a
@@ -92,13 +96,13 @@ def query_terms(query: str) -> QueryTerms:
         if not token:
             continue
         if _looks_coined(token):
-            names.append(token.translate(_ASCII_LOWER))
+            names.append(ascii_lower(token))
         if len(token) < MIN_TRIGRAM:
-            short.append(token.translate(_ASCII_LOWER))
+            short.append(ascii_lower(token))
         elif _CJK_RUN.fullmatch(token):
             long += _trigrams(token)
         else:
-            long.append(token.translate(_ASCII_LOWER))
+            long.append(ascii_lower(token))
     if long:
         # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
         # nearly every English record: it says nothing next to longer terms.
@@ -264,7 +268,7 @@ def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -
     total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
     counts = _trigram_counts(db, terms.long)
     weights = {term: _idf(total, min(counts.get(t, 0) for t in _trigrams(term))) for term in terms.long}
-    folded = [text.translate(_ASCII_LOWER) for text in sample]
+    folded = [ascii_lower(text) for text in sample]
     for term in terms.short:
         share = sum(term in text for text in folded) / len(folded) if folded else 0.0
         weights.setdefault(term, _idf(total, round(share * total)))

@@ -62,8 +62,12 @@ def title(hit: SearchHit) -> Text:
 
 
 def body(hit: SearchHit) -> str:
-    """The record's full text for the markdown view, control sequences stripped."""
-    return clean(hit.text)
+    """The record's text for the markdown view, control sequences stripped;
+    a text the search cut (a record of megabytes) says where to read the rest."""
+    text = clean(hit.text)
+    if hit.text_cut:
+        text += f"\n\n*… the text goes on: `kbsearch show {hit.id}` prints all of it.*"
+    return text
 
 
 def shown_hits(response: SearchResponse) -> list[SearchHit]:

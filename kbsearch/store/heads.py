@@ -1,0 +1,49 @@
+"""Records as a search result shows them, read without their JSON.
+
+A hit needs a record's id, title, dates, ids and the head of its text. Its
+stored JSON holds everything, claims included: for a record of megabytes (one
+pasted line) parsing it costs more than the rest of the search. The columns
+of ``records`` and the ``record_arxiv`` rows hold what a hit needs.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from kbsearch.records import RecordHead
+from kbsearch.store.sql import chunks, marks
+
+
+def read_heads(db: sqlite3.Connection, rowids: Iterable[int], chars: int) -> dict[int, RecordHead]:
+    """Row id → the record's head, its text cut to ``chars`` characters."""
+    found: dict[int, RecordHead] = {}
+    for chunk in chunks([int(r) for r in rowids]):
+        ids: dict[tuple[int, str], list[str]] = {}
+        # _rowid_ is the insertion order: the order the record lists its ids in.
+        for rowid, arxiv_id, role in db.execute(
+            f"SELECT rowid, arxiv_id, role FROM record_arxiv WHERE rowid IN ({marks(len(chunk))}) ORDER BY _rowid_",
+            chunk,
+        ):
+            ids.setdefault((rowid, role), []).append(arxiv_id)
+        rows = db.execute(
+            "SELECT rowid, id, kind, title, substr(text, 1, ?1 + 1), date, instance, topic, section, source "
+            f"FROM records WHERE rowid IN ({marks(len(chunk))})",
+            [chars, *chunk],
+        )
+        for rowid, rid, kind, title, text, date, instance, topic, section, source in rows:
+            found[rowid] = RecordHead(
+                id=rid,
+                kind=kind,
+                title=title,
+                text=text[:chars],
+                text_cut=len(text) > chars,
+                date=date,
+                instance=instance,
+                topic=topic,
+                section=section,
+                source=source,
+                arxiv_ids=ids.get((rowid, "subject"), []),
+                cited_ids=ids.get((rowid, "cited"), []),
+            )
+    return found
