@@ -52,6 +52,20 @@ def extract_arxiv_ids(text: str) -> list[str]:
     return _unique(ident for _, ident in sorted(found))
 
 
+# A whole query token shaped like a new-style id, whatever its month.
+_ID_SHAPED = re.compile(r"(?<![\w.])(?:arxiv\s*[:：]?\s*)?(\d{4}\.\d{4,5})(?:v\d+)?(?![\w.])", re.IGNORECASE)
+
+
+def query_arxiv_ids(query: str) -> list[str]:
+    """The arXiv ids a query asks for: those ``extract_arxiv_ids`` finds, plus
+    any token shaped like a new-style id whatever its month (2699.99999). In
+    running text such a token may be a version or a date, but a query token
+    of that shape is meant as an id, and the user should hear that no record
+    carries it rather than get unrelated results."""
+    shaped = [m.group(1) for m in _ID_SHAPED.finditer(query)]
+    return _unique([*extract_arxiv_ids(query), *shaped])
+
+
 def extract_urls(text: str) -> list[str]:
     return _unique(m.group(0).rstrip(".,;:").lower() for m in _URL.finditer(text))
 

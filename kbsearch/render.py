@@ -49,6 +49,8 @@ def search_text(response: SearchResponse) -> Text:
     record prints as written.
     """
     out = Text()
+    for line in missing_lines(response):
+        out.append(line + "\n", style="bold")
     if not response.results:
         out.append(f"no results for {clean(response.query, one_line=True)!r}")
         return out
@@ -73,6 +75,13 @@ def search_text(response: SearchResponse) -> Text:
         f"search, model {response.model}; '=' marks an exact id from the query)"
     )
     return out
+
+
+def missing_lines(response: SearchResponse) -> list[str]:
+    """One line per exact identifier of the query that no record carries,
+    so that the results below are not taken for records about it."""
+    where = "no record" if response.filters.is_empty() else "no record within the filters"
+    return [f"{where} carries {clean(ident, one_line=True)}" for ident in response.missing_ids]
 
 
 def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:

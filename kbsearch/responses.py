@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
 from kbsearch.snippet import Span
+
+Tier = Literal["about", "overview", "cites", "ref"]
+"""How a record carries an exact identifier from the query (see ``kbsearch.exact``)."""
 
 
 class SearchMode(StrEnum):
@@ -50,6 +54,13 @@ class SearchHit(BaseModel):
     matched_ids: list[str] = Field(default_factory=list)
     """Exact identifiers from the query (arXiv ids, ``github:owner/repo``,
     ``url:…``) that this record carries; such hits rank first."""
+    exact: Tier | None = None
+    """How the record carries them: ``about`` (its only subject), ``overview``
+    (one of several subjects), ``cites``, or ``ref`` (a repo or URL); see
+    ``kbsearch.exact``. None for a record found by its score alone."""
+    lift: float = 0.0
+    """Added to ``score`` to keep the list in rank order when an exact
+    identifier put this record above records that scored higher on their own."""
     dense_score: float | None = None
     """Cosine of the query and the best passage (None in lexical mode)."""
     lexical_rank: int | None = None
@@ -65,6 +76,8 @@ class SearchResponse(BaseModel):
     mode: SearchMode = SearchMode.hybrid
     k: int
     filters: SearchFilter
+    missing_ids: list[str] = Field(default_factory=list)
+    """Exact identifiers from the query that no record within the filters carries."""
     results: list[SearchHit]
     seconds: float
 

@@ -8,17 +8,19 @@ results when k exist. Records carrying an exact identifier from the query
 
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from kbsearch import fusion as fuse
 from kbsearch.embed import Encoder
+from kbsearch.exact import Pins, find_pins
 from kbsearch.fusion import Fusion
-from kbsearch.ids import extract_arxiv_ids
+from kbsearch.ids import query_arxiv_ids
 from kbsearch.records import EMBED_CHARS, RecordHead
-from kbsearch.responses import SearchHit, SearchMode, SearchResponse
+from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.snippet import Span, make_snippet
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms, query_refs, query_terms
@@ -53,6 +55,8 @@ class Ranked:
     passage: int | None = None
     lexical_rank: int | None = None
     lexical_score: float | None = None
+    exact: Tier | None = None
+    lift: float = 0.0
 
 
 @dataclass
@@ -87,11 +91,11 @@ def search(
             raise ValueError(f"{mode} search needs an encoder or a query vector")
         vector = encoder.encode([query])[0]
     terms = query_terms(query)
-    exact = extract_arxiv_ids(query) + query_refs(query)
-    pinned = pinned_groups(store, exact, flt)
+    exact = query_arxiv_ids(query) + query_refs(query)
+    pins = find_pins(store, exact, flt)
     found = gather(store, terms, vector, flt, mode, k, fusion)
-    _add_pinned(store, found, pinned, vector)
-    ranked = _pin_first(pinned, rank(store, found, terms, vector, mode, fusion))[:k]
+    _add_pinned(store, found, pins, vector)
+    ranked = _pin_first(pins, rank(store, found, terms, vector, mode, fusion))[:k]
     hits = _hits(store, ranked, terms, exact)
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
@@ -100,6 +104,7 @@ def search(
         mode=mode,
         k=k,
         filters=flt,
+        missing_ids=pins.missing,
         results=hits,
         seconds=round(time.perf_counter() - started, 4),
     )
@@ -204,43 +209,39 @@ def _language_factor(query_language: str | None, text: str) -> float:
     return CROSS_LANGUAGE_FACTOR
 
 
-def pinned_groups(store: Store, exact: list[str], flt: SearchFilter) -> list[list[int]]:
-    """Records carrying an identifier from the query, within the filter, in
-    groups: those about an arXiv id, those citing it, those carrying a repo or URL."""
-    if not exact:
-        return []
-    arxiv = [e for e in exact if ":" not in e]
-    refs = [e for e in exact if ":" in e]
-    groups = [
-        store.rowids_with_arxiv(arxiv, role="subject"),
-        store.rowids_with_arxiv(arxiv, role="cited"),
-        store.rowids_with_refs(refs),
-    ]
-    seen: set[int] = set()
-    kept: list[list[int]] = []
-    for group in groups:
-        kept.append([r for r in store.restrict(list(dict.fromkeys(group)), flt) if r not in seen])
-        seen.update(kept[-1])
-    return [group for group in kept if group]
-
-
-def _add_pinned(store: Store, found: Candidates, pinned: list[list[int]], vector: np.ndarray | None) -> None:
+def _add_pinned(store: Store, found: Candidates, pins: Pins, vector: np.ndarray | None) -> None:
     """Give pinned records the search missed their cosine, so that they are
     scored like the others (a lexical search has no vector to do it with)."""
     have = {rowid for rowid, _, _ in found.dense}
-    missing = [r for group in pinned for r in group if r not in have]
+    missing = [r for r in pins.rowids() if r not in have]
     if missing and vector is not None:
         found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
 
 
-def _pin_first(pinned: list[list[int]], ranked: list[Ranked]) -> list[Ranked]:
-    """Pinned records first, group by group, each group in ranking order."""
+def _pin_first(pins: Pins, ranked: list[Ranked]) -> list[Ranked]:
+    """Pinned records first, tier by tier, each tier in ranking order; then
+    the rest. A tier whose scores would fall below a later record's is
+    lifted by the least whole number that keeps every score in rank order."""
     position = {r.rowid: i for i, r in enumerate(ranked)}
-    first = [r for group in pinned for r in sorted(group, key=lambda r: position.get(r, len(ranked)))]
     by_rowid = {r.rowid: r for r in ranked}
-    head = [by_rowid.get(r, Ranked(rowid=r, score=0.0)) for r in first]
-    taken = set(first)
-    return head + [r for r in ranked if r.rowid not in taken]
+    tiers = [
+        [
+            replace(by_rowid.get(r, Ranked(rowid=r, score=0.0)), exact=tier)
+            for r in sorted(group, key=lambda r: position.get(r, len(ranked)))
+        ]
+        for tier, group in pins.tiers
+    ]
+    taken = set(pins.rowids())
+    rest = [r for r in ranked if r.rowid not in taken]
+    floor = max((r.score for r in rest), default=-math.inf)
+    for tier in reversed(tiers):
+        lowest = min(r.score for r in tier)
+        lift = float(math.floor(floor - lowest) + 1) if lowest <= floor else 0.0
+        for row in tier:
+            row.lift = lift
+            row.score += lift
+        floor = max(floor, max(r.score for r in tier))
+    return [r for tier in tiers for r in tier] + rest
 
 
 def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str]) -> list[SearchHit]:
@@ -269,6 +270,8 @@ def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str
                 arxiv_ids=head.arxiv_ids,
                 cited_ids=head.cited_ids,
                 matched_ids=[e for e in exact if e in carried],
+                exact=row.exact,
+                lift=row.lift,
                 dense_score=None if row.dense_score is None else round(row.dense_score, 4),
                 lexical_rank=row.lexical_rank,
                 lexical_score=None if row.lexical_score is None else round(row.lexical_score, 4),

@@ -1,7 +1,10 @@
 """Living documents (e.g. ``inference.md``): one record per section.
 
 A living doc is the accepted home of the papers it names, so the arXiv ids
-of a section are its ``arxiv_ids``, not mere citations. Sections are cut at
+of a section are its ``arxiv_ids``, not mere citations: the section is about
+each of them, and ``check`` compares a new item about one with it. A section
+that lists several is an overview, about none of them in particular: search
+ranks the records about an id alone above it (``kbsearch.exact``). Sections are cut at
 headings of levels 1-4; deeper headings stay inside their section's text.
 A section's text excludes its sub-sections, which are records of their own.
 """

@@ -13,7 +13,7 @@ from rich.text import Text
 from kbsearch.ids import normalize_arxiv_id
 from kbsearch.kb import SearchHit, SearchResponse
 from kbsearch.records import Record
-from kbsearch.render import clean
+from kbsearch.render import clean, missing_lines
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
@@ -31,6 +31,9 @@ def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
     line.append_text(plain(response.query, style="bold"))
     if timing:
         line.append(f"  ·  {response.seconds * 1000:.0f} ms", style="dim")
+    for missing in missing_lines(response):
+        line.append("  ·  ", style="dim")
+        line.append(missing, style="bold yellow")
     return line
 
 

@@ -1,0 +1,91 @@
+"""Exact arXiv ids in a query (issue 13, item 8): the record about the id
+first (its card), then records about several ids, then records citing it;
+scores in rank order; an id no record carries said so before any result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fake_encoder import FakeEncoder
+from kbsearch import render
+from kbsearch.cli import main
+from kbsearch.ingest import ingest_records
+from kbsearch.parse import iter_input_files, parse_file
+from kbsearch.search import SearchMode, search
+from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.tui import hits as hitview
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, FakeEncoder]:
+    encoder = FakeEncoder()
+    store = Store.open(tmp_path_factory.mktemp("kb") / "idx", create=True)
+    records = [r for path in iter_input_files([EXAMPLES]) for r in parse_file(path.resolve()).records]
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store, encoder
+
+
+def ranked(examples: tuple[Store, FakeEncoder], query: str, mode: SearchMode = SearchMode.hybrid, **flt: object):  # type: ignore[no-untyped-def]
+    store, encoder = examples
+    return search(store, encoder, query, 10, SearchFilter(**flt), mode)
+
+
+def test_the_card_comes_first_then_overviews_then_citations(examples: tuple[Store, FakeEncoder]) -> None:
+    hits = ranked(examples, "2607.08057").results
+    order = [(h.id, h.exact) for h in hits if h.exact]
+    assert order == [
+        ("card/2607.08057", "about"),  # the paper's own card
+        ("tom/2026-09-16-tom-inference-e1prep#1", "about"),  # an increment about the survey alone
+        ("doc/inference#§1.3", "overview"),  # a living-doc section listing six ids
+        ("jay/2026-09-17-jay-inference-e1prep#1", "cites"),
+    ]
+    assert [h.rank for h in hits[:4]] == [1, 2, 3, 4]
+
+
+def test_any_form_of_the_id_finds_its_card_first(examples: tuple[Store, FakeEncoder]) -> None:
+    for query in ("arXiv:2607.17715v1", "arxiv 2607.17715", "C²KV 2607.17715 reuse"):
+        assert ranked(examples, query).results[0].id == "card/2607.17715", query
+
+
+@pytest.mark.parametrize("mode", list(SearchMode))
+@pytest.mark.parametrize(
+    "query", ["2607.08057", "arXiv:2607.17715v1", "KV cache 2607.17715", "2608.01526 github.com/WeianMao/triattention"]
+)
+def test_scores_are_in_rank_order(examples: tuple[Store, FakeEncoder], mode: SearchMode, query: str) -> None:
+    hits = ranked(examples, query, mode).results
+    assert any(h.matched_ids for h in hits)
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True), [(h.id, h.score) for h in hits]
+    # A lift is a whole number, and only exact hits get one.
+    assert all(h.lift == int(h.lift) and (h.lift == 0 or h.exact) for h in hits)
+
+
+def test_an_id_no_record_carries_is_reported(examples: tuple[Store, FakeEncoder]) -> None:
+    response = ranked(examples, "2699.99999")
+    assert response.missing_ids == ["2699.99999"]
+    assert not any(h.matched_ids for h in response.results)
+    text = render.search_text(response).plain
+    assert text.splitlines()[0] == "no record carries 2699.99999"
+    assert "no record carries 2699.99999" in hitview.summary(response, 3, timing=False).plain
+    # Known ids are not reported; one outside the filters is, saying so.
+    assert ranked(examples, "2607.08057").missing_ids == []
+    filtered = ranked(examples, "2607.08057 2699.99999", kinds=["increment"], instance="spark")
+    assert filtered.missing_ids == ["2607.08057", "2699.99999"]
+    assert render.search_text(filtered).plain.startswith("no record within the filters carries 2607.08057\n")
+
+
+def test_the_json_carries_the_missing_ids(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = str(tmp_path / "idx")
+    assert main(["ingest", str(EXAMPLES / "cards"), "--index", index]) == 0
+    capsys.readouterr()
+    assert main(["search", "2699.99999 2607.17715", "--index", index, "--json"]) == 0
+    response = json.loads(capsys.readouterr().out)
+    assert response["missing_ids"] == ["2699.99999"]
+    assert response["results"][0]["id"] == "card/2607.17715" and response["results"][0]["exact"] == "about"
