@@ -25,7 +25,7 @@ from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.models import ModelSpec, load_models, resolve_model
 from kbsearch.records import IdMention, Record
 from kbsearch.responses import ListedRecord, Listing, Removal, Stats
-from kbsearch.search import SearchHit, SearchMode, SearchResponse, search
+from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
 from kbsearch.store import ChangeSet, IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 # What the surfaces (CLI, TUI) use from below the facade: they import it from here.
 __all__ = [
+    "HIT_TEXT_CHARS",
     "LOCK_NAME",
     "IndexShare",
     "KnowledgeBase",

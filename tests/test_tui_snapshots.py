@@ -43,7 +43,7 @@ def test_search_screen(snap_compare, index: str) -> None:  # type: ignore[no-unt
         assert isinstance(screen, SearchScreen)
         screen.query_one("#query", Input).value = "RingKV 多轮 KV cache"
         await wait_for(pilot, lambda: screen.last_shown is not None, "the results")
-        neighbours = screen.query_one(RecordDetail).query_one("#record-neighbours", Static)
+        neighbours = screen.query_one(RecordDetail).query_one("#record-neighbours-head", Static)
         await wait_for(pilot, lambda: "Nearest" in str(neighbours.render()), "the neighbours")
         await _settle(pilot)
 

@@ -19,7 +19,6 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 
-from kbsearch.errors import KbError
 from kbsearch.kb import KnowledgeBase, Stats
 from kbsearch.tui.audit_screen import AuditScreen
 from kbsearch.tui.check_screen import CheckScreen
@@ -27,6 +26,8 @@ from kbsearch.tui.commands import binding_commands, own_bindings
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.help_screen import HelpScreen
 from kbsearch.tui.jobs import JobFailed, run_job
+from kbsearch.tui.messages import OpenRecord
+from kbsearch.tui.record_screen import RecordScreen
 from kbsearch.tui.search_screen import SearchScreen
 
 OPEN = "open the index"
@@ -113,8 +114,7 @@ class KbApp(App[None]):
         self.warmed = True
 
     def on_job_failed(self, message: JobFailed) -> None:
-        error = message.error
-        text = error.one_line() if isinstance(error, KbError) else f"{type(error).__name__}: {error}"
+        text = message.error_text()
         if message.what == OPEN:
             self.problem = text
         # markup=False: the message may quote record text or a path
@@ -137,9 +137,15 @@ class KbApp(App[None]):
         keys = binding.key.split(",")
         return " / ".join(self.get_key_display(dataclasses.replace(binding, key=k.strip())) for k in keys)
 
+    def on_open_record(self, message: OpenRecord) -> None:
+        self.push_screen(RecordScreen(self.gateway, message.record_id))
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield from binding_commands(self, [screen, self])
+        textual_own = list(super().get_system_commands(screen))
+        yield from textual_own
+        # Textual lists Quit (and others) itself: a binding of ours to the same title is left out.
+        titles = {command.title for command in textual_own}
+        yield from (c for c in binding_commands(self, [screen, self]) if c.title not in titles)
         extra = getattr(screen, "palette_commands", None)
         if extra is not None:
             yield from extra()

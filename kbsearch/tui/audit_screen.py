@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Static, Tree
 
 from kbsearch.dedupe.results import AuditResult
 from kbsearch.kb import KnowledgeBase
-from kbsearch.tui.cluster_tree import ClusterTree
+from kbsearch.tui.cluster_tree import ClusterTree, opened_id
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job
+from kbsearch.tui.messages import OpenRecord
 from kbsearch.tui.status_bar import StatusBar
 
 
@@ -62,9 +63,16 @@ class AuditScreen(Screen[None]):
             f"largest first; {len(result.claimed_new_seen_before)} claimed new but seen before. ",
             style="bold",
         )
-        summary.append("enter expands a cluster.", style="dim")
+        summary.append("enter expands a cluster, or opens a record.", style="dim")
         self.query_one("#audit-summary", Static).update(summary)
         self.query_one(ClusterTree).show(result)
+
+    @on(Tree.NodeSelected, "#clusters")
+    def _selected(self, event: Tree.NodeSelected[object]) -> None:
+        # enter on a cluster expands it (the tree does that); on a record, opens it
+        record_id = opened_id(event.node.data)
+        if record_id is not None:
+            self.post_message(OpenRecord(record_id))
 
     def action_refresh_audit(self) -> None:
         self.query_one("#audit-summary", Static).update(Text("Auditing the whole index…", style="dim"))

@@ -23,7 +23,7 @@ from kbsearch.tui.file_picker import FilePicker
 from kbsearch.tui.filter_bar import parse_day
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.item_detail import ItemDetail, flag_line
-from kbsearch.tui.jobs import run_job
+from kbsearch.tui.jobs import JobFailed, run_job
 from kbsearch.tui.literal import VERDICT_STYLE, join, plain
 from kbsearch.tui.paste_screen import PasteScreen
 from kbsearch.tui.status_bar import StatusBar
@@ -139,6 +139,18 @@ class CheckScreen(Screen[None]):
             refresh = getattr(self.app, "action_reload", None)
             if refresh is not None:
                 refresh()
+
+    def on_job_failed(self, message: JobFailed) -> None:
+        """A failed check leaves no earlier result on screen to be mistaken for its own;
+        the error stays in the summary (the notification, which bubbles on to the app, fades)."""
+        if message.what != "check":
+            return
+        self.result = None
+        self.query_one(VerdictTable).show([])
+        self.query_one(ItemDetail).show_item(None)
+        failed = Text("The check failed: ", style="bold red")
+        failed.append_text(plain(message.error_text(), one_line=False))
+        self.query_one("#check-summary", Static).update(failed)
 
     @on(DataTable.RowHighlighted, "#items")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Tree
 
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember
+from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
 from kbsearch.tui.item_detail import flag_line
 from kbsearch.tui.literal import join, plain
 
@@ -31,6 +31,15 @@ def cluster_label(number: int, cluster: Cluster) -> Text:
     label.append("  ")
     label.append_text(plain(first.title or first.id))
     return label
+
+
+def opened_id(data: object) -> str | None:
+    """The record a row opens: a cluster's member, or a flag's first-seen record."""
+    if isinstance(data, ClusterMember):
+        return data.id
+    if isinstance(data, Flag):
+        return data.first_seen_id
+    return None
 
 
 class ClusterTree(Tree[object]):

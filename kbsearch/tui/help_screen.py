@@ -12,9 +12,11 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 WIDGET_KEYS = [
+    ("Search", "↓ / enter", "in the query: move into the results"),
     ("Tables", "↑ ↓ PgUp PgDn", "move; the detail pane follows the cursor"),
     ("Tables", "enter", "search: open the detail pane"),
-    ("Audit", "enter / space", "expand or collapse a cluster"),
+    ("Detail", "enter", "on a nearest record: open it (escape goes back)"),
+    ("Audit", "enter / space", "expand or collapse a cluster; on a record, open it"),
     ("Everywhere", "tab / shift+tab", "move between the query, filters, results and detail"),
     ("Everywhere", "ctrl+p", "command palette: every action, and every filter value"),
 ]

@@ -11,7 +11,7 @@ import re
 from rich.text import Text
 
 from kbsearch.ids import normalize_arxiv_id
-from kbsearch.kb import SearchHit, SearchResponse
+from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
 from kbsearch.render import clean, missing_lines
 from kbsearch.tui.literal import cell, plain
@@ -44,7 +44,7 @@ def row_cells(hit: SearchHit) -> tuple[Text, ...]:
     return (score, cell(hit.kind.value), cell(hit.instance), cell(hit.date), cell(hit.title))
 
 
-def facts(hit: SearchHit) -> list[tuple[str, Text]]:
+def facts(hit: SearchHit | Record) -> list[tuple[str, Text]]:
     """Label/value lines above the record's text (empty values left out)."""
     rows = [
         ("id", hit.id),
@@ -60,15 +60,16 @@ def facts(hit: SearchHit) -> list[tuple[str, Text]]:
     return [(label, plain(value)) for label, value in rows if value]
 
 
-def title(hit: SearchHit) -> Text:
+def title(hit: SearchHit | Record) -> Text:
     return plain(hit.title or hit.id, style="bold")
 
 
-def body(hit: SearchHit) -> str:
+def body(hit: SearchHit | Record) -> str:
     """The record's text for the markdown view, control sequences stripped;
     a text the search cut (a record of megabytes) says where to read the rest."""
-    text = clean(hit.text)
-    if hit.text_cut:
+    cut = hit.text_cut if isinstance(hit, SearchHit) else len(hit.text) > HIT_TEXT_CHARS
+    text = clean(hit.text[:HIT_TEXT_CHARS])
+    if cut:
         text += f"\n\n*… the text goes on: `kbsearch show {hit.id}` prints all of it.*"
     return text
 

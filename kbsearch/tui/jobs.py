@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.worker import get_current_worker
 
+from kbsearch.errors import KbError
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui.gateway import KbGateway, Superseded
 
@@ -27,6 +28,12 @@ class JobFailed(Message):
         super().__init__()
         self.error = error
         self.what = what
+
+    def error_text(self) -> str:
+        """The error in one line: a KbError's message and hint, else its type and text."""
+        if isinstance(self.error, KbError):
+            return self.error.one_line()
+        return f"{type(self.error).__name__}: {self.error}"
 
 
 def run_job(

@@ -1,17 +1,40 @@
-"""The selected record: its facts, its full text as markdown, and its nearest
-neighbours from another instance or day (the records it may repeat)."""
+"""The selected record: its facts, its text as markdown, and its nearest
+neighbours from another instance or day (the records it may repeat). Enter
+on a neighbour opens it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from markdown_it import MarkdownIt
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown, Static
+from textual.widgets import Markdown, OptionList, Static
+from textual.widgets.option_list import Option
 
-from kbsearch.kb import SearchHit
+from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit
+from kbsearch.records import Record
 from kbsearch.tui import hits as hitview
 from kbsearch.tui.literal import join
+from kbsearch.tui.messages import OpenRecord
+
+NEIGHBOURS_K = 12
+
+Neighbour = tuple[Text, str]
+"""A nearest record as shown (its line) and its id."""
+
+
+def neighbours_job(record_id: str) -> Callable[[KnowledgeBase], list[Neighbour]]:
+    """The facade call behind the neighbour list (run on a gateway thread)."""
+
+    def job(kb: KnowledgeBase) -> list[Neighbour]:
+        record = kb.show(record_id)
+        response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, SearchFilter(exclude_ids=[record_id]))
+        return [(hitview.neighbour_line(hit, record), hit.id) for hit in hitview.neighbours(record, response)]
+
+    return job
 
 
 def _parser() -> MarkdownIt:
@@ -22,7 +45,7 @@ def _parser() -> MarkdownIt:
 
 
 class RecordDetail(VerticalScroll, can_focus=True):
-    """Call ``show_hit`` on selection and ``show_neighbours`` when they arrive."""
+    """Call ``show_hit`` (or ``show_record``) on selection and ``show_neighbours`` when they arrive."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -31,26 +54,44 @@ class RecordDetail(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(id="record-head")
         yield Markdown(id="record-body", parser_factory=_parser, open_links=False)
-        yield Static(id="record-neighbours")
+        yield Static(id="record-neighbours-head")
+        yield OptionList(id="record-neighbours")
 
     def show_message(self, message: Text | str) -> None:
         self.record_id = None
         self.query_one("#record-head", Static).update(Text(message) if isinstance(message, str) else message)
         self.query_one("#record-body", Markdown).update("")
-        self.query_one("#record-neighbours", Static).update("")
+        self._neighbours_head(Text(""))
+        self.query_one("#record-neighbours", OptionList).clear_options()
 
-    def show_hit(self, hit: SearchHit) -> None:
+    def show_hit(self, hit: SearchHit | Record) -> None:
+        """A search hit, or a stored record (an opened neighbour or audit row)."""
         self.record_id = hit.id
         lines = [hitview.title(hit)]
         lines += [join(Text(f"{label:>8} ", style="dim"), value) for label, value in hitview.facts(hit)]
         self.query_one("#record-head", Static).update(join(*lines, sep="\n"))
         self.query_one("#record-body", Markdown).update(hitview.body(hit))
-        self.query_one("#record-neighbours", Static).update(Text("looking for neighbours…", style="dim"))
+        self._neighbours_head(Text("looking for neighbours…", style="dim"))
+        self.query_one("#record-neighbours", OptionList).clear_options()
         self.scroll_home(animate=False)
 
-    def show_neighbours(self, record_id: str, lines: list[Text]) -> None:
+    def show_neighbours(self, record_id: str, found: list[Neighbour]) -> None:
         if record_id != self.record_id:  # the selection moved on meanwhile
             return
         heading = Text("Nearest from another instance or day", style="bold underline")
-        body = lines or [Text("none: nothing close from another instance or day", style="dim")]
-        self.query_one("#record-neighbours", Static).update(join(heading, *body, sep="\n"))
+        if found:
+            heading.append("  (enter opens one)", style="dim")
+        else:
+            heading.append("\nnone: nothing close from another instance or day", style="dim")
+        self._neighbours_head(heading)
+        options = self.query_one("#record-neighbours", OptionList)
+        options.clear_options()
+        options.add_options([Option(line, id=rid) for line, rid in found])
+
+    def _neighbours_head(self, text: Text) -> None:
+        self.query_one("#record-neighbours-head", Static).update(text)
+
+    @on(OptionList.OptionSelected, "#record-neighbours")
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.post_message(OpenRecord(event.option.id))

@@ -13,6 +13,7 @@ from kbsearch.tui.fill_table import FillTable
 
 class ResultsTable(FillTable[SearchHit]):
     COLUMNS: ClassVar[tuple[tuple[str, int], ...]] = hitview.COLUMNS
+    DROPPABLE: ClassVar[tuple[str, ...]] = ("date", "instance", "kind")
 
     def row_cells(self, item: SearchHit) -> tuple[Text, ...]:
         return hitview.row_cells(item)

@@ -24,14 +24,13 @@ from kbsearch.tui.filter_bar import FilterBar
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job
 from kbsearch.tui.literal import plain
-from kbsearch.tui.record_detail import RecordDetail
+from kbsearch.tui.record_detail import Neighbour, RecordDetail, neighbours_job
 from kbsearch.tui.results_table import ResultsTable
 from kbsearch.tui.status_bar import StatusBar
 
 DEBOUNCE = 0.15
 """Seconds of quiet typing before a query is embedded."""
 RESULTS = 30
-NEIGHBOURS_K = 12
 HINT = (
     "Type to search: words, a title, Chinese or English, or an arXiv id such as 2607.17715.\n"
     "Filters: ctrl+f.  Check a briefing: F3.  Audit duplicates: F4.  Help: F1."
@@ -46,6 +45,9 @@ class SearchScreen(Screen[None]):
         Binding("ctrl+r", "clear_filters", "Clear filters"),
         Binding("ctrl+d", "focus_detail", "Detail"),
         Binding("escape", "clear_query", "Clear query", show=False),
+        # Reaches the screen only from the query and the date inputs: the
+        # table, the lists and the detail pane use the arrow keys themselves.
+        Binding("down", "focus_results", "Results", show=False),
     ]
 
     class Found(Message):
@@ -55,10 +57,10 @@ class SearchScreen(Screen[None]):
             self.response = response
 
     class NeighboursFound(Message):
-        def __init__(self, record_id: str, lines: list[Text]) -> None:
+        def __init__(self, record_id: str, found: list[Neighbour]) -> None:
             super().__init__()
             self.record_id = record_id
-            self.lines = lines
+            self.found = found
 
     def __init__(self, gateway: KbGateway, *, show_timing: bool = True) -> None:
         super().__init__()
@@ -66,6 +68,8 @@ class SearchScreen(Screen[None]):
         self.show_timing = show_timing
         self._serial = 0
         self._timer: Timer | None = None
+        self._focus_on_results = False
+        """Down or enter was pressed in the query before its results came."""
         self.last_shown: tuple[str, float] | None = None
         """(query, perf_counter()) once its results have been painted: read by the latency bench."""
 
@@ -99,6 +103,7 @@ class SearchScreen(Screen[None]):
         self._timer = self.set_timer(DEBOUNCE, self._dispatch)
 
     def _dispatch(self) -> None:
+        self._timer = None
         self._serial += 1
         query = self.query_one("#query", Input).value.strip()
         if not query:
@@ -120,6 +125,9 @@ class SearchScreen(Screen[None]):
             return
         found = hitview.shown_hits(message.response)
         self._show(found, hitview.summary(message.response, len(found), timing=self.show_timing))
+        if self._focus_on_results and found:
+            self._focus_on_results = False
+            self.query_one(ResultsTable).focus()
         if not found:
             self.query_one(RecordDetail).show_message(
                 Text("No results. Loosen the filters (ctrl+r clears them) or try other words.", style="dim")
@@ -156,16 +164,11 @@ class SearchScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="neighbours", exit_on_error=False)
     def neighbours_worker(self, record_id: str) -> None:
-        def job(kb: KnowledgeBase) -> list[Text]:
-            record = kb.show(record_id)
-            flt = SearchFilter(exclude_ids=[record_id])
-            response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, flt)
-            return [hitview.neighbour_line(hit, record) for hit in hitview.neighbours(record, response)]
-
-        run_job(self, self.gateway, "find neighbours", job, lambda lines: self.NeighboursFound(record_id, lines))
+        job = neighbours_job(record_id)
+        run_job(self, self.gateway, "find neighbours", job, lambda found: self.NeighboursFound(record_id, found))
 
     def on_search_screen_neighbours_found(self, message: NeighboursFound) -> None:
-        self.query_one(RecordDetail).show_neighbours(message.record_id, message.lines)
+        self.query_one(RecordDetail).show_neighbours(message.record_id, message.found)
 
     # -- index state -------------------------------------------------------
 
@@ -186,6 +189,21 @@ class SearchScreen(Screen[None]):
 
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
+
+    @on(Input.Submitted, "#query")
+    def _query_submitted(self) -> None:
+        if self._timer is not None:  # enter need not wait out the typing pause
+            self._timer.stop()
+            self._dispatch()
+        self.action_focus_results()
+
+    def action_focus_results(self) -> None:
+        """Into the results; when there are none yet, as soon as they arrive."""
+        table = self.query_one(ResultsTable)
+        if table.items:
+            table.focus()
+        else:
+            self._focus_on_results = True
 
     def action_focus_filters(self) -> None:
         self.query_one("#kind", Select).focus()

@@ -27,6 +27,7 @@ class VerdictTable(FillTable[ItemResult]):
         ("date", 10),
         ("title", 16),
     )
+    DROPPABLE: ClassVar[tuple[str, ...]] = ("date", "instance", "new")
 
     def row_cells(self, item: ItemResult) -> tuple[Text, ...]:
         # "!" marks an item flagged as claimed new although it was seen before
