@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING, Any, cast
 from kbsearch import timings
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.embed.shared import SharedEncoder
-from kbsearch.errors import KbError, RecordNotFound
+from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec, load_models, resolve_model
+from kbsearch.reading import find_record, listing, stats
 from kbsearch.records import IdMention, Record
-from kbsearch.responses import ListedRecord, Listing, Removal, Stats
+from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
 from kbsearch.store import ChangeSet, IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
-from kbsearch.store.migrations import FORMAT_VERSION
 from kbsearch.writer_lock import LOCK_NAME, WriterLock
 
 if TYPE_CHECKING:
@@ -265,10 +265,8 @@ class KnowledgeBase:
             return search(self.store, encoder, query, k, flt, mode)
 
     def show(self, record_id: str) -> Record:
-        record = self.store.get(record_id)
-        if record is None:
-            raise RecordNotFound(f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch search --json'")
-        return record
+        """The record with this id, or the one record whose id starts with it."""
+        return find_record(self.store, record_id)
 
     def similar(self, record_id: str, k: int = 10, flt: SearchFilter | None = None) -> Neighbours:
         """The records nearest to a stored one, each judged same item or not as ``check`` would."""
@@ -292,33 +290,10 @@ class KnowledgeBase:
             return remove_records(store, list(dict.fromkeys(record_ids)), self.spec.name)
 
     def listing(self, flt: SearchFilter | None = None, limit: int | None = None) -> Listing:
-        records: list[ListedRecord] = []
-        with self.store.snapshot():
-            for record in self.store.iter_records(flt):
-                if limit is not None and len(records) >= limit:
-                    break
-                records.append(ListedRecord.from_record(record))
-            return Listing(records=records, total=self.store.count())
+        return listing(self.store, flt, limit)
 
     def stats(self) -> Stats:
-        store = self.store
-        with store.snapshot():
-            manifest = store.read_manifest()
-            return Stats(
-                index=str(self.root),
-                records=store.count(),
-                by_kind=store.counts_by_kind(),
-                by_instance=store.counts_by("instance"),
-                by_topic=store.counts_by("topic"),
-                model=store.model,
-                dim=store.dim,
-                format_version=FORMAT_VERSION,
-                generation=store.generation,
-                last_ingest=store.last_ingest,
-                passages=store.passage_count(),
-                vectors=manifest.count if manifest else None,
-                index_type=manifest.index_type if manifest else None,
-            )
+        return stats(self.store, self.root)
 
     @contextmanager
     def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[Store]:

@@ -68,6 +68,8 @@ class Record(BaseModel):
     credibility: str | None = None
     relation: str | None = None
     """与活文档现有脉络的关系."""
+    caveats: list[str] = Field(default_factory=list)
+    """警示 lines: what the writer warns about the item (vendor numbers, unconfirmed ids)."""
     anchor: str | None = None
     """A first-anchoring marker such as 首次锚入 or 本次新增, when the writer claims novelty."""
 

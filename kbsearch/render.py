@@ -71,7 +71,7 @@ def search_text(response: SearchResponse) -> Text:
             out.append_text(snippet_text(hit.snippet))
             out.append("\n")
     out.append(
-        f"({len(response.results)} results, {response.seconds * 1000:.0f} ms, {response.mode.value} "
+        f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
         f"search, model {response.model}; '=' marks an exact id from the query)"
     )
     return out
@@ -92,18 +92,42 @@ def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:
     return text
 
 
-def listing_text(listing: Listing) -> str:
-    lines = [f"{fit('date', 10)}  {fit('instance', 8)} {fit('kind', 11)} {fit('id', 34)} title"]
+def listing_text(listing: Listing, *, full_ids: bool = False) -> str:
+    """A table; ids are cut to a column on a terminal, and whole otherwise
+    (``kbsearch list | grep …`` gives ids that ``show`` takes)."""
+    width = max([34, *(cell_len(clean(r.id, one_line=True)) for r in listing.records)]) if full_ids else 34
+    lines = [f"{fit('date', 10)}  {fit('instance', 8)} {fit('kind', 11)} {fit('id', width)} title"]
     for row in listing.records:
         lines.append(
             f"{fit(str(row.date or '-'), 10)}  {fit(row.instance or '-', 8)} {fit(row.kind, 11)} "
-            f"{fit(clean(row.id, one_line=True), 34)} {clean(row.title, one_line=True)[:70]}"
+            f"{fit(clean(row.id, one_line=True), width)} {clean(row.title, one_line=True)[:70]}"
         )
-    lines.append(f"({len(listing.records)} of {listing.total} records)")
+    lines.append(f"({len(listing.records)} of {counted(listing.total, 'record')})")
     return "\n".join(lines)
 
 
+def listing_ids(listing: Listing) -> str:
+    """One whole id a line, nothing else: for ``xargs`` and ``while read``."""
+    return "\n".join(clean(row.id, one_line=True) for row in listing.records)
+
+
+def listing_tsv(listing: Listing) -> str:
+    """Tab-separated with a header: id, kind, instance, date, arxiv_ids, title."""
+    lines = ["id\tkind\tinstance\tdate\tarxiv_ids\ttitle"]
+    for row in listing.records:
+        cells = [row.id, row.kind, row.instance or "", str(row.date or ""), ",".join(row.arxiv_ids), row.title]
+        lines.append("\t".join(clean(c, one_line=True).replace("\t", " ") for c in cells))
+    return "\n".join(lines)
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 record``, ``2 records``."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def record_text(record: Record) -> str:
+    """Every field a person reads: the facts, the text (without the claims
+    it repeats), then the claims, 警示, the relation to the living doc and 来源."""
     rows = [
         ("id", record.id),
         ("kind", record.kind.value),
@@ -112,6 +136,10 @@ def record_text(record: Record) -> str:
         ("date", record.date),
         ("topic", record.topic),
         ("section", record.section),
+        ("number", record.number),
+        ("card", record.card_number),
+        ("category", record.category),
+        ("tags", ", ".join(record.tags)),
         ("arXiv", ", ".join(record.arxiv_ids)),
         ("cites", ", ".join(record.cited_ids)),
         ("stars", record.stars),
@@ -120,10 +148,19 @@ def record_text(record: Record) -> str:
         ("source", record.source),
     ]
     lines = [f"{name:>11}: {clean(str(value), one_line=True)}" for name, value in rows if value]
-    if record.claims:
-        lines.append("     claims:")
-        lines += [f"           - {clean(c, one_line=True)}" for c in record.claims]
-    lines += ["", clean(record.text)]
+    repeated = {c.strip() for c in record.claims} | {f"可信度：{record.credibility}"}
+    body = [line for line in record.text.split("\n") if line.strip() not in repeated]
+    if any(line.strip() for line in body):
+        lines += ["", clean("\n".join(body)).strip()]
+    for label, items in (
+        ("claims (要点)", record.claims),
+        ("caveats (警示)", record.caveats),
+        ("relation to the living doc (与活文档现有脉络的关系)", (record.relation or "").split("\n")),
+        ("sources (来源)", record.sources),
+    ):
+        items = [item for item in items if item.strip()]
+        if items:
+            lines += ["", f"{label}:"] + [f"  - {clean(item, one_line=True)}" for item in items]
     return "\n".join(lines)
 
 
@@ -133,11 +170,13 @@ _INDEX_TYPES = {"flat": "exact search", "ivf": "IVF approximate search"}
 def stats_text(stats: Stats) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in stats.by_kind.items())
     instances = ", ".join(f"{k} {n}" for k, n in stats.by_instance.items()) or "-"
+    topics = ", ".join(f"{k} {n}" for k, n in stats.by_topic.items()) or "-"
     return "\n".join(
         [
             f"index        {stats.index}",
             f"records      {stats.records} ({kinds})",
             f"instances    {clean(instances, one_line=True)}",
+            f"topics       {clean(topics, one_line=True)}",
             f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
             f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
             f"({stats.passages} passages: titles, whole texts, claims; "
@@ -150,9 +189,9 @@ def stats_text(stats: Stats) -> str:
 
 def ingest_text(report: IngestReport) -> str:
     lines = [
-        f"{report.files} files, {report.records} records: {report.added} added, "
+        f"{counted(report.files, 'file')}, {counted(report.records, 'record')}: {report.added} added, "
         f"{report.updated} updated, {report.unchanged} unchanged, {report.removed} removed; "
-        f"{report.embedded} texts embedded with {report.model} in {report.seconds:.2f}s"
+        f"{counted(report.embedded, 'text')} embedded with {report.model} in {report.seconds:.2f}s"
     ]
     lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
     return "\n".join(lines)
@@ -164,8 +203,8 @@ def refused_text(report: IngestReport) -> str:
 
 def reindex_text(report: ReindexReport) -> str:
     return (
-        f"reindexed {report.records} records with {report.model}: "
-        f"{report.embedded} texts embedded in {report.seconds:.2f}s"
+        f"reindexed {counted(report.records, 'record')} with {report.model}: "
+        f"{counted(report.embedded, 'text')} embedded in {report.seconds:.2f}s"
     )
 
 
@@ -231,7 +270,7 @@ def check_text(result: CheckResult) -> str:
     if result.flags:
         parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
     summary = (
-        f"{len(result.items)} items: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
+        f"{counted(len(result.items), 'item')}: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
         f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
         + (f", as of {result.as_of}" if result.as_of else "")
         + ")"
@@ -242,11 +281,13 @@ def check_text(result: CheckResult) -> str:
 
 
 def audit_text(result: AuditResult) -> str:
-    lines = [f"{len(result.clusters)} clusters of the same item among {result.records} records"]
+    lines = [f"{counted(len(result.clusters), 'cluster')} of the same item among {counted(result.records, 'record')}"]
     for number, cluster in enumerate(result.clusters, 1):
         first = cluster.first_seen
         ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""
-        lines.append(f"\n#{number}  {cluster.size} records, {len(cluster.instances)} instances{ids}")
+        lines.append(
+            f"\n#{number}  {counted(cluster.size, 'record')}, {counted(len(cluster.instances), 'instance')}{ids}"
+        )
         lines.append(
             f"   first  {fit(_who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
             f"{clean(first.title, one_line=True)[:70]}"
@@ -278,7 +319,7 @@ def doctor_text(report: DoctorReport) -> str:
         if finding.fix:
             lines.append(f"{'':9}fix: {finding.fix}")
     problems = sum(not f.ok for f in report.findings)
-    lines.append("healthy" if report.healthy else f"{problems} problem{'s' if problems > 1 else ''} found")
+    lines.append("healthy" if report.healthy else f"{counted(problems, 'problem')} found")
     return "\n".join(lines)
 
 

@@ -10,6 +10,8 @@ commands so that ``--help`` stays instant.
 - ``write_commands``: ingest, reindex.
 - ``dedupe_commands``: check, audit, calibrate.
 - ``output``: opening the knowledge base, printing results, notes and progress.
+- ``errors``: errors on stderr (a line, or a JSON object under ``--json``),
+  usage errors, and the quiet end when the reader of stdout goes away.
 
 The commands talk only to the facade (``kbsearch.kb``) and its result types.
 """
@@ -25,10 +27,17 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from kbsearch import timings
+from kbsearch.cli.errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    UsageError,
+    report_error,
+    report_usage_error,
+    silence_stdout,
+)
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL
 from kbsearch.cli.parser import build_parser
 from kbsearch.errors import KbError
-from kbsearch.terminal import clean
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", "main", "run"]
 
@@ -36,18 +45,24 @@ __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", 
 def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     timings.reset()  # one report per run, also when a caller runs several in one process
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as err:
+        return report_usage_error(err, as_json="--json" in argv)
     args.opened = []
     try:
         return int(args.handler(args))
     except KbError as err:
-        # Messages quote file names and file contents: strip what a terminal would obey.
-        print(f"kbsearch: {clean(err.one_line(), one_line=True)}", file=sys.stderr)
+        report_error(err, as_json=args.json)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("kbsearch: interrupted; the index is unchanged by the unfinished write", file=sys.stderr)
-        return 130
+        report_error(KbError("interrupted; the index is unchanged by the unfinished write"), as_json=args.json)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (kbsearch list | head): stop quietly, as Unix tools do.
+        silence_stdout()
+        return EXIT_BROKEN_PIPE
     finally:
         # Closing checkpoints the WAL and removes its side files when no one else has the index open.
         for kb in args.opened:
@@ -76,7 +91,10 @@ def exit_now(code: int) -> NoReturn:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except OSError:  # a closed pipe (kbsearch list | head): let Python report it as usual
+    except BrokenPipeError:  # the reader went away with output still buffered
+        silence_stdout()
+        code = code or EXIT_BROKEN_PIPE
+    except OSError:
         sys.exit(code)
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         sys.exit(code)  # Python would wait for these; so do we

@@ -77,4 +77,9 @@ def print_styled(text: Text) -> None:
     never parsed as markup, so brackets in record text print as they are."""
     from rich.console import Console
 
-    Console(highlight=False, soft_wrap=True).print(text)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich would exit with 1 here; main ends every command the same way on a closed pipe
+            raise BrokenPipeError
+
+    _Console(highlight=False, soft_wrap=True).print(text)

@@ -7,22 +7,26 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from kbsearch import __version__
 from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check
+from kbsearch.cli.errors import Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
     common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     common.add_argument("--json", action="store_true", help="print one JSON document")
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="kbsearch",
         description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",
-        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error",
+        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error, 130 interrupted, "
+        "141 the reader of the output went away",
     )
+    parser.add_argument("--version", action="version", version=f"kbsearch {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_ingest(commands, common)
     _add_search(commands, common)
@@ -103,8 +107,8 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     calibrate.set_defaults(handler=cmd_calibrate)
 
 
-def _remote() -> argparse.ArgumentParser:
-    remote = argparse.ArgumentParser(add_help=False)
+def _remote() -> Parser:
+    remote = Parser(add_help=False)
     remote.add_argument(
         "--server",
         metavar="URL",
@@ -114,8 +118,8 @@ def _remote() -> argparse.ArgumentParser:
     return remote
 
 
-def _filters() -> argparse.ArgumentParser:
-    filters = argparse.ArgumentParser(add_help=False)
+def _filters() -> Parser:
+    filters = Parser(add_help=False)
     filters.add_argument(
         "--kind",
         action="append",
@@ -147,6 +151,12 @@ def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
     search.set_defaults(handler=cmd_search)
     listing = commands.add_parser("list", parents=[common, filters, _remote()], help="list records, oldest first")
     listing.add_argument("--limit", type=int, help="at most this many records")
+    listing.add_argument(
+        "--format",
+        choices=["table", "ids", "tsv"],
+        default="table",
+        help="table (default; ids whole unless on a terminal), ids (one a line), tsv (with a header)",
+    )
     listing.set_defaults(handler=cmd_list)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
@@ -59,9 +60,20 @@ def cmd_list(args: argparse.Namespace) -> int:
     if answer is not None:
         from kbsearch.responses import Listing
 
-        print_answer(args, answer, Listing.model_validate_json(answer), render.listing_text)
-        return EXIT_OK
-    emit(args, open_kb(args, check_model=False).listing(search_filter(args), args.limit), render.listing_text)
+        listing = Listing.model_validate_json(answer)
+        if args.json:
+            print_answer(args, answer, listing, render.listing_text)
+            return EXIT_OK
+    else:
+        listing = open_kb(args, check_model=False).listing(search_filter(args), args.limit)
+    if args.json:
+        emit(args, listing, render.listing_text)
+    elif args.format == "ids":
+        print(render.listing_ids(listing))
+    elif args.format == "tsv":
+        print(render.listing_tsv(listing))
+    else:
+        print(render.listing_text(listing, full_ids=not sys.stdout.isatty()))
     return EXIT_OK
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids
-from kbsearch.parse import check_input, parse_file, parse_json, parse_text
+from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
 from kbsearch.parse.common import read_text
 from kbsearch.parse.jsonl import parse_jsonl
 from kbsearch.records import IdMention, Kind, Record
@@ -21,12 +21,20 @@ def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record],
         return _from_text(stdin_text or ""), None, []
     parsed = parse_file(_input_file(source))
     if not parsed.records:
-        raise KbError("nothing to check in this file", path=source)
+        raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=source)
     return parsed.records, parsed.source, parsed.id_mentions
 
 
 def _input_file(source: str) -> Path:
     path = Path(source)
+    if path.is_dir():
+        # A check judges one incoming file; its verdicts and --accept are about that file.
+        raise KbError(
+            "is a folder, and check reads one file",
+            hint=f'check its files one at a time, for f in {source}/*; do kbsearch check "$f"; done; '
+            f"or add them all with 'kbsearch ingest {source}'",
+            path=source,
+        )
     if not path.is_file():
         raise KbError(f"no such file: {source}", hint="give a briefing, paper card or JSONL file, or - for stdin")
     return path.resolve()
@@ -52,7 +60,7 @@ def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, lis
     else:
         parsed = parse_text(text, path)
     if not parsed.records:
-        raise KbError("nothing to check in this file", path=name)
+        raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=name)
     return parsed.records, parsed.source, parsed.id_mentions
 
 

@@ -207,6 +207,7 @@ def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]
         sources=_sources(fields),
         credibility=_credibility(fields),
         relation=fields.text("relation"),
+        caveats=[c for c in fields.get("warning") if c],
         anchor=header.anchor,
         category=_category(fields),
     )

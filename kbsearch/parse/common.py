@@ -52,7 +52,7 @@ def read_text(path: Path, warnings: list[str] | None = None) -> str:
         raise KbError(f"cannot read file: {exc.strerror}", path=str(path)) from exc
     text = decode(data, path, warnings)
     if not text.strip():
-        raise KbError("file is empty", hint="nothing to ingest", path=str(path))
+        raise KbError("file is empty: it has no items", path=str(path))
     return text
 
 

@@ -51,6 +51,8 @@ _DECORATION = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0
 _ANCHOR_MARKERS = ("首次锚入", "本次新增", "净增", "首次", "新增")
 _SECTION_REF = re.compile(r"§\s*\d+(?:\.\d+)*")
 _MULTI_FIELD_LABELS = {"category", "tags", "form"}
+# Fields whose bullets (also "- a - b" on one line) are separate items.
+_LIST_FIELDS = ("points", "sources", "warning")
 
 
 @dataclass
@@ -143,7 +145,7 @@ def _add_labelled(fields: Fields, key: str, value: str) -> None:
     fields.current = key
     if key in _MULTI_FIELD_LABELS:
         _add_multi(fields, key, value)
-    elif key in ("points", "sources"):
+    elif key in _LIST_FIELDS:
         for item in split_inline(value):
             fields.add(key, item)
     else:
@@ -166,11 +168,11 @@ def _add_continuation(fields: Fields, line: str) -> None:
     is_bullet = bool(_BULLET.match(line))
     item = clean_line(_BULLET.sub("", line, count=1))
     items = fields.values.setdefault(key, [])
-    if key in ("points", "sources") and (is_bullet or not items):
+    if key in _LIST_FIELDS and (is_bullet or not items):
         items.append(item)
     elif items:
         # A wrapped line or a table row continues the previous item.
-        sep = " " if key in ("points", "sources") else "\n"
+        sep = " " if key in _LIST_FIELDS else "\n"
         items[-1] = f"{items[-1]}{sep}{item}".strip()
     else:
         items.append(item)

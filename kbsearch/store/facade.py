@@ -29,7 +29,7 @@ from kbsearch.records import IdMention, Kind, Record, RecordHead, text_hash
 from kbsearch.store import lexical, writer
 from kbsearch.store.database import DB_NAME, connect, read_only_error, writable, write_error
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
-from kbsearch.store.heads import read_heads
+from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.migrations import migrate
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
@@ -176,6 +176,9 @@ class Store:
     def by_rowids(self, rowids: Iterable[int]) -> dict[int, Record]:
         sql = "SELECT rowid, data FROM records WHERE rowid IN ({marks})"
         return {rowid: load_record(data) for rowid, data in select_in_chunks(self.db, sql, [int(r) for r in rowids])}
+
+    def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
+        return ids_with_prefix(self.db, prefix, limit)
 
     def heads(self, rowids: Iterable[int], chars: int) -> dict[int, RecordHead]:
         """Row id → the record as a search result shows it (see ``heads``), text cut to ``chars``."""

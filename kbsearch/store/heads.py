@@ -1,4 +1,4 @@
-"""Records as a search result shows them, read without their JSON.
+"""Records as a search result shows them, read without their JSON; ids by their start.
 
 A hit needs a record's id, title, dates, ids and the head of its text. Its
 stored JSON holds everything, claims included: for a record of megabytes (one
@@ -47,3 +47,12 @@ def read_heads(db: sqlite3.Connection, rowids: Iterable[int], chars: int) -> dic
                 cited_ids=ids.get((rowid, "cited"), []),
             )
     return found
+
+
+def ids_with_prefix(db: sqlite3.Connection, prefix: str, limit: int) -> list[str]:
+    """Up to ``limit`` ids that start with ``prefix``, in order, read from the
+    id index: ids compare as UTF-8 bytes, and no character sorts after U+10FFFF."""
+    rows = db.execute(
+        "SELECT id FROM records WHERE id >= ? AND id < ? ORDER BY id LIMIT ?", (prefix, prefix + "\U0010ffff", limit)
+    )
+    return [r[0] for r in rows]

@@ -1,0 +1,71 @@
+"""How the command line reports what went wrong.
+
+An error is one line on stderr (``kbsearch: what; what to do``), or under
+``--json`` one JSON object there, so that a script reading stdout as JSON can
+read a failure the same way. A usage error (an unknown option, a bad date)
+gets the same treatment. A reader that goes away before the output is read
+(``kbsearch list | head``) ends the run quietly, with the status a process
+killed by SIGPIPE has, as other Unix tools do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import NoReturn
+
+from kbsearch.errors import KbError
+from kbsearch.terminal import clean, inert_json
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 128 + 13
+"""128 + SIGPIPE: what a shell reports for ``yes | head``."""
+
+
+class UsageError(Exception):
+    """The command line itself is wrong (raised instead of argparse's exit)."""
+
+    def __init__(self, message: str, usage: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.usage = usage
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors reach ``main``, which reports
+    them as text or JSON; subcommand parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, self.format_usage())
+
+
+def report_error(err: KbError, *, as_json: bool) -> None:
+    if as_json:
+        payload = {"error": err.message, "hint": err.hint, "path": err.path, "line": err.line, "exit_code": 2}
+        print(inert_json(json.dumps(payload, ensure_ascii=False)), file=sys.stderr)
+    else:
+        # Messages quote file names and file contents: strip what a terminal would obey.
+        print(f"kbsearch: {clean(err.one_line(), one_line=True)}", file=sys.stderr)
+
+
+def report_usage_error(err: UsageError, *, as_json: bool) -> int:
+    if as_json:
+        payload = {"error": err.message, "usage": err.usage.strip(), "exit_code": EXIT_USAGE}
+        print(inert_json(json.dumps(payload, ensure_ascii=False)), file=sys.stderr)
+    else:
+        print(f"{err.usage.rstrip()}\nkbsearch: error: {clean(err.message, one_line=True)}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush of the
+    buffered output does not fail again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind stdout (a test's capture)
+        pass

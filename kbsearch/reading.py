@@ -1,0 +1,72 @@
+"""Reading stored records for people: one record by id (or the start of
+one), a listing, and what the index holds.
+
+Ids are long (``jay/2026-08-26-jay-inference-e1prep#1``): ``show`` takes the
+start of one when exactly one id starts that way, and names the candidates
+when several do, as git does with commit hashes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbsearch.errors import KbError, RecordNotFound
+from kbsearch.records import Record
+from kbsearch.responses import ListedRecord, Listing, Stats
+from kbsearch.store import SearchFilter, Store
+from kbsearch.store.migrations import FORMAT_VERSION
+
+SHOWN_CANDIDATES = 10
+LIST_IDS_HINT = "list the ids with 'kbsearch list --format ids' or 'kbsearch list --json'"
+
+
+def find_record(store: Store, wanted: str) -> Record:
+    """The record whose id is ``wanted``, else the one whose id starts with it."""
+    record = store.get(wanted)
+    if record is not None:
+        return record
+    found = store.ids_with_prefix(wanted, SHOWN_CANDIDATES + 1) if wanted else []
+    if not found:
+        raise RecordNotFound(f"no record with id {wanted!r}", hint=LIST_IDS_HINT)
+    if len(found) > 1:
+        more = ", …" if len(found) > SHOWN_CANDIDATES else ""
+        raise KbError(
+            f"{wanted!r} is the start of {'more than ' if more else ''}{min(len(found), SHOWN_CANDIDATES)} ids: "
+            + ", ".join(found[:SHOWN_CANDIDATES])
+            + more,
+            hint="type more of the id",
+        )
+    record = store.get(found[0])
+    if record is None:  # deleted by a concurrent writer since the lookup
+        raise RecordNotFound(f"no record with id {wanted!r}", hint=LIST_IDS_HINT)
+    return record
+
+
+def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listing:
+    records: list[ListedRecord] = []
+    with store.snapshot():
+        for record in store.iter_records(flt):
+            if limit is not None and len(records) >= limit:
+                break
+            records.append(ListedRecord.from_record(record))
+        return Listing(records=records, total=store.count())
+
+
+def stats(store: Store, root: Path) -> Stats:
+    with store.snapshot():
+        manifest = store.read_manifest()
+        return Stats(
+            index=str(root),
+            records=store.count(),
+            by_kind=store.counts_by_kind(),
+            by_instance=store.counts_by("instance"),
+            by_topic=store.counts_by("topic"),
+            model=store.model,
+            dim=store.dim,
+            format_version=FORMAT_VERSION,
+            generation=store.generation,
+            last_ingest=store.last_ingest,
+            passages=store.passage_count(),
+            vectors=manifest.count if manifest else None,
+            index_type=manifest.index_type if manifest else None,
+        )
