@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from kbsearch.errors import KbError
 from kbsearch.records import text_hash
-from kbsearch.store import Store
+from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
 REINDEX = "run 'kbsearch reindex' (rewrites the cache from the vectors stored in SQLite)"
@@ -38,13 +38,23 @@ class DoctorReport(BaseModel):
 
 
 def examine(root: Path) -> DoctorReport:
-    """Every check, in order; a database that won't open is the only finding."""
+    """Every check, in order; a database that is missing, empty or won't open is the only finding.
+
+    Nothing is created or changed: an empty or missing database is reported,
+    never opened (SQLite would make an empty database of it), and an older
+    schema is reported rather than upgraded.
+    """
+    files = _files(root)
+    if files is not None:
+        return _report(root, files)
     try:
-        store = Store.open(root)
+        store = Store.open(root, upgrade=False)
     except KbError as err:
         if not Store.exists(root):
             raise  # no index at all: the usual "build one with kbsearch ingest"
-        return _report(root, [Finding(check="database", ok=False, message=err.message, fix=REBUILD)])
+        upgrade = "schema upgrade" in err.message
+        fix = "run 'kbsearch stats' once with write access (it upgrades the schema)" if upgrade else REBUILD
+        return _report(root, [Finding(check="database", ok=False, message=err.message, fix=fix)])
     try:
         findings = _database(store)
         if all(f.ok for f in findings):
@@ -63,6 +73,37 @@ def examine(root: Path) -> DoctorReport:
         for p in leftover_temp_files(root)
     ]
     return _report(root, findings)
+
+
+def _files(root: Path) -> list[Finding] | None:
+    """Findings about the index files themselves, when they rule out opening
+    the database: it is missing beside other index files, or it is empty.
+    Cache files of 0 bytes are named too (the cache checks would only say
+    "unreadable"). None when the database can be opened."""
+    database = root / DB_NAME
+    cache = [root / MANIFEST_NAME, root / VECTORS_NAME]
+    if not database.exists() and not any(p.exists() for p in cache):
+        return None  # not an index folder: examine() says there is no index
+    findings = []
+    if not database.exists():
+        findings.append(
+            Finding(
+                check="database",
+                ok=False,
+                message=f"{DB_NAME} is missing; the vector cache alone is no index",
+                fix=REBUILD,
+            )
+        )
+    elif database.stat().st_size == 0:
+        findings.append(Finding(check="database", ok=False, message=f"{DB_NAME} is empty (0 bytes)", fix=REBUILD))
+    if not findings:
+        return None
+    findings += [
+        Finding(check="vector cache", ok=False, message=f"{p.name} is empty (0 bytes)", fix=REBUILD)
+        for p in cache
+        if p.exists() and p.stat().st_size == 0
+    ]
+    return findings
 
 
 def _report(root: Path, findings: list[Finding]) -> DoctorReport:

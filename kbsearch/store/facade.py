@@ -51,8 +51,9 @@ class Store:
     # -- opening -------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: Path, *, model: str | None = None, create: bool = False) -> Store:
-        """A folder this process can't write is opened read-only, or refused with ``create``."""
+    def open(cls, root: Path, *, model: str | None = None, create: bool = False, upgrade: bool = True) -> Store:
+        """A folder this process can't write is opened read-only, or refused with ``create``;
+        ``upgrade=False`` (doctor) refuses an older schema instead of migrating it."""
         db_path = root / DB_NAME
         if not db_path.exists() and not create:
             raise KbError(
@@ -66,7 +67,11 @@ class Store:
             if not read_only:
                 root.mkdir(parents=True, exist_ok=True)
             db = connect(root, read_only=read_only)
-            migrate(db, read_only=read_only)
+            try:
+                migrate(db, read_only=read_only or not upgrade)
+            except BaseException:
+                db.close()  # a refused upgrade leaves no connection (and no WAL files) behind
+                raise
         except sqlite3.OperationalError as err:
             raise write_error(err, root) from err
         except sqlite3.DatabaseError as err:

@@ -164,8 +164,9 @@ def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
         return
     if read_only:
         raise KbError(
-            "the index needs a schema upgrade, but its folder is read-only",
-            hint="run any kbsearch command on it once with write access",
+            f"the index needs a schema upgrade (schema {applied}, this kbsearch writes {len(MIGRATIONS)}), "
+            "and this run does not write",
+            hint="run any kbsearch command on it once with write access, such as 'kbsearch stats'",
         )
     db.execute("BEGIN IMMEDIATE")
     try:
