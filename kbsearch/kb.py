@@ -30,6 +30,7 @@ from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchRespons
 from kbsearch.settings import settings
 from kbsearch.store import ChangeSet, IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
+from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
 from kbsearch.writer_lock import LOCK_NAME, WriterLock
 
 if TYPE_CHECKING:
@@ -302,14 +303,40 @@ class KnowledgeBase:
             raise read_only_error(self.root)
         if not self._create:
             _ = self.store  # "no index at …" before anything is created
+        first, made_folders = not Store.exists(self.root), missing_folders(self.root)
+        made_lock = not (self.root / LOCK_NAME).exists()
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise KbError(f"cannot create the index folder: {err.strerror}", path=str(self.root)) from err
-        with WriterLock(self.root / LOCK_NAME, on_wait, self.lock_timeout):
-            if self._store is not None and self._store.read_only:
-                raise read_only_error(self.root)
-            yield self.store
+        undone = False
+        try:
+            with WriterLock(self.root / LOCK_NAME, on_wait, self.lock_timeout):
+                if self._store is not None and self._store.read_only:
+                    raise read_only_error(self.root)
+                try:
+                    yield self.store
+                except BaseException:
+                    undone = first and self._undo_first_write()
+                    raise
+        finally:
+            if undone and made_lock:
+                (self.root / LOCK_NAME).unlink(missing_ok=True)
+            if undone:
+                remove_folders(made_folders)
+
+    def _undo_first_write(self) -> bool:
+        """After a failed first write (an error, Ctrl-C): remove the database it
+        created, when nothing was committed to it. SQLite rolled the write back,
+        so the index would only be an empty schema that the README says a
+        refused ingest never leaves."""
+        store = self._store
+        if store is None or store.count() > 0:
+            return False
+        store.close()
+        self._store = None
+        remove_index_files(self.root)
+        return True
 
 
 class Opener:

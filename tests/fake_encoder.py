@@ -44,3 +44,22 @@ def _grams(text: str) -> list[str]:
 def make(spec: object) -> FakeEncoder:
     """models.txt factory: ``fake python:fake_encoder:make dim=64``."""
     return FakeEncoder(getattr(spec, "name", "fake"), getattr(spec, "dim", None) or FAKE_DIM)
+
+
+def unreachable(spec: object) -> FakeEncoder:
+    """models.txt factory for a model that cannot be loaded, as an uncached hub model offline."""
+    from kbsearch.errors import KbError
+
+    raise KbError(f"model {getattr(spec, 'name', '?')!r} is not cached and the Hugging Face hub is unreachable")
+
+
+class InterruptedEncoder(FakeEncoder):
+    """Ctrl-C arrives during the first batch it embeds."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        raise KeyboardInterrupt
+
+
+def interrupted(spec: object) -> FakeEncoder:
+    """models.txt factory: an encoder interrupted while it embeds."""
+    return InterruptedEncoder(getattr(spec, "name", "fake"), getattr(spec, "dim", None) or FAKE_DIM)
