@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field
 
+from kbsearch import ownership
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.records import ParsedFile, Record, text_hash
@@ -78,6 +79,7 @@ def ingest_parsed(
     progress: Progress | None = None,
 ) -> None:
     """Plan and write what ``read_inputs`` produced; the caller holds the writer lock."""
+    parsed[:] = _owned(store, parsed, report)
     changes = _plan(store, parsed, report, prune, [p.resolve() for p in paths if p.is_dir()])
     # Consumed: the plan holds what will be written, and the store lets it go
     # after its commit, so 100k parsed records are not kept through the index build.
@@ -186,17 +188,28 @@ def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
     return parsed
 
 
+def _owned(store: Store, parsed: list[ParsedFile], report: IngestReport) -> list[ParsedFile]:
+    """The files whose ids are theirs to write; the others are refused (see ``ownership``)."""
+    refused = ownership.clashes(store, parsed)
+    for source, why in refused.items():
+        report.refused.append(FileProblem(path=source, message=f"{why} ({ownership.HINT})"))
+    kept = [p for p in parsed if p.source not in refused]
+    report.files = len(kept)
+    if refused and not kept:
+        raise KbError(f"nothing could be ingested: {report.refused[-1].one_line()}")
+    return kept
+
+
 def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport, prune: bool, folders: list[Path]) -> ChangeSet:
     changes = ChangeSet()
-    seen: dict[str, str] = {}
     for result in parsed:
         stored = store.stored_by_file(result.source)
+        others = store.files_of_ids([r.id for r in result.records if r.id not in stored])
+        for old, new in ownership.renames(result, stored, set(others)).items():
+            changes.renames[old] = new
+            stored[new] = stored.pop(old)
+            report.warnings.append(f"{result.source}: record {old!r} is now {new!r}")
         for record in result.records:
-            if record.id in seen:
-                report.warnings.append(
-                    f"{result.source}: record id {record.id!r} also comes from {seen[record.id]}; the later file wins"
-                )
-            seen[record.id] = result.source
             _plan_record(store, record, stored, changes, report)
             changes.files[record.id] = result.source
         if store.mentions_json(result.source) != [m.model_dump_json() for m in result.id_mentions]:

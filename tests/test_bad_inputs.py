@@ -170,7 +170,7 @@ CASES = [
     Case("invalid date (card)", "card-invalid-date.md", False, "invalid date '2026-13-45'", records=1),
     Case("arXiv-like junk", "card-arxiv-junk.md", False, "'9999.99999v0' is not an arXiv id", records=1),
     Case("duplicate ids (JSONL)", "duplicate-ids.jsonl", True, "duplicate id 'same' (first on line 1", 3),
-    Case("duplicate ids (JSON cards)", "duplicate-cards.json", True, "duplicate card id 'card/2609.20006'"),
+    Case("duplicate ids (JSON cards)", "duplicate-cards.json", True, "duplicate card id 'card/1500'"),
     Case("duplicate increment numbers", "briefing-repeated-number.md", False, "increment number 1 repeats", records=2),
     Case("Rich/Textual markup in titles", "markup-and-escapes.jsonl", False, "", records=2),
     Case("ANSI and control sequences in titles", "briefing-escapes.md", False, "", records=1),

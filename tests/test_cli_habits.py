@@ -59,7 +59,7 @@ def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFix
         ["list"],
         ["stats"],
         ["audit"],
-        ["show", "card/2609.19671"],
+        ["show", "card/1422"],
         ["check", str(EXAMPLES / "briefings" / "2026-09-20-jay-engineering-e1prep.md")],
         ["search", "KV cache"],
         ["list", "--json"],
@@ -100,7 +100,7 @@ def test_list_prints_whole_ids_when_not_on_a_terminal(index: str, cli) -> None: 
     code, out, _ = cli("list", "--index", index, "--format", "tsv", "--kind", "paper_card")
     header, *rows = out.splitlines()
     assert header.split("\t") == ["id", "kind", "instance", "date", "arxiv_ids", "title"]
-    card = next(r.split("\t") for r in rows if r.startswith("card/2609.19671\t"))
+    card = next(r.split("\t") for r in rows if r.startswith("card/1422\t"))
     assert card[1] == "paper_card" and card[4] == "2609.19671" and card[5].startswith("When2Think")
 
 
@@ -110,8 +110,8 @@ def test_show_takes_the_start_of_an_id(index: str, cli) -> None:  # type: ignore
     code, out, err = cli("show", "stephen/2026-09-21-stephen-ai-industry-e1prep#", "--index", index)
     assert code == 2
     assert "is the start of 3 ids" in err and "stephen/2026-09-21-stephen-ai-industry-e1prep#2" in err
-    code, out, err = cli("show", "card/2609.1967", "--index", index)
-    assert code == 0 and "id: card/2609.19671" in out
+    code, out, err = cli("show", "ex-card-14", "--index", index)
+    assert code == 0 and "id: ex-card-1417-deepseek-v4.1-flash" in out
     code, out, err = cli("show", "no/such/id", "--index", index)
     assert code == 2 and "list --json" in err and "list --format ids" in err
 
@@ -133,7 +133,7 @@ def test_show_prints_sources_relation_caveats_and_each_claim_once(index: str, cl
 
 
 def test_show_of_a_card_prints_its_number_category_and_tags(index: str, cli) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = cli("show", "card/2609.19671", "--index", index)
+    code, out, _ = cli("show", "card/1422", "--index", index)
     assert code == 0
     assert "card: 1422" in out and "category: engineering" in out
     assert "tags: reasoning, length-control" in out

@@ -38,7 +38,7 @@ def test_markdown_card(tmp_path: Path) -> None:
     assert parsed.format == "paper_card" and parsed.warnings == []
     (card,) = parsed.records
     assert card.kind is Kind.paper_card
-    assert card.id == "card/2609.19671"
+    assert card.id == "card/1422"
     assert card.arxiv_ids == ["2609.19671"] and card.cited_ids == ["2609.19499"]
     assert card.title == "When2Think: Difficulty-Aware Length Control"
     assert (card.card_number, card.category) == ("1422", "engineering")
@@ -90,16 +90,23 @@ def test_json_card_object_and_list(tmp_path: Path) -> None:
     }
     parsed = parse_file(write(tmp_path / "one.json", json.dumps(one, ensure_ascii=False)))
     (card,) = parsed.records
-    assert (card.id, card.tags, card.text) == ("card/2609.17652", ["kv-cache", "lossless"], "## 方法\n拆平面")
+    assert (card.id, card.tags, card.text) == ("card/1419", ["kv-cache", "lossless"], "## 方法\n拆平面")
     many = [{"title": "A"}, {"title": "B", "card": 2}]
     records = parse_file(write(tmp_path / "many.json", json.dumps(many))).records
     assert [(r.id, r.position) for r in records] == [("card/many-1", 0), ("card/2", 1)]
 
 
 def test_duplicate_ids_in_a_json_list_are_refused(tmp_path: Path) -> None:
-    path = write(tmp_path / "dup.json", json.dumps([{"arxiv_id": "2609.17652", "title": "A"}] * 2))
-    with pytest.raises(KbError, match=r"dup.json.*items 1 and 2"):
+    path = write(tmp_path / "dup.json", json.dumps([{"card": 7, "arxiv_id": "2609.17652", "title": "A"}] * 2))
+    with pytest.raises(KbError, match=r"dup.json.*'card/7' in items 1 and 2"):
         parse_file(path)
+
+
+def test_two_cards_of_one_paper_in_a_list_are_two_records(tmp_path: Path) -> None:
+    path = write(tmp_path / "two.json", json.dumps([{"arxiv_id": "2609.17652", "title": "A"}] * 2))
+    records = parse_file(path).records
+    assert [r.id for r in records] == ["card/two-1", "card/two-2"]
+    assert all(r.arxiv_ids == ["2609.17652"] for r in records)
 
 
 @pytest.mark.parametrize(

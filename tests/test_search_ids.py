@@ -39,7 +39,7 @@ def test_the_card_comes_first_then_overviews_then_citations(examples: tuple[Stor
     hits = ranked(examples, "2607.08057").results
     order = [(h.id, h.exact) for h in hits if h.exact]
     assert order == [
-        ("card/2607.08057", "about"),  # the paper's own card
+        ("card/1416", "about"),  # the paper's own card
         ("tom/2026-09-16-tom-inference-e1prep#1", "about"),  # an increment about the survey alone
         ("doc/inference#§1.3", "overview"),  # a living-doc section listing six ids
         ("jay/2026-09-17-jay-inference-e1prep#1", "cites"),
@@ -49,7 +49,7 @@ def test_the_card_comes_first_then_overviews_then_citations(examples: tuple[Stor
 
 def test_any_form_of_the_id_finds_its_card_first(examples: tuple[Store, FakeEncoder]) -> None:
     for query in ("arXiv:2607.17715v1", "arxiv 2607.17715", "C²KV 2607.17715 reuse"):
-        assert ranked(examples, query).results[0].id == "card/2607.17715", query
+        assert ranked(examples, query).results[0].id == "card/1093", query
 
 
 @pytest.mark.parametrize("mode", list(SearchMode))
@@ -88,4 +88,4 @@ def test_the_json_carries_the_missing_ids(
     assert main(["search", "2699.99999 2607.17715", "--index", index, "--json"]) == 0
     response = json.loads(capsys.readouterr().out)
     assert response["missing_ids"] == ["2699.99999"]
-    assert response["results"][0]["id"] == "card/2607.17715" and response["results"][0]["exact"] == "about"
+    assert response["results"][0]["id"] == "card/1093" and response["results"][0]["exact"] == "about"

@@ -66,7 +66,11 @@ class Checker:
         return out
 
     def _filter(self, item: Record, file: str | None) -> SearchFilter:
-        return SearchFilter(until=self.as_of, exclude_ids=[item.id], exclude_sources=[file] if file else [])
+        # Only the item's own file is left out. A stored record that shares
+        # the item's id but came from another file (a moved briefing, a
+        # second export of a JSONL record) is an earlier version of it: the
+        # very record to compare with.
+        return SearchFilter(until=self.as_of, exclude_sources=[file] if file else [])
 
     def _check_one(self, item: Embedded, file: str | None) -> ItemResult:
         flt = self._filter(item.record, file)

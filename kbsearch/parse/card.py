@@ -14,10 +14,15 @@ A JSON card is one object, and a ``.json`` file may hold a list of them.
 | `tldr`     |               | short summary                                                |
 | `instance` |               | the writer (tom, jay, ...); lower-cased                      |
 | `topic`    |               | topic, e.g. `inference`                                      |
-| `id`       |               | record id; default `card/<arxiv_id>`, else `card/<card>`,    |
-|            |               | else `card/<file stem>` (JSON lists: `card/<stem>-<item>`)   |
+| `id`       |               | record id; default `card/<card>`, else `card/<file stem>`    |
+|            |               | (JSON lists: `card/<stem>-<item>`)                           |
 | `body`     | `text`        | JSON cards only: the body (markdown cards use the text after |
 |            |               | the front matter)                                            |
+
+An id names one card, never the paper: a paper gets a second card when it is
+revised or read again (card 1450 after card 1422, both about 2609.19671), and
+the two must stay two records, so that the second is checked against the
+first rather than taking its place.
 
 A card needs at least one of title, tldr and body. The record's text is the
 tldr, then the body. An impossible date (2026-13-45) or arXiv id keeps the
@@ -100,7 +105,7 @@ def parse_card_objects(items: list[Any], path: Path) -> ParsedFile:
         if record.id in first_item:
             raise KbError(
                 f"duplicate card id {record.id!r} in items {first_item[record.id]} and {number}",
-                hint="give each card its own id or arxiv_id",
+                hint="give each card its own card number or id",
                 path=str(path),
             )
         first_item[record.id] = number
@@ -142,7 +147,7 @@ def card_record(data: dict[str, Any], body: str, path: Path, warnings: list[str]
     card_number = _text(fields, "card", path) or None
     text = "\n".join(p for p in (tldr, body) if p)
     return Record(
-        id=_text(fields, "id", path) or f"card/{arxiv_id or card_number or fallback}",
+        id=_text(fields, "id", path) or f"card/{card_number or fallback}",
         kind=Kind.paper_card,
         title=title or _first_heading(body),
         text=text,

@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from kbsearch.errors import KbError
+from kbsearch.store.migrations import migrate
 
 DB_NAME = "kb.sqlite"
 # How long a writer waits for SQLite's own lock; the file lock in kb.py
@@ -83,3 +84,40 @@ def write_error(err: sqlite3.Error, root: Path) -> KbError:
         path=str(root),
         hint="run 'kbsearch doctor'",
     )
+
+
+def open_database(root: Path, *, create: bool, upgrade: bool) -> tuple[sqlite3.Connection, bool]:
+    """(the connection, whether it is read-only), the schema brought up to date
+    unless ``upgrade`` is False. A folder this process can't write is opened
+    read-only, or refused with ``create``."""
+    db_path = root / DB_NAME
+    if not db_path.exists() and not create:
+        raise KbError(
+            f"no index at {root}",
+            hint="build one with 'kbsearch ingest PATH', or point --index / KBSEARCH_INDEX at one",
+        )
+    read_only = not writable(root)
+    if read_only and create:
+        raise read_only_error(root)
+    try:
+        if not read_only:
+            root.mkdir(parents=True, exist_ok=True)
+        db = connect(root, read_only=read_only)
+        try:
+            migrate(db, read_only=read_only or not upgrade)
+        except BaseException:
+            db.close()  # a refused upgrade leaves no connection (and no WAL files) behind
+            raise
+    except sqlite3.OperationalError as err:
+        raise write_error(err, root) from err
+    except sqlite3.DatabaseError as err:
+        raise KbError(
+            f"the index database is unreadable: {err}",
+            path=str(db_path),
+            hint="restore it from a backup, or delete the index folder and ingest again",
+        ) from err
+    except OSError as err:
+        raise KbError(
+            f"cannot open the index: {err.strerror}", path=str(root), hint="check the folder's permissions"
+        ) from err
+    return db, read_only

@@ -27,10 +27,9 @@ import numpy as np
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Kind, Record, RecordHead, text_hash
 from kbsearch.store import lexical, writer
-from kbsearch.store.database import DB_NAME, connect, read_only_error, writable, write_error
+from kbsearch.store.database import DB_NAME, open_database
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
-from kbsearch.store.migrations import migrate
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
 from kbsearch.store.vector_search import VectorSearch
@@ -54,36 +53,7 @@ class Store:
     def open(cls, root: Path, *, model: str | None = None, create: bool = False, upgrade: bool = True) -> Store:
         """A folder this process can't write is opened read-only, or refused with ``create``;
         ``upgrade=False`` (doctor) refuses an older schema instead of migrating it."""
-        db_path = root / DB_NAME
-        if not db_path.exists() and not create:
-            raise KbError(
-                f"no index at {root}",
-                hint="build one with 'kbsearch ingest PATH', or point --index / KBSEARCH_INDEX at one",
-            )
-        read_only = not writable(root)
-        if read_only and create:
-            raise read_only_error(root)
-        try:
-            if not read_only:
-                root.mkdir(parents=True, exist_ok=True)
-            db = connect(root, read_only=read_only)
-            try:
-                migrate(db, read_only=read_only or not upgrade)
-            except BaseException:
-                db.close()  # a refused upgrade leaves no connection (and no WAL files) behind
-                raise
-        except sqlite3.OperationalError as err:
-            raise write_error(err, root) from err
-        except sqlite3.DatabaseError as err:
-            raise KbError(
-                f"the index database is unreadable: {err}",
-                path=str(db_path),
-                hint="restore it from a backup, or delete the index folder and ingest again",
-            ) from err
-        except OSError as err:
-            raise KbError(
-                f"cannot open the index: {err.strerror}", path=str(root), hint="check the folder's permissions"
-            ) from err
+        db, read_only = open_database(root, create=create, upgrade=upgrade)
         store = cls(root, db, read_only=read_only)
         if model is not None:
             store.require_model(model)
@@ -199,6 +169,10 @@ class Store:
 
     def files_of(self, rowids: list[int]) -> dict[int, str | None]:
         return dict(select_in_chunks(self.db, "SELECT rowid, file FROM records WHERE rowid IN ({marks})", rowids))
+
+    def files_of_ids(self, ids: list[str]) -> dict[str, str | None]:
+        """Record id → the file it was read from, for the ids that are stored."""
+        return dict(select_in_chunks(self.db, "SELECT id, file FROM records WHERE id IN ({marks})", ids))
 
     def files(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]

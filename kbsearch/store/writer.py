@@ -43,6 +43,9 @@ class ChangeSet:
     dim: int | None = None
     """The vectors' dimension, needed up front when they come in batches."""
     mentions: dict[str, list[IdMention]] = field(default_factory=dict)
+    renames: dict[str, str] = field(default_factory=dict)
+    """Old id → new id, applied before the upserts: the same stored record
+    under the id its file now gives it (its row, passages and vectors kept)."""
 
 
 @contextmanager
@@ -78,6 +81,7 @@ def apply(store: Store, changes: ChangeSet, model: str) -> None:
         for batch in changes.vector_batches:
             _put_vectors(db, batch, model)
         dropped = _delete(db, changes.deletes)
+        db.executemany("UPDATE records SET id = ? WHERE id = ?", [(new, old) for old, new in changes.renames.items()])
         replaced, fresh = _upsert(db, changes.upserts, changes.files)
         _replace_mentions(db, changes.mentions)
         write_meta(db, "generation", str(store.generation + 1))
