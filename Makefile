@@ -64,7 +64,7 @@ bench-tui: setup
 	$(BIN)/python bench/tui_latency.py
 
 bench-quality: setup
-	$(BIN)/python bench/search_quality.py
+	$(BIN)/python bench/search_quality.py --before
 
 bench-names: setup
 	$(BIN)/python bench/name_rarity.py

@@ -13,7 +13,11 @@ copied into the project) and builds every index in a temporary folder:
   carrying its arXiv id as a real card does); its later occurrences query it
   with their own, differently worded, Chinese summary, and with the English
   title alone. The ids are in no query text, except in the
-  last task, which queries each card by its arXiv id.
+  last task, which queries each card by its arXiv id;
+* the cross-lingual digest views: a Chinese and an English run summarised
+  the same papers; the English summary alone queries the paper's Chinese
+  card, and the other way round, in corpora that hold both languages
+  (see ``crosslingual``).
 
 Recall@k is the share of queries whose answer is among the first k results;
 MRR is the mean of 1/rank over the first 10 (0 when absent).
@@ -28,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -124,6 +128,57 @@ def domain() -> tuple[dict[str, list[Record]], list[Task]]:
     return {"arxiv": list(cards.values())}, tasks
 
 
+def _first_per_paper(file: str) -> dict[str, dict[str, str]]:
+    with open(EVAL / "domain" / file, encoding="utf-8") as handle:
+        rows = sorted((json.loads(line) for line in handle), key=lambda r: r["date"])
+    first: dict[str, dict[str, str]] = {}
+    for row in rows:
+        first.setdefault(row["paper"], row)
+    return first
+
+
+def _card(prefix: str, row: dict[str, str], summary: str, position: int) -> Record:
+    return Record(
+        id=f"{prefix}/{row['paper']}",
+        kind=Kind.paper_card,
+        title=row["title"],
+        text=row[summary],
+        arxiv_ids=[row["paper"]],
+        position=position,
+    )
+
+
+def crosslingual() -> tuple[dict[str, list[Record]], list[Task]]:
+    """A paper summarised in Chinese by one digest run and in English by another.
+
+    Each corpus mixes the languages, as the team's knowledge base does: a card
+    (English title + summary) per paper, in the answer's language for the
+    papers both runs summarised, and in its only language for the others.
+    A query is the other run's summary alone, with no title, so the answer
+    is the only card of its paper and every other paper in the query's own
+    language is a distractor: a search that favours records in the query's
+    language pays for it here.
+    """
+    zh = _first_per_paper("arxiv-digest-dev.jsonl")
+    en = _first_per_paper("arxiv-digest-en-dev.jsonl")
+    both = sorted(zh.keys() & en.keys())
+    corpora: dict[str, list[Record]] = {"zh cards + en": [], "en cards + zh": []}
+    for n, paper in enumerate(sorted(zh.keys() | en.keys())):
+        if paper in zh:
+            corpora["zh cards + en"].append(_card("zh", zh[paper], "tldr_zh", n))
+        else:
+            corpora["zh cards + en"].append(_card("en", en[paper], "tldr_en", n))
+        if paper in en:
+            corpora["en cards + zh"].append(_card("en", en[paper], "tldr_en", n))
+        else:
+            corpora["en cards + zh"].append(_card("zh", zh[paper], "tldr_zh", n))
+    tasks = [
+        Task("arxiv en summary→zh card", "zh cards + en", [en[p]["tldr_en"] for p in both], [f"zh/{p}" for p in both]),
+        Task("arxiv zh summary→en card", "en cards + zh", [zh[p]["tldr_zh"] for p in both], [f"en/{p}" for p in both]),
+    ]
+    return corpora, tasks
+
+
 # -- running ------------------------------------------------------------------
 
 
@@ -155,30 +210,51 @@ def mode_search(store: Store, mode: SearchMode, fusion: Fusion) -> Callable[[str
     return one
 
 
-def run_tasks(
-    tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder, fusion: Fusion
-) -> list[tuple[str, int, dict[SearchMode, tuple[float, float, float]]]]:
+@dataclass(frozen=True)
+class Column:
+    """One column of the table: a mode, with the fusion its hybrid search uses."""
+
+    label: str
+    mode: SearchMode
+    fusion: Fusion = DEFAULT_FUSION
+
+
+COLUMNS = [Column(mode.value, mode) for mode in MODES]
+# The hybrid search before issue 13 item 7: across languages the coverage counted a tenth,
+# meta words included, and no record took its score from a best hit of its item.
+BEFORE = Column(
+    "hybrid before",
+    SearchMode.hybrid,
+    replace(DEFAULT_FUSION, cross_language=0.1, cross_language_meta=1.0, item_share=0.0),
+)
+
+Row = tuple[str, int, dict[str, tuple[float, float, float]]]
+
+
+def run_tasks(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder, columns: list[Column]) -> list[Row]:
     table = []
     for task in tasks:
         vectors = encoder.encode(task.queries)
         row, spent = {}, []
-        for mode in MODES:
+        for column in columns:
             started = time.perf_counter()
-            row[mode] = metrics(ranks(task, mode_search(stores[task.corpus], mode, fusion), vectors))
-            spent.append(f"{mode.value} {(time.perf_counter() - started) / len(task.queries) * 1000:.1f}")
+            row[column.label] = metrics(
+                ranks(task, mode_search(stores[task.corpus], column.mode, column.fusion), vectors)
+            )
+            spent.append(f"{column.label} {(time.perf_counter() - started) / len(task.queries) * 1000:.1f}")
         print(f"{task.name}: ms per query: {', '.join(spent)}", file=sys.stderr)
         table.append((task.name, len(task.queries), row))
     return table
 
 
-def print_table(table: list[tuple[str, int, dict[SearchMode, tuple[float, float, float]]]]) -> None:
-    head = " | ".join(f"{m.value:^20}" for m in MODES)
-    print(f"| {'task':24} | {'queries':>7} | {head} |")
-    print(f"| {'':24} | {'':7} | " + " | ".join(f"{'R@1':>6} {'R@10':>6} {'MRR':>6}" for _ in MODES) + " |")
-    print("|" + "-" * 26 + "|" + "-" * 9 + ("|" + "-" * 22) * len(MODES) + "|")
+def print_table(table: list[Row], columns: list[Column]) -> None:
+    head = " | ".join(f"{c.label:^20}" for c in columns)
+    print(f"| {'task':26} | {'queries':>7} | {head} |")
+    print(f"| {'':26} | {'':7} | " + " | ".join(f"{'R@1':>6} {'R@10':>6} {'MRR':>6}" for _ in columns) + " |")
+    print("|" + "-" * 28 + "|" + "-" * 9 + ("|" + "-" * 22) * len(columns) + "|")
     for name, n, row in table:
-        cells = " | ".join(" ".join(f"{v:6.3f}" for v in row[m]) for m in MODES)
-        print(f"| {name:24} | {n:7d} | {cells} |")
+        cells = " | ".join(" ".join(f"{v:6.3f}" for v in row[c.label]) for c in columns)
+        print(f"| {name:26} | {n:7d} | {cells} |")
 
 
 # -- fusion sweep -------------------------------------------------------------
@@ -188,6 +264,11 @@ SWEEP = (
     + [Fusion("weighted", lexical_weight=w, coverage_power=p) for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)]
     + [Fusion("weighted", lexical_weight=0.7, coverage_power=2.0, name_weight=n) for n in (0.05, 0.1, 0.2, 0.4)]
     + [Fusion("weighted", lexical_weight=w, coverage_power=1.0, name_weight=0.1) for w in (0.5, 0.7)]
+    + [
+        replace(DEFAULT_FUSION, cross_language=x, cross_language_meta=m)
+        for x in (0.1, 0.3, 0.5, 1.0)
+        for m in (0.0, 1.0)
+    ]
 )
 
 
@@ -195,7 +276,7 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
     """Hybrid R@1 / MRR per fusion setting; candidates are gathered once per query."""
     depth = max(f.depth for f in SWEEP)
     print("\nfusion sweep (hybrid R@1 / MRR; pinning left out, it is the same for all)")
-    print(f"| {'fusion':28} | " + " | ".join(f"{t.name[:22]:^22}" for t in tasks) + " |")
+    print(f"| {'fusion':36} | " + " | ".join(f"{t.name[:22]:^22}" for t in tasks) + " |")
     gathered = []
     for task in tasks:
         store = stores[task.corpus]
@@ -233,7 +314,12 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
         shape = f"k={fusion.rrf_k:g}" if fusion.method == "rrf" else f"p={fusion.coverage_power:g}"
         label = f"{fusion.method} {shape} w={fusion.lexical_weight:g}"
         label += f" n={fusion.name_weight:g}" if fusion.name_weight else ""
-        print(f"| {label:28} | " + " | ".join(f"{c:^22}" for c in cells) + " |")
+        label += (
+            f" x={fusion.cross_language:g}/{fusion.cross_language_meta:g}"
+            if fusion.cross_language != 1 or not fusion.cross_language_meta
+            else ""
+        )
+        print(f"| {label:36} | " + " | ".join(f"{c:^22}" for c in cells) + " |")
 
 
 _ID_CACHE: dict[tuple[int, int], str] = {}
@@ -250,7 +336,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", help="model from models.txt (default: its first entry)")
     parser.add_argument("--sweep", action="store_true", help="also compare fusion settings")
+    parser.add_argument(
+        "--before", action="store_true", help="add a column: hybrid as it ranked before issue 13 item 7"
+    )
     args = parser.parse_args()
+    columns = COLUMNS + ([BEFORE] if args.before else [])
     started = time.perf_counter()
     encoder = MemoEncoder(load_encoder(resolve_model(args.model)))
     corpora: dict[str, list[Record]] = {}
@@ -259,6 +349,7 @@ def main() -> None:
         parallel("tatoeba-zh-en.tsv", "zh", "tatoeba"),
         parallel("wmt22-en-zh.tsv", "zh_a", "wmt22"),
         domain(),
+        crosslingual(),
     ):
         corpora.update(part[0])
         tasks += part[1]
@@ -268,7 +359,7 @@ def main() -> None:
             f"model {encoder.model_id}; fusion {DEFAULT_FUSION}; "
             f"indexes built in {time.perf_counter() - started:.0f}s\n"
         )
-        print_table(run_tasks(tasks, stores, encoder, DEFAULT_FUSION))
+        print_table(run_tasks(tasks, stores, encoder, columns), columns)
         if args.sweep:
             sweep([t for t in tasks if "id→" not in t.name], stores, encoder)
         for store in stores.values():

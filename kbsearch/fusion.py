@@ -34,6 +34,15 @@ class Fusion:
     name_weight: float = 0.0
     """Weighted sum only: added to a record holding the query's rare coined
     names (RingPose, ShardNet), times the share of them it holds."""
+    cross_language: float = 1.0
+    """Weighted sum only: the coverage of a record in another language than
+    the query's is multiplied by this."""
+    cross_language_meta: float = 1.0
+    """Weighted sum only: across languages, a term found only in a record's
+    meta (tags, sources, the relation to the living doc) counts this much."""
+    item_share: float = 0.0
+    """Weighted sum only: a record of the same item as one of the best hits
+    (``kbsearch.items``) scores at least this share of that hit's score (0: off)."""
 
 
 def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dict[int, float]:
@@ -64,15 +73,19 @@ def weighted_sum(
     }
 
 
-def term_coverage(weights: dict[str, float], text: str, power: float = 1.0) -> float:
+def term_coverage(
+    weights: dict[str, float], text: str, power: float = 1.0, meta: str = "", meta_share: float = 1.0
+) -> float:
     """The weighted share of the query's terms (keys, already ASCII-folded)
     found in ``text``, raised to ``power``: above 1, matching a few terms of
-    a long query counts for little, matching most of them for nearly all."""
+    a long query counts for little, matching most of them for nearly all.
+    A term found only in ``meta`` counts ``meta_share`` of its weight."""
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0
-    folded = ascii_lower(text)
-    return (sum(w for term, w in weights.items() if term in folded) / whole) ** power
+    folded, folded_meta = ascii_lower(text), ascii_lower(meta)
+    found = sum(w if term in folded else w * meta_share if term in folded_meta else 0.0 for term, w in weights.items())
+    return (found / whole) ** power
 
 
 def ordered(scores: dict[int, float]) -> list[tuple[int, float]]:

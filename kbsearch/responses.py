@@ -61,6 +61,10 @@ class SearchHit(BaseModel):
     lift: float = 0.0
     """Added to ``score`` to keep the list in rank order when an exact
     identifier put this record above records that scored higher on their own."""
+    item_of: str | None = None
+    """The best hit this record shares an item with, when its score is that
+    hit's score times ``item_share`` rather than its own (hybrid mode; see
+    ``kbsearch.items``)."""
     dense_score: float | None = None
     """Cosine of the query and the best passage (None in lexical mode)."""
     lexical_rank: int | None = None

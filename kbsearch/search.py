@@ -19,6 +19,7 @@ from kbsearch.embed import Encoder
 from kbsearch.exact import Pins, find_pins
 from kbsearch.fusion import Fusion
 from kbsearch.ids import query_arxiv_ids
+from kbsearch.items import same_item
 from kbsearch.records import EMBED_CHARS, RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.snippet import Span, make_snippet
@@ -29,20 +30,42 @@ from kbsearch.textsim import language
 __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 
 
-# Chosen with bench/search_quality.py --sweep on the parallel sets and the
-# domain stream together. Rank fusion let lexical noise (stray words shared
-# across languages) tie with the best dense hit and lost up to 0.47 R@1 on WMT
-# en→zh. The weighted sum of the cosine and 0.7 × the idf-weighted term
-# coverage (0.1 × that across languages) stays within 0.002 R@1 of dense on
-# every parallel set; on the domain stream it takes R@1 from 0.980 to 0.997.
-# Squared coverage keeps the parallel sets level but gains only half as much: a
-# reworded summary shares a fifth of its terms with the card, and 0.2² is
-# noise. A rare coined name (RingPose) adds 0.1 on top. See docs/search.md.
+# The best hits whose items' other records are looked for (see kbsearch.items),
+# and the share of such a hit's score its item's other records get at least:
+# enough to rank the item's records together, below the hit the query found.
+ITEM_LEADERS = 3
+ITEM_SHARE = 0.9
 # A hit carries its record's text up to here: a record of megabytes (one
 # pasted line) is read in full by ``kbsearch show``, never by every search.
 HIT_TEXT_CHARS = 20_000
 
-DEFAULT_FUSION = Fusion("weighted", lexical_weight=0.7, coverage_power=1.0, name_weight=0.1)
+# Chosen with bench/search_quality.py --sweep on the parallel sets, the domain
+# stream and the mixed-language digest views. Rank fusion let lexical noise
+# (stray words shared across languages) tie with the best dense hit and lost
+# up to 0.47 R@1 on WMT en→zh; the weighted sum of the cosine and 0.7 × the
+# idf-weighted term coverage does not. Squared coverage gained half as much on
+# the domain stream: a reworded summary shares a fifth of its terms with the
+# card, and 0.2² is noise. A rare coined name (RingPose) adds 0.1 on top.
+#
+# Across languages a record's own words count in full, and its meta (tags,
+# sources, the relation to the living doc) not at all: an English word in a
+# Chinese record's text (zero-copy, PagedAttention, an English paper title)
+# is as much evidence as in an English one, while English tags on a Chinese
+# record say only its topic ("compression" on C²KV must not beat 频域压缩).
+# Scaling all of a foreign record's coverage down instead made hybrid rank a
+# Chinese card of the English summary's paper below English distractors (R@1
+# 0.538 against dense's 0.774 in a corpus of both languages); the price is
+# names written in Latin inside Chinese sentences (Tatoeba's "Tom"), 0.012
+# R@1 on Tatoeba en→zh. See README, "Search quality".
+DEFAULT_FUSION = Fusion(
+    "weighted",
+    lexical_weight=0.7,
+    coverage_power=1.0,
+    name_weight=0.1,
+    cross_language=1.0,
+    cross_language_meta=0.0,
+    item_share=ITEM_SHARE,
+)
 
 
 @dataclass
@@ -57,6 +80,7 @@ class Ranked:
     lexical_score: float | None = None
     exact: Tier | None = None
     lift: float = 0.0
+    item_of: str | None = None
 
 
 @dataclass
@@ -95,7 +119,10 @@ def search(
     pins = find_pins(store, exact, flt)
     found = gather(store, terms, vector, flt, mode, k, fusion)
     _add_pinned(store, found, pins, vector)
-    ranked = _pin_first(pins, rank(store, found, terms, vector, mode, fusion))[:k]
+    ranked = rank(store, found, terms, vector, mode, fusion)
+    if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
+        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion)
+    ranked = _pin_first(pins, ranked)[:k]
     hits = _hits(store, ranked, terms, exact)
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
@@ -174,25 +201,20 @@ def _weighted(
         for rowid, score, idx in store.score_records(outside, vector):
             cosine[rowid] = score
             dense[rowid] = (score, idx)
-    texts = store.lexical_documents(list(cosine.keys() | set(lexical_side)))
-    weights = store.term_weights(terms, list(texts.values()))
+    parts = store.lexical_parts(list(cosine.keys() | set(lexical_side)))
+    weights = store.term_weights(terms, [f"{main}\n{meta}" for main, meta in parts.values()])
     query_language = _query_language(terms)
-    coverage = {
-        rowid: fuse.term_coverage(weights, text, fusion.coverage_power) * _language_factor(query_language, text)
-        for rowid, text in texts.items()
-    }
+    coverage = {rowid: _coverage(weights, main, meta, query_language, fusion) for rowid, (main, meta) in parts.items()}
     return fuse.weighted_sum(cosine, coverage, fusion, found.named)
 
 
-# Across languages, the words a query shares with a record are a few names and
-# numbers inside otherwise foreign text: weaker evidence than the same share
-# within one language, where the cosine is weaker too. Measured on the seeds:
-# an English query about frequency-domain compression otherwise ranks a
-# Chinese record whose tags say "compression" above the one about 频域压缩.
-# With plain (not squared) coverage 0.3 let it win again; 0.1 gives a partial
-# cross-language match about the weight squared coverage gave it, and left
-# the parallel sets within 0.002 R@1 of dense.
-CROSS_LANGUAGE_FACTOR = 0.1
+def _coverage(weights: dict[str, float], main: str, meta: str, query_language: str | None, fusion: Fusion) -> float:
+    """The record's term coverage; across languages, its meta counts less and the whole is scaled."""
+    # A record's language is that of its head, the part that is embedded.
+    if query_language is None or query_language == language(main[:EMBED_CHARS]):
+        return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power)
+    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, fusion.cross_language_meta)
+    return share * fusion.cross_language
 
 
 def _query_language(terms: QueryTerms) -> str | None:
@@ -202,11 +224,35 @@ def _query_language(terms: QueryTerms) -> str | None:
     return language(query) if any(ch.isalpha() for ch in query) else None
 
 
-def _language_factor(query_language: str | None, text: str) -> float:
-    # A record's language is that of its head, the part that is embedded.
-    if query_language is None or query_language == language(text[:EMBED_CHARS]):
-        return 1.0
-    return CROSS_LANGUAGE_FACTOR
+def _same_item_lift(
+    store: Store,
+    found: Candidates,
+    ranked: list[Ranked],
+    terms: QueryTerms,
+    vector: np.ndarray | None,
+    flt: SearchFilter,
+    fusion: Fusion,
+) -> list[Ranked]:
+    """Records of the same item as one of the best ``ITEM_LEADERS`` hits score
+    at least ``fusion.item_share`` of that hit's score (see ``kbsearch.items``);
+    those the search missed join the candidates first."""
+    leaders = [r.rowid for r in ranked[:ITEM_LEADERS]]
+    sibling_of = same_item(store, leaders, flt)
+    if not sibling_of:
+        return ranked
+    have = {r.rowid for r in ranked}
+    missing = [r for r in sibling_of if r not in have]
+    if missing and vector is not None:
+        found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
+        ranked = rank(store, found, terms, vector, SearchMode.hybrid, fusion)
+    score = {r.rowid: r.score for r in ranked}
+    names = {rowid: head.id for rowid, head in store.heads(leaders, 0).items()}
+    for row in ranked:
+        leader = sibling_of.get(row.rowid)
+        if leader is not None and fusion.item_share * score.get(leader, 0.0) > row.score:
+            row.score = fusion.item_share * score[leader]
+            row.item_of = names.get(leader)
+    return sorted(ranked, key=lambda r: (-r.score, r.rowid))
 
 
 def _add_pinned(store: Store, found: Candidates, pins: Pins, vector: np.ndarray | None) -> None:
@@ -272,6 +318,7 @@ def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str
                 matched_ids=[e for e in exact if e in carried],
                 exact=row.exact,
                 lift=row.lift,
+                item_of=row.item_of,
                 dense_score=None if row.dense_score is None else round(row.dense_score, 4),
                 lexical_rank=row.lexical_rank,
                 lexical_score=None if row.lexical_score is None else round(row.lexical_score, 4),

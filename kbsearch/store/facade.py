@@ -262,12 +262,17 @@ class Store:
     def lexical_documents(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, str]:
         """Row id → the text the lexical index holds for it (title, body, meta),
         each part cut to its first ``chars`` characters."""
+        return {rowid: "\n".join(parts) for rowid, parts in self.lexical_parts(rowids, chars).items()}
+
+    def lexical_parts(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, tuple[str, str]]:
+        """Row id → (title and body, meta) as the lexical index holds them, each
+        part cut to its first ``chars`` characters."""
         sql = (
             "SELECT rowid, substr(title, 1, ?1), substr(body, 1, ?1), substr(meta, 1, ?1) "
             f"FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
         )
         rows = select_in_chunks(self.db, sql, rowids, before=[chars])
-        return {rowid: "\n".join((t, b, m)) for rowid, t, b, m in rows}
+        return {rowid: (f"{t}\n{b}", m) for rowid, t, b, m in rows}
 
     def lexical_search(
         self, terms: lexical.QueryTerms, limit: int, flt: SearchFilter | None = None
@@ -286,7 +291,11 @@ class Store:
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
         """How many records hold ``term`` in their title or text, counted up to
         ``limit`` + 1 (see ``lexical.rowids_holding``)."""
-        return len(lexical.rowids_holding(self.db, term, limit, column))
+        return len(self.rowids_holding(term, column, limit))
+
+    def rowids_holding(self, term: str, column: Literal["title", "body"], limit: int) -> list[int]:
+        """Up to ``limit`` + 1 records holding ``term`` in their title or text."""
+        return lexical.rowids_holding(self.db, term, limit, column)
 
     def term_weights(self, terms: lexical.QueryTerms, sample: list[str]) -> dict[str, float]:
         """Term → inverse document frequency over the whole index (see ``lexical.term_weights``)."""
