@@ -225,7 +225,14 @@ COLUMNS = [Column(mode.value, mode) for mode in MODES]
 BEFORE = Column(
     "hybrid before",
     SearchMode.hybrid,
-    replace(DEFAULT_FUSION, cross_language=0.1, cross_language_meta=1.0, item_share=0.0),
+    replace(
+        DEFAULT_FUSION,
+        coverage_power=1.0,
+        name_weight=0.1,
+        cross_language=0.1,
+        cross_language_meta=1.0,
+        item_share=0.0,
+    ),
 )
 
 Row = tuple[str, int, dict[str, tuple[float, float, float]]]
@@ -264,11 +271,7 @@ SWEEP = (
     + [Fusion("weighted", lexical_weight=w, coverage_power=p) for p in (1.0, 2.0) for w in (0.3, 0.7, 1.0)]
     + [Fusion("weighted", lexical_weight=0.7, coverage_power=2.0, name_weight=n) for n in (0.05, 0.1, 0.2, 0.4)]
     + [Fusion("weighted", lexical_weight=w, coverage_power=1.0, name_weight=0.1) for w in (0.5, 0.7)]
-    + [
-        replace(DEFAULT_FUSION, cross_language=x, cross_language_meta=m)
-        for x in (0.1, 0.3, 0.5, 1.0)
-        for m in (0.0, 1.0)
-    ]
+    + [replace(DEFAULT_FUSION, coverage_power=p, cross_language=x) for p in (1.0, 2.0) for x in (0.1, 0.5, 1.0)]
 )
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from kbsearch.cli import main
 from kbsearch.fusion import Fusion, reciprocal_rank, term_coverage, weighted_sum
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import Kind, Record
-from kbsearch.search import SearchMode, search
+from kbsearch.search import DEFAULT_FUSION, SearchMode, search
 from kbsearch.snippet import ELLIPSIS, make_snippet
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
 
@@ -210,12 +211,13 @@ def test_a_rare_name_in_a_long_query_lifts_the_record_holding_it(tmp_path: Path,
         encoder,
     )
     query = "提出 RingPose：单分支结构的轻量级全局建模网络，实时姿态估计"
-    no_names = Fusion("weighted", lexical_weight=0.7)
+    no_names = replace(DEFAULT_FUSION, name_weight=0.0)
     plain = [(h.id, h.score) for h in search(store, encoder, query, 2, fusion=no_names).results]
     assert [i for i, _ in plain] == ["other", "named"]
     lifted = search(store, encoder, query, 2).results
     assert [h.id for h in lifted] == ["named", "other"]
-    assert lifted[0].score == pytest.approx(plain[1][1] + 0.1, abs=1e-3)  # the name's weight, nothing else
+    # the name's weight, nothing else
+    assert lifted[0].score == pytest.approx(plain[1][1] + DEFAULT_FUSION.name_weight, abs=1e-3)
     assert ids(store, encoder, query, k=1, instance="jay") == ["jay/named"]
     jay = store.db.execute("SELECT rowid FROM records WHERE id = 'jay/named'").fetchone()[0]
     assert store.records_with_names(["ringpose"], SearchFilter(instance="jay")) == {"ringpose": [jay]}
@@ -244,9 +246,9 @@ def test_each_mode_reports_its_own_scores(store: Store, encoder: FakeEncoder) ->
     assert all(h.lexical_rank is None and h.dense_score == h.score for h in dense)
     top = search(store, encoder, "vLLM throughput H100", 3, mode=SearchMode.hybrid).results[0]
     assert top.id == "tom/n2" and top.lexical_rank == 1 and top.dense_score is not None
-    # The default fusion: cosine + 0.7 × idf-weighted term coverage + 0.1 × the
+    # The default fusion: cosine + 0.7 × (idf-weighted term coverage)² + 0.2 × the
     # share of the query's rare names held; n2 holds every term and H100, the one rare name.
-    assert top.score == pytest.approx(top.dense_score + 0.7 + 0.1, abs=1e-3)
+    assert top.score == pytest.approx(top.dense_score + 0.7 + 0.2, abs=1e-3)
     rrf = search(
         store, encoder, "vLLM throughput H100", 3, mode=SearchMode.hybrid, fusion=Fusion("rrf", rrf_k=60)
     ).results[0]
