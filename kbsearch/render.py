@@ -230,9 +230,9 @@ def _match_line(match: Match) -> str:
     ids = f"  shares {', '.join(match.shared_ids)}" if match.shared_ids else ""
     cites = f"  cite-only {', '.join(match.cited_ids)}" if match.cited_ids else ""
     return (
-        f"     {mark} {match.score:.3f}  {fit(_who(match.instance, match.date), 19)} "
+        f"     {mark} {match.probability:.2f}  {fit(_who(match.instance, match.date), 19)} "
         f"{clean(match.id, one_line=True)}{ids}{cites}\n"
-        f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}"
+        f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}; cosine {match.score:.2f}"
     )
 
 
@@ -252,13 +252,15 @@ def item_text(item: ItemResult) -> str:
         )
     lines += [_flag_line(f) for f in item.flags]
     if item.matches:
-        lines.append("   matches (≡ same item):")
+        lines.append("   matches (same-item probability; ≡ same item):")
         lines += [_match_line(m) for m in item.matches]
     if item.claims:
         lines.append("   claims:")
         for claim in item.claims:
             status = "known" if claim.known else "NEW  "
-            where = f" ← {clean(claim.best_id or '', one_line=True)} {claim.score:.2f}" if claim.best_id else ""
+            mark = "≥" if claim.score >= claim.threshold else "<"
+            said = f"says the same {claim.score:.2f} {mark} {claim.threshold:.2f}"
+            where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
             numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
             lines.append(f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}")
     return "\n".join(lines)
@@ -298,6 +300,8 @@ def audit_text(result: AuditResult) -> str:
                 f"   again  {fit(_who(member.instance, member.date), 19)} "
                 f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
             )
+            if member.same_as:
+                lines.append(f"{'':10}same item as {clean(member.same_as, one_line=True)}: {member.reason or ''}")
     if result.claimed_new_seen_before:
         lines.append("\nclaimed new but seen before:")
         lines += [_flag_line(f) for f in result.claimed_new_seen_before]
@@ -305,9 +309,22 @@ def audit_text(result: AuditResult) -> str:
 
 
 def calibration_text(result: Calibration) -> str:
-    rows = [("default", result.default), ("fitted", result.best)]
-    lines = [f"{result.pairs} pairs; fitting {result.field}", f"{'':8} {'threshold':>9} {'P':>6} {'R':>6} {'F1':>6}"]
-    lines += [f"{name:8} {p.threshold:9.3f} {p.precision:6.3f} {p.recall:6.3f} {p.f1:6.3f}" for name, p in rows]
+    lines = [f"model {result.model}"]
+    for fitted in result.fitted:
+        lines.append(
+            f"\n{fitted.decision}: fitted on {fitted.scorer.fitted_on}; threshold {fitted.scorer.threshold:.2f}"
+        )
+        lines.append(f"{'':10} {'n':>7} {'P':>6} {'R':>6} {'F1':>6}")
+        rows = [("fitted", fitted.fitted), ("held out", fitted.held_out)]
+        lines += [
+            f"{name:10} {s.examples:7d} {s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
+            for name, s in rows
+            if s is not None
+        ]
+        lines += [
+            f"{'':10} {name:>16} {w:+.3f}"
+            for name, w in zip(fitted.scorer.features, fitted.scorer.weights, strict=True)
+        ]
     return "\n".join(lines)
 
 

@@ -17,11 +17,25 @@ _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # Bounded by ASCII word characters only: Chinese runs straight into numbers
 # (提升10.7倍, 收集了41份), and a digit after "Name-" belongs to the name (GPT-4.1).
+# A digit after @ # § is part of a metric, issue or section name (NDCG@10,
+# #13165, §3.3), not a result.
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|x|×|倍|ms|s|gb|tb|k|m|b)?"
+    r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|x|×|倍|ms|s|gb|tb|k|m|b)?"
     r"(?![A-Za-z0-9_])",
     re.IGNORECASE,
 )
+# A number that labels a figure, table, section, issue or step, or versions a
+# product (Apache 2.0, v0.26.0), is not a result: a new one is no news.
+_LABEL_BEFORE = re.compile(
+    r"(?:\b(?:fig(?:ure)?|tab(?:le)?|sec(?:tion)?|eq(?:uation)?|appendix|chapter|issue|pr|pull|step|line|"
+    r"page|listing|algorithm|theorem|lemma|version|ver|release|v)\.?|[图表节章第]|附录|公式|版本)\s*$",
+    re.IGNORECASE,
+)
+# A decimal right after a capitalised name is its version (Python 3.11, Llama 3.1);
+# metric names are written in capitals (BLEU 34.5), so they keep their numbers.
+_NAME_BEFORE = re.compile(r"\b[A-Z][a-z][A-Za-z]*\s+$")
+# A fraction of itself (2048/2048 passed) says "all", not a quantity.
+_SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
     r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))"
@@ -125,14 +139,26 @@ def is_coined(part: str) -> bool:
 
 
 def numbers(text: str) -> set[str]:
-    """Quantities in normalized form: 10.7x, 2.5×, 10.7 倍 → ``10.7x``; 1,618 → ``1618``."""
+    """Quantities in normalized form: 10.7x, 2.5×, 10.7 倍 → ``10.7x``; 1,618 → ``1618``.
+
+    Labels are skipped: sections (§3.3), issues (#13165), figures and tables
+    (Figure 10, 表2), versions (v0.26.0, Apache 2.0) and fractions of themselves (2048/2048)."""
+    text = _DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text)))
     found = set()
-    for value, unit in _NUMBER.findall(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", text))):
-        value = value.replace(",", "")
-        unit = (unit or "").lower()
+    for match in _NUMBER.finditer(text):
+        value, unit = match.group(1), (match.group(2) or "").lower()
+        if _is_label(text, match.start(), value, unit):
+            continue
         unit = "x" if unit in {"×", "倍"} else unit
-        found.add(value + unit)
+        found.add(value.replace(",", "") + unit)
     return found
+
+
+def _is_label(text: str, start: int, value: str, unit: str) -> bool:
+    before = text[max(0, start - 24) : start]
+    if value.count(".") >= 2 or _LABEL_BEFORE.search(before):
+        return True
+    return "." in value and not unit and _NAME_BEFORE.search(before) is not None
 
 
 def substantive_numbers(text: str) -> set[str]:

@@ -46,6 +46,7 @@ def _test_environment(model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     whatever the shell or an earlier test set."""
     _clear_kbsearch_variables(monkeypatch)
     monkeypatch.setenv(CACHE_ENV, str(model_cache))
+FAKE_DEDUPE = ROOT / "tests" / "data" / "fake-dedupe.json"
 
 
 @pytest.fixture
@@ -61,7 +62,9 @@ def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A models.txt with two fake models, the first the default, for CLI runs."""
     path = tmp_path / "models.txt"
     path.write_text(
-        "fake   python:fake_encoder:make dim=64\nfake2  python:fake_encoder:make dim=32\n", encoding="utf-8"
+        f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n"
+        f"fake2  python:fake_encoder:make dim=32 dedupe={FAKE_DEDUPE}\n",
+        encoding="utf-8",
     )
     monkeypatch.setenv("KBSEARCH_MODELS", str(path))
     return path
@@ -70,3 +73,10 @@ def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def encoder() -> FakeEncoder:
     return FakeEncoder()
+
+
+def fake_config():  # type: ignore[no-untyped-def]
+    """The dedupe config the fake encoder's tests run with (see its ``fitted_on``)."""
+    from kbsearch.dedupe.config import load_config
+
+    return load_config(FAKE_DEDUPE, "fake")

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import FAKE_DEDUPE, fake_config
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.briefings import LAYOUT_0826, LAYOUT_0919, Briefing
@@ -15,7 +16,6 @@ from support.files import write_jsonl
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
 from kbsearch.dedupe.check import Checker
-from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.results import Verdict
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -53,6 +53,48 @@ KNOWN = [
         "text": "scale replicas on queue depth and prefix cache hits",
     },
 ]
+
+
+# A labelled stream (see kbsearch.dedupe.replay): each day a writer notes items, and a
+# second writer on the same day restates some of them, adds others.
+_TOPICS = [
+    ("TGI enters maintenance mode", "Hugging Face TGI accepts only bug fixes now"),
+    ("KEDA autoscaling on prefix cache hits", "scale vLLM replicas on queue depth and cache hits"),
+    ("Zero-copy KV cache offloading", "GPU to host copies removed from the decode path"),
+    ("Cached input pricing", "cached prompt tokens cost one tenth of list price"),
+    ("MCP design patterns", "tool servers for agents, grouped into six patterns"),
+    ("Suffix decoding in SGLang", "speculative decoding from a suffix tree of earlier outputs"),
+]
+STREAM = (
+    [
+        {"id": f"a{day}-{n}", "title": t, "text": x, "date": f"2026-10-0{day}", "item": f"{day}-{n}", "role": "known"}
+        for day in range(1, 5)
+        for n, (t, x) in enumerate(_TOPICS[day - 1 : day + 1])
+    ]
+    + [
+        {
+            "id": f"b{day}-{n}",
+            "title": t,
+            "text": f"{x}, as of today",
+            "date": f"2026-10-0{day}",
+            "item": f"{day}-{n}",
+            "role": "check",
+        }
+        for day in range(1, 5)
+        for n, (t, x) in enumerate(_TOPICS[day - 1 : day + 1])
+    ]
+    + [
+        {
+            "id": f"c{day}",
+            "title": _TOPICS[5 - day][0],
+            "text": "unrelated",
+            "date": f"2026-10-0{day}",
+            "item": f"x{day}",
+            "role": "check",
+        }
+        for day in range(1, 5)
+    ]
+)
 
 
 @pytest.fixture
@@ -253,21 +295,23 @@ def small_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, FakeEn
 
 
 @settings(max_examples=40, deadline=None)
-@given(low=st.floats(0.3, 1.6), step=st.floats(0.0, 0.8))
+@given(low=st.floats(0.01, 0.98), step=st.floats(0.0, 0.98))
 def test_a_higher_threshold_never_flags_more_duplicates(
     small_store: tuple[Store, FakeEncoder], low: float, step: float
 ) -> None:
     store, encoder = small_store
+    base = fake_config()
 
     def same_items(threshold: float) -> int:
-        config = DedupeConfig(same_item=threshold, same_item_cross_lingual=threshold, shared_name_cosine=threshold)
+        scorer = base.same_item.model_copy(update={"threshold": min(0.99, threshold)})
+        config = base.model_copy(update={"same_item": scorer})
         result = Checker(store, encoder, config).check(PROBES, file=None, input_name="probe")
         return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
 
     assert same_items(low + step) <= same_items(low)
 
 
-def test_calibrate_fits_a_threshold_and_check_uses_it(
+def test_calibrate_fits_both_decisions_and_check_uses_the_file(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pairs = tmp_path / "pairs.tsv"
@@ -278,16 +322,25 @@ def test_calibrate_fits_a_threshold_and_check_uses_it(
         ("zero-copy offloading", "MCP design patterns for agents", 0),
     ]
     pairs.write_text("a\tb\tlabel\tlang\n" + "".join(f"{a}\t{b}\t{y}\ten-en\n" for a, b, y in rows), encoding="utf-8")
+    stream = write_jsonl(tmp_path / "stream.jsonl", STREAM)
     out = tmp_path / "dedupe.json"
-    _, result = check_json(capsys, "calibrate", str(pairs), "--out", str(out))
-    assert result["pairs"] == 4 and result["field"] == "same_item"
-    assert result["best"]["f1"] == 1.0
-    assert json.loads(out.read_text())["same_item"] == result["best"]["threshold"]
-    strict = tmp_path / "strict.json"
-    strict.write_text(json.dumps({"same_item": 9, "same_item_cross_lingual": 9, "shared_name_cosine": 9}))
+    _, result = check_json(capsys, "calibrate", str(stream), str(pairs), "--until", "half", "--out", str(out))
+    fitted = {f["decision"]: f for f in result["fitted"]}
+    assert fitted["claim_known"]["fitted"]["f1"] == 1.0
+    assert "4 labelled pairs" in fitted["claim_known"]["scorer"]["fitted_on"]
+    assert "earlier half" in fitted["same_item"]["scorer"]["fitted_on"]
+    assert fitted["same_item"]["held_out"]["examples"] > 0
+    saved = json.loads(out.read_text())
+    assert saved["model"] == "fake" and saved["same_item"] == fitted["same_item"]["scorer"]
+    strict = json.loads(FAKE_DEDUPE.read_text())
+    strict["same_item"]["bias"] = -100.0
+    strict["claim_known"]["bias"] = -100.0
+    (tmp_path / "strict.json").write_text(json.dumps(strict))
     near = item(id="near", title="TGI enters maintenance mode", text="only bug fixes from now on")
-    _, checked = check_rows(capsys, tmp_path, index, [near], "--config", str(strict))
+    _, checked = check_rows(capsys, tmp_path, index, [near], "--config", str(tmp_path / "strict.json"))
     assert checked["items"][0]["verdict"] == "NEW"
+    _, default = check_rows(capsys, tmp_path, index, [near])
+    assert default["items"][0]["verdict"] != "NEW"
 
 
 def test_bad_pairs_and_bad_config_are_refused(index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -296,6 +349,6 @@ def test_bad_pairs_and_bad_config_are_refused(index: str, tmp_path: Path, capsys
     assert main(["calibrate", str(bad)]) == 2
     assert "bad.tsv:2" in capsys.readouterr().err
     config = tmp_path / "c.json"
-    config.write_text('{"same_itme": 1}')
+    config.write_text(json.dumps({**json.loads(FAKE_DEDUPE.read_text()), "same_itme": 1}))
     assert main(["check", str(tmp_path / "known.jsonl"), "--config", str(config), "--index", index]) == 2
     assert "same_itme" in capsys.readouterr().err

@@ -1,27 +1,36 @@
-"""The rules of dedupe.py on hand-made records: paper titles, restated cards, numbers."""
+"""The rules of dedupe.py on hand-made records: ids, paper titles, restated cards,
+numbers, shared names; and verdicts that never contradict their claims."""
 
 from __future__ import annotations
 
 import pytest
+from conftest import fake_config
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.rules import Embedded, PassageHit, compare, judge_claim, restates_same_paper
+from kbsearch.dedupe.features import latin_names, name_weight
+from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
+from kbsearch.dedupe.rules import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import substantive_numbers
 
 ENCODER = FakeEncoder()
-CONFIG = DedupeConfig()
+CONFIG = fake_config()
 SUMMARY = "提出一种面向长上下文推理的KV缓存压缩方法，显著降低显存占用并保持精度。"
 
 
-def embedded(record_id: str, title: str, text: str, kind: Kind = Kind.paper_card) -> Embedded:
-    record = Record(id=record_id, kind=kind, title=title, text=text)
+def embedded(record_id: str, title: str, text: str, kind: Kind = Kind.paper_card, **extra: object) -> Embedded:
+    record = Record(id=record_id, kind=kind, title=title, text=text, **extra)  # type: ignore[arg-type]
     return Embedded(record, ENCODER.encode(record.passages()))
 
 
-def never_rare(_: str) -> bool:
-    return False
+def common(_: str) -> int:
+    return 50
+
+
+def judge(item: Embedded, known: Embedded, around: float = 0.0) -> Match:
+    return compare(item, known, CONFIG, around, common)
 
 
 @pytest.mark.parametrize(
@@ -33,36 +42,73 @@ def never_rare(_: str) -> bool:
         ("训练两个7B参数的模型", {"7b"}),
         ("GPT-4.1 与 ShardBench-2k, Qwen2.5", set()),
         ("2026年3月发布，见第1节", set()),
+        ("见 §3.3 与 §1.3 的讨论", set()),
+        ("修复见 Issue #13165，PR 4521 已合入", set()),
+        ("Figure 10 与 Table 2、图 3、表2 给出结果", set()),
+        ("以 Apache 2.0 许可发布 v0.26.0，Python 3.11 可用", set()),
+        ("2048/2048 个用例通过，吞吐 57.5 / 19.2 per GPU", {"57.5", "19.2"}),
+        ("NDCG@10 为 0.71，BLEU 34.5", {"0.71", "34.5"}),
     ],
 )
-def test_numbers_are_found_next_to_chinese_and_not_inside_names(text: str, expected: set[str]) -> None:
+def test_numbers_are_results_not_labels_names_or_versions(text: str, expected: set[str]) -> None:
     assert substantive_numbers(text) == expected
+
+
+def test_units_are_normalised_alike_in_both_languages() -> None:
+    assert substantive_numbers("提升10.7倍") == substantive_numbers("10.7× faster") == {"10.7x"}
 
 
 def test_two_cards_with_one_title_are_one_paper_however_they_are_summarised() -> None:
     first = embedded("a", "Paged Prefix Sharing at Scale", "多租户服务中按页共享前缀缓存，降低首字延迟。")
     later = embedded("b", "Paged prefix sharing  at scale", "研究多租户推理中前缀页的复用及其调度。")
-    match = compare(later, first, CONFIG, never_rare)
-    assert match.same_item and match.reasons == ["paper cards with the same title"]
+    match = judge(later, first)
+    assert match.same_item and match.rule is Rule.card_title
+    assert match.reasons == ["paper cards with the same title"]
 
 
 def test_cards_with_different_titles_are_different_papers_even_with_one_summary() -> None:
     first = embedded("a", "RingKV: Ring Buffers for Multi-Turn KV Reuse", SUMMARY)
     later = embedded("b", "Tidal: Elastic Prefill Scheduling for Long Contexts", SUMMARY)
-    match = compare(later, first, CONFIG, never_rare)
-    assert match.score + match.lexical >= CONFIG.same_item  # the text rule alone would merge them
+    match = judge(later, first)
+    assert match.probability >= match.threshold  # the learned decision alone would merge them
     assert not match.same_item and "different titles" in match.reasons[0]
 
 
-def test_a_revised_title_and_other_kinds_fall_through_to_the_text_rules() -> None:
+def test_a_revised_title_and_other_kinds_fall_through_to_the_learned_decision() -> None:
     first = embedded("a", "Sparse Draft Trees for Speculative Decoding", SUMMARY)
     revised = embedded("b", "Adaptive Sparse Draft Trees for Speculative Decoding", SUMMARY)
-    assert compare(revised, first, CONFIG, never_rare).same_item
+    match = judge(revised, first)
+    assert match.same_item and match.rule is Rule.learned
+    assert match.reasons == [f"same item {match.probability:.2f} ≥ 0.50"]
     increment = embedded("c", "Something else entirely, another title", SUMMARY, kind=Kind.increment)
-    assert "titles" not in " ".join(compare(increment, first, CONFIG, never_rare).reasons)
+    assert judge(increment, first).rule is Rule.learned
 
 
-def claim_status(item: Embedded, known: Embedded, claim: str, restatement: bool):  # type: ignore[no-untyped-def]
+def test_ids_settle_it_before_any_score() -> None:
+    first = embedded("a", "C2KV", SUMMARY, kind=Kind.increment, arxiv_ids=["2607.17715"])
+    same = embedded("b", "Totally different words", "完全不同的文字", kind=Kind.increment, arxiv_ids=["2607.17715"])
+    other = embedded("c", "C2KV", SUMMARY, kind=Kind.increment, arxiv_ids=["2608.00902"])
+    citing = embedded("d", "C2KV", SUMMARY, kind=Kind.increment, cited_ids=["2607.17715"])
+    assert judge(same, first).rule is Rule.shared_id and judge(same, first).same_item
+    assert judge(other, first).rule is Rule.different_ids and not judge(other, first).same_item
+    assert judge(citing, first).rule is Rule.cited_id and not judge(citing, first).same_item
+
+
+def test_probabilities_stay_probabilities() -> None:
+    first = embedded("a", "x", SUMMARY, kind=Kind.increment)
+    copy = embedded("b", "x", SUMMARY, kind=Kind.increment)
+    match = judge(copy, first)
+    assert 0.0 <= match.probability <= 1.0 and match.score <= 1.0
+    assert match.rule is Rule.identical_text
+
+
+def test_a_rare_shared_name_weighs_more_than_a_common_one() -> None:
+    assert latin_names("论文提出 FoldKV 与 DES，基于 Transformer 和 vLLM") == {"foldkv", "des", "vllm"}
+    assert "transformer" not in latin_names("Transformer")
+    assert name_weight(1) > name_weight(3) > name_weight(49) > name_weight(50) == name_weight(500) > 0
+
+
+def claim_status(known: Embedded, claim: str, restatement: bool) -> ClaimStatus:
     vector = ENCODER.encode([claim])[0]
     hits = [PassageHit(known, 0, float(known.vectors[0] @ vector))]
     return judge_claim(claim, vector, hits, [known], CONFIG, restatement)
@@ -72,12 +118,19 @@ def test_a_later_card_of_one_paper_only_brings_news_with_a_new_number() -> None:
     first = embedded("a", "FoldKV: Merging Heads for Cheaper Caches", "提出合并注意力头的方法，降低缓存显存。")
     later = embedded("b", "FoldKV: Merging Heads for Cheaper Caches", "合并注意力头比丢弃更稳。")
     assert restates_same_paper(later.record, [first])
-    reworded = claim_status(later, first, "合并注意力头比丢弃更稳，适合长上下文推理。", restatement=True)
-    assert reworded.known and reworded.score < CONFIG.claim_known_same_item
-    numbers = claim_status(later, first, "精度保持96.4%，缓存只剩原来的17.5%。", restatement=True)
+    reworded = claim_status(first, "合并注意力头比丢弃更稳，适合长上下文推理。", restatement=True)
+    assert reworded.known and reworded.score < reworded.threshold
+    numbers = claim_status(first, "精度保持96.4%，缓存只剩原来的17.5%。", restatement=True)
     assert not numbers.known and numbers.new_numbers == ["17.5%", "96.4%"]
-    as_increment = claim_status(later, first, "合并注意力头比丢弃更稳，适合长上下文推理。", restatement=False)
+    as_increment = claim_status(first, "合并注意力头比丢弃更稳，适合长上下文推理。", restatement=False)
     assert not as_increment.known
+
+
+def test_a_section_or_issue_number_never_makes_a_claim_new() -> None:
+    known = embedded("a", "", "SGLang 的后缀解码已合入主线，吞吐提升 30%。", kind=Kind.increment)
+    claim = "SGLang 的后缀解码已合入主线，吞吐提升 30%。见 §3.3 与 Issue #13165。"
+    status = claim_status(known, claim, restatement=False)
+    assert status.new_numbers == []
 
 
 def test_an_increment_is_never_a_restatement_of_a_card() -> None:
@@ -87,65 +140,62 @@ def test_an_increment_is_never_a_restatement_of_a_card() -> None:
     assert not restates_same_paper(card.record, [increment])
 
 
-# -- a rare name opening both texts ----------------------------------------------
-
-ONLY_NAMES = DedupeConfig(same_item=5.0, shared_lead_name_cosine=0.0)  # no text rule can fire
+# -- verdicts agree with their evidence ----------------------------------------------
 
 
-def always_rare(_: str) -> bool:
-    return True
+def _match(same: bool, rule: Rule = Rule.learned) -> Match:
+    return Match(
+        id="k",
+        kind=Kind.increment,
+        title="t",
+        instance="jay",
+        date=None,
+        score=0.8,
+        lexical=0.1,
+        probability=0.9 if same else 0.1,
+        threshold=0.5,
+        same_item=same,
+        rule=rule,
+    )
 
 
-def test_texts_opening_with_one_rare_name_are_one_item() -> None:
-    first = embedded("a", "", "FoldKV 合并注意力头，缓存更省。随后给出多组实验。", kind=Kind.increment)
-    later = embedded("b", "", "论文提出FoldKV，把相似的注意力头合并。", kind=Kind.increment)
-    match = compare(later, first, ONLY_NAMES, never_rare, always_rare)
-    assert match.same_item and match.reasons[0].startswith("both open with the name foldkv")
-    assert not compare(later, first, ONLY_NAMES, never_rare, never_rare).same_item  # a common name
-    assert not compare(later, first, ONLY_NAMES, never_rare).same_item  # no text rarity given
-    gated = ONLY_NAMES.model_copy(update={"shared_lead_name_cosine": 1.0})
-    assert not compare(later, first, gated, never_rare, always_rare).same_item
-
-
-def test_a_name_mentioned_later_in_the_text_is_related_work_not_the_subject() -> None:
-    subject = embedded("a", "", "FoldKV 合并注意力头，缓存更省。", kind=Kind.increment)
-    citing = embedded("b", "", "RingKV 用环形缓冲复用多轮缓存。它与 FoldKV 正交。", kind=Kind.increment)
-    assert not compare(citing, subject, ONLY_NAMES, never_rare, always_rare).same_item
-
-
-def test_text_rarity_counts_records_holding_the_name_in_their_text(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from kbsearch.dedupe.rarity import rare_text_name_test
-    from kbsearch.ingest import ingest_records
-    from kbsearch.store import ChangeSet, Store
-
-    store = Store.open(tmp_path / "idx", create=True)
-    rows = [
-        Record(
-            id=f"r{i}",
-            kind=Kind.increment,
-            title="FoldKV in the title only" if i == 0 else f"note {i}",
-            text="CoT 推理" if i < 5 else "另一条记录",
+@settings(max_examples=200, deadline=None)
+@given(
+    known=st.lists(st.booleans(), min_size=1, max_size=8),
+    same=st.lists(st.booleans(), max_size=4),
+    numbers=st.lists(st.booleans(), min_size=8, max_size=8),
+)
+def test_a_verdict_never_contradicts_its_claims(known: list[bool], same: list[bool], numbers: list[bool]) -> None:
+    claims = [
+        ClaimStatus(
+            text=f"c{i}", known=k, score=0.9 if k else 0.1, threshold=0.5, new_numbers=["41"] if n and not k else []
         )
-        for i in range(8)
+        for i, (k, n) in enumerate(zip(known, numbers, strict=False))
     ]
-    rows.append(Record(id="named", kind=Kind.increment, title="x", text="RingKV 复用多轮缓存"))
-    ingest_records(store, ChangeSet(upserts=rows), model=ENCODER.model_id, load_encoder=lambda: ENCODER)
-    assert store.records_holding("cot", "body", 3) == 4  # counted up to the limit + 1
-    assert store.records_holding("foldkv", "body", 3) == 0  # titles are not text
-    assert store.records_holding("foldkv", "title", 3) == 1
-    is_rare = rare_text_name_test(store, DedupeConfig(rare_lead_name_records=3))
-    assert is_rare("ringkv") and not is_rare("cot")
+    matches = [_match(s) for s in same]
+    assume(any(same) or not any(known))  # judge_claim knows a claim only from a same-item record
+    verdict, reason = decide(matches, claims)
+    if not any(same):
+        assert verdict is Verdict.NEW  # no known record is the same item, and nothing is known
+    elif all(known):
+        assert verdict is Verdict.DUPLICATE  # nothing in it is new
+    else:
+        assert verdict is Verdict.UPDATE  # the same item, and something in it is new
+    if verdict is Verdict.UPDATE:
+        assert f"{known.count(False)} of {len(known)} claims new" in reason
 
 
-def test_title_rarity_counts_titles_up_to_the_larger_of_a_count_and_a_share(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from kbsearch.dedupe.rarity import rare_name_test
-    from kbsearch.ingest import ingest_records
-    from kbsearch.store import ChangeSet, Store
-
-    store = Store.open(tmp_path / "idx", create=True)
-    rows = [Record(id=f"c{i}", kind=Kind.increment, title=f"CoT trick number {i}", text="短文") for i in range(6)]
-    rows += [Record(id=f"t{i}", kind=Kind.increment, title=f"TriAttention note {i}", text="CoT") for i in range(2)]
-    ingest_records(store, ChangeSet(upserts=rows), model=ENCODER.model_id, load_encoder=lambda: ENCODER)
-    is_rare = rare_name_test(store, DedupeConfig(rare_name_min=5, rare_name_share=0.01))
-    assert is_rare("triattention") and not is_rare("cot")  # 2 titles against 6 (> 5)
-    assert rare_name_test(store, DedupeConfig(rare_name_min=5, rare_name_share=0.8))("cot")  # 6 ≤ 0.8 × 8
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(["缓存", "压缩", "KV", "cache", "吞吐", "10x", "vLLM", "显存"]), min_size=1, max_size=6
+    )
+)
+def test_a_claim_is_known_only_from_a_same_item_record(words: list[str]) -> None:
+    text = " ".join(words)
+    other = embedded("o", "", text, kind=Kind.increment)
+    vector = ENCODER.encode([text])[0]
+    hits = [PassageHit(other, 0, float(other.vectors[0] @ vector))]
+    alone = judge_claim(text, vector, hits, [], CONFIG)
+    assert not alone.known  # the very same words, but from a record not judged the same item
+    assert judge_claim(text, vector, hits, [other], CONFIG).known

@@ -252,24 +252,6 @@ def test_onnx_backend_goes_through_sentence_transformer_with_the_sessions_vector
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("texts", SAME_PAPER_AND_SIBLING, ids=["kv-cache", "speculative-decoding"])
-def test_reworded_summary_scores_above_the_threshold_and_a_sibling_below(
-    encoders: dict[str, Encoder], texts: tuple[str, str, str]
-) -> None:
-    """Against the calibrated threshold the shipped models.txt gives e5 (fitted
-    on LCQMC, on USE's scale after e5's cosine map; see docs/dedupe.md)."""
-    from kbsearch.dedupe.config import load_config
-
-    spec = shipped_e5()
-    config = load_config(None, spec.dedupe)
-    encoder = e5_encoder(encoders, spec.backend or "torch")
-    first, reworded, sibling = encoder.encode(list(texts))
-    same = config.calibrated(float(first @ reworded), cross_lingual=False)
-    other = config.calibrated(float(first @ sibling), cross_lingual=False)
-    assert same >= config.same_item > other
-
-
-@pytest.mark.slow
 def test_an_index_built_with_use_is_refused_for_e5_until_reindex(
     offline: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

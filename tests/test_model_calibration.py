@@ -1,13 +1,16 @@
-"""Per-model dedupe settings: the thresholds are on USE's cosine scale, and a
-models.txt line maps its model's cosine onto that scale."""
+"""The dedupe config file: one per model, validated on load, named in models.txt."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from conftest import FAKE_DEDUPE
 
-from kbsearch.dedupe.config import DedupeConfig, load_config
+from kbsearch.dedupe.config import config_for, load_config, shipped_config_path
+from kbsearch.dedupe.scorer import Scorer, fit_logistic
 from kbsearch.errors import KbError
 from kbsearch.models import load_models
 
@@ -18,56 +21,86 @@ def write_models(tmp_path: Path, line: str) -> Path:
     return path
 
 
-def test_a_models_txt_line_carries_its_cosine_map_and_thresholds(tmp_path: Path) -> None:
-    path = write_models(tmp_path, "m  python:x:y dim=8 cosine_shift=-3.9 cosine_scale=4.9 same_item=1.1")
-    spec = load_models(path)[0]
-    assert spec.dedupe == {"cosine_shift": -3.9, "cosine_scale": 4.9, "same_item": 1.1}
-    config = load_config(None, spec.dedupe)
-    assert config.same_item == 1.1
-    assert config.calibrated(0.95, cross_lingual=False) == pytest.approx(-3.9 + 4.9 * 0.95)
-    assert config.calibrated(0.95, cross_lingual=True) == pytest.approx(0.95)  # no cross map given
+@pytest.mark.parametrize("model", ["use-multilingual-v3", "multilingual-e5-small"])
+def test_the_shipped_configs_load_and_say_where_they_came_from(model: str) -> None:
+    config = load_config(None, model)
+    assert config.model == model
+    for scorer in (config.same_item, config.claim_known):
+        assert scorer.fitted_on and scorer.score  # which data, and what it scored where it was not fitted
+        assert 0 < scorer.threshold < 1
 
 
-def test_a_bad_dedupe_value_names_the_line(tmp_path: Path) -> None:
-    path = write_models(tmp_path, "m  python:x:y cosine_scale=steep")
+def test_a_missing_config_names_the_model_and_the_fix(tmp_path: Path) -> None:
     with pytest.raises(KbError) as caught:
-        load_models(path)
-    assert caught.value.line == 1 and "bad option value" in caught.value.message
+        load_config(None, "no-such-model")
+    assert "no dedupe config for model 'no-such-model'" in caught.value.message
+    assert "calibrate" in (caught.value.hint or "")
+    with pytest.raises(KbError) as caught:
+        load_config(tmp_path / "absent.json", "fake")
+    assert caught.value.path == str(tmp_path / "absent.json")
 
 
-def test_a_config_file_overrides_only_the_fields_it_sets(tmp_path: Path) -> None:
-    file = tmp_path / "cfg.json"
-    file.write_text('{"same_item": 0.93}', encoding="utf-8")
-    config = load_config(str(file), {"cosine_shift": -4.0, "cosine_scale": 5.0, "same_item": 1.2})
-    assert (config.same_item, config.cosine_shift, config.cosine_scale) == (0.93, -4.0, 5.0)
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        (lambda c: c.update(same_item={**c["same_item"], "weights": [1.0]}), "one entry each"),
+        (lambda c: c.update(claim_known={**c["claim_known"], "threshold": 1.5}), "threshold"),
+        (lambda c: c.update(same_item={**c["same_item"], "features": ["cosine", "mood", "cross_lingual"]}), "mood"),
+        (lambda c: c.update(same_item={**c["same_item"], "scales": [1.0, 0.0, 1.0]}), "positive"),
+        (lambda c: c.pop("claim_known"), "claim_known"),
+    ],
+)
+def test_a_malformed_config_is_a_clear_error(tmp_path: Path, change, complaint: str) -> None:  # type: ignore[no-untyped-def]
+    config = json.loads(FAKE_DEDUPE.read_text())
+    change(config)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(config))
+    with pytest.raises(KbError) as caught:
+        load_config(path, "fake")
+    assert caught.value.message.startswith("bad dedupe config") and complaint in caught.value.message
+    assert caught.value.path == str(path)
+    path.write_text("{not json")
+    with pytest.raises(KbError, match="bad dedupe config"):
+        load_config(path, "fake")
 
 
-def test_calibrated_scores_stay_in_range_and_invert() -> None:
-    config = DedupeConfig(cosine_shift=-3.943, cosine_scale=4.957)
-    assert config.calibrated(1.0, False) == 1.0  # clipped: 1.014 would read as "more than identical"
-    assert config.calibrated(0.2, False) == -1.0
-    assert config.raw_cosine(config.calibrated(0.9, False), False) == pytest.approx(0.9)
-    assert DedupeConfig().calibrated(0.42, True) == 0.42  # USE's own scale: the identity
+def test_a_config_fitted_for_another_model_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(KbError) as caught:
+        load_config(FAKE_DEDUPE, "use-multilingual-v3")
+    assert "fitted for model 'fake'" in caught.value.message
 
 
-def test_compare_judges_the_calibrated_cosine_not_the_raw_one() -> None:
-    import numpy as np
+def test_models_txt_names_a_config_file_or_another_models_config(tmp_path: Path) -> None:
+    (tmp_path / "mine.json").write_text(FAKE_DEDUPE.read_text())
+    path = write_models(tmp_path, "m  python:x:y dim=8 dedupe=mine.json\nn  python:x:y dedupe=multilingual-e5-small")
+    mine, other = load_models(path)
+    assert config_for(mine).model == "fake"  # the line's own file, whatever its model
+    assert config_for(other) == load_config(shipped_config_path("multilingual-e5-small"), "multilingual-e5-small")
+    with pytest.raises(KbError) as caught:
+        load_models(write_models(tmp_path, "m  python:x:y cosine_shift=0.2"))
+    assert caught.value.line == 1 and "unknown option" in caught.value.message
 
-    from kbsearch.dedupe.rules import Embedded, compare
-    from kbsearch.records import Kind, Record
 
-    def embedded(rid: str, text: str, vector: list[float]) -> Embedded:
-        record = Record(id=rid, kind=Kind.increment, title="", text=text)
-        unit = np.array(vector, dtype=np.float32) / np.linalg.norm(vector)
-        return Embedded(record, np.stack([unit] * len(record.passages())))
+def test_the_scorer_is_a_logistic_regression_with_its_threshold() -> None:
+    scorer = Scorer(
+        features=["cosine"], weights=[2.0], means=[0.5], scales=[0.1], bias=-1.0, threshold=0.5, fitted_on="test"
+    )
+    assert scorer.probability({"cosine": 0.5}) == pytest.approx(1 / (1 + np.exp(1.0)))
+    assert scorer.probability({"cosine": 0.55}) == pytest.approx(0.5)
+    assert scorer.decide(0.5) and not scorer.decide(0.49)
 
-    a = embedded("a", "batch scheduling for long prompts", [1.0, 0.25])
-    b = embedded("b", "memory pools on the accelerator", [1.0, 0.0])  # raw cosine 0.970
-    never_rare = lambda name: False  # noqa: E731
-    assert not compare(a, b, DedupeConfig(), never_rare).same_item
-    compressed = DedupeConfig(cosine_shift=-3.943, cosine_scale=4.957)  # 0.970 → 0.865
-    match = compare(a, b, compressed, never_rare)
-    assert match.score == pytest.approx(-3.943 + 4.957 * 0.9701, abs=1e-3)
-    assert not match.same_item  # 0.865 + no word overlap < 1.0
-    generous = DedupeConfig(cosine_shift=0.2)
-    assert compare(a, b, generous, never_rare).same_item  # 1.0 (clipped) ≥ 1.0
+
+def test_fitting_recovers_a_rule_the_data_follows() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 1, size=(2000, 2))
+    y = (x[:, 0] + 0.1 * rng.standard_normal(2000)) > 0.6  # the second column is noise
+    scorer = fit_logistic(["cosine", "lexical"], x, y, fitted_on="synthetic")
+    assert abs(scorer.weights[0]) > 10 * abs(scorer.weights[1])
+    assert (
+        scorer.probability({"cosine": 0.9, "lexical": 0.5})
+        > 0.9
+        > 0.1
+        > scorer.probability({"cosine": 0.3, "lexical": 0.5})
+    )
+    with pytest.raises(ValueError, match="both answers"):
+        fit_logistic(["cosine"], x[:, :1], np.zeros(2000), fitted_on="synthetic")

@@ -9,14 +9,14 @@ from pathlib import Path
 import faiss
 import numpy as np
 import pytest
+from conftest import fake_config
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe import neighbours
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.neighbours import neighbour_pairs
-from kbsearch.dedupe.rarity import rare_name_test
-from kbsearch.dedupe.rules import Embedded, compare, lowest_same_item_cosine
+from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -82,15 +82,6 @@ def test_identical_vectors_pair_and_tiny_inputs_do_not() -> None:
     assert len(neighbour_pairs(vectors, k=0, floor=0.0)) == 0
 
 
-def test_lowest_same_item_cosine_is_the_loosest_rule() -> None:
-    assert lowest_same_item_cosine(DedupeConfig()) == pytest.approx(0.0)
-    strict = DedupeConfig(
-        same_item=1.8, shared_name_cosine=0.9, same_item_cross_lingual=0.85, shared_lead_name_cosine=0.95
-    )
-    assert lowest_same_item_cosine(strict) == pytest.approx(0.8)
-    assert lowest_same_item_cosine(strict.model_copy(update={"shared_lead_name_cosine": 0.7})) == 0.7
-
-
 # -- audit ---------------------------------------------------------------------------
 
 ROWS = [
@@ -128,8 +119,8 @@ def test_whole_vectors_are_the_whole_record_passage(store: Store) -> None:
 
 
 def test_audit_clusters_match_comparing_every_pair(store: Store) -> None:
-    config = DedupeConfig()
-    result = audit(store, "fake", config=config)
+    config = fake_config()
+    result = audit(store, "fake", config)
     clusters = {frozenset([c.first_seen.id, *(m.id for m in c.repeats)]) for c in result.clusters}
     assert clusters == _reference_clusters(store, config)
     assert frozenset({"b1", "b2"}) in clusters  # identical text
@@ -140,10 +131,9 @@ def _reference_clusters(store: Store, config: DedupeConfig) -> set[frozenset[str
     records = store.by_rowids(r[0] for r in store.db.execute("SELECT rowid FROM records"))
     passages = store.passage_vectors(list(records))
     items = [Embedded(records[r], passages[r]) for r in sorted(records)]
-    is_rare = rare_name_test(store, config)
     groups = {item.record.id: {item.record.id} for item in items}
     for a, b in combinations(items, 2):
-        if compare(a, b, config, is_rare).same_item:
+        if compare(a, b, config, 0.0, lambda name: 50).same_item:
             merged = groups[a.record.id] | groups[b.record.id]
             for member in merged:
                 groups[member] = merged
@@ -159,9 +149,9 @@ def test_records_about_one_id_cluster_once_two_files_have_it(tmp_path: Path, enc
     ]
     files = {"r0": "/src/f.md", "r1": "/src/f.md", "r2": "/src/g.md", "r3": "/src/h.md"}
     ingest_records(store, ChangeSet(upserts=records[:2], files=files), model="fake", load_encoder=lambda: encoder)
-    assert audit(store, "fake").clusters == []  # one file's records are distinct by construction
+    assert audit(store, "fake", fake_config()).clusters == []  # one file's records are distinct by construction
     ingest_records(store, ChangeSet(upserts=records[2:], files=files), model="fake", load_encoder=lambda: encoder)
-    [cluster] = audit(store, "fake").clusters
+    [cluster] = audit(store, "fake", fake_config()).clusters
     assert {cluster.first_seen.id, *(m.id for m in cluster.repeats)} == {"r0", "r1", "r2", "r3"}
 
 

@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import fake_config
 from filelock import FileLock
 
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
-from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
 from kbsearch.dedupe.related import load_embedded
 from kbsearch.dedupe.rules import compare, rule_findings
 from kbsearch.doctor import examine
@@ -102,7 +101,7 @@ def test_similar_judges_the_nearest_records(index: str, capsys: pytest.CaptureFi
     assert "tri-jay" not in ids
     first = found["matches"][0]
     assert first["id"] == "tri-spark" and first["same_item"] is True
-    assert any("triattention" in r for r in first["reasons"])
+    assert first["rule"] == "learned" and first["probability"] >= first["threshold"]
     assert all(not m["same_item"] for m in found["matches"][1:])
     by_id = json.loads(run(capsys, "similar", "card", "--index", index, "--json")[1])
     citing = next(m for m in by_id["matches"] if m["id"] == "cites")
@@ -127,12 +126,10 @@ def test_explain_lists_every_rule_and_the_deciding_one(index: str, capsys: pytes
     explained = json.loads(out)
     assert explained["match"]["same_item"] is False
     rules = explained["rules"]
-    assert [r["rule"] for r in rules] == [
-        "arxiv ids", "identical text", "paper-card titles", "rare title name", "rare lead name", "cosine"
-    ]  # fmt: skip
+    assert [r["rule"] for r in rules] == ["arxiv ids", "identical text", "paper-card titles", "learned"]
     assert rules[0]["says"] is False and "2609.19671" in rules[0]["detail"]
     code, out, _ = run(capsys, "explain", "tri-jay", "tri-spark", "--index", index)
-    assert code == 0 and "the same item" in out and "→ rare title name" in out
+    assert code == 0 and "the same item" in out and "→ learned" in out
 
 
 def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
@@ -146,12 +143,12 @@ def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
     assert len(records) > 40
 
     embedded = [Embedded(r, encoder.encode(r.passages())) for r in records]
-    config = DedupeConfig()
-    rare = lambda name: name in {"triattention", "c²kv", "when2think"}  # noqa: E731
+    config = fake_config()
+    count = lambda name: 1 if name in {"triattention", "c²kv", "when2think"} else 50  # noqa: E731
     checked = 0
     for a, b in itertools.combinations(embedded, 2):
-        match = compare(a, b, config, rare, rare)
-        findings = rule_findings(a, b, config, rare, rare)
+        match = compare(a, b, config, 0.1, count)
+        findings = rule_findings(a, b, config, count, 0.1)
         first = next(f for f in findings if f.says is not None)
         assert first.says == match.same_item, (a.record.id, b.record.id, findings, match.reasons)
         checked += 1
@@ -162,11 +159,9 @@ def test_load_embedded_reads_the_stored_vectors(index: str) -> None:
     spec = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64)
     with KnowledgeBase(Path(index), spec, encoder=FakeEncoder()) as kb:
         loaded = load_embedded(kb.store, ["tri-jay"])["tri-jay"]
-        config = DedupeConfig()
         fresh = FakeEncoder().encode(loaded.record.passages())
         assert loaded.vectors.shape == fresh.shape
         assert abs(float(loaded.vectors[0] @ fresh[0]) - 1.0) < 1e-5
-        _ = rare_name_test(kb.store, config), rare_text_name_test(kb.store, config)
 
 
 def test_ingest_loads_the_model_before_taking_the_writer_lock(

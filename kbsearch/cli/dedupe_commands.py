@@ -40,6 +40,6 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from kbsearch import render
     from kbsearch.kb import calibrate
 
-    result = calibrate(args.pairs, args.model, out=args.out)
+    result = calibrate(args.inputs, args.model, tests=args.test, until=args.until, config=args.config, out=args.out)
     emit(args, result, render.calibration_text)
     return EXIT_OK

@@ -87,23 +87,34 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         "--as-of", type=_date, metavar="YYYY-MM-DD", help="compare only with records dated on or before this day"
     )
     check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
-    check.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
+    check.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     check.set_defaults(handler=cmd_check)
     audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--instance", help="only records by this instance")
-    audit.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
+    audit.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(
         "calibrate",
         parents=[common],
-        help="fit the same-item threshold on labelled pairs",
-        description="Fit the dedupe threshold on a TSV of labelled pairs (columns a, b, label[, lang]) and "
-        "print precision, recall and F1 at the default and at the fitted threshold.",
+        help="fit the learned same-item and claim decisions on labelled data",
+        description="Fit the same-item decision on labelled streams (.jsonl: records with 'item' and 'role', "
+        "replayed day by day through check) and the claim decision on labelled pairs (.tsv: a, b, label[, lang]); "
+        "print what each scores on the data it was fitted on and on held-out data.",
     )
-    calibrate.add_argument("pairs", type=Path, metavar="PAIRS.tsv")
-    calibrate.add_argument("--out", metavar="FILE", help="write the fitted thresholds here (for --config)")
+    calibrate.add_argument("inputs", type=Path, nargs="+", metavar="STREAM.jsonl|PAIRS.tsv")
+    calibrate.add_argument(
+        "--until",
+        type=_until,
+        metavar="YYYY-MM-DD|half",
+        help="fit on stream days up to this one only, or on each stream's earlier half ('half')",
+    )
+    calibrate.add_argument(
+        "--test", type=Path, action="append", default=[], metavar="PAIRS.tsv", help="pairs to score, not fit on"
+    )
+    calibrate.add_argument("--config", metavar="FILE", help="the config to start from (default: the model's own)")
+    calibrate.add_argument("--out", metavar="FILE", help="write the fitted config here (for --config or dedupe=)")
     calibrate.set_defaults(handler=cmd_calibrate)
 
 
@@ -218,6 +229,10 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
         "--max-body", type=int, default=16 * 1024 * 1024, metavar="BYTES", help="largest request body (default 16 MiB)"
     )
     serve.set_defaults(handler=cmd_serve)
+
+
+def _until(value: str) -> dt.date | str:
+    return "half" if value == "half" else _date(value)
 
 
 def _date(value: str) -> dt.date:

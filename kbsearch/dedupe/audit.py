@@ -1,14 +1,22 @@
 """``kbsearch audit``: clusters of one item told again across instances and days.
 
-Every record is linked to its near neighbours that the dedupe rules call the
-same item, and to every record about the same arXiv id; union-find turns the
-links into clusters. Records from one file are never linked: a briefing's
-increments are distinct by construction.
+Each record is compared with its nearest records (by whole-record cosine),
+with every record about one of its arXiv ids, and with records of identical
+text, by the same judgement ``check`` makes (``dedupe.compare``): the later
+record is the item, the earlier one the known record. Records from one file
+are never compared: a briefing's increments are distinct by construction.
 
-Near neighbours come from one batched search over one vector per record (see
-``kbsearch.dedupe.neighbours``): each record's ``NEIGHBOURS`` nearest by whole-record
-cosine, the score the rules read, kept when that cosine could pass a rule.
-Records with identical text are compared whatever their rank.
+Clusters are grown from those direct judgements, strongest first, under two
+rules that transitivity alone would break:
+
+- two records about different arXiv ids are never in one cluster;
+- a record about several ids (a living-document section, a survey) joins
+  each cluster it is directly the same item as, but never links two
+  clusters: it is evidence for each pair, not a bridge between them.
+
+A cluster's first-seen record is its earliest member; each repeat names the
+earliest record it was itself judged the same item as, and a "claimed new"
+flag is raised only from such a direct judgement.
 """
 
 from __future__ import annotations
@@ -19,104 +27,135 @@ from itertools import combinations
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
+from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import neighbour_pairs
-from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind
-from kbsearch.dedupe.rules import Embedded, compare, lowest_same_item_cosine
+from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind, Match, Rule
+from kbsearch.dedupe.rules import Embedded, compare, neighbourhood
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
 from kbsearch.textsim import normalized
 
-NEIGHBOURS = 10
+Pair = tuple[int, int]
 
 
-class _UnionFind:
-    def __init__(self) -> None:
-        self.parent: dict[int, int] = {}
-
-    def find(self, x: int) -> int:
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
-def audit(store: Store, model: str, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
-    config = config or DedupeConfig()
+def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | None = None) -> AuditResult:
     flt = flt or SearchFilter()
     rowids = store.filter_rowids(flt)
     records = store.by_rowids(rowids if rowids is not None else store.all_rowids())
     wholes = store.whole_vectors(records)
     embedded = {r: Embedded.whole_only(records[r], wholes[r]) for r in sorted(records) if r in wholes}
     files = store.files_of(list(embedded))
-    links = _UnionFind()
-    for rowid in embedded:
-        links.find(rowid)
-    _link_by_ids(embedded, files, links)
-    _link_by_meaning(store, embedded, files, links, config)
-    clusters = _clusters(embedded, links)
-    flags = _claimed_new_flags(clusters, embedded, links) + _table_flags(store, flt)
+    judged = _judge_pairs(store, embedded, files, config)
+    groups = _grow_clusters(embedded, judged)
+    clusters = [_cluster(embedded, group, judged) for group in groups]
+    clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
+    flags = _claimed_new_flags(embedded, judged) + _table_flags(store, flt)
     return AuditResult(model=model, records=len(embedded), clusters=clusters, claimed_new_seen_before=flags)
 
 
-def _link_by_ids(embedded: dict[int, Embedded], files: dict[int, str | None], links: _UnionFind) -> None:
-    """Records about one arXiv id are one cluster once two of them come from
-    different files (a record without a file counts as its own file)."""
+def _order(record: Record) -> tuple[bool, dt.date, bool, str, str]:
+    """Earliest first; on one day a writer's record before an unattributed card or doc."""
+    return (record.date is None, record.date or dt.date.max, record.instance is None, record.instance or "", record.id)
+
+
+def _judge_pairs(
+    store: Store, embedded: dict[int, Embedded], files: dict[int, str | None], config: DedupeConfig
+) -> dict[Pair, Match]:
+    """(earlier, later) → the later record's match against the earlier one, for
+    every candidate pair from two files that is judged the same item."""
+    rowids = list(embedded)
+    if len(rowids) < 2:
+        return {}
+    matrix = np.stack([embedded[r].whole for r in rowids])
+    found = neighbour_pairs(matrix, config.audit_neighbours, -1.0)
+    around: dict[int, list[float]] = {r: [] for r in rowids}
+    pairs: set[Pair] = set()
+    for i, j, cosine in zip(found.left.tolist(), found.right.tolist(), found.cosine.tolist(), strict=True):
+        a, b = rowids[i], rowids[j]
+        around[a].append(cosine)
+        around[b].append(cosine)
+        pairs.add((a, b))
+    pairs |= _id_pairs(embedded) | _identical_text_pairs(embedded)
+    name_count = NameHolders(store, NAME_COUNT_CAP).count
+    judged: dict[Pair, Match] = {}
+    for a, b in sorted(pairs):
+        if files.get(a) is not None and files.get(a) == files.get(b):
+            continue
+        earlier, later = sorted((a, b), key=lambda r: _order(embedded[r].record))
+        match = compare(embedded[later], embedded[earlier], config, neighbourhood(around[later], config), name_count)
+        if match.same_item:
+            judged[(earlier, later)] = match
+    return judged
+
+
+def _id_pairs(embedded: dict[int, Embedded]) -> set[Pair]:
     by_id: dict[str, list[int]] = {}
     for rowid, item in embedded.items():
         for arxiv_id in item.record.arxiv_ids:
             by_id.setdefault(arxiv_id, []).append(rowid)
-    for members in by_id.values():
-        origins = {files.get(m) if files.get(m) is not None else f"\0{m}" for m in members}
-        if len(origins) > 1:
-            for other in members[1:]:
-                links.union(members[0], other)
+    return {(a, b) for members in by_id.values() for a, b in combinations(sorted(members), 2)}
 
 
-def _link_by_meaning(
-    store: Store, embedded: dict[int, Embedded], files: dict[int, str | None], links: _UnionFind, config: DedupeConfig
-) -> None:
-    is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
-    for a, b in _candidate_pairs(embedded, config):
-        if links.find(a) == links.find(b):
-            continue
-        if files.get(a) is not None and files.get(a) == files.get(b):
-            continue
-        if compare(embedded[a], embedded[b], config, is_rare, is_rare_in_text).same_item:
-            links.union(a, b)
-
-
-def _candidate_pairs(embedded: dict[int, Embedded], config: DedupeConfig) -> list[tuple[int, int]]:
-    """Row id pairs worth a ``compare``: near neighbours whose cosine could pass
-    a rule, nearest first, then records with identical text (a rule that needs
-    no cosine)."""
-    rowids = list(embedded)
-    if not rowids:
-        return []
-    matrix = np.stack([embedded[r].whole for r in rowids])
-    found = neighbour_pairs(matrix, NEIGHBOURS, lowest_same_item_cosine(config))
-    order = np.argsort(-found.cosine, kind="stable")
-    pairs = [
-        (rowids[i], rowids[j]) for i, j in zip(found.left[order].tolist(), found.right[order].tolist(), strict=True)
-    ]
-    return pairs + _identical_text_pairs(embedded)
-
-
-def _identical_text_pairs(embedded: dict[int, Embedded]) -> list[tuple[int, int]]:
+def _identical_text_pairs(embedded: dict[int, Embedded]) -> set[Pair]:
     groups: dict[str, list[int]] = {}
     for rowid, item in embedded.items():
         groups.setdefault(normalized(item.whole_text), []).append(rowid)
-    return [pair for group in groups.values() if len(group) > 1 for pair in combinations(group, 2)]
+    return {pair for group in groups.values() for pair in combinations(sorted(group), 2)}
 
 
-def _member(record: Record) -> ClusterMember:
+def _is_hub(record: Record) -> bool:
+    """About several arXiv ids: evidence for each, a bridge between none."""
+    return len(set(record.arxiv_ids)) > 1
+
+
+def _strength(match: Match) -> tuple[bool, float]:
+    return (match.rule is not Rule.learned, match.probability)
+
+
+def _grow_clusters(embedded: dict[int, Embedded], judged: dict[Pair, Match]) -> list[list[int]]:
+    """Clusters of single-subject records, strongest judgements first, never
+    joining two different arXiv ids; then each multi-id record joins every
+    cluster (or record) it was directly judged the same item as."""
+    parent: dict[int, int] = {}
+    ids: dict[int, set[str]] = {}
+
+    def find(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for rowid, item in embedded.items():
+        if not _is_hub(item.record):
+            ids[find(rowid)] = set(item.record.arxiv_ids)
+    hub_links: dict[int, set[int]] = {}
+    for (a, b), _ in sorted(judged.items(), key=lambda kv: _strength(kv[1]), reverse=True):
+        hubs = [r for r in (a, b) if _is_hub(embedded[r].record)]
+        if hubs:
+            for hub in hubs:
+                other = b if hub == a else a
+                if not _is_hub(embedded[other].record):
+                    hub_links.setdefault(hub, set()).add(other)
+            continue
+        ra, rb = find(a), find(b)
+        if ra == rb or (ids[ra] and ids[rb] and ids[ra] != ids[rb]):
+            continue
+        parent[rb] = ra
+        ids[ra] = ids[ra] | ids.pop(rb)
+    groups: dict[int, list[int]] = {}
+    for rowid, item in embedded.items():
+        if not _is_hub(item.record):
+            groups.setdefault(find(rowid), []).append(rowid)
+    for hub, linked in hub_links.items():
+        for root in {find(r) for r in linked}:
+            groups[root].append(hub)
+    return [members for members in groups.values() if len(members) > 1]
+
+
+def _member(record: Record, seen: tuple[Record, Match] | None) -> ClusterMember:
     return ClusterMember(
         id=record.id,
         kind=record.kind,
@@ -124,56 +163,57 @@ def _member(record: Record) -> ClusterMember:
         instance=record.instance,
         date=record.date,
         anchor=record.anchor,
+        same_as=seen[0].id if seen else None,
+        reason=seen[1].reasons[0] if seen and seen[1].reasons else None,
     )
 
 
-def _order(record: Record) -> tuple[bool, dt.date, bool, str, str]:
-    return (record.date is None, record.date or dt.date.max, record.instance is None, record.instance or "", record.id)
+def _earliest_direct(
+    rowid: int, embedded: dict[int, Embedded], judged: dict[Pair, Match]
+) -> tuple[Record, Match] | None:
+    """The earliest record this one was itself judged the same item as."""
+    earlier = [(embedded[a].record, m) for (a, b), m in judged.items() if b == rowid]
+    return min(earlier, key=lambda pair: _order(pair[0]), default=None)
 
 
-def _clusters(embedded: dict[int, Embedded], links: _UnionFind) -> list[Cluster]:
-    groups: dict[int, list[Record]] = {}
-    for rowid, item in embedded.items():
-        groups.setdefault(links.find(rowid), []).append(item.record)
-    clusters = []
-    for members in groups.values():
-        if len(members) < 2:
+def _cluster(embedded: dict[int, Embedded], group: list[int], judged: dict[Pair, Match]) -> Cluster:
+    members = sorted(group, key=lambda r: _order(embedded[r].record))
+    records = [embedded[r].record for r in members]
+    single = [set(r.arxiv_ids) for r in records if r.arxiv_ids and not _is_hub(r)]
+    shared = set.intersection(*single) if single else set()
+    return Cluster(
+        size=len(members),
+        first_seen=_member(records[0], None),
+        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, judged)) for r in members[1:]],
+        shared_ids=sorted(shared),
+        instances=sorted({r.instance for r in records if r.instance}),
+    )
+
+
+def _claimed_new_flags(embedded: dict[int, Embedded], judged: dict[Pair, Match]) -> list[Flag]:
+    """A record marked new that was directly judged the same item as an earlier
+    record, or as one of another instance on its day."""
+    flags = []
+    for rowid in sorted(embedded, key=lambda r: _order(embedded[r].record)):
+        record = embedded[rowid].record
+        if not record.anchor or not NEW_MARKERS.search(record.anchor):
             continue
-        members.sort(key=_order)
-        shared = set(members[0].arxiv_ids).intersection(*(set(m.arxiv_ids) for m in members[1:]))
-        clusters.append(
-            Cluster(
-                size=len(members),
-                first_seen=_member(members[0]),
-                repeats=[_member(m) for m in members[1:]],
-                shared_ids=sorted(shared),
-                instances=sorted({m.instance for m in members if m.instance}),
+        seen = _earliest_direct(rowid, embedded, judged)
+        if seen is None:
+            continue
+        first, match = seen
+        if (first.date, first.instance) == (record.date, record.instance):
+            continue
+        flags.append(
+            Flag(
+                kind=FlagKind.claimed_new_seen_before,
+                first_seen_id=first.id,
+                first_seen_instance=first.instance,
+                first_seen_date=first.date,
+                message=f"{record.id} ({record.instance}, {record.date}) is marked {record.anchor!r} but "
+                f"{first.instance or 'a record'} had it on {first.date} ({first.id}; {match.reasons[0]})",
             )
         )
-    clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
-    return clusters
-
-
-def _claimed_new_flags(clusters: list[Cluster], embedded: dict[int, Embedded], links: _UnionFind) -> list[Flag]:
-    flags = []
-    for cluster in clusters:
-        first = cluster.first_seen
-        for member in cluster.repeats:
-            if not member.anchor or not NEW_MARKERS.search(member.anchor):
-                continue
-            if (first.date, first.instance) == (member.date, member.instance):
-                continue
-            flags.append(
-                Flag(
-                    kind=FlagKind.claimed_new_seen_before,
-                    first_seen_id=first.id,
-                    first_seen_instance=first.instance,
-                    first_seen_date=first.date,
-                    message=f"{member.id} ({member.instance}, {member.date}) is marked "
-                    f"{member.anchor!r} but {first.instance or 'a record'} had it on "
-                    f"{first.date} ({first.id})",
-                )
-            )
     return flags
 
 

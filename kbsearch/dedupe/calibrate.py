@@ -1,42 +1,76 @@
-"""``kbsearch calibrate``: fit the same-item threshold on labelled pairs.
+"""``kbsearch calibrate``: fit the gate's two learned decisions on labelled data.
 
-The input is a TSV with a header row and columns ``a``, ``b``, ``label``
-(1 = same meaning) and optionally ``lang`` (``zh-zh``, ``en-en``, ``zh-en``),
-the format of ../shared/eval/pairs/. Same-language pairs fit ``same_item``
-(cosine + lexical overlap); cross-language pairs fit
-``same_item_cross_lingual`` (cosine alone), exactly as ``check`` scores them.
+- Labelled streams (``.jsonl``, see ``kbsearch.replay``) fit the same-item
+  decision: each stream is replayed through ``check`` in a scratch index,
+  every compared pair is kept with its features and its truth, and a
+  logistic regression is fitted on the pairs of the days up to ``until``;
+  its threshold is the one that maximises the F1 of "seen before" over the
+  items of those days. The items of the later days are scored, not fitted.
+- Labelled pairs (``.tsv``: ``a``, ``b``, ``label``, optional ``lang``; the
+  format of ``../shared/eval/pairs/``) fit the claim decision ("says the
+  same thing"); ``test`` pairs are scored, not fitted.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel
 
-from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
+from kbsearch.dedupe.features import SAME_ITEM_FEATURES
+from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
+from kbsearch.dedupe.results import Rule
+from kbsearch.dedupe.rules import claim_features
+from kbsearch.dedupe.scorer import Scorer, fit_logistic
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.textsim import jaccard, language, lexical_tokens
 
+L2 = 1.0
+"""Ridge penalty on the standardised weights: small beside the thousands of
+examples, enough to keep collinear features (cosine, relative) finite."""
 
-class Point(BaseModel):
-    threshold: float
+
+class Score(BaseModel):
+    examples: int
     precision: float
     recall: float
     f1: float
 
 
+class Fitted(BaseModel):
+    decision: str
+    """``same_item`` or ``claim_known``."""
+    scorer: Scorer
+    fitted: Score
+    """On the data it was fitted on."""
+    held_out: Score | None = None
+    """On data it was not fitted on (later days, or the test pairs)."""
+
+
 class Calibration(BaseModel):
-    pairs: int
-    field: str
-    """The DedupeConfig field that was fitted."""
-    default: Point
-    """Precision, recall and F1 at the threshold in use before calibration."""
-    best: Point
+    model: str
+    fitted: list[Fitted]
     config: DedupeConfig
-    """The config with the fitted threshold."""
+    """The model's config with the fitted decisions in place."""
+
+
+def prf(predicted: np.ndarray, truth: np.ndarray) -> Score:
+    tp = int((predicted & truth).sum())
+    precision = tp / max(1, int(predicted.sum()))
+    recall = tp / max(1, int(truth.sum()))
+    f1 = 2 * precision * recall / max(1e-9, precision + recall)
+    return Score(examples=len(truth), precision=round(precision, 4), recall=round(recall, 4), f1=round(f1, 4))
+
+
+# -- claim pairs -----------------------------------------------------------------
 
 
 def read_pairs(path: Path) -> list[dict[str, str]]:
@@ -52,52 +86,157 @@ def read_pairs(path: Path) -> list[dict[str, str]]:
             hint="see ../shared/eval/pairs/ for the format",
         )
     for number, row in enumerate(rows, start=2):
-        if row["label"] not in {"0", "1"}:
+        if row["label"] not in {"0", "1"} or row["a"] is None or row["b"] is None:
             raise KbError(f"label must be 0 or 1, not {row['label']!r}", path=str(path), line=number)
     return rows
 
 
-def pair_scores(rows: list[dict[str, str]], encoder: Encoder, config: DedupeConfig) -> tuple[np.ndarray, bool]:
-    """Scores as check computes them, and whether the pairs are cross-lingual."""
+def claim_rows(rows: list[dict[str, str]], encoder: Encoder) -> tuple[np.ndarray, np.ndarray]:
+    """The claim decision's features for labelled pairs, as ``check`` computes them."""
     a = encoder.encode([r["a"] for r in rows])
     b = encoder.encode([r["b"] for r in rows])
-    cross = [language(r["a"]) != language(r["b"]) for r in rows]
-    cosine = np.array([config.calibrated(float(c), x) for c, x in zip(np.sum(a * b, axis=1), cross, strict=True)])
-    lexical = np.array(
-        [
-            0.0 if c else jaccard(lexical_tokens(r["a"]), lexical_tokens(r["b"]))
-            for r, c in zip(rows, cross, strict=True)
-        ]
+    table = []
+    for row, cosine in zip(rows, np.sum(a * b, axis=1).tolist(), strict=True):
+        cross = language(row["a"]) != language(row["b"])
+        lexical = jaccard(lexical_tokens(row["a"]), lexical_tokens(row["b"]))
+        features = claim_features(min(1.0, cosine), cross, lexical)
+        table.append([features[name] for name in CLAIM_FEATURES])
+    return np.array(table), np.array([r["label"] == "1" for r in rows])
+
+
+def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
+    rows = [row for path in train for row in read_pairs(path)]
+    x, y = claim_rows(rows, encoder)
+    if len(set(y.tolist())) < 2:
+        raise KbError("the pairs need both labels, 0 and 1", path=str(train[0]))
+    names = ", ".join(p.name for p in train)
+    scorer = fit_logistic(CLAIM_FEATURES, x, y, l2=L2, fitted_on=f"{len(rows)} labelled pairs: {names}")
+    fitted = prf(scorer.probabilities(x) >= scorer.threshold, y)
+    held_out = None
+    if test:
+        test_rows = [row for path in test for row in read_pairs(path)]
+        tx, ty = claim_rows(test_rows, encoder)
+        held_out = prf(scorer.probabilities(tx) >= scorer.threshold, ty)
+        tested = ", ".join(p.name for p in test)
+        scorer = scorer.model_copy(
+            update={
+                "score": f"F1 {held_out.f1:.3f} (P {held_out.precision:.3f}, R {held_out.recall:.3f}) "
+                f"on {len(test_rows)} pairs not fitted on: {tested}"
+            }
+        )
+    return Fitted(decision="claim_known", scorer=scorer, fitted=fitted, held_out=held_out)
+
+
+# -- labelled streams ---------------------------------------------------------------
+
+
+def replay_streams(streams: list[Path], open_kb: Callable[[Path], Gate], config: DedupeConfig) -> list[ReplayResult]:
+    """Replay each stream into its own scratch index."""
+    results = []
+    for path in streams:
+        rows = read_stream(path)
+        with tempfile.TemporaryDirectory(prefix="kbsearch-calibrate-") as folder, open_kb(Path(folder) / "index") as kb:
+            results.append(replay(kb, rows, Path(folder) / "days", config))
+    return results
+
+
+def item_predictions(pairs: list[PairExample], scorer: Scorer, threshold: float) -> dict[str, bool]:
+    """Item id → whether some known record is the same item, re-decided from
+    the kept features (exact evidence stands as it was)."""
+    seen: dict[str, bool] = {}
+    for pair in pairs:
+        learned = pair.rule is Rule.learned
+        same = scorer.probability(pair.features) >= threshold if learned else pair.exact_same
+        seen[pair.item] = seen.get(pair.item, False) or same
+    return seen
+
+
+Until = dt.date | Literal["half"] | None
+"""Fit on stream days up to a date, on each stream's earlier half of its
+checked days, or on every day."""
+
+
+def _cutoff(result: ReplayResult, until: Until) -> dt.date | None:
+    """The last day fitted on for one stream (None: every day)."""
+    if until is None or isinstance(until, dt.date):
+        return until
+    days = sorted({c.date for c in result.checked})
+    return days[len(days) // 2 - 1] if len(days) > 1 else None
+
+
+def fit_same_item(results: list[ReplayResult], until: Until, sources: str) -> Fitted:
+    cutoffs = [_cutoff(r, until) for r in results]
+    early = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is None or p.date <= c]
+    late = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is not None and p.date > c]
+    fit_items = [x for r, c in zip(results, cutoffs, strict=True) for x in r.checked if c is None or x.date <= c]
+    late_items = [x for r, c in zip(results, cutoffs, strict=True) for x in r.checked if c is not None and x.date > c]
+    learned = [p for p in early if p.rule is Rule.learned]
+    if len({p.same for p in learned}) < 2:
+        raise KbError(
+            "the fitted days compared no pair of each kind (same item and not) that exact evidence left open",
+            hint="give more days, or streams whose checked records repeat known ones in other words",
+        )
+    x = np.array([[p.features[name] for name in SAME_ITEM_FEATURES] for p in learned])
+    y = np.array([p.same for p in learned])
+    days = (
+        "all days"
+        if until is None
+        else "the earlier half of each stream's days"
+        if until == "half"
+        else f"days up to {until}"
     )
-    return cosine + config.lexical_weight * lexical, sum(cross) > len(rows) / 2
-
-
-def point_at(scores: np.ndarray, truth: np.ndarray, threshold: float) -> Point:
-    predicted = scores >= threshold
-    tp = int((predicted & truth).sum())
-    precision = tp / max(1, int(predicted.sum()))
-    recall = tp / max(1, int(truth.sum()))
-    f1 = 2 * precision * recall / max(1e-9, precision + recall)
-    return Point(threshold=round(threshold, 4), precision=round(precision, 4), recall=round(recall, 4), f1=round(f1, 4))
-
-
-def best_point(scores: np.ndarray, truth: np.ndarray) -> Point:
-    candidates = np.unique(np.round(scores, 4))
-    points = [point_at(scores, truth, float(t)) for t in candidates]
-    return max(points, key=lambda p: (p.f1, p.threshold))
-
-
-def calibrate(path: Path, encoder: Encoder, config: DedupeConfig | None = None) -> Calibration:
-    config = config or DedupeConfig()
-    rows = read_pairs(path)
-    scores, cross = pair_scores(rows, encoder, config)
-    truth = np.array([r["label"] == "1" for r in rows])
-    field = "same_item_cross_lingual" if cross else "same_item"
-    best = best_point(scores, truth)
-    return Calibration(
-        pairs=len(rows),
-        field=field,
-        default=point_at(scores, truth, getattr(config, field)),
-        best=best,
-        config=config.model_copy(update={field: best.threshold}),
+    scorer = fit_logistic(
+        SAME_ITEM_FEATURES, x, y, l2=L2, fitted_on=f"{len(learned)} compared pairs of {sources}, {days}"
     )
+    scorer = scorer.model_copy(update={"threshold": _best_threshold(early, fit_items, scorer)})
+    fitted = _item_score(early, fit_items, scorer)
+    held_out = None
+    if late_items:
+        held_out = _item_score(late, late_items, scorer)
+        scorer = scorer.model_copy(
+            update={
+                "score": f"seen-before F1 {held_out.f1:.3f} (P {held_out.precision:.3f}, R {held_out.recall:.3f}) "
+                f"over {held_out.examples} items of the later days, not fitted on"
+            }
+        )
+    return Fitted(decision="same_item", scorer=scorer, fitted=fitted, held_out=held_out)
+
+
+def _item_score(
+    pairs: list[PairExample], items: list[Checked], scorer: Scorer, threshold: float | None = None
+) -> Score:
+    seen = item_predictions(pairs, scorer, scorer.threshold if threshold is None else threshold)
+    predicted = np.array([seen.get(c.id, False) for c in items])
+    truth = np.array([c.seen_before for c in items])
+    return prf(predicted, truth)
+
+
+def _best_threshold(pairs: list[PairExample], items: list[Checked], scorer: Scorer) -> float:
+    """The threshold, in steps of 0.05, with the best item-level F1 on the fitting days."""
+    grid = [round(t, 2) for t in np.arange(0.05, 0.96, 0.05)]
+    return max(grid, key=lambda t: (_item_score(pairs, items, scorer, t).f1, -abs(t - 0.5)))
+
+
+def calibrate(
+    inputs: list[Path],
+    *,
+    tests: list[Path],
+    until: Until,
+    encoder: Encoder,
+    open_kb: Callable[[Path], Gate],
+    config: DedupeConfig,
+) -> Calibration:
+    streams = [p for p in inputs if p.suffix == ".jsonl"]
+    pairs = [p for p in inputs if p.suffix != ".jsonl"]
+    if not streams and not pairs:
+        raise KbError("nothing to fit", hint="give labelled streams (.jsonl) and/or labelled pairs (.tsv)")
+    fitted = []
+    if pairs:
+        fitted.append(fit_claims(pairs, tests, encoder))
+        config = config.model_copy(update={"claim_known": fitted[-1].scorer})
+    if streams:
+        # Claims are judged with the claim decision just fitted: a replay's verdicts use it.
+        results = replay_streams(streams, open_kb, config)
+        fitted.append(fit_same_item(results, until, ", ".join(p.name for p in streams)))
+        config = config.model_copy(update={"same_item": fitted[-1].scorer})
+    return Calibration(model=config.model, fitted=fitted, config=config)

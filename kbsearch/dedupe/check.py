@@ -13,38 +13,29 @@ import numpy as np
 
 from kbsearch import timings
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
-from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
-from kbsearch.dedupe.results import (
-    CheckResult,
-    ClaimStatus,
-    Flag,
-    FlagKind,
-    ItemResult,
-    Match,
-)
-from kbsearch.dedupe.rules import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
+from kbsearch.dedupe.names import NameHolders, rare_name_candidates
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, FlagKind, ItemResult, Match
+from kbsearch.dedupe.rules import Embedded, PassageHit, compare_all, decide, judge_claim, restates_same_paper, ruled_out
 from kbsearch.embed import Encoder
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
-
-CLAIM_HITS = 5
 
 
 class Checker:
     """Checks items against one store with one encoder and one config."""
 
-    def __init__(
-        self, store: Store, encoder: Encoder, config: DedupeConfig | None = None, as_of: dt.date | None = None
-    ) -> None:
+    def __init__(self, store: Store, encoder: Encoder, config: DedupeConfig, as_of: dt.date | None = None) -> None:
         self.store = store
         self.encoder = encoder
-        self.config = config or DedupeConfig()
+        self.config = config
         self.as_of = as_of
-        self.is_rare = rare_name_test(store, self.config)
-        self.is_rare_in_text = rare_text_name_test(store, self.config)
+        self.names = NameHolders(store, NAME_COUNT_CAP)
+        self.name_count = self.names.count
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
+        self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -76,12 +67,12 @@ class Checker:
         flt = self._filter(item.record, file)
         known = self._candidates(item, flt)
         matches = sorted(
-            (compare(item, k, self.config, self.is_rare, self.is_rare_in_text) for k in known.values()),
-            key=lambda m: (not m.same_item, -m.score),
+            compare_all(item, list(known.values()), self.config, self.name_count),
+            key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
         claims = self._claims(item, flt, same)
-        verdict, reason = decide(item, matches, claims)
+        verdict, reason = decide(matches, claims)
         first = _first_seen([m for m in matches if m.same_item])
         record = item.record
         return ItemResult(
@@ -99,14 +90,29 @@ class Checker:
         )
 
     def _candidates(self, item: Embedded, flt: SearchFilter) -> dict[str, Embedded]:
-        """Nearest records by whole text and by title, plus every record sharing an id."""
+        """Nearest records by whole text and by title, plus every record sharing an
+        id, plus the records holding a rare name of the item."""
         rowids: dict[int, None] = {}
-        for vector in (item.whole, item.vectors[0]):
-            for rowid, _, _ in self.store.search_records(vector, self.config.candidates, flt):
+        # Without a title the first passage is the whole text: one search does.
+        vectors = [item.whole] if item.passages[0] == item.whole_text else [item.whole, item.vectors[0]]
+        for vector in vectors:
+            for rowid, _, _ in self._search(vector, self.config.candidates, flt):
                 rowids[rowid] = None
         by_id = self.store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
         rowids.update((r, None) for r in self.store.restrict(by_id, flt))
+        by_name = rare_name_candidates(self.names, item.side.names, flt, self.config.rare_name_records)
+        rowids.update((r, None) for r in by_name)
         return {e.record.id: e for e in self._load(list(rowids)).values()}
+
+    def _search(self, vector: np.ndarray, k: int, flt: SearchFilter) -> list[tuple[int, float, int]]:
+        """The store's best records for a vector; a claim that is the whole text
+        reuses the whole text's (longer, best-first) list from the same item."""
+        key = (vector.tobytes(), flt.model_dump_json())
+        found = self._searched.get(key)
+        if found is None or found[0] < k:
+            found = (k, self.store.search_records(vector, k, flt))
+            self._searched = {key: found}
+        return found[1][:k]
 
     def _load(self, rowids: list[int]) -> dict[int, Embedded]:
         missing = [r for r in rowids if r not in self._loaded]
@@ -123,9 +129,13 @@ class Checker:
         for text in texts:
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
-            hits = self.store.search_records(vector, CLAIM_HITS, flt)
+            hits = self._search(vector, self.config.claim_hits, flt)
             loaded = self._load([rowid for rowid, _, _ in hits])
-            passage_hits = [PassageHit(loaded[r], idx, score) for r, score, idx in hits if r in loaded]
+            passage_hits = [
+                PassageHit(loaded[r], idx, score)
+                for r, score, idx in hits
+                if r in loaded and not ruled_out(item, loaded[r], self.config)
+            ]
             statuses.append(judge_claim(text, vector, passage_hits, same, self.config, restatement))
         return statuses
 

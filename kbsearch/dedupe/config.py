@@ -1,130 +1,161 @@
-"""The thresholds behind ``check`` and ``audit``, and how a config file overrides them."""
+"""Everything the dedupe gate decides with, for one model, in one validated file.
+
+Each model has its own cosine scale, so each ships its own config:
+``kbsearch/scorers/<model name>.json`` (or the file a models.txt line names
+with ``dedupe=FILE``, or ``--config FILE``). ``kbsearch calibrate`` writes
+it. A missing or malformed file is an error that names the file and the fix;
+there is no silent fallback to another model's numbers.
+"""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from kbsearch.dedupe.features import SAME_ITEM_FEATURES
+from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
+from kbsearch.models import ModelSpec
+
+CLAIM_FEATURES = ("cosine", "cross_cosine", "cross_lingual", "lexical")
+FIT_HINT = "fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --until half --out FILE' (see docs/dedupe.md)"
 
 
-class DedupeConfig(BaseModel, extra="forbid"):
-    """Thresholds for deciding "same item" and "known claim".
+class DedupeConfig(BaseModel):
+    """The gate's decisions and counts. Each field says where its value came from."""
 
-    Scores are cosine similarity (unit vectors) plus, within one language,
-    the Jaccard overlap of Chinese character bigrams and English words. The
-    defaults were fitted on the dev arXiv digest stream and checked on the
-    example corpus; `kbsearch calibrate` refits them on labelled pairs.
-    """
+    model_config = ConfigDict(extra="forbid")
 
-    same_item: float = 1.0
-    """cosine + lexical overlap of two whole records, same language, at or
-    above which they describe the same item."""
-    same_item_cross_lingual: float = 0.70
-    """cosine of two whole records in different languages (zh vs en) at or
-    above which they describe the same item; lexical overlap means little
-    across languages."""
-    shared_name_cosine: float = 0.55
-    """cosine at or above which two records whose titles share a rare name
-    (TriAttention, C²KV) describe the same item."""
-    rare_name_share: float = 0.01
-    """a coined title word (TriAttention, C²KV) identifies an item when at
-    most this share of the records' titles carry it ..."""
-    rare_name_min: int = 5
-    """... or at most this many, whichever is larger."""
-    shared_lead_name_cosine: float = 0.60
-    """cosine at or above which two records whose first sentences both name
-    one rare coined system (CLDTracker, FoldKV) describe the same item: a
-    summary opens with its subject, so this works without titles."""
-    rare_lead_name_records: int = 3
-    """a name in a first sentence identifies an item when at most this many
-    known records hold it anywhere in their text (CoT, LoRA, ViT are in many)."""
-    claim_known: float = 0.90
-    """cosine + lexical overlap, same language, at or above which a claim is
-    already known from a passage."""
-    claim_known_cross_lingual: float = 0.68
-    """cosine, across languages, at or above which a claim is known."""
-    claim_known_same_item: float = 0.75
-    """like ``claim_known``, for a passage of a record already judged the same
-    item: the paraphrase needs less evidence once the subject is settled."""
-    claim_known_same_item_cross_lingual: float = 0.55
-    """like ``claim_known_cross_lingual``, for a passage of a same-item record."""
-    candidates: int = 20
-    """records retrieved per item before the rules are applied."""
-    lexical_weight: float = 1.0
-    """Weight of the lexical overlap added to the cosine within one language.
-    USE gains from it; a model that already reads the surface (e5) sets 0."""
-    cosine_shift: float = 0.0
-    """The thresholds above are on USE-multilingual-v3's cosine scale. Another
-    model's cosine c enters the rules as ``cosine_shift + cosine_scale * c``
-    (same language); models.txt sets the pair per model."""
-    cosine_scale: float = 1.0
-    """See ``cosine_shift``."""
-    cross_lingual_cosine_shift: float = 0.0
-    """Like ``cosine_shift``, for two texts in different languages."""
-    cross_lingual_cosine_scale: float = 1.0
-    """See ``cross_lingual_cosine_shift``."""
-    matches_shown: int = 5
-    """matches reported per item."""
+    model: str
+    """The model whose vectors the scorers read: a config fitted for one model
+    is refused for another (their cosines are on different scales)."""
+    same_item: Scorer
+    """Is a known record the same item? Fitted on the earlier half of the days of
+    the labelled dev streams (see its ``fitted_on``); used wherever no exact
+    evidence (ids, identical text, card titles) settles it."""
+    claim_known: Scorer
+    """Does a known passage say what a claim says? Fitted on labelled sentence
+    pairs (see its ``fitted_on``)."""
+    candidates: int = Field(default=20, ge=1)
+    """Records retrieved per item, by whole-text vector and by title vector.
+    The replay of the dev streams counts how often the true earlier record is
+    among them (candidate recall, docs/dedupe.md); more candidates beyond 20
+    found almost no more."""
+    rare_name_records: int = Field(default=5, ge=0)
+    """A coined name of the item held by at most this many known records brings
+    those records in as candidates too: a repeat in another language can share
+    little but its names (DES, RSVP). The replay counts what it adds to the
+    candidate recall across languages (docs/dedupe.md)."""
+    claim_hits: int = Field(default=5, ge=1)
+    """Passages retrieved per claim from any record (a same-item record's
+    passages are all compared as well)."""
+    neighbourhood: int = Field(default=10, ge=1)
+    """How many of an item's nearest candidates make its neighbourhood, whose
+    mean cosine the ``relative`` feature subtracts."""
+    title_min_words: int = Field(default=3, ge=1)
+    """Paper-card titles shorter than this are headings ("Introduction"), not
+    names, and settle nothing."""
+    different_title_overlap: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Two paper cards whose titles in one language share less than this share
+    of their words name two papers ("Sparse Draft Trees…" revised to
+    "Adaptive Sparse Draft Trees…" keeps most words). From the example
+    corpus's revised titles; the dev streams copy titles verbatim."""
+    audit_neighbours: int = Field(default=10, ge=1)
+    """Nearest records each record is compared with in ``audit``."""
+    matches_shown: int = Field(default=5, ge=1)
+    """Matches reported per item (a display choice)."""
 
-    def calibrated(self, cosine: float, cross_lingual: bool) -> float:
-        """``cosine`` on the scale the thresholds are written in."""
-        if cross_lingual:
-            value = self.cross_lingual_cosine_shift + self.cross_lingual_cosine_scale * cosine
-        else:
-            value = self.cosine_shift + self.cosine_scale * cosine
-        return max(-1.0, min(1.0, value))
+    @field_validator("same_item")
+    @classmethod
+    def _same_item_features(cls, scorer: Scorer) -> Scorer:
+        unknown = sorted(set(scorer.features) - set(SAME_ITEM_FEATURES))
+        if unknown:
+            raise ValueError(f"unknown same-item features {unknown}; known: {', '.join(SAME_ITEM_FEATURES)}")
+        return scorer
 
-    def raw_cosine(self, calibrated: float, cross_lingual: bool) -> float:
-        """The model's own cosine that maps to ``calibrated`` (to prefilter raw scores)."""
-        if cross_lingual:
-            return (calibrated - self.cross_lingual_cosine_shift) / self.cross_lingual_cosine_scale
-        return (calibrated - self.cosine_shift) / self.cosine_scale
+    @field_validator("claim_known")
+    @classmethod
+    def _claim_features(cls, scorer: Scorer) -> Scorer:
+        unknown = sorted(set(scorer.features) - set(CLAIM_FEATURES))
+        if unknown:
+            raise ValueError(f"unknown claim features {unknown}; known: {', '.join(CLAIM_FEATURES)}")
+        return scorer
 
 
-def load_config(
-    path: str | None,
-    model_defaults: dict[str, float] | None = None,
-    *,
-    model: str | None = None,
-    overrides: dict[str, float] | None = None,
-) -> DedupeConfig:
-    """The model's defaults (its models.txt options), overridden by the fields a
-    JSON file written by ``kbsearch calibrate --out`` sets, or by ``overrides``
-    (the same fields, as a server's caller sends them)."""
-    base = _model_defaults(model_defaults or {}, model)
-    if overrides:
-        try:
-            return DedupeConfig.model_validate({**base.model_dump(), **overrides})
-        except ValidationError as err:
-            first = err.errors()[0]
-            raise KbError(f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}") from err
-    if path is None:
-        return base
+def shipped_config_path(model: str) -> Path:
+    """Where the package keeps a model's fitted config."""
+    return Path(str(resources.files("kbsearch") / "scorers" / f"{model}.json"))
+
+
+def load_config(path: str | Path | None, model: str, *, same_model: bool = True) -> DedupeConfig:
+    """The config in ``path``, else the one shipped for ``model``. With
+    ``same_model`` it must have been fitted for ``model``; models.txt may point
+    a model at another's config (the same weights run another way)."""
+    file = Path(path) if path is not None else shipped_config_path(model)
     try:
-        given = DedupeConfig.model_validate_json(Path(path).read_bytes())
+        raw = file.read_bytes()
     except OSError as err:
-        raise KbError(f"cannot read the dedupe config: {err.strerror}", path=path) from err
-    except ValidationError as err:
-        first = err.errors()[0]
-        raise KbError(
-            f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}",
-            path=path,
-            hint="write one with 'kbsearch calibrate PAIRS.tsv --out FILE'",
-        ) from err
-    return base.model_copy(update={name: getattr(given, name) for name in given.model_fields_set})
-
-
-def _model_defaults(options: dict[str, float], model: str | None) -> DedupeConfig:
-    """The thresholds a models.txt line sets: the registry passes on every
-    ``NAME=number`` it does not know itself, and only here are the names checked."""
+        missing = path is None and isinstance(err, FileNotFoundError)
+        message = (
+            f"no dedupe config for model {model!r}" if missing else f"cannot read the dedupe config: {err.strerror}"
+        )
+        raise KbError(message, path=str(file), hint=FIT_HINT) from err
     try:
-        return DedupeConfig.model_validate(options)
+        config = DedupeConfig.model_validate_json(raw)
     except ValidationError as err:
         first = err.errors()[0]
-        name = ".".join(map(str, first["loc"]))
+        where = ".".join(map(str, first["loc"])) or "file"
+        raise KbError(f"bad dedupe config: {where}: {first['msg']}", path=str(file), hint=FIT_HINT) from err
+    if same_model and config.model != model:
         raise KbError(
-            f"models.txt: model {model or '?'!r} has a bad dedupe option {name}: {first['msg']}",
-            hint=f"fix its line in models.txt; the dedupe options are {', '.join(DedupeConfig.model_fields)}",
-        ) from err
+            f"the dedupe config was fitted for model {config.model!r}, not {model!r}",
+            path=str(file),
+            hint=f"use the config fitted for {model!r}, or {FIT_HINT}",
+        )
+    return config
+
+
+def config_for(spec: ModelSpec, path: str | None = None) -> DedupeConfig:
+    """The config in ``path`` (``--config``), else the one models.txt names for
+    the model (a file, or another model's shipped config), else its own."""
+    if path is not None:
+        return load_config(path, spec.name)
+    own = spec.dedupe
+    if own is None:
+        return load_config(None, spec.name)
+    file = own if own.endswith(".json") else shipped_config_path(own)
+    return load_config(file, spec.name, same_model=False)
+
+
+def starting_config(path: str | None, spec: ModelSpec) -> DedupeConfig:
+    """What ``calibrate`` starts from: the given config, else the model's own,
+    else (a model never fitted) placeholders that the fit replaces."""
+    try:
+        return config_for(spec, path)
+    except KbError:
+        if path is not None:
+            raise
+    blank = Scorer(
+        features=["cosine"],
+        weights=[0.0],
+        means=[0.0],
+        scales=[1.0],
+        bias=0.0,
+        threshold=0.5,
+        fitted_on="nothing yet: a placeholder until calibrate fits it",
+    )
+    return DedupeConfig(model=spec.name, same_item=blank, claim_known=blank)
+
+
+def with_overrides(config: DedupeConfig, overrides: dict[str, float] | None) -> DedupeConfig:
+    """``config`` with top-level numbers replaced (``candidates``, ``claim_hits`` …),
+    validated: the scorers themselves come only from a file."""
+    if not overrides:
+        return config
+    try:
+        return DedupeConfig.model_validate({**config.model_dump(), **overrides})
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise KbError(f"bad dedupe config: {'.'.join(map(str, first['loc']))}: {first['msg']}") from err

@@ -11,9 +11,10 @@ from __future__ import annotations
 import time
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.rarity import rare_name_test, rare_text_name_test
+from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.results import Explanation, Neighbours
-from kbsearch.dedupe.rules import Embedded, compare, rule_findings
+from kbsearch.dedupe.rules import Embedded, compare, compare_all, rule_findings
 from kbsearch.errors import RecordNotFound
 from kbsearch.filters import SearchFilter
 from kbsearch.responses import ListedRecord
@@ -47,14 +48,10 @@ def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: 
     rowids.update((r, None) for r in store.restrict(by_id, flt))
     records = store.by_rowids(rowids)
     vectors = store.passage_vectors(list(rowids))
-    is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
+    known = [Embedded(records[r], vectors[r]) for r in rowids if r in records and r in vectors]
+    name_count = NameHolders(store, NAME_COUNT_CAP).count
     matches = sorted(
-        (
-            compare(item, Embedded(records[r], vectors[r]), config, is_rare, is_rare_in_text)
-            for r in rowids
-            if r in records and r in vectors
-        ),
-        key=lambda m: (not m.same_item, -m.score),
+        compare_all(item, known, config, name_count), key=lambda m: (not m.same_item, -m.probability, -m.score)
     )
     return Neighbours(
         record=ListedRecord.from_record(item.record),
@@ -70,11 +67,15 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explana
     """Whether B is the same item as A, by ``compare``, and what every rule saw."""
     loaded = load_embedded(store, [a_id, b_id])
     a, b = loaded[a_id], loaded[b_id]
-    is_rare, is_rare_in_text = rare_name_test(store, config), rare_text_name_test(store, config)
+    name_count = NameHolders(store, NAME_COUNT_CAP).count
+    # The neighbourhood ``check`` would read: A's nearest stored records.
+    flt = SearchFilter(exclude_ids=[a_id])
+    nearest = [score for _, score, _ in store.search_records(a.whole, config.neighbourhood, flt)]
+    around = sum(nearest) / len(nearest) if nearest else 0.0
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),
         model=store.model or "",
-        match=compare(a, b, config, is_rare, is_rare_in_text),
-        rules=rule_findings(a, b, config, is_rare, is_rare_in_text),
+        match=compare(a, b, config, around, name_count),
+        rules=rule_findings(a, b, config, name_count, around),
     )

@@ -25,6 +25,22 @@ class Verdict(StrEnum):
     """The same item is known and nothing in it is new."""
 
 
+class Rule(StrEnum):
+    """What settled a same-item judgement."""
+
+    shared_id = "shared_id"
+    """Both records are about one arXiv id."""
+    cited_id = "cited_id"
+    """One only cites the id the other is about: not the same item."""
+    different_ids = "different_ids"
+    """Both are about arXiv ids, none in common: different items."""
+    identical_text = "identical_text"
+    card_title = "card_title"
+    """Two paper cards' titles name one paper, or two."""
+    learned = "learned"
+    """The learned same-item decision: ``probability`` against ``threshold``."""
+
+
 class Match(BaseModel):
     """A known record compared with the item under check."""
 
@@ -34,13 +50,21 @@ class Match(BaseModel):
     instance: str | None
     date: dt.date | None
     score: float
-    """Cosine of the two whole records, on the dedupe scale (USE's cosine; other
-    models' cosine mapped by ``DedupeConfig.cosine_shift``/``cosine_scale``)."""
+    """Cosine of the two whole records under the index's model."""
     lexical: float
     """Overlap of Chinese bigrams and English words (0 across languages)."""
+    probability: float
+    """The learned same-item probability (0 to 1), computed for every pair."""
+    threshold: float
+    """The probability at or above which the learned decision says "same item"."""
     same_item: bool
+    rule: Rule
+    """What decided ``same_item``: exact evidence, or the learned decision."""
     reasons: list[str] = Field(default_factory=list)
-    """Why it is (or is not) the same item: shared id, shared name, score."""
+    """Why it is (or is not) the same item, in words."""
+    features: dict[str, float] = Field(default_factory=dict)
+    """What the learned decision read (see kbsearch.dedupe.features): with the
+    config, enough to re-decide without re-embedding."""
     shared_ids: list[str] = Field(default_factory=list)
     """arXiv ids both records are about."""
     cited_ids: list[str] = Field(default_factory=list)
@@ -51,13 +75,19 @@ class ClaimStatus(BaseModel):
     text: str
     known: bool
     score: float
-    """Best score of the claim against any known passage."""
+    """The learned probability (0 to 1) that the best passage says the same: a
+    passage of a same-item record when one says it, else the closest any."""
+    threshold: float
+    """The probability at or above which a passage says the same."""
+    cosine: float | None = None
+    """Cosine of the claim and that passage."""
     best_id: str | None = None
     best_instance: str | None = None
     best_date: dt.date | None = None
     best_text: str | None = None
     new_numbers: list[str] = Field(default_factory=list)
-    """Numbers in the claim that the matched records do not carry."""
+    """Result numbers in the claim that the matched records do not carry (a
+    section, issue, figure or version number is not a result)."""
 
 
 class FlagKind(StrEnum):
@@ -118,6 +148,11 @@ class ClusterMember(BaseModel):
     instance: str | None
     date: dt.date | None
     anchor: str | None = None
+    same_as: str | None = None
+    """The earliest record this one was itself judged the same item as (a
+    repeat's own first-seen; a cluster may hold records never compared directly)."""
+    reason: str | None = None
+    """Why it is the same item as ``same_as``."""
 
 
 class Cluster(BaseModel):
@@ -140,8 +175,7 @@ class RuleFinding(BaseModel):
 
     rule: str
     """The rule, in the order ``compare`` applies them: ``arxiv ids``,
-    ``identical text``, ``paper-card titles``, ``rare title name``,
-    ``rare lead name``, ``cosine``."""
+    ``identical text``, ``paper-card titles``, ``learned``."""
     says: bool | None
     """True: the same item; False: different items; None: the rule has no say
     on this pair, and the next one is asked."""

@@ -1,25 +1,21 @@
 """The rules: is a known record the same item, is a claim already known.
 
-Pure functions over records and their passage vectors; ``check.py`` and
-``audit.py`` fetch the candidates from the store and call these.
+Pure functions over records and their passage vectors; ``check`` and
+``audit`` fetch the candidates from the store and call these.
 
-Evidence, strongest first:
-1. Exact identifiers. Two records about the same arXiv id are the same paper;
-   two records about different ids are different papers; a record that only
-   cites the id the other is about is a different item.
-2. Identical text.
+Exact evidence decides first, where there is some:
+1. Two records about the same arXiv id are the same paper; about different
+   ids, different papers; a record that only cites the id the other is
+   about is a different item.
+2. Identical text is the same item.
 3. A paper card's title is its paper's name: two cards with one title are
-   one paper, and two cards whose titles in one language share little are two
-   papers, however alike their summaries (papers on one topic read alike).
-4. A rare name heading both titles (TriAttention, C²KV), or opening both
-   texts, with a moderate cosine: rewrites of one item often share little else.
-5. Meaning plus surface: cosine of the whole records, plus (within one
-   language) the overlap of Chinese bigrams and English words. Across
-   languages the overlap means little, so the cosine stands alone.
+   one paper, and two cards whose titles in one language share little are
+   two papers, however alike their summaries (papers on one topic read alike).
 
-Claims: a claim is known when a passage says the same and it brings no
-number the known records lack. Two cards of one paper summarise one fixed
-text, so a later card's sentence is known unless it brings a new number.
+Everything else is one learned decision (``DedupeConfig.same_item``): a
+probability from the features in ``kbsearch.dedupe.features``, against its
+threshold. A claim is known when the learned claim decision says a known
+passage says the same and it brings no result number the known records lack.
 """
 
 from __future__ import annotations
@@ -31,24 +27,10 @@ from functools import cached_property
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import ClaimStatus, Match, RuleFinding, Verdict
+from kbsearch.dedupe.features import Side, latin_names, pair_features
+from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
 from kbsearch.records import Kind, Record
-from kbsearch.textsim import (
-    head_names,
-    jaccard,
-    language,
-    lexical_tokens,
-    name_tokens,
-    normalized,
-    sentences,
-    substantive_numbers,
-)
-
-# Word overlap of two paper titles below which they name different papers; a
-# revised title ("Sparse Draft Trees…" → "Adaptive Sparse Draft Trees…") keeps most words.
-DIFFERENT_TITLE_OVERLAP = 0.5
-# Shorter titles ("Introduction", "Results") are headings, not names.
-TITLE_MIN_WORDS = 3
+from kbsearch.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
 
 
 @dataclass
@@ -66,7 +48,6 @@ class Embedded:
         self.language = language(self.whole_text)
         self.tokens = lexical_tokens(self.whole_text)
         self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
-        self.lead_names = name_tokens(lead_sentence(self.record))
         self._features: dict[int, tuple[str, set[str]]] = {}
 
     def passage_features(self, index: int) -> tuple[str, set[str]]:
@@ -89,150 +70,112 @@ class Embedded:
         index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
         return self.vectors[index]
 
+    @cached_property
+    def side(self) -> Side:
+        """What the same-item features read of this record."""
+        return Side(
+            vector=self.whole,
+            language=self.language,
+            tokens=frozenset(self.tokens),
+            names=frozenset(latin_names(self.whole_text)),
+            numbers=frozenset(self.numbers),
+            length=len(self.whole_text),
+        )
+
+
+def neighbourhood(cosines: list[float], config: DedupeConfig) -> float:
+    """The mean of the item's ``config.neighbourhood`` best candidate cosines."""
+    if not cosines:
+        return 0.0
+    best = sorted(cosines, reverse=True)[: config.neighbourhood]
+    return float(np.mean(best))
+
+
+def compare_all(
+    item: Embedded, known: list[Embedded], config: DedupeConfig, name_count: Callable[[str], int]
+) -> list[Match]:
+    """``compare`` for each candidate, with the item's neighbourhood read from all of them."""
+    around = neighbourhood([float(item.whole @ k.whole) for k in known], config)
+    return [compare(item, k, config, around, name_count) for k in known]
+
 
 def compare(
     item: Embedded,
     known: Embedded,
     config: DedupeConfig,
-    is_rare: Callable[[str], bool],
-    is_rare_in_text: Callable[[str], bool] | None = None,
+    around: float,
+    name_count: Callable[[str], int],
 ) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
-    same_language = item.language == known.language
-    cosine = config.calibrated(float(item.whole @ known.whole), not same_language)
-    lexical = jaccard(item.tokens, known.tokens) if same_language else 0.0
+    features = pair_features(item.side, known.side, around, name_count)
+    scorer = config.same_item
+    probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
-    same, reasons = _same_item(item, known, cosine, lexical, shared, cited, config, is_rare, is_rare_in_text or _never)
+    exact = _exact_evidence(item, known, shared, cited, config)
+    if exact is None:
+        same = scorer.decide(probability)
+        rule, reason = Rule.learned, f"same item {probability:.2f} {'≥' if same else '<'} {scorer.threshold:.2f}"
+    else:
+        rule, same, reason = exact
     return Match(
         id=b.id,
         kind=b.kind,
         title=b.title,
         instance=b.instance,
         date=b.date,
-        score=round(cosine, 4),
-        lexical=round(lexical, 4),
+        score=round(features["cosine"], 4),
+        lexical=round(features["lexical"], 4),
+        probability=round(probability, 4),
+        threshold=scorer.threshold,
         same_item=same,
-        reasons=reasons,
+        rule=rule,
+        reasons=[reason],
+        features={k: round(v, 4) for k, v in features.items()},
         shared_ids=shared,
         cited_ids=[c for c in cited if c not in shared],
     )
 
 
-def lowest_same_item_cosine(config: DedupeConfig) -> float:
-    """The lowest whole-record cosine at which a rule of ``compare`` can call two
-    records the same item, apart from the rules that ignore the cosine (a shared
-    arXiv id, identical text). Lexical overlap adds at most 1. The thresholds are
-    on the dedupe scale; the result is the model's own cosine."""
-    lowest = min(
-        config.shared_name_cosine,
-        config.shared_lead_name_cosine,
-        config.same_item_cross_lingual,
-        config.same_item - config.lexical_weight,
-    )
-    return min(config.raw_cosine(lowest, cross_lingual=False), config.raw_cosine(lowest, cross_lingual=True))
-
-
-def _same_item(
-    item: Embedded,
-    known: Embedded,
-    cosine: float,
-    lexical: float,
-    shared: list[str],
-    cited: list[str],
-    config: DedupeConfig,
-    is_rare: Callable[[str], bool],
-    is_rare_in_text: Callable[[str], bool],
-) -> tuple[bool, list[str]]:
+def _exact_evidence(
+    item: Embedded, known: Embedded, shared: list[str], cited: list[str], config: DedupeConfig
+) -> tuple[Rule, bool, str] | None:
+    """(rule, same, reason) when ids, identical text or card titles settle it."""
     a, b = item.record, known.record
     if shared:
-        return True, [f"both are about arXiv {', '.join(shared)}"]
+        return Rule.shared_id, True, f"both are about arXiv {', '.join(shared)}"
     if cited:
-        return False, [f"one only cites arXiv {', '.join(cited)}, which the other is about"]
+        return Rule.cited_id, False, f"one only cites arXiv {', '.join(cited)}, which the other is about"
     if a.arxiv_ids and b.arxiv_ids:
-        return False, ["about different arXiv ids"]
+        return Rule.different_ids, False, "about different arXiv ids"
     if normalized(item.whole_text) == normalized(known.whole_text):
-        return True, ["identical text"]
-    by_title = _same_paper_title(a, b)
-    if by_title is not None:
-        return by_title
-    by_name = _shared_rare_name(item, known, cosine, config, is_rare, is_rare_in_text)
-    if by_name:
-        return True, [by_name]
-    if item.language != known.language:
-        same = cosine >= config.same_item_cross_lingual
-        return same, [
-            f"{item.language}/{known.language} cosine {cosine:.2f} "
-            f"{'≥' if same else '<'} {config.same_item_cross_lingual:.2f}"
-        ]
-    combined = cosine + config.lexical_weight * lexical
-    same = combined >= config.same_item
-    if not config.lexical_weight:
-        return same, [f"cosine {cosine:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
-    return same, [f"cosine {cosine:.2f} + overlap {lexical:.2f} {'≥' if same else '<'} {config.same_item:.2f}"]
+        return Rule.identical_text, True, "identical text"
+    return _same_paper_title(a, b, config)
 
 
-def _shared_rare_name(
-    item: Embedded,
-    known: Embedded,
-    cosine: float,
-    config: DedupeConfig,
-    is_rare: Callable[[str], bool],
-    is_rare_in_text: Callable[[str], bool],
-) -> str | None:
-    """Why a rare name both records lead with makes them one item, or None."""
-    names = sorted(n for n in head_names(item.record.title) & head_names(known.record.title) if is_rare(n))
-    if names and cosine >= config.shared_name_cosine:
-        return f"titles share the name {', '.join(names)}; cosine {cosine:.2f}"
-    lead = sorted(n for n in item.lead_names & known.lead_names if is_rare_in_text(n))
-    if lead and cosine >= config.shared_lead_name_cosine:
-        return f"both open with the name {', '.join(lead)}; cosine {cosine:.2f}"
-    return None
-
-
-def lead_sentence(record: Record) -> str:
-    """The first sentence of the body (else of the first claim): where a
-    summary names its subject. Names further on are often related work."""
-    for text in (record.text, *record.claims[:1]):
-        found = sentences(text)
-        if found:
-            return found[0]
-    return ""
-
-
-def _never(_: str) -> bool:
-    return False
-
-
-def _same_paper_title(a: Record, b: Record) -> tuple[bool, list[str]] | None:
+def _same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, bool, str] | None:
     """The verdict of two paper cards' titles, or None when titles do not settle it."""
     if a.kind is not Kind.paper_card or b.kind is not Kind.paper_card:
         return None
-    if min(len(a.title.split()), len(b.title.split())) < TITLE_MIN_WORDS:
+    if min(len(a.title.split()), len(b.title.split())) < config.title_min_words:
         return None
     if normalized(a.title) == normalized(b.title):
-        return True, ["paper cards with the same title"]
+        return Rule.card_title, True, "paper cards with the same title"
     if language(a.title) != language(b.title):
         return None
     overlap = jaccard(lexical_tokens(a.title), lexical_tokens(b.title))
-    if overlap < DIFFERENT_TITLE_OVERLAP:
-        return False, [f"paper cards with different titles (word overlap {overlap:.2f})"]
+    if overlap < config.different_title_overlap:
+        return Rule.card_title, False, f"paper cards with different titles (word overlap {overlap:.2f})"
     return None
 
 
 def rule_findings(
-    item: Embedded,
-    known: Embedded,
-    config: DedupeConfig,
-    is_rare: Callable[[str], bool],
-    is_rare_in_text: Callable[[str], bool],
+    item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int], around: float = 0.0
 ) -> list[RuleFinding]:
     """What every rule of ``compare`` says about the pair, in its order; the
     first one with a say is the one ``compare`` decides by."""
     a, b = item.record, known.record
-    same_language = item.language == known.language
-    cosine = config.calibrated(float(item.whole @ known.whole), not same_language)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
     found = [RuleFinding(rule="arxiv ids", says=None, detail="no arXiv id is about both, or cited by one")]
@@ -243,47 +186,33 @@ def rule_findings(
     elif a.arxiv_ids and b.arxiv_ids:
         found[0] = RuleFinding(rule="arxiv ids", says=False, detail="about different arXiv ids")
     identical = normalized(item.whole_text) == normalized(known.whole_text)
-    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=_yes_no(identical)))
-    by_title = _same_paper_title(a, b)
+    detail = "identical text" if identical else "the texts differ"
+    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))
+    by_title = _same_paper_title(a, b, config)
     found.append(
         RuleFinding(rule="paper-card titles", says=None, detail="not two paper cards with titles that settle it")
         if by_title is None
-        else RuleFinding(rule="paper-card titles", says=by_title[0], detail="; ".join(by_title[1]))
+        else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
     )
-    titles = sorted(n for n in head_names(a.title) & head_names(b.title) if is_rare(n))
-    found.append(_name_finding("rare title name", titles, cosine, config.shared_name_cosine))
-    leads = sorted(n for n in item.lead_names & known.lead_names if is_rare_in_text(n))
-    found.append(_name_finding("rare lead name", leads, cosine, config.shared_lead_name_cosine))
-    found.append(_cosine_finding(item, known, cosine, config))
+    features = pair_features(item.side, known.side, around, name_count)
+    probability = config.same_item.probability(features)
+    same = config.same_item.decide(probability)
+    read = ", ".join(f"{name} {features[name]:.2f}" for name in config.same_item.features)
+    mark = "≥" if same else "<"
+    detail = f"same item {probability:.2f} {mark} {config.same_item.threshold:.2f} ({read})"
+    found.append(RuleFinding(rule="learned", says=same, detail=detail))
     return found
 
 
-def _yes_no(identical: bool) -> str:
-    return "identical text" if identical else "the texts differ"
-
-
-def _name_finding(rule: str, names: list[str], cosine: float, threshold: float) -> RuleFinding:
-    if not names:
-        return RuleFinding(rule=rule, says=None, detail="no rare name in common")
-    held = cosine >= threshold
-    return RuleFinding(
-        rule=rule,
-        says=True if held else None,
-        detail=f"share {', '.join(names)}; cosine {cosine:.2f} {'≥' if held else '<'} {threshold:.2f}",
-    )
-
-
-def _cosine_finding(item: Embedded, known: Embedded, cosine: float, config: DedupeConfig) -> RuleFinding:
-    if item.language != known.language:
-        same = cosine >= config.same_item_cross_lingual
-        detail = f"{item.language}/{known.language} cosine {cosine:.2f} {'≥' if same else '<'} "
-        return RuleFinding(rule="cosine", says=same, detail=detail + f"{config.same_item_cross_lingual:.2f}")
-    lexical = jaccard(item.tokens, known.tokens)
-    combined = cosine + config.lexical_weight * lexical
-    same = combined >= config.same_item
-    sign = "≥" if same else "<"
-    overlap = f" + {config.lexical_weight:g} × overlap {lexical:.2f}" if config.lexical_weight else ""
-    return RuleFinding(rule="cosine", says=same, detail=f"cosine {cosine:.2f}{overlap} {sign} {config.same_item:.2f}")
+def ruled_out(item: Embedded, known: Embedded, config: DedupeConfig) -> bool:
+    """Whether exact evidence says ``known`` is another item (it only cites the
+    item's id, or is about other ids, or is a card of another paper): what it
+    says then never makes a claim of the item known."""
+    a, b = item.record, known.record
+    shared = set(a.arxiv_ids) & set(b.arxiv_ids)
+    cited = (set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids))
+    exact = _exact_evidence(item, known, sorted(shared), sorted(cited), config)
+    return exact is not None and not exact[1]
 
 
 def restates_same_paper(item: Record, same_items: list[Embedded]) -> bool:
@@ -300,6 +229,16 @@ class PassageHit:
     cosine: float
 
 
+def claim_features(cosine: float, cross: bool, lexical: float) -> dict[str, float]:
+    """What the claim decision reads of a (claim, passage) pair."""
+    return {
+        "cosine": cosine,
+        "cross_cosine": cosine if cross else 0.0,
+        "cross_lingual": 1.0 if cross else 0.0,
+        "lexical": 0.0 if cross else lexical,
+    }
+
+
 def judge_claim(
     claim: str,
     vector: np.ndarray,
@@ -308,38 +247,36 @@ def judge_claim(
     config: DedupeConfig,
     restatement: bool = False,
 ) -> ClaimStatus:
-    """Known when some passage says the same, and no number in it is unseen.
+    """Known when a passage of a same-item record says the same, and no result
+    number in it is unseen.
 
-    ``hits`` come from a search over everything known and must clear the
-    strict thresholds; every passage of a same-item record is compared too,
-    against the lower same-item thresholds. With ``restatement`` (a card of a
-    paper that already has one) only an unseen number makes the claim new.
+    Only a record judged the same item can make a claim known: two summaries
+    of different papers on one topic read alike sentence by sentence, and
+    counting those would call a new paper a duplicate. ``hits`` (from a search
+    over everything known) are shown as the closest passage when no same-item
+    passage says the same. With ``restatement`` (a card of a paper that already
+    has one) only an unseen number makes the claim new.
     """
-    claim_language, claim_tokens = language(claim), lexical_tokens(claim)
-    candidates = [(hit, False) for hit in hits]
-    for known in same_items:
-        scores = known.vectors @ vector
-        candidates += [(PassageHit(known, i, float(s)), True) for i, s in enumerate(scores)]
-    best: tuple[float, float, PassageHit] | None = None
-    for hit, same_item in candidates:
-        passage_language, passage_tokens = hit.known.passage_features(hit.index)
-        cross = passage_language != claim_language
-        cosine = config.calibrated(hit.cosine, cross)
-        score = cosine if cross else cosine + config.lexical_weight * jaccard(claim_tokens, passage_tokens)
-        threshold = _claim_threshold(config, cross, same_item)
-        if best is None or score - threshold > best[0] - best[1]:
-            best = (score, threshold, hit)
-    if best is None:
-        return ClaimStatus(text=claim, known=False, score=0.0)
-    score, threshold, hit = best
-    seen_numbers = hit.known.numbers.union(*(k.numbers for k in same_items))
-    unseen = sorted(substantive_numbers(claim) - seen_numbers)
+    own = [PassageHit(k, i, float(s)) for k in same_items for i, s in enumerate(k.vectors @ vector)]
+    scored = _scored(claim, own + hits, config)
+    same_ids = {k.record.id for k in same_items}
+    known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
+    scorer = config.claim_known
+    unseen = sorted(substantive_numbers(claim) - set().union(*(k.numbers for k in same_items)))
+    said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
+    shown = known_best if said else (scored[0] if scored else None)
+    if shown is None:
+        return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
+    probability, hit = shown
+    if said:
+        unseen = sorted(set(unseen) - hit.known.numbers)
     record = hit.known.record
-    said_before = score >= threshold or restatement
     return ClaimStatus(
         text=claim,
-        known=said_before and not unseen,
-        score=round(score, 4),
+        known=said and not unseen,
+        score=round(probability, 4),
+        threshold=scorer.threshold,
+        cosine=round(min(1.0, hit.cosine), 4),
         best_id=record.id,
         best_instance=record.instance,
         best_date=record.date,
@@ -348,24 +285,35 @@ def judge_claim(
     )
 
 
-def _claim_threshold(config: DedupeConfig, cross_lingual: bool, same_item: bool) -> float:
-    if same_item:
-        return config.claim_known_same_item_cross_lingual if cross_lingual else config.claim_known_same_item
-    return config.claim_known_cross_lingual if cross_lingual else config.claim_known
+def _scored(claim: str, hits: list[PassageHit], config: DedupeConfig) -> list[tuple[float, PassageHit]]:
+    """Each passage with the probability that it says what the claim says, best first."""
+    claim_language, claim_tokens = language(claim), lexical_tokens(claim)
+    scored = []
+    for hit in hits:
+        passage_language, passage_tokens = hit.known.passage_features(hit.index)
+        cross = passage_language != claim_language
+        features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_tokens, passage_tokens))
+        scored.append((config.claim_known.probability(features), hit))
+    return sorted(scored, key=lambda pair: -pair[0])
 
 
-def decide(item: Embedded, matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:
-    """The verdict and a one-line reason."""
+def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:
+    """The verdict and a one-line reason; never at odds with the claims.
+
+    A claim is known only from a same-item record, so: DUPLICATE when a
+    known record is the same item and every claim is known (nothing in the
+    item is new), UPDATE when one is and some claim is new, NEW when none is."""
     same = [m for m in matches if m.same_item]
-    identical = [m for m in same if "identical text" in m.reasons]
+    identical = [m for m in same if m.rule is Rule.identical_text]
     if identical:
         return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
-    if not same:
-        best = f"; closest {matches[0].id} at {matches[0].score:.2f}" if matches else ""
-        return Verdict.NEW, "no known record describes the same item" + best
     new = [c for c in claims if not c.known]
-    if not new:
+    if same and claims and not new:
         return Verdict.DUPLICATE, f"same item as {same[0].id}, and all {len(claims)} claims are known"
+    if not same:
+        best = max(matches, key=lambda m: m.probability, default=None)
+        closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
+        return Verdict.NEW, "no known record describes the same item" + closest
     numbers = sorted({n for c in new for n in c.new_numbers})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     return Verdict.UPDATE, f"same item as {same[0].id}, {len(new)} of {len(claims)} claims new{extra}"

@@ -288,6 +288,11 @@ class Store:
         clauses, params = filter_sql(flt or SearchFilter())
         return lexical.records_with_names(self.db, names, clauses, params)
 
+    def rowids_holding(self, term: str, limit: int) -> list[int]:
+        """Up to ``limit`` + 1 records holding ``term`` (three characters or more)
+        anywhere: a substring match of the trigram index."""
+        return lexical.rowids_holding(self.db, term, limit)
+
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
         """How many records hold ``term`` in their title or text, counted up to
         ``limit`` + 1 (see ``lexical.rowids_holding``)."""

@@ -8,13 +8,16 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static, Tree
+from textual.widgets import Footer, Input, Static, Tree
 
 from kbsearch.dedupe.results import AuditResult
+from kbsearch.filters import SearchFilter
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui.cluster_tree import ClusterTree, opened_id
+from kbsearch.tui.filter_bar import parse_day
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job
 from kbsearch.tui.messages import OpenRecord
@@ -39,6 +42,15 @@ class AuditScreen(Screen[None]):
         self.result: AuditResult | None = None
 
     def compose(self) -> ComposeResult:
+        with Horizontal(id="audit-range"):
+            for name in ("since", "until"):
+                yield Input(
+                    placeholder=f"{name} YYYY-MM-DD",
+                    id=f"audit-{name}",
+                    restrict=r"[0-9-]*",
+                    max_length=10,
+                    compact=True,
+                )
         yield Static(Text("Auditing the whole index…", style="dim"), id="audit-summary")
         yield ClusterTree(id="clusters")
         yield StatusBar()
@@ -48,10 +60,23 @@ class AuditScreen(Screen[None]):
         self.query_one(ClusterTree).focus()
         self.action_refresh_audit()
 
+    def date_range(self) -> SearchFilter:
+        """The since/until inputs; a half-typed date limits nothing yet."""
+        since, until = (parse_day(self.query_one(f"#audit-{n}", Input).value) for n in ("since", "until"))
+        return SearchFilter(since=since, until=until)
+
+    @on(Input.Changed, "#audit-range Input")
+    def range_changed(self, event: Input.Changed) -> None:
+        value = event.value.strip()
+        if not value or parse_day(value) is not None:
+            self.action_refresh_audit()
+
     @work(thread=True, exclusive=True, group="audit", exit_on_error=False)
     def audit_worker(self) -> None:
+        flt = self.date_range()
+
         def job(kb: KnowledgeBase) -> AuditResult:
-            return kb.audit()
+            return kb.audit(flt)
 
         run_job(self, self.gateway, "audit", job, self.Audited)
 
@@ -75,7 +100,9 @@ class AuditScreen(Screen[None]):
             self.post_message(OpenRecord(record_id))
 
     def action_refresh_audit(self) -> None:
-        self.query_one("#audit-summary", Static).update(Text("Auditing the whole index…", style="dim"))
+        flt = self.date_range()
+        scope = "the whole index" if flt.is_empty() else f"{flt.since or '…'} to {flt.until or '…'}"
+        self.query_one("#audit-summary", Static).update(Text(f"Auditing {scope}…", style="dim"))
         self.audit_worker()
 
     def action_expand_all(self) -> None:

@@ -34,20 +34,30 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
                 _who(claim.best_instance, claim.best_date),
                 Text(" "),
                 plain(claim.best_id, style="dim"),
-                Text(f"  {claim.score:.2f}"),
+                Text(f"  says the same {claim.score:.2f} {_against(claim.score, claim.threshold)}"),
             )
         )
     return lines
 
 
+def _against(score: float, threshold: float) -> str:
+    return f"{'≥' if score >= threshold else '<'} {threshold:.2f}"
+
+
 def match_lines(match: Match) -> list[Text]:
     mark = Text("≡ ", style="bold red") if match.same_item else Text("  ")
     head = join(
-        Text("  "), mark, Text(f"{match.score:.3f} "), _who(match.instance, match.date), Text(" "), plain(match.title)
+        Text("  "),
+        mark,
+        Text(f"{match.probability:.2f} "),
+        _who(match.instance, match.date),
+        Text(" "),
+        plain(match.title),
     )
     lines = [head, join(Text("      "), plain(match.id, style="dim"))]
     if match.reasons:
-        lines.append(join(Text("      "), plain("; ".join(match.reasons), style="italic")))
+        reasons = "; ".join([*match.reasons, f"cosine {match.score:.2f}"])
+        lines.append(join(Text("      "), plain(reasons, style="italic")))
     return lines
 
 

@@ -1,0 +1,69 @@
+"""Which known records hold a coined name, as a whole word.
+
+The lexical index matches three-character pieces, so its hits for a short
+name are substrings ("DES" in "describes", "GEM" in "management"). Counting
+them would make every short acronym look common; here each hit is checked
+for the name as a word (no letter or digit on either side) before it counts.
+Both the rarity of a shared name (a same-item feature) and the records that
+share a rare one (extra candidates for ``check``) come from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kbsearch.store import SearchFilter, Store
+
+SCAN = 400
+"""Substring hits read per name. A name held as a word by more records than
+the scan finds counts as common whatever the true count."""
+MIN_CHARS = 3
+"""The lexical index cannot look up shorter names."""
+
+
+class NameHolders:
+    """Records holding a name as a word, looked up once per name (the store
+    does not change while a check or an audit runs)."""
+
+    def __init__(self, store: Store, cap: int) -> None:
+        self.store = store
+        self.cap = cap
+        self._found: dict[str, list[int]] = {}
+
+    def holders(self, name: str) -> list[int]:
+        """Up to ``cap`` + 1 records holding ``name`` as a word, in row order."""
+        if name not in self._found:
+            self._found[name] = self._lookup(name)
+        return self._found[name]
+
+    def count(self, name: str) -> int:
+        """How many records hold ``name``, up to ``cap`` (a name too short to
+        look up counts as ``cap``: common)."""
+        if len(name) < MIN_CHARS:
+            return self.cap
+        return min(self.cap, len(self.holders(name)))
+
+    def _lookup(self, name: str) -> list[int]:
+        if len(name) < MIN_CHARS:
+            return []
+        rows = self.store.rowids_holding(name, SCAN)
+        word = re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", re.IGNORECASE)
+        texts = self.store.lexical_documents(rows)
+        found = [r for r in rows if word.search(texts.get(r, ""))]
+        return found[: self.cap + 1]
+
+
+def rare_name_candidates(holders: NameHolders, names: frozenset[str], flt: SearchFilter, rare: int) -> list[int]:
+    """Records within ``flt`` that hold a name of the item held by at most
+    ``rare`` records: a repeat in another language shares little but its names."""
+    found: list[int] = []
+    for name in sorted(names):
+        rows = holders.holders(name)
+        if rows and len(rows) <= rare:
+            found += holders.store.restrict(rows, flt)
+    return found
+
+
+def counter(holders: NameHolders) -> Callable[[str], int]:
+    return holders.count

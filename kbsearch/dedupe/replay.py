@@ -1,0 +1,186 @@
+"""Replaying a labelled stream through ``check``, day by day, as a user would.
+
+A labelled stream is JSON Lines: each line is a record (the fields of
+``kbsearch ingest``'s JSONL) plus two keys kbsearch never reads when it
+checks: ``item``, the truth (say, the arXiv id a summary is about), and
+``role``:
+
+- ``known``: ingested on its day, before that day's checks;
+- ``check``: checked on its day with ``check --as-of DAY``, never ingested;
+- ``both``: checked on its day, then ingested (one feed checked against its
+  own earlier days).
+
+An item is *seen before* when a known record of the same ``item`` was
+ingested before it was checked. The replay goes through ``KnowledgeBase`` (as a ``Gate``),
+the code the CLI runs, and keeps every compared pair's features and label,
+so ``kbsearch calibrate`` can fit the same-item decision on it and the
+benchmark can score the verdicts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field, ValidationError
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.results import CheckResult, Rule, Verdict
+from kbsearch.errors import KbError
+
+
+class Gate(Protocol):
+    """What a replay needs of a knowledge base: ``kbsearch.kb.KnowledgeBase``,
+    whose ingest and check are the CLI's (dedupe sits below the facade, so
+    it is handed one rather than importing it)."""
+
+    def ingest(self, paths: list[Path]) -> object: ...
+
+    def check(
+        self, source: str, *, as_of: dt.date | None = None, config: DedupeConfig | None = None
+    ) -> CheckResult: ...
+
+    def __enter__(self) -> Gate: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class StreamRow(BaseModel):
+    """One line of a labelled stream: a record plus its truth and role."""
+
+    item: str
+    role: Literal["known", "check", "both"]
+    date: dt.date
+    record: dict[str, object]
+
+
+class Checked(BaseModel):
+    """One checked record: its truth and what check said."""
+
+    id: str
+    date: dt.date
+    seen_before: bool
+    verdict: Verdict
+    candidate_found: bool
+    """Whether a known record of the same item was among the compared candidates."""
+
+
+class PairExample(BaseModel):
+    """One compared (item, known record) pair: its features and whether it is one item."""
+
+    item: str
+    """The checked record's id."""
+    date: dt.date
+    features: dict[str, float]
+    same: bool
+    """The truth: both are about one ``item``."""
+    rule: Rule
+    """What decided the pair in the replay (exact evidence, or learned)."""
+    exact_same: bool
+    """The replay's decision, which exact evidence fixes whatever the scorer says."""
+
+
+class ReplayResult(BaseModel):
+    checked: list[Checked] = Field(default_factory=list)
+    pairs: list[PairExample] = Field(default_factory=list)
+
+
+def read_stream(path: Path) -> list[StreamRow]:
+    """The rows of a labelled stream file; a bad line is an error naming it."""
+    rows = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise KbError(f"cannot read the stream: {err}", path=str(path)) from err
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            record = {k: v for k, v in data.items() if k not in ("item", "role")}
+            rows.append(StreamRow(item=data.get("item"), role=data.get("role"), date=data.get("date"), record=record))
+        except (json.JSONDecodeError, ValidationError, AttributeError) as err:
+            raise KbError(
+                "a labelled stream line needs a record with a date plus 'item' and 'role' (known, check or both)",
+                path=str(path),
+                line=number,
+            ) from err
+    return rows
+
+
+def replay(
+    kb: Gate,
+    rows: list[StreamRow],
+    workdir: Path,
+    config: DedupeConfig,
+    on_day: Callable[[dt.date, int], None] | None = None,
+) -> ReplayResult:
+    """Ingest and check ``rows`` day by day into ``kb`` (a fresh index)."""
+    by_day: dict[dt.date, list[StreamRow]] = defaultdict(list)
+    for row in rows:
+        by_day[row.date].append(row)
+    item_of = {str(r.record["id"]): r.item for r in rows}
+    every = config.model_copy(update={"matches_shown": 10_000})  # keep every compared pair
+    seen: set[str] = set()
+    result = ReplayResult()
+    workdir.mkdir(parents=True, exist_ok=True)
+    for day in sorted(by_day):
+        today = by_day[day]
+        _ingest(kb, [r for r in today if r.role == "known"], workdir / f"known-{day}.jsonl", seen)
+        checks = [r for r in today if r.role in ("check", "both")]
+        if checks and seen:
+            _check(kb, checks, workdir / f"check-{day}.jsonl", day, every, seen, item_of, result)
+        elif checks:
+            result.checked += [
+                Checked(id=str(r.record["id"]), date=day, seen_before=False, verdict=Verdict.NEW, candidate_found=False)
+                for r in checks
+            ]
+        _ingest(kb, [r for r in today if r.role == "both"], workdir / f"later-{day}.jsonl", seen)
+        if on_day:
+            on_day(day, len(checks))
+    return result
+
+
+def _write(path: Path, rows: list[StreamRow]) -> None:
+    path.write_text("".join(json.dumps(r.record, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def _ingest(kb: Gate, rows: list[StreamRow], path: Path, seen: set[str]) -> None:
+    if not rows:
+        return
+    _write(path, rows)
+    kb.ingest([path])
+    seen.update(r.item for r in rows)
+
+
+def _check(
+    kb: Gate,
+    rows: list[StreamRow],
+    path: Path,
+    day: dt.date,
+    config: DedupeConfig,
+    seen: set[str],
+    item_of: dict[str, str],
+    result: ReplayResult,
+) -> None:
+    _write(path, rows)
+    checked = kb.check(str(path), as_of=day, config=config)
+    for row, outcome in zip(rows, checked.items, strict=True):
+        same = [item_of.get(m.id) == row.item for m in outcome.matches]
+        result.checked.append(
+            Checked(
+                id=outcome.id,
+                date=day,
+                seen_before=row.item in seen,
+                verdict=outcome.verdict,
+                candidate_found=any(same),
+            )
+        )
+        result.pairs += [
+            PairExample(item=outcome.id, date=day, features=m.features, same=s, rule=m.rule, exact_same=m.same_item)
+            for m, s in zip(outcome.matches, same, strict=True)
+        ]
