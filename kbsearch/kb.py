@@ -249,8 +249,7 @@ class KnowledgeBase:
             return audit(self.store, self.spec.name, config or self.dedupe_config(), flt)
 
     def dedupe_config(self, path: str | None = None, overrides: dict[str, float] | None = None) -> DedupeConfig:
-        """The config in ``path`` (``--config``), else the model's own; ``overrides``
-        sets top-level numbers of it (as a server's caller sends them)."""
+        """The config in ``path`` (``--config``), else the model's own; plus a server caller's numbers."""
         from kbsearch.dedupe.config import config_for, with_overrides
 
         return with_overrides(config_for(self.spec, path), overrides)
@@ -388,32 +387,17 @@ def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:
     return run_checks(index_dir(index))
 
 
-def calibrate(
-    inputs: list[Path],
-    model: str | None = None,
-    *,
-    tests: list[Path] | None = None,
-    until: dt.date | str | None = None,
-    config: str | None = None,
-    out: str | None = None,
-) -> Calibration:
-    """Fit the model's same-item decision on labelled streams (replayed through
-    ``check`` in scratch indexes) and its claim decision on labelled pairs;
-    ``out`` saves the config for ``--config`` or a models.txt ``dedupe=``."""
-    from kbsearch.dedupe.calibrate import calibrate as fit
+def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None = None, **fit: Any) -> Calibration:
+    """Fit the model's learned dedupe decisions (``fit``: tests, until, config); ``out`` saves the config."""
+    from kbsearch.dedupe.calibrate import calibrate as fit_both
     from kbsearch.dedupe.config import starting_config
     from kbsearch.vector_index import write_atomic
 
     spec = resolve_model(model)
     encoder = load_encoder(spec)
-    result = fit(
-        inputs,
-        tests=tests or [],
-        until=until,  # type: ignore[arg-type]
-        encoder=encoder,
-        open_kb=lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder),
-        config=starting_config(config, spec),
-    )
+    config = starting_config(fit.pop("config", None), spec)
+    opener = lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder)  # noqa: E731
+    result = fit_both(inputs, encoder=encoder, open_kb=opener, config=config, **fit)
     if out:
         write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())
     return result

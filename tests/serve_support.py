@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fake_encoder import FakeEncoder
+from conftest import FAKE_DEDUPE
 from kbsearch.cli import main
 from kbsearch.models import ModelSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
-FAKE = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64)
+FAKE = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64, dedupe=str(FAKE_DEDUPE))
 ROWS = [
     {"id": "tri-jay", "title": "TriAttention frequency-domain KV cache compression", "text": "10.7x less KV memory",
      "instance": "jay", "date": "2026-09-17", "topic": "inference"},

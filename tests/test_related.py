@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import fake_config
+from conftest import FAKE_DEDUPE, fake_config
 from filelock import FileLock
 
 from fake_encoder import FakeEncoder
@@ -156,7 +156,7 @@ def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
 
 
 def test_load_embedded_reads_the_stored_vectors(index: str) -> None:
-    spec = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64)
+    spec = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64, dedupe=str(FAKE_DEDUPE))
     with KnowledgeBase(Path(index), spec, encoder=FakeEncoder()) as kb:
         loaded = load_embedded(kb.store, ["tri-jay"])["tri-jay"]
         fresh = FakeEncoder().encode(loaded.record.passages())

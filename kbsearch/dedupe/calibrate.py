@@ -220,9 +220,9 @@ def _best_threshold(pairs: list[PairExample], items: list[Checked], scorer: Scor
 def calibrate(
     inputs: list[Path],
     *,
-    tests: list[Path],
-    until: Until,
     encoder: Encoder,
+    tests: list[Path] | None = None,
+    until: Until = None,
     open_kb: Callable[[Path], Gate],
     config: DedupeConfig,
 ) -> Calibration:
@@ -232,7 +232,7 @@ def calibrate(
         raise KbError("nothing to fit", hint="give labelled streams (.jsonl) and/or labelled pairs (.tsv)")
     fitted = []
     if pairs:
-        fitted.append(fit_claims(pairs, tests, encoder))
+        fitted.append(fit_claims(pairs, tests or [], encoder))
         config = config.model_copy(update={"claim_known": fitted[-1].scorer})
     if streams:
         # Claims are judged with the claim decision just fitted: a replay's verdicts use it.

@@ -162,5 +162,16 @@ class Checker:
 def _first_seen(same: list[Match]) -> Match | None:
     if not same:
         return None
-    # On one day, a writer's record counts as first before an unattributed card or doc.
-    return min(same, key=lambda m: (m.date is None, m.date or dt.date.max, m.instance is None, m.instance or "", m.id))
+    # Earliest day first; on one day a writer's record before an unattributed card
+    # or doc, and of one writer's records that day the one most surely the same item.
+    return min(
+        same,
+        key=lambda m: (
+            m.date is None,
+            m.date or dt.date.max,
+            m.instance is None,
+            m.instance or "",
+            -m.probability,
+            m.id,
+        ),
+    )
