@@ -46,6 +46,8 @@ def _test_environment(model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     whatever the shell or an earlier test set."""
     _clear_kbsearch_variables(monkeypatch)
     monkeypatch.setenv(CACHE_ENV, str(model_cache))
+
+
 FAKE_DEDUPE = ROOT / "tests" / "data" / "fake-dedupe.json"
 
 

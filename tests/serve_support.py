@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from fake_encoder import FakeEncoder
 from conftest import FAKE_DEDUPE
+
+from fake_encoder import FakeEncoder
 from kbsearch.cli import main
 from kbsearch.models import ModelSpec
 

@@ -47,10 +47,58 @@ NAME_COUNT_CAP = 50
 # Capitalised words that name no system: file names, formats and units of
 # the trade (README, JSON, GPU, SLO). A shared one says nothing about the item.
 _NOT_NAMES = frozenset(
-    """
-    readme json yaml api apis gpu gpus cpu cpus tpu hbm dram ssd nvme ram slo slos sla llm llms ai ml nlp cv
-    pr prs url urls http https faq tldr todo cli ui ux sdk os id ids pdf html csv sql fp fp8 fp16 bf16 int8 int4
-    """.split()
+    {
+        "readme",
+        "json",
+        "yaml",
+        "api",
+        "apis",
+        "gpu",
+        "gpus",
+        "cpu",
+        "cpus",
+        "tpu",
+        "hbm",
+        "dram",
+        "ssd",
+        "nvme",
+        "ram",
+        "slo",
+        "slos",
+        "sla",
+        "llm",
+        "llms",
+        "ai",
+        "ml",
+        "nlp",
+        "cv",
+        "pr",
+        "prs",
+        "url",
+        "urls",
+        "http",
+        "https",
+        "faq",
+        "tldr",
+        "todo",
+        "cli",
+        "ui",
+        "ux",
+        "sdk",
+        "os",
+        "id",
+        "ids",
+        "pdf",
+        "html",
+        "csv",
+        "sql",
+        "fp",
+        "fp8",
+        "fp16",
+        "bf16",
+        "int8",
+        "int4",
+    }
 )
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]")
 
