@@ -59,7 +59,7 @@ def examine(root: Path) -> DoctorReport:
         findings = _database(store)
         if all(f.ok for f in findings):
             with store.snapshot():
-                findings += _records(store) + _cache(store)
+                findings += _records(store) + _cache(store) + _judge(store)
     except sqlite3.DatabaseError as err:  # pages SQLite can't even read
         findings = [Finding(check="database", ok=False, message=f"SQLite: {err}", fix=REBUILD)]
     finally:
@@ -156,6 +156,24 @@ def _records(store: Store) -> list[Finding]:
             check="records", ok=True, message=f"{store.count()} records, {store.passage_count()} passages, all whole"
         )
     ]
+
+
+def _judge(store: Store) -> list[Finding]:
+    """With a judge model, every record's whole text has its vector: check and audit read them."""
+    judge = store.judge
+    if judge is None:
+        return []
+    missing = store.missing_hashes(store.whole_texts(), judge)
+    if missing:
+        return [
+            Finding(
+                check="judge vectors",
+                ok=False,
+                fix="run 'kbsearch reindex' (embeds only what the judge lacks)",
+                message=f"{len(missing)} record texts have no vector of the judge {judge!r}",
+            )
+        ]
+    return [Finding(check="judge vectors", ok=True, message=f"every record text has a vector of the judge {judge!r}")]
 
 
 def _cache(store: Store) -> list[Finding]:

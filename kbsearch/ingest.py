@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +20,19 @@ from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.records import ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
-from kbsearch.store import ChangeSet, Store
+from kbsearch.store import ChangeSet, JudgeVectors, Store
 
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 256
+
+
+@dataclass(frozen=True)
+class Judge:
+    """An index's judge model (models.txt ``judge=``): its name, and how to load
+    it, which happens only when some whole text has no vector of it yet."""
+
+    model: str
+    load: Callable[[], Encoder]
 
 
 class FileProblem(BaseModel):
@@ -46,6 +56,8 @@ class IngestReport(BaseModel):
     unchanged: int = 0
     removed: int = 0
     embedded: int = 0
+    judge_embedded: int = 0
+    """Whole texts the judge model embedded in this run (one per new or changed record)."""
     refused: list[FileProblem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     seconds: float = 0.0
@@ -75,6 +87,7 @@ def ingest_parsed(
     paths: list[Path],
     *,
     load_encoder: Callable[[], Encoder],
+    judge: Judge | None = None,
     prune: bool = False,
     progress: Progress | None = None,
 ) -> None:
@@ -84,7 +97,9 @@ def ingest_parsed(
     # Consumed: the plan holds what will be written, and the store lets it go
     # after its commit, so 100k parsed records are not kept through the index build.
     parsed.clear()
-    ingest_records(store, changes, model=report.model, load_encoder=load_encoder, progress=progress, report=report)
+    ingest_records(
+        store, changes, model=report.model, load_encoder=load_encoder, judge=judge, progress=progress, report=report
+    )
 
 
 def ingest_records(
@@ -93,10 +108,12 @@ def ingest_records(
     *,
     model: str,
     load_encoder: Callable[[], Encoder],
+    judge: Judge | None = None,
     progress: Progress | None = None,
     report: IngestReport | None = None,
 ) -> None:
-    """Embed what has no vector yet and write ``changes`` in one transaction."""
+    """Embed what has no vector yet, for the model and its judge, and write
+    ``changes`` in one transaction."""
     todo = {text_hash(t): t for r in changes.upserts for t in r.passages()}
     missing = sorted(store.missing_hashes(todo, model))
     if missing:
@@ -106,8 +123,11 @@ def ingest_records(
         # goes to SQLite and is let go, so memory does not grow with the input.
         changes.vector_batches = _embed_batches(encoder, [(h, todo[h]) for h in missing], progress)
         changes.dim = encoder.dim
+    judged = _judge_vectors(store, changes.upserts, judge, progress)
+    changes.judge = judged[0]
     if report is not None:
         report.embedded = len(missing)
+        report.judge_embedded = judged[1]
     if changes.upserts or changes.deletes or changes.mentions:
         store.apply(changes, model)
     else:
@@ -116,12 +136,35 @@ def ingest_records(
         store.repair_cache()
 
 
-def will_embed(store: Store | None, parsed: list[ParsedFile], model: str) -> bool:
+def _judge_vectors(
+    store: Store, records: list[Record], judge: Judge | None, progress: Progress | None
+) -> tuple[JudgeVectors | None, int]:
+    """The judge's vectors of the whole texts that have none yet, to embed in
+    the write transaction, and how many there are."""
+    if judge is None:
+        return None, 0
+    todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
+    missing = sorted(store.missing_hashes(todo, judge.model))
+    if not missing:
+        return JudgeVectors(judge.model), 0
+    encoder = judge.load()
+    stored = store.stored_dim(judge.model)
+    if stored is not None and stored != encoder.dim:
+        raise KbError(
+            f"judge {judge.model!r} gives {encoder.dim}-d vectors but the index holds {stored}-d ones",
+            hint="run 'kbsearch reindex' after changing a judge's weights, or give the new one its own name",
+        )
+    return JudgeVectors(judge.model, _embed_batches(encoder, [(h, todo[h]) for h in missing], progress)), len(missing)
+
+
+def will_embed(store: Store | None, parsed: list[ParsedFile], model: str, *, whole: bool = False) -> bool:
     """Whether some text of ``parsed`` has no ``model`` vector in ``store`` (None: no index
-    yet), stopping at the first chunk that lacks one: then the model loads before the lock."""
+    yet), stopping at the first chunk that lacks one: then the model loads before the lock.
+    ``whole``: only each record's whole text counts (what a judge embeds)."""
     if store is None:
         return any(p.records for p in parsed)
-    hashes = (text_hash(t) for p in parsed for r in p.records for t in r.passages())
+    texts = (t for p in parsed for r in p.records for t in ([r.embed_text()] if whole else r.passages()))
+    hashes = (text_hash(t) for t in texts)
     while chunk := list(itertools.islice(hashes, 2000)):
         if store.missing_hashes(chunk, model):
             return True
@@ -145,15 +188,23 @@ def remove_records(store: Store, record_ids: list[str], model: str) -> Removal:
 
 class ReindexReport(BaseModel):
     model: str
+    judge: str | None = None
+    """The judge whose whole-text vectors the index now keeps (None: no judge)."""
     records: int
     embedded: int
+    judge_embedded: int = 0
     seconds: float
 
 
 def reindex_store(
-    store: Store, *, model: str, load_encoder: Callable[[], Encoder], progress: Progress | None = None
+    store: Store,
+    *,
+    model: str,
+    load_encoder: Callable[[], Encoder],
+    judge: Judge | None = None,
+    progress: Progress | None = None,
 ) -> ReindexReport:
-    """Rebuild every vector for ``model`` from the text kept in SQLite."""
+    """Rebuild every vector for ``model`` (and its judge) from the text kept in SQLite."""
     started = time.perf_counter()
     texts = store.all_passage_texts()
     missing = sorted(store.missing_hashes(texts, model))
@@ -165,9 +216,22 @@ def reindex_store(
         encoder = load_encoder()
         vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
         dim = encoder.dim
-    store.rebind_model(model, vectors, dim)
+    judged = 0
+    judge_vectors = None
+    if judge is not None:
+        wholes = store.whole_texts()
+        todo = sorted(store.missing_hashes(wholes, judge.model))
+        judged = len(todo)
+        batch = _embed(judge.load(), [(h, wholes[h]) for h in todo], None, progress) if todo else {}
+        judge_vectors = JudgeVectors(judge.model, [batch])
+    store.rebind_model(model, vectors, dim, judge_vectors)
     return ReindexReport(
-        model=model, records=store.count(), embedded=len(missing), seconds=round(time.perf_counter() - started, 3)
+        model=model,
+        judge=judge.model if judge is not None else None,
+        records=store.count(),
+        embedded=len(missing),
+        judge_embedded=judged,
+        seconds=round(time.perf_counter() - started, 3),
     )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from kbsearch import timings
-from kbsearch.embed import Encoder, load_encoder
+from kbsearch.embed import Encoder, load_encoder, load_judge
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec, load_models, resolve_model
+from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
 from kbsearch.reading import find_record, listing, stats
 from kbsearch.records import IdMention, Record
 from kbsearch.responses import Listing, Removal, Stats
@@ -36,11 +35,10 @@ from kbsearch.writer_lock import LOCK_NAME, WriterLock
 if TYPE_CHECKING:
     # Ingest, check, audit, calibrate and doctor are imported by the functions
     # that run them, so that `stats`, `list` and `show` skip the parsers and the checker.
-    from kbsearch.dedupe.calibrate import Calibration
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Neighbours
     from kbsearch.doctor import DoctorReport
-    from kbsearch.ingest import IngestReport, Progress, ReindexReport
+    from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
 
 # What the surfaces (CLI, TUI) use from below the facade: they import it from here.
 __all__ = [
@@ -50,7 +48,6 @@ __all__ = [
     "KnowledgeBase",
     "Listing",
     "ModelSpec",
-    "Opener",
     "SearchFilter",
     "SearchHit",
     "SearchMode",
@@ -58,7 +55,6 @@ __all__ = [
     "SharedEncoder",
     "Stats",
     "available_models",
-    "calibrate",
     "examine",
     "index_dir",
     "index_model",
@@ -84,6 +80,7 @@ class KnowledgeBase:
         *,
         create: bool = False,
         encoder: Encoder | None = None,
+        judge: Encoder | None = None,
         check_model: bool = True,
         lock_timeout: float | None = None,
         index_share: IndexShare | None = None,
@@ -96,6 +93,9 @@ class KnowledgeBase:
         self._check_model = check_model
         self._store: Store | None = None
         self._encoder = encoder
+        self._judge = judge
+        self.judge_spec = resolve_judge(spec)
+        """The judge model (models.txt ``judge=``), if the model names one."""
 
     @property
     def store(self) -> Store:
@@ -130,6 +130,25 @@ class KnowledgeBase:
                 self._encoder = load_encoder(self.spec)
         return self._encoder
 
+    @property
+    def judge(self) -> Encoder | None:
+        """The judge model, loaded on first use; None when the model names none."""
+        if self._judge is None and self.judge_spec is not None:
+            with timings.phase("judge load"):
+                self._judge = load_judge(self.judge_spec, self.spec.name)
+        return self._judge
+
+    def _judging(self) -> Judge | None:
+        """The judge as ingest needs it: its name, loaded only if some text lacks its vector."""
+        from kbsearch.ingest import Judge
+
+        spec = self.judge_spec
+        return None if spec is None else Judge(spec.name, lambda: cast(Encoder, self.judge))
+
+    def _require_judge(self) -> None:
+        """check, audit, similar and explain read the judge's stored vectors: refuse another judge's."""
+        self.store.require_judge(self.spec.name, self.spec.judge)
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
@@ -154,12 +173,16 @@ class KnowledgeBase:
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
         store = self.store if Store.exists(self.root) else None
-        if self._encoder is None and writable(self.root) and will_embed(store, parsed, self.spec.name):
-            _ = self.encoder  # seconds of loading, done before the writer lock, not while holding it
+        if writable(self.root):  # seconds of loading, done before the writer lock, not while holding it
+            if store is not None:
+                self._require_judge()  # before any model loads
+            if self._encoder is None and will_embed(store, parsed, self.spec.name):
+                _ = self.encoder
+            if self._judge is None and self.judge_spec and will_embed(store, parsed, self.judge_spec.name, whole=True):
+                _ = self.judge
+        judge, load = self._judging(), lambda: self.encoder
         with self.writing(on_wait) as store:
-            ingest_parsed(
-                store, parsed, report, paths, load_encoder=lambda: self.encoder, prune=prune, progress=progress
-            )
+            ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
@@ -167,7 +190,9 @@ class KnowledgeBase:
         from kbsearch.ingest import reindex_store
 
         with self.writing(on_wait) as store:
-            return reindex_store(store, model=self.spec.name, load_encoder=lambda: self.encoder, progress=progress)
+            return reindex_store(
+                store, model=self.spec.name, load_encoder=lambda: self.encoder, judge=self._judging(), progress=progress
+            )
 
     def check(
         self,
@@ -209,12 +234,13 @@ class KnowledgeBase:
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
-        encoder = self.encoder  # loaded outside the snapshot: it can take seconds
+        self._require_judge()
+        encoder, judge = self.encoder, self.judge  # loaded outside the snapshot: it can take seconds
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
-                checker = Checker(self.store, encoder, config or self.dedupe_config(), as_of)
+                checker = Checker(self.store, encoder, config or self.dedupe_config(), as_of, judge=judge)
                 result = checker.check(items, file=file, input_name=input_name, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)
@@ -239,12 +265,15 @@ class KnowledgeBase:
             mentions={file: mentions} if file and accepted else {},
         )
         with self.writing(on_wait) as store:
-            ingest_records(store, changes, model=self.spec.name, load_encoder=lambda: self.encoder)
+            ingest_records(
+                store, changes, model=self.spec.name, load_encoder=lambda: self.encoder, judge=self._judging()
+            )
         return [r.id for r in accepted]
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
         from kbsearch.dedupe.audit import audit
 
+        self._require_judge()
         with self.store.snapshot():
             return audit(self.store, self.spec.name, config or self.dedupe_config(), flt)
 
@@ -273,6 +302,7 @@ class KnowledgeBase:
         """The records nearest to a stored one, each judged same item or not as ``check`` would."""
         from kbsearch.dedupe.related import neighbours
 
+        self._require_judge()
         with self.store.snapshot():
             return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config())
 
@@ -280,6 +310,7 @@ class KnowledgeBase:
         """Why two stored records are, or are not, the same item."""
         from kbsearch.dedupe.related import explain
 
+        self._require_judge()
         with self.store.snapshot():
             return explain(self.store, a, b, config or self.dedupe_config())
 
@@ -339,30 +370,6 @@ class KnowledgeBase:
         return True
 
 
-class Opener:
-    """``KnowledgeBase.open(index, model)`` for several threads (the TUI's
-    gateways), loading the model once between them.
-
-    The model is resolved inside the call, on the caller's thread, so that an
-    unknown model becomes an error like any other there.
-    """
-
-    def __init__(self, index: str | os.PathLike[str] | None, model: str | None) -> None:
-        self.index = index
-        self.model = model
-        self._lock = threading.Lock()
-        self._encoder: SharedEncoder | None = None
-
-    def __call__(self) -> KnowledgeBase:
-        with self._lock:
-            if self._encoder is None:
-                self._encoder = SharedEncoder(resolve_model(self.model))
-        # cast: the Protocol declares model_id and dim as plain attributes; here
-        # they are read-only properties, since reading them loads the model
-        encoder = cast(Encoder, self._encoder)
-        return KnowledgeBase(index_dir(self.index), self._encoder.spec, encoder=encoder)
-
-
 def available_models() -> list[ModelSpec]:
     """The models models.txt lists, the default first."""
     return load_models()
@@ -385,19 +392,3 @@ def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:
     from kbsearch.doctor import examine as run_checks
 
     return run_checks(index_dir(index))
-
-
-def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None = None, **fit: Any) -> Calibration:
-    """Fit the model's learned dedupe decisions (``fit``: tests, until, config); ``out`` saves the config."""
-    from kbsearch.dedupe.calibrate import calibrate as fit_both
-    from kbsearch.dedupe.config import starting_config
-    from kbsearch.vector_index import write_atomic
-
-    spec = resolve_model(model)
-    encoder = load_encoder(spec)
-    config = starting_config(fit.pop("config", None), spec)
-    opener = lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder)  # noqa: E731
-    result = fit_both(inputs, encoder=encoder, open_kb=opener, config=config, **fit)
-    if out:
-        write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())
-    return result

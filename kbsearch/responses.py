@@ -94,6 +94,8 @@ class Stats(BaseModel):
     by_topic: dict[str, int]
     model: str | None
     dim: int | None
+    judge: str | None = None
+    """The judge model whose whole-text vectors the index keeps (models.txt ``judge=``)."""
     format_version: int
     generation: int
     last_ingest: str | None

@@ -63,3 +63,19 @@ class InterruptedEncoder(FakeEncoder):
 def interrupted(spec: object) -> FakeEncoder:
     """models.txt factory: an encoder interrupted while it embeds."""
     return InterruptedEncoder(getattr(spec, "name", "fake"), getattr(spec, "dim", None) or FAKE_DIM)
+
+
+class ConstantEncoder(FakeEncoder):
+    """Every text gets the same vector: a judge that calls everything the same."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        self.texts_seen += len(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        out[:, 0] = 1.0
+        return out
+
+
+def broken(spec: object) -> FakeEncoder:
+    """models.txt factory for a model that cannot load, as one whose package is missing."""
+    raise ImportError("No module named 'onnxruntime'")

@@ -38,7 +38,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from kbsearch import render
-    from kbsearch.kb import calibrate
+    from kbsearch.calibration import calibrate
 
     result = calibrate(args.inputs, args.model, tests=args.test, until=args.until, config=args.config, out=args.out)
     emit(args, result, render.calibration_text)

@@ -47,7 +47,7 @@ class NameHolders:
     def _lookup(self, name: str) -> list[int]:
         if len(name) < MIN_CHARS:
             return []
-        rows = self.store.rowids_holding(name, SCAN)
+        rows = self.store.rowids_holding(name, None, SCAN)
         word = re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", re.IGNORECASE)
         texts = self.store.lexical_documents(rows)
         found = [r for r in rows if word.search(texts.get(r, ""))]

@@ -78,6 +78,21 @@ def load_encoder(spec: ModelSpec) -> Encoder:
     return SentenceTransformerEncoder(spec, _sentence_transformers_model(spec))
 
 
+def load_judge(spec: ModelSpec, owner: str) -> Encoder:
+    """The judge model ``owner``'s line names; an error that says it is the judge
+    that failed, and how to go on without it."""
+    try:
+        return load_encoder(spec)
+    except (KbError, ImportError, OSError) as err:
+        cause = err.message if isinstance(err, KbError) else str(err)
+        first = f"{err.hint}; or " if isinstance(err, KbError) and err.hint else ""
+        raise KbError(
+            f"the judge model {spec.name!r} of {owner!r} cannot be loaded: {cause}",
+            hint=f"{first}drop judge= from {owner!r}'s line in models.txt to decide with {owner!r} alone "
+            "(docs/models.md says what that costs)",
+        ) from err
+
+
 def _load_python_factory(spec: ModelSpec) -> Encoder:
     _, module_name, attr = [*spec.source.split(":"), "", ""][:3]
     try:

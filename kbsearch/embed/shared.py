@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from kbsearch.embed import Encoder, load_encoder
+from kbsearch.embed import Encoder, load_encoder, load_judge
 from kbsearch.models import ModelSpec
 
 
@@ -20,16 +20,24 @@ class SharedEncoder:
     reach of concurrent calls from the TUI's gateways or a server's readers.
     """
 
-    def __init__(self, spec: ModelSpec, inner: Encoder | None = None) -> None:
+    def __init__(
+        self, spec: ModelSpec, inner: Encoder | None = None, load: Callable[[ModelSpec], Encoder] = load_encoder
+    ) -> None:
         self.spec = spec
         self._lock = threading.Lock()
         self._encoding = threading.Lock()
         self._inner = inner
+        self._load = load  # a judge's loader says, when it fails, that it is the judge
+
+    @classmethod
+    def judge_of(cls, spec: ModelSpec, owner: str, inner: Encoder | None = None) -> SharedEncoder:
+        """The judge model of ``owner``: a failed load says it is the judge (see ``load_judge``)."""
+        return cls(spec, inner, load=lambda judge: load_judge(judge, owner))
 
     def _get(self) -> Encoder:
         with self._lock:
             if self._inner is None:
-                self._inner = load_encoder(self.spec)
+                self._inner = self._load(self.spec)
             return self._inner
 
     @property

@@ -51,12 +51,18 @@ class Service:
         readers: int = DEFAULT_READERS,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         encoder: Encoder | None = None,
+        judge: Encoder | None = None,
     ) -> None:
         self.root, self.spec, self.lock_timeout = root, spec, lock_timeout
         with KnowledgeBase(root, spec) as kb:  # "no index at …" or a model mismatch, before anything starts
             kb.stats()
+            judge_spec = kb.judge_spec
         self.encoder = SharedEncoder(spec, encoder)
         _ = self.encoder.dim  # the model loads now, not on the first request
+        self.judge = None
+        if judge_spec is not None:
+            self.judge = SharedEncoder.judge_of(judge_spec, spec.name, judge)
+            _ = self.judge.dim  # and its judge
         self.indexes = IndexShare()
         self._readers = KbPool(self._open, readers, "kbsearch-read")
         self._writer = KbPool(self._open, 1, "kbsearch-write")
@@ -65,8 +71,9 @@ class Service:
 
     def _open(self) -> KnowledgeBase:
         encoder = cast(Encoder, self.encoder)  # the Protocol's plain attributes are properties here
+        judge = cast(Encoder, self.judge) if self.judge is not None else None
         return KnowledgeBase(
-            self.root, self.spec, encoder=encoder, lock_timeout=self.lock_timeout, index_share=self.indexes
+            self.root, self.spec, encoder=encoder, judge=judge, lock_timeout=self.lock_timeout, index_share=self.indexes
         )
 
     def close(self) -> None:

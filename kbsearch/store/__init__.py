@@ -2,7 +2,8 @@
 
 - ``facade``: ``Store``, the read facade (open, snapshot, meta, reads, vector search).
 - ``filters``: ``SearchFilter`` and the SQL it builds.
-- ``writer``: ``ChangeSet`` and the one write transaction.
+- ``writer``: ``ChangeSet`` (with the judge's ``JudgeVectors``) and the one write transaction.
+- ``binding``: which model and judge the index is bound to; a mismatch is refused.
 - ``vector_cache``: ``vectors.faiss`` + ``manifest.json`` and their lifecycle.
 - ``vector_search``: filtered k-best search over passages, grouped by record.
 - ``lexical``: the FTS5 index of record text and the exact references.
@@ -14,6 +15,16 @@ from kbsearch.store.database import DB_NAME
 from kbsearch.store.facade import Store
 from kbsearch.store.filters import SearchFilter
 from kbsearch.store.vector_cache import MANIFEST_NAME, VECTORS_NAME, IndexShare, Manifest
-from kbsearch.store.writer import ChangeSet
+from kbsearch.store.writer import ChangeSet, JudgeVectors
 
-__all__ = ["DB_NAME", "MANIFEST_NAME", "VECTORS_NAME", "ChangeSet", "IndexShare", "Manifest", "SearchFilter", "Store"]
+__all__ = [
+    "DB_NAME",
+    "MANIFEST_NAME",
+    "VECTORS_NAME",
+    "ChangeSet",
+    "IndexShare",
+    "JudgeVectors",
+    "Manifest",
+    "SearchFilter",
+    "Store",
+]

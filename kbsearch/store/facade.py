@@ -24,9 +24,8 @@ from typing import Literal
 
 import numpy as np
 
-from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Kind, Record, RecordHead, text_hash
-from kbsearch.store import lexical, writer
+from kbsearch.store import binding, lexical, writer
 from kbsearch.store.database import DB_NAME, open_database
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
@@ -93,18 +92,22 @@ class Store:
         self.db.close()
 
     def require_model(self, model: str) -> None:
-        built_with = self.model
-        if built_with is not None and built_with != model and self.count() > 0:
-            raise KbError(
-                f"the index at {self.root} was built with model {built_with!r}, not {model!r}",
-                hint=f"run 'kbsearch reindex --model {model}' to switch it, or pass --model {built_with}",
-            )
+        binding.require_model(self.root, self.model, model, self.count())
+
+    def require_judge(self, model: str, judge: str | None) -> None:
+        """Refuse a judge other than the one whose vectors the index keeps (see ``binding``)."""
+        binding.require_judge(self.root, model, self.judge, judge, self.count())
 
     # -- metadata and counts -------------------------------------------------
 
     @property
     def model(self) -> str | None:
         return read_meta(self.db, "model")
+
+    @property
+    def judge(self) -> str | None:
+        """The judge model whose whole-text vectors the index keeps, if any."""
+        return binding.kept_judge(self.db)
 
     @property
     def dim(self) -> int | None:
@@ -188,6 +191,14 @@ class Store:
         """(rowid, id, record) of every record, in no particular order."""
         for rowid, record_id, data in self.db.execute("SELECT rowid, id, data FROM records"):
             yield rowid, record_id, load_record(data)
+
+    def whole_texts(self) -> dict[str, str]:
+        """Hash → whole text (``Record.embed_text``) of every record: what the judge reads."""
+        texts: dict[str, str] = {}
+        for (data,) in self.db.execute("SELECT data FROM records"):
+            text = load_record(data).embed_text()
+            texts[text_hash(text)] = text
+        return texts
 
     def all_passage_texts(self) -> dict[str, str]:
         """Passage hash → text, for every passage of every record."""
@@ -288,18 +299,14 @@ class Store:
         clauses, params = filter_sql(flt or SearchFilter())
         return lexical.records_with_names(self.db, names, clauses, params)
 
-    def rowids_holding(self, term: str, limit: int) -> list[int]:
-        """Up to ``limit`` + 1 records holding ``term`` (three characters or more)
-        anywhere: a substring match of the trigram index."""
-        return lexical.rowids_holding(self.db, term, limit)
-
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
         """How many records hold ``term`` in their title or text, counted up to
         ``limit`` + 1 (see ``lexical.rowids_holding``)."""
         return len(self.rowids_holding(term, column, limit))
 
-    def rowids_holding(self, term: str, column: Literal["title", "body"], limit: int) -> list[int]:
-        """Up to ``limit`` + 1 records holding ``term`` in their title or text."""
+    def rowids_holding(self, term: str, column: Literal["title", "body"] | None, limit: int) -> list[int]:
+        """Up to ``limit`` + 1 records holding ``term`` in their title, their text,
+        or (None) anywhere: a substring match of the trigram index."""
         return lexical.rowids_holding(self.db, term, limit, column)
 
     def term_weights(self, terms: lexical.QueryTerms, sample: list[str]) -> dict[str, float]:
@@ -332,6 +339,10 @@ class Store:
         model = self.model
         return {} if model is None else self._vectors.whole_vectors(records, model)
 
+    def judge_vectors(self, records: dict[int, Record], judge: str) -> dict[int, np.ndarray]:
+        """rowid → the vector of its whole text by the judge model ``judge``, where stored."""
+        return self._vectors.whole_vectors(records, judge)
+
     def missing_hashes(self, hashes: Iterable[str], model: str) -> set[str]:
         return self._vectors.missing_hashes(hashes, model)
 
@@ -344,13 +355,7 @@ class Store:
         return self._vectors.passage_vector_ids()
 
     def passages_without_vector(self, model: str) -> int:
-        return int(
-            self.db.execute(
-                "SELECT count(*) FROM passages p WHERE NOT EXISTS (SELECT 1 FROM vectors v "
-                "WHERE v.model = ? AND v.content_hash = p.content_hash)",
-                (model,),
-            ).fetchone()[0]
-        )
+        return self._vectors.passages_without_vector(model)
 
     def cache_rebuilt(self) -> str | None:
         """Why the vector cache in use was rebuilt from the database, if it was."""
@@ -379,6 +384,8 @@ class Store:
         """Write records, vectors and mentions in one transaction, then refresh the vector cache."""
         writer.apply(self, changes, model)
 
-    def rebind_model(self, model: str, vectors: dict[str, np.ndarray], dim: int) -> None:
-        """Switch the whole index to another model (``kbsearch reindex``)."""
-        writer.rebind_model(self, model, vectors, dim)
+    def rebind_model(
+        self, model: str, vectors: dict[str, np.ndarray], dim: int, judge: writer.JudgeVectors | None = None
+    ) -> None:
+        """Switch the whole index to another model and judge (``kbsearch reindex``)."""
+        writer.rebind_model(self, model, vectors, dim, judge)

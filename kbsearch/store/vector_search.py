@@ -120,6 +120,13 @@ class VectorSearch:
         present = {r[0] for r in select_in_chunks(self.db, sql, sorted(wanted), before=[model])}
         return wanted - present
 
+    def passages_without_vector(self, model: str) -> int:
+        sql = (
+            "SELECT count(*) FROM passages p WHERE NOT EXISTS "
+            "(SELECT 1 FROM vectors v WHERE v.model = ? AND v.content_hash = p.content_hash)"
+        )
+        return int(self.db.execute(sql, (model,)).fetchone()[0])
+
     def stored_dim(self, model: str) -> int | None:
         """The dimension of ``model``'s stored vectors, if any are stored."""
         row = self.db.execute("SELECT length(vector) FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone()

@@ -20,12 +20,21 @@ import numpy as np
 
 from kbsearch.records import IdMention, Record, text_hash
 from kbsearch.store import lexical
+from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
 from kbsearch.store.sql import VECTOR_ID, write_meta
 
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store
     from kbsearch.vector_index import VectorIndex
+
+
+@dataclass
+class JudgeVectors:
+    """The judge's vectors of whole record texts (hash → vector), and its name."""
+
+    model: str
+    batches: Iterable[dict[str, np.ndarray]] = ()
 
 
 @dataclass
@@ -46,6 +55,9 @@ class ChangeSet:
     renames: dict[str, str] = field(default_factory=dict)
     """Old id → new id, applied before the upserts: the same stored record
     under the id its file now gives it (its row, passages and vectors kept)."""
+    judge: JudgeVectors | None = None
+    """With upserts: the index's judge and the vectors its new texts lacked
+    (None: the records are written for an index without a judge)."""
 
 
 @contextmanager
@@ -80,6 +92,9 @@ def apply(store: Store, changes: ChangeSet, model: str) -> None:
         _put_vectors(db, changes.vectors, model)
         for batch in changes.vector_batches:
             _put_vectors(db, batch, model)
+        if changes.judge is not None:
+            for batch in changes.judge.batches:
+                _put_vectors(db, batch, changes.judge.model)
         dropped = _delete(db, changes.deletes)
         db.executemany("UPDATE records SET id = ? WHERE id = ?", [(new, old) for old, new in changes.renames.items()])
         replaced, fresh = _upsert(db, changes.upserts, changes.files)
@@ -89,22 +104,34 @@ def apply(store: Store, changes: ChangeSet, model: str) -> None:
     # Everything is in SQLite now: let the records and vectors go before
     # the index is built (hundreds of MB at 100k records). The change set
     # is consumed.
-    changes.upserts, changes.vectors, changes.vector_batches = [], {}, ()
+    changes.upserts, changes.vectors, changes.vector_batches, changes.judge = [], {}, (), None
     _refresh_index(store, index, dropped + replaced, fresh, model)
 
 
-def rebind_model(store: Store, model: str, vectors: dict[str, np.ndarray], dim: int) -> None:
-    """Switch the whole index to another model (``kbsearch reindex``)."""
+def rebind_model(
+    store: Store, model: str, vectors: dict[str, np.ndarray], dim: int, judge: JudgeVectors | None = None
+) -> None:
+    """Switch the whole index to another model and judge (``kbsearch reindex``)."""
     with transaction(store) as db:
         _put_vectors(db, vectors, model)
+        if judge is not None:
+            for batch in judge.batches:
+                _put_vectors(db, batch, judge.model)
         write_meta(db, "model", model)
         write_meta(db, "dim", str(dim))
+        bind_judge(db, judge.model if judge is not None else None)
         write_meta(db, "generation", str(store.generation + 1))
     store.cache.replace(store.cache.from_database(model, dim))
 
 
 def _bind_model(store: Store, model: str, changes: ChangeSet) -> None:
     store.require_model(model)
+    if changes.upserts:
+        # New records must come with the vectors of the index's own judge (or none):
+        # a record without one could not be judged, nor one of another scale.
+        judge = changes.judge.model if changes.judge is not None else None
+        store.require_judge(model, judge)
+        bind_judge(store.db, judge)
     if store.model != model and (changes.vectors or changes.dim):
         dim = changes.dim or next(iter(changes.vectors.values())).shape[-1]
         write_meta(store.db, "model", model)

@@ -1,0 +1,36 @@
+"""``kbsearch calibrate`` at the facade: fit a model's learned dedupe decisions
+by replaying labelled streams through scratch knowledge bases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kbsearch.embed import load_encoder, load_judge
+from kbsearch.kb import KnowledgeBase
+from kbsearch.models import resolve_judge, resolve_model
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.calibrate import Calibration
+
+
+def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None = None, **fit: Any) -> Calibration:
+    """Fit the model's learned dedupe decisions (``fit``: tests, until, config); ``out`` saves the config.
+
+    The replays run with the model's judge when its line names one, so the
+    same-item decision is fitted on both encoders' features."""
+    from kbsearch.dedupe.calibrate import calibrate as fit_both
+    from kbsearch.dedupe.config import for_judge, starting_config
+    from kbsearch.vector_index import write_atomic
+
+    spec = resolve_model(model)
+    encoder = load_encoder(spec)
+    judge_spec = resolve_judge(spec)
+    judge = load_judge(judge_spec, spec.name) if judge_spec is not None else None
+    # Fitted for the model's own judge (or none), whatever config it starts from.
+    config = for_judge(starting_config(fit.pop("config", None), spec), spec.judge)
+    opener = lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder, judge=judge)  # noqa: E731
+    result = fit_both(inputs, encoder=encoder, open_kb=opener, config=config, **fit)
+    if out:
+        write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())
+    return result
