@@ -2,8 +2,9 @@
 
 Each record is compared with its nearest records (by whole-record cosine),
 with every record about one of its arXiv ids, and with records of identical
-text, by the same judgement ``check`` makes (``dedupe.compare``): the later
-record is the item, the earlier one the known record. Records from one file
+text, by the same judgement ``check`` makes (``dedupe.compare``, reading the
+judge model's stored vectors when the config has a judge): the later record
+is the item, the earlier one the known record. Records from one file
 are never compared: a briefing's increments are distinct by construction.
 
 Clusters are grown from those direct judgements, strongest first, under two
@@ -27,12 +28,13 @@ from itertools import combinations
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.features import NAME_COUNT_CAP, Neighbourhood
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import neighbour_pairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind, Match, Rule
-from kbsearch.dedupe.rules import Embedded, compare, neighbourhood
+from kbsearch.dedupe.rules import Embedded, compare, mean_best
+from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
 from kbsearch.textsim import normalized
@@ -45,7 +47,14 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
     rowids = store.filter_rowids(flt)
     records = store.by_rowids(rowids if rowids is not None else store.all_rowids())
     wholes = store.whole_vectors(records)
-    embedded = {r: Embedded.whole_only(records[r], wholes[r]) for r in sorted(records) if r in wholes}
+    judges = store.judge_vectors(records, config.judge) if config.judge is not None else {}
+    embedded = {r: Embedded.whole_only(records[r], wholes[r], judges.get(r)) for r in sorted(records) if r in wholes}
+    lacking = [records[r].id for r in embedded if config.judge is not None and r not in judges]
+    if lacking:
+        raise KbError(
+            f"{len(lacking)} records have no {config.judge!r} vector, e.g. {lacking[0]!r}",
+            hint="run 'kbsearch reindex' (embeds what the judge lacks)",
+        )
     files = store.files_of(list(embedded))
     judged = _judge_pairs(store, embedded, files, config)
     groups = _grow_clusters(embedded, judged)
@@ -70,12 +79,20 @@ def _judge_pairs(
         return {}
     matrix = np.stack([embedded[r].whole for r in rowids])
     found = neighbour_pairs(matrix, config.audit_neighbours, -1.0)
-    around: dict[int, list[float]] = {r: [] for r in rowids}
+    judges = [embedded[r].judge for r in rowids]
+    judge_cosines = np.zeros(len(found), dtype=np.float32)
+    if all(j is not None for j in judges):
+        stacked = np.stack(judges)  # type: ignore[arg-type]
+        judge_cosines = np.einsum("ij,ij->i", stacked[found.left], stacked[found.right])
+    around: dict[int, tuple[list[float], list[float]]] = {r: ([], []) for r in rowids}
     pairs: set[Pair] = set()
-    for i, j, cosine in zip(found.left.tolist(), found.right.tolist(), found.cosine.tolist(), strict=True):
+    for i, j, cosine, judge in zip(
+        found.left.tolist(), found.right.tolist(), found.cosine.tolist(), judge_cosines.tolist(), strict=True
+    ):
         a, b = rowids[i], rowids[j]
-        around[a].append(cosine)
-        around[b].append(cosine)
+        for end in (a, b):
+            around[end][0].append(cosine)
+            around[end][1].append(judge)
         pairs.add((a, b))
     pairs |= _id_pairs(embedded) | _identical_text_pairs(embedded)
     name_count = NameHolders(store, NAME_COUNT_CAP).count
@@ -84,7 +101,8 @@ def _judge_pairs(
         if files.get(a) is not None and files.get(a) == files.get(b):
             continue
         earlier, later = sorted((a, b), key=lambda r: _order(embedded[r].record))
-        match = compare(embedded[later], embedded[earlier], config, neighbourhood(around[later], config), name_count)
+        near = Neighbourhood(mean_best(around[later][0], config), mean_best(around[later][1], config))
+        match = compare(embedded[later], embedded[earlier], config, near, name_count)
         if match.same_item:
             judged[(earlier, later)] = match
     return judged

@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
-from kbsearch.dedupe.features import SAME_ITEM_FEATURES
+from kbsearch.dedupe.features import same_item_features
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.rules import claim_features
@@ -164,7 +164,9 @@ def _cutoff(result: ReplayResult, until: Until) -> dt.date | None:
     return days[len(days) // 2 - 1] if len(days) > 1 else None
 
 
-def fit_same_item(results: list[ReplayResult], until: Until, sources: str) -> Fitted:
+def fit_same_item(results: list[ReplayResult], until: Until, sources: str, *, judged: bool = False) -> Fitted:
+    """Fit the same-item decision on the replayed pairs of the fitting days
+    (``judged``: with the judge model's features too)."""
     cutoffs = [_cutoff(r, until) for r in results]
     early = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is None or p.date <= c]
     late = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is not None and p.date > c]
@@ -176,7 +178,8 @@ def fit_same_item(results: list[ReplayResult], until: Until, sources: str) -> Fi
             "the fitted days compared no pair of each kind (same item and not) that exact evidence left open",
             hint="give more days, or streams whose checked records repeat known ones in other words",
         )
-    x = np.array([[p.features[name] for name in SAME_ITEM_FEATURES] for p in learned])
+    names = same_item_features(judged)
+    x = np.array([[p.features[name] for name in names] for p in learned])
     y = np.array([p.same for p in learned])
     days = (
         "all days"
@@ -185,9 +188,7 @@ def fit_same_item(results: list[ReplayResult], until: Until, sources: str) -> Fi
         if until == "half"
         else f"days up to {until}"
     )
-    scorer = fit_logistic(
-        SAME_ITEM_FEATURES, x, y, l2=L2, fitted_on=f"{len(learned)} compared pairs of {sources}, {days}"
-    )
+    scorer = fit_logistic(names, x, y, l2=L2, fitted_on=f"{len(learned)} compared pairs of {sources}, {days}")
     scorer = scorer.model_copy(update={"threshold": _best_threshold(early, fit_items, scorer)})
     fitted = _item_score(early, fit_items, scorer)
     held_out = None
@@ -237,6 +238,7 @@ def calibrate(
     if streams:
         # Claims are judged with the claim decision just fitted: a replay's verdicts use it.
         results = replay_streams(streams, open_kb, config)
-        fitted.append(fit_same_item(results, until, ", ".join(p.name for p in streams)))
+        sources = ", ".join(p.name for p in streams)
+        fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None))
         config = config.model_copy(update={"same_item": fitted[-1].scorer})
     return Calibration(model=config.model, fitted=fitted, config=config)

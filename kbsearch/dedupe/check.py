@@ -3,6 +3,11 @@
 An item is never compared with itself or with records read from the same
 file, and ``as_of`` hides everything dated later (and everything undated), so
 a past day can be replayed honestly.
+
+Candidates come from the index's model (nearest by whole text and title),
+shared ids and rare shared names; with a judge model, each item's whole text
+is embedded by the judge too, and the known records' judge vectors are read
+from the store, so the decision reads both encoders.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from kbsearch.dedupe.names import NameHolders, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, FlagKind, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, PassageHit, compare_all, decide, judge_claim, restates_same_paper, ruled_out
 from kbsearch.embed import Encoder
+from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
 
@@ -26,9 +32,23 @@ from kbsearch.store import SearchFilter, Store
 class Checker:
     """Checks items against one store with one encoder and one config."""
 
-    def __init__(self, store: Store, encoder: Encoder, config: DedupeConfig, as_of: dt.date | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        encoder: Encoder,
+        config: DedupeConfig,
+        as_of: dt.date | None = None,
+        *,
+        judge: Encoder | None = None,
+    ) -> None:
+        if config.judge is not None and judge is None:
+            raise KbError(
+                f"the dedupe config reads judge {config.judge!r}, and no judge model was given",
+                hint=f"set judge={config.judge} on {config.model!r}'s line in models.txt, or use a config without one",
+            )
         self.store = store
         self.encoder = encoder
+        self.judge = judge if config.judge is not None else None
         self.config = config
         self.as_of = as_of
         self.names = NameHolders(store, NAME_COUNT_CAP)
@@ -50,9 +70,13 @@ class Checker:
         texts = [p for each in passages for p in each]
         with timings.phase("embed items"):
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
+        judged: list[np.ndarray | None] = [None] * len(items)
+        if self.judge is not None and items:
+            with timings.phase("judge items"):
+                judged = list(self.judge.encode([item.embed_text() for item in items]))
         out, start = [], 0
-        for item, own in zip(items, passages, strict=True):
-            out.append(Embedded(item, vectors[start : start + len(own)], own))
+        for item, own, judge in zip(items, passages, judged, strict=True):
+            out.append(Embedded(item, vectors[start : start + len(own)], own, judge))
             start += len(own)
         return out
 
@@ -119,8 +143,26 @@ class Checker:
         if missing:
             records = self.store.by_rowids(missing)
             vectors = self.store.passage_vectors(missing)
-            self._loaded.update((r, Embedded(records[r], vectors[r])) for r in missing if r in records and r in vectors)
+            judged = self._judge_vectors(records)
+            self._loaded.update(
+                (r, Embedded(records[r], vectors[r], judge=judged.get(r)))
+                for r in missing
+                if r in records and r in vectors
+            )
         return {r: self._loaded[r] for r in rowids if r in self._loaded}
+
+    def _judge_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
+        """The stored judge vectors of ``records``; every one must have its own."""
+        if self.judge is None:
+            return {}
+        found = self.store.judge_vectors(records, self.judge.model_id)
+        lacking = [records[r].id for r in records if r not in found]
+        if lacking:
+            raise KbError(
+                f"{len(lacking)} records have no {self.config.judge!r} vector, e.g. {lacking[0]!r}",
+                hint="run 'kbsearch reindex' (embeds what the judge lacks)",
+            )
+        return found
 
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
         texts = item.record.claim_texts() or [item.whole_text]

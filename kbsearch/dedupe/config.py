@@ -1,9 +1,10 @@
 """Everything the dedupe gate decides with, for one model, in one validated file.
 
 Each model has its own cosine scale, so each ships its own config:
-``kbsearch/scorers/<model name>.json`` (or the file a models.txt line names
-with ``dedupe=FILE``, or ``--config FILE``). ``kbsearch calibrate`` writes
-it. A missing or malformed file is an error that names the file and the fix;
+``kbsearch/scorers/<model name>.json`` for a model that decides alone, and
+``kbsearch/scorers/<model name>+<judge name>.json`` for a model with a judge
+(or the file a models.txt line names with ``dedupe=FILE``, or ``--config
+FILE``). ``kbsearch calibrate`` writes it. A missing or malformed file is an error that names the file and the fix;
 there is no silent fallback to another model's numbers.
 """
 
@@ -12,9 +13,9 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kbsearch.dedupe.features import SAME_ITEM_FEATURES
+from kbsearch.dedupe.features import JUDGE_FEATURES, SAME_ITEM_FEATURES
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
@@ -31,6 +32,9 @@ class DedupeConfig(BaseModel):
     model: str
     """The model whose vectors the scorers read: a config fitted for one model
     is refused for another (their cosines are on different scales)."""
+    judge: str | None = None
+    """The judge model whose whole-text vectors the ``judge_*`` features read
+    (models.txt ``judge=``); None: the model decides alone."""
     same_item: Scorer
     """Is a known record the same item? Fitted on the earlier half of the days of
     the labelled dev streams (see its ``fitted_on``); used wherever no exact
@@ -75,6 +79,13 @@ class DedupeConfig(BaseModel):
             raise ValueError(f"unknown same-item features {unknown}; known: {', '.join(SAME_ITEM_FEATURES)}")
         return scorer
 
+    @model_validator(mode="after")
+    def _judge_features_need_a_judge(self) -> DedupeConfig:
+        used = sorted(set(self.same_item.features) & set(JUDGE_FEATURES))
+        if used and self.judge is None:
+            raise ValueError(f"same-item features {used} read a judge model, and the config names none ('judge')")
+        return self
+
     @field_validator("claim_known")
     @classmethod
     def _claim_features(cls, scorer: Scorer) -> Scorer:
@@ -84,22 +95,29 @@ class DedupeConfig(BaseModel):
         return scorer
 
 
-def shipped_config_path(model: str) -> Path:
-    """Where the package keeps a model's fitted config."""
-    return Path(str(resources.files("kbsearch") / "scorers" / f"{model}.json"))
+def shipped_config_path(model: str, judge: str | None = None) -> Path:
+    """Where the package keeps a model's fitted config: ``MODEL.json`` when it
+    decides alone, ``MODEL+JUDGE.json`` with a judge."""
+    name = model if judge is None else f"{model}+{judge}"
+    return Path(str(resources.files("kbsearch") / "scorers" / f"{name}.json"))
 
 
-def load_config(path: str | Path | None, model: str, *, same_model: bool = True) -> DedupeConfig:
-    """The config in ``path``, else the one shipped for ``model``. With
-    ``same_model`` it must have been fitted for ``model``; models.txt may point
-    a model at another's config (the same weights run another way)."""
-    file = Path(path) if path is not None else shipped_config_path(model)
+def load_config(
+    path: str | Path | None, model: str, *, same_model: bool = True, judge: str | None = None
+) -> DedupeConfig:
+    """The config in ``path``, else the one shipped for ``model`` (and ``judge``).
+    With ``same_model`` it must have been fitted for ``model``; models.txt may
+    point a model at another's config (the same weights run another way). A
+    config fitted with a judge needs that judge; one fitted without reads none."""
+    file = Path(path) if path is not None else shipped_config_path(model, judge)
     try:
         raw = file.read_bytes()
     except OSError as err:
         missing = path is None and isinstance(err, FileNotFoundError)
         message = (
-            f"no dedupe config for model {model!r}" if missing else f"cannot read the dedupe config: {err.strerror}"
+            f"no dedupe config for model {model!r}" + (f" with judge {judge!r}" if judge else "")
+            if missing
+            else f"cannot read the dedupe config: {err.strerror}"
         )
         raise KbError(message, path=str(file), hint=FIT_HINT) from err
     try:
@@ -114,6 +132,13 @@ def load_config(path: str | Path | None, model: str, *, same_model: bool = True)
             path=str(file),
             hint=f"use the config fitted for {model!r}, or {FIT_HINT}",
         )
+    if config.judge is not None and config.judge != judge:
+        raise KbError(
+            f"the dedupe config was fitted with judge {config.judge!r}, "
+            + (f"and model {model!r} names judge {judge!r}" if judge else f"and model {model!r} names none"),
+            path=str(file),
+            hint=f"set judge={config.judge} on {model!r}'s line in models.txt, or use a config fitted for it",
+        )
     return config
 
 
@@ -121,12 +146,12 @@ def config_for(spec: ModelSpec, path: str | None = None) -> DedupeConfig:
     """The config in ``path`` (``--config``), else the one models.txt names for
     the model (a file, or another model's shipped config), else its own."""
     if path is not None:
-        return load_config(path, spec.name)
+        return load_config(path, spec.name, judge=spec.judge)
     own = spec.dedupe
     if own is None:
-        return load_config(None, spec.name)
-    file = own if own.endswith(".json") else shipped_config_path(own)
-    return load_config(file, spec.name, same_model=False)
+        return load_config(None, spec.name, judge=spec.judge)
+    file = own if own.endswith(".json") else shipped_config_path(own, spec.judge)
+    return load_config(file, spec.name, same_model=False, judge=spec.judge)
 
 
 def starting_config(path: str | None, spec: ModelSpec) -> DedupeConfig:
@@ -146,7 +171,15 @@ def starting_config(path: str | None, spec: ModelSpec) -> DedupeConfig:
         threshold=0.5,
         fitted_on="nothing yet: a placeholder until calibrate fits it",
     )
-    return DedupeConfig(model=spec.name, same_item=blank, claim_known=blank)
+    return DedupeConfig(model=spec.name, judge=spec.judge, same_item=blank, claim_known=blank)
+
+
+def for_judge(config: DedupeConfig, judge: str | None) -> DedupeConfig:
+    """``config`` set to be fitted with ``judge`` (or none), validated."""
+    try:
+        return DedupeConfig.model_validate({**config.model_dump(), "judge": judge})
+    except ValidationError as err:
+        raise KbError(f"bad dedupe config: {err.errors()[0]['msg']}", hint=FIT_HINT) from err
 
 
 def with_overrides(config: DedupeConfig, overrides: dict[str, float] | None) -> DedupeConfig:

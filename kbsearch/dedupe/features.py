@@ -17,6 +17,10 @@ Every feature is chosen to mean the same across languages and writers:
 - ``shared_numbers``: result numbers both texts state, units normalised
   (10.7x = 10.7倍 = 10.7×).
 - ``length_gap``: |log| of the two texts' length ratio.
+- ``judge_cosine`` and ``judge_relative``: the cosine and the relative cosine
+  under the judge model (models.txt ``judge=``), which reads each record's
+  whole text beside the index's model: two encoders trained apart see
+  different things, and the decision reads both.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import numpy as np
 
 from kbsearch.textsim import is_coined
 
-SAME_ITEM_FEATURES = (
+INDEX_FEATURES = (
     "cosine",
     "cross_cosine",
     "cross_lingual",
@@ -40,6 +44,15 @@ SAME_ITEM_FEATURES = (
     "shared_numbers",
     "length_gap",
 )
+JUDGE_FEATURES = ("judge_cosine", "judge_relative")
+SAME_ITEM_FEATURES = INDEX_FEATURES + JUDGE_FEATURES
+
+
+def same_item_features(judged: bool) -> tuple[str, ...]:
+    """The features a same-item decision reads: with a judge, both encoders'."""
+    return SAME_ITEM_FEATURES if judged else INDEX_FEATURES
+
+
 # A name held by this many records or more weighs the least (log 2): a cap
 # that keeps each rarity lookup a bounded query.
 NAME_COUNT_CAP = 50
@@ -126,6 +139,8 @@ class Side:
     """What the features read of one record: computed once per record."""
 
     vector: np.ndarray
+    judge: np.ndarray | None
+    """The judge model's vector of the whole text (None without a judge)."""
     language: str
     tokens: frozenset[str]
     names: frozenset[str]
@@ -133,27 +148,39 @@ class Side:
     length: int
 
 
+@dataclass(frozen=True)
+class Neighbourhood:
+    """The mean cosine of an item's nearest candidates, under each encoder."""
+
+    cosine: float = 0.0
+    judge: float = 0.0
+
+
 def pair_features(
     item: Side,
     known: Side,
-    neighbourhood: float,
+    neighbourhood: Neighbourhood,
     name_count: Callable[[str], int],
 ) -> dict[str, float]:
-    """The features of one pair; ``neighbourhood`` is the mean cosine of the
-    item's candidates, ``name_count`` how many known records hold a name."""
+    """The features of one pair (the judge's when both sides have a judge
+    vector); ``name_count`` says how many known records hold a name."""
     cosine = float(np.clip(item.vector @ known.vector, -1.0, 1.0))
     cross = item.language != known.language
     lexical = 0.0
     if not cross and item.tokens and known.tokens:
         lexical = len(item.tokens & known.tokens) / len(item.tokens | known.tokens)
     shared = item.names & known.names
-    return {
+    features = {
         "cosine": cosine,
         "cross_cosine": cosine if cross else 0.0,
         "cross_lingual": 1.0 if cross else 0.0,
-        "relative": cosine - neighbourhood,
+        "relative": cosine - neighbourhood.cosine,
         "lexical": lexical,
         "shared_names": sum(name_weight(name_count(n)) for n in sorted(shared)),
         "shared_numbers": float(len(item.numbers & known.numbers)),
         "length_gap": abs(math.log((1 + item.length) / (1 + known.length))),
     }
+    if item.judge is not None and known.judge is not None:
+        judged = float(np.clip(item.judge @ known.judge, -1.0, 1.0))
+        features.update(judge_cosine=judged, judge_relative=judged - neighbourhood.judge)
+    return features

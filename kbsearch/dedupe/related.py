@@ -14,31 +14,46 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.results import Explanation, Neighbours
-from kbsearch.dedupe.rules import Embedded, compare, compare_all, rule_findings
-from kbsearch.errors import RecordNotFound
+from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood, rule_findings
+from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import SearchFilter
 from kbsearch.responses import ListedRecord
 from kbsearch.store import Store
 
 
-def load_embedded(store: Store, record_ids: list[str]) -> dict[str, Embedded]:
-    """The stored records with their passage vectors; RecordNotFound names the first missing id."""
+def load_embedded(store: Store, record_ids: list[str], judge: str | None) -> dict[str, Embedded]:
+    """The stored records with their passage vectors (and ``judge``'s vectors);
+    RecordNotFound names the first missing id."""
     rowids = store.rowids_of(record_ids)
     for record_id in record_ids:
         if record_id not in rowids:
             raise RecordNotFound(
                 f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch list --json' and 'search --json'"
             )
-    records = store.by_rowids(rowids.values())
-    vectors = store.passage_vectors(list(rowids.values()))
-    return {rid: Embedded(records[rowid], vectors[rowid]) for rid, rowid in rowids.items()}
+    loaded = load_rows(store, list(rowids.values()), judge)
+    return {rid: loaded[rowid] for rid, rowid in rowids.items()}
+
+
+def load_rows(store: Store, rowids: list[int], judge: str | None) -> dict[int, Embedded]:
+    """Stored records by rowid with their passage vectors, and ``judge``'s vector of
+    each whole text (a record without one is an error naming the fix)."""
+    records = store.by_rowids(rowids)
+    vectors = store.passage_vectors(rowids)
+    judged = store.judge_vectors(records, judge) if judge is not None else {}
+    lacking = [records[r].id for r in records if judge is not None and r not in judged]
+    if lacking:
+        raise KbError(
+            f"{len(lacking)} records have no {judge!r} vector, e.g. {lacking[0]!r}",
+            hint="run 'kbsearch reindex' (embeds what the judge lacks)",
+        )
+    return {r: Embedded(records[r], vectors[r], judge=judged.get(r)) for r in rowids if r in records and r in vectors}
 
 
 def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: DedupeConfig) -> Neighbours:
     """The ``k`` records nearest to a stored one (by whole text and by title, plus
     those sharing an arXiv id with it), judged as ``check`` judges its matches."""
     started = time.perf_counter()
-    item = load_embedded(store, [record_id])[record_id]
+    item = load_embedded(store, [record_id], config.judge)[record_id]
     flt = flt.model_copy(update={"exclude_ids": [*flt.exclude_ids, record_id]})
     fetch = max(k, config.candidates)
     rowids: dict[int, None] = {}
@@ -46,9 +61,7 @@ def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: 
         rowids.update((rowid, None) for rowid, _, _ in store.search_records(vector, fetch, flt))
     by_id = store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
     rowids.update((r, None) for r in store.restrict(by_id, flt))
-    records = store.by_rowids(rowids)
-    vectors = store.passage_vectors(list(rowids))
-    known = [Embedded(records[r], vectors[r]) for r in rowids if r in records and r in vectors]
+    known = list(load_rows(store, list(rowids), config.judge).values())
     name_count = NameHolders(store, NAME_COUNT_CAP).count
     matches = sorted(
         compare_all(item, known, config, name_count), key=lambda m: (not m.same_item, -m.probability, -m.score)
@@ -65,13 +78,13 @@ def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: 
 
 def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explanation:
     """Whether B is the same item as A, by ``compare``, and what every rule saw."""
-    loaded = load_embedded(store, [a_id, b_id])
+    loaded = load_embedded(store, [a_id, b_id], config.judge)
     a, b = loaded[a_id], loaded[b_id]
     name_count = NameHolders(store, NAME_COUNT_CAP).count
     # The neighbourhood ``check`` would read: A's nearest stored records.
     flt = SearchFilter(exclude_ids=[a_id])
-    nearest = [score for _, score, _ in store.search_records(a.whole, config.neighbourhood, flt)]
-    around = sum(nearest) / len(nearest) if nearest else 0.0
+    nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
+    around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),

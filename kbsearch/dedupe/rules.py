@@ -13,9 +13,10 @@ Exact evidence decides first, where there is some:
    two papers, however alike their summaries (papers on one topic read alike).
 
 Everything else is one learned decision (``DedupeConfig.same_item``): a
-probability from the features in ``kbsearch.dedupe.features``, against its
-threshold. A claim is known when the learned claim decision says a known
-passage says the same and it brings no result number the known records lack.
+probability from the features in ``kbsearch.dedupe.features`` (under the
+index's model and, when it names one, its judge), against its threshold. A
+claim is known when the learned claim decision says a known passage says the
+same and it brings no result number the known records lack.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from functools import cached_property
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import Side, latin_names, pair_features
+from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
@@ -35,11 +36,13 @@ from kbsearch.textsim import jaccard, language, lexical_tokens, normalized, subs
 
 @dataclass
 class Embedded:
-    """A record with one unit vector per passage (``Record.passages()`` order)."""
+    """A record with one unit vector per passage (``Record.passages()`` order),
+    and the judge's vector of its whole text when there is a judge."""
 
     record: Record
     vectors: np.ndarray
     passages: list[str] = field(default_factory=list)
+    judge: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if not self.passages:
@@ -58,11 +61,11 @@ class Embedded:
         return self._features[index]
 
     @classmethod
-    def whole_only(cls, record: Record, whole: np.ndarray) -> Embedded:
-        """A record with only its whole-record vector: all that ``compare`` reads.
+    def whole_only(cls, record: Record, whole: np.ndarray, judge: np.ndarray | None = None) -> Embedded:
+        """A record with only its whole-record vectors: all that ``compare`` reads.
         ``audit`` uses it to avoid loading every title and claim vector."""
         text = record.embed_text()
-        return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text])
+        return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text], judge)
 
     @cached_property
     def whole(self) -> np.ndarray:
@@ -75,6 +78,7 @@ class Embedded:
         """What the same-item features read of this record."""
         return Side(
             vector=self.whole,
+            judge=self.judge,
             language=self.language,
             tokens=frozenset(self.tokens),
             names=frozenset(latin_names(self.whole_text)),
@@ -83,19 +87,24 @@ class Embedded:
         )
 
 
-def neighbourhood(cosines: list[float], config: DedupeConfig) -> float:
-    """The mean of the item's ``config.neighbourhood`` best candidate cosines."""
+def mean_best(cosines: list[float], config: DedupeConfig) -> float:
+    """The mean of the ``config.neighbourhood`` best of ``cosines``."""
     if not cosines:
         return 0.0
-    best = sorted(cosines, reverse=True)[: config.neighbourhood]
-    return float(np.mean(best))
+    return float(np.mean(sorted(cosines, reverse=True)[: config.neighbourhood]))
+
+
+def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -> Neighbourhood:
+    """How close the item's nearest candidates are, under each encoder."""
+    judged = [float(item.judge @ k.judge) for k in known if item.judge is not None and k.judge is not None]
+    return Neighbourhood(mean_best([float(item.whole @ k.whole) for k in known], config), mean_best(judged, config))
 
 
 def compare_all(
     item: Embedded, known: list[Embedded], config: DedupeConfig, name_count: Callable[[str], int]
 ) -> list[Match]:
     """``compare`` for each candidate, with the item's neighbourhood read from all of them."""
-    around = neighbourhood([float(item.whole @ k.whole) for k in known], config)
+    around = neighbourhood(item, known, config)
     return [compare(item, k, config, around, name_count) for k in known]
 
 
@@ -103,7 +112,7 @@ def compare(
     item: Embedded,
     known: Embedded,
     config: DedupeConfig,
-    around: float,
+    around: Neighbourhood,
     name_count: Callable[[str], int],
 ) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
@@ -171,7 +180,11 @@ def _same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule,
 
 
 def rule_findings(
-    item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int], around: float = 0.0
+    item: Embedded,
+    known: Embedded,
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+    around: Neighbourhood | None = None,
 ) -> list[RuleFinding]:
     """What every rule of ``compare`` says about the pair, in its order; the
     first one with a say is the one ``compare`` decides by."""
@@ -194,7 +207,7 @@ def rule_findings(
         if by_title is None
         else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
     )
-    features = pair_features(item.side, known.side, around, name_count)
+    features = pair_features(item.side, known.side, around or Neighbourhood(), name_count)
     probability = config.same_item.probability(features)
     same = config.same_item.decide(probability)
     read = ", ".join(f"{name} {features[name]:.2f}" for name in config.same_item.features)
