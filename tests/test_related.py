@@ -12,6 +12,7 @@ from filelock import FileLock
 
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
+from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.related import load_embedded
 from kbsearch.dedupe.rules import compare, rule_findings
 from kbsearch.doctor import examine
@@ -147,8 +148,8 @@ def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
     count = lambda name: 1 if name in {"triattention", "c²kv", "when2think"} else 50  # noqa: E731
     checked = 0
     for a, b in itertools.combinations(embedded, 2):
-        match = compare(a, b, config, 0.1, count)
-        findings = rule_findings(a, b, config, count, 0.1)
+        match = compare(a, b, config, Neighbourhood(0.1), count)
+        findings = rule_findings(a, b, config, count, Neighbourhood(0.1))
         first = next(f for f in findings if f.says is not None)
         assert first.says == match.same_item, (a.record.id, b.record.id, findings, match.reasons)
         checked += 1
@@ -158,7 +159,7 @@ def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
 def test_load_embedded_reads_the_stored_vectors(index: str) -> None:
     spec = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64, dedupe=str(FAKE_DEDUPE))
     with KnowledgeBase(Path(index), spec, encoder=FakeEncoder()) as kb:
-        loaded = load_embedded(kb.store, ["tri-jay"])["tri-jay"]
+        loaded = load_embedded(kb.store, ["tri-jay"], None)["tri-jay"]
         fresh = FakeEncoder().encode(loaded.record.passages())
         assert loaded.vectors.shape == fresh.shape
         assert abs(float(loaded.vectors[0] @ fresh[0]) - 1.0) < 1e-5
