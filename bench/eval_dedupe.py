@@ -1,6 +1,6 @@
 """Dedupe quality on the three dev streams, through the code the CLI runs.
 
-    python bench/eval_dedupe.py [--model NAME] [--config FILE] [--streams A,B] [--days N]
+    python bench/eval_dedupe.py [--gates pair,use,e5] [--streams A,B] [--reuse] [--fit] [--loso]
 
 Each stream of ../shared/eval (README there) is written as a labelled
 stream (``kbsearch.replay``) and replayed day by day through
@@ -10,9 +10,15 @@ earlier; kbsearch is scored twice, counting DUPLICATE or UPDATE as "seen
 before" (the external protocol) and DUPLICATE alone. Beside it, each raw
 model: the cosine to the nearest earlier record of the same view, at the
 threshold that maximises F1 *chosen with the truth* (an upper bound no
-deployed threshold reaches). Rows cover all days and the later half of the
-days; the shipped same-item decision was fitted on the earlier half only
-(``--fit`` refits it that way and writes the model's config).
+deployed threshold reaches). Rows cover the later half of the days and all
+days; the shipped same-item decisions were fitted on the earlier half only
+(``--fit`` refits them that way and writes each gate's config).
+
+Gates: ``pair``, the default (USE for the index, multilingual-e5-small as its
+judge, the decision reading both); ``use`` and ``e5``, each model deciding
+alone (its models.txt line without ``judge=``). ``--loso`` refits each gate's
+decision on all days of two streams and scores the third (from the saved
+replays), for how it carries to a stream it was not fitted on.
 
 Streams:
 - ``within-card``: feed a checked against its own earlier days, English
@@ -31,6 +37,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,12 +54,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from cached_encoder import CACHE_DIR, CachedEncoder  # noqa: E402
 
-from kbsearch.dedupe.config import config_for  # noqa: E402
+from kbsearch.dedupe.config import config_for, shipped_config_path  # noqa: E402
 from kbsearch.dedupe.replay import ReplayResult, read_stream, replay  # noqa: E402
 from kbsearch.dedupe.results import Verdict  # noqa: E402
 from kbsearch.embed import Encoder, load_encoder  # noqa: E402
 from kbsearch.kb import KnowledgeBase  # noqa: E402
-from kbsearch.models import resolve_model  # noqa: E402
+from kbsearch.models import resolve_judge, resolve_model  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval" / "domain"
 WORK = CACHE_DIR / "replay"
@@ -129,22 +137,50 @@ def best_f1(scores: np.ndarray, truth: np.ndarray) -> float:
     return float((2 * precision * recall / np.maximum(precision + recall, 1e-9)).max())
 
 
-def run_stream(name: str, model: str, encoder: Encoder, config_path: str | None, days: int | None) -> ReplayResult:
-    path = write_stream(name)
-    rows = read_stream(path)
+class Gate:
+    """One gate configuration: the index's model and, optionally, its judge."""
+
+    def __init__(self, name: str, judged: bool) -> None:
+        spec = resolve_model(name)
+        self.spec = spec if judged else spec.model_copy(update={"judge": None})
+        self.label = spec.name + (f"+{spec.judge}" if judged and spec.judge else "")
+        self._encoders: tuple[Encoder, Encoder | None] | None = None
+
+    def encoders(self) -> tuple[Encoder, Encoder | None]:
+        if self._encoders is None:
+            judge = resolve_judge(self.spec)
+            self._encoders = (cached(self.spec.name), cached(judge.name) if judge else None)
+        return self._encoders
+
+
+_CACHED: dict[str, Encoder] = {}
+
+
+def cached(model: str) -> Encoder:
+    """One cached encoder per model, shared by every gate and the raw columns."""
+    if model not in _CACHED:
+        _CACHED[model] = CachedEncoder(load_encoder(resolve_model(model)))
+    return _CACHED[model]
+
+
+def run_stream(name: str, gate: Gate, config_path: str | None, days: int | None, reuse: bool) -> ReplayResult:
+    root = WORK / f"{name}-{gate.label}"
+    saved = root / "result.json"
+    if reuse and saved.is_file():
+        return ReplayResult.model_validate_json(saved.read_text())
+    rows = read_stream(write_stream(name))
     if days:
         keep = sorted({r.date for r in rows})[:days]
         rows = [r for r in rows if r.date in set(keep)]
-    root = WORK / f"{name}-{model}"
     shutil.rmtree(root, ignore_errors=True)
-    spec = resolve_model(model)
-    config = config_for(spec, config_path)
+    config = config_for(gate.spec, config_path)
+    encoder, judge = gate.encoders()
     started = time.perf_counter()
-    with KnowledgeBase(root / "index", spec, create=True, encoder=encoder) as kb:
+    with KnowledgeBase(root / "index", gate.spec, create=True, encoder=encoder, judge=judge) as kb:
         result = replay(kb, rows, root / "days", config, on_day=lambda d, n: _say(f"  {name} {d}: {n} checked"))
     seconds = time.perf_counter() - started
-    (root / "result.json").write_text(result.model_dump_json())
-    print(f"  {name}: {len(result.checked)} checked in {seconds:.0f}s", file=sys.stderr)
+    saved.write_text(result.model_dump_json())
+    _say(f"  {name} {gate.label}: {len(result.checked)} checked in {seconds:.0f}s")
     return result
 
 
@@ -152,61 +188,113 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def table(name: str, result: ReplayResult, raw: dict[str, dict[str, float]], stream: list[dict]) -> list[str]:
+def later_days(stream: list[dict]) -> set[dt.date]:
     days = check_days(stream)
-    later = {dt.date.fromisoformat(d) for d in days[len(days) // 2 :]}
+    return {dt.date.fromisoformat(d) for d in days[len(days) // 2 :]}
+
+
+def table(
+    name: str, results: dict[str, ReplayResult], raw: dict[str, dict[str, float]], stream: list[dict]
+) -> list[str]:
+    later = later_days(stream)
     lines = []
-    for label, part in (("all days", result.checked), ("later half", [c for c in result.checked if c.date in later])):
-        part = [c for c in part if c.id in next(iter(raw.values()))]  # items checked against a non-empty index
+    for label, keep in (("later half", lambda c: c.date in later), ("all days", lambda c: True)):
+        cells = []
+        part: list = []
+        for result in results.values():
+            # items checked against a non-empty index
+            part = [c for c in result.checked if keep(c) and c.id in next(iter(raw.values()))]
+            truth = np.array([c.seen_before for c in part])
+            p, r, f = prf(np.array([c.verdict is not Verdict.NEW for c in part]), truth)
+            _, _, fd = prf(np.array([c.verdict is Verdict.DUPLICATE for c in part]), truth)
+            recall = np.mean([c.candidate_found for c in part if c.seen_before]) if truth.any() else float("nan")
+            cells.append(f"{f:.3f} (P {p:.3f}, R {r:.3f}) / {fd:.3f} / {recall:.3f}")
         truth = np.array([c.seen_before for c in part])
-        same = np.array([c.verdict is not Verdict.NEW for c in part])
-        dup = np.array([c.verdict is Verdict.DUPLICATE for c in part])
-        recall = np.mean([c.candidate_found for c in part if c.seen_before]) if truth.any() else float("nan")
-        p, r, f = prf(same, truth)
-        _, _, fd = prf(dup, truth)
         raws = [best_f1(np.array([raw[m][c.id] for c in part]), truth) for m in RAW_MODELS]
         lines.append(
-            f"| {name} | {label} | {len(part)} | {int(truth.sum())} | **{f:.3f}** (P {p:.3f}, R {r:.3f}) | {fd:.3f} | "
+            f"| {name} | {label} | {len(part)} | {int(truth.sum())} | "
+            + " | ".join(cells)
+            + " | "
             + " | ".join(f"{x:.3f}" for x in raws)
-            + f" | {recall:.3f} |"
+            + " |"
         )
     return lines
 
 
+GATES = {
+    "pair": ("use-multilingual-v3", True),
+    "use": ("use-multilingual-v3", False),
+    "e5": ("multilingual-e5-small", False),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default=None, help="model name from models.txt (default: the default)")
-    parser.add_argument("--config", help="a dedupe config JSON (default: the model's own)")
+    parser.add_argument("--gates", default="pair,use,e5", help="comma-separated, from pair (USE + e5 judge), use, e5")
+    parser.add_argument("--config", help="a dedupe config JSON for a single gate (default: each gate's own)")
     parser.add_argument("--streams", default=",".join(STREAMS), help=f"comma-separated, from {', '.join(STREAMS)}")
     parser.add_argument("--days", type=int, help="replay only the first N days (quick runs)")
-    parser.add_argument(
-        "--fit", action="store_true", help="first refit the model's config on the earlier half (kbsearch calibrate)"
-    )
-    parser.add_argument("--fit-only", action="store_true", help="refit the config and stop (no table)")
+    parser.add_argument("--reuse", action="store_true", help="read replays saved by an earlier run")
+    parser.add_argument("--fit", action="store_true", help="first refit each gate's config on the earlier half")
+    parser.add_argument("--fit-only", action="store_true", help="refit the configs and stop (no table)")
+    parser.add_argument("--loso", action="store_true", help="leave one stream out: refit on two, score the third")
     args = parser.parse_args()
-    spec = resolve_model(args.model)
-    encoder = CachedEncoder(load_encoder(spec))
+    gates = [Gate(*GATES[g.strip()]) for g in args.gates.split(",") if g.strip()]
     names = [n.strip() for n in args.streams.split(",") if n.strip()]
     if args.fit or args.fit_only:
-        # The card views are settled mostly by the card-title rule: few pairs for the fit.
-        fit(spec.name, [n for n in names if not n.endswith("card")])
+        for gate in gates:
+            # The card views are settled mostly by the card-title rule: few pairs for the fit.
+            fit(gate, [n for n in names if not n.endswith("card")])
     if args.fit_only:
         return
-    raw_encoders = {m: encoder if m == spec.name else CachedEncoder(load_encoder(resolve_model(m))) for m in RAW_MODELS}
+    if args.loso:
+        for gate in gates:
+            print(loso(gate, {n: run_stream(n, gate, args.config, args.days, True) for n in names}), flush=True)
+        return
     header = (
-        f"model {spec.name}\n\n| stream | days | items | seen before | kbsearch DUP or UPD F1 | kbsearch DUP F1 | "
+        "| stream | days | items | seen before | "
+        + " | ".join(f"{g.label}: DUP or UPD F1 (P, R) / DUP F1 / candidate recall" for g in gates)
+        + " | "
         + " | ".join(f"raw {m} best F1" for m in RAW_MODELS)
-        + " | candidate recall |\n|---|---|---|---|---|---|"
-        + "---|" * len(RAW_MODELS)
-        + "---|"
+        + " |\n|"
+        + "---|" * (4 + len(gates) + len(RAW_MODELS))
     )
     lines = []
     for name in names:
-        result = run_stream(name, spec.name, encoder, args.config, args.days)
+        results = {g.label: run_stream(name, g, args.config, args.days, args.reuse) for g in gates}
         stream = [json.loads(line) for line in write_stream(name).open(encoding="utf-8")]
-        raw = {m: raw_scores(stream, e) for m, e in raw_encoders.items()}
-        lines += table(name, result, raw, stream)
+        raw = {m: raw_scores(stream, cached(m)) for m in RAW_MODELS}
+        lines += table(name, results, raw, stream)
         print("\n".join([header, *lines]), flush=True)
+
+
+def loso(gate: Gate, results: dict[str, ReplayResult]) -> str:
+    """Refit the same-item decision on all days of every stream but one and score
+    the one left out (its later half and all its days): how the decision
+    carries to a stream it never saw."""
+    from kbsearch.dedupe.calibrate import fit_same_item, item_predictions
+
+    lines = [
+        f"leave one stream out, {gate.label}",
+        "| held out | fitted on | threshold | later half F1 | all days F1 |",
+    ]
+    lines.append("|---|---|---|---|---|")
+    for held in results:
+        train = [results[n] for n in results if n != held]
+        fitted = fit_same_item(
+            train, None, "+".join(n for n in results if n != held), judged=gate.spec.judge is not None
+        )
+        stream = [json.loads(line) for line in write_stream(held).open(encoding="utf-8")]
+        later = later_days(stream)
+        seen = item_predictions(results[held].pairs, fitted.scorer, fitted.scorer.threshold)
+        scores = []
+        for part in ([c for c in results[held].checked if c.date in later], results[held].checked):
+            truth = np.array([c.seen_before for c in part])
+            p, r, f = prf(np.array([seen.get(c.id, False) for c in part]), truth)
+            scores.append(f"{f:.3f} (P {p:.3f}, R {r:.3f})")
+        others = ", ".join(n for n in results if n != held)
+        lines.append(f"| {held} | {others} | {fitted.scorer.threshold:.2f} | {scores[0]} | {scores[1]} |")
+    return "\n".join(lines)
 
 
 def check_days(lines: list[dict]) -> list[str]:
@@ -231,17 +319,23 @@ def earlier_half(name: str) -> Path:
     return path
 
 
-def fit(model: str, names: list[str]) -> None:
-    """Refit the model's shipped config with ``kbsearch calibrate`` on the earlier
+def fit(gate: Gate, names: list[str]) -> None:
+    """Refit a gate's shipped config with ``kbsearch calibrate`` on the earlier
     half of each stream's days (the later half is never replayed for it) and on
-    the claim pairs of bench/claim_pairs.py."""
+    the claim pairs of bench/claim_pairs.py. A gate without its model's judge
+    runs with a models.txt whose line drops ``judge=``, as a user would."""
     streams = [str(earlier_half(n)) for n in names]
     if not (CACHE_DIR / "claims-fit.tsv").is_file():
         subprocess.run([sys.executable, str(ROOT / "bench" / "claim_pairs.py")], check=True)
-    out = ROOT / "kbsearch" / "scorers" / f"{model}.json"
-    command = [sys.executable, str(ROOT / "bench" / "calibrate_cached.py"), "--model", model, *streams]
+    out = shipped_config_path(gate.spec.name, gate.spec.judge)
+    command = [sys.executable, str(ROOT / "bench" / "calibrate_cached.py"), "--model", gate.spec.name, *streams]
     command += [str(CACHE_DIR / "claims-fit.tsv"), "--test", str(CACHE_DIR / "claims-test.tsv"), "--out", str(out)]
-    subprocess.run(command, check=True)
+    env = dict(os.environ)
+    if gate.spec.judge is None:
+        alone = CACHE_DIR / "models-alone.txt"
+        alone.write_text(re.sub(r" judge=\S+", "", (ROOT / "models.txt").read_text(encoding="utf-8")), encoding="utf-8")
+        env["KBSEARCH_MODELS"] = str(alone)
+    subprocess.run(command, check=True, env=env)
 
 
 if __name__ == "__main__":

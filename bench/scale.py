@@ -28,6 +28,11 @@ Every figure is printed beside a baseline measured in the same run:
    so they cluster like real text; pure random vectors have no neighbours.
 6. Peak RSS (ru_maxrss) of the ingest and search processes.
 
+The figures are the index model's alone: every process reads a models.txt
+whose lines name no judge (models.txt ``judge=``), as an index with the judge
+turned off would. What the judge adds per record and per check is measured
+side by side by bench/judge_cost.py.
+
 Nothing from ../shared is written outside a temporary folder.
 """
 
@@ -101,6 +106,15 @@ def write_jsonl(pool: list[tuple[str, dict]], n: int, folder: Path) -> list[str]
 
 
 # -- child processes ----------------------------------------------------------
+
+
+def without_judge() -> None:
+    """Point this process and its children at a copy of models.txt with no judge."""
+    import re
+
+    path = Path(tempfile.gettempdir()) / "kbsearch-bench-models-alone.txt"
+    path.write_text(re.sub(r" judge=\S+", "", (ROOT / "models.txt").read_text(encoding="utf-8")), encoding="utf-8")
+    os.environ["KBSEARCH_MODELS"] = str(path)
 
 
 def run_child(args: list[str]) -> tuple[float, int, str]:
@@ -376,6 +390,7 @@ def main() -> None:
         raise SystemExit(child_cli(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "_latency":
         return child_latency(sys.argv[2], sys.argv[3])
+    without_judge()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--million", action="store_true", help="also the index alone at 1M vectors")

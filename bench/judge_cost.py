@@ -1,0 +1,148 @@
+"""What the judge model costs: the default (USE with the e5 judge) beside USE alone.
+
+    python bench/judge_cost.py [--records 2000] [--checks 60] [--repeats 2]
+
+The same records are ingested twice by whole ``kbsearch ingest`` processes:
+once with the default models.txt (``use-multilingual-v3 … judge=multilingual-e5-small``)
+and once with a copy whose line names no judge (the judge turned off), the
+two alternating, best of ``--repeats``. Then, for each index:
+
+- re-ingest of the same file (nothing embedded, by either model);
+- the index's size on disk (kb.sqlite with its WAL, and the vector cache);
+- warm check latency in one process: ``--checks`` one-item JSONL checks,
+  p50 / p99, both models loaded first;
+- a cold check: a whole ``kbsearch check ITEM.jsonl`` process, which loads
+  the judge as well as the index's model.
+
+Records are the dev digest stream's papers as cards, digest increments and
+English abstracts (bench/dev_stream.py), read from ../shared/eval at run
+time; the checked items are cards of papers the index does not hold. The
+machine is shared: the ratios in the last column are the steadier figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from dev_stream import load_rows, to_records  # noqa: E402
+
+KBSEARCH = [sys.executable, "-m", "kbsearch"]
+
+
+def models_alone(folder: Path) -> Path:
+    """models.txt with every ``judge=`` dropped: the judge turned off, as a user would."""
+    path = folder / "models-alone.txt"
+    path.write_text(re.sub(r" judge=\S+", "", (ROOT / "models.txt").read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
+def environ(models: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "KBSEARCH_MODELS"}
+    if models is not None:
+        env["KBSEARCH_MODELS"] = str(models)
+    return env
+
+
+def timed(args: list[str], env: dict[str, str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
+    seconds = time.perf_counter() - started
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args[2:5])} failed ({proc.returncode}): {proc.stderr.strip()[-600:]}")
+    return seconds, proc.stdout
+
+
+def size_mb(index: Path) -> tuple[float, float]:
+    """(database with its WAL, vector cache) in MB."""
+    database = sum(p.stat().st_size for p in index.glob("kb.sqlite*"))
+    cache = sum(p.stat().st_size for p in index.glob("vectors.faiss"))
+    return database / 1e6, cache / 1e6
+
+
+def warm_checks(index: Path, items: list[Path], env: dict[str, str]) -> tuple[float, float]:
+    """p50 / p99 ms of one-item checks in one process (a child, so it reads ``env``)."""
+    code = (
+        "import json, sys, time\n"
+        "from kbsearch.kb import KnowledgeBase\n"
+        "kb = KnowledgeBase.open(sys.argv[1])\n"
+        "kb.encoder.encode(['warm up']); judge = kb.judge; judge and judge.encode(['warm up'])\n"
+        "kb.check(sys.argv[2])\n"
+        "times = []\n"
+        "for path in sys.argv[2:]:\n"
+        "    t = time.perf_counter(); kb.check(path); times.append(1000 * (time.perf_counter() - t))\n"
+        "print(json.dumps(times))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(index), *map(str, items)], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"warm checks failed: {proc.stderr.strip()[-600:]}")
+    times = sorted(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return statistics.median(times), times[min(len(times) - 1, int(0.99 * len(times)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=2000)
+    parser.add_argument("--checks", type=int, default=60)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    rows = load_rows()
+    records = to_records(rows, args.records)
+    held = {row["paper"] for row in rows[: args.records]}  # to_records makes its cards of these first
+    fresh = [r for r in rows[::-1] if r["paper"] not in held][: args.checks]
+    with tempfile.TemporaryDirectory(prefix="kbsearch-judge-cost-") as tmp:
+        folder = Path(tmp)
+        data = folder / "records.jsonl"
+        data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        items = []
+        for n, row in enumerate(fresh):
+            item = {"id": f"probe/{n}", "kind": "paper_card", "title": row["title"], "text": row["tldr_zh"]}
+            items.append(folder / f"item-{n}.jsonl")
+            items[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
+        setups = {"USE + e5 judge (default)": environ(None), "USE alone (no judge)": environ(models_alone(folder))}
+        ingest: dict[str, list[float]] = {name: [] for name in setups}
+        for repeat in range(args.repeats):
+            for number, (name, env) in enumerate(setups.items()):
+                index = folder / f"index-{number}-{repeat}"
+                seconds, _ = timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], env)
+                ingest[name].append(seconds)
+        print(f"{len(records)} records, {args.checks} checked items; best of {args.repeats} ingests\n")
+        print("| | USE + e5 judge (default) | USE alone | ratio |\n|---|---|---|---|")
+        judged, alone = (min(ingest[n]) for n in setups)
+        rows_out = [("ingest, whole process (s)", judged, alone)]
+        rows_out.append(("ingest, ms per record", 1000 * judged / len(records), 1000 * alone / len(records)))
+        indexes = {name: folder / f"index-{number}-0" for number, name in enumerate(setups)}
+        again = [
+            timed([*KBSEARCH, "ingest", str(data), "--index", str(indexes[n]), "--json"], setups[n]) for n in setups
+        ]
+        embedded = [json.loads(out) for _, out in again]
+        assert all(e["embedded"] == e["judge_embedded"] == 0 for e in embedded), embedded
+        rows_out.append(("re-ingest, nothing embedded (s)", again[0][0], again[1][0]))
+        sizes = [size_mb(indexes[n]) for n in setups]
+        rows_out.append(("kb.sqlite (MB)", sizes[0][0], sizes[1][0]))
+        rows_out.append(("vectors.faiss (MB)", sizes[0][1], sizes[1][1]))
+        warm = [warm_checks(indexes[n], items, e) for n, e in setups.items()]
+        rows_out.append(("warm check p50 (ms)", warm[0][0], warm[1][0]))
+        rows_out.append(("warm check p99 (ms)", warm[0][1], warm[1][1]))
+        cold = [timed([*KBSEARCH, "check", str(items[0]), "--index", str(indexes[n])], e)[0] for n, e in setups.items()]
+        rows_out.append(("cold check, whole process (s)", cold[0], cold[1]))
+        for label, a, b in rows_out:
+            print(f"| {label} | {a:.1f} | {b:.1f} | {a / b if b else float('nan'):.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
