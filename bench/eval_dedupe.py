@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -177,11 +178,15 @@ def run_stream(name: str, gate: Gate, config_path: str | None, days: int | None,
     encoder, judge = gate.encoders()
     started = time.perf_counter()
     with KnowledgeBase(root / "index", gate.spec, create=True, encoder=encoder, judge=judge) as kb:
-        result = replay(kb, rows, root / "days", config, on_day=lambda d, n: _say(f"  {name} {d}: {n} checked"))
+        result = replay(kb, rows, root / "days", config, on_day=_progress(f"{name} {gate.label}"))
     seconds = time.perf_counter() - started
     saved.write_text(result.model_dump_json())
     _say(f"  {name} {gate.label}: {len(result.checked)} checked in {seconds:.0f}s")
     return result
+
+
+def _progress(label: str) -> Callable[[dt.date, int, int], None]:
+    return lambda day, ingested, checked: _say(f"  {label} {day}: {ingested} ingested, {checked} checked")
 
 
 def _say(text: str) -> None:

@@ -117,9 +117,12 @@ def replay(
     rows: list[StreamRow],
     workdir: Path,
     config: DedupeConfig,
-    on_day: Callable[[dt.date, int], None] | None = None,
+    on_day: Callable[[dt.date, int, int], None] | None = None,
 ) -> ReplayResult:
-    """Ingest and check ``rows`` day by day into ``kb`` (a fresh index)."""
+    """Ingest and check ``rows`` day by day into ``kb`` (a fresh index).
+
+    ``on_day(day, ingested, checked)`` follows each day: a stream whose checked
+    feed starts later than its known one ingests for days before checking any."""
     by_day: dict[dt.date, list[StreamRow]] = defaultdict(list)
     for row in rows:
         by_day[row.date].append(row)
@@ -141,7 +144,7 @@ def replay(
             ]
         _ingest(kb, [r for r in today if r.role == "both"], workdir / f"later-{day}.jsonl", seen)
         if on_day:
-            on_day(day, len(checks))
+            on_day(day, sum(r.role != "check" for r in today), len(checks))
     return result
 
 
