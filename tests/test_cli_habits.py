@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import FAKE_DEDUPE
 
 from kbsearch import __version__
 from kbsearch.cli import main
@@ -24,7 +25,7 @@ TESTS = Path(__file__).resolve().parent
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("models") / "models.txt"
-    path.write_text("fake   python:fake_encoder:make dim=64\n", encoding="utf-8")
+    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
     return path
 
 
