@@ -39,6 +39,9 @@ class Rule(StrEnum):
     """Two paper cards' titles name one paper, or two."""
     learned = "learned"
     """The learned same-item decision: ``probability`` against ``threshold``."""
+    surer_match = "surer_match"
+    """Learned to be the same item, but the item's surer match is a different
+    item from this record: an item is one item, so the weaker match yields."""
 
 
 class Match(BaseModel):

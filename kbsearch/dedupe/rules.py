@@ -30,6 +30,7 @@ import numpy as np
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
+from kbsearch.dedupe.scorer import Scorer
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
 
@@ -106,6 +107,35 @@ def compare_all(
     """``compare`` for each candidate, with the item's neighbourhood read from all of them."""
     around = neighbourhood(item, known, config)
     return [compare(item, k, config, around, name_count) for k in known]
+
+
+def one_item(
+    matches: list[Match], known: dict[str, Embedded], config: DedupeConfig, name_count: Callable[[str], int]
+) -> list[Match]:
+    """Keep the item's same-item matches consistent with each other.
+
+    The surest same-item match (exact evidence first, then probability) is
+    compared with every other match the learned decision called the same
+    item; one its record is a different item from is not the item either (a
+    note sharing a framework name with the item, say), however close it came.
+    Exact evidence is never overruled.
+    """
+    same = [m for m in matches if m.same_item]
+    if len(same) < 2:
+        return matches
+    anchor = min(same, key=lambda m: (m.rule is Rule.learned, -m.probability))
+    base = known[anchor.id]
+    around = neighbourhood(base, [known[m.id] for m in matches if m.id != anchor.id], config)
+    out = []
+    for match in matches:
+        if match.same_item and match.rule is Rule.learned and match.id != anchor.id:
+            other = compare(base, known[match.id], config, around, name_count)
+            if not other.same_item:
+                reason = f"a different item from {anchor.id}, the surer match ({other.reasons[0]})"
+                update = {"same_item": False, "rule": Rule.surer_match, "reasons": [*match.reasons, reason]}
+                match = match.model_copy(update=update)
+        out.append(match)
+    return out
 
 
 def compare(
@@ -259,6 +289,7 @@ def judge_claim(
     same_items: list[Embedded],
     config: DedupeConfig,
     restatement: bool = False,
+    judged: list[PassageHit] | None = None,
 ) -> ClaimStatus:
     """Known when a passage of a same-item record says the same, and no result
     number in it is unseen.
@@ -271,7 +302,10 @@ def judge_claim(
     has one) only an unseen number makes the claim new.
     """
     own = [PassageHit(k, i, float(s)) for k in same_items for i, s in enumerate(k.vectors @ vector)]
-    scored = _scored(claim, own + hits, config)
+    scored = _scored(claim, own + hits, config.claim_known)
+    if judged and config.judge_claim_known is not None:
+        # The same-item passages once more, by the judge's cosine and its own scorer.
+        scored = sorted(scored + _scored(claim, judged, config.judge_claim_known), key=lambda pair: -pair[0])
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
@@ -298,7 +332,7 @@ def judge_claim(
     )
 
 
-def _scored(claim: str, hits: list[PassageHit], config: DedupeConfig) -> list[tuple[float, PassageHit]]:
+def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[float, PassageHit]]:
     """Each passage with the probability that it says what the claim says, best first."""
     claim_language, claim_tokens = language(claim), lexical_tokens(claim)
     scored = []
@@ -306,7 +340,7 @@ def _scored(claim: str, hits: list[PassageHit], config: DedupeConfig) -> list[tu
         passage_language, passage_tokens = hit.known.passage_features(hit.index)
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_tokens, passage_tokens))
-        scored.append((config.claim_known.probability(features), hit))
+        scored.append((scorer.probability(features), hit))
     return sorted(scored, key=lambda pair: -pair[0])
 
 

@@ -1,0 +1,88 @@
+"""An item is one item: a weaker learned match that the surer match's record is
+a different item from yields; and with a judge, a claim a same-item record
+says in other words is known by the judge's reading (rules.one_item,
+rules.judge_claim)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import fake_config
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.results import Rule
+from kbsearch.dedupe.rules import Embedded, PassageHit, compare_all, judge_claim, one_item
+from kbsearch.dedupe.scorer import Scorer
+from kbsearch.records import Kind, Record
+
+# Same item exactly when the cosine reaches 0.5: the tests steer by the vectors.
+BY_COSINE = Scorer(
+    features=["cosine"], weights=[10.0], means=[0.5], scales=[1.0], bias=0.0, threshold=0.5, fitted_on="test"
+)
+CONFIG = fake_config().model_copy(update={"same_item": BY_COSINE})
+
+
+def unit(*values: float) -> np.ndarray:
+    vector = np.array([*values, *([0.0] * (64 - len(values)))], dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def embedded(record_id: str, vector: np.ndarray, **extra: object) -> Embedded:
+    record = Record(id=record_id, kind=Kind.increment, title="", text=f"note {record_id}", **extra)  # type: ignore[arg-type]
+    return Embedded(record, np.tile(vector, (len(record.passages()), 1)))
+
+
+def common(_: str) -> int:
+    return 50
+
+
+def test_a_weaker_match_that_the_surer_match_is_a_different_item_from_yields() -> None:
+    # The item is close to both known records (cosines 0.83 and 0.74), which are
+    # far from each other (0.28): it can be only one of them.
+    item = embedded("item", unit(1, 1, 0))
+    surer, weaker = embedded("surer", unit(1, 0.2, 0)), embedded("weaker", unit(0.1, 1, 0.3))
+    known = {k.record.id: k for k in (surer, weaker)}
+    compared = compare_all(item, list(known.values()), CONFIG, common)
+    assert all(m.same_item for m in compared)  # what the learned decision alone says
+    kept = {m.id: m for m in one_item(compared, known, CONFIG, common)}
+    assert kept["surer"].same_item and kept["surer"].rule is Rule.learned
+    assert not kept["weaker"].same_item and kept["weaker"].rule is Rule.surer_match
+    assert "surer" in kept["weaker"].reasons[-1]
+
+
+def test_matches_that_agree_with_each_other_all_stay() -> None:
+    item = embedded("item", unit(1, 1, 0))
+    first, second = embedded("first", unit(1, 0.8, 0)), embedded("second", unit(0.8, 1, 0))
+    known = {k.record.id: k for k in (first, second)}
+    kept = one_item(compare_all(item, list(known.values()), CONFIG, common), known, CONFIG, common)
+    assert all(m.same_item for m in kept)
+
+
+def test_exact_evidence_is_never_overruled() -> None:
+    item = embedded("item", unit(1, 1, 0), arxiv_ids=["2609.11111"])
+    surer = embedded("surer", unit(1, 0.2, 0))
+    by_id = embedded("by-id", unit(0.1, 1, 0.3), arxiv_ids=["2609.11111"])
+    known = {k.record.id: k for k in (surer, by_id)}
+    kept = {m.id: m for m in one_item(compare_all(item, list(known.values()), CONFIG, common), known, CONFIG, common)}
+    assert kept["by-id"].same_item and kept["by-id"].rule is Rule.shared_id
+
+
+def test_the_judges_reading_makes_a_retold_claim_known() -> None:
+    config = CONFIG.model_copy(update={"claim_known": BY_COSINE, "judge_claim_known": BY_COSINE})
+    same = embedded("same", unit(1, 0, 0))
+    claim_vector = unit(0, 1, 0)  # the index's model sees nothing alike (cosine 0)
+    alone = judge_claim("一句复述", claim_vector, [], [same], config)
+    judged = judge_claim("一句复述", claim_vector, [], [same], config, judged=[PassageHit(same, 0, 0.9)])
+    assert not alone.known
+    assert judged.known and judged.best_id == "same" and judged.score >= 0.5
+    # Without a judge's claim decision in the config, the judge's hits are not read.
+    ignored = judge_claim("一句复述", claim_vector, [], [same], CONFIG.model_copy(update={"claim_known": BY_COSINE}),
+                          judged=[PassageHit(same, 0, 0.9)])  # fmt: skip
+    assert not ignored.known
+
+
+def test_a_judges_claim_decision_needs_a_judge() -> None:
+    data = fake_config().model_dump()
+    data.update(judge=None, judge_claim_known=BY_COSINE.model_dump())
+    with pytest.raises(ValueError, match="judge_claim_known reads a judge model"):
+        DedupeConfig.model_validate(data)
