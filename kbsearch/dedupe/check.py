@@ -22,7 +22,16 @@ from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, FlagKind, ItemResult, Match
-from kbsearch.dedupe.rules import Embedded, PassageHit, compare_all, decide, judge_claim, restates_same_paper, ruled_out
+from kbsearch.dedupe.rules import (
+    Embedded,
+    PassageHit,
+    compare_all,
+    decide,
+    judge_claim,
+    one_item,
+    restates_same_paper,
+    ruled_out,
+)
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
@@ -52,6 +61,7 @@ class Checker:
         self.config = config
         self.as_of = as_of
         self.names = NameHolders(store, NAME_COUNT_CAP)
+        self._judge_passage_cache: dict[str, np.ndarray] = {}
         self.name_count = self.names.count
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
@@ -90,8 +100,9 @@ class Checker:
     def _check_one(self, item: Embedded, file: str | None) -> ItemResult:
         flt = self._filter(item.record, file)
         known = self._candidates(item, flt)
+        compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
-            compare_all(item, list(known.values()), self.config, self.name_count),
+            one_item(compared, known, self.config, self.name_count),
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
@@ -167,8 +178,9 @@ class Checker:
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
         texts = item.record.claim_texts() or [item.whole_text]
         restatement = restates_same_paper(item.record, same)
+        judged = self._judged_claims(texts, same)
         statuses = []
-        for text in texts:
+        for number, text in enumerate(texts):
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
             hits = self._search(vector, self.config.claim_hits, flt)
@@ -178,8 +190,31 @@ class Checker:
                 for r, score, idx in hits
                 if r in loaded and not ruled_out(item, loaded[r], self.config)
             ]
-            statuses.append(judge_claim(text, vector, passage_hits, same, self.config, restatement))
+            statuses.append(judge_claim(text, vector, passage_hits, same, self.config, restatement, judged[number]))
         return statuses
+
+    def _judged_claims(self, texts: list[str], same: list[Embedded]) -> list[list[PassageHit]]:
+        """Per claim, every passage of the same-item records with the judge's
+        cosine (empty without a judge's claim decision). Only records already
+        judged the same item are read, so the judge embeds a few passages per
+        repeat and nothing for a NEW item."""
+        if self.judge is None or self.config.judge_claim_known is None or not same:
+            return [[] for _ in texts]
+        with timings.phase("judge claims"):
+            claims = self.judge.encode(texts)
+            passages = [(known, self._judge_passages(known)) for known in same]
+        return [
+            [PassageHit(known, i, float(c)) for known, vectors in passages for i, c in enumerate(vectors @ claim)]
+            for claim in claims
+        ]
+
+    def _judge_passages(self, known: Embedded) -> np.ndarray:
+        """A same-item record's passages embedded by the judge, once per check."""
+        key = known.record.id
+        if key not in self._judge_passage_cache:
+            assert self.judge is not None
+            self._judge_passage_cache[key] = self.judge.encode(known.passages)
+        return self._judge_passage_cache[key]
 
     def _item_flags(self, record: Record, first: Match | None) -> list[Flag]:
         marker = record.anchor or ""

@@ -42,6 +42,12 @@ class DedupeConfig(BaseModel):
     claim_known: Scorer
     """Does a known passage say what a claim says? Fitted on labelled sentence
     pairs (see its ``fitted_on``)."""
+    judge_claim_known: Scorer | None = None
+    """The claim decision on the judge's vectors, fitted on the same sentence
+    pairs: with a judge, a claim is also known when the judge finds a passage
+    of a same-item record saying it. USE's sentence cosine across languages
+    is low for a faithful retelling; e5's is not. None: the index's model
+    alone."""
     candidates: int = Field(default=20, ge=1)
     """Records retrieved per item, by whole-text vector and by title vector.
     The replay of the dev streams counts how often the true earlier record is
@@ -84,11 +90,17 @@ class DedupeConfig(BaseModel):
         used = sorted(set(self.same_item.features) & set(JUDGE_FEATURES))
         if used and self.judge is None:
             raise ValueError(f"same-item features {used} read a judge model, and the config names none ('judge')")
+        if self.judge_claim_known is not None and self.judge is None:
+            raise ValueError("judge_claim_known reads a judge model, and the config names none ('judge')")
+        if self.judge_claim_known is not None and self.judge_claim_known.threshold != self.claim_known.threshold:
+            raise ValueError("judge_claim_known and claim_known need one threshold: a claim shows its score against it")
         return self
 
-    @field_validator("claim_known")
+    @field_validator("claim_known", "judge_claim_known")
     @classmethod
-    def _claim_features(cls, scorer: Scorer) -> Scorer:
+    def _claim_features(cls, scorer: Scorer | None) -> Scorer | None:
+        if scorer is None:
+            return None
         unknown = sorted(set(scorer.features) - set(CLAIM_FEATURES))
         if unknown:
             raise ValueError(f"unknown claim features {unknown}; known: {', '.join(CLAIM_FEATURES)}")
