@@ -10,7 +10,10 @@ two alternating, best of ``--repeats``. Then, for each index:
 - re-ingest of the same file (nothing embedded, by either model);
 - the index's size on disk (kb.sqlite with its WAL, and the vector cache);
 - warm check latency in one process: ``--checks`` one-item JSONL checks,
-  p50 / p99, both models loaded first;
+  p50 / p99, both models loaded first; once for cards of papers the index
+  does not hold (NEW), once for second cards of papers it holds (the same
+  item, so the judge also reads the item's claims and the known card's
+  passages);
 - a cold check: a whole ``kbsearch check ITEM.jsonl`` process, which loads
   the judge as well as the index's model.
 
@@ -113,6 +116,14 @@ def main() -> None:
             item = {"id": f"probe/{n}", "kind": "paper_card", "title": row["title"], "text": row["tldr_zh"]}
             items.append(folder / f"item-{n}.jsonl")
             items[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
+        # A second card of a paper the index holds (its title, another part of its
+        # summary): the same item, so the judge also reads claims and passages.
+        seen = []
+        for n, row in enumerate(rows[: args.checks]):
+            item = {"id": f"again/{n}", "kind": "paper_card", "title": row["title"]}
+            item["text"] = row["result_zh"] or row["method_zh"] or row["tldr_zh"]
+            seen.append(folder / f"again-{n}.jsonl")
+            seen[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
         setups = {"USE + e5 judge (default)": environ(None), "USE alone (no judge)": environ(models_alone(folder))}
         ingest: dict[str, list[float]] = {name: [] for name in setups}
         for repeat in range(args.repeats):
@@ -138,6 +149,9 @@ def main() -> None:
         warm = [warm_checks(indexes[n], items, e) for n, e in setups.items()]
         rows_out.append(("warm check p50 (ms)", warm[0][0], warm[1][0]))
         rows_out.append(("warm check p99 (ms)", warm[0][1], warm[1][1]))
+        repeats = [warm_checks(indexes[n], seen, e) for n, e in setups.items()]
+        rows_out.append(("warm check p50, an item seen before (ms)", repeats[0][0], repeats[1][0]))
+        rows_out.append(("warm check p99, an item seen before (ms)", repeats[0][1], repeats[1][1]))
         cold = [timed([*KBSEARCH, "check", str(items[0]), "--index", str(indexes[n])], e)[0] for n, e in setups.items()]
         rows_out.append(("cold check, whole process (s)", cold[0], cold[1]))
         for label, a, b in rows_out:
