@@ -18,12 +18,17 @@ from pydantic import BaseModel, Field
 from kbsearch import ownership
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
+from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
 from kbsearch.store import ChangeSet, JudgeVectors, Store
+from kbsearch.store.ledger import IngestLedger
 
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 256
+PLAN_CHUNK = 4_096
+"""Records planned, embedded and written at a time: memory holds one chunk,
+however long the input."""
 
 
 @dataclass(frozen=True)
@@ -63,10 +68,15 @@ class IngestReport(BaseModel):
     seconds: float = 0.0
 
 
-def read_inputs(paths: list[Path], report: IngestReport) -> list[ParsedFile]:
+Input = ParsedFile | JsonlFile
+
+
+def read_inputs(paths: list[Path], report: IngestReport) -> list[Input]:
     """Parse every input; refused ones go to ``report``. KbError when nothing could be read.
 
-    Nothing touches the index here, so a refused input leaves it as it was.
+    Nothing touches the index here, so a refused input leaves it as it was. A
+    .jsonl file is checked line by line and kept as a handle; its records are
+    read again, a chunk at a time, inside the write.
     """
     from kbsearch.parse import iter_input_files
 
@@ -82,7 +92,7 @@ def read_inputs(paths: list[Path], report: IngestReport) -> list[ParsedFile]:
 
 def ingest_parsed(
     store: Store,
-    parsed: list[ParsedFile],
+    parsed: list[Input],
     report: IngestReport,
     paths: list[Path],
     *,
@@ -90,13 +100,19 @@ def ingest_parsed(
     judge: Judge | None = None,
     prune: bool = False,
     progress: Progress | None = None,
+    chunk: int = PLAN_CHUNK,
 ) -> None:
-    """Plan and write what ``read_inputs`` produced; the caller holds the writer lock."""
-    parsed[:] = _owned(store, parsed, report)
-    changes = _plan(store, parsed, report, prune, [p.resolve() for p in paths if p.is_dir()])
-    # Consumed: the plan holds what will be written, and the store lets it go
-    # after its commit, so 100k parsed records are not kept through the index build.
-    parsed.clear()
+    """Plan and write what ``read_inputs`` produced; the caller holds the writer lock.
+
+    The files holding an id another file owns are refused first (see
+    ``ownership``). Planning then runs inside the write transaction, a chunk
+    of records at a time: each chunk is compared with what is stored, its new
+    text embedded, and written before the next is read."""
+    ledger = store.ingest_ledger()
+    parsed[:] = _owned(store, ledger, parsed, report, chunk)
+    planner = _Planner(store, ledger, report, prune, total=sum(p.count for p in parsed), progress=progress, chunk=chunk)
+    folders = [p.resolve() for p in paths if p.is_dir()]
+    changes = ChangeSet(more=planner.parts(parsed, folders))
     ingest_records(
         store, changes, model=report.model, load_encoder=load_encoder, judge=judge, progress=progress, report=report
     )
@@ -113,57 +129,149 @@ def ingest_records(
     report: IngestReport | None = None,
 ) -> None:
     """Embed what has no vector yet, for the model and its judge, and write
-    ``changes`` in one transaction."""
-    todo = {text_hash(t): t for r in changes.upserts for t in r.passages()}
-    missing = sorted(store.missing_hashes(todo, model))
-    if missing:
-        encoder = load_encoder()
-        _check_dim(encoder, store)
-        # Embedded inside the write transaction, batch by batch: each batch
-        # goes to SQLite and is let go, so memory does not grow with the input.
-        changes.vector_batches = _embed_batches(encoder, [(h, todo[h]) for h in missing], progress)
-        changes.dim = encoder.dim
-    judged = _judge_vectors(store, changes.upserts, judge, progress)
-    changes.judge = judged[0]
+    ``changes`` in one transaction.
+
+    Each part of the change set is embedded just before it is written, so a
+    model is loaded only when some text is new to it."""
+    embedder = _Embedder(store, model, load_encoder, judge, progress)
+    store.apply(ChangeSet(more=(embedder.embedded(part) for part in changes.parts())), model)
     if report is not None:
-        report.embedded = len(missing)
-        report.judge_embedded = judged[1]
-    if changes.upserts or changes.deletes or changes.mentions:
-        store.apply(changes, model)
-    else:
-        # Nothing to write, but a killed run may have left the cache behind
-        # the database: rewrite it now that we hold the lock.
-        store.repair_cache()
+        report.embedded = embedder.count
+        report.judge_embedded = embedder.judge_count
 
 
-def _judge_vectors(
-    store: Store, records: list[Record], judge: Judge | None, progress: Progress | None
-) -> tuple[JudgeVectors | None, int]:
-    """The judge's vectors of the whole texts that have none yet, to embed in
-    the write transaction, and how many there are."""
-    if judge is None:
-        return None, 0
-    todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
-    missing = sorted(store.missing_hashes(todo, judge.model))
-    if not missing:
-        return JudgeVectors(judge.model), 0
-    encoder = judge.load()
-    stored = store.stored_dim(judge.model)
-    if stored is not None and stored != encoder.dim:
-        raise KbError(
-            f"judge {judge.model!r} gives {encoder.dim}-d vectors but the index holds {stored}-d ones",
-            hint="run 'kbsearch reindex' after changing a judge's weights, or give the new one its own name",
-        )
-    return JudgeVectors(judge.model, _embed_batches(encoder, [(h, todo[h]) for h in missing], progress)), len(missing)
+class _Embedder:
+    """Vectors for a part's passages that the store lacks, batched by length,
+    and the judge's vectors of its records' whole texts."""
+
+    def __init__(
+        self,
+        store: Store,
+        model: str,
+        load_encoder: Callable[[], Encoder],
+        judge: Judge | None,
+        progress: Progress | None,
+    ) -> None:
+        self.store, self.model, self.load_encoder, self.progress = store, model, load_encoder, progress
+        self.judge = judge
+        self.encoder: Encoder | None = None
+        self.judge_encoder: Encoder | None = None
+        self.count = self.judge_count = 0
+
+    def embedded(self, part: ChangeSet) -> ChangeSet:
+        if self.judge is not None and part.upserts:
+            part.judge = self._judged(part.upserts, self.judge)
+        todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
+        missing = self.store.missing_hashes(todo, self.model)
+        if not missing:
+            return part
+        if self.encoder is None:
+            self.encoder = self.load_encoder()
+            _check_dim(self.encoder, self.store)
+        # Longest first, so each batch holds texts of about one length and the
+        # encoder pads little.
+        ordered = sorted(missing, key=lambda h: -len(todo[h]))
+        for batch in _embed_batches(self.encoder, [(h, todo[h]) for h in ordered], self.progress):
+            part.vectors.update(batch)
+        self.count += len(missing)
+        return part
+
+    def _judged(self, records: list[Record], judge: Judge) -> JudgeVectors:
+        """The judge's vectors of the whole texts it has none of yet."""
+        todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
+        missing = sorted(self.store.missing_hashes(todo, judge.model))
+        if not missing:
+            return JudgeVectors(judge.model)
+        if self.judge_encoder is None:
+            self.judge_encoder = judge.load()
+            stored = self.store.stored_dim(judge.model)
+            if stored is not None and stored != self.judge_encoder.dim:
+                raise KbError(
+                    f"judge {judge.model!r} gives {self.judge_encoder.dim}-d vectors "
+                    f"but the index holds {stored}-d ones",
+                    hint="run 'kbsearch reindex' after changing a judge's weights, or give the new one its own name",
+                )
+        vectors: dict[str, np.ndarray] = {}
+        for batch in _embed_batches(self.judge_encoder, [(h, todo[h]) for h in missing], None):
+            vectors.update(batch)
+        self.judge_count += len(missing)
+        return JudgeVectors(judge.model, [vectors])
 
 
-def will_embed(store: Store | None, parsed: list[ParsedFile], model: str, *, whole: bool = False) -> bool:
+class _Planner:
+    """What each input changes, a chunk of records at a time."""
+
+    def __init__(
+        self,
+        store: Store,
+        ledger: IngestLedger,
+        report: IngestReport,
+        prune: bool,
+        total: int,
+        progress: Progress | None,
+        chunk: int,
+    ) -> None:
+        self.store, self.ledger, self.report, self.prune, self.chunk = store, ledger, report, prune, chunk
+        self.total, self.done, self.progress = total, 0, progress
+
+    def parts(self, inputs: list[Input], folders: list[Path]) -> Iterator[ChangeSet]:
+        """``ledger`` holds every id of ``inputs`` already (see ``ownership.clashes``)."""
+        sources = set()
+        for item in inputs:
+            sources.add(item.source)
+            yield from self._file_parts(item)
+        # Consumed: the parts hold what will be written, and the store lets
+        # each go after writing it.
+        inputs.clear()
+        if self.prune:
+            gone = _vanished(self.store, self.ledger, folders, sources)
+            self.report.removed += len(gone)
+            yield ChangeSet(deletes=gone)
+
+    def _file_parts(self, item: Input) -> Iterator[ChangeSet]:
+        renamed = ownership.renames(self.store, self.ledger, item)
+        if renamed:
+            self.report.warnings += [f"{item.source}: record {old!r} is now {new!r}" for old, new in renamed.items()]
+            yield ChangeSet(renames=renamed)
+        records = item.iter_records()
+        while chunk := list(itertools.islice(records, self.chunk)):
+            yield self._plan_chunk(chunk, item.source)
+            # Resumed once the part is embedded and written.
+            self.done += len(chunk)
+            if self.progress:
+                self.progress(self.done, self.total)
+        if self.store.mentions_json(item.source) != [m.model_dump_json() for m in item.id_mentions]:
+            yield ChangeSet(mentions={item.source: item.id_mentions})
+        if self.prune:
+            gone = self.ledger.unseen_of_file(item.source)
+            self.report.removed += len(gone)
+            yield ChangeSet(deletes=gone)
+
+    def _plan_chunk(self, chunk: list[Record], source: str) -> ChangeSet:
+        stored = self.ledger.stored_rows([r.id for r in chunk])
+        part = ChangeSet()
+        for record in chunk:
+            old = stored.get(record.id)
+            if old == (record.stored_json(), source):
+                self.report.unchanged += 1
+                continue
+            part.upserts.append(record)
+            part.files[record.id] = source
+            if old is None:
+                self.report.added += 1
+            else:
+                self.report.updated += 1
+        self.report.records += len(chunk)
+        return part
+
+
+def will_embed(store: Store | None, parsed: list[Input], model: str, *, whole: bool = False) -> bool:
     """Whether some text of ``parsed`` has no ``model`` vector in ``store`` (None: no index
     yet), stopping at the first chunk that lacks one: then the model loads before the lock.
     ``whole``: only each record's whole text counts (what a judge embeds)."""
     if store is None:
-        return any(p.records for p in parsed)
-    texts = (t for p in parsed for r in p.records for t in ([r.embed_text()] if whole else r.passages()))
+        return any(p.count for p in parsed)
+    texts = (t for p in parsed for r in p.iter_records() for t in ([r.embed_text()] if whole else r.passages()))
     hashes = (text_hash(t) for t in texts)
     while chunk := list(itertools.islice(hashes, 2000)):
         if store.missing_hashes(chunk, model):
@@ -235,13 +343,13 @@ def reindex_store(
     )
 
 
-def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
-    from kbsearch.parse import parse_file
+def _parse_all(files: list[Path], report: IngestReport) -> list[Input]:
+    from kbsearch.parse import open_input
 
-    parsed = []
+    parsed: list[Input] = []
     for path in files:
         try:
-            result = parse_file(path)
+            result = open_input(path)
         except KbError as err:
             message = err.message + (f" ({err.hint})" if err.hint else "")
             report.refused.append(FileProblem(path=str(path), line=err.line, message=message))
@@ -252,9 +360,9 @@ def _parse_all(files: list[Path], report: IngestReport) -> list[ParsedFile]:
     return parsed
 
 
-def _owned(store: Store, parsed: list[ParsedFile], report: IngestReport) -> list[ParsedFile]:
+def _owned(store: Store, ledger: IngestLedger, parsed: list[Input], report: IngestReport, chunk: int) -> list[Input]:
     """The files whose ids are theirs to write; the others are refused (see ``ownership``)."""
-    refused = ownership.clashes(store, parsed)
+    refused = ownership.clashes(store, ledger, parsed, chunk)
     for source, why in refused.items():
         report.refused.append(FileProblem(path=source, message=f"{why} ({ownership.HINT})"))
     kept = [p for p in parsed if p.source not in refused]
@@ -264,50 +372,14 @@ def _owned(store: Store, parsed: list[ParsedFile], report: IngestReport) -> list
     return kept
 
 
-def _plan(store: Store, parsed: list[ParsedFile], report: IngestReport, prune: bool, folders: list[Path]) -> ChangeSet:
-    changes = ChangeSet()
-    for result in parsed:
-        stored = store.stored_by_file(result.source)
-        others = store.files_of_ids([r.id for r in result.records if r.id not in stored])
-        for old, new in ownership.renames(result, stored, set(others)).items():
-            changes.renames[old] = new
-            stored[new] = stored.pop(old)
-            report.warnings.append(f"{result.source}: record {old!r} is now {new!r}")
-        for record in result.records:
-            _plan_record(store, record, stored, changes, report)
-            changes.files[record.id] = result.source
-        if store.mentions_json(result.source) != [m.model_dump_json() for m in result.id_mentions]:
-            changes.mentions[result.source] = result.id_mentions
-        if prune:
-            changes.deletes += [rid for rid in stored if rid not in {r.id for r in result.records}]
-        report.records += len(result.records)
-    if prune:
-        changes.deletes += _vanished(store, folders, {p.source for p in parsed})
-    report.removed = len(changes.deletes)
-    return changes
-
-
-def _plan_record(
-    store: Store, record: Record, stored: dict[str, str], changes: ChangeSet, report: IngestReport
-) -> None:
-    if stored.get(record.id) == record.stored_json():
-        report.unchanged += 1
-        return
-    changes.upserts.append(record)
-    if record.id in stored or store.get(record.id) is not None:
-        report.updated += 1
-    else:
-        report.added += 1
-
-
-def _vanished(store: Store, folders: list[Path], parsed_sources: set[str]) -> list[str]:
+def _vanished(store: Store, ledger: IngestLedger, folders: list[Path], parsed_sources: set[str]) -> list[str]:
     """Ids of records whose source file, inside an ingested folder, is gone."""
     gone: list[str] = []
     for file in store.files():
         path = Path(file)
         inside = any(path.is_relative_to(folder) for folder in folders)
         if inside and file not in parsed_sources and not path.exists():
-            gone += list(store.stored_by_file(file))
+            gone += ledger.unseen_of_file(file)
     return gone
 
 

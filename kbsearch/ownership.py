@@ -13,60 +13,82 @@ such as cards named by their card number instead of their paper's arXiv id),
 the stored record at the same place of the same file, of the same kind, whose
 old id the file no longer gives, is renamed to it: its row, passages and
 vectors are kept, and no record is left behind under the old id.
+
+Inputs are read as streams (a JSONL file may hold a million records), so the
+ids seen in this run live in the ingest's ledger, a temporary SQLite table,
+and the checks run a chunk of ids at a time.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 
-from kbsearch.records import ParsedFile
+from kbsearch.records import IdMention, Record
 from kbsearch.store import Store
+from kbsearch.store.ledger import IngestLedger
 
 HINT = (
     "give one of them its own id (a card its own card number); if this file replaces the other, "
     "delete the other and ingest again with --prune"
 )
+CHUNK = 4_096
 
 
-def clashes(store: Store, parsed: list[ParsedFile]) -> dict[str, str]:
-    """File → why it is refused, for the files holding an id that another file owns."""
-    owners: dict[str, str] = {}
+class Input(Protocol):
+    source: str
+    id_mentions: list[IdMention]
+
+    def iter_records(self) -> Iterator[Record]: ...
+
+
+def clashes(store: Store, ledger: IngestLedger, inputs: Sequence[Input], chunk: int = CHUNK) -> dict[str, str]:
+    """File → why it is refused, for the files holding an id that another file owns.
+
+    The ids of the files kept are left in ``ledger``, each with its file;
+    ids are checked ``chunk`` at a time."""
     refused: dict[str, str] = {}
-    for result in parsed:
-        ids = list(dict.fromkeys(r.id for r in result.records))
-        why = _clash(store, result.source, ids, owners)
+    for item in inputs:
+        why = _clash(store, ledger, item, chunk)
         if why is not None:
-            refused[result.source] = why
-            continue
-        owners.update(dict.fromkeys(ids, result.source))
+            ledger.forget_file(item.source)
+            refused[item.source] = why
     return refused
 
 
-def _clash(store: Store, source: str, ids: list[str], owners: dict[str, str]) -> str | None:
-    for rid in ids:
-        if rid in owners:
-            return f"record id {rid!r} also comes from {owners[rid]}, read earlier in this run"
-    for rid, file in store.files_of_ids(ids).items():
-        if file is not None and file != source and Path(file).exists():
-            return f"record id {rid!r} is already stored from {file}"
+def _clash(store: Store, ledger: IngestLedger, item: Input, chunk: int) -> str | None:
+    records = item.iter_records()
+    while ids := list(dict.fromkeys(r.id for r in itertools.islice(records, chunk))):
+        for rid, earlier in ledger.seen_from(ids).items():
+            if earlier != item.source:
+                return f"record id {rid!r} also comes from {earlier}, read earlier in this run"
+        for rid, file in store.files_of_ids(ids).items():
+            if file is not None and file != item.source and Path(file).exists():
+                return f"record id {rid!r} is already stored from {file}"
+        ledger.mark_seen(ids, item.source)
     return None
 
 
-def renames(result: ParsedFile, stored: dict[str, str], taken: set[str]) -> dict[str, str]:
-    """Old id → new id for the records of ``result`` that take over a stored
-    record of the same file at the same place (see the module doc). ``stored``
-    is the file's stored records (id → JSON); ``taken`` the ids stored from
-    other files, which a new id must not be."""
-    new_ids = {r.id for r in result.records}
+def renames(store: Store, ledger: IngestLedger, item: Input) -> dict[str, str]:
+    """Old id → new id for the records of ``item`` that take over a stored
+    record of the same file at the same place (see the module doc). Reads the
+    file again only when some stored record of it has an id it no longer gives."""
+    gone = ledger.unseen_of_file(item.source)
+    if not gone:
+        return {}
     slots: dict[tuple[int, str], str] = {}
-    for rid, data in stored.items():
-        if rid not in new_ids:
-            payload = json.loads(data)
-            slots[(int(payload.get("position", 0)), str(payload.get("kind")))] = rid
+    for rid, (data, _file) in ledger.stored_rows(gone).items():
+        payload = json.loads(data)
+        slots[(int(payload.get("position", 0)), str(payload.get("kind")))] = rid
     found: dict[str, str] = {}
-    for record in result.records:
-        old = slots.get((record.position, record.kind.value))
-        if record.id not in stored and record.id not in taken and old is not None and old not in found:
-            found[old] = record.id
+    records = item.iter_records()
+    while chunk := list(itertools.islice(records, CHUNK)):
+        stored = store.files_of_ids([r.id for r in chunk])
+        for record in chunk:
+            old = slots.get((record.position, record.kind.value))
+            if record.id not in stored and old is not None and old not in found:
+                found[old] = record.id
     return found

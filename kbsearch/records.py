@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
@@ -178,3 +179,11 @@ class ParsedFile(BaseModel):
     id_mentions: list[IdMention] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     """Problems that lost part of the file but not all of it, one line each."""
+
+    @property
+    def count(self) -> int:
+        return len(self.records)
+
+    def iter_records(self) -> Iterator[Record]:
+        """The records one at a time, as a streamed ``JsonlFile`` gives them."""
+        return iter(self.records)

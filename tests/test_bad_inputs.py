@@ -62,8 +62,23 @@ def _bytes(data: bytes) -> Callable[[Path], Path]:
 
 
 def _big_file(path: Path) -> Path:
-    row = json.dumps({"title": "x" * 1000}) + "\n"
-    path.write_text(row * (20 * 2**20 // len(row) + 1), encoding="utf-8")
+    path.write_text("# Notes\n\n## One section\n" + "word " * (20 * 2**20 // 5), encoding="utf-8")
+    return path
+
+
+def _big_jsonl(path: Path) -> Path:
+    # Read a line at a time, a JSONL file has no size limit: 21 records of 1 MB.
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(21):
+            out.write(json.dumps({"id": f"big{i}", "title": f"Record {i}", "text": "word " * (2**20 // 5)}) + "\n")
+    return path
+
+
+def _over_long_line(path: Path) -> Path:
+    path.write_text(
+        json.dumps({"title": "fine"}) + "\n" + json.dumps({"title": "t", "text": "x" * (10 * 2**20)}) + "\n",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -147,7 +162,9 @@ CASES = [
     Case("UTF-16", "utf16.md", True, "file is UTF-16", make=_bytes("# 标题\n\n正文\n".encode("utf-16"))),
     Case("UTF-8 BOM", "utf8-bom-card.md", False, "", records=1),
     Case("CRLF line ends", "crlf-briefing.md", False, "", records=2),
-    Case("a 20 MB file", "big.jsonl", True, "file is too large (20.0 MB; the limit is 10 MB)", make=_big_file),
+    Case("a 20 MB file", "big.md", True, "file is too large (20.0 MB; the limit is 10 MB)", make=_big_file),
+    Case("a 21 MB JSONL file", "big.jsonl", False, "", records=21, make=_big_jsonl),
+    Case("a JSONL line over 10 MB", "long-line.jsonl", True, "line is longer than 10 MB", 2, make=_over_long_line),
     Case("one 1 MB line", "long-line.md", False, "", records=1, make=_one_megabyte_line),
     Case("briefing header, no increments", "briefing-header-only.md", True, "briefing has no increments", 1),
     Case("increment with no title", "increment-without-title.md", True, "briefing has no usable increment", 4),

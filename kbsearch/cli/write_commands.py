@@ -12,7 +12,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from kbsearch import render
 
     kb = open_kb(args, create=True)
-    with ProgressBar("embedding") as on_progress:
+    with ProgressBar("ingesting") as on_progress:
         report = kb.ingest(args.paths, prune=args.prune, progress=on_progress, on_wait=say_waiting)
     print_notes(kb)
     emit(args, report, render.ingest_text)

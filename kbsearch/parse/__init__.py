@@ -19,10 +19,10 @@ from kbsearch.parse.briefing import looks_like_briefing, parse_briefing
 from kbsearch.parse.card import has_card_front_matter, parse_card_markdown, parse_card_objects
 from kbsearch.parse.common import SUPPORTED_FORMATS, read_text
 from kbsearch.parse.doc import looks_like_doc, parse_doc
-from kbsearch.parse.jsonl import load_json, parse_jsonl, records_from_objects
+from kbsearch.parse.jsonl import CappedWarnings, JsonlFile, iter_jsonl, load_json, parse_jsonl, records_from_objects
 from kbsearch.records import ParsedFile
 
-__all__ = ["SUPPORTED_FORMATS", "iter_input_files", "parse_file", "parse_json", "parse_text"]
+__all__ = ["SUPPORTED_FORMATS", "JsonlFile", "iter_input_files", "open_input", "parse_file", "parse_json", "parse_text"]
 
 # Files found by walking a folder; a file named explicitly is always read.
 # Extension-less names are included: writers drop briefings such as
@@ -37,17 +37,25 @@ def parse_file(path: Path) -> ParsedFile:
     """
     check_input(path)
     path = path.resolve()
+    if path.suffix.lower() == ".jsonl":
+        # Read a line at a time: no limit on the file's length, one per line.
+        capped = CappedWarnings()
+        records = list(iter_jsonl(path, capped))
+        return ParsedFile(source=str(path), format="jsonl", records=records, warnings=capped.summary())
     warnings: list[str] = []
     text = read_text(path, warnings)
-    suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        parsed = parse_jsonl(text, path)
-    elif suffix == ".json":
-        parsed = parse_json(text, path)
-    else:
-        parsed = parse_text(text, path)
+    parsed = parse_json(text, path) if path.suffix.lower() == ".json" else parse_text(text, path)
     parsed.warnings = warnings + parsed.warnings
     return parsed
+
+
+def open_input(path: Path) -> ParsedFile | JsonlFile:
+    """``parse_file`` for ingest: a .jsonl file is checked line by line now and
+    read again when written, so a bulk file is never held in memory whole."""
+    if path.suffix.lower() != ".jsonl":
+        return parse_file(path)
+    check_input(path)
+    return JsonlFile.checked(path.resolve())
 
 
 def check_input(path: Path) -> None:

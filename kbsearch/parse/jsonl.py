@@ -17,12 +17,20 @@ Anything structurally wrong (invalid JSON, not an object, no title and no
 text, a wrongly typed field, a repeated id) refuses the whole file, naming
 the line: a partial ingest of a machine-written file hides the bug that
 produced it.
+
+A ``.jsonl`` file is read one line at a time (``iter_jsonl``): its length is
+not limited, one line is (``MAX_LINE_BYTES``), and memory does not grow with
+the number of lines. Repeated ids are found through a temporary on-disk
+SQLite table rather than a set in memory, and warnings are capped per file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
+import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,12 +39,17 @@ from pydantic import ValidationError
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
-from kbsearch.parse.common import clean_line, parse_date, require_unicode
-from kbsearch.records import Kind, ParsedFile, Record
+from kbsearch.parse.common import clean_line, decode, parse_date, require_unicode
+from kbsearch.records import IdMention, Kind, ParsedFile, Record
 
 _FIELDS = set(Record.model_fields)
 _DERIVED = {"content_hash"}  # written by model_dump(); recomputed, never read
 _KINDS = ", ".join(k.value for k in Kind)
+MAX_LINE_BYTES = 10 * 2**20
+"""The longest line a .jsonl file may hold: the limit is per record, not per file."""
+MAX_WARNINGS = 20
+"""Warnings kept per file; a bulk file with one problem on every line says so once, with a count."""
+_GB18030 = "not UTF-8; read as GB18030 Chinese"
 
 
 def parse_jsonl(text: str, path: Path) -> ParsedFile:
@@ -45,6 +58,139 @@ def parse_jsonl(text: str, path: Path) -> ParsedFile:
         if line.strip():
             items.append((number, load_json(line, path, number)))
     return records_from_objects(items, path, unit="line")
+
+
+def iter_jsonl(path: Path, warnings: list[str]) -> Iterator[Record]:
+    """The records of a .jsonl file, one line at a time; KbError naming the line
+    for the first structural problem. ``warnings`` collects the rest (capped)."""
+    ids = _IdLedger(path)
+    count = 0
+    try:
+        for number, line in _lines(path, warnings):
+            where = _Where(path, "line", number)
+            record = _record(load_json(line, path, number), where, count, warnings)
+            ids.add(record.id, where)
+            count += 1
+            yield record
+    finally:
+        ids.close()
+    if count == 0:
+        raise KbError("file is empty", hint="nothing to ingest", path=str(path))
+
+
+class JsonlFile:
+    """A .jsonl input checked once before the write and read again inside it,
+    so that its records are never all in memory (``kbsearch ingest``)."""
+
+    format = "jsonl"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.source = str(path)
+        self.count = 0
+        self.warnings: list[str] = []
+        self.id_mentions: list[IdMention] = []
+        self._stamp = _stamp(path)
+
+    @classmethod
+    def checked(cls, path: Path) -> JsonlFile:
+        """Read every line once; KbError naming the first bad line."""
+        stream = cls(path)
+        warnings = CappedWarnings()
+        for _ in iter_jsonl(path, warnings):
+            stream.count += 1
+        stream.warnings = warnings.summary()
+        return stream
+
+    def iter_records(self) -> Iterator[Record]:
+        """The records again, as checked; KbError if the file changed since."""
+        if _stamp(self.path) != self._stamp:
+            raise KbError("file changed while it was being ingested", hint="run the ingest again", path=self.source)
+        yield from iter_jsonl(self.path, [])
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise KbError(f"cannot read file: {exc.strerror}", path=str(path)) from exc
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+class CappedWarnings(list[str]):
+    """A warning list that keeps the first ``MAX_WARNINGS`` and counts the rest."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def append(self, item: str) -> None:
+        if len(self) < MAX_WARNINGS:
+            super().append(item)
+        else:
+            self.dropped += 1
+
+    def summary(self) -> list[str]:
+        more = [f"and {self.dropped} more warnings like these"] if self.dropped else []
+        return [*self, *more]
+
+
+def _lines(path: Path, warnings: list[str]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each non-blank line, decoded one line at a time."""
+    with path.open("rb") as handle:
+        if handle.read(2) in (b"\xff\xfe", b"\xfe\xff"):
+            raise KbError("file is UTF-16", hint="save it as UTF-8", path=str(path))
+        handle.seek(0)
+        for number in itertools.count(1):
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE_BYTES:
+                raise KbError(
+                    f"line is longer than {MAX_LINE_BYTES // 2**20} MB",
+                    hint="put one record per line; split a longer text into several records",
+                    path=str(path),
+                    line=number,
+                )
+            text = _decode_line(raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw, path, number, warnings)
+            if text.strip():
+                yield number, text
+
+
+def _decode_line(raw: bytes, path: Path, number: int, warnings: list[str]) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    found: list[str] = []
+    try:
+        text = decode(raw, path, found)
+    except KbError as err:  # located within the line; say which line
+        raise KbError(err.message, hint=err.hint, path=str(path), line=number) from err
+    if found and _GB18030 not in warnings:
+        warnings.append(_GB18030)
+    return text
+
+
+class _IdLedger:
+    """Ids seen so far in one file, in a temporary on-disk table: a million ids
+    in a Python set would make memory grow with the file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.db = sqlite3.connect("")  # a private temporary database, deleted on close
+        self.db.execute("CREATE TABLE ids (id TEXT PRIMARY KEY, line INTEGER)")
+
+    def add(self, record_id: str, where: _Where) -> None:
+        try:
+            self.db.execute("INSERT INTO ids VALUES (?, ?)", (record_id, where.number))
+        except sqlite3.IntegrityError:
+            (first,) = self.db.execute("SELECT line FROM ids WHERE id = ?", (record_id,)).fetchone()
+            both = f"first on line {first}, again on line {where.number}"
+            raise where.error(f"duplicate id {record_id!r} ({both})", hint="ids must be unique within a file") from None
+
+    def close(self) -> None:
+        self.db.close()
 
 
 def load_json(text: str, path: Path, line: int | None = None) -> Any:

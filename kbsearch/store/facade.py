@@ -29,6 +29,7 @@ from kbsearch.store import binding, lexical, writer
 from kbsearch.store.database import DB_NAME, open_database
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
+from kbsearch.store.ledger import IngestLedger
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
 from kbsearch.store.vector_search import VectorSearch
@@ -164,11 +165,6 @@ class Store:
 
     def all_rowids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT rowid FROM records")]
-
-    def stored_by_file(self, file: str) -> dict[str, str]:
-        """Record id → stored JSON for every record read from ``file``."""
-        rows = self.db.execute("SELECT id, data FROM records WHERE file = ?", (file,))
-        return {rid: data for rid, data in rows}
 
     def files_of(self, rowids: list[int]) -> dict[int, str | None]:
         return dict(select_in_chunks(self.db, "SELECT rowid, file FROM records WHERE rowid IN ({marks})", rowids))
@@ -380,9 +376,14 @@ class Store:
 
     # -- writing -------------------------------------------------------------
 
-    def apply(self, changes: ChangeSet, model: str) -> None:
-        """Write records, vectors and mentions in one transaction, then refresh the vector cache."""
-        writer.apply(self, changes, model)
+    def apply(self, changes: ChangeSet, model: str) -> bool:
+        """Write records, vectors and mentions in one transaction, then refresh
+        the vector cache; False when there was nothing to write."""
+        return writer.apply(self, changes, model)
+
+    def ingest_ledger(self) -> IngestLedger:
+        """What one ingest has seen, kept in a temporary table (see ``ledger``)."""
+        return IngestLedger(self.db)
 
     def rebind_model(
         self, model: str, vectors: dict[str, np.ndarray], dim: int, judge: writer.JudgeVectors | None = None

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from array import array
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,7 +23,11 @@ from kbsearch.records import IdMention, Record, text_hash
 from kbsearch.store import lexical
 from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
-from kbsearch.store.sql import VECTOR_ID, write_meta
+from kbsearch.store.sql import VECTOR_ID, chunks, write_meta
+
+REBUILD_BELOW = 50_000
+"""An ingest adding more passages than the index holds, and at least this
+many, rebuilds the index from SQLite instead of adding to it."""
 
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store
@@ -46,11 +51,6 @@ class ChangeSet:
     """Record id → the file it was read from (its ``source`` may name an upstream origin)."""
     deletes: list[str] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
-    vector_batches: Iterable[dict[str, np.ndarray]] = ()
-    """More vectors, produced while the transaction runs (ingest embeds batch
-    by batch into it, so 100k new vectors are never all in memory)."""
-    dim: int | None = None
-    """The vectors' dimension, needed up front when they come in batches."""
     mentions: dict[str, list[IdMention]] = field(default_factory=dict)
     renames: dict[str, str] = field(default_factory=dict)
     """Old id → new id, applied before the upserts: the same stored record
@@ -58,6 +58,32 @@ class ChangeSet:
     judge: JudgeVectors | None = None
     """With upserts: the index's judge and the vectors its new texts lacked
     (None: the records are written for an index without a judge)."""
+    more: Iterable[ChangeSet] = ()
+    """Further parts, produced while the transaction runs: ingest plans and
+    embeds a bulk input chunk by chunk into it, so a million records and their
+    vectors are never all in memory. Still one transaction."""
+
+    def parts(self) -> Iterator[ChangeSet]:
+        """This change set's own changes, then those of each further part, flat."""
+        yield replace(self, more=())
+        for part in self.more:
+            yield from part.parts()
+
+    def is_empty(self) -> bool:
+        return not (self.upserts or self.deletes or self.mentions or self.renames)
+
+
+class _Ids:
+    """Row or vector ids gathered over a transaction, 8 bytes each."""
+
+    def __init__(self) -> None:
+        self._values = array("q")
+
+    def extend(self, values: Iterable[int]) -> None:
+        self._values.extend(values)
+
+    def numpy(self) -> np.ndarray:
+        return np.frombuffer(self._values, dtype=np.int64).copy() if self._values else np.zeros(0, dtype=np.int64)
 
 
 @contextmanager
@@ -81,31 +107,43 @@ def transaction(store: Store) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def apply(store: Store, changes: ChangeSet, model: str) -> None:
+def apply(store: Store, changes: ChangeSet, model: str) -> bool:
     """Write records, vectors and mentions in one transaction, then refresh
-    the vector cache."""
+    the vector cache. False when there was nothing to write: no new
+    generation, and a cache a killed run left behind is repaired instead."""
     index = store.vector_index if store.count() else None
     if index is not None and store.cache.shared is not None:
         index = index.copy()  # other readers search the shared one while this one changes
+    dropped, fresh = _Ids(), _Ids()
+    wrote = False
     with transaction(store) as db:
-        _bind_model(store, model, changes)
-        _put_vectors(db, changes.vectors, model)
-        for batch in changes.vector_batches:
-            _put_vectors(db, batch, model)
-        if changes.judge is not None:
-            for batch in changes.judge.batches:
-                _put_vectors(db, batch, changes.judge.model)
-        dropped = _delete(db, changes.deletes)
-        db.executemany("UPDATE records SET id = ? WHERE id = ?", [(new, old) for old, new in changes.renames.items()])
-        replaced, fresh = _upsert(db, changes.upserts, changes.files)
-        _replace_mentions(db, changes.mentions)
-        write_meta(db, "generation", str(store.generation + 1))
-        write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
-    # Everything is in SQLite now: let the records and vectors go before
-    # the index is built (hundreds of MB at 100k records). The change set
-    # is consumed.
-    changes.upserts, changes.vectors, changes.vector_batches, changes.judge = [], {}, (), None
-    _refresh_index(store, index, dropped + replaced, fresh, model)
+        store.require_model(model)
+        for part in changes.parts():
+            _bind_judge(store, model, part)
+            if part.vectors:
+                _bind_model(store, model, next(iter(part.vectors.values())).shape[-1])
+                _put_vectors(db, part.vectors, model)
+            if part.judge is not None:
+                for batch in part.judge.batches:
+                    _put_vectors(db, batch, part.judge.model)
+            if not part.is_empty():
+                wrote = True
+                dropped.extend(_delete(db, part.deletes))
+                db.executemany("UPDATE records SET id = ? WHERE id = ?", [(b, a) for a, b in part.renames.items()])
+                replaced, new = _upsert(db, part.upserts, part.files)
+                dropped.extend(replaced)
+                fresh.extend(new)
+                _replace_mentions(db, part.mentions)
+            # Written: let the part's records and vectors go before the next one.
+            part.upserts, part.vectors, part.judge = [], {}, None
+        if wrote:
+            write_meta(db, "generation", str(store.generation + 1))
+            write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+    if wrote:
+        _refresh_index(store, index, dropped.numpy(), fresh.numpy(), model)
+    else:
+        store.repair_cache()
+    return wrote
 
 
 def rebind_model(
@@ -124,16 +162,17 @@ def rebind_model(
     store.cache.replace(store.cache.from_database(model, dim))
 
 
-def _bind_model(store: Store, model: str, changes: ChangeSet) -> None:
-    store.require_model(model)
-    if changes.upserts:
-        # New records must come with the vectors of the index's own judge (or none):
-        # a record without one could not be judged, nor one of another scale.
-        judge = changes.judge.model if changes.judge is not None else None
+def _bind_judge(store: Store, model: str, part: ChangeSet) -> None:
+    """New records must come with the vectors of the index's own judge (or none):
+    a record without one could not be judged, nor one of another scale."""
+    if part.upserts:
+        judge = part.judge.model if part.judge is not None else None
         store.require_judge(model, judge)
         bind_judge(store.db, judge)
-    if store.model != model and (changes.vectors or changes.dim):
-        dim = changes.dim or next(iter(changes.vectors.values())).shape[-1]
+
+
+def _bind_model(store: Store, model: str, dim: int) -> None:
+    if store.model != model:
         write_meta(store.db, "model", model)
         write_meta(store.db, "dim", str(dim))
 
@@ -237,13 +276,16 @@ def _replace_mentions(db: sqlite3.Connection, mentions: dict[str, list[IdMention
         )
 
 
-def _refresh_index(store: Store, index: VectorIndex | None, drop: list[int], add: list[int], model: str) -> None:
+def _refresh_index(store: Store, index: VectorIndex | None, drop: np.ndarray, add: np.ndarray, model: str) -> None:
     dim = store.dim
     if dim is None:
         return
-    if index is None or index.dim != dim:
+    if index is None or index.dim != dim or len(add) > max(index.count, REBUILD_BELOW):
+        # A bulk import into a small index: one streamed build from SQLite
+        # beats growing the index a chunk at a time.
         index = store.cache.from_database(model, dim)
     else:
-        index.remove(np.array(drop, dtype=np.int64))
-        index.add(*store.cache.passage_vectors(add, model, dim))
+        index.remove(drop)
+        for part in chunks(add.tolist(), 5_000):
+            index.add(*store.cache.passage_vectors(list(part), model, dim))
     store.cache.replace(index)
