@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from kbsearch.errors import KbError
-from kbsearch.records import text_hash
+from kbsearch.records import PASSAGES_VERSION, text_hash
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
@@ -136,6 +136,19 @@ def _database(store: Store) -> list[Finding]:
 
 def _records(store: Store) -> list[Finding]:
     """Each record's stored passages are exactly the ones its text gives: none half written."""
+    version = store.passages_version()
+    if version != PASSAGES_VERSION:
+        # Every record's passages differ from what this version would choose:
+        # not damage, and not mended by ingesting the files again.
+        return [
+            Finding(
+                check="records",
+                ok=False,
+                fix="run 'kbsearch reindex' (text that has a vector is not embedded again)",
+                message=f"the passages were chosen by another version of kbsearch "
+                f"(passage version {version}, this one writes {PASSAGES_VERSION})",
+            )
+        ]
     stored = store.stored_passages()
     broken = [
         rid

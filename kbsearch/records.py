@@ -22,6 +22,17 @@ from kbsearch.textsim import sentences
 EMBED_CHARS = 2000
 # Vector ids pack (record rowid, passage number) into one int64; see store.py.
 MAX_PASSAGES = 64
+PASSAGES_VERSION = 2
+"""How ``Record.passages`` chooses: 1 embedded every sentence of every text;
+2 embeds the sentences of a text only when it is long or its claims are
+given, and never a sentence that repeats the whole text or the title. An
+index written by another version is re-chosen by ``kbsearch reindex``."""
+CLAIMS_FROM_CHARS = 300
+"""A text shorter than this (about three sentences) is embedded whole,
+without its sentences: a query or claim about one of them still meets the
+whole text's vector, and each sentence vector is one more to store and search."""
+CLAIM_MAX_SHARE = 0.6
+"""A sentence this large a share of the whole text repeats it: no vector of its own."""
 
 
 class Kind(StrEnum):
@@ -93,17 +104,30 @@ class Record(BaseModel):
         return found if len(found) > 1 else []
 
     def passages(self) -> list[str]:
-        """The texts embedded for this record: its title, the whole record, and
-        each claim on its own.
+        """The texts embedded for this record: its title, the whole record,
+        and each claim on its own when the text is long or its claims are
+        given (see ``CLAIMS_FROM_CHARS``).
 
         A record matches a query or a claim through its best passage. One
         vector for a whole briefing increment blurs its point: a short query
         about one of its claims loses to an unrelated record that happens to
         be shorter.
         """
-        texts = [self.title.strip(), self.embed_text(), *self.claim_texts()]
+        title, whole = self.title.strip(), self.embed_text()
+        texts = [title, whole, *self._claim_passages(title, whole)]
         unique = list(dict.fromkeys(t for t in texts if t))
         return unique[:MAX_PASSAGES]
+
+    def _claim_passages(self, title: str, whole: str) -> list[str]:
+        if not self.claims and len(whole) < CLAIMS_FROM_CHARS:
+            return []
+        folded_title = " ".join(title.lower().split())
+        return [
+            claim
+            for claim in self.claim_texts()
+            if " ".join(claim.lower().split()) != folded_title
+            and not (claim in whole and len(claim) >= CLAIM_MAX_SHARE * len(whole))
+        ]
 
     def stored_json(self) -> str:
         """The JSON the store keeps: derived fields are recomputed on load."""

@@ -164,7 +164,7 @@ def record_text(record: Record) -> str:
     return "\n".join(lines)
 
 
-_INDEX_TYPES = {"flat": "exact search", "ivf": "IVF approximate search"}
+_INDEX_TYPES = {"flat": "exact search", "hnsw": "HNSW approximate search"}
 
 
 def stats_text(stats: Stats) -> str:

@@ -104,7 +104,7 @@ class Stats(BaseModel):
     vectors: int | None
     """Vectors in the search cache, from its manifest (None when it has none yet)."""
     index_type: str | None = None
-    """``flat`` (exact) or ``ivf`` (approximate, from 100k vectors), from the manifest."""
+    """``flat`` (exact) or ``hnsw`` (approximate, from 100k vectors), from the manifest."""
 
 
 class ListedRecord(BaseModel):

@@ -38,9 +38,11 @@ class Settings(BaseModel):
     exports) are kept (else ``~/.cache/kbsearch``)."""
     lock_timeout: float = Field(600.0, ge=0)
     """Seconds a writer waits for another writer's lock on the index before giving up."""
-    use_threads: int = Field(1, ge=1)
-    """BLAS threads of the default model (USE). One is fastest when the cores
-    are shared: the matrices are small and the threads wait on each other."""
+    use_threads: int | None = Field(None, ge=1)
+    """BLAS threads of the default model (USE); else as many as there are free
+    cores when it loads (by the load average), at least one: when the cores
+    are shared the threads only wait on each other, and on idle cores a bulk
+    ingest gains from each."""
     audit_threads: int | None = Field(None, ge=1)
     """Threads of ``audit``'s neighbour search (else every core)."""
     timings: bool = False

@@ -166,3 +166,21 @@ def test_the_upper_triangle_path_equals_the_nearest_neighbour_search(
     dense = neighbour_pairs(vectors, k=4, floor=floor, batch=64)
     assert sparse.as_set() == dense.as_set() == brute_force(vectors, 4, floor)
     assert len(sparse) > 0
+
+
+def test_lines_of_one_bulk_file_that_name_their_own_documents_are_compared(
+    tmp_path: Path, encoder: FakeEncoder
+) -> None:
+    store = Store.open(tmp_path / "idx", create=True)
+    text = "TGI only takes bug fixes now"
+    records = [
+        Record(id="x1", kind=Kind.increment, title="TGI maintenance", text=text, source="digest/jay/09-01"),
+        Record(id="x2", kind=Kind.increment, title="TGI maintenance", text=text, source="digest/tom/09-04"),
+        Record(id="x3", kind=Kind.increment, title="TGI maintenance", text=text, source="digest/tom/09-04"),
+    ]
+    files = {r.id: "/src/bulk.jsonl" for r in records}  # one file read, three lines
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=lambda: encoder)
+    [cluster] = audit(store, "fake").clusters
+    assert cluster.first_seen.id == "x1" and {m.id for m in cluster.repeats} <= {"x2", "x3"}
+    # x2 and x3 are one document: each is linked to x1, never to each other directly.
+    assert audit(store, "fake").clusters[0].size == 3

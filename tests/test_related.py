@@ -140,7 +140,7 @@ def test_the_first_rule_with_a_say_is_compares_judgement() -> None:
 
     encoder = FakeEncoder()
     parsed = read_inputs([EXAMPLES], IngestReport(model="fake"))
-    records = [r for p in parsed for r in p.records]
+    records = [r for p in parsed for r in p.iter_records()]
     assert len(records) > 40
 
     embedded = [Embedded(r, encoder.encode(r.passages())) for r in records]

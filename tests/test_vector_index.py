@@ -1,142 +1,301 @@
-"""The vector index behind the store: exact below ann.IVF_MIN vectors, IVF at
-and above it. The switch point is lowered here so the IVF path runs on a few
-thousand seeded, clustered vectors (faiss needs ~40 per list to train)."""
+"""The vector index: every backend on the same seeded vectors, then the facade
+that switches between them, the cache files and compaction. Small
+``IndexParams`` make the approximate path run on a few thousand vectors."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from kbsearch import ann
-from kbsearch.store.vector_cache import load_cache, read_manifest, write_cache
-from kbsearch.vector_index import VectorIndex
+from fake_encoder import FakeEncoder
+from kbsearch.ingest import ingest_records
+from kbsearch.records import Kind, Record
+from kbsearch.store import ChangeSet, Store
+from kbsearch.store.compaction import compact
+from kbsearch.store.vector_cache import MANIFEST_NAME, CacheProblem, load_cache, read_manifest, write_cache
+from kbsearch.vector_index import IndexParams, VectorIndex
+from kbsearch.vector_index.base import VectorBackend
+from kbsearch.vector_index.facade import BACKENDS
+from kbsearch.vector_index.hnsw import HnswBackend
 
 DIM = 32
-
-
-@pytest.fixture
-def small_ivf(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ann, "IVF_MIN", 3000)
-    monkeypatch.setattr(ann, "FLAT_BELOW", 1500)
-    monkeypatch.setattr(ann, "EXACT_SUBSET_MAX", 200)
-    monkeypatch.setattr(ann, "MIN_PROBES", 8)
+SMALL = IndexParams(
+    approximate_from=1_000,
+    exact_below=400,
+    hnsw_m=8,
+    ef_construction=40,
+    ef_search=64,
+    exact_subset_max=100,
+    train_size=1_000,
+    background_compaction=False,  # the tests compact themselves
+)
 
 
 def clustered(n: int, seed: int = 0) -> np.ndarray:
+    """Unit vectors around 40 centres: they have neighbours, as text does."""
     rng = np.random.default_rng(seed)
     centres = rng.standard_normal((40, DIM))
     points = centres[rng.integers(0, 40, n)] + 0.35 * rng.standard_normal((n, DIM))
     return (points / np.linalg.norm(points, axis=1, keepdims=True)).astype(np.float32)
 
 
+def noisy(vectors: np.ndarray, seed: int = 1) -> np.ndarray:
+    """Queries near stored vectors but not equal to them."""
+    rng = np.random.default_rng(seed)
+    out = vectors + 0.2 * rng.standard_normal(vectors.shape).astype(np.float32)
+    return (out / np.linalg.norm(out, axis=1, keepdims=True)).astype(np.float32)
+
+
 def exact_top(vectors: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
     return ids[np.argsort(-(vectors @ query), kind="stable")[:k]]
 
 
-def test_the_index_turns_ivf_at_the_threshold_and_back_when_it_shrinks(small_ivf: None) -> None:
-    vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64) * 64 + 1
-    index = VectorIndex(DIM)
-    index.add(ids[:2000], vectors[:2000])
-    assert index.kind == "flat"
-    index.add(ids[2000:], vectors[2000:])
-    assert (index.kind, index.count) == ("ivf", 4000)
-    assert sorted(index.ids().tolist()) == ids.tolist()
-    index.remove(ids[:3000])
-    assert (index.kind, index.count) == ("flat", 1000)
-    assert sorted(index.ids().tolist()) == ids[3000:].tolist()
+def recall(found: np.ndarray, vectors: np.ndarray, ids: np.ndarray, queries: np.ndarray) -> float:
+    return float(
+        np.mean([len(set(found[i]) & set(exact_top(vectors, ids, q, 10))) / 10 for i, q in enumerate(queries)])
+    )
 
 
-def test_ivf_recall_at_10_against_exact(small_ivf: None) -> None:
-    vectors, ids = clustered(5000), np.arange(5000, dtype=np.int64)
-    index = VectorIndex.build(DIM, ids, vectors)
-    assert index.kind == "ivf"
-    rng = np.random.default_rng(1)
-    queries = vectors[:50] + 0.2 * rng.standard_normal((50, DIM)).astype(np.float32)
-    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
-    _, found = index.search(queries, 10)
-    recall = np.mean([len(set(found[i]) & set(exact_top(vectors, ids, q, 10))) / 10 for i, q in enumerate(queries)])
-    assert recall >= 0.95
+@pytest.fixture(params=BACKENDS, ids=[b.kind for b in BACKENDS])
+def backend(request: pytest.FixtureRequest) -> VectorBackend:
+    made: VectorBackend = request.param(DIM, SMALL)
+    return made
 
 
-def test_ivf_deletes_and_replaces_ids_in_place(small_ivf: None) -> None:
-    vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64)
-    index = VectorIndex.build(DIM, ids, vectors)
-    index.remove(ids[:10])
-    _, found = index.search(vectors[:10], 5)
-    assert not set(found.ravel()) & set(ids[:10].tolist())
-    # the same id comes back with another vector (an edited record keeps its rowid)
-    index.add(ids[:1], vectors[3999:4000])
-    scores, found = index.search(vectors[3999:4000], 2)
-    assert set(found[0]) == {0, 3999}
-    assert scores[0, 0] == pytest.approx(1.0, abs=1e-3)
+# -- every backend --------------------------------------------------------------------
 
 
-def test_ivf_filters_inside_the_search_small_and_large_subsets(small_ivf: None) -> None:
-    vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64)
-    index = VectorIndex.build(DIM, ids, vectors)
-    for allowed in (ids[::40], ids[::3]):  # 100 (answered exactly) and 1334 (IVF with a selector)
-        _, found = index.search(vectors[:1], 10, allowed)
-        assert len(found[0]) == 10 and set(found[0]) <= set(allowed.tolist())
-        overlap = set(found[0]) & set(exact_top(vectors[allowed], allowed, vectors[0], 10).tolist())
+def test_a_backend_finds_stored_vectors_and_their_neighbours(backend: VectorBackend) -> None:
+    vectors, ids = clustered(3000), np.arange(3000, dtype=np.int64) * 64 + 1
+    backend.add(ids, vectors)
+    assert backend.count == 3000 and sorted(backend.ids().tolist()) == ids.tolist()
+    _, found = backend.search(vectors[:20], 1, None)
+    assert found[:, 0].tolist() == ids[:20].tolist()
+    queries = noisy(vectors[:60])
+    assert recall(backend.search(queries, 10, None)[1], vectors, ids, queries) >= 0.95
+
+
+def test_a_backend_forgets_removed_ids_and_takes_them_back(backend: VectorBackend) -> None:
+    vectors, ids = clustered(2000), np.arange(2000, dtype=np.int64)
+    backend.add(ids, vectors)
+    backend.remove(ids[:10])
+    assert backend.count == 1990
+    _, found = backend.search(vectors[:10], 5, None)
+    assert not set(found.ravel().tolist()) & set(range(10))
+    # An edited record keeps its rowid: the same id comes back with another vector.
+    backend.add(ids[:1], vectors[1999:2000])
+    scores, found = backend.search(vectors[1999:2000], 2, None)
+    assert set(found[0].tolist()) == {0, 1999}
+    assert scores[0, 0] == pytest.approx(1.0, abs=1e-2)
+    assert backend.vectors(ids[:1]) @ vectors[1999] == pytest.approx(1.0, abs=1e-2)
+
+
+def test_a_filter_works_inside_the_search_for_small_and_large_subsets(backend: VectorBackend) -> None:
+    vectors, ids = clustered(3000), np.arange(3000, dtype=np.int64)
+    backend.add(ids, vectors)
+    backend.remove(ids[1::2][:500])  # tombstones must not come back through a filter
+    live = np.setdiff1d(ids, ids[1::2][:500])
+    for allowed in (live[::40], live[::3]):  # few (scored one by one) and many (selector in the search)
+        _, found = backend.search(vectors[:1], 10, allowed)
+        assert len(found[0]) == 10 and set(found[0].tolist()) <= set(allowed.tolist())
+        overlap = set(found[0].tolist()) & set(exact_top(vectors[allowed], allowed, vectors[0], 10).tolist())
         assert len(overlap) >= 9
 
 
-def test_ivf_cache_round_trip_keeps_kind_probes_and_results(small_ivf: None, tmp_path: Path) -> None:
-    vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64)
-    index = VectorIndex.build(DIM, ids, vectors)
-    write_cache(tmp_path, index, model="fake", dim=DIM, generation=3)
-    manifest = read_manifest(tmp_path)
-    assert manifest is not None and manifest.index_type == "ivf"
-    loaded = load_cache(tmp_path, model="fake", dim=DIM, generation=3, passages=4000)
-    assert loaded.kind == "ivf"
-    query = vectors[10:13]
-    assert np.array_equal(loaded.search(query, 10)[1], index.search(query, 10)[1])
-    stored = loaded.vectors(ids[:5])
-    assert np.abs(stored - vectors[:5]).max() < 1e-3  # float16 storage
+def test_a_backend_survives_its_file(backend: VectorBackend, tmp_path: Path) -> None:
+    vectors, ids = clustered(2000), np.arange(2000, dtype=np.int64)
+    backend.add(ids, vectors)
+    backend.remove(ids[:100])
+    digest = backend.write(tmp_path / "v.faiss")
+    assert len(digest) == 64
+    loaded = VectorIndex.read(tmp_path / "v.faiss", DIM, SMALL)
+    assert (loaded.kind, loaded.count, loaded.tombstones) == (backend.kind, 1900, backend.tombstones)
+    queries = noisy(vectors[:30])
+    assert np.array_equal(loaded.search(queries, 10)[1], backend.search(queries, 10, None)[1])
 
 
-def test_building_from_chunks_matches_building_at_once(small_ivf: None) -> None:
-    vectors, ids = clustered(4000), np.arange(4000, dtype=np.int64) * 64
-    chunks = [(ids[i : i + 700], vectors[i : i + 700]) for i in range(0, 4000, 700)]
-    streamed = VectorIndex.from_chunks(DIM, 4000, chunks, lambda size: vectors[:size])
-    assert (streamed.kind, streamed.count) == ("ivf", 4000)
+# -- the facade ------------------------------------------------------------------------
+
+
+def test_the_index_turns_approximate_at_its_threshold() -> None:
+    vectors, ids = clustered(1500), np.arange(1500, dtype=np.int64) * 64
+    index = VectorIndex(DIM, SMALL)
+    index.add(ids[:900], vectors[:900])
+    assert index.kind == "flat"
+    index.add(ids[900:], vectors[900:])
+    assert (index.kind, index.count) == ("hnsw", 1500)
+    assert sorted(index.ids().tolist()) == ids.tolist()
+
+
+def test_tombstones_past_their_share_or_a_small_index_ask_for_compaction() -> None:
+    vectors, ids = clustered(2000), np.arange(2000, dtype=np.int64)
+    index = VectorIndex.build(DIM, ids, vectors, SMALL)
+    index.remove(ids[:300])  # 300 of 2000 held: under the 0.2 share
+    assert (index.tombstones, index.needs_compaction) == (300, False)
+    index.remove(ids[300:500])
+    assert index.needs_compaction
+    small = VectorIndex.build(DIM, ids[:1200], vectors[:1200], SMALL)
+    small.remove(ids[:200])  # under the share, but 1000 live of 1200 held... still above exact_below
+    assert not small.needs_compaction
+    small.remove(ids[200:850])
+    assert small.count < SMALL.exact_below and small.needs_compaction
+
+
+def test_building_from_chunks_picks_the_backend_by_total() -> None:
+    vectors, ids = clustered(2000), np.arange(2000, dtype=np.int64) * 64
+    chunks = [(ids[i : i + 700], vectors[i : i + 700]) for i in range(0, 2000, 700)]
+    streamed = VectorIndex.from_chunks(DIM, 2000, chunks, lambda size: vectors[:size], SMALL)
+    assert (streamed.kind, streamed.count) == ("hnsw", 2000)
     _, found = streamed.search(vectors[:20], 1)
     assert found[:, 0].tolist() == ids[:20].tolist()
-    small = VectorIndex.from_chunks(DIM, 700, chunks[:1], lambda size: vectors[:size])
+    small = VectorIndex.from_chunks(DIM, 700, chunks[:1], lambda size: vectors[:size], SMALL)
     assert (small.kind, small.count) == ("flat", 700)
 
 
-def test_a_lost_ivf_cache_is_rebuilt_from_sqlite_as_ivf(small_ivf: None, tmp_path: Path) -> None:
-    import datetime as dt
+def test_params_refuse_impossible_values() -> None:
+    with pytest.raises(ValueError, match="exact_below"):
+        IndexParams(approximate_from=10, exact_below=20)
+    with pytest.raises(ValueError, match="compact_share"):
+        IndexParams(compact_share=1.5)
 
-    from fake_encoder import FakeEncoder
-    from kbsearch.ingest import ingest_records
-    from kbsearch.records import Kind, Record
-    from kbsearch.store import MANIFEST_NAME, ChangeSet, Store
 
+# -- the cache files ---------------------------------------------------------------------
+
+
+def test_the_cache_round_trip_keeps_kind_tombstones_and_results(tmp_path: Path) -> None:
+    vectors, ids = clustered(2000), np.arange(2000, dtype=np.int64)
+    index = VectorIndex.build(DIM, ids, vectors, SMALL)
+    index.remove(ids[:50])
+    write_cache(tmp_path, index, model="fake", dim=DIM, generation=3)
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None and (manifest.index_type, manifest.count) == ("hnsw", 1950)
+    loaded = load_cache(tmp_path, model="fake", dim=DIM, generation=3, passages=1950, params=SMALL)
+    assert (loaded.kind, loaded.tombstones) == ("hnsw", 50)
+    queries = noisy(vectors[:20])
+    assert np.array_equal(loaded.search(queries, 10)[1], index.search(queries, 10)[1])
+
+
+def test_a_cache_of_an_older_format_is_never_read(tmp_path: Path) -> None:
+    vectors, ids = clustered(200), np.arange(200, dtype=np.int64)
+    write_cache(tmp_path, VectorIndex.build(DIM, ids, vectors, SMALL), model="fake", dim=DIM, generation=1)
+    manifest = json.loads((tmp_path / MANIFEST_NAME).read_text())
+    del manifest["cache_format"]  # as written before HNSW: flat or IVF
+    (tmp_path / MANIFEST_NAME).write_text(json.dumps(manifest))
+    with pytest.raises(CacheProblem, match="format 1"):
+        load_cache(tmp_path, model="fake", dim=DIM, generation=1, passages=200, params=SMALL)
+
+
+# -- in the store ---------------------------------------------------------------------------
+
+
+def note(i: int, text: str | None = None) -> Record:
+    return Record(
+        id=f"r{i}",
+        kind=Kind.increment,
+        text=text or f"note {i} on topic {i % 97} and {i % 13}",
+        date=dt.date(2026, 9, 1),
+    )
+
+
+@pytest.fixture
+def hnsw_store(tmp_path: Path) -> Store:
+    store = Store.open(tmp_path, create=True, params=SMALL)
     encoder = FakeEncoder()
-    records = [
-        Record(
-            id=f"r{i}",
-            kind=Kind.increment,
-            title="",
-            text=f"note {i} on topic {i % 97} and {i % 13}",
-            date=dt.date(2026, 9, 1),
-        )
-        for i in range(3200)
-    ]
-    store = Store.open(tmp_path, create=True)
-    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
-    assert store.vector_index.kind == "ivf"
-    query = encoder.encode(["note 5 on topic 5 and 5"])[0]
-    before = store.search_records(query, 5)
-    store.close()
+    ingest_records(store, ChangeSet(upserts=[note(i) for i in range(1200)]), model="fake", load_encoder=lambda: encoder)
+    assert store.vector_index.kind == "hnsw"
+    return store
+
+
+def test_search_scores_from_an_approximate_index_are_exact(hnsw_store: Store) -> None:
+    query = FakeEncoder().encode(["note 5 on topic 5 and 5"])[0]
+    hits = hnsw_store.search_records(query, 5)
+    exact = sorted(hnsw_store.score_records([h[0] for h in hits], query), key=lambda h: -h[1])
+    assert [h[0] for h in hits] == [h[0] for h in exact]
+    # Within float32 rounding of the float32 cosine; the 8-bit codes are off by about 1e-3.
+    assert [h[1] for h in hits] == pytest.approx([h[1] for h in exact], abs=1e-5)
+    assert hits[0][0] == hnsw_store.db.execute("SELECT rowid FROM records WHERE id = 'r5'").fetchone()[0]
+
+
+def test_an_edit_leaves_a_tombstone_and_no_rebuild(hnsw_store: Store) -> None:
+    index = hnsw_store.vector_index
+    encoder = FakeEncoder()
+    edited = note(5, text="an edited note about speculative decoding")
+    ingest_records(hnsw_store, ChangeSet(upserts=[edited]), model="fake", load_encoder=lambda: encoder)
+    assert hnsw_store.vector_index is index  # grown in place, not rebuilt
+    assert index.tombstones == 1 and index.count == 1200
+    old = encoder.encode(["note 5 on topic 5 and 5"])[0]
+    rowid = hnsw_store.db.execute("SELECT rowid FROM records WHERE id = 'r5'").fetchone()[0]
+    assert all(hit[0] != rowid or hit[1] < 0.9 for hit in hnsw_store.search_records(old, 5))
+    new = hnsw_store.search_records(encoder.encode([edited.text])[0], 1)
+    assert new[0][0] == rowid and new[0][1] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_compaction_drops_tombstones_and_keeps_the_results(hnsw_store: Store, tmp_path: Path) -> None:
+    encoder = FakeEncoder()
+    edits = [note(i, text=f"rewritten note {i}") for i in range(400)]  # 400 of 1600 held: past 0.2
+    ingest_records(hnsw_store, ChangeSet(upserts=edits), model="fake", load_encoder=lambda: encoder)
+    assert hnsw_store.cache.needs_compaction()
+    query = encoder.encode(["rewritten note 7"])[0]
+    before = hnsw_store.search_records(query, 5)
+    hnsw_store.close()
+    assert compact(tmp_path, SMALL)
+    reopened = Store.open(tmp_path, params=SMALL)
+    assert reopened.vector_index.tombstones == 0 and reopened.cache_rebuilt() is None
+    after = reopened.search_records(query, 5)
+    # Another graph over the same live vectors: the same best hit, nearly the same rest.
+    assert after[0] == before[0] and len({h[0] for h in after} & {h[0] for h in before}) >= 4
+    reopened.close()
+
+
+def test_compaction_gives_way_to_a_writer_that_committed_meanwhile(
+    hnsw_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encoder = FakeEncoder()
+    built = Store.build_index
+
+    def write_meanwhile(self: Store) -> VectorIndex:
+        index = built(self)
+        ingest_records(hnsw_store, ChangeSet(upserts=[note(9999)]), model="fake", load_encoder=lambda: encoder)
+        return index
+
+    monkeypatch.setattr(Store, "build_index", write_meanwhile)
+    assert not compact(tmp_path, SMALL)
+    manifest = read_manifest(tmp_path)
+    assert manifest is not None and manifest.generation == hnsw_store.generation  # the writer's cache stands
+    hnsw_store.close()
+
+
+def test_an_approximate_cache_lost_is_rebuilt_from_sqlite(hnsw_store: Store, tmp_path: Path) -> None:
+    query = FakeEncoder().encode(["note 5 on topic 5 and 5"])[0]
+    before = hnsw_store.search_records(query, 5)
+    hnsw_store.close()
     (tmp_path / MANIFEST_NAME).unlink()
-    reopened = Store.open(tmp_path, model=encoder.model_id)
-    assert reopened.vector_index.kind == "ivf" and reopened.cache_rebuilt()
+    reopened = Store.open(tmp_path, model="fake", params=SMALL)
+    assert reopened.vector_index.kind == "hnsw" and reopened.cache_rebuilt()
     assert reopened.search_records(query, 5)[0][0] == before[0][0]
+    reopened.close()
+
+
+def test_hnsw_reads_only_its_own_files() -> None:
+    flat = VectorIndex.build(DIM, np.arange(10, dtype=np.int64), clustered(10), SMALL)
+    assert HnswBackend.from_faiss(flat._backend.faiss_index(), DIM, SMALL) is None
+
+
+def test_neighbour_pairs_through_an_approximate_index_find_the_exact_ones(hnsw_store: Store) -> None:
+    from kbsearch.dedupe.neighbours import approximate_pairs, neighbour_pairs
+
+    rowids = [r[0] for r in hnsw_store.db.execute("SELECT rowid FROM records ORDER BY rowid")]
+    wholes = hnsw_store.passage_vectors(rowids)
+    matrix = np.stack([wholes[r][0] for r in rowids])  # one passage each: the whole text
+    exact = neighbour_pairs(matrix, 5, 0.5).as_set()
+    found = approximate_pairs(hnsw_store.vector_index, matrix, rowids, 5, 0.5).as_set()
+    assert len(exact) > 100
+    assert len(found & exact) >= 0.95 * len(exact)
+    assert not {(a, b) for a, b in found if a == b}
 
 
 def test_a_single_query_on_any_thread_runs_on_one_openmp_thread() -> None:
@@ -160,3 +319,10 @@ def test_a_single_query_on_any_thread_runs_on_one_openmp_thread() -> None:
     thread.start()
     thread.join()
     assert seen == [1]
+
+
+def test_compaction_takes_the_writer_lock_of_writers() -> None:
+    from kbsearch.store import compaction
+    from kbsearch.writer_lock import LOCK_NAME
+
+    assert compaction.WRITER_LOCK == LOCK_NAME

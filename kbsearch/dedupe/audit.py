@@ -6,6 +6,9 @@ text, by the same judgement ``check`` makes (``dedupe.compare``, reading the
 judge model's stored vectors when the config has a judge): the later record
 is the item, the earlier one the known record. Records from one file
 are never compared: a briefing's increments are distinct by construction.
+A record's file is its declared ``source`` (a briefing's file, or the
+document a JSONL line names): a bulk file of a million lines is not one
+document.
 
 Clusters are grown from those direct judgements, strongest first, under two
 rules that transitivity alone would break:
@@ -31,7 +34,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP, Neighbourhood
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders
-from kbsearch.dedupe.neighbours import neighbour_pairs
+from kbsearch.dedupe.neighbours import NeighbourPairs, approximate_pairs, neighbour_pairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare, mean_best
 from kbsearch.errors import KbError
@@ -43,6 +46,7 @@ Pair = tuple[int, int]
 
 
 def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | None = None) -> AuditResult:
+    store.require_current_passages()
     flt = flt or SearchFilter()
     rowids = store.filter_rowids(flt)
     records = store.by_rowids(rowids if rowids is not None else store.all_rowids())
@@ -55,7 +59,8 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
             f"{len(lacking)} records have no {config.judge!r} vector, e.g. {lacking[0]!r}",
             hint="run 'kbsearch reindex' (embeds what the judge lacks)",
         )
-    files = store.files_of(list(embedded))
+    read_from = store.files_of(list(embedded))
+    files = {rowid: item.record.source or read_from.get(rowid) for rowid, item in embedded.items()}
     judged = _judge_pairs(store, embedded, files, config)
     groups = _grow_clusters(embedded, judged)
     clusters = [_cluster(embedded, group, judged) for group in groups]
@@ -78,7 +83,7 @@ def _judge_pairs(
     if len(rowids) < 2:
         return {}
     matrix = np.stack([embedded[r].whole for r in rowids])
-    found = neighbour_pairs(matrix, config.audit_neighbours, -1.0)
+    found = _neighbours(store, matrix, rowids, config.audit_neighbours)
     judges = [embedded[r].judge for r in rowids]
     judge_cosines = np.zeros(len(found), dtype=np.float32)
     if all(j is not None for j in judges):
@@ -106,6 +111,15 @@ def _judge_pairs(
         if match.same_item:
             judged[(earlier, later)] = match
     return judged
+
+
+def _neighbours(store: Store, matrix: np.ndarray, rowids: list[int], k: int) -> NeighbourPairs:
+    """Each record's ``k`` nearest by whole-record cosine: exact while the index
+    is, from the HNSW graph past that (an exact search would cost n² products)."""
+    index = store.vector_index
+    if index.kind == "flat":
+        return neighbour_pairs(matrix, k, -1.0)
+    return approximate_pairs(index, matrix, rowids, k, -1.0)
 
 
 def _id_pairs(embedded: dict[int, Embedded]) -> set[Pair]:

@@ -70,13 +70,17 @@ class Checker:
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
     ) -> CheckResult:
+        self.store.require_current_passages()  # the rules read a record's passages by position
         embedded = self._embed(items)
         results = [self._check_one(item, file) for item in embedded]
         flags = table_flags(self.store, mentions or [], file, self.as_of)
         return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
 
     def _embed(self, items: list[Record]) -> list[Embedded]:
-        passages = [item.passages() for item in items]  # split once: encoding and Embedded share them
+        # Split once: encoding and Embedded share them. Each claim is judged on
+        # its own, so a claim that is not a stored passage (a sentence of a
+        # short text) is embedded too, after the passages.
+        passages = [_with_claims(item) for item in items]
         texts = [p for each in passages for p in each]
         with timings.phase("embed items"):
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
@@ -252,3 +256,8 @@ def _first_seen(same: list[Match]) -> Match | None:
             m.id,
         ),
     )
+
+
+def _with_claims(item: Record) -> list[str]:
+    own = item.passages()
+    return own + [claim for claim in item.claim_texts() if claim not in own]

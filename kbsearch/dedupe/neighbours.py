@@ -7,7 +7,10 @@ vector per record (the whole record, the vector the dedupe rules score)
 runs in batches of queries, so FAISS turns each batch into one BLAS product.
 
 The result is exact: a temporary flat index, not an approximate graph, so a
-pair is missed only when both records have ``k`` nearer neighbours.
+pair is missed only when both records have ``k`` nearer neighbours. That
+costs n² products: past the store's approximate threshold (a million records
+would take hours) ``approximate_pairs`` asks the store's own HNSW index
+instead, in batches on the free cores.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ import faiss
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from kbsearch.ann import all_cores, omp_threads
+from kbsearch.records import MAX_PASSAGES
 from kbsearch.settings import settings
+from kbsearch.vector_index import VectorIndex
+from kbsearch.vector_index.threads import all_cores, free_cores, omp_threads
 
 # Queries per FAISS call: large enough that the BLAS product dominates, small
 # enough that the batch's k-best heaps stay a few MB.
@@ -79,6 +84,44 @@ def neighbour_pairs(
             rights.append(np.maximum(mine, found_ids[keep]))
             scores.append(found_scores[keep])
     return _unique(np.concatenate(lefts), np.concatenate(rights), np.concatenate(scores), len(vectors))
+
+
+def approximate_pairs(
+    index: VectorIndex, vectors: np.ndarray, rowids: list[int], k: int, floor: float, *, batch: int = BATCH
+) -> NeighbourPairs:
+    """``neighbour_pairs`` through the store's vector index: each row's vector
+    (the record ``rowids[row]``'s whole text) searched among the passages of
+    the given records, each hit counted for its record at its best passage.
+    Approximate: the index's recall@10 bounds what is found."""
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    row_of = {rowid: row for row, rowid in enumerate(rowids)}
+    fetch = (k + 1) * 4  # a record's title and claims come back beside its whole text
+    lefts, rights, scores = [], [], []
+    with omp_threads(free_cores()):
+        for start in range(0, len(vectors), batch):
+            found_scores, found_ids = index.search(vectors[start : start + batch], fetch)
+            for offset, (row_scores, row_ids) in enumerate(zip(found_scores, found_ids, strict=True)):
+                me = start + offset
+                for other, score in _best_records(row_ids, row_scores, row_of, me, k):
+                    if score >= floor - _SLACK:
+                        lefts.append(min(me, other))
+                        rights.append(max(me, other))
+                        scores.append(score)
+    return _unique(np.array(lefts, dtype=np.int64), np.array(rights, dtype=np.int64), np.array(scores), len(vectors))
+
+
+def _best_records(
+    ids: np.ndarray, scores: np.ndarray, row_of: dict[int, int], me: int, k: int
+) -> list[tuple[int, float]]:
+    """The ``k`` best other rows among one query's passage hits, best first."""
+    best: dict[int, float] = {}
+    for vid, score in zip(ids.tolist(), scores.tolist(), strict=True):
+        row = row_of.get(vid // MAX_PASSAGES) if vid >= 0 else None
+        if row is not None and row != me and row not in best:
+            best[row] = score  # hits come best first: the first is the record's best passage
+            if len(best) == k:
+                break
+    return list(best.items())
 
 
 def _pairs_above(vectors: np.ndarray, floor: float, block: int) -> NeighbourPairs:

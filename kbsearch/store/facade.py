@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 
 from kbsearch.records import IdMention, Kind, Record, RecordHead, text_hash
-from kbsearch.store import binding, lexical, writer
+from kbsearch.store import binding, lexical, passages, writer
 from kbsearch.store.database import DB_NAME, open_database
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
@@ -34,27 +34,38 @@ from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
 from kbsearch.store.vector_search import VectorSearch
 from kbsearch.store.writer import ChangeSet
-from kbsearch.vector_index import VectorIndex
+from kbsearch.vector_index import IndexParams, VectorIndex
 
 
 class Store:
     """Open with ``Store.open(dir, model=...)``; refuses an index of another model."""
 
-    def __init__(self, root: Path, db: sqlite3.Connection, *, read_only: bool = False) -> None:
+    def __init__(
+        self, root: Path, db: sqlite3.Connection, *, read_only: bool = False, params: IndexParams | None = None
+    ) -> None:
         self.root = root
         self.db = db
         self.read_only = read_only
-        self.cache = VectorCache(root, db)
+        self.cache = VectorCache(root, db, params)
         self._vectors = VectorSearch(db, self.cache)
 
     # -- opening -------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: Path, *, model: str | None = None, create: bool = False, upgrade: bool = True) -> Store:
+    def open(
+        cls,
+        root: Path,
+        *,
+        model: str | None = None,
+        create: bool = False,
+        upgrade: bool = True,
+        params: IndexParams | None = None,
+    ) -> Store:
         """A folder this process can't write is opened read-only, or refused with ``create``;
-        ``upgrade=False`` (doctor) refuses an older schema instead of migrating it."""
+        ``upgrade=False`` (doctor) refuses an older schema instead of migrating it.
+        ``params`` shape its vector index (tests pass small ones)."""
         db, read_only = open_database(root, create=create, upgrade=upgrade)
-        store = cls(root, db, read_only=read_only)
+        store = cls(root, db, read_only=read_only, params=params)
         if model is not None:
             store.require_model(model)
         return store
@@ -315,6 +326,19 @@ class Store:
     def vector_index(self) -> VectorIndex:
         """The search cache for the current generation, loaded or rebuilt when needed."""
         return self.cache.index
+
+    def build_index(self) -> VectorIndex:
+        """A fresh vector index from the vectors in SQLite, without tombstones (compaction)."""
+        model, dim = self.model, self.dim
+        return self.cache.from_database(model, dim) if model and dim else VectorIndex(dim or 1, self.cache.params)
+
+    def passages_version(self) -> int:
+        """The ``Record.passages`` version that chose the stored passages."""
+        return passages.stored_version(self.db)
+
+    def require_current_passages(self) -> None:
+        """KbError naming ``kbsearch reindex`` when another version chose the passages."""
+        passages.require_current(self.db, self.root)
 
     def search_records(
         self, query: np.ndarray, k: int, flt: SearchFilter | None = None

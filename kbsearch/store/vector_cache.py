@@ -30,17 +30,21 @@ from pydantic import BaseModel, ValidationError
 from kbsearch.errors import KbError
 from kbsearch.store.migrations import FORMAT_VERSION
 from kbsearch.store.sql import VECTOR_ID, float32_rows, read_meta, select_in_chunks
-from kbsearch.vector_index import VectorIndex, write_atomic
+from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
 
 VECTORS_NAME = "vectors.faiss"
 MANIFEST_NAME = "manifest.json"
 TEMP_SUFFIX = ".tmp"
+CACHE_FORMAT = 2
+"""The vector file's layout: 2 is flat or HNSW with tombstones; 1 (no field)
+was flat or IVF. A cache of another format is rebuilt, never read."""
 
 
 class Manifest(BaseModel):
     """What built the vector cache, checked on every open."""
 
     format_version: int
+    cache_format: int = 1
     model: str
     dim: int
     normalized: bool = True
@@ -64,12 +68,16 @@ def read_manifest(root: Path) -> Manifest | None:
         return None
 
 
-def load_cache(root: Path, *, model: str, dim: int, generation: int, passages: int) -> VectorIndex:
+def load_cache(
+    root: Path, *, model: str, dim: int, generation: int, passages: int, params: IndexParams | None = None
+) -> VectorIndex:
     """The cached index, if it is exactly the one the database describes; else CacheProblem."""
     manifest = read_manifest(root)
     if manifest is None:
         path = root / MANIFEST_NAME
         raise CacheProblem("manifest is unreadable" if path.exists() else "manifest is missing")
+    if manifest.cache_format != CACHE_FORMAT:
+        raise CacheProblem(f"vector cache is of format {manifest.cache_format}, this kbsearch reads {CACHE_FORMAT}")
     if manifest.generation != generation:
         raise CacheProblem(f"manifest is of generation {manifest.generation}, the database of {generation}")
     if (manifest.model, manifest.dim) != (model, dim):
@@ -89,7 +97,7 @@ def load_cache(root: Path, *, model: str, dim: int, generation: int, passages: i
     if digest != manifest.vectors_sha256:
         raise CacheProblem("vector file does not match its manifest (corrupt or half written)")
     try:
-        index = VectorIndex.read(path, dim)
+        index = VectorIndex.read(path, dim, params)
     except KbError as err:  # hash matched, yet faiss refuses it: another faiss version
         raise CacheProblem(err.message) from err
     if _replaced(path, before):
@@ -122,6 +130,7 @@ def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generat
     digest = write_atomic(root / VECTORS_NAME, index.write)
     manifest = Manifest(
         format_version=FORMAT_VERSION,
+        cache_format=CACHE_FORMAT,
         model=model,
         dim=dim,
         index_type=index.kind,
@@ -193,9 +202,10 @@ class VectorCache:
     generation means a new index.
     """
 
-    def __init__(self, root: Path, db: sqlite3.Connection) -> None:
+    def __init__(self, root: Path, db: sqlite3.Connection, params: IndexParams | None = None) -> None:
         self.root = root
         self.db = db
+        self.params = params or IndexParams()
         self.notes: list[str] = []
         """Cache writes that failed; the data is safe in SQLite."""
         self._index: VectorIndex | None = None
@@ -223,13 +233,20 @@ class VectorCache:
 
     def _load_or_rebuild(self, model: str | None, dim: int | None, generation: int) -> VectorIndex:
         if model is None or dim is None:
-            return VectorIndex(dim or 1)
+            return VectorIndex(dim or 1, self.params)
         passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
         try:
-            return load_cache(self.root, model=model, dim=dim, generation=generation, passages=passages)
+            return load_cache(
+                self.root, model=model, dim=dim, generation=generation, passages=passages, params=self.params
+            )
         except CacheProblem as problem:
             self.rebuilt, self.rebuilt_saved = str(problem), False
         return self.from_database(model, dim)
+
+    def needs_compaction(self) -> bool:
+        """Whether the index in memory (if one is loaded) has tombstones past
+        their share or could be exact again; see ``kbsearch.compaction``."""
+        return self._index is not None and self._index.needs_compaction
 
     def repair(self) -> None:
         """Rewrite a missing, stale or corrupt cache; for writers, under the lock."""
@@ -279,7 +296,11 @@ class VectorCache:
         # Streamed in chunks: a list of every row plus a joined copy would
         # hold the vectors three times over at 100k records.
         return VectorIndex.from_chunks(
-            dim, passages, self._vector_chunks(model, dim), lambda size: self._vector_sample(model, dim, size)
+            dim,
+            passages,
+            self._vector_chunks(model, dim),
+            lambda size: self._vector_sample(model, dim, size),
+            self.params,
         )
 
     def _vector_chunks(self, model: str, dim: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -292,7 +313,7 @@ class VectorCache:
             yield np.array([r[0] for r in rows], dtype=np.int64), float32_rows((r[1] for r in rows), dim)
 
     def _vector_sample(self, model: str, dim: int, size: int) -> np.ndarray:
-        """``size`` stored vectors picked at random (a fixed seed), to train IVF."""
+        """``size`` stored vectors picked at random (a fixed seed), to train the quantizer."""
         hashes = [
             r[0]
             for r in self.db.execute(

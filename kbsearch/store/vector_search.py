@@ -16,7 +16,7 @@ import numpy as np
 
 from kbsearch.records import Record, text_hash
 from kbsearch.store.filters import SearchFilter, where_sql
-from kbsearch.store.sql import VECTOR_ID, select_in_chunks, unpack_vector_id
+from kbsearch.store.sql import VECTOR_ID, read_meta, select_in_chunks, unpack_vector_id
 from kbsearch.store.vector_cache import VectorCache
 
 # Passages fetched per wanted record before grouping; doubled until k records are found.
@@ -42,8 +42,13 @@ class VectorSearch:
             scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed)
             best = [hit for hit in best_per_record(scores[0], ids[0]) if hit[0] not in excluded]
             if len(best) >= k or fetch >= available:
-                return best[:k]
+                break
             fetch *= 2
+        if index.kind == "flat":
+            return best[:k]
+        # An approximate index scores 8-bit codes: the hits it found are scored
+        # again from their float32 vectors, so every score shown is exact.
+        return sorted(self.score_records([hit[0] for hit in best], query), key=lambda hit: -hit[1])[:k]
 
     def _allowed_vector_ids(self, flt: SearchFilter, generation: int) -> np.ndarray | None:
         """Vector ids of the records the filter's *include* part keeps, or None.
@@ -79,21 +84,29 @@ class VectorSearch:
         return found
 
     def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
-        """(rowid, best passage score, passage number) for the given records."""
-        vids = self.vector_ids(rowids)
-        scores = self.cache.index.scores_for(vids, query)
-        best = best_per_record(scores, vids)
+        """(rowid, best passage score, passage number) for the given records,
+        from their float32 vectors in SQLite (the dedupe rules read these scores)."""
+        vids, vectors = self._stored(rowids)
+        best = best_per_record(vectors @ np.asarray(query, dtype=np.float32), vids)
         order = {r: i for i, r in enumerate(rowids)}
         return sorted(best, key=lambda row: order[row[0]])
 
     def passage_vectors(self, rowids: list[int]) -> dict[int, np.ndarray]:
-        """rowid → its passage vectors, one row per passage in ``Record.passages()`` order."""
-        vids = np.sort(self.vector_ids(sorted(set(rowids))))
-        vectors = self.cache.index.vectors(vids)
+        """rowid → its float32 passage vectors, one row per passage in ``Record.passages()`` order."""
+        vids, vectors = self._stored(sorted(set(rowids)))
+        order = np.argsort(vids, kind="stable")
         grouped: dict[int, list[np.ndarray]] = {}
-        for vid, vector in zip(vids.tolist(), vectors, strict=True):
+        for vid, vector in zip(vids[order].tolist(), vectors[order], strict=True):
             grouped.setdefault(unpack_vector_id(vid)[0], []).append(vector)
         return {rowid: np.stack(rows) for rowid, rows in grouped.items()}
+
+    def _stored(self, rowids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(vector ids, float32 vectors) of the records' passages, read from SQLite:
+        the index may hold them quantized."""
+        model, dim = read_meta(self.db, "model"), read_meta(self.db, "dim")
+        if model is None or dim is None or not rowids:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, int(dim or 1)), dtype=np.float32)
+        return self.cache.passage_vectors(rowids, model, int(dim))
 
     def whole_vectors(self, records: dict[int, Record], model: str) -> dict[int, np.ndarray]:
         """rowid → the vector of its whole-record passage (``Record.embed_text``),

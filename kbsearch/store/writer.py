@@ -20,14 +20,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kbsearch.records import IdMention, Record, text_hash
-from kbsearch.store import lexical
+from kbsearch.store import lexical, passages
 from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
 from kbsearch.store.sql import VECTOR_ID, chunks, write_meta
 
 REBUILD_BELOW = 50_000
-"""An ingest adding more passages than the index holds, and at least this
-many, rebuilds the index from SQLite instead of adding to it."""
+"""An ingest whose new or changed records outnumber the vectors the index
+holds, and number at least this many, rebuilds the index from SQLite in one
+streamed build instead of adding to it a chunk at a time."""
 
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store
@@ -118,6 +119,7 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
     wrote = False
     with transaction(store) as db:
         store.require_model(model)
+        passages.require_current(db, store.root)
         for part in changes.parts():
             _bind_judge(store, model, part)
             if part.vectors:
@@ -137,6 +139,7 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
             # Written: let the part's records and vectors go before the next one.
             part.upserts, part.vectors, part.judge = [], {}, None
         if wrote:
+            passages.stamp(db)
             write_meta(db, "generation", str(store.generation + 1))
             write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
     if wrote:
@@ -155,6 +158,7 @@ def rebind_model(
         if judge is not None:
             for batch in judge.batches:
                 _put_vectors(db, batch, judge.model)
+        passages.rechoose(db, _write_passages)
         write_meta(db, "model", model)
         write_meta(db, "dim", str(dim))
         bind_judge(db, judge.model if judge is not None else None)
@@ -289,3 +293,7 @@ def _refresh_index(store: Store, index: VectorIndex | None, drop: np.ndarray, ad
         for part in chunks(add.tolist(), 5_000):
             index.add(*store.cache.passage_vectors(list(part), model, dim))
     store.cache.replace(index)
+    if index.needs_compaction and store.cache.params.background_compaction:
+        from kbsearch.store import compaction  # it imports the facade, which imports this module
+
+        compaction.start(store.root)  # this write does not wait for it
