@@ -1,273 +1,261 @@
-"""kbsearch's audit pair finding against SemHash's self-deduplication, on one set of vectors.
+"""``kbsearch audit`` as a whole process beside SemHash's self-deduplication, on labelled duplicates.
 
-    python bench/audit_semhash.py [--records 100000] [--threshold 0.70] [--seed 7]
+    python bench/audit_semhash.py [--sizes 100000,1000000] [--runs 5] [--million-runs 1] [--work DIR]
 
-Needs ``semhash`` (bench only: ``make bench-deps``). The vectors: every paper
-of the dev arXiv digest stream (../shared/eval/domain/arxiv-digest-dev.jsonl,
-read at run time, never copied into the project) in three views, as kbsearch
-ingests them (a card: English title + Chinese TLDR; an increment: Chinese
-title + TLDR + method + result; an English abstract), encoded once with the
-default model and cached under /tmp. The three views of one paper are real
-same-item pairs across languages. Seeded noisy copies of those vectors fill
-the set up to ``--records``: a tenth are near copies (cosine 0.85-0.99 to
-their source, the known duplicates), the rest distant ones (cosine about 0.5,
-records on a related subject that no threshold here should pair).
-The table gives the time of each (SemHash: building its index and
-self_deduplicate; kbsearch: ``neighbour_pairs``, the core of ``audit``, with
-the same cap of 100 neighbours per record that SemHash queries first), the
-pairs each found at or above the cosine threshold, their agreement and the
-peak RSS of each, run in its own process so neither inherits the other's
-memory.
+Needs ``semhash`` (bench only: ``make bench-deps``). The records are the
+corpus of ``bench/corpus.py`` (first 100k, and all 1M): its labelled part is
+every summary of the three dev digest streams (feed a and c in Chinese, feed
+g in English), so two records of one paper are a true duplicate within a
+feed, across feeds and across languages; the rest is real text around them.
+The index is the one ``bench/scale.py --million`` imported (``bulk-N`` in the
+work folder), built again here the same way if it is missing.
 
-What is compared: the unordered pairs of records whose cosine is at or above
-the threshold. kbsearch's search is exact; SemHash's is an approximate usearch
-(HNSW) graph, so it can miss pairs, and its threshold test is strict (>).
-SemHash's self_deduplicate then keeps a greedy selection (each removed record
-points to one kept record); the full pair set it found is the neighbour list
-it selected from. ``audit`` itself adds rules on top of these pairs (lexical
-overlap, shared names, arXiv ids); they are not part of this comparison.
+- **kbsearch**: ``kbsearch audit --index IDX --json``, a whole process (model
+  loading, index open, reading the records, the clustering, the JSON out).
+  Predicted duplicates: two labelled records in one cluster.
+- **SemHash**: ``SemHash.from_embeddings`` + ``self_deduplicate`` on the same
+  records' whole-text vectors (the ones audit scores), read from an .npy file
+  before the clock starts. Predicted duplicates: two labelled records in one
+  group (a selected record and those filtered as its duplicates). Its
+  threshold is chosen on one half of the papers (even crc32 of the paper id)
+  for the best F1 there; SemHash's default (0.9) is shown too.
+
+Precision and recall are counted on pairs of labelled records, on the other
+half of the papers only (a pair counts when either record's paper is in that
+half). kbsearch's rules were tuned on these dev streams elsewhere, not here;
+SemHash is fitted here, on the other half. Each tool runs ``--runs`` times
+(``--million-runs`` at 1M): median and range of the seconds, peak RSS.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
-import resource
-import subprocess
 import sys
 import time
+import zlib
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kbsearch.records import Kind, Record  # noqa: E402
+import corpus
+from benchlib import report_peak_rss, run_child
 
-STREAM = ROOT.parent / "shared" / "eval" / "domain" / "arxiv-digest-dev.jsonl"
-CACHE = Path("/tmp/kbsearch-bench/audit-semhash")
-MODEL = "use-multilingual-v3"
-NEAR_SHARE = 0.10
-CAP = 100  # SemHash's first per-query neighbour cap (semhash.utils.NEIGHBORS_PER_QUERY)
+SELF = [sys.executable, __file__]
+SEMHASH_DEFAULT = 0.9
 
 
-# One cosine threshold for both tools: the value the gate used before its
-# learned decision (a fixed cut keeps the timing comparison like for like).
-CROSS_LINGUAL_THRESHOLD = 0.70
+# -- truth ------------------------------------------------------------------------
 
 
-def stream_records() -> list[Record]:
-    """Each paper of the dev stream as a card, an increment and an English abstract."""
-    if not STREAM.is_file():
-        sys.exit(f"the dev stream is missing: {STREAM}")
-    rows = [json.loads(line) for line in STREAM.open(encoding="utf-8")]
-    records = []
-    for i, r in enumerate(rows):
-        records += [
-            Record(id=f"card/{i}", kind=Kind.paper_card, title=r["title"], text=r["tldr_zh"]),
-            Record(
-                id=f"inc/{i}",
-                kind=Kind.increment,
-                title=r["title_zh"] or r["title"],
-                text="\n".join(c for c in (r["method_zh"], r["result_zh"]) if c),
-            ),
-            Record(id=f"abs/{i}", kind=Kind.increment, title=r["title"], text=r["abstract_en"][:1500]),
-        ]
-    return records
+class Truth:
+    """Labelled ids, their papers and feeds, and the half each paper is in."""
+
+    def __init__(self, records: int) -> None:
+        self.paper = corpus.truth(records)
+        self.feed = {rid: rid.split("/")[0] for rid in self.paper}
+
+    def reported(self, paper: str) -> bool:
+        return zlib.crc32(paper.encode()) % 2 == 1
+
+    def true_pairs(self, reported: bool) -> set[tuple[str, str]]:
+        by_paper: dict[str, list[str]] = {}
+        for rid, paper in self.paper.items():
+            if self.reported(paper) == reported:
+                by_paper.setdefault(paper, []).append(rid)
+        return {tuple(sorted(p)) for ids in by_paper.values() for p in itertools.combinations(ids, 2)}  # type: ignore[misc]
+
+    def kind(self, pair: tuple[str, str]) -> str:
+        feeds = {self.feed[pair[0]], self.feed[pair[1]]}
+        if len(feeds) == 1:
+            return "within feed"
+        return "across languages" if "g" in feeds else "across feeds"
+
+    def score(self, groups: list[list[str]], reported: bool) -> dict[str, float]:
+        """Precision, recall and F1 of the pairs inside ``groups`` on one half of the papers."""
+        predicted = set()
+        for group in groups:
+            labelled = sorted(m for m in group if m in self.paper)
+            predicted.update(itertools.combinations(labelled, 2))
+        mine = {
+            p
+            for p in predicted
+            if self.reported(self.paper[p[0]]) == reported or self.reported(self.paper[p[1]]) == reported
+        }
+        truth = self.true_pairs(reported)
+        hits = mine & truth
+        precision = len(hits) / len(mine) if mine else 1.0
+        recall = len(hits) / len(truth) if truth else 1.0
+        by_kind = Counter(self.kind(p) for p in truth)
+        found = Counter(self.kind(p) for p in hits)
+        out = {"pairs": len(mine), "P": precision, "R": recall, "F1": _f1(precision, recall)}
+        out.update({f"R {kind}": found[kind] / total for kind, total in by_kind.items()})
+        return out
 
 
-def real_vectors() -> np.ndarray:
-    """The whole-record vectors of the stream's records, encoded once and cached."""
-    path = CACHE / f"{MODEL}-whole-v2.npy"
-    if path.is_file():
-        return np.load(path)
-    from kbsearch.embed import load_encoder
-    from kbsearch.models import resolve_model
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
 
-    texts = [r.embed_text() for r in stream_records()]
+
+# -- the two tools, each a child process ------------------------------------------------
+
+
+def child_semhash(vectors_file: str, ids_file: str, threshold: str, out: str) -> None:
+    from semhash import SemHash
+
+    vectors = np.load(vectors_file)
+    ids = json.loads(Path(ids_file).read_text(encoding="utf-8"))
     started = time.perf_counter()
-    vectors = load_encoder(resolve_model(MODEL)).encode(texts).astype(np.float32)
-    print(f"encoded {len(texts)} records in {time.perf_counter() - started:.0f} s (cached in {path})")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    np.save(path, vectors)
-    return vectors
+    semhash = SemHash.from_embeddings(vectors, ids, model=_NoEncoder())
+    result = semhash.self_deduplicate(threshold=float(threshold))
+    seconds = time.perf_counter() - started
+    groups: dict[str, list[str]] = {}
+    for dup in result.filtered:
+        groups.setdefault(str(dup.duplicate_of), [str(dup.duplicate_of)]).append(str(dup.record))
+    sweep = {}
+    for higher in np.arange(float(threshold), 1.0, 0.01):  # for fitting: the same neighbours, rethresholded
+        result.rethreshold(float(higher))
+        sweep[f"{higher:.2f}"] = _groups(result)
+    Path(out).write_text(json.dumps({"seconds": seconds, "groups": list(groups.values()), "sweep": sweep}))
+    report_peak_rss()
 
 
-def noisy_copies(sources: np.ndarray, cosines: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Unit vectors at (about) the given cosine to their source: source + orthogonal noise."""
-    noise = rng.standard_normal(sources.shape).astype(np.float32)
-    noise -= (noise * sources).sum(axis=1, keepdims=True) * sources
-    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
-    sines = np.sqrt(1.0 - cosines**2)[:, None]
-    return (cosines[:, None] * sources + sines * noise).astype(np.float32)
-
-
-def bench_vectors(count: int, seed: int) -> tuple[Path, np.ndarray]:
-    """``count`` vectors (cached as .npy for the worker processes) and the known
-    duplicate pairs (near copy, its source)."""
-    real = real_vectors()
-    path = CACHE / f"set-{count}-{seed}.npy"
-    rng = np.random.default_rng(seed)
-    fill = max(0, count - len(real))
-    sources = rng.integers(0, len(real), fill)
-    near = rng.random(fill) < NEAR_SHARE
-    cosines = np.where(near, rng.uniform(0.85, 0.99, fill), 0.5).astype(np.float32)
-    vectors = np.concatenate([real, noisy_copies(real[sources], cosines, rng)])[:count]
-    if not path.is_file():
-        np.save(path, vectors)
-    copies = np.flatnonzero(near) + len(real)
-    known = np.stack([sources[near], copies], axis=1)
-    return path, known[known[:, 1] < count]
-
-
-# -- the two workers, each run in its own process ---------------------------------
-
-
-def run_kbsearch(vectors: np.ndarray, threshold: float) -> np.ndarray:
-    from kbsearch.dedupe.neighbours import neighbour_pairs
-
-    found = neighbour_pairs(vectors, CAP, threshold)
-    return np.stack([found.left, found.right], axis=1)
+def _groups(result) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    groups: dict[str, list[str]] = {}
+    for dup in result.filtered:
+        groups.setdefault(str(dup.duplicate_of), [str(dup.duplicate_of)]).append(str(dup.record))
+    return list(groups.values())
 
 
 class _NoEncoder:
     """SemHash wants an encoder; self-deduplication of given vectors never calls it."""
 
-    def encode(self, inputs: Any, **kwargs: Any) -> np.ndarray:
+    def encode(self, inputs: object, **kwargs: object) -> np.ndarray:
         raise AssertionError("not used")
 
 
-def run_semhash(vectors: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
-    """SemHash's pairs (all neighbours at the threshold it selected from) and its
-    removals (filtered record, the kept record it points to)."""
-    from semhash import SemHash
-
-    # Distinct record strings: SemHash groups equal records as exact duplicates first.
-    semhash = SemHash.from_embeddings(vectors, [str(i) for i in range(len(vectors))], model=_NoEncoder())
-    result = semhash.self_deduplicate(threshold=threshold)
-    removals = np.array([[int(d.record), int(d.duplicate_of)] for d in result.filtered], dtype=np.int64)
-    return _semhash_pairs(semhash, result, threshold), removals.reshape(-1, 2)
+def audit_groups(out: str) -> list[list[str]]:
+    clusters = json.loads(out)["clusters"]
+    return [[c["first_seen"]["id"], *(m["id"] for m in c["repeats"])] for c in clusters]
 
 
-def _semhash_pairs(semhash: Any, result: Any, threshold: float) -> np.ndarray:
-    # The neighbour lists self_deduplicate selected from (kept for its rethreshold);
-    # if a SemHash version drops them, query its index again (outside the timing).
-    inputs = getattr(result, "_selection_inputs", None)
-    neighbours = inputs[1] if inputs else semhash.index.query_threshold(semhash.index.vectors, threshold)
-    rows = [np.stack([np.full(len(ids), i), ids], axis=1) for i, (ids, _) in enumerate(neighbours) if len(ids)]
-    pairs = np.concatenate(rows).astype(np.int64) if rows else np.zeros((0, 2), dtype=np.int64)
-    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
-    return np.unique(np.sort(pairs, axis=1), axis=0)
+# -- inputs --------------------------------------------------------------------------------
 
 
-def worker(tool: str, path: Path, threshold: float, out: Path) -> None:
-    vectors = np.load(path)
-    started = time.perf_counter()
-    if tool == "kbsearch":
-        pairs, removals = run_kbsearch(vectors, threshold), np.zeros((0, 2), dtype=np.int64)
-        seconds = time.perf_counter() - started
-    else:
-        pairs, removals = run_semhash(vectors, threshold)
-        seconds = time.perf_counter() - started
-    np.savez(out, pairs=pairs, removals=removals)
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    print(json.dumps({"seconds": seconds, "rss_mb": rss_mb}))
+def whole_vectors(records: int, work: Path) -> tuple[Path, Path]:
+    """The records' whole-text vectors from the corpus cache, as .npy and an id list."""
+    vectors_file, ids_file = work / f"whole-{records}.npy", work / f"whole-{records}-ids.json"
+    if vectors_file.is_file() and ids_file.is_file():
+        return vectors_file, ids_file
+    rows = corpus.corpus(records)
+    db = corpus.vector_db()
+    out = np.empty((len(rows), 512), dtype=np.float32)
+    for start in range(0, len(rows), 500):
+        chunk = rows[start : start + 500]
+        hashes = [corpus.text_hash(r.text) for r in chunk]
+        marks = ",".join("?" * len(hashes))
+        found = dict(db.execute(f"SELECT content_hash, vector FROM vectors WHERE content_hash IN ({marks})", hashes))
+        if len(found) < len(set(hashes)):
+            sys.exit("the corpus vectors are not all cached: run python bench/corpus.py --encode")
+        out[start : start + len(chunk)] = np.frombuffer(b"".join(found[h] for h in hashes), np.float32).reshape(-1, 512)
+    np.save(vectors_file, out)
+    ids_file.write_text(json.dumps([r.id for r in rows]))
+    return vectors_file, ids_file
 
 
-# -- the comparison ---------------------------------------------------------------
+def index_for(records: int, work: Path) -> Path:
+    index = work / f"bulk-{records}"
+    if not (index / "manifest.json").is_file():
+        import corpus_encoder
+        import scale
+
+        data = corpus.corpus_file(records) if records == 1_000_000 else scale.first_lines(records, work)
+        env = {**__import__("os").environ, "KBSEARCH_MODELS": str(corpus_encoder.models_file(work))}
+        run_child([*scale.SELF, "_cli", "ingest", str(data), "--index", str(index)], env)
+    return index
 
 
-def run_tool(tool: str, path: Path, threshold: float) -> dict[str, Any]:
-    out = path.with_name(f"{tool}-{path.stem}-{threshold}.npz")
-    command = [
-        sys.executable,
-        __file__,
-        "--worker",
-        tool,
-        "--vectors",
-        str(path),
-        "--threshold",
-        str(threshold),
-        "--out",
-        str(out),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        sys.exit(f"{tool} failed:\n{done.stderr[-2000:]}")
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    with np.load(out) as data:
-        report["pairs"] = {tuple(p) for p in data["pairs"].tolist()}
-        report["removals"] = data["removals"]
-    return report
+# -- the table ---------------------------------------------------------------------------------
 
 
-def compare_tools(
-    vectors: np.ndarray, known: np.ndarray, threshold: float, kb: dict[str, Any], sh: dict[str, Any]
-) -> None:
-    ours, theirs = kb["pairs"], sh["pairs"]
-    both = ours & theirs
-    union = ours | theirs
-    print(
-        f"\nthreshold {threshold:.2f}, {len(vectors)} records of dim {vectors.shape[1]}, {len(known)} known near copies"
+def compare(records: int, runs: int, work: Path) -> None:
+    import scale
+
+    truth = Truth(records)
+    index = index_for(records, work)
+    vectors, ids = whole_vectors(records, work)
+    rows = []
+    kb_runs = [run_child([*scale.SELF, "_cli", "audit", "--index", str(index), "--json"]) for _ in range(runs)]
+    rows.append(
+        (
+            "kbsearch audit (whole process)",
+            [r[0] for r in kb_runs],
+            max(r[1] for r in kb_runs),
+            audit_groups(kb_runs[0][2]),
+        )
     )
-    print(f"{'tool':10} {'seconds':>8} {'pairs':>9} {'peak RSS MB':>12} {'known dups found':>17}")
-    for name, run in (("kbsearch", kb), ("semhash", sh)):
-        recall = np.mean([tuple(sorted(p)) in run["pairs"] for p in known.tolist()]) if len(known) else 1.0
-        print(f"{name:10} {run['seconds']:8.1f} {len(run['pairs']):9d} {run['rss_mb']:12.0f} {recall:17.4f}")
-    print(f"time ratio kbsearch/semhash: {kb['seconds'] / sh['seconds']:.2f}")
-    print(
-        f"pair agreement (Jaccard, |both| / |either|): {len(both) / max(1, len(union)):.4f} "
-        f"({len(both)} both, {len(ours - theirs)} kbsearch only, {len(theirs - ours)} semhash only)"
-    )
-    _explain(vectors, threshold, ours - theirs, theirs - ours)
-    removals = {tuple(sorted(p)) for p in sh["removals"].tolist()}
-    print(
-        f"SemHash's removals (record → kept record): {len(removals)}; "
-        f"in kbsearch's pairs: {len(removals & ours) / max(1, len(removals)):.4f}"
-    )
+    fit_out = work / "semhash-fit.json"
+    run_child([*SELF, "_semhash", str(vectors), str(ids), "0.50", str(fit_out)])
+    sweep = json.loads(fit_out.read_text())["sweep"]
+    fitted = max(sweep, key=lambda t: truth.score(sweep[t], reported=False)["F1"])
+    for label, threshold in (
+        (f"SemHash, threshold {fitted} (fitted)", fitted),
+        (f"SemHash, its default {SEMHASH_DEFAULT}", f"{SEMHASH_DEFAULT}"),
+    ):
+        times, peak, groups = [], 0, []
+        for _ in range(runs):
+            _, rss, _, _ = run_child([*SELF, "_semhash", str(vectors), str(ids), threshold, str(fit_out)])
+            result = json.loads(fit_out.read_text())
+            times.append(result["seconds"])
+            peak, groups = max(peak, rss), result["groups"]
+        rows.append((label, times, peak, groups))
+    _print(records, runs, truth, rows)
 
 
-def _explain(
-    vectors: np.ndarray, threshold: float, only_ours: set[tuple[int, int]], only_theirs: set[tuple[int, int]]
-) -> None:
-    """Why the pair sets differ, from the exact cosine of each differing pair."""
-    for label, pairs in (("kbsearch only", only_ours), ("semhash only", only_theirs)):
-        if not pairs:
-            continue
-        left, right = np.array(sorted(pairs)).T
-        cosine = (vectors[left].astype(np.float64) * vectors[right]).sum(axis=1)
-        at_edge = int((np.abs(cosine - threshold) < 1e-4).sum())
+def _print(records: int, runs: int, truth: Truth, rows: list) -> None:  # type: ignore[type-arg]
+    kinds = ("within feed", "across feeds", "across languages")
+    print(
+        f"\n### {records:,} records ({len(truth.paper):,} labelled), {runs} runs each, "
+        "scored on the held-out half of the papers\n"
+    )
+    print(
+        "| tool | seconds: median (min-max) | peak RSS | predicted pairs | precision | recall | F1 | "
+        + " | ".join(f"R {k}" for k in kinds)
+        + " |"
+    )
+    print("|---|---|---|---|---|---|---|" + "---|" * len(kinds))
+    for label, times, peak, groups in rows:
+        s = truth.score(groups, reported=True)
+        spread = f"{np.median(times):.1f} ({min(times):.1f}-{max(times):.1f})"
+        parts = " | ".join(f"{s.get('R ' + k, 0):.3f}" for k in kinds)
         print(
-            f"  {label}: {len(pairs)} pairs, exact cosine {cosine.min():.4f}..{cosine.max():.4f}, "
-            f"{at_edge} within 1e-4 of the threshold, {int((cosine < threshold).sum())} below it"
+            f"| {label} | {spread} | {peak:,} MB | {s['pairs']:,} | {s['P']:.3f} | {s['R']:.3f} "
+            f"| {s['F1']:.3f} | {parts} |"
         )
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "_semhash":
+        return child_semhash(*sys.argv[2:6])
+    import scale
+
+    scale.without_judge()  # an index built from the corpus cache has no judge vectors
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--records", type=int, default=100_000)
-    parser.add_argument(
-        "--threshold",
-        type=float,
-        default=None,
-        help=f"cosine threshold (default {CROSS_LINGUAL_THRESHOLD}; the gate itself decides with a learned score)",
-    )
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--worker", choices=["kbsearch", "semhash"], help=argparse.SUPPRESS)
-    parser.add_argument("--vectors", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", default="100000,1000000")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--million-runs", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=corpus.CACHE / "work")
     args = parser.parse_args()
-    if args.threshold is None:
-        args.threshold = CROSS_LINGUAL_THRESHOLD
-    if args.worker:
-        worker(args.worker, args.vectors, args.threshold, args.out)
-        return
-    path, known = bench_vectors(args.records, args.seed)
-    kb = run_tool("kbsearch", path, args.threshold)
-    sh = run_tool("semhash", path, args.threshold)
-    compare_tools(np.load(path), known, args.threshold, kb, sh)
+    corpus.require_eval()
+    args.work.mkdir(parents=True, exist_ok=True)
+    print("## 5. kbsearch audit beside SemHash, labelled duplicates of the three dev digest streams")
+    for records in sorted(int(s) for s in args.sizes.split(",")):
+        compare(records, args.million_runs if records >= 1_000_000 else args.runs, args.work)
 
 
 if __name__ == "__main__":

