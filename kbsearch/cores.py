@@ -13,8 +13,7 @@ def all_cores() -> int:
 def free_cores() -> int:
     """Cores not busy with other processes, by the last minute's load average:
     at least one, at most ``all_cores()``. Threads beyond the free cores only
-    wait on each other (on a loaded 2-core machine two BLAS threads made a
-    one-line query take 320 ms instead of 1.4 ms)."""
+    wait on each other, which costs far more than they gain (docs/performance.md)."""
     cores = all_cores()
     try:
         busy = os.getloadavg()[0]

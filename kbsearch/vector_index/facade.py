@@ -108,8 +108,7 @@ class VectorIndex:
         if len(queries) == 1 and faiss.omp_get_max_threads() != 1:
             # OpenMP's thread count belongs to each thread, and the one set at
             # import is the main thread's: a query on a server's reader thread
-            # or the TUI's gateway took all cores, 144 ms instead of 25 ms over
-            # 31k vectors on the busy machine.
+            # or the TUI's gateway would take every core (docs/performance.md).
             faiss.omp_set_num_threads(1)
         if self.count == 0 or (allowed is not None and len(allowed) == 0):
             return empty_result(len(queries))

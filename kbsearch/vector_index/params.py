@@ -19,16 +19,16 @@ class IndexParams:
     an index near the boundary from flipping back and forth."""
     hnsw_m: int = 16
     """Graph neighbours per vector (twice that on the bottom layer): 128 bytes
-    of links per vector. 32 found a few more true neighbours at equal search
-    effort but costs 128 bytes more per vector, a million vectors' worth of
-    model memory at 1M."""
+    of links per vector. 32 finds a few more true neighbours at equal search
+    effort but adds 128 bytes per vector, memory a million-record session
+    does not have beside the model."""
     ef_construction: int = 80
-    """Candidates weighed per insertion while building: 40 lost about 0.02 of
-    recall@10 at equal search effort; 80 costs about a tenth more build time."""
+    """Candidates weighed per insertion while building: 40 builds in half the
+    time but loses about 0.025 of recall@10 at equal search effort."""
     ef_search: int = 128
-    """Candidates kept per query: recall@10 against exact search 0.955 at 64
-    and 0.974 at 128 on 120k real passage vectors; it falls as the index
-    grows, so the larger value holds the 0.95 target at a million."""
+    """Candidates kept per query. Recall against exact search falls as the
+    graph grows; this holds recall@10 at 0.95 on real passage vectors at a
+    million (docs/performance.md), where 64 does not."""
     compact_share: float = 0.2
     """Deleted vectors stay in the graph as tombstones, skipped at search
     time, until they are this share of it; then a background compaction

@@ -12,8 +12,8 @@ from kbsearch.cores import all_cores, free_cores
 __all__ = ["all_cores", "free_cores", "omp_threads"]
 
 # One query at a time is kbsearch's common case, and for it OpenMP's thread
-# start-up and spin-waiting cost more than the search itself: measured 37 ms
-# against 0.1 ms per query on a busy 2-core machine. Bulk callers raise it.
+# start-up and spin-waiting cost far more than the search itself
+# (docs/performance.md). Bulk callers raise it.
 faiss.omp_set_num_threads(1)
 
 
