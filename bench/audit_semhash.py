@@ -118,9 +118,10 @@ def child_semhash(vectors_file: str, ids_file: str, threshold: str, out: str) ->
     for dup in result.filtered:
         groups.setdefault(str(dup.duplicate_of), [str(dup.duplicate_of)]).append(str(dup.record))
     sweep = {}
-    for higher in np.arange(float(threshold), 1.0, 0.01):  # for fitting: the same neighbours, rethresholded
-        result.rethreshold(float(higher))
-        sweep[f"{higher:.2f}"] = _groups(result)
+    if float(threshold) <= 0.5:  # a fitting run: the same neighbours, rethresholded upwards
+        for higher in np.arange(float(threshold), 1.0, 0.01):
+            result.rethreshold(float(higher))
+            sweep[f"{higher:.2f}"] = _groups(result)
     Path(out).write_text(json.dumps({"seconds": seconds, "groups": list(groups.values()), "sweep": sweep}))
     report_peak_rss()
 
@@ -183,7 +184,8 @@ def index_for(records: int, work: Path) -> Path:
 # -- the table ---------------------------------------------------------------------------------
 
 
-def compare(records: int, runs: int, work: Path) -> None:
+def compare(records: int, runs: int, work: Path, fitted: str | None) -> str:
+    """One size's table; returns SemHash's fitted threshold, which larger sizes reuse."""
     import scale
 
     truth = Truth(records)
@@ -191,30 +193,29 @@ def compare(records: int, runs: int, work: Path) -> None:
     vectors, ids = whole_vectors(records, work)
     rows = []
     kb_runs = [run_child([*scale.SELF, "_cli", "audit", "--index", str(index), "--json"]) for _ in range(runs)]
-    rows.append(
-        (
-            "kbsearch audit (whole process)",
-            [r[0] for r in kb_runs],
-            max(r[1] for r in kb_runs),
-            audit_groups(kb_runs[0][2]),
-        )
-    )
-    fit_out = work / "semhash-fit.json"
-    run_child([*SELF, "_semhash", str(vectors), str(ids), "0.50", str(fit_out)])
-    sweep = json.loads(fit_out.read_text())["sweep"]
-    fitted = max(sweep, key=lambda t: truth.score(sweep[t], reported=False)["F1"])
+    kb_peak, kb_groups = max(r[1] for r in kb_runs), audit_groups(kb_runs[0][2])
+    rows.append(("kbsearch audit (whole process)", [r[0] for r in kb_runs], kb_peak, kb_groups))
+    out = work / "semhash-out.json"
+    if fitted is None:
+        run_child([*SELF, "_semhash", str(vectors), str(ids), "0.50", str(out)])
+        sweep = json.loads(out.read_text())["sweep"]
+        fitted = max(sweep, key=lambda t: truth.score(sweep[t], reported=False)["F1"])
+        where = "fitted"
+    else:
+        where = "fitted at the smaller size"
     for label, threshold in (
-        (f"SemHash, threshold {fitted} (fitted)", fitted),
+        (f"SemHash, threshold {fitted} ({where})", fitted),
         (f"SemHash, its default {SEMHASH_DEFAULT}", f"{SEMHASH_DEFAULT}"),
     ):
         times, peak, groups = [], 0, []
         for _ in range(runs):
-            _, rss, _, _ = run_child([*SELF, "_semhash", str(vectors), str(ids), threshold, str(fit_out)])
-            result = json.loads(fit_out.read_text())
+            _, rss, _, _ = run_child([*SELF, "_semhash", str(vectors), str(ids), threshold, str(out)])
+            result = json.loads(out.read_text())
             times.append(result["seconds"])
             peak, groups = max(peak, rss), result["groups"]
         rows.append((label, times, peak, groups))
     _print(records, runs, truth, rows)
+    return fitted
 
 
 def _print(records: int, runs: int, truth: Truth, rows: list) -> None:  # type: ignore[type-arg]
@@ -254,8 +255,9 @@ def main() -> None:
     corpus.require_eval()
     args.work.mkdir(parents=True, exist_ok=True)
     print("## 5. kbsearch audit beside SemHash, labelled duplicates of the three dev digest streams")
+    fitted = None
     for records in sorted(int(s) for s in args.sizes.split(",")):
-        compare(records, args.million_runs if records >= 1_000_000 else args.runs, args.work)
+        fitted = compare(records, args.million_runs if records >= 1_000_000 else args.runs, args.work, fitted)
 
 
 if __name__ == "__main__":
