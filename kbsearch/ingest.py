@@ -26,6 +26,7 @@ from kbsearch.store.ledger import IngestLedger
 
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 256
+LOOKAHEAD = 20_000
 PLAN_CHUNK = 4_096
 """Records planned, embedded and written at a time: memory holds one chunk,
 however long the input."""
@@ -268,12 +269,19 @@ class _Planner:
 def will_embed(store: Store | None, parsed: list[Input], model: str, *, whole: bool = False) -> bool:
     """Whether some text of ``parsed`` has no ``model`` vector in ``store`` (None: no index
     yet), stopping at the first chunk that lacks one: then the model loads before the lock.
-    ``whole``: only each record's whole text counts (what a judge embeds)."""
+    ``whole``: only each record's whole text counts (what a judge embeds).
+
+    Only the first ``LOOKAHEAD`` texts are asked about: reading a bulk file
+    through once more to learn that nothing is new would cost a re-import as
+    much again. Text found new further on loads the model under the lock."""
     if store is None:
         return any(p.count for p in parsed)
     texts = (t for p in parsed for r in p.iter_records() for t in ([r.embed_text()] if whole else r.passages()))
     hashes = (text_hash(t) for t in texts)
-    while chunk := list(itertools.islice(hashes, 2000)):
+    for _ in range(LOOKAHEAD // 2_000):
+        chunk = list(itertools.islice(hashes, 2_000))
+        if not chunk:
+            break
         if store.missing_hashes(chunk, model):
             return True
     return False

@@ -326,3 +326,26 @@ def test_compaction_takes_the_writer_lock_of_writers() -> None:
     from kbsearch.writer_lock import LOCK_NAME
 
     assert compaction.WRITER_LOCK == LOCK_NAME
+
+
+def test_a_reader_between_a_writers_two_renames_waits_instead_of_rebuilding(
+    hnsw_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbsearch.store import vector_cache
+
+    hnsw_store.close()
+    real = vector_cache.load_cache
+    calls: list[int] = []
+
+    def half_renamed(*args: object, **kwargs: object) -> VectorIndex:
+        calls.append(1)
+        if len(calls) == 1:
+            raise CacheProblem("vector file does not match its manifest (corrupt or half written)")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vector_cache, "load_cache", half_renamed)
+    monkeypatch.setattr(vector_cache, "RETRY_SECONDS", 0.01)
+    reopened = Store.open(tmp_path, params=SMALL)
+    assert reopened.vector_index.kind == "hnsw" and len(calls) == 2
+    assert reopened.cache_rebuilt() is None  # loaded on the second look, not rebuilt
+    reopened.close()

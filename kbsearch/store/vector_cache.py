@@ -20,6 +20,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
@@ -35,6 +36,7 @@ from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
 VECTORS_NAME = "vectors.faiss"
 MANIFEST_NAME = "manifest.json"
 TEMP_SUFFIX = ".tmp"
+RETRY_SECONDS = 0.5
 CACHE_FORMAT = 2
 """The vector file's layout: 2 is flat or HNSW with tombstones; 1 (no field)
 was flat or IVF. A cache of another format is rebuilt, never read."""
@@ -235,12 +237,19 @@ class VectorCache:
         if model is None or dim is None:
             return VectorIndex(dim or 1, self.params)
         passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
-        try:
-            return load_cache(
-                self.root, model=model, dim=dim, generation=generation, passages=passages, params=self.params
-            )
-        except CacheProblem as problem:
-            self.rebuilt, self.rebuilt_saved = str(problem), False
+        why = ""
+        for attempt in range(2):
+            try:
+                return load_cache(
+                    self.root, model=model, dim=dim, generation=generation, passages=passages, params=self.params
+                )
+            except CacheProblem as problem:
+                why = str(problem)
+            # A writer or a compaction may be between its two renames: a moment
+            # later the files agree, and a rebuild (minutes at a million vectors) is spared.
+            if attempt == 0 and (self.root / MANIFEST_NAME).exists():
+                time.sleep(RETRY_SECONDS)
+        self.rebuilt, self.rebuilt_saved = why, False
         return self.from_database(model, dim)
 
     def needs_compaction(self) -> bool:
