@@ -39,7 +39,7 @@ def run(work: Path, queries: Path) -> None:
         "| vectors | index file | re-import | speed-up | embedded on re-import |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    imported = {}
+    imported, notes = {}, []
     for lines in (100_000, 1_000_000):
         data = corpus.corpus_file(lines) if lines == 1_000_000 else scale.first_lines(lines, work)
         index = work / f"bulk-{lines}"
@@ -56,6 +56,12 @@ def run(work: Path, queries: Path) -> None:
             f"| {again:.0f} s | {seconds / again:.0f}x | {json.loads(out_again)['embedded']} |"
         )
         imported[lines] = (seconds, again, json.loads(out)["embedded"], index)
+        served = marks.get("cached-encoder", {})
+        notes.append(
+            f"{lines:,} lines: {json.loads(out)['embedded']:,} texts embedded, {served.get('served', 0):,} of them "
+            f"served from the corpus cache and {served.get('encoded', 0):,} encoded by the model"
+        )
+    print("\n" + "; ".join(notes) + ".")
     seconds, again, _, index = imported[1_000_000]
     _, passages = scale.planned_texts(corpus.corpus_file(1_000_000))
     _, encode, note = scale.baseline_encode(passages, work, 3)
