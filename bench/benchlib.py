@@ -46,14 +46,16 @@ def run_child(args: list[str], env: dict[str, str] | None = None) -> tuple[float
     proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
     seconds = time.perf_counter() - started
     lines = proc.stderr.strip().splitlines()
-    if proc.returncode not in (0, 1) or not lines or not lines[-1].startswith(PEAK):
+    # Marks written at exit (atexit) may follow the peak line.
+    peaks = [line for line in lines if line.startswith(PEAK)]
+    if proc.returncode not in (0, 1) or not peaks:
         raise SystemExit(f"{' '.join(args[1:6])} failed ({proc.returncode}): {proc.stderr.strip()[-1500:]}")
     marks = {}
     for line in lines:
         if line.startswith(MARK):
             found = json.loads(line[len(MARK) :])
             marks[found.pop("name")] = found
-    return seconds, int(lines[-1][len(PEAK) :]) // 1024, proc.stdout, marks
+    return seconds, int(peaks[-1][len(PEAK) :]) // 1024, proc.stdout, marks
 
 
 def percentile(values: list[float], q: float) -> float:
