@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from kbsearch.errors import KbError
 from kbsearch.records import PASSAGES_VERSION, text_hash
-from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store
+from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
 REINDEX = "run 'kbsearch reindex' (rewrites the cache from the vectors stored in SQLite)"
@@ -111,7 +111,7 @@ def _report(root: Path, findings: list[Finding]) -> DoctorReport:
 
 
 def _database(store: Store) -> list[Finding]:
-    problems = store.integrity_problems()
+    problems = checkup.integrity_problems(store)
     if problems != ["ok"]:
         return [
             Finding(
@@ -121,7 +121,7 @@ def _database(store: Store) -> list[Finding]:
                 fix=REBUILD,
             )
         ]
-    dangling = store.dangling_rows()
+    dangling = checkup.dangling_rows(store)
     if dangling:
         return [
             Finding(
@@ -136,7 +136,7 @@ def _database(store: Store) -> list[Finding]:
 
 def _records(store: Store) -> list[Finding]:
     """Each record's stored passages are exactly the ones its text gives: none half written."""
-    version = store.passages_version()
+    version = checkup.passages_version(store)
     if version != PASSAGES_VERSION:
         # Every record's passages differ from what this version would choose:
         # not damage, and not mended by ingesting the files again.
@@ -149,7 +149,7 @@ def _records(store: Store) -> list[Finding]:
                 f"(passage version {version}, this one writes {PASSAGES_VERSION})",
             )
         ]
-    stored = store.stored_passages()
+    stored = checkup.stored_passages(store)
     broken = [
         rid
         for rowid, rid, record in store.iter_stored()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,27 +17,17 @@ from pydantic import BaseModel, Field
 from kbsearch import ownership
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
+from kbsearch.ingest_embed import Embedder, Judge, Progress, embed
 from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
 from kbsearch.store import ChangeSet, JudgeVectors, Store
 from kbsearch.store.ledger import IngestLedger
 
-Progress = Callable[[int, int], None]
-EMBED_BATCH = 256
 LOOKAHEAD = 20_000
 PLAN_CHUNK = 4_096
 """Records planned, embedded and written at a time: memory holds one chunk,
 however long the input."""
-
-
-@dataclass(frozen=True)
-class Judge:
-    """An index's judge model (models.txt ``judge=``): its name, and how to load
-    it, which happens only when some whole text has no vector of it yet."""
-
-    model: str
-    load: Callable[[], Encoder]
 
 
 class FileProblem(BaseModel):
@@ -134,69 +123,11 @@ def ingest_records(
 
     Each part of the change set is embedded just before it is written, so a
     model is loaded only when some text is new to it."""
-    embedder = _Embedder(store, model, load_encoder, judge, progress)
+    embedder = Embedder(store, model, load_encoder, judge, progress)
     store.apply(ChangeSet(more=(embedder.embedded(part) for part in changes.parts())), model)
     if report is not None:
         report.embedded = embedder.count
         report.judge_embedded = embedder.judge_count
-
-
-class _Embedder:
-    """Vectors for a part's passages that the store lacks, batched by length,
-    and the judge's vectors of its records' whole texts."""
-
-    def __init__(
-        self,
-        store: Store,
-        model: str,
-        load_encoder: Callable[[], Encoder],
-        judge: Judge | None,
-        progress: Progress | None,
-    ) -> None:
-        self.store, self.model, self.load_encoder, self.progress = store, model, load_encoder, progress
-        self.judge = judge
-        self.encoder: Encoder | None = None
-        self.judge_encoder: Encoder | None = None
-        self.count = self.judge_count = 0
-
-    def embedded(self, part: ChangeSet) -> ChangeSet:
-        if self.judge is not None and part.upserts:
-            part.judge = self._judged(part.upserts, self.judge)
-        todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
-        missing = self.store.missing_hashes(todo, self.model)
-        if not missing:
-            return part
-        if self.encoder is None:
-            self.encoder = self.load_encoder()
-            _check_dim(self.encoder, self.store)
-        # Longest first, so each batch holds texts of about one length and the
-        # encoder pads little.
-        ordered = sorted(missing, key=lambda h: -len(todo[h]))
-        for batch in _embed_batches(self.encoder, [(h, todo[h]) for h in ordered], self.progress):
-            part.vectors.update(batch)
-        self.count += len(missing)
-        return part
-
-    def _judged(self, records: list[Record], judge: Judge) -> JudgeVectors:
-        """The judge's vectors of the whole texts it has none of yet."""
-        todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
-        missing = sorted(self.store.missing_hashes(todo, judge.model))
-        if not missing:
-            return JudgeVectors(judge.model)
-        if self.judge_encoder is None:
-            self.judge_encoder = judge.load()
-            stored = self.store.stored_dim(judge.model)
-            if stored is not None and stored != self.judge_encoder.dim:
-                raise KbError(
-                    f"judge {judge.model!r} gives {self.judge_encoder.dim}-d vectors "
-                    f"but the index holds {stored}-d ones",
-                    hint="run 'kbsearch reindex' after changing a judge's weights, or give the new one its own name",
-                )
-        vectors: dict[str, np.ndarray] = {}
-        for batch in _embed_batches(self.judge_encoder, [(h, todo[h]) for h in missing], None):
-            vectors.update(batch)
-        self.judge_count += len(missing)
-        return JudgeVectors(judge.model, [vectors])
 
 
 class _Planner:
@@ -330,7 +261,7 @@ def reindex_store(
         # Only load the model when something needs embedding: rebuilding a
         # lost cache from stored vectors takes no model at all.
         encoder = load_encoder()
-        vectors = _embed(encoder, [(h, texts[h]) for h in missing], None, progress)
+        vectors = embed(encoder, [(h, texts[h]) for h in missing], None, progress)
         dim = encoder.dim
     judged = 0
     judge_vectors = None
@@ -338,7 +269,7 @@ def reindex_store(
         wholes = store.whole_texts()
         todo = sorted(store.missing_hashes(wholes, judge.model))
         judged = len(todo)
-        batch = _embed(judge.load(), [(h, wholes[h]) for h in todo], None, progress) if todo else {}
+        batch = embed(judge.load(), [(h, wholes[h]) for h in todo], None, progress) if todo else {}
         judge_vectors = JudgeVectors(judge.model, [batch])
     store.rebind_model(model, vectors, dim, judge_vectors)
     return ReindexReport(
@@ -389,32 +320,3 @@ def _vanished(store: Store, ledger: IngestLedger, folders: list[Path], parsed_so
         if inside and file not in parsed_sources and not path.exists():
             gone += ledger.unseen_of_file(file)
     return gone
-
-
-def _check_dim(encoder: Encoder, store: Store | None) -> None:
-    if store is not None and store.dim is not None and store.count() and encoder.dim != store.dim:
-        raise KbError(
-            f"model {encoder.model_id!r} gives {encoder.dim}-d vectors but the index holds {store.dim}-d ones",
-            hint=f"run 'kbsearch reindex --model {encoder.model_id}'",
-        )
-
-
-def _embed_batches(
-    encoder: Encoder, items: list[tuple[str, str]], progress: Progress | None
-) -> Iterator[dict[str, np.ndarray]]:
-    for start in range(0, len(items), EMBED_BATCH):
-        batch = items[start : start + EMBED_BATCH]
-        encoded = encoder.encode([text for _, text in batch])
-        if progress:
-            progress(min(start + EMBED_BATCH, len(items)), len(items))
-        yield {h: encoded[i] for i, (h, _) in enumerate(batch)}
-
-
-def _embed(
-    encoder: Encoder, items: list[tuple[str, str]], store: Store | None, progress: Progress | None
-) -> dict[str, np.ndarray]:
-    _check_dim(encoder, store)
-    vectors: dict[str, np.ndarray] = {}
-    for batch in _embed_batches(encoder, items, progress):
-        vectors.update(batch)
-    return vectors

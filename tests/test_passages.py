@@ -12,7 +12,7 @@ from kbsearch.doctor import examine
 from kbsearch.errors import KbError
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import CLAIMS_FROM_CHARS, PASSAGES_VERSION, Kind, Record
-from kbsearch.store import ChangeSet, Store, writer
+from kbsearch.store import ChangeSet, Store, checkup, writer
 from kbsearch.store.passages import META_KEY as PASSAGES_META
 
 LONG_SENTENCE = "A first sentence that runs on about the paged KV cache and its eviction policy in detail."
@@ -92,7 +92,7 @@ def text_hash_list(r: Record) -> list[str]:
 def test_an_index_of_another_passage_version_says_reindex_and_reindex_mends_it(old_index: Path) -> None:
     encoder = FakeEncoder()
     store = Store.open(old_index, model="fake")
-    assert store.passages_version() == 1 and store.passage_count() == 60
+    assert checkup.passages_version(store) == 1 and store.passage_count() == 60
     with pytest.raises(KbError, match="kbsearch reindex"):
         ingest_records(store, ChangeSet(upserts=[record("new")]), model="fake", load_encoder=lambda: encoder)
     assert store.search_records(encoder.encode(["Note 3 is about caches"])[0], 1)  # readers still work
@@ -100,7 +100,7 @@ def test_an_index_of_another_passage_version_says_reindex_and_reindex_mends_it(o
     assert not finding.ok and "kbsearch reindex" in (finding.fix or "")
     report = reindex_store(store, model="fake", load_encoder=lambda: encoder)
     assert report.embedded == 0  # the whole texts already had vectors
-    assert store.passages_version() == PASSAGES_VERSION and store.passage_count() == 20
+    assert checkup.passages_version(store) == PASSAGES_VERSION and store.passage_count() == 20
     ingest_records(store, ChangeSet(upserts=[record("new")]), model="fake", load_encoder=lambda: encoder)
     assert examine(old_index).healthy
     store.close()

@@ -214,13 +214,6 @@ class Store:
             texts.update((text_hash(t), t) for t in load_record(data).passages())
         return texts
 
-    def stored_passages(self) -> dict[int, list[str]]:
-        """rowid → the content hashes of its stored passages, in passage order."""
-        stored: dict[int, list[str]] = {}
-        for rowid, digest in self.db.execute("SELECT rowid, content_hash FROM passages ORDER BY rowid, idx"):
-            stored.setdefault(rowid, []).append(digest)
-        return stored
-
     def rowids_with_arxiv(self, arxiv_ids: list[str], role: str | None = None) -> list[int]:
         if not arxiv_ids:
             return []
@@ -332,10 +325,6 @@ class Store:
         model, dim = self.model, self.dim
         return self.cache.from_database(model, dim) if model and dim else VectorIndex(dim or 1, self.cache.params)
 
-    def passages_version(self) -> int:
-        """The ``Record.passages`` version that chose the stored passages."""
-        return passages.stored_version(self.db)
-
     def require_current_passages(self) -> None:
         """KbError naming ``kbsearch reindex`` when another version chose the passages."""
         passages.require_current(self.db, self.root)
@@ -387,16 +376,6 @@ class Store:
 
     def read_manifest(self) -> Manifest | None:
         return read_manifest(self.root)
-
-    # -- integrity (``kbsearch doctor``) ------------------------------------
-
-    def integrity_problems(self) -> list[str]:
-        """SQLite's own integrity check: ``["ok"]`` when the file is sound."""
-        return [r[0] for r in self.db.execute("PRAGMA integrity_check")]
-
-    def dangling_rows(self) -> int:
-        """Rows whose foreign key points at a record that does not exist."""
-        return len(self.db.execute("PRAGMA foreign_key_check").fetchall())
 
     # -- writing -------------------------------------------------------------
 

@@ -1,0 +1,118 @@
+"""Embedding inside an ingest: the vectors a change set's new text lacks.
+
+Ingest writes a bulk input part by part in one transaction; ``Embedder``
+fills each part with the vectors of the passages the store has no vector of
+yet, just before the part is written, so the model is loaded only when some
+text is new and memory holds one part's vectors at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from kbsearch.embed import Encoder
+from kbsearch.errors import KbError
+from kbsearch.records import Record, text_hash
+from kbsearch.store import ChangeSet, JudgeVectors, Store
+
+Progress = Callable[[int, int], None]
+EMBED_BATCH = 256
+
+
+@dataclass(frozen=True)
+class Judge:
+    """An index's judge model (models.txt ``judge=``): its name, and how to load
+    it, which happens only when some whole text has no vector of it yet."""
+
+    model: str
+    load: Callable[[], Encoder]
+
+
+class Embedder:
+    """Vectors for a part's passages that the store lacks, batched by length,
+    and the judge's vectors of its records' whole texts."""
+
+    def __init__(
+        self,
+        store: Store,
+        model: str,
+        load_encoder: Callable[[], Encoder],
+        judge: Judge | None,
+        progress: Progress | None,
+    ) -> None:
+        self.store, self.model, self.load_encoder, self.progress = store, model, load_encoder, progress
+        self.judge = judge
+        self.encoder: Encoder | None = None
+        self.judge_encoder: Encoder | None = None
+        self.count = self.judge_count = 0
+
+    def embedded(self, part: ChangeSet) -> ChangeSet:
+        if self.judge is not None and part.upserts:
+            part.judge = self._judged(part.upserts, self.judge)
+        todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
+        missing = self.store.missing_hashes(todo, self.model)
+        if not missing:
+            return part
+        if self.encoder is None:
+            self.encoder = self.load_encoder()
+            check_dim(self.encoder, self.store)
+        # Longest first, so each batch holds texts of about one length and the
+        # encoder pads little.
+        ordered = sorted(missing, key=lambda h: -len(todo[h]))
+        for batch in embed_batches(self.encoder, [(h, todo[h]) for h in ordered], self.progress):
+            part.vectors.update(batch)
+        self.count += len(missing)
+        return part
+
+    def _judged(self, records: list[Record], judge: Judge) -> JudgeVectors:
+        """The judge's vectors of the whole texts it has none of yet."""
+        todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
+        missing = sorted(self.store.missing_hashes(todo, judge.model))
+        if not missing:
+            return JudgeVectors(judge.model)
+        if self.judge_encoder is None:
+            self.judge_encoder = judge.load()
+            stored = self.store.stored_dim(judge.model)
+            if stored is not None and stored != self.judge_encoder.dim:
+                raise KbError(
+                    f"judge {judge.model!r} gives {self.judge_encoder.dim}-d vectors "
+                    f"but the index holds {stored}-d ones",
+                    hint="run 'kbsearch reindex' after changing a judge's weights, or give the new one its own name",
+                )
+        vectors: dict[str, np.ndarray] = {}
+        for batch in embed_batches(self.judge_encoder, [(h, todo[h]) for h in missing], None):
+            vectors.update(batch)
+        self.judge_count += len(missing)
+        return JudgeVectors(judge.model, [vectors])
+
+
+def check_dim(encoder: Encoder, store: Store | None) -> None:
+    if store is not None and store.dim is not None and store.count() and encoder.dim != store.dim:
+        raise KbError(
+            f"model {encoder.model_id!r} gives {encoder.dim}-d vectors but the index holds {store.dim}-d ones",
+            hint=f"run 'kbsearch reindex --model {encoder.model_id}'",
+        )
+
+
+def embed_batches(
+    encoder: Encoder, items: list[tuple[str, str]], progress: Progress | None
+) -> Iterator[dict[str, np.ndarray]]:
+    for start in range(0, len(items), EMBED_BATCH):
+        batch = items[start : start + EMBED_BATCH]
+        encoded = encoder.encode([text for _, text in batch])
+        if progress:
+            progress(min(start + EMBED_BATCH, len(items)), len(items))
+        yield {h: encoded[i] for i, (h, _) in enumerate(batch)}
+
+
+def embed(
+    encoder: Encoder, items: list[tuple[str, str]], store: Store | None, progress: Progress | None
+) -> dict[str, np.ndarray]:
+    check_dim(encoder, store)
+    vectors: dict[str, np.ndarray] = {}
+    for batch in embed_batches(encoder, items, progress):
+        vectors.update(batch)
+    return vectors
