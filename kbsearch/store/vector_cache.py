@@ -346,8 +346,11 @@ class VectorCache:
         pairs = list(
             select_in_chunks(
                 self.db,
-                f"SELECT {VECTOR_ID}, v.vector FROM passages p JOIN vectors v ON v.content_hash = p.content_hash "
-                "AND v.model = ? WHERE p.rowid IN ({marks})",
+                # CROSS JOIN fixes the loop order: the given records' passages
+                # first, then each one's vector by primary key. Left to itself
+                # SQLite walks every vector of the model and looks each up.
+                f"SELECT {VECTOR_ID}, v.vector FROM passages p CROSS JOIN vectors v "
+                "ON v.content_hash = p.content_hash AND v.model = ? WHERE p.rowid IN ({marks})",
                 rowids,
                 before=[model],
             )
