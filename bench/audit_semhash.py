@@ -202,7 +202,7 @@ def compare(records: int, runs: int, work: Path, fitted: str | None) -> str:
         fitted = max(sweep, key=lambda t: truth.score(sweep[t], reported=False)["F1"])
         where = "fitted"
     else:
-        where = "fitted at the smaller size"
+        where = "fitted at the smaller size or an earlier run"
     for label, threshold in (
         (f"SemHash, threshold {fitted} ({where})", fitted),
         (f"SemHash, its default {SEMHASH_DEFAULT}", f"{SEMHASH_DEFAULT}"),
@@ -251,11 +251,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--million-runs", type=int, default=1)
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work")
+    parser.add_argument(
+        "--semhash-threshold", help="SemHash's threshold as fitted by an earlier run (skips the fitting run)"
+    )
     args = parser.parse_args()
     corpus.require_eval()
     args.work.mkdir(parents=True, exist_ok=True)
     print("## 5. kbsearch audit beside SemHash, labelled duplicates of the three dev digest streams")
-    fitted = None
+    fitted = args.semhash_threshold
     for records in sorted(int(s) for s in args.sizes.split(",")):
         fitted = compare(records, args.million_runs if records >= 1_000_000 else args.runs, args.work, fitted)
 
