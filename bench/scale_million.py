@@ -4,7 +4,7 @@
    import of its first 100k lines: whole processes, peak RSS before the
    vector index is built and overall, the index build, the re-import.
    The encoder's answers come from the corpus's vector cache
-   (``bench/cached_encoder.py``; the real model is loaded as well and encodes
+   (``bench/corpus_encoder.py``; the real model is loaded as well and encodes
    whatever the cache lacks): encoding a million texts takes hours on a
    shared 2-core machine, and section 2 of scale.py measures the encoder
    side. A first import that embeds everything is estimated as this import
@@ -21,8 +21,8 @@ import shutil
 import sys
 from pathlib import Path
 
-import cached_encoder
 import corpus
+import corpus_encoder
 import scale
 from benchlib import run_child
 
@@ -30,7 +30,7 @@ from benchlib import run_child
 def run(work: Path, queries: Path) -> None:
     env = dict(
         os.environ,
-        KBSEARCH_MODELS=str(cached_encoder.models_file(work)),
+        KBSEARCH_MODELS=str(corpus_encoder.models_file(work)),
         PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parent), str(scale.corpus.ROOT)]),
     )
     print("\n## 4. Bulk import from one JSONL file (encoder answers served from the corpus cache; see below)\n")
