@@ -1,6 +1,6 @@
 """The million-record rows of ``bench/scale.py --million``.
 
-1. Bulk import of the 1M corpus from one JSONL file (317 MB), beside the same
+1. Bulk import of the 1M corpus from one JSONL file (343 MB), beside the same
    import of its first 100k lines: whole processes, peak RSS before the
    vector index is built and overall, the index build, the re-import.
    The encoder's answers come from the corpus's vector cache
@@ -11,14 +11,16 @@
    plus its passages at the raw encoder's rate, measured in this run.
 2. A warm search session at 1M with the real model, held-apart queries, and
    the index alone against an exact scan.
+
+    python bench/scale_million.py [--work DIR]    # or bench/scale.py --million, after the smaller sizes
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import corpus
@@ -78,5 +80,16 @@ def _manifest(index: Path) -> dict:
     return json.loads((index / "manifest.json").read_text(encoding="utf-8"))
 
 
+def main() -> None:
+    parser = argparse.ArgumentParser(description="The million-record rows (bulk import, re-import, search session).")
+    parser.add_argument("--work", type=Path, default=corpus.CACHE / "work", help="indexes are built (and kept) here")
+    args = parser.parse_args()
+    corpus.require_eval()
+    args.work.mkdir(parents=True, exist_ok=True)
+    load = os.getloadavg()[0]
+    print(f"# kbsearch at a million records, model {scale.MODEL}, {os.cpu_count()} cores, load {load:.1f}")
+    run(args.work, scale.queries_file(args.work))
+
+
 if __name__ == "__main__":
-    sys.exit("run through bench/scale.py --million")
+    main()
