@@ -1,0 +1,80 @@
+"""How the HNSW index's numbers were chosen: efConstruction, efSearch and the code size.
+
+    python bench/hnsw_params.py [--vectors 200000] [--queries 300]
+
+Reads a sample of the bench corpus's cached vectors (``bench/corpus.py``;
+real text, the default model), holds ``--queries`` of them apart as queries
+and indexes the rest. Prints, for each setting, the build time and per-query
+p50 (one thread) and recall@10 against an exact scan of the same vectors.
+This is where the defaults of ``IndexParams`` were fitted; the 1M rows of
+``bench/scale_million.py`` report them on other queries (held-apart texts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import corpus
+
+
+def sample(count: int, queries: int) -> tuple[np.ndarray, np.ndarray]:
+    rows = corpus.vector_db().execute("SELECT vector FROM vectors LIMIT ? OFFSET 300000", (count + queries,))
+    vectors = np.frombuffer(b"".join(r[0] for r in rows), dtype=np.float32).reshape(-1, 512)
+    order = np.random.default_rng(0).permutation(len(vectors))
+    return np.ascontiguousarray(vectors[order[queries:]]), vectors[order[:queries]]
+
+
+def measure(index: Any, queries: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
+    faiss.omp_set_num_threads(1)
+    times, found = [], []
+    for query in queries:
+        started = time.perf_counter()
+        _, ids = index.search(query[None], 10)
+        times.append(time.perf_counter() - started)
+        found.append(ids[0])
+    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(truth, found, strict=True)])
+    return float(np.median(times) * 1000), float(recall)
+
+
+def build(base: np.ndarray, code: Any, m: int, ef_construction: int) -> tuple[Any, float]:
+    index: Any = faiss.IndexHNSWSQ(base.shape[1], code, m, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = ef_construction
+    faiss.omp_set_num_threads(2)
+    started = time.perf_counter()
+    index.train(base[:50_000])
+    index.add(base)
+    return index, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vectors", type=int, default=200_000)
+    parser.add_argument("--queries", type=int, default=300)
+    args = parser.parse_args()
+    base, queries = sample(args.vectors, args.queries)
+    exact = faiss.IndexFlatIP(base.shape[1])
+    exact.add(base)
+    _, truth = exact.search(queries, 10)
+    print(f"{len(base):,} vectors, {len(queries)} queries held apart\n")
+    print("| code | M | efConstruction | build | efSearch | p50 | recall@10 |\n|---|---|---|---|---|---|---|")
+    codes = {"8-bit": faiss.ScalarQuantizer.QT_8bit, "float16": faiss.ScalarQuantizer.QT_fp16}
+    settings = [("8-bit", 16, 40), ("8-bit", 16, 80), ("float16", 16, 80)]
+    for name, m, ef_construction in settings:
+        index, seconds = build(base, codes[name], m, ef_construction)
+        for ef_search in (64, 128, 192):
+            index.hnsw.efSearch = ef_search
+            p50, recall = measure(index, queries, truth)
+            print(f"| {name} | {m} | {ef_construction} | {seconds:.0f} s | {ef_search} | {p50:.3f} ms | {recall:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
