@@ -191,10 +191,10 @@ def compare(records: int, runs: int, work: Path, fitted: str | None) -> str:
     truth = Truth(records)
     index = index_for(records, work)
     vectors, ids = whole_vectors(records, work)
-    rows = []
+    _header(records, runs, truth)
     kb_runs = [run_child([*scale.SELF, "_cli", "audit", "--index", str(index), "--json"]) for _ in range(runs)]
     kb_peak, kb_groups = max(r[1] for r in kb_runs), audit_groups(kb_runs[0][2])
-    rows.append(("kbsearch audit (whole process)", [r[0] for r in kb_runs], kb_peak, kb_groups))
+    _row(truth, "kbsearch audit (whole process)", [r[0] for r in kb_runs], kb_peak, kb_groups)
     out = work / "semhash-out.json"
     if fitted is None:
         run_child([*SELF, "_semhash", str(vectors), str(ids), "0.50", str(out)])
@@ -213,31 +213,35 @@ def compare(records: int, runs: int, work: Path, fitted: str | None) -> str:
             result = json.loads(out.read_text())
             times.append(result["seconds"])
             peak, groups = max(peak, rss), result["groups"]
-        rows.append((label, times, peak, groups))
-    _print(records, runs, truth, rows)
+        _row(truth, label, times, peak, groups)
     return fitted
 
 
-def _print(records: int, runs: int, truth: Truth, rows: list) -> None:  # type: ignore[type-arg]
-    kinds = ("within feed", "across feeds", "across languages")
+KINDS = ("within feed", "across feeds", "across languages")
+
+
+def _header(records: int, runs: int, truth: Truth) -> None:
     print(
         f"\n### {records:,} records ({len(truth.paper):,} labelled), {runs} runs each, "
         "scored on the held-out half of the papers\n"
     )
     print(
         "| tool | seconds: median (min-max) | peak RSS | predicted pairs | precision | recall | F1 | "
-        + " | ".join(f"R {k}" for k in kinds)
+        + " | ".join(f"R {k}" for k in KINDS)
         + " |"
     )
-    print("|---|---|---|---|---|---|---|" + "---|" * len(kinds))
-    for label, times, peak, groups in rows:
-        s = truth.score(groups, reported=True)
-        spread = f"{np.median(times):.1f} ({min(times):.1f}-{max(times):.1f})"
-        parts = " | ".join(f"{s.get('R ' + k, 0):.3f}" for k in kinds)
-        print(
-            f"| {label} | {spread} | {peak:,} MB | {s['pairs']:,} | {s['P']:.3f} | {s['R']:.3f} "
-            f"| {s['F1']:.3f} | {parts} |"
-        )
+    print("|---|---|---|---|---|---|---|" + "---|" * len(KINDS), flush=True)
+
+
+def _row(truth: Truth, label: str, times: list[float], peak: int, groups: list[list[str]]) -> None:
+    """One tool's row, printed as soon as its runs are done (a long run cut short keeps it)."""
+    s = truth.score(groups, reported=True)
+    spread = f"{np.median(times):.1f} ({min(times):.1f}-{max(times):.1f})"
+    parts = " | ".join(f"{s.get('R ' + k, 0):.3f}" for k in KINDS)
+    print(
+        f"| {label} | {spread} | {peak:,} MB | {s['pairs']:,} | {s['P']:.3f} | {s['R']:.3f} | {s['F1']:.3f} | {parts} |",
+        flush=True,
+    )
 
 
 def main() -> None:
