@@ -239,7 +239,8 @@ def _row(truth: Truth, label: str, times: list[float], peak: int, groups: list[l
     spread = f"{np.median(times):.1f} ({min(times):.1f}-{max(times):.1f})"
     parts = " | ".join(f"{s.get('R ' + k, 0):.3f}" for k in KINDS)
     print(
-        f"| {label} | {spread} | {peak:,} MB | {s['pairs']:,} | {s['P']:.3f} | {s['R']:.3f} | {s['F1']:.3f} | {parts} |",
+        f"| {label} | {spread} | {peak:,} MB | {s['pairs']:,} | {s['P']:.3f} | {s['R']:.3f} "
+        f"| {s['F1']:.3f} | {parts} |",
         flush=True,
     )
 
