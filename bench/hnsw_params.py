@@ -1,6 +1,7 @@
 """How the HNSW index's numbers were chosen: efConstruction, efSearch and the code size.
 
     python bench/hnsw_params.py [--vectors 200000] [--queries 300]
+    python bench/hnsw_params.py --index DIR [--ef 128,256,512]
 
 Reads a sample of the bench corpus's cached vectors (``bench/corpus.py``;
 real text, the default model), holds ``--queries`` of them apart as queries
@@ -8,6 +9,11 @@ and indexes the rest. Prints, for each setting, the build time and per-query
 p50 (one thread) and recall@10 against an exact scan of the same vectors.
 This is where the defaults of ``IndexParams`` were fitted; the 1M rows of
 ``bench/scale_million.py`` report them on other queries (held-apart texts).
+
+With ``--index``: kbsearch's own index of a built index folder (the one
+``bench/scale_million.py`` imports), searched with each ``efSearch`` through
+``IndexParams``, on the held-apart queries of ``bench/scale.py``, against the
+same exact scan of the float32 vectors in SQLite.
 """
 
 from __future__ import annotations
@@ -55,11 +61,47 @@ def build(base: np.ndarray, code: Any, m: int, ef_construction: int) -> tuple[An
     return index, time.perf_counter() - started
 
 
+def sweep_index(folder: Path, efs: list[int]) -> None:
+    """efSearch on a built kbsearch index, held-apart queries, against exact."""
+    import json
+
+    import scale
+
+    from kbsearch.embed import load_encoder
+    from kbsearch.models import resolve_model
+    from kbsearch.store import Store
+    from kbsearch.vector_index import IndexParams
+
+    texts = json.loads(scale.queries_file(corpus.CACHE / "work").read_text(encoding="utf-8"))
+    queries = load_encoder(resolve_model(scale.MODEL)).encode(texts)
+    store = Store.open(folder)
+    exact, exact_ms = scale.exact_top10(store, queries)
+    store.close()
+    print(f"{folder}: {len(texts)} held-apart queries; exact scan {exact_ms:.1f} ms per query\n")
+    print("| efSearch | p50 | p99 | recall@10 |\n|---|---|---|---|")
+    for ef in efs:
+        store = Store.open(folder, params=IndexParams(ef_search=ef))
+        index = store.vector_index
+        times, found = [], []
+        for query in queries:
+            started = time.perf_counter()
+            _, ids = index.search(query[None, :], 10)
+            times.append((time.perf_counter() - started) * 1000)
+            found.append(ids[0].tolist())
+        recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, found, strict=True)])
+        print(f"| {ef} | {np.median(times):.3f} ms | {np.percentile(times, 99):.3f} ms | {recall:.3f} |", flush=True)
+        store.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vectors", type=int, default=200_000)
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--index", type=Path, help="sweep efSearch on this built index instead")
+    parser.add_argument("--ef", default="128,192,256,384,512")
     args = parser.parse_args()
+    if args.index is not None:
+        return sweep_index(args.index, [int(e) for e in args.ef.split(",")])
     base, queries = sample(args.vectors, args.queries)
     exact = faiss.IndexFlatIP(base.shape[1])
     exact.add(base)
