@@ -84,6 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="The million-record rows (bulk import, re-import, search session).")
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work", help="indexes are built (and kept) here")
     args = parser.parse_args()
+    scale.without_judge()  # the corpus cache holds the index model's vectors only
     corpus.require_eval()
     args.work.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()[0]

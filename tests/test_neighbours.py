@@ -180,7 +180,7 @@ def test_lines_of_one_bulk_file_that_name_their_own_documents_are_compared(
     ]
     files = {r.id: "/src/bulk.jsonl" for r in records}  # one file read, three lines
     ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=lambda: encoder)
-    [cluster] = audit(store, "fake").clusters
+    [cluster] = audit(store, "fake", fake_config()).clusters
     assert cluster.first_seen.id == "x1" and {m.id for m in cluster.repeats} <= {"x2", "x3"}
     # x2 and x3 are one document: each is linked to x1, never to each other directly.
-    assert audit(store, "fake").clusters[0].size == 3
+    assert audit(store, "fake", fake_config()).clusters[0].size == 3
