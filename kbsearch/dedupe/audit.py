@@ -43,6 +43,8 @@ from kbsearch.store import SearchFilter, Store
 from kbsearch.textsim import normalized
 
 Pair = tuple[int, int]
+Earlier = dict[int, list[tuple[int, Match]]]
+"""Later record → (earlier record, the later one's match against it), for every judged pair."""
 
 
 def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | None = None) -> AuditResult:
@@ -63,9 +65,14 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
     files = {rowid: item.record.source or read_from.get(rowid) for rowid, item in embedded.items()}
     judged = _judge_pairs(store, embedded, files, config)
     groups = _grow_clusters(embedded, judged)
-    clusters = [_cluster(embedded, group, judged) for group in groups]
+    # Indexed once by the later record: looking each repeat's judgements up in
+    # every judged pair cost members × pairs, hours at a million records.
+    earlier: Earlier = {}
+    for (a, b), match in judged.items():
+        earlier.setdefault(b, []).append((a, match))
+    clusters = [_cluster(embedded, group, earlier) for group in groups]
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
-    flags = _claimed_new_flags(embedded, judged) + _table_flags(store, flt)
+    flags = _claimed_new_flags(embedded, earlier) + _table_flags(store, flt)
     return AuditResult(model=model, records=len(embedded), clusters=clusters, claimed_new_seen_before=flags)
 
 
@@ -200,15 +207,13 @@ def _member(record: Record, seen: tuple[Record, Match] | None) -> ClusterMember:
     )
 
 
-def _earliest_direct(
-    rowid: int, embedded: dict[int, Embedded], judged: dict[Pair, Match]
-) -> tuple[Record, Match] | None:
+def _earliest_direct(rowid: int, embedded: dict[int, Embedded], earlier: Earlier) -> tuple[Record, Match] | None:
     """The earliest record this one was itself judged the same item as."""
-    earlier = [(embedded[a].record, m) for (a, b), m in judged.items() if b == rowid]
-    return min(earlier, key=lambda pair: _order(pair[0]), default=None)
+    found = [(embedded[a].record, m) for a, m in earlier.get(rowid, [])]
+    return min(found, key=lambda pair: _order(pair[0]), default=None)
 
 
-def _cluster(embedded: dict[int, Embedded], group: list[int], judged: dict[Pair, Match]) -> Cluster:
+def _cluster(embedded: dict[int, Embedded], group: list[int], earlier: Earlier) -> Cluster:
     members = sorted(group, key=lambda r: _order(embedded[r].record))
     records = [embedded[r].record for r in members]
     single = [set(r.arxiv_ids) for r in records if r.arxiv_ids and not _is_hub(r)]
@@ -216,13 +221,13 @@ def _cluster(embedded: dict[int, Embedded], group: list[int], judged: dict[Pair,
     return Cluster(
         size=len(members),
         first_seen=_member(records[0], None),
-        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, judged)) for r in members[1:]],
+        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, earlier)) for r in members[1:]],
         shared_ids=sorted(shared),
         instances=sorted({r.instance for r in records if r.instance}),
     )
 
 
-def _claimed_new_flags(embedded: dict[int, Embedded], judged: dict[Pair, Match]) -> list[Flag]:
+def _claimed_new_flags(embedded: dict[int, Embedded], earlier: Earlier) -> list[Flag]:
     """A record marked new that was directly judged the same item as an earlier
     record, or as one of another instance on its day."""
     flags = []
@@ -230,7 +235,7 @@ def _claimed_new_flags(embedded: dict[int, Embedded], judged: dict[Pair, Match])
         record = embedded[rowid].record
         if not record.anchor or not NEW_MARKERS.search(record.anchor):
             continue
-        seen = _earliest_direct(rowid, embedded, judged)
+        seen = _earliest_direct(rowid, embedded, earlier)
         if seen is None:
             continue
         first, match = seen
