@@ -104,3 +104,18 @@ def test_a_claimed_new_flag_names_a_record_judged_the_same_item(tmp_path: Path, 
     compaction = next(c for c in result.clusters if "tom-compaction" in members(c))
     again = next(m for m in compaction.repeats if m.id == "tom-compaction")
     assert again.same_as == "card-compaction" and "2608.00902" in (again.reason or "")
+
+
+def test_a_record_is_never_learned_to_be_two_items_of_one_briefing(tmp_path: Path) -> None:
+    """One briefing's increments are distinct items: a later note that resembles
+    two of them joins the surer one's cluster, never both (which would chain them)."""
+    bench = record("tom-bench", "2026-08-26", "vLLM and SGLang serving engines measured: TTFT and throughput")
+    tgi = record("tom-tgi", "2026-08-26", "vLLM and SGLang serving engines remain as TGI enters maintenance")
+    later = record("stephen-tgi", "2026-08-27", "vLLM and SGLang serving engines remain as TGI enters maintenance mode")
+    store = Store.open(tmp_path / "idx", create=True)
+    files = {"tom-bench": "/src/tom.md", "tom-tgi": "/src/tom.md", "stephen-tgi": "/src/stephen.md"}
+    changes = ChangeSet(upserts=[bench, tgi, later], files=files)
+    ingest_records(store, changes, model="fake", load_encoder=FakeEncoder)
+    clusters = [members(c) for c in audit(store, "fake", fake_config()).clusters]
+    assert {"tom-tgi", "stephen-tgi"} in clusters
+    assert all(not {"tom-bench", "tom-tgi"} <= c for c in clusters)

@@ -16,7 +16,11 @@ rules that transitivity alone would break:
 - two records about different arXiv ids are never in one cluster;
 - a record about several ids (a living-document section, a survey) joins
   each cluster it is directly the same item as, but never links two
-  clusters: it is evidence for each pair, not a bridge between them.
+  clusters: it is evidence for each pair, not a bridge between them;
+- a record's learned matches must agree, as in ``check``: one that its
+  surest match is a different item from is dropped, and so is a second
+  record of its surest match's file (one briefing's increments are distinct
+  items, so a note resembling two of them would chain them).
 
 A cluster's first-seen record is its earliest member; each repeat names the
 earliest record it was itself judged the same item as, and a "claimed new"
@@ -26,6 +30,7 @@ flag is raised only from such a direct judgement.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from itertools import combinations
 
 import numpy as np
@@ -36,7 +41,7 @@ from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, approximate_pairs, neighbour_pairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind, Match, Rule
-from kbsearch.dedupe.rules import Embedded, compare, mean_best
+from kbsearch.dedupe.rules import Embedded, compare, mean_best, one_item
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
@@ -108,15 +113,18 @@ def _judge_pairs(
         pairs.add((a, b))
     pairs |= _id_pairs(embedded) | _identical_text_pairs(embedded)
     name_count = NameHolders(store, NAME_COUNT_CAP).count
-    judged: dict[Pair, Match] = {}
+    compared: dict[int, list[tuple[int, Match]]] = {}
     for a, b in sorted(pairs):
         if files.get(a) is not None and files.get(a) == files.get(b):
             continue
         earlier, later = sorted((a, b), key=lambda r: _order(embedded[r].record))
         near = Neighbourhood(mean_best(around[later][0], config), mean_best(around[later][1], config))
-        match = compare(embedded[later], embedded[earlier], config, near, name_count)
-        if match.same_item:
-            judged[(earlier, later)] = match
+        compared.setdefault(later, []).append(
+            (earlier, compare(embedded[later], embedded[earlier], config, near, name_count))
+        )
+    judged: dict[Pair, Match] = {}
+    for later, matches in compared.items():
+        judged |= {(earlier, later): m for earlier, m in _one_item(matches, embedded, files, config, name_count)}
     return judged
 
 
@@ -127,6 +135,31 @@ def _neighbours(store: Store, matrix: np.ndarray, rowids: list[int], k: int) -> 
     if index.kind == "flat":
         return neighbour_pairs(matrix, k, -1.0)
     return approximate_pairs(index, matrix, rowids, k, -1.0)
+
+
+def _one_item(
+    found: list[tuple[int, Match]],
+    embedded: dict[int, Embedded],
+    files: dict[int, str | None],
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+) -> list[tuple[int, Match]]:
+    """The same-item matches of one record that agree with each other: check's
+    rule (``one_item``), and one file's records being distinct items, so a
+    record is never learned to be two of them (a TGI note is not also the
+    vLLM benchmark of the briefing that told of TGI)."""
+    known = {embedded[earlier].record.id: embedded[earlier] for earlier, _ in found}
+    kept = one_item([match for _, match in found], known, config, name_count)
+    same = [(earlier, match) for (earlier, _), match in zip(found, kept, strict=True) if match.same_item]
+    if len(same) < 2:
+        return same
+    anchor, _ = min(same, key=lambda pair: (pair[1].rule is Rule.learned, -pair[1].probability))
+    home = files.get(anchor)
+    return [
+        (earlier, match)
+        for earlier, match in same
+        if earlier == anchor or match.rule is not Rule.learned or home is None or files.get(earlier) != home
+    ]
 
 
 def _id_pairs(embedded: dict[int, Embedded]) -> set[Pair]:
