@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import fake_config
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.audit import _grow_clusters, audit
+from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.rules import Embedded
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -119,3 +122,37 @@ def test_a_record_is_never_learned_to_be_two_items_of_one_briefing(tmp_path: Pat
     clusters = [members(c) for c in audit(store, "fake", fake_config()).clusters]
     assert {"tom-tgi", "stephen-tgi"} in clusters
     assert all(not {"tom-bench", "tom-tgi"} <= c for c in clusters)
+
+
+def _learned(known: Record, probability: float) -> Match:
+    return Match(
+        id=known.id,
+        kind=known.kind,
+        title=known.title,
+        instance=known.instance,
+        date=known.date,
+        score=probability,
+        lexical=0.0,
+        probability=probability,
+        threshold=0.5,
+        same_item=True,
+        rule=Rule.learned,
+    )
+
+
+def test_learned_judgements_never_chain_a_cluster_past_its_first_seen_record() -> None:
+    """A is like B and B like C, but C was never judged like A: C starts its own
+    cluster, and D, judged like both A and C, joins the surer (growing by any
+    member would chain all four, and thousands of records at scale)."""
+    days = {"a": "2026-09-01", "b": "2026-09-02", "c": "2026-09-03", "d": "2026-09-04"}
+    records = {n: record(n, day, f"note {n}") for n, day in days.items()}
+    embedded = {n: Embedded.whole_only(r, np.ones(4, dtype=np.float32)) for n, r in enumerate(records.values())}
+    row = {r.id: n for n, r in enumerate(records.values())}
+    judged = {
+        (row["a"], row["b"]): _learned(records["a"], 0.9),
+        (row["b"], row["c"]): _learned(records["b"], 0.9),
+        (row["a"], row["d"]): _learned(records["a"], 0.6),
+        (row["c"], row["d"]): _learned(records["c"], 0.95),
+    }
+    clusters = sorted(sorted(embedded[r].record.id for r in members) for members in _grow_clusters(embedded, judged))
+    assert clusters == [["a", "b"], ["c", "d"]]

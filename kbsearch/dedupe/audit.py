@@ -10,8 +10,12 @@ A record's file is its declared ``source`` (a briefing's file, or the
 document a JSONL line names): a bulk file of a million lines is not one
 document.
 
-Clusters are grown from those direct judgements, strongest first, under two
-rules that transitivity alone would break:
+Clusters are stars around their first-seen record, grown from those direct
+judgements in time order, under rules that transitivity alone would break:
+
+- a record joins a cluster through exact evidence shared with any member,
+  or through a learned judgement of the cluster's first-seen record itself,
+  never of a later member (which would chain A to C through B);
 
 - two records about different arXiv ids are never in one cluster;
 - a record about several ids (a living-document section, a survey) joins
@@ -187,44 +191,64 @@ def _strength(match: Match) -> tuple[bool, float]:
 
 
 def _grow_clusters(embedded: dict[int, Embedded], judged: dict[Pair, Match]) -> list[list[int]]:
-    """Clusters of single-subject records, strongest judgements first, never
-    joining two different arXiv ids; then each multi-id record joins every
-    cluster (or record) it was directly judged the same item as."""
-    parent: dict[int, int] = {}
+    """Clusters of single-subject records; then each multi-id record joins every
+    cluster holding a record it was directly judged the same item as.
+
+    Exact evidence (an arXiv id, identical text) joins records outright. A
+    learned judgement joins a group only to a cluster whose first-seen
+    record it was made against: growing by any member's learned judgement
+    would chain (A like B, B like C, C nothing like A) until thousands of
+    records sit in one cluster. No cluster holds two different arXiv ids.
+    """
+    singles = {r for r in embedded if not _is_hub(embedded[r].record)}
+    exact = [pair for pair, m in judged.items() if m.rule is not Rule.learned and set(pair) <= singles]
+    groups = _exact_groups(embedded, singles, exact)
+    order = {r: _order(embedded[r].record) for r in embedded}
+    before: dict[int, list[tuple[int, Match]]] = {}
+    for (earlier, later), match in judged.items():
+        before.setdefault(later, []).append((earlier, match))
+    first_of: dict[int, int] = {}
+    clusters: dict[int, list[int]] = {}
     ids: dict[int, set[str]] = {}
+    for group in sorted(groups, key=lambda g: min(order[r] for r in g)):
+        own = {i for r in group for i in embedded[r].record.arxiv_ids}
+        joinable = [
+            (match, earlier)
+            for later in group
+            for earlier, match in before.get(later, [])
+            if first_of.get(earlier) == earlier and not (own and ids[earlier] and own != ids[earlier])
+        ]
+        first = max(joinable, key=lambda pair: _strength(pair[0]))[1] if joinable else min(group, key=order.__getitem__)
+        clusters.setdefault(first, []).extend(group)
+        ids[first] = ids.get(first, set()) | own
+        first_of.update({r: first for r in group})
+    for (a, b), _ in judged.items():
+        for hub, other in ((a, b), (b, a)):
+            if hub not in singles and other in singles and hub not in clusters[first_of[other]]:
+                clusters[first_of[other]].append(hub)
+    return [members for members in clusters.values() if len(members) > 1]
+
+
+def _exact_groups(embedded: dict[int, Embedded], singles: set[int], exact: list[Pair]) -> list[list[int]]:
+    """Records joined by exact evidence, never two different arXiv ids in one."""
+    parent = {r: r for r in singles}
+    ids = {r: set(embedded[r].record.arxiv_ids) for r in singles}
 
     def find(x: int) -> int:
-        parent.setdefault(x, x)
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    for rowid, item in embedded.items():
-        if not _is_hub(item.record):
-            ids[find(rowid)] = set(item.record.arxiv_ids)
-    hub_links: dict[int, set[int]] = {}
-    for (a, b), _ in sorted(judged.items(), key=lambda kv: _strength(kv[1]), reverse=True):
-        hubs = [r for r in (a, b) if _is_hub(embedded[r].record)]
-        if hubs:
-            for hub in hubs:
-                other = b if hub == a else a
-                if not _is_hub(embedded[other].record):
-                    hub_links.setdefault(hub, set()).add(other)
-            continue
+    for a, b in exact:
         ra, rb = find(a), find(b)
-        if ra == rb or (ids[ra] and ids[rb] and ids[ra] != ids[rb]):
-            continue
-        parent[rb] = ra
-        ids[ra] = ids[ra] | ids.pop(rb)
+        if ra != rb and not (ids[ra] and ids[rb] and ids[ra] != ids[rb]):
+            parent[rb] = ra
+            ids[ra] |= ids.pop(rb)
     groups: dict[int, list[int]] = {}
-    for rowid, item in embedded.items():
-        if not _is_hub(item.record):
-            groups.setdefault(find(rowid), []).append(rowid)
-    for hub, linked in hub_links.items():
-        for root in {find(r) for r in linked}:
-            groups[root].append(hub)
-    return [members for members in groups.values() if len(members) > 1]
+    for r in singles:
+        groups.setdefault(find(r), []).append(r)
+    return list(groups.values())
 
 
 def _member(record: Record, seen: tuple[Record, Match] | None) -> ClusterMember:
