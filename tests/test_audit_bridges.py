@@ -154,5 +154,15 @@ def test_learned_judgements_never_chain_a_cluster_past_its_first_seen_record() -
         (row["a"], row["d"]): _learned(records["a"], 0.6),
         (row["c"], row["d"]): _learned(records["c"], 0.95),
     }
-    clusters = sorted(sorted(embedded[r].record.id for r in members) for members in _grow_clusters(embedded, judged))
+    clusters = sorted(
+        sorted(embedded[r].record.id for r in members)
+        for members in _grow_clusters(embedded, judged, _by_later(judged))
+    )
     assert clusters == [["a", "b"], ["c", "d"]]
+
+
+def _by_later(judged: dict[tuple[int, int], Match]) -> dict[int, list[tuple[int, Match]]]:
+    found: dict[int, list[tuple[int, Match]]] = {}
+    for (earlier, later), match in judged.items():
+        found.setdefault(later, []).append((earlier, match))
+    return found

@@ -73,12 +73,12 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
     read_from = store.files_of(list(embedded))
     files = {rowid: item.record.source or read_from.get(rowid) for rowid, item in embedded.items()}
     judged = _judge_pairs(store, embedded, files, config)
-    groups = _grow_clusters(embedded, judged)
     # Indexed once by the later record: looking each repeat's judgements up in
     # every judged pair cost members × pairs, hours at a million records.
     earlier: Earlier = {}
     for (a, b), match in judged.items():
         earlier.setdefault(b, []).append((a, match))
+    groups = _grow_clusters(embedded, judged, earlier)
     clusters = [_cluster(embedded, group, earlier) for group in groups]
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
     flags = _claimed_new_flags(embedded, earlier) + _table_flags(store, flt)
@@ -190,7 +190,7 @@ def _strength(match: Match) -> tuple[bool, float]:
     return (match.rule is not Rule.learned, match.probability)
 
 
-def _grow_clusters(embedded: dict[int, Embedded], judged: dict[Pair, Match]) -> list[list[int]]:
+def _grow_clusters(embedded: dict[int, Embedded], judged: dict[Pair, Match], before: Earlier) -> list[list[int]]:
     """Clusters of single-subject records; then each multi-id record joins every
     cluster holding a record it was directly judged the same item as.
 
@@ -204,9 +204,6 @@ def _grow_clusters(embedded: dict[int, Embedded], judged: dict[Pair, Match]) -> 
     exact = [pair for pair, m in judged.items() if m.rule is not Rule.learned and set(pair) <= singles]
     groups = _exact_groups(embedded, singles, exact)
     order = {r: _order(embedded[r].record) for r in embedded}
-    before: dict[int, list[tuple[int, Match]]] = {}
-    for (earlier, later), match in judged.items():
-        before.setdefault(later, []).append((earlier, match))
     first_of: dict[int, int] = {}
     clusters: dict[int, list[int]] = {}
     ids: dict[int, set[str]] = {}
