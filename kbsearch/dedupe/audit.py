@@ -123,9 +123,9 @@ def _judge_pairs(
             continue
         earlier, later = sorted((a, b), key=lambda r: _order(embedded[r].record))
         near = Neighbourhood(mean_best(around[later][0], config), mean_best(around[later][1], config))
-        compared.setdefault(later, []).append(
-            (earlier, compare(embedded[later], embedded[earlier], config, near, name_count))
-        )
+        match = compare(embedded[later], embedded[earlier], config, near, name_count)
+        if match.same_item:  # only same-item matches are checked against each other: keep no others
+            compared.setdefault(later, []).append((earlier, match))
     judged: dict[Pair, Match] = {}
     for later, matches in compared.items():
         judged |= {(earlier, later): m for earlier, m in _one_item(matches, embedded, files, config, name_count)}
