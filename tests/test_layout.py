@@ -1,4 +1,4 @@
-"""The code stays in rooms a reader can take in: no module over 400 lines."""
+"""The code stays in rooms a reader can take in: no module over 400 lines, a README under 20 kB."""
 
 from __future__ import annotations
 
@@ -14,3 +14,9 @@ def test_no_module_is_over_400_lines() -> None:
     }
     assert len(sizes) > 50  # the package was found
     assert {str(path): n for path, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def test_the_readme_stays_a_users_page() -> None:
+    """Under 20 kB: design notes and measurements belong in docs/."""
+    readme = PACKAGE.parent / "README.md"
+    assert 5_000 < readme.stat().st_size < 20 * 1024
