@@ -27,6 +27,9 @@ demo: setup
 	$(BIN)/kbsearch search "zero-copy KV cache offloading" --kind increment -k 3 --index $(INDEX)
 	$(BIN)/kbsearch list --index $(INDEX)
 	$(BIN)/kbsearch stats --index $(INDEX)
+	# the gate on one briefing (exit 1 means it found a DUPLICATE), then who said what first
+	$(BIN)/kbsearch check examples/briefings/2026-09-20-jay-engineering-e1prep.md --index $(INDEX); test $$? -le 1
+	$(BIN)/kbsearch audit --index $(INDEX)
 
 test: setup
 	$(BIN)/python -m pytest

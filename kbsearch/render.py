@@ -268,6 +268,8 @@ def item_text(item: ItemResult) -> str:
             status = "known" if claim.known else "NEW  "
             mark = "≥" if claim.score >= claim.threshold else "<"
             said = f"says the same {claim.score:.2f} {mark} {claim.threshold:.2f}"
+            if claim.said_by_another_item:
+                said += ", but is not the same item"
             where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
             numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
             lines.append(f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}")

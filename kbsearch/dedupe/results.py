@@ -92,6 +92,12 @@ class ClaimStatus(BaseModel):
     """Result numbers in the claim that the matched records do not carry (a
     section, issue, figure or version number is not a result)."""
 
+    @property
+    def said_by_another_item(self) -> bool:
+        """New although its closest passage says the same: that passage is of a
+        record that is not the same item (a claim is known only from one that is)."""
+        return not self.known and self.score >= self.threshold and not self.new_numbers
+
 
 class FlagKind(StrEnum):
     claimed_new_seen_before = "claimed_new_seen_before"

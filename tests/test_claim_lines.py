@@ -1,0 +1,44 @@
+"""A claim line never reads as its own contradiction: a NEW claim whose closest
+passage clears the threshold says that passage's record is another item."""
+
+from __future__ import annotations
+
+from kbsearch.dedupe.results import ClaimStatus, ItemResult, Verdict
+from kbsearch.records import Kind
+from kbsearch.render import item_text
+
+
+def claim(known: bool, score: float, numbers: list[str] | None = None) -> ClaimStatus:
+    return ClaimStatus(
+        text="skipped layers still write KV entries",
+        known=known,
+        score=score,
+        threshold=0.5,
+        best_id="jay/2026-08-26#2",
+        new_numbers=numbers or [],
+    )
+
+
+def lines(*claims: ClaimStatus) -> list[str]:
+    item = ItemResult(
+        id="x",
+        title="TIDE",
+        kind=Kind.increment,
+        instance=None,
+        date=None,
+        verdict=Verdict.NEW,
+        reason="no match",
+        claims=list(claims),
+    )
+    return [line for line in item_text(item).splitlines() if "says the same" in line]
+
+
+def test_a_new_claim_said_by_another_item_says_so() -> None:
+    [line] = lines(claim(known=False, score=0.56))
+    assert line.lstrip().startswith("NEW") and "0.56 ≥ 0.50, but is not the same item" in line
+
+
+def test_known_claims_new_numbers_and_weak_matches_read_as_before() -> None:
+    known, numbers, weak = lines(claim(True, 0.9), claim(False, 0.7, ["2.5×"]), claim(False, 0.2))
+    assert not any("not the same item" in line for line in (known, numbers, weak))
+    assert "0.20 < 0.50" in weak and "[new numbers: 2.5×]" in numbers
