@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from support.briefings import LAYOUT_0919, Briefing
 from textual.widgets import Input, Markdown, OptionList, Static
-from tui_support import BRIEFING, SIZE, build_index, drive, wait_for
+from tui_support import BRIEFING, SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from kbsearch.dedupe.results import Verdict
 from kbsearch.kb import KnowledgeBase
@@ -39,23 +39,8 @@ def index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     return "idx"
 
 
-def search_screen(app: KbApp) -> SearchScreen:
-    assert isinstance(app.screen, SearchScreen)
-    return app.screen
-
-
 def shown_ids(app: KbApp) -> list[str]:
     return [hit.id for hit in search_screen(app).query_one(ResultsTable).items]
-
-
-async def search_for(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
-    app = pilot.app
-    screen = search_screen(app)
-    screen.query_one("#query", Input).focus()
-    await pilot.press(*query)
-    await wait_for(
-        pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query, f"results for {query!r}"
-    )
 
 
 def neighbour_lines(detail: RecordDetail) -> list[str]:

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList, Static
-from tui_support import BRIEFING, SIZE, build_index, drive, wait_for
+from tui_support import BRIEFING, SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from kbsearch.tui import make_app
-from kbsearch.tui.app import KbApp
 from kbsearch.tui.audit_screen import AuditScreen
 from kbsearch.tui.check_screen import CheckScreen
 from kbsearch.tui.cluster_tree import ClusterTree
@@ -27,17 +26,6 @@ def index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.chdir(tmp_path)
     build_index(tmp_path / "idx")
     return "idx"
-
-
-def search_screen(app: KbApp) -> SearchScreen:
-    assert isinstance(app.screen, SearchScreen)
-    return app.screen
-
-
-async def type_query(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
-    screen = search_screen(pilot.app)
-    await pilot.press(*query)
-    await wait_for(pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query, "the results")
 
 
 async def opened(pilot, record_id: str) -> RecordScreen:  # type: ignore[no-untyped-def]
@@ -57,7 +45,7 @@ async def test_down_or_enter_in_the_query_moves_into_the_results(index: str, key
     async with app.run_test(size=SIZE) as pilot:
         screen = search_screen(app)
         assert app.focused is screen.query_one("#query", Input)
-        await type_query(pilot, "KV cache")
+        await search_for(pilot, "KV cache")
         await pilot.press(key)
         table = screen.query_one(ResultsTable)
         assert app.focused is table
@@ -100,7 +88,7 @@ async def test_an_audit_row_opens_its_record(index: str) -> None:
 async def test_a_nearest_record_opens_and_its_own_nearest_open_in_turn(index: str) -> None:
     app = make_app(index)
     async with app.run_test(size=SIZE) as pilot:
-        await type_query(pilot, "RingKV ring buffer")
+        await search_for(pilot, "RingKV ring buffer")
         detail = search_screen(app).query_one(RecordDetail)
         options = detail.query_one("#record-neighbours", OptionList)
         await wait_for(pilot, lambda: options.option_count > 0, "the nearest records")
@@ -144,7 +132,7 @@ async def test_a_failed_check_clears_the_last_result_and_says_why_on_screen(inde
 async def test_at_80_by_24_the_results_keep_the_title_column(index: str) -> None:
     app = make_app(index)
     async with app.run_test(size=(80, 24)) as pilot:
-        await type_query(pilot, "KV cache")
+        await search_for(pilot, "KV cache")
         table = search_screen(app).query_one(ResultsTable)
         # every shown column fits: the title is not pushed into a sideways scroll
         assert table.virtual_size.width <= table.size.width

@@ -17,6 +17,8 @@ from textual.widgets import Input, TextArea
 
 from kbsearch.cli import main
 from kbsearch.store import DB_NAME
+from kbsearch.tui.app import KbApp
+from kbsearch.tui.search_screen import SearchScreen
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tui"
 CORPUS = FIXTURES / "corpus"
@@ -59,3 +61,18 @@ def no_cursor_blink(app: App[object]) -> None:
         widget.cursor_blink = False
     for area in app.screen.query(TextArea):
         area.cursor_blink = False
+
+
+def search_screen(app: KbApp) -> SearchScreen:
+    assert isinstance(app.screen, SearchScreen)
+    return app.screen
+
+
+async def search_for(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
+    """Type ``query`` into the search box and wait until its results are shown."""
+    screen = search_screen(pilot.app)
+    screen.query_one("#query", Input).focus()
+    await pilot.press(*query)
+    await wait_for(
+        pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query, f"results for {query!r}"
+    )
