@@ -32,6 +32,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from eval_dedupe import best_f1  # noqa: E402
 
 from kbsearch.embed.e5_onnx import OnnxE5Session, onnx_folder  # noqa: E402
 from kbsearch.parse import iter_input_files, parse_file  # noqa: E402
@@ -47,14 +50,6 @@ def zh(row: dict) -> str:
 
 def en(row: dict) -> str:
     return "\n".join(p for p in (row["tldr_en"], row.get("method_en"), row.get("result_en")) if p)
-
-
-def best_f1(scores: np.ndarray, truth: np.ndarray) -> float:
-    order = np.argsort(-scores)
-    hits = np.cumsum(truth[order])
-    precision = hits / np.arange(1, len(order) + 1)
-    recall = hits / max(1, truth.sum())
-    return float((2 * precision * recall / np.maximum(precision + recall, 1e-9)).max())
 
 
 def raw_f1(known: list[dict], checked: list[dict], kv: np.ndarray, cv: np.ndarray, strict: bool) -> float:
