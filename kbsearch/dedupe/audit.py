@@ -44,7 +44,7 @@ from kbsearch.dedupe.features import NAME_COUNT_CAP, Neighbourhood
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, approximate_pairs, neighbour_pairs
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, FlagKind, Match, Rule
+from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare, mean_best, one_item
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
@@ -295,16 +295,11 @@ def _claimed_new_flags(embedded: dict[int, Embedded], earlier: Earlier) -> list[
         first, match = seen
         if (first.date, first.instance) == (record.date, record.instance):
             continue
-        flags.append(
-            Flag(
-                kind=FlagKind.claimed_new_seen_before,
-                first_seen_id=first.id,
-                first_seen_instance=first.instance,
-                first_seen_date=first.date,
-                message=f"{record.id} ({record.instance}, {record.date}) is marked {record.anchor!r} but "
-                f"{first.instance or 'a record'} had it on {first.date} ({first.id}; {match.reasons[0]})",
-            )
+        message = (
+            f"{record.id} ({record.instance}, {record.date}) is marked {record.anchor!r} but "
+            f"{first.instance or 'a record'} had it on {first.date} ({first.id}; {match.reasons[0]})"
         )
+        flags.append(Flag.seen_before(first, message))
     return flags
 
 

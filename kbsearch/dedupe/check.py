@@ -21,7 +21,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders, rare_name_candidates
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, FlagKind, ItemResult, Match
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, ItemResult, Match
 from kbsearch.dedupe.rules import (
     Embedded,
     PassageHit,
@@ -229,15 +229,7 @@ class Checker:
         if not (earlier or other):
             return []
         seen = f"{first.instance or 'unknown'} on {first.date or 'an unknown day'}"
-        return [
-            Flag(
-                kind=FlagKind.claimed_new_seen_before,
-                message=f"marked {marker!r} but first seen by {seen} ({first.id})",
-                first_seen_id=first.id,
-                first_seen_instance=first.instance,
-                first_seen_date=first.date,
-            )
-        ]
+        return [Flag.seen_before(first, f"marked {marker!r} but first seen by {seen} ({first.id})")]
 
 
 def _first_seen(same: list[Match]) -> Match | None:

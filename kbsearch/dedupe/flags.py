@@ -43,14 +43,8 @@ def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date 
     if not earlier:
         return []
     first = earlier[0]
-    return [
-        Flag(
-            kind=FlagKind.claimed_new_seen_before,
-            arxiv_id=mention.arxiv_id,
-            first_seen_id=first.id,
-            first_seen_instance=first.instance,
-            first_seen_date=first.date,
-            message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
-            f"{first.instance or 'a record'} had it on {first.date} ({first.id})",
-        )
-    ]
+    message = (
+        f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
+        f"{first.instance or 'a record'} had it on {first.date} ({first.id})"
+    )
+    return [Flag.seen_before(first, message, arxiv_id=mention.arxiv_id)]

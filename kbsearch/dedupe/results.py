@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
@@ -106,6 +107,17 @@ class FlagKind(StrEnum):
     """The briefing's own id table lists one id both as new and as anchored earlier."""
 
 
+class _Seen(Protocol):
+    """What a flag names of the record that had the item first (a record or a match)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def instance(self) -> str | None: ...
+    @property
+    def date(self) -> dt.date | None: ...
+
+
 class Flag(BaseModel):
     kind: FlagKind
     message: str
@@ -114,6 +126,18 @@ class Flag(BaseModel):
     first_seen_instance: str | None = None
     first_seen_date: dt.date | None = None
     anchored_on: str | None = None
+
+    @classmethod
+    def seen_before(cls, first: _Seen, message: str, arxiv_id: str | None = None) -> Flag:
+        """Marked new, but ``first`` had the item earlier or from another instance."""
+        return cls(
+            kind=FlagKind.claimed_new_seen_before,
+            message=message,
+            arxiv_id=arxiv_id,
+            first_seen_id=first.id,
+            first_seen_instance=first.instance,
+            first_seen_date=first.date,
+        )
 
 
 class ItemResult(BaseModel):
