@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import later_days, write_stream  # noqa: E402
 
 from kbsearch.dedupe.calibrate import L2  # noqa: E402
@@ -226,9 +227,9 @@ def choose(scores: dict[str, dict[str, float]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--replays", type=Path, default=Path("/work/cache/gate/replay"))
+    parser.add_argument("--replays", type=Path, default=CACHE_DIR / "replay", help="bench/eval_dedupe.py's replays")
     parser.add_argument("--gate", default="use-multilingual-v3+multilingual-e5-small")
-    parser.add_argument("--final", help="score this variant (fitted on all earlier days) on the later half, once")
+    parser.add_argument("--final", help="score one variant (v13, say) on the later half, once")
     args = parser.parse_args()
     early = load(args.replays, args.gate, "earlier")
     print(f"earlier half: {len(early.truth)} items, {len(early.same)} pairs, days {len(set(early.item_day.tolist()))}")
