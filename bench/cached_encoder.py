@@ -9,6 +9,7 @@ any other, so the code under measurement is the code the CLI runs.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +18,8 @@ import numpy as np
 
 from kbsearch.embed import Encoder
 
-CACHE_DIR = Path("/work/cache/gate")
+CACHE_DIR = Path(os.environ.get("KBSEARCH_GATE_CACHE", "/work/cache/gate"))
+"""Where vectors, streams and replays are kept (``$KBSEARCH_GATE_CACHE``)."""
 
 
 class CachedEncoder:

@@ -3,7 +3,8 @@
     python bench/calibrate_cached.py [calibrate's arguments]
 
 The same command and code, except that texts embedded by an earlier run
-(of this or of bench/eval_dedupe.py) are read from /work/cache/gate.
+(of this or of bench/eval_dedupe.py) are read from the benchmarks' cache
+($KBSEARCH_GATE_CACHE, default /work/cache/gate).
 """
 
 from __future__ import annotations

@@ -22,11 +22,16 @@ from __future__ import annotations
 import argparse
 import csv
 import random
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from cached_encoder import CACHE_DIR  # noqa: E402
+
 EVAL = ROOT.parent / "shared" / "eval"
-OUT = Path("/work/cache/gate")
+OUT = CACHE_DIR
 
 
 def read(path: Path) -> list[dict[str, str]]:

@@ -28,8 +28,9 @@ Streams:
 - ``cross-lingual``: feed g's English summaries against feed a's Chinese
   ones, as increments; ``cross-lingual-card``: the same as paper cards.
 
-Vectors are cached by text under /work/cache/gate (``CachedEncoder``), so a
-rerun embeds nothing twice; the scratch indexes live there too.
+Vectors are cached by text under $KBSEARCH_GATE_CACHE (default
+/work/cache/gate; ``CachedEncoder``), so a rerun embeds nothing twice; the
+scratch indexes live there too.
 """
 
 from __future__ import annotations

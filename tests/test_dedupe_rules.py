@@ -3,6 +3,7 @@ numbers, shared names; and verdicts that never contradict their claims."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import fake_config
 from hypothesis import assume, given, settings
@@ -11,7 +12,16 @@ from hypothesis import strategies as st
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
-from kbsearch.dedupe.rules import Embedded, PassageHit, compare, decide, judge_claim, restates_same_paper
+from kbsearch.dedupe.rules import (
+    Embedded,
+    PassageHit,
+    around_of,
+    compare,
+    compare_all,
+    decide,
+    judge_claim,
+    restates_same_paper,
+)
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import substantive_numbers
 
@@ -199,3 +209,28 @@ def test_a_claim_is_known_only_from_a_same_item_record(words: list[str]) -> None
     alone = judge_claim(text, vector, hits, [], CONFIG)
     assert not alone.known  # the very same words, but from a record not judged the same item
     assert judge_claim(text, vector, hits, [other], CONFIG).known
+
+
+def _unit(*values: float) -> np.ndarray:
+    v = np.array(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_top_marks_the_candidate_no_other_is_closer_under_each_encoder() -> None:
+    """``top`` and ``judge_top`` are 1 for the item's nearest candidate under
+    that encoder and 0 for the others; the two encoders may disagree."""
+    item = Embedded(Record(id="i", kind=Kind.increment, text="item"), _unit(1, 0, 0)[None, :], judge=_unit(1, 0))
+    near_index = Embedded(Record(id="a", kind=Kind.increment, text="a"), _unit(1, 0.2, 0)[None, :], judge=_unit(1, 1))
+    near_judge = Embedded(Record(id="b", kind=Kind.increment, text="b"), _unit(1, 0.5, 0)[None, :], judge=_unit(1, 0.1))
+    far = Embedded(Record(id="c", kind=Kind.increment, text="c"), _unit(0, 1, 0)[None, :], judge=_unit(0, 1))
+    matches = {m.id: m.features for m in compare_all(item, [near_index, near_judge, far], CONFIG, common)}
+    assert [(matches[k]["top"], matches[k]["judge_top"]) for k in "abc"] == [(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)]
+
+
+def test_the_neighbourhood_keeps_the_nearest_cosine_and_a_lone_candidate_is_the_nearest() -> None:
+    around = around_of([0.2, 0.7, 0.5], [0.9, 0.95], CONFIG)
+    assert (around.best, around.judge_best) == (pytest.approx(0.7), pytest.approx(0.95))
+    assert around_of([], [], CONFIG) == Neighbourhood(0.0, 0.0, -1.0, -1.0)
+    lone = Embedded(Record(id="a", kind=Kind.increment, text="a"), _unit(0, 1, 0)[None, :])
+    item = Embedded(Record(id="i", kind=Kind.increment, text="i"), _unit(1, 0, 0)[None, :])
+    assert compare_all(item, [lone], CONFIG, common)[0].features["top"] == 1.0

@@ -219,6 +219,10 @@ def test_a_config_fitted_with_a_judge_needs_that_judge() -> None:
     raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match="read a judge model"):
         DedupeConfig.model_validate({**raw, "judge": None})
+    only_top = {**raw["same_item"], "features": ["cosine", "judge_top"], "weights": [1.0, 1.0]}
+    only_top.update(means=[0.0, 0.0], scales=[1.0, 1.0])
+    with pytest.raises(ValueError, match=r"\['judge_top'\] read a judge model"):
+        DedupeConfig.model_validate({**raw, "judge": None, "same_item": only_top})
     with pytest.raises(KbError, match="fitted with judge 'fakejudge', and model 'fake' names judge 'other'"):
         load_config(FAKE_JUDGE_DEDUPE, "fake", judge="other")
     assert load_config(FAKE_DEDUPE, "fake", judge="fakejudge").judge is None  # a judge it does not read
@@ -232,7 +236,7 @@ def test_the_shipped_default_has_a_judge_and_a_config_for_the_pair() -> None:
     assert (default.name, default.judge) == ("use-multilingual-v3", "multilingual-e5-small")
     config = config_for(default)
     assert (config.model, config.judge) == ("use-multilingual-v3", "multilingual-e5-small")
-    assert {"judge_cosine", "judge_relative"} <= set(config.same_item.features)
+    assert {"judge_cosine", "judge_relative", "top", "judge_top"} <= set(config.same_item.features)
     alone = {s.name: config_for(s.model_copy(update={"judge": None})) for s in specs[:2]}
     assert all(c.judge is None and "judge_cosine" not in c.same_item.features for c in alone.values())
     assert np.isfinite(config.same_item.bias)

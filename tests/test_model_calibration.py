@@ -107,3 +107,19 @@ def test_fitting_recovers_a_rule_the_data_follows() -> None:
     )
     with pytest.raises(ValueError, match="both answers"):
         fit_logistic(["cosine"], x[:, :1], np.zeros(2000), fitted_on="synthetic")
+
+
+def test_a_row_of_weight_two_counts_as_that_row_twice() -> None:
+    rng = np.random.default_rng(5)
+    x = rng.uniform(0, 1, size=(300, 2))
+    y = (x[:, 0] + 0.3 * rng.standard_normal(300)) > 0.5
+    twice = np.arange(300) < 100
+    weighted = fit_logistic(["cosine", "lexical"], x, y, fitted_on="w", sample_weight=np.where(twice, 2.0, 1.0))
+    copied = fit_logistic(["cosine", "lexical"], np.vstack([x, x[twice]]), np.concatenate([y, y[twice]]), fitted_on="c")
+    plain = fit_logistic(["cosine", "lexical"], x, y, fitted_on="p")
+    row = {"cosine": 0.55, "lexical": 0.4}
+    # Standardisation reads the unweighted rows, so compare decisions, not coefficients.
+    assert weighted.probability(row) == pytest.approx(copied.probability(row), abs=0.03)
+    assert abs(weighted.probability(row) - plain.probability(row)) > abs(
+        weighted.probability(row) - copied.probability(row)
+    )

@@ -40,12 +40,12 @@ from itertools import combinations
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import NAME_COUNT_CAP, Neighbourhood
+from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, approximate_pairs, neighbour_pairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag, Match, Rule
-from kbsearch.dedupe.rules import Embedded, compare, mean_best, one_item
+from kbsearch.dedupe.rules import Embedded, around_of, compare, one_item
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
@@ -122,7 +122,7 @@ def _judge_pairs(
         if files.get(a) is not None and files.get(a) == files.get(b):
             continue
         earlier, later = sorted((a, b), key=lambda r: _order(embedded[r].record))
-        near = Neighbourhood(mean_best(around[later][0], config), mean_best(around[later][1], config))
+        near = around_of(*around[later], config)
         match = compare(embedded[later], embedded[earlier], config, near, name_count)
         if match.same_item:  # only same-item matches are checked against each other: keep no others
             compared.setdefault(later, []).append((earlier, match))

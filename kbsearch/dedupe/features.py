@@ -21,6 +21,11 @@ Every feature is chosen to mean the same across languages and writers:
   under the judge model (models.txt ``judge=``), which reads each record's
   whole text beside the index's model: two encoders trained apart see
   different things, and the decision reads both.
+- ``top`` and ``judge_top``: 1 when no other candidate of the item is closer
+  under that encoder. Across languages a repeat's cosine is low on either
+  scale, but it is still usually the nearest record; a record on the same
+  topic often is not. Read with the judge only (the decision was chosen
+  with both encoders; bench/select_same_item.py).
 """
 
 from __future__ import annotations
@@ -44,12 +49,18 @@ INDEX_FEATURES = (
     "shared_numbers",
     "length_gap",
 )
-JUDGE_FEATURES = ("judge_cosine", "judge_relative")
-SAME_ITEM_FEATURES = INDEX_FEATURES + JUDGE_FEATURES
+JUDGE_FEATURES = ("judge_cosine", "judge_relative", "judge_top")
+"""The features only a judge model gives."""
+SAME_ITEM_FEATURES = (*INDEX_FEATURES, "top", *JUDGE_FEATURES)
+
+# A cosine this close to the best counts as the best: the same dot product
+# reached by two paths may differ in its last bits.
+TIE = 1e-6
 
 
 def same_item_features(judged: bool) -> tuple[str, ...]:
-    """The features a same-item decision reads: with a judge, both encoders'."""
+    """The features a same-item decision reads: with a judge, both encoders'
+    and each one's nearest candidate (``top``, ``judge_top``)."""
     return SAME_ITEM_FEATURES if judged else INDEX_FEATURES
 
 
@@ -150,10 +161,14 @@ class Side:
 
 @dataclass(frozen=True)
 class Neighbourhood:
-    """The mean cosine of an item's nearest candidates, under each encoder."""
+    """How close an item's candidates come, under each encoder: the mean of
+    the nearest few (``cosine``, ``judge``) and the very nearest (``best``,
+    ``judge_best``; -1 when unknown, so any record counts as the nearest)."""
 
     cosine: float = 0.0
     judge: float = 0.0
+    best: float = -1.0
+    judge_best: float = -1.0
 
 
 def pair_features(
@@ -179,8 +194,13 @@ def pair_features(
         "shared_names": sum(name_weight(name_count(n)) for n in sorted(shared)),
         "shared_numbers": float(len(item.numbers & known.numbers)),
         "length_gap": abs(math.log((1 + item.length) / (1 + known.length))),
+        "top": 1.0 if cosine >= neighbourhood.best - TIE else 0.0,
     }
     if item.judge is not None and known.judge is not None:
         judged = float(np.clip(item.judge @ known.judge, -1.0, 1.0))
-        features.update(judge_cosine=judged, judge_relative=judged - neighbourhood.judge)
+        features.update(
+            judge_cosine=judged,
+            judge_relative=judged - neighbourhood.judge,
+            judge_top=1.0 if judged >= neighbourhood.judge_best - TIE else 0.0,
+        )
     return features

@@ -98,7 +98,14 @@ def mean_best(cosines: list[float], config: DedupeConfig) -> float:
 def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -> Neighbourhood:
     """How close the item's nearest candidates are, under each encoder."""
     judged = [float(item.judge @ k.judge) for k in known if item.judge is not None and k.judge is not None]
-    return Neighbourhood(mean_best([float(item.whole @ k.whole) for k in known], config), mean_best(judged, config))
+    return around_of([float(item.whole @ k.whole) for k in known], judged, config)
+
+
+def around_of(cosines: list[float], judged: list[float], config: DedupeConfig) -> Neighbourhood:
+    """The neighbourhood read from an item's candidate cosines under each encoder."""
+    best = float(np.clip(max(cosines), -1.0, 1.0)) if cosines else -1.0
+    judge_best = float(np.clip(max(judged), -1.0, 1.0)) if judged else -1.0
+    return Neighbourhood(mean_best(cosines, config), mean_best(judged, config), best, judge_best)
 
 
 def compare_all(

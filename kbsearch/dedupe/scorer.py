@@ -71,9 +71,11 @@ def fit_logistic(
     l2: float = 1.0,
     threshold: float = 0.5,
     iterations: int = 50,
+    sample_weight: np.ndarray | None = None,
 ) -> Scorer:
     """Newton's method (IRLS) on standardised features with an L2 penalty
-    (``l2`` on the weights, not the bias): a convex fit with one answer."""
+    (``l2`` on the weights, not the bias): a convex fit with one answer.
+    ``sample_weight`` weighs each row's loss (default 1)."""
     rows = np.asarray(rows, dtype=np.float64)
     labels = np.asarray(labels, dtype=np.float64)
     if rows.ndim != 2 or rows.shape[1] != len(names) or len(rows) != len(labels):
@@ -86,11 +88,12 @@ def fit_logistic(
     x = np.hstack([np.ones((len(rows), 1)), (rows - means) / scales])
     penalty = np.full(x.shape[1], l2)
     penalty[0] = 0.0
+    sw = np.ones(len(rows)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     w = np.zeros(x.shape[1])
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -40.0, 40.0)))
-        gradient = x.T @ (p - labels) + penalty * w
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        gradient = x.T @ (sw * (p - labels)) + penalty * w
+        hessian = (x * (sw * p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(w))
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if np.abs(step).max() < 1e-8:
