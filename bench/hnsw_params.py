@@ -1,7 +1,7 @@
 """How the HNSW index's numbers were chosen: efConstruction, efSearch and the code size.
 
     python bench/hnsw_params.py [--vectors 200000] [--queries 300]
-    python bench/hnsw_params.py --index DIR [--ef 128,256,512]
+    python bench/hnsw_params.py --index DIR [--ef 64,128,256] [--queries-set fit|report]
 
 Reads a sample of the bench corpus's cached vectors (``bench/corpus.py``;
 real text, the default model), holds ``--queries`` of them apart as queries
@@ -12,13 +12,16 @@ This is where the defaults of ``IndexParams`` were fitted; the 1M rows of
 
 With ``--index``: kbsearch's own index of a built index folder (the one
 ``bench/scale_million.py`` imports), searched with each ``efSearch`` through
-``IndexParams``, on the held-apart queries of ``bench/scale.py``, against the
-same exact scan of the float32 vectors in SQLite.
+``IndexParams`` as dense search calls it, against an exact scan of the
+float32 vectors in SQLite (``bench/index_recall.py``). ``--queries-set fit``
+(the default) uses the 200 held-apart texts the defaults are fitted on;
+``report`` the 200 that ``bench/scale.py`` reports on.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -61,13 +64,9 @@ def build(base: np.ndarray, code: Any, m: int, ef_construction: int) -> tuple[An
     return index, time.perf_counter() - started
 
 
-RERANK = 40
-
-
-def sweep_index(folder: Path, efs: list[int]) -> None:
-    """efSearch on a built kbsearch index, held-apart queries, against exact."""
-    import json
-
+def sweep_index(folder: Path, efs: list[int], part: str) -> None:
+    """efSearch on a built index, through the call dense search makes, against exact."""
+    import index_recall
     import scale
 
     from kbsearch.embed import load_encoder
@@ -75,40 +74,26 @@ def sweep_index(folder: Path, efs: list[int]) -> None:
     from kbsearch.store import Store
     from kbsearch.vector_index import IndexParams
 
-    texts = json.loads(scale.queries_file(corpus.CACHE / "work").read_text(encoding="utf-8"))
+    texts = index_recall.fit_texts() if part == "fit" else [t[:80] for t in corpus.held_out(200)]
     queries = load_encoder(resolve_model(scale.MODEL)).encode(texts)
     store = Store.open(folder)
-    exact, exact_ms = scale.exact_top10(store, queries)
+    exact = index_recall.exact_top10(store, queries)
     store.close()
-    print(f"{folder}: {len(texts)} held-apart queries; exact scan {exact_ms:.1f} ms per query\n")
-    print(f"| efSearch | p50 | p99 | recall@10 | recall@10, the best {RERANK} re-scored from SQLite |")
+    print(f"{folder}: {len(texts)} held-apart queries ({part} set); exact scan {exact.ms:.1f} ms per query")
+    print(
+        f"load {os.getloadavg()[0]:.1f}; the index is asked for {index_recall.FETCH} passages, as dense search asks\n"
+    )
+    print("| efSearch | p50 | p99 | recall@10 by id / with ties | the 40 re-scored: by id / with ties |")
     print("|---|---|---|---|---|")
     for ef in efs:
         store = Store.open(folder, params=IndexParams(ef_search=ef))
-        index = store.vector_index
-        times, found, reranked = [], [], []
-        for query in queries:
-            started = time.perf_counter()
-            _, ids = index.search(query[None, :], 10)
-            times.append((time.perf_counter() - started) * 1000)
-            found.append(ids[0].tolist())
-            reranked.append(rescored(store, query, index.search(query[None, :], RERANK)[1][0]))
-        recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, found, strict=True)])
-        again = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, reranked, strict=True)])
-        p50, p99 = np.median(times), np.percentile(times, 99)
-        print(f"| {ef} | {p50:.3f} ms | {p99:.3f} ms | {recall:.3f} | {again:.3f} |", flush=True)
+        row = index_recall.measure(store, queries, exact)
+        print(
+            f"| {ef} | {row['p50']:.3f} ms | {row['p99']:.3f} ms | {row['recall10']:.3f} / {row['recall10_ties']:.3f} "
+            f"| {row['rescored10']:.3f} / {row['rescored10_ties']:.3f} |",
+            flush=True,
+        )
         store.close()
-
-
-def rescored(store: Any, query: np.ndarray, ids: np.ndarray) -> list[int]:
-    """The 10 best of ``ids`` by their float32 vectors in SQLite (as the store scores its hits)."""
-    from kbsearch.records import MAX_PASSAGES
-
-    wanted = [int(i) for i in ids if i >= 0]
-    vids, vectors = store.cache.passage_vectors(sorted({i // MAX_PASSAGES for i in wanted}), store.model, store.dim)
-    keep = np.isin(vids, wanted)
-    scores = vectors[keep] @ query
-    return [int(v) for v in vids[keep][np.argsort(-scores)[:10]]]
 
 
 def main() -> None:
@@ -116,10 +101,13 @@ def main() -> None:
     parser.add_argument("--vectors", type=int, default=200_000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--index", type=Path, help="sweep efSearch on this built index instead")
-    parser.add_argument("--ef", default="128,192,256,384,512")
+    parser.add_argument("--ef", default="64,96,128,192,256")
+    parser.add_argument(
+        "--queries-set", choices=["fit", "report"], default="fit", help="with --index: the 200 fitted on, or reported"
+    )
     args = parser.parse_args()
     if args.index is not None:
-        return sweep_index(args.index, [int(e) for e in args.ef.split(",")])
+        return sweep_index(args.index, [int(e) for e in args.ef.split(",")], args.queries_set)
     base, queries = sample(args.vectors, args.queries)
     exact = faiss.IndexFlatIP(base.shape[1])
     exact.add(base)
