@@ -1,4 +1,4 @@
-"""Approximate search for large indexes: an HNSW graph over 8-bit vectors.
+"""Approximate search for large indexes: an HNSW graph over scalar-quantized codes.
 
 Why HNSW: on real sentence vectors (which cluster weakly) an inverted file
 had to probe a tenth of its lists for recall@10 of 0.95, a hundred thousand

@@ -48,7 +48,7 @@ class IndexParams:
     """A filter that keeps at most this many vectors is answered by scoring
     them all: a graph search would walk mostly filtered-out vectors."""
     train_size: int = 100_000
-    """Vectors sampled to learn the 8-bit quantizer's range per dimension."""
+    """Vectors sampled to learn the scalar quantizer's range per dimension."""
 
     def __post_init__(self) -> None:
         if not 0 < self.exact_below <= self.approximate_from:
