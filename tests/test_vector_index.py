@@ -256,6 +256,19 @@ def test_six_bit_codes_find_candidates_and_the_store_ranks_them_exactly(tmp_path
     store.close()
 
 
+def test_a_store_whose_graph_has_other_params_rebuilds_it_and_says_how_to_keep_it(
+    hnsw_store: Store, tmp_path: Path
+) -> None:
+    query = FakeEncoder().encode(["note 5 on topic 5 and 5"])[0]
+    before = hnsw_store.search_records(query, 3)
+    hnsw_store.close()
+    denser = Store.open(tmp_path, params=replace(SMALL, hnsw_m=12))
+    assert denser.search_records(query, 3)[0] == before[0]
+    assert "M 8 and 8-bit codes" in (denser.cache_rebuilt() or "")
+    assert any("kbsearch reindex" in line for line in denser.notes)
+    denser.close()
+
+
 def test_an_edit_leaves_a_tombstone_and_no_rebuild(hnsw_store: Store) -> None:
     index = hnsw_store.vector_index
     encoder = FakeEncoder()
