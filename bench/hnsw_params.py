@@ -1,24 +1,30 @@
-"""How the HNSW index's numbers were chosen: efConstruction, efSearch and the code size.
+"""How the HNSW index's numbers were chosen: code size, M, efConstruction, then efSearch.
 
-    python bench/hnsw_params.py [--vectors 200000] [--queries 300]
-    python bench/hnsw_params.py --index DIR [--ef 128,256,512]
+    python bench/hnsw_params.py --sample-of DIR [--vectors 300000] [--settings 8/16/80,6/16/80,6/24/120]
+    python bench/hnsw_params.py --index DIR [--ef 64,96,128,192] [--queries-set fit|report]
 
-Reads a sample of the bench corpus's cached vectors (``bench/corpus.py``;
-real text, the default model), holds ``--queries`` of them apart as queries
-and indexes the rest. Prints, for each setting, the build time and per-query
-p50 (one thread) and recall@10 against an exact scan of the same vectors.
-This is where the defaults of ``IndexParams`` were fitted; the 1M rows of
-``bench/scale_million.py`` report them on other queries (held-apart texts).
+With ``--sample-of``: ``--vectors`` passage vectors of a built index folder
+(the 1M one of ``bench/scale_million.py``), picked with a fixed seed, are
+indexed by raw faiss with each setting (bits/M/efConstruction; the
+quantizer trained on the first 100k, 2 threads), and searched one query at
+a time with the 200 fitting queries (``index_recall.fit_texts``, never the
+reported ones). Recall@10 with ties (``bench/index_recall.py``) of the
+index's own top 10 and of its best 100 re-scored exactly, against an exact
+scan of the same sample. A stand-in for the full set when choosing M and
+the code size: a build of 1.44M vectors takes half an hour here.
 
-With ``--index``: kbsearch's own index of a built index folder (the one
-``bench/scale_million.py`` imports), searched with each ``efSearch`` through
-``IndexParams``, on the held-apart queries of ``bench/scale.py``, against the
-same exact scan of the float32 vectors in SQLite.
+With ``--index``: kbsearch's own index of a built index folder, searched
+with each ``efSearch`` through ``IndexParams`` as dense search calls it,
+against an exact scan of the float32 vectors in SQLite
+(``bench/index_recall.py``). ``--queries-set fit`` (the default) uses the
+200 held-apart texts the defaults are fitted on; ``report`` the 200 that
+``bench/scale.py`` reports on.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,43 +37,62 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus
 
-
-def sample(count: int, queries: int) -> tuple[np.ndarray, np.ndarray]:
-    rows = corpus.vector_db().execute("SELECT vector FROM vectors LIMIT ? OFFSET 300000", (count + queries,))
-    vectors = np.frombuffer(b"".join(r[0] for r in rows), dtype=np.float32).reshape(-1, 512)
-    order = np.random.default_rng(0).permutation(len(vectors))
-    return np.ascontiguousarray(vectors[order[queries:]]), vectors[order[:queries]]
+CODES = {"8": faiss.ScalarQuantizer.QT_8bit, "6": faiss.ScalarQuantizer.QT_6bit, "4": faiss.ScalarQuantizer.QT_4bit}
 
 
-def measure(index: Any, queries: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
-    faiss.omp_set_num_threads(1)
-    times, found = [], []
-    for query in queries:
+def sample_of(folder: Path, count: int) -> np.ndarray:
+    """``count`` passage vectors of the index at ``folder``, in vector id order, picked with seed 1."""
+    from kbsearch.store import Store
+
+    store = Store.open(folder)
+    total = int(store.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+    picked = np.sort(np.random.default_rng(1).choice(total, min(count, total), replace=False))
+    out, seen = [], 0
+    for _, vectors in store.cache._vector_chunks(store.model, store.dim):
+        mine = picked[(picked >= seen) & (picked < seen + len(vectors))] - seen
+        out.append(vectors[mine])
+        seen += len(vectors)
+    store.close()
+    return np.ascontiguousarray(np.concatenate(out))
+
+
+def sweep_settings(base: np.ndarray, queries: np.ndarray, settings: list[str]) -> None:
+    scores = queries @ base.T
+    tenth = np.sort(scores, axis=1)[:, -10]
+    print(f"{len(base):,} vectors, {len(queries)} fitting queries; load {os.getloadavg()[0]:.1f}\n")
+    print("| codes | M | efConstruction | build | efSearch | p50 | recall@10 with ties | its best 100 re-scored |")
+    print("|---|---|---|---|---|---|---|---|")
+    for setting in settings:
+        bits, m, ef_construction = setting.split("/")
+        index: Any = faiss.IndexHNSWSQ(base.shape[1], CODES[bits], int(m), faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = int(ef_construction)
+        faiss.omp_set_num_threads(2)
         started = time.perf_counter()
-        _, ids = index.search(query[None], 10)
-        times.append(time.perf_counter() - started)
-        found.append(ids[0])
-    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(truth, found, strict=True)])
-    return float(np.median(times) * 1000), float(recall)
+        index.train(base[:100_000])
+        index.add(base)
+        built = time.perf_counter() - started
+        faiss.omp_set_num_threads(1)
+        for ef in (128, 192, 256):
+            params = faiss.SearchParametersHNSW(efSearch=ef)  # type: ignore[attr-defined]
+            times, own, rescored = [], [], []
+            for i, query in enumerate(queries):
+                started = time.perf_counter()
+                _, ids = index.search(query[None], 100, params=params)
+                times.append(time.perf_counter() - started)
+                found = ids[0][ids[0] >= 0]
+                own.append(float(np.sum(scores[i, found[:10]] >= tenth[i] - 1e-5)) / 10)
+                best = found[np.argsort(-scores[i, found])[:10]]
+                rescored.append(float(np.sum(scores[i, best] >= tenth[i] - 1e-5)) / 10)
+            print(
+                f"| {bits}-bit | {m} | {ef_construction} | {built:.0f} s | {ef} | {np.median(times) * 1000:.3f} ms "
+                f"| {np.mean(own):.3f} | {np.mean(rescored):.3f} |",
+                flush=True,
+            )
 
 
-def build(base: np.ndarray, code: Any, m: int, ef_construction: int) -> tuple[Any, float]:
-    index: Any = faiss.IndexHNSWSQ(base.shape[1], code, m, faiss.METRIC_INNER_PRODUCT)
-    index.hnsw.efConstruction = ef_construction
-    faiss.omp_set_num_threads(2)
-    started = time.perf_counter()
-    index.train(base[:50_000])
-    index.add(base)
-    return index, time.perf_counter() - started
-
-
-RERANK = 40
-
-
-def sweep_index(folder: Path, efs: list[int]) -> None:
-    """efSearch on a built kbsearch index, held-apart queries, against exact."""
-    import json
-
+def sweep_index(folder: Path, efs: list[int], part: str) -> None:
+    """efSearch on a built index, through the call dense search makes, against exact."""
+    import index_recall
     import scale
 
     from kbsearch.embed import load_encoder
@@ -75,65 +100,53 @@ def sweep_index(folder: Path, efs: list[int]) -> None:
     from kbsearch.store import Store
     from kbsearch.vector_index import IndexParams
 
-    texts = json.loads(scale.queries_file(corpus.CACHE / "work").read_text(encoding="utf-8"))
+    texts = index_recall.fit_texts() if part == "fit" else [t[:80] for t in corpus.held_out(200)]
     queries = load_encoder(resolve_model(scale.MODEL)).encode(texts)
     store = Store.open(folder)
-    exact, exact_ms = scale.exact_top10(store, queries)
+    exact = index_recall.exact_top10(store, queries)
     store.close()
-    print(f"{folder}: {len(texts)} held-apart queries; exact scan {exact_ms:.1f} ms per query\n")
-    print(f"| efSearch | p50 | p99 | recall@10 | recall@10, the best {RERANK} re-scored from SQLite |")
+    print(f"{folder}: {len(texts)} held-apart queries ({part} set); exact scan {exact.ms:.1f} ms per query")
+    print(
+        f"load {os.getloadavg()[0]:.1f}; the index is asked for {index_recall.FETCH} passages, as dense search asks\n"
+    )
+    print("| efSearch | p50 | p99 | recall@10 by id / with ties | the 40 re-scored: by id / with ties |")
     print("|---|---|---|---|---|")
     for ef in efs:
         store = Store.open(folder, params=IndexParams(ef_search=ef))
-        index = store.vector_index
-        times, found, reranked = [], [], []
-        for query in queries:
-            started = time.perf_counter()
-            _, ids = index.search(query[None, :], 10)
-            times.append((time.perf_counter() - started) * 1000)
-            found.append(ids[0].tolist())
-            reranked.append(rescored(store, query, index.search(query[None, :], RERANK)[1][0]))
-        recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, found, strict=True)])
-        again = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, reranked, strict=True)])
-        p50, p99 = np.median(times), np.percentile(times, 99)
-        print(f"| {ef} | {p50:.3f} ms | {p99:.3f} ms | {recall:.3f} | {again:.3f} |", flush=True)
+        row = index_recall.measure(store, queries, exact)
+        print(
+            f"| {ef} | {row['p50']:.3f} ms | {row['p99']:.3f} ms | {row['recall10']:.3f} / {row['recall10_ties']:.3f} "
+            f"| {row['rescored10']:.3f} / {row['rescored10_ties']:.3f} |",
+            flush=True,
+        )
         store.close()
-
-
-def rescored(store: Any, query: np.ndarray, ids: np.ndarray) -> list[int]:
-    """The 10 best of ``ids`` by their float32 vectors in SQLite (as the store scores its hits)."""
-    from kbsearch.records import MAX_PASSAGES
-
-    wanted = [int(i) for i in ids if i >= 0]
-    vids, vectors = store.cache.passage_vectors(sorted({i // MAX_PASSAGES for i in wanted}), store.model, store.dim)
-    keep = np.isin(vids, wanted)
-    scores = vectors[keep] @ query
-    return [int(v) for v in vids[keep][np.argsort(-scores)[:10]]]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vectors", type=int, default=200_000)
-    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--sample-of", type=Path, help="choose the settings on a sample of this index's vectors")
+    parser.add_argument("--vectors", type=int, default=300_000)
+    parser.add_argument("--settings", default="8/16/80,6/16/80,6/24/120", help="bits/M/efConstruction, comma-separated")
     parser.add_argument("--index", type=Path, help="sweep efSearch on this built index instead")
-    parser.add_argument("--ef", default="128,192,256,384,512")
+    parser.add_argument("--ef", default="64,96,128,192")
+    parser.add_argument(
+        "--queries-set", choices=["fit", "report"], default="fit", help="with --index: the 200 fitted on, or reported"
+    )
     args = parser.parse_args()
     if args.index is not None:
-        return sweep_index(args.index, [int(e) for e in args.ef.split(",")])
-    base, queries = sample(args.vectors, args.queries)
-    exact = faiss.IndexFlatIP(base.shape[1])
-    exact.add(base)
-    _, truth = exact.search(queries, 10)
-    print(f"{len(base):,} vectors, {len(queries)} queries held apart\n")
-    print("| code | M | efConstruction | build | efSearch | p50 | recall@10 |\n|---|---|---|---|---|---|---|")
-    codes = {"8-bit": faiss.ScalarQuantizer.QT_8bit, "float16": faiss.ScalarQuantizer.QT_fp16}
-    settings = [("8-bit", 16, 40), ("8-bit", 16, 80), ("float16", 16, 80)]
-    for name, m, ef_construction in settings:
-        index, seconds = build(base, codes[name], m, ef_construction)
-        for ef_search in (64, 128, 192):
-            index.hnsw.efSearch = ef_search
-            p50, recall = measure(index, queries, truth)
-            print(f"| {name} | {m} | {ef_construction} | {seconds:.0f} s | {ef_search} | {p50:.3f} ms | {recall:.3f} |")
+        return sweep_index(args.index, [int(e) for e in args.ef.split(",")], args.queries_set)
+    if args.sample_of is None:
+        parser.error("give --sample-of DIR or --index DIR")
+    import index_recall
+    import scale
+
+    from kbsearch.embed import load_encoder
+    from kbsearch.models import resolve_model
+
+    queries = load_encoder(resolve_model(scale.MODEL)).encode(index_recall.fit_texts())
+    sweep_settings(
+        sample_of(args.sample_of, args.vectors), np.asarray(queries, dtype=np.float32), args.settings.split(",")
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
    the index alone against an exact scan.
 
     python bench/scale_million.py [--work DIR]    # or bench/scale.py --million, after the smaller sizes
+    python bench/scale_million.py --work DIR --search-only    # section 2 alone, on DIR/bulk-1000000 as built
 """
 
 from __future__ import annotations
@@ -83,12 +84,18 @@ def _manifest(index: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description="The million-record rows (bulk import, re-import, search session).")
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work", help="indexes are built (and kept) here")
+    parser.add_argument(
+        "--search-only", action="store_true", help="skip the imports: the search session on WORK/bulk-1000000 as it is"
+    )
     args = parser.parse_args()
     scale.without_judge()  # the corpus cache holds the index model's vectors only
     corpus.require_eval()
     args.work.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()[0]
     print(f"# kbsearch at a million records, model {scale.MODEL}, {os.cpu_count()} cores, load {load:.1f}")
+    if args.search_only:
+        scale.latency({1_000_000: args.work / "bulk-1000000"}, scale.queries_file(args.work))
+        return
     run(args.work, scale.queries_file(args.work))
 
 

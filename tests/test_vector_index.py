@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,10 @@ SMALL = IndexParams(
     exact_subset_max=100,
     train_size=1_000,
     background_compaction=False,  # the tests compact themselves
+    # 8-bit: on these 32-d vectors a 6-bit step is coarse next to their
+    # spread, and these tests are about the graph, tombstones and files. The
+    # 6-bit default (fitted on 512-d text vectors) has its own tests below.
+    code_bits=8,
 )
 
 
@@ -189,6 +194,20 @@ def test_a_cache_of_an_older_format_is_never_read(tmp_path: Path) -> None:
         load_cache(tmp_path, model="fake", dim=DIM, generation=1, passages=200, params=SMALL)
 
 
+def test_a_graph_built_with_other_params_is_rebuilt_not_read(tmp_path: Path) -> None:
+    vectors, ids = clustered(2000), np.arange(2000, dtype=np.int64)
+    write_cache(tmp_path, VectorIndex.build(DIM, ids, vectors, SMALL), model="fake", dim=DIM, generation=1)
+    for other in (replace(SMALL, hnsw_m=12), replace(SMALL, code_bits=6)):
+        with pytest.raises(CacheProblem, match="M 8 and 8-bit codes"):
+            load_cache(tmp_path, model="fake", dim=DIM, generation=1, passages=2000, params=other)
+    assert load_cache(tmp_path, model="fake", dim=DIM, generation=1, passages=2000, params=SMALL).count == 2000
+
+
+def test_params_refuse_a_code_size_faiss_has_not() -> None:
+    with pytest.raises(ValueError, match="code_bits"):
+        IndexParams(code_bits=5)
+
+
 # -- in the store ---------------------------------------------------------------------------
 
 
@@ -218,6 +237,36 @@ def test_search_scores_from_an_approximate_index_are_exact(hnsw_store: Store) ->
     # Within float32 rounding of the float32 cosine; the 8-bit codes are off by about 1e-3.
     assert [h[1] for h in hits] == pytest.approx([h[1] for h in exact], abs=1e-5)
     assert hits[0][0] == hnsw_store.db.execute("SELECT rowid FROM records WHERE id = 'r5'").fetchone()[0]
+
+
+def test_six_bit_codes_find_candidates_and_the_store_ranks_them_exactly(tmp_path: Path) -> None:
+    store = Store.open(tmp_path, create=True, params=replace(SMALL, code_bits=6))
+    encoder = FakeEncoder()
+    ingest_records(store, ChangeSet(upserts=[note(i) for i in range(1200)]), model="fake", load_encoder=lambda: encoder)
+    vids, vectors = store.cache.passage_vectors(store.all_rowids(), "fake", encoder.dim)
+    coarse = 0.0
+    for i in (5, 77, 400, 901):
+        query = encoder.encode([f"note on topic {i % 97} and {i % 13}"])[0]
+        hits = store.search_records(query, 5)
+        exact = sorted(store.score_records(store.all_rowids(), query), key=lambda h: -h[1])[:5]
+        assert [h[1] for h in hits] == pytest.approx([h[1] for h in exact], abs=1e-5)
+        scores, ids = store.vector_index.search(query[None, :], 1)
+        coarse = max(coarse, abs(float(scores[0, 0]) - float(vectors[vids == ids[0, 0]][0] @ query)))
+    assert coarse > 1e-3  # what the codes alone would have shown
+    store.close()
+
+
+def test_a_store_whose_graph_has_other_params_rebuilds_it_and_says_how_to_keep_it(
+    hnsw_store: Store, tmp_path: Path
+) -> None:
+    query = FakeEncoder().encode(["note 5 on topic 5 and 5"])[0]
+    before = hnsw_store.search_records(query, 3)
+    hnsw_store.close()
+    denser = Store.open(tmp_path, params=replace(SMALL, hnsw_m=12))
+    assert denser.search_records(query, 3)[0] == before[0]
+    assert "M 8 and 8-bit codes" in (denser.cache_rebuilt() or "")
+    assert any("kbsearch reindex" in line for line in denser.notes)
+    denser.close()
 
 
 def test_an_edit_leaves_a_tombstone_and_no_rebuild(hnsw_store: Store) -> None:

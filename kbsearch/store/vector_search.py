@@ -46,7 +46,7 @@ class VectorSearch:
             fetch *= 2
         if index.kind == "flat":
             return best[:k]
-        # An approximate index scores 8-bit codes: the hits it found are scored
+        # An approximate index scores quantized codes: the hits it found are scored
         # again from their float32 vectors, so every score shown is exact.
         return sorted(self.score_records([hit[0] for hit in best], query), key=lambda hit: -hit[1])[:k]
 

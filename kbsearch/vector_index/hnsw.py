@@ -1,13 +1,12 @@
-"""Approximate search for large indexes: an HNSW graph over 8-bit vectors.
+"""Approximate search for large indexes: an HNSW graph over scalar-quantized codes.
 
 Why HNSW: on real sentence vectors (which cluster weakly) an inverted file
 had to probe a tenth of its lists for recall@10 of 0.95, a hundred thousand
 vectors per query at a million; the graph reaches it visiting a few thousand.
-Why 8-bit: each dimension is quantized to 256 steps between its observed
-minimum and maximum, 512 bytes per 512-d vector instead of 2,048, with the
-same recall as float16 at the same search effort (4-bit lost 0.03). Scores
-the dedupe rules read come from the float32 vectors in SQLite, never from
-these codes.
+Why scalar codes: each dimension is quantized to ``IndexParams.code_bits``
+(6 by default: 64 steps between its observed minimum and maximum), 384 bytes
+per 512-d vector instead of 2,048. The codes only choose candidates: scores
+the dedupe rules read come from the float32 vectors in SQLite.
 
 Deletes: HNSW cannot take a vector out of its graph, so a deleted vector
 becomes a tombstone: its id in the id map is set to -1 (so it survives a
@@ -26,8 +25,9 @@ from typing import Any, cast
 import faiss
 import numpy as np
 
+from kbsearch.errors import KbError
 from kbsearch.vector_index.base import VectorBackend, empty_result
-from kbsearch.vector_index.params import IndexParams
+from kbsearch.vector_index.params import CODES, IndexParams
 from kbsearch.vector_index.threads import free_cores, omp_threads
 
 
@@ -39,7 +39,7 @@ class HnswBackend(VectorBackend):
     def __init__(self, dim: int, params: IndexParams, index: faiss.IndexIDMap | None = None) -> None:
         super().__init__(dim, params)
         if index is None:
-            qt = faiss.ScalarQuantizer.QT_8bit
+            qt = CODES[params.code_bits]
             inner: Any = faiss.IndexHNSWSQ(dim, qt, params.hnsw_m, faiss.METRIC_INNER_PRODUCT)  # type: ignore[arg-type]
             inner.hnsw.efConstruction = params.ef_construction
             index = faiss.IndexIDMap(inner)
@@ -48,7 +48,7 @@ class HnswBackend(VectorBackend):
         self._index = index
         self._inner = cast(Any, faiss.downcast_index(index.index))
         self._inner.hnsw.efSearch = params.ef_search  # not kept from the file: the params decide
-        self._ids = faiss.vector_to_array(index.id_map).astype(np.int64)
+        self._ids = self._id_view()
         self._dead = int((self._ids < 0).sum())
         self._lookup: tuple[np.ndarray, np.ndarray] | None = None
         self._live_bits: np.ndarray | None = None
@@ -71,18 +71,24 @@ class HnswBackend(VectorBackend):
             self.train(training_sample(vectors, self.params.train_size))
         with omp_threads(free_cores()):
             self._index.add_with_ids(vectors, ids)
-        self._ids = np.concatenate([self._ids, ids])
+        self._ids = self._id_view()  # the id map may have moved as it grew
         self._lookup = self._live_bits = None
 
     def remove(self, ids: np.ndarray) -> None:
         positions = self._positions(ids)
         if len(positions) == 0:
             return
-        held = faiss.rev_swig_ptr(self._index.id_map.data(), len(self._ids))
-        held[positions] = -1
-        self._ids[positions] = -1
+        self._ids[positions] = -1  # a view of the id map: the tombstone is written to the file too
         self._dead += len(positions)
         self._lookup = self._live_bits = None
+
+    def _id_view(self) -> np.ndarray:
+        """The id map's ids, viewed in place: a copy would hold 8 bytes a
+        vector twice (12 MB at a million records)."""
+        held = self._index.id_map
+        if held.size() == 0:
+            return np.zeros(0, dtype=np.int64)
+        return cast(np.ndarray, faiss.rev_swig_ptr(held.data(), held.size()))
 
     # -- reading ------------------------------------------------------------------
 
@@ -161,9 +167,24 @@ class HnswBackend(VectorBackend):
     def from_faiss(cls, raw: faiss.Index, dim: int, params: IndexParams) -> HnswBackend | None:
         if not isinstance(raw, faiss.IndexIDMap) or isinstance(raw, faiss.IndexIDMap2):
             return None
-        if not isinstance(faiss.downcast_index(raw.index), faiss.IndexHNSWSQ):
+        inner = faiss.downcast_index(raw.index)
+        if not isinstance(inner, faiss.IndexHNSWSQ):
             return None
+        m, qtype = _built_with(inner)
+        if (m, qtype) != (params.hnsw_m, CODES[params.code_bits]):
+            bits = {qt: b for b, qt in CODES.items()}.get(qtype, "other")
+            raise KbError(
+                f"the vector file's graph has M {m} and {bits}-bit codes; "
+                f"this kbsearch builds M {params.hnsw_m} with {params.code_bits}-bit codes",
+                hint="run 'kbsearch reindex' to rebuild it once (until then each open rebuilds it in memory)",
+            )
         return cls(dim, params, raw)
+
+
+def _built_with(inner: Any) -> tuple[int, int]:
+    """(M, scalar quantizer type) a graph read from a file was built with."""
+    storage: Any = faiss.downcast_index(inner.storage)
+    return int(inner.hnsw.nb_neighbors(1)), int(storage.sq.qtype)
 
 
 def training_sample(vectors: np.ndarray, size: int) -> np.ndarray:
