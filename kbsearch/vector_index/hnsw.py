@@ -25,7 +25,6 @@ from typing import Any, cast
 import faiss
 import numpy as np
 
-from kbsearch.errors import KbError
 from kbsearch.vector_index.base import VectorBackend, empty_result
 from kbsearch.vector_index.params import CODES, IndexParams
 from kbsearch.vector_index.threads import free_cores, omp_threads
@@ -167,24 +166,13 @@ class HnswBackend(VectorBackend):
     def from_faiss(cls, raw: faiss.Index, dim: int, params: IndexParams) -> HnswBackend | None:
         if not isinstance(raw, faiss.IndexIDMap) or isinstance(raw, faiss.IndexIDMap2):
             return None
-        inner = faiss.downcast_index(raw.index)
-        if not isinstance(inner, faiss.IndexHNSWSQ):
+        if not isinstance(faiss.downcast_index(raw.index), faiss.IndexHNSWSQ):
             return None
-        m, qtype = _built_with(inner)
-        if (m, qtype) != (params.hnsw_m, CODES[params.code_bits]):
-            bits = {qt: b for b, qt in CODES.items()}.get(qtype, "other")
-            raise KbError(
-                f"the vector file's graph has M {m} and {bits}-bit codes; "
-                f"this kbsearch builds M {params.hnsw_m} with {params.code_bits}-bit codes",
-                hint="run 'kbsearch reindex' to rebuild it once (until then each open rebuilds it in memory)",
-            )
+        # A graph built with other M or code size still answers correctly; it
+        # is read as built, and the next rebuild (a compaction, a reindex)
+        # uses today's parameters. Rebuilding it on every open instead would
+        # cost minutes per command until a writer saved it.
         return cls(dim, params, raw)
-
-
-def _built_with(inner: Any) -> tuple[int, int]:
-    """(M, scalar quantizer type) a graph read from a file was built with."""
-    storage: Any = faiss.downcast_index(inner.storage)
-    return int(inner.hnsw.nb_neighbors(1)), int(storage.sq.qtype)
 
 
 def training_sample(vectors: np.ndarray, size: int) -> np.ndarray:
