@@ -234,3 +234,14 @@ def test_the_neighbourhood_keeps_the_nearest_cosine_and_a_lone_candidate_is_the_
     lone = Embedded(Record(id="a", kind=Kind.increment, text="a"), _unit(0, 1, 0)[None, :])
     item = Embedded(Record(id="i", kind=Kind.increment, text="i"), _unit(1, 0, 0)[None, :])
     assert compare_all(item, [lone], CONFIG, common)[0].features["top"] == 1.0
+
+
+def test_a_records_tokens_are_held_once_and_shared_with_other_records() -> None:
+    # audit holds every record's tokens at once: the feature side must not copy
+    # them, and a bigram or word two records share must be one string object.
+    a = embedded("a", "", SUMMARY + " TriAttention cache")
+    b = embedded("b", "", "一种KV缓存压缩方法，降低显存占用。TriAttention cache")
+    shared = a.tokens & b.tokens
+    assert {"缓存", "显存", "triattention", "cache"} <= shared
+    assert a.side.tokens is a.tokens
+    assert {id(t) for t in a.tokens} & {id(t) for t in b.tokens} == {id(t) for t in a.tokens if t in shared}

@@ -184,3 +184,25 @@ def test_lines_of_one_bulk_file_that_name_their_own_documents_are_compared(
     assert cluster.first_seen.id == "x1" and {m.id for m in cluster.repeats} <= {"x2", "x3"}
     # x2 and x3 are one document: each is linked to x1, never to each other directly.
     assert audit(store, "fake", fake_config()).clusters[0].size == 3
+
+
+def test_audit_holds_each_whole_vector_once(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each record's whole vector is a view of the one matrix the neighbour search
+    # scans: a second copy costs 2 KB a record, 2 GB at a million records.
+    from kbsearch.dedupe import audit as audit_module
+
+    seen: dict = {}
+    real = audit_module._judge_pairs
+
+    def spy(store_, embedded, files, config, matrix):  # type: ignore[no-untyped-def]
+        seen.update(embedded=embedded, matrix=matrix)
+        return real(store_, embedded, files, config, matrix)
+
+    monkeypatch.setattr(audit_module, "_judge_pairs", spy)
+    audit(store, "fake", fake_config())
+    embedded, matrix = seen["embedded"], seen["matrix"]
+    wholes = store.whole_vectors({rowid: item.record for rowid, item in embedded.items()})
+    assert len(embedded) == len(matrix) == len(wholes) > 2
+    for row, (rowid, item) in enumerate(embedded.items()):
+        assert np.shares_memory(item.whole, matrix)
+        assert np.array_equal(matrix[row], wholes[rowid])

@@ -61,9 +61,9 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
     flt = flt or SearchFilter()
     rowids = store.filter_rowids(flt)
     records = store.by_rowids(rowids if rowids is not None else store.all_rowids())
-    wholes = store.whole_vectors(records)
+    matrix, order = _whole_matrix(store, records)
     judges = store.judge_vectors(records, config.judge) if config.judge is not None else {}
-    embedded = {r: Embedded.whole_only(records[r], wholes[r], judges.get(r)) for r in sorted(records) if r in wholes}
+    embedded = {r: Embedded.whole_only(records[r], matrix[i], judges.get(r)) for i, r in enumerate(order)}
     lacking = [records[r].id for r in embedded if config.judge is not None and r not in judges]
     if lacking:
         raise KbError(
@@ -72,7 +72,7 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
         )
     read_from = store.files_of(list(embedded))
     files = {rowid: item.record.source or read_from.get(rowid) for rowid, item in embedded.items()}
-    judged = _judge_pairs(store, embedded, files, config)
+    judged = _judge_pairs(store, embedded, files, config, matrix)
     # Indexed once by the later record: looking each repeat's judgements up in
     # every judged pair cost members × pairs, hours at a million records.
     earlier: Earlier = {}
@@ -85,20 +85,35 @@ def audit(store: Store, model: str, config: DedupeConfig, flt: SearchFilter | No
     return AuditResult(model=model, records=len(embedded), clusters=clusters, claimed_new_seen_before=flags)
 
 
+def _whole_matrix(store: Store, records: dict[int, Record]) -> tuple[np.ndarray, list[int]]:
+    """The records' whole-text vectors as the rows of one matrix, and the rowid of
+    each row: the records' vectors are views of it, so the neighbour search needs
+    no second copy and the rows read from SQLite are let go (2 KB a record)."""
+    wholes = store.whole_vectors(records)
+    order = [r for r in sorted(records) if r in wholes]
+    if not order:
+        return np.zeros((0, 1), dtype=np.float32), order
+    return np.stack([wholes[r] for r in order]).astype(np.float32, copy=False), order
+
+
 def _order(record: Record) -> tuple[bool, dt.date, bool, str, str]:
     """Earliest first; on one day a writer's record before an unattributed card or doc."""
     return (record.date is None, record.date or dt.date.max, record.instance is None, record.instance or "", record.id)
 
 
 def _judge_pairs(
-    store: Store, embedded: dict[int, Embedded], files: dict[int, str | None], config: DedupeConfig
+    store: Store,
+    embedded: dict[int, Embedded],
+    files: dict[int, str | None],
+    config: DedupeConfig,
+    matrix: np.ndarray,
 ) -> dict[Pair, Match]:
     """(earlier, later) → the later record's match against the earlier one, for
-    every candidate pair from two files that is judged the same item."""
+    every candidate pair from two files that is judged the same item; row i of
+    ``matrix`` is the whole vector of the i-th record of ``embedded``."""
     rowids = list(embedded)
     if len(rowids) < 2:
         return {}
-    matrix = np.stack([embedded[r].whole for r in rowids])
     found = _neighbours(store, matrix, rowids, config.audit_neighbours)
     judges = [embedded[r].judge for r in rowids]
     judge_cosines = np.zeros(len(found), dtype=np.float32)

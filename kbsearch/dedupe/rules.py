@@ -21,6 +21,7 @@ same and it brings no result number the known records lack.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -50,7 +51,9 @@ class Embedded:
             self.passages = self.record.passages()
         self.whole_text = self.record.embed_text()
         self.language = language(self.whole_text)
-        self.tokens = lexical_tokens(self.whole_text)
+        # Audit holds every record's tokens at once: one frozenset, shared with
+        # ``side``, of interned strings (a bigram recurs across thousands of records).
+        self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
         self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
         self._features: dict[int, tuple[str, set[str]]] = {}
 
@@ -81,7 +84,7 @@ class Embedded:
             vector=self.whole,
             judge=self.judge,
             language=self.language,
-            tokens=frozenset(self.tokens),
+            tokens=self.tokens,
             names=frozenset(latin_names(self.whole_text)),
             numbers=frozenset(self.numbers),
             length=len(self.whole_text),
