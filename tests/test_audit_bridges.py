@@ -81,6 +81,8 @@ def test_a_section_about_several_papers_joins_each_cluster_but_bridges_none(
     for cluster in result.clusters:
         ids = {i for rid in members(cluster) - {"doc-3.3"} for i in _ids(papers, rid)}
         assert len(ids) == 1, members(cluster)
+        section = next(m for m in cluster.repeats if m.id == "doc-3.3")
+        assert section.same_as in members(cluster) - {"doc-3.3"}  # the match that put it here, not another cluster's
 
 
 def _ids(papers: list[Record], rid: str) -> list[str]:

@@ -276,9 +276,13 @@ def _member(record: Record, seen: tuple[Record, Match] | None) -> ClusterMember:
     )
 
 
-def _earliest_direct(rowid: int, embedded: dict[int, Embedded], earlier: Earlier) -> tuple[Record, Match] | None:
-    """The earliest record this one was itself judged the same item as."""
-    found = [(embedded[a].record, m) for a, m in earlier.get(rowid, [])]
+def _earliest_direct(
+    rowid: int, embedded: dict[int, Embedded], earlier: Earlier, cluster: set[int] | None = None
+) -> tuple[Record, Match] | None:
+    """The earliest record (of ``cluster``, if given) this one was itself
+    judged the same item as: a section about several papers sits in several
+    clusters, and in each it is there because of that cluster's paper."""
+    found = [(embedded[a].record, m) for a, m in earlier.get(rowid, []) if cluster is None or a in cluster]
     return min(found, key=lambda pair: _order(pair[0]), default=None)
 
 
@@ -290,7 +294,7 @@ def _cluster(embedded: dict[int, Embedded], group: list[int], earlier: Earlier) 
     return Cluster(
         size=len(members),
         first_seen=_member(records[0], None),
-        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, earlier)) for r in members[1:]],
+        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, earlier, set(group))) for r in members[1:]],
         shared_ids=sorted(shared),
         instances=sorted({r.instance for r in records if r.instance}),
     )
