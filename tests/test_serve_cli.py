@@ -160,3 +160,25 @@ def test_a_search_through_the_server_loads_no_index_or_model_code(served: tuple[
     modules = {m.split(".")[0] for m in done.stderr.split()}
     assert "httpx" in modules and "kbsearch" in modules
     assert not modules & {"numpy", "faiss", "sqlite3", "torch", "sentence_transformers", "yaml", "textual"}
+
+
+def test_the_socket_listens_before_the_server_says_so(
+    fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that connects as soon as it reads 'listening on' is queued, not refused."""
+    import socket
+
+    import uvicorn
+
+    from kbsearch.serve import ServeOptions, _serve_http
+
+    connected: list[bool] = []
+
+    def at_once(self: object, sockets: list[socket.socket]) -> None:  # stands in for uvicorn's start-up
+        with socket.create_connection(sockets[0].getsockname(), timeout=5):
+            connected.append(True)
+
+    monkeypatch.setattr(uvicorn.Server, "run", at_once)
+    options = ServeOptions(index=str(build_index(tmp_path)), model=None, stdio=False, http="127.0.0.1:0")
+    assert _serve_http(options, "127.0.0.1", 0) == 0
+    assert connected == [True]

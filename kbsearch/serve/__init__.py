@@ -123,6 +123,9 @@ def _serve_stdio(options: ServeOptions) -> int:
     return 0
 
 
+LISTEN_BACKLOG = 2048  # uvicorn's own default
+
+
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     import uvicorn
 
@@ -135,6 +138,9 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # Listen before saying so: a client that reads the line and connects
+        # at once must be queued, not refused while uvicorn is still starting.
+        sock.listen(LISTEN_BACKLOG)
     except OSError as err:
         raise KbError(f"cannot listen on {host}:{port}: {err.strerror}", hint="pick another port") from err
     service = _service(options)
