@@ -40,23 +40,13 @@ from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import later_days, write_stream  # noqa: E402
 
 from kbsearch.dedupe.calibrate import L2  # noqa: E402
+from kbsearch.dedupe.features import INDEX_FEATURES  # noqa: E402
 from kbsearch.dedupe.replay import ReplayResult  # noqa: E402
 from kbsearch.dedupe.results import Rule  # noqa: E402
 from kbsearch.dedupe.scorer import fit_logistic  # noqa: E402
 
 STREAMS = ("within", "cross-feed", "cross-lingual")
-BASE = (
-    "cosine",
-    "cross_cosine",
-    "cross_lingual",
-    "relative",
-    "lexical",
-    "shared_names",
-    "shared_numbers",
-    "length_gap",
-    "judge_cosine",
-    "judge_relative",
-)
+BASE = (*INDEX_FEATURES, "judge_cosine", "judge_relative")  # v0: the form shipped before `top`
 GRID = np.round(np.arange(0.05, 0.96, 0.05), 2)
 
 
