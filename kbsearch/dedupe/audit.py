@@ -291,10 +291,11 @@ def _cluster(embedded: dict[int, Embedded], group: list[int], earlier: Earlier) 
     records = [embedded[r].record for r in members]
     single = [set(r.arxiv_ids) for r in records if r.arxiv_ids and not _is_hub(r)]
     shared = set.intersection(*single) if single else set()
+    within = set(group)
     return Cluster(
         size=len(members),
         first_seen=_member(records[0], None),
-        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, earlier, set(group))) for r in members[1:]],
+        repeats=[_member(embedded[r].record, _earliest_direct(r, embedded, earlier, within)) for r in members[1:]],
         shared_ids=sorted(shared),
         instances=sorted({r.instance for r in records if r.instance}),
     )
