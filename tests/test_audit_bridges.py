@@ -15,9 +15,10 @@ import pytest
 from conftest import fake_config
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.audit import _grow_clusters, audit
-from kbsearch.dedupe.results import Match, Rule
-from kbsearch.dedupe.rules import Embedded
+from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.clusters import grow_clusters
+from kbsearch.dedupe.judging import Judged
+from kbsearch.dedupe.roster import Roster
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -126,45 +127,22 @@ def test_a_record_is_never_learned_to_be_two_items_of_one_briefing(tmp_path: Pat
     assert all(not {"tom-bench", "tom-tgi"} <= c for c in clusters)
 
 
-def _learned(known: Record, probability: float) -> Match:
-    return Match(
-        id=known.id,
-        kind=known.kind,
-        title=known.title,
-        instance=known.instance,
-        date=known.date,
-        score=probability,
-        lexical=0.0,
-        probability=probability,
-        threshold=0.5,
-        same_item=True,
-        rule=Rule.learned,
-    )
-
-
 def test_learned_judgements_never_chain_a_cluster_past_its_first_seen_record() -> None:
     """A is like B and B like C, but C was never judged like A: C starts its own
     cluster, and D, judged like both A and C, joins the surer (growing by any
     member would chain all four, and thousands of records at scale)."""
-    days = {"a": "2026-09-01", "b": "2026-09-02", "c": "2026-09-03", "d": "2026-09-04"}
-    records = {n: record(n, day, f"note {n}") for n, day in days.items()}
-    embedded = {n: Embedded.whole_only(r, np.ones(4, dtype=np.float32)) for n, r in enumerate(records.values())}
-    row = {r.id: n for n, r in enumerate(records.values())}
-    judged = {
-        (row["a"], row["b"]): _learned(records["a"], 0.9),
-        (row["b"], row["c"]): _learned(records["b"], 0.9),
-        (row["a"], row["d"]): _learned(records["a"], 0.6),
-        (row["c"], row["d"]): _learned(records["c"], 0.95),
-    }
-    clusters = sorted(
-        sorted(embedded[r].record.id for r in members)
-        for members in _grow_clusters(embedded, judged, _by_later(judged))
+    a, b, c, d = range(4)
+    roster = Roster(
+        rowids=np.arange(1, 5),
+        present=np.ones(4, dtype=bool),
+        rank=np.arange(4),
+        file_key=np.arange(1, 5),
+        text_key=np.arange(1, 5),
+        marked_new=np.zeros(4, dtype=bool),
     )
-    assert clusters == [["a", "b"], ["c", "d"]]
-
-
-def _by_later(judged: dict[tuple[int, int], Match]) -> dict[int, list[tuple[int, Match]]]:
-    found: dict[int, list[tuple[int, Match]]] = {}
-    for (earlier, later), match in judged.items():
-        found.setdefault(later, []).append((earlier, match))
-    return found
+    learned = [(a, b, 0.9), (b, c, 0.9), (a, d, 0.6), (c, d, 0.95)]
+    judged = Judged.of(4, [(e, later, False, p, f"same item {p}") for e, later, p in learned])
+    assert sorted(sorted(cluster) for cluster in grow_clusters(roster, judged)) == [[a, b], [c, d]]
+    # Chaining through members instead of first-seen records would merge them all.
+    exact = Judged.of(4, [(e, later, True, p, "identical text") for e, later, p in learned])
+    assert sorted(sorted(cluster) for cluster in grow_clusters(roster, exact)) == [[a, b, c, d]]

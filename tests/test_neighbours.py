@@ -12,7 +12,7 @@ import pytest
 from conftest import fake_config
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe import neighbours
+from kbsearch.dedupe import judging, neighbours
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
@@ -186,23 +186,24 @@ def test_lines_of_one_bulk_file_that_name_their_own_documents_are_compared(
     assert audit(store, "fake", fake_config()).clusters[0].size == 3
 
 
-def test_audit_holds_each_whole_vector_once(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Each record's whole vector is a view of the one matrix the neighbour search
-    # scans: a second copy costs 2 KB a record, 2 GB at a million records.
-    from kbsearch.dedupe import audit as audit_module
+def test_audit_reads_records_a_chunk_at_a_time_and_its_result_does_not_depend_on_the_chunk(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A million records do not fit at once (more than 22 GB with their pairs):
+    # audit reads them in chunks, judges a few pairs at a time from a small
+    # cache of built records, and must find exactly what one big chunk finds.
+    whole = audit(store, "fake", fake_config())
+    asked: list[int] = []
+    real = Store.by_rowids
 
-    seen: dict = {}
-    real = audit_module._judge_pairs
+    def spy(self: Store, rowids):  # type: ignore[no-untyped-def]
+        rowids = list(rowids)
+        asked.append(len(rowids))
+        return real(self, rowids)
 
-    def spy(store_, embedded, files, config, matrix):  # type: ignore[no-untyped-def]
-        seen.update(embedded=embedded, matrix=matrix)
-        return real(store_, embedded, files, config, matrix)
-
-    monkeypatch.setattr(audit_module, "_judge_pairs", spy)
-    audit(store, "fake", fake_config())
-    embedded, matrix = seen["embedded"], seen["matrix"]
-    wholes = store.whole_vectors({rowid: item.record for rowid, item in embedded.items()})
-    assert len(embedded) == len(matrix) == len(wholes) > 2
-    for row, (rowid, item) in enumerate(embedded.items()):
-        assert np.shares_memory(item.whole, matrix)
-        assert np.array_equal(matrix[row], wholes[rowid])
+    monkeypatch.setattr(Store, "by_rowids", spy)
+    monkeypatch.setattr(judging, "PAIRS_PER_CHUNK", 2)
+    monkeypatch.setattr(judging, "CACHE_RECORDS", 2)
+    chunked = audit(store, "fake", fake_config(), chunk=3)
+    assert whole.clusters and chunked == whole
+    assert asked[:3] == [3, 3, 2]  # the roster: 8 records read three at a time

@@ -93,31 +93,72 @@ def approximate_pairs(
     (the record ``rowids[row]``'s whole text) searched among the passages of
     the given records, each hit counted for its record at its best passage.
     Approximate: the index's recall@10 bounds what is found."""
+    ordered = np.asarray(rowids, dtype=np.int64)
+    if len(ordered) > 1 and not np.all(ordered[1:] > ordered[:-1]):
+        raise ValueError("approximate_pairs needs the row ids in ascending order")
+    found = index_pairs(index, vectors, np.arange(len(vectors)), RowsOf(ordered), k, floor, batch=batch)
+    return _unique(found.left, found.right, found.cosine, len(vectors))
+
+
+class RowsOf:
+    """Vector id → the row of its record among ascending row ids (-1: not among them)."""
+
+    def __init__(self, rowids: np.ndarray) -> None:
+        self.rowids = rowids
+
+    def __call__(self, vector_ids: np.ndarray) -> np.ndarray:
+        rowids = vector_ids // MAX_PASSAGES
+        if not len(self.rowids):
+            return np.full(rowids.shape, -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.rowids, rowids), len(self.rowids) - 1)
+        return np.where((self.rowids[at] == rowids) & (vector_ids >= 0), at, -1)
+
+
+def index_pairs(
+    index: VectorIndex,
+    vectors: np.ndarray,
+    rows: np.ndarray,
+    rows_of: RowsOf,
+    k: int,
+    floor: float,
+    *,
+    batch: int = BATCH,
+) -> NeighbourPairs:
+    """The pairs of some rows with their ``k`` nearest other rows, through the
+    index: ``vectors[i]`` is row ``rows[i]``'s whole vector. Audit calls this
+    chunk by chunk, so the whole matrix is never held at once. Pairs are in
+    the order found, not yet unique (see ``unique_pairs``)."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-    row_of = {rowid: row for row, rowid in enumerate(rowids)}
     fetch = (k + 1) * 4  # a record's title and claims come back beside its whole text
     lefts, rights, scores = [], [], []
     with omp_threads(free_cores()):
         for start in range(0, len(vectors), batch):
             found_scores, found_ids = index.search(vectors[start : start + batch], fetch)
-            for offset, (row_scores, row_ids) in enumerate(zip(found_scores, found_ids, strict=True)):
-                me = start + offset
-                for other, score in _best_records(row_ids, row_scores, row_of, me, k):
+            found_rows = rows_of(found_ids)
+            for offset, (row_scores, row_rows) in enumerate(zip(found_scores, found_rows, strict=True)):
+                me = int(rows[start + offset])
+                for other, score in _best_records(row_rows, row_scores, me, k):
                     if score >= floor - _SLACK:
                         lefts.append(min(me, other))
                         rights.append(max(me, other))
                         scores.append(score)
-    return _unique(np.array(lefts, dtype=np.int64), np.array(rights, dtype=np.int64), np.array(scores), len(vectors))
+    return _pairs(lefts, rights, scores)
 
 
-def _best_records(
-    ids: np.ndarray, scores: np.ndarray, row_of: dict[int, int], me: int, k: int
-) -> list[tuple[int, float]]:
+def unique_pairs(found: list[NeighbourPairs], n: int) -> NeighbourPairs:
+    """Chunks of ``index_pairs`` as one set of pairs, each once (first found kept)."""
+    if not found:
+        return _pairs([], [], [])
+    left = np.concatenate([f.left for f in found])
+    right = np.concatenate([f.right for f in found])
+    return _unique(left, right, np.concatenate([f.cosine for f in found]), n)
+
+
+def _best_records(rows: np.ndarray, scores: np.ndarray, me: int, k: int) -> list[tuple[int, float]]:
     """The ``k`` best other rows among one query's passage hits, best first."""
     best: dict[int, float] = {}
-    for vid, score in zip(ids.tolist(), scores.tolist(), strict=True):
-        row = row_of.get(vid // MAX_PASSAGES) if vid >= 0 else None
-        if row is not None and row != me and row not in best:
+    for row, score in zip(rows.tolist(), scores.tolist(), strict=True):
+        if row >= 0 and row != me and row not in best:
             best[row] = score  # hits come best first: the first is the record's best passage
             if len(best) == k:
                 break

@@ -1,0 +1,292 @@
+"""Audit's same-item judgements, made a chunk of records at a time.
+
+Each candidate pair is judged as ``check`` would judge it (``compare``, then
+``one_item`` over the later record's same-item matches), but the records a
+pair reads are built (``Embedded``: the record, its vectors and its text
+features, about 10 KB) only for the chunk being judged, from a cache of
+bounded size. The pairs are visited in an order that keeps neighbours
+together (reverse Cuthill-McKee over the pair graph), so a record is built a
+few times, not once per pair. What is kept of a judgement is four numbers
+and its reason: a million records' judgements fit in a few hundred MB.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.neighbours import NeighbourPairs
+from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.roster import Roster
+from kbsearch.dedupe.rules import Embedded, around_of, compare, one_item
+from kbsearch.store import Store
+
+PAIRS_PER_CHUNK = 20_000
+"""Pairs judged per chunk: their records (a few thousand) are built at once."""
+CACHE_RECORDS = 30_000
+"""Built records kept between chunks (about 10 KB each): neighbours of the
+next chunk are mostly among them."""
+
+
+@dataclass
+class Judged:
+    """The same-item judgements kept, grouped by the later record: for each,
+    the earlier record, whether exact evidence settled it, its probability and
+    its first reason."""
+
+    earlier: np.ndarray
+    later: np.ndarray
+    exact: np.ndarray
+    probability: np.ndarray
+    reasons: list[str]
+    starts: np.ndarray
+    """``starts[row]:starts[row + 1]`` are the judgements whose later record is ``row``."""
+
+    @classmethod
+    def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]]) -> Judged:
+        """From (earlier, later, exact, probability, reason) in judging order; a
+        later record's judgements keep their order."""
+        earlier = np.array([f[0] for f in found], dtype=np.int64)
+        later = np.array([f[1] for f in found], dtype=np.int64)
+        order = np.argsort(later, kind="stable")
+        return cls(
+            earlier=earlier[order],
+            later=later[order],
+            exact=np.array([f[2] for f in found], dtype=bool)[order],
+            probability=np.array([f[3] for f in found], dtype=np.float64)[order],
+            reasons=[found[i][4] for i in order.tolist()],
+            starts=np.searchsorted(later[order], np.arange(rows + 1)),
+        )
+
+    def __len__(self) -> int:
+        return len(self.earlier)
+
+    def before(self, later: int) -> range:
+        """Indices of the judgements of ``later`` against earlier records."""
+        return range(int(self.starts[later]), int(self.starts[later + 1]))
+
+    def strength(self, at: int) -> tuple[bool, float]:
+        """Exact evidence before any probability, then the surer probability."""
+        return (bool(self.exact[at]), float(self.probability[at]))
+
+
+@dataclass
+class Candidates:
+    """Pairs to judge, as (earlier, later) rows in first-seen order, and each
+    row's neighbourhood: the cosines of its nearest records under each encoder."""
+
+    earlier: np.ndarray
+    later: np.ndarray
+    neighbours: NeighbourPairs
+    judge_cosines: np.ndarray
+
+    def around_reader(self, rows: int, config: DedupeConfig) -> Callable[[int], object]:
+        ends = np.concatenate([self.neighbours.left, self.neighbours.right])
+        order = np.argsort(ends, kind="stable")
+        cosines = np.concatenate([self.neighbours.cosine, self.neighbours.cosine])[order]
+        judged = np.concatenate([self.judge_cosines, self.judge_cosines])[order]
+        starts = np.searchsorted(ends[order], np.arange(rows + 1))
+
+        def around(row: int) -> object:
+            at = slice(int(starts[row]), int(starts[row + 1]))
+            return around_of(cosines[at].tolist(), judged[at].tolist(), config)
+
+        return around
+
+
+def candidates(roster: Roster, neighbours: NeighbourPairs, judge_cosines: np.ndarray) -> Candidates:
+    """Every pair to judge: nearest neighbours, records about one arXiv id and
+    records of identical text, each once, none of two records of one file."""
+    exact = _id_pairs(roster) + _identical_text_pairs(roster)
+    left = np.concatenate([neighbours.left, *(pair[0] for pair in exact)]).astype(np.int64)
+    right = np.concatenate([neighbours.right, *(pair[1] for pair in exact)]).astype(np.int64)
+    n = max(len(roster), 1)
+    keys = np.unique(left * n + right)
+    left, right = keys // n, keys % n
+    keep = roster.present[left] & roster.present[right]
+    keep &= ~((roster.file_key[left] != 0) & (roster.file_key[left] == roster.file_key[right]))
+    left, right = left[keep], right[keep]
+    later_is_right = roster.rank[right] > roster.rank[left]
+    return Candidates(
+        earlier=np.where(later_is_right, left, right),
+        later=np.where(later_is_right, right, left),
+        neighbours=neighbours,
+        judge_cosines=judge_cosines,
+    )
+
+
+def _id_pairs(roster: Roster) -> list[tuple[np.ndarray, np.ndarray]]:
+    by_id: dict[str, list[int]] = {}
+    for row, ids in roster.arxiv.items():
+        for arxiv_id in ids:
+            by_id.setdefault(arxiv_id, []).append(row)
+    return [_all_pairs(np.array(sorted(rows), dtype=np.int64)) for rows in by_id.values() if len(rows) > 1]
+
+
+def _identical_text_pairs(roster: Roster) -> list[tuple[np.ndarray, np.ndarray]]:
+    rows = np.flatnonzero(roster.present)
+    keys = roster.text_key[rows]
+    order = np.argsort(keys, kind="stable")
+    rows, keys = rows[order], keys[order]
+    bounds = np.flatnonzero(np.diff(keys)) + 1
+    groups = np.split(rows, bounds)
+    return [_all_pairs(np.sort(group)) for group in groups if len(group) > 1]
+
+
+def _all_pairs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    i, j = np.triu_indices(len(rows), k=1)
+    return rows[i], rows[j]
+
+
+def judge_candidates(
+    store: Store,
+    roster: Roster,
+    found: Candidates,
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+) -> tuple[Judged, int]:
+    """The kept same-item judgements, and how many records were built to make them."""
+    records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
+    around = found.around_reader(len(roster), config)
+    kept: list[tuple[int, int, bool, float, str]] = []
+    for chunk in _chunks(found, len(roster)):
+        records.hold({r for later, earliers in chunk for r in (later, *earliers)})
+        for later, earliers in chunk:
+            item = records[later]
+            near = around(later)
+            same = []
+            for earlier in earliers:
+                match = compare(item, records[earlier], config, near, name_count)  # type: ignore[arg-type]
+                if match.same_item:
+                    same.append((earlier, match))
+            for earlier, match in _one_item(same, records, roster, config, name_count):
+                reason = sys.intern(match.reasons[0]) if match.reasons else ""
+                kept.append((earlier, later, match.rule is not Rule.learned, match.probability, reason))
+    return Judged.of(len(roster), kept), records.built
+
+
+def _chunks(found: Candidates, rows: int) -> Iterator[list[tuple[int, list[int]]]]:
+    """(later, its earlier rows ascending) for every later record, in chunks of
+    about ``PAIRS_PER_CHUNK`` pairs, neighbours of the pair graph together."""
+    if not len(found.later):
+        return
+    graph = coo_matrix((np.ones(len(found.later), dtype=np.int8), (found.later, found.earlier)), shape=(rows, rows))
+    place = np.empty(rows, dtype=np.int64)
+    place[reverse_cuthill_mckee((graph + graph.T).tocsr(), symmetric_mode=True)] = np.arange(rows)
+    order = np.lexsort((found.earlier, place[found.later]))
+    later, earlier = found.later[order], found.earlier[order]
+    bounds = np.flatnonzero(np.diff(later)) + 1
+    chunk: list[tuple[int, list[int]]] = []
+    pairs = 0
+    for start, stop in zip([0, *bounds.tolist()], [*bounds.tolist(), len(later)], strict=True):
+        chunk.append((int(later[start]), earlier[start:stop].tolist()))
+        pairs += stop - start
+        if pairs >= PAIRS_PER_CHUNK:
+            yield chunk
+            chunk, pairs = [], 0
+    if chunk:
+        yield chunk
+
+
+def _one_item(
+    found: list[tuple[int, Match]],
+    records: RecordCache,
+    roster: Roster,
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+) -> list[tuple[int, Match]]:
+    """The same-item matches of one record that agree with each other: check's
+    rule (``one_item``), and one file's records being distinct items, so a
+    record is never learned to be two of them (a TGI note is not also the
+    vLLM benchmark of the briefing that told of TGI)."""
+    known = {records[earlier].record.id: records[earlier] for earlier, _ in found}
+    kept = one_item([match for _, match in found], known, config, name_count)
+    same = [(earlier, match) for (earlier, _), match in zip(found, kept, strict=True) if match.same_item]
+    if len(same) < 2:
+        return same
+    anchor, _ = min(same, key=lambda pair: (pair[1].rule is Rule.learned, -pair[1].probability))
+    return [
+        (earlier, match)
+        for earlier, match in same
+        if earlier == anchor or match.rule is not Rule.learned or not roster.same_file(anchor, earlier)
+    ]
+
+
+class RecordCache:
+    """Records built for judging (``Embedded``), the least recently held let go first."""
+
+    def __init__(self, store: Store, roster: Roster, judge: str | None, capacity: int) -> None:
+        self.store = store
+        self.roster = roster
+        self.judge = judge
+        self.capacity = capacity
+        self.items: OrderedDict[int, Embedded] = OrderedDict()
+        self.built = 0
+
+    def __getitem__(self, row: int) -> Embedded:
+        return self.items[row]
+
+    def hold(self, rows: set[int]) -> None:
+        """Make sure every row of ``rows`` is built, keeping at most ``capacity``
+        others (never one of ``rows``)."""
+        for row in rows & self.items.keys():
+            self.items.move_to_end(row)
+        missing = sorted(rows - self.items.keys())
+        while self.items and len(self.items) + len(missing) > max(self.capacity, len(rows)):
+            oldest = next(iter(self.items))
+            if oldest in rows:
+                break
+            del self.items[oldest]
+        for start in range(0, len(missing), 5_000):
+            self._build(missing[start : start + 5_000])
+
+    def _build(self, rows: list[int]) -> None:
+        rowids = [int(self.roster.rowids[r]) for r in rows]
+        records = self.store.by_rowids(rowids)
+        wholes = self.store.whole_vectors(records)
+        judges = self.store.judge_vectors(records, self.judge) if self.judge is not None else {}
+        for row, rowid in zip(rows, rowids, strict=True):
+            self.items[row] = Embedded.whole_only(records[rowid], wholes[rowid], judges.get(rowid))
+        self.built += len(rows)
+
+
+class SpilledVectors:
+    """One vector per row in a file, for the few passes that need every
+    record's judge vector (the neighbourhoods' judge cosines): in memory they
+    would cost 1.5 KB a record for the whole audit."""
+
+    def __init__(self, path: Path, rows: int) -> None:
+        self.path = path
+        self.rows = rows
+        self.dim = 0
+
+    def write(self, rows: np.ndarray, vectors: np.ndarray) -> None:
+        if not len(rows):
+            return
+        if not self.dim:
+            self.dim = vectors.shape[1]
+            np.memmap(self.path, dtype=np.float32, mode="w+", shape=(self.rows, self.dim)).flush()
+        # Mapped for one chunk at a time: a mapping's pages count as the process's memory.
+        mapped = np.memmap(self.path, dtype=np.float32, mode="r+", shape=(self.rows, self.dim))
+        mapped[rows] = vectors
+        mapped.flush()
+        del mapped
+
+    def cosines(self, left: np.ndarray, right: np.ndarray, batch: int = 200_000) -> np.ndarray:
+        out = np.zeros(len(left), dtype=np.float32)
+        if not self.dim:
+            return out
+        for start in range(0, len(left), batch):
+            mapped = np.memmap(self.path, dtype=np.float32, mode="r", shape=(self.rows, self.dim))
+            a, b = mapped[left[start : start + batch]], mapped[right[start : start + batch]]
+            out[start : start + batch] = np.einsum("ij,ij->i", a, b)
+            del mapped
+        return out
