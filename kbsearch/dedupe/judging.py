@@ -136,9 +136,10 @@ def _identical_text_pairs(roster: Roster) -> list[tuple[np.ndarray, np.ndarray]]
     keys = roster.text_key[rows]
     order = np.argsort(keys, kind="stable")
     rows, keys = rows[order], keys[order]
-    bounds = np.flatnonzero(np.diff(keys)) + 1
-    groups = np.split(rows, bounds)
-    return [_all_pairs(np.sort(group)) for group in groups if len(group) > 1]
+    starts = np.flatnonzero(np.r_[True, np.diff(keys) != 0])
+    stops = np.r_[starts[1:], len(keys)]
+    shared = np.flatnonzero(stops - starts > 1)  # a million texts, a few repeated: split only those
+    return [_all_pairs(np.sort(rows[starts[g] : stops[g]])) for g in shared.tolist()]
 
 
 def _all_pairs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
