@@ -48,12 +48,12 @@ lint: setup
 # $$KBSEARCH_BENCH_CACHE, default /work/cache/scale; the first build encodes
 # about a million texts): the bulk import of 100k and 1M lines and their
 # re-import, a warm search session at 1M with the index beside an exact scan,
-# cold start, and kbsearch audit beside SemHash at 100k (one run each; five
-# with make bench-audit).
+# cold start, and kbsearch audit beside SemHash at 100k and 1M (one run each;
+# five at 100k with make bench-audit).
 bench: bench-deps bench-corpus
 	$(BIN)/python bench/scale_million.py
 	$(BIN)/python bench/cold_start.py --repeats 3
-	$(BIN)/python bench/audit_semhash.py --sizes 100000 --runs 1
+	$(BIN)/python bench/audit_semhash.py --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
 
 # encoder overhead, ingest with the real model at 10k and 100k (per record and
 # per passage against the raw encoder), re-ingest, warm latency
@@ -96,7 +96,7 @@ bench-audit: bench-deps bench-corpus
 
 # the same at 1M (one run each; SemHash's threshold fitted at 100k first)
 bench-audit-million: bench-deps bench-corpus
-	$(BIN)/python bench/audit_semhash.py --sizes 100000,1000000 --runs 1 --million-runs 1
+	$(BIN)/python bench/audit_semhash.py --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
 
 # the dedupe gate with every sentence embedded and with passage version 2 (real model, a few minutes)
 bench-claims: setup
