@@ -223,3 +223,17 @@ def test_record_text_never_becomes_a_path_or_a_command(
     assert {p.parts[0] for p in created} == {"idx"}  # nothing outside the index folder
     assert not marker.exists() and not (tmp_path / "written-here").exists()
     assert not (tmp_path / "escaped").exists()
+
+
+def test_json_output_escapes_exactly_the_control_and_format_characters() -> None:
+    # --json escapes these with one regex over hand-listed ranges (a character
+    # at a time cost gigabytes on a million records' audit): the ranges must be
+    # the running Python's Cc and Cf categories, newline aside, whatever its Unicode.
+    from kbsearch.terminal import _CONTROL_OR_FORMAT, inert_json
+
+    wanted = {c for c in range(0x110000) if chr(c) != "\n" and unicodedata.category(chr(c)) in ("Cc", "Cf")}
+    matched = {c for c in range(0x110000) if _CONTROL_OR_FORMAT.fullmatch(chr(c))}
+    assert matched == wanted
+    text = json.dumps({"t": "a\x9b[2J\u202e中文\n"}, ensure_ascii=False)
+    assert json.loads(inert_json(text)) == json.loads(text)
+    assert "\x9b" not in inert_json(text) and "\u202e" not in inert_json(text)
