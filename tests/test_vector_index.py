@@ -335,13 +335,16 @@ def test_hnsw_reads_only_its_own_files() -> None:
 
 
 def test_neighbour_pairs_through_an_approximate_index_find_the_exact_ones(hnsw_store: Store) -> None:
-    from kbsearch.dedupe.neighbours import approximate_pairs, neighbour_pairs
+    from kbsearch.dedupe.neighbours import RowsOf, index_pairs, neighbour_pairs, unique_pairs
 
     rowids = [r[0] for r in hnsw_store.db.execute("SELECT rowid FROM records ORDER BY rowid")]
     wholes = hnsw_store.passage_vectors(rowids)
     matrix = np.stack([wholes[r][0] for r in rowids])  # one passage each: the whole text
     exact = neighbour_pairs(matrix, 5, 0.5).as_set()
-    found = approximate_pairs(hnsw_store.vector_index, matrix, rowids, 5, 0.5).as_set()
+    # As audit asks: a chunk of rows at a time, each chunk's pairs made unique at the end.
+    rows_of, chunks = RowsOf(np.array(rowids, dtype=np.int64)), np.array_split(np.arange(len(rowids)), 3)
+    index = hnsw_store.vector_index
+    found = unique_pairs([index_pairs(index, matrix[c], c, rows_of, 5, 0.5) for c in chunks], len(rowids)).as_set()
     assert len(exact) > 100
     assert len(found & exact) >= 0.95 * len(exact)
     assert not {(a, b) for a, b in found if a == b}

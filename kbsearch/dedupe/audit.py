@@ -37,7 +37,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import table_flags
 from kbsearch.dedupe.judging import Judged, SpilledVectors, candidates, judge_candidates
-from kbsearch.dedupe.names import NameCounts
+from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, read_roster
@@ -60,11 +60,11 @@ def audit(
 ) -> AuditResult:
     store.require_current_passages()
     flt = flt or SearchFilter()
-    rowids = store.filter_rowids(flt)
-    rowids = rowids if rowids is not None else store.all_rowids()
+    chosen = store.filter_rowids(flt)
+    rowids = np.unique(np.array(chosen if chosen is not None else store.all_rowids(), dtype=np.int64))
     with tempfile.TemporaryDirectory(prefix="kbsearch-audit-") as spill:
-        finder = _NeighbourFinder(store, np.array(sorted(set(rowids)), dtype=np.int64), config.audit_neighbours)
-        judges = SpilledVectors(Path(spill) / "judge.f32", len(finder.rowids)) if config.judge else None
+        finder = _NeighbourFinder(store, rowids, config.audit_neighbours)
+        judges = SpilledVectors(Path(spill) / "judge.f32", len(rowids)) if config.judge else None
         roster = read_roster(store, rowids, config.judge, finder.visit, judges.write if judges else None, chunk)
         if roster.lacking_judge:
             raise KbError(
@@ -81,7 +81,7 @@ def audit(
         )
     found = candidates(roster, neighbours, judge_cosines)
     phase("the candidate pairs", f"{len(found.later):,} pairs, {len(neighbours):,} of them neighbours")
-    judged, built = judge_candidates(store, roster, found, config, NameCounts(store, NAME_COUNT_CAP))
+    judged, built = judge_candidates(store, roster, found, config, NameHolders(store, NAME_COUNT_CAP).count)
     phase("the pairs judged", f"{len(judged):,} same-item judgements kept; {built:,} records built")
     groups = grow_clusters(roster, judged)
     phase("the clusters grown", f"{len(groups):,} clusters")
@@ -127,17 +127,16 @@ class _NeighbourFinder:
 
 
 def _clusters(store: Store, roster: Roster, judged: Judged, groups: list[list[int]], chunk: int) -> list[Cluster]:
-    """The clusters as shown, their records read a chunk at a time."""
+    """The clusters as shown, their records read about ``chunk`` at a time."""
     out: list[Cluster] = []
-    batch: list[list[int]] = []
-    for group in [*groups, None]:
-        if group is not None:
-            batch.append(group)
-        if batch and (group is None or sum(map(len, batch)) >= chunk):
-            rowids = [int(roster.rowids[r]) for g in batch for r in g]
-            records = store.by_rowids(rowids)
+    start = size = 0
+    for end, group in enumerate(groups, 1):
+        size += len(group)
+        if size >= chunk or end == len(groups):
+            batch = groups[start:end]
+            records = store.by_rowids(int(roster.rowids[r]) for g in batch for r in g)
             out += [_cluster(roster, judged, g, records) for g in batch]
-            batch = []
+            start, size = end, 0
     return out
 
 

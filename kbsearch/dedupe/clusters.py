@@ -79,9 +79,8 @@ def _add_hubs(
             if single[hub] or not single[other]:
                 continue
             first = int(first_of[other])
-            cluster = members.setdefault(first, [first])
-            if (first, hub) not in placed and hub not in cluster:
-                cluster.append(hub)
+            if (first, hub) not in placed:  # hubs enter clusters only here
+                members.setdefault(first, [first]).append(hub)
                 placed.add((first, hub))
 
 

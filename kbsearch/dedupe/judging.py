@@ -23,6 +23,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.neighbours import NeighbourPairs
 from kbsearch.dedupe.results import Match, Rule
 from kbsearch.dedupe.roster import Roster
@@ -54,16 +55,15 @@ class Judged:
     def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]]) -> Judged:
         """From (earlier, later, exact, probability, reason) in judging order; a
         later record's judgements keep their order."""
-        earlier = np.array([f[0] for f in found], dtype=np.int64)
         later = np.array([f[1] for f in found], dtype=np.int64)
-        order = np.argsort(later, kind="stable")
+        order, starts = by_row(later, rows)
         return cls(
-            earlier=earlier[order],
+            earlier=np.array([f[0] for f in found], dtype=np.int64)[order],
             later=later[order],
             exact=np.array([f[2] for f in found], dtype=bool)[order],
             probability=np.array([f[3] for f in found], dtype=np.float64)[order],
             reasons=[found[i][4] for i in order.tolist()],
-            starts=np.searchsorted(later[order], np.arange(rows + 1)),
+            starts=starts,
         )
 
     def __len__(self) -> int:
@@ -88,18 +88,24 @@ class Candidates:
     neighbours: NeighbourPairs
     judge_cosines: np.ndarray
 
-    def around_reader(self, rows: int, config: DedupeConfig) -> Callable[[int], object]:
-        ends = np.concatenate([self.neighbours.left, self.neighbours.right])
-        order = np.argsort(ends, kind="stable")
+    def around_reader(self, rows: int, config: DedupeConfig) -> Callable[[int], Neighbourhood]:
+        """Row → its neighbourhood, read from the neighbour pairs at either end."""
+        order, starts = by_row(np.concatenate([self.neighbours.left, self.neighbours.right]), rows)
         cosines = np.concatenate([self.neighbours.cosine, self.neighbours.cosine])[order]
         judged = np.concatenate([self.judge_cosines, self.judge_cosines])[order]
-        starts = np.searchsorted(ends[order], np.arange(rows + 1))
 
-        def around(row: int) -> object:
+        def around(row: int) -> Neighbourhood:
             at = slice(int(starts[row]), int(starts[row + 1]))
             return around_of(cosines[at].tolist(), judged[at].tolist(), config)
 
         return around
+
+
+def by_row(keys: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The order that groups ``keys`` (row numbers) by row, stable, and where
+    each row's group starts: row r's are ``order[starts[r]:starts[r + 1]]``."""
+    order = np.argsort(keys, kind="stable")
+    return order, np.searchsorted(keys[order], np.arange(rows + 1))
 
 
 def candidates(roster: Roster, neighbours: NeighbourPairs, judge_cosines: np.ndarray) -> Candidates:
@@ -165,7 +171,7 @@ def judge_candidates(
             near = around(later)
             same = []
             for earlier in earliers:
-                match = compare(item, records[earlier], config, near, name_count)  # type: ignore[arg-type]
+                match = compare(item, records[earlier], config, near, name_count)
                 if match.same_item:
                     same.append((earlier, match))
             for earlier, match in _one_item(same, records, roster, config, name_count):

@@ -30,6 +30,7 @@ class NameHolders:
         self.store = store
         self.cap = cap
         self._found: dict[str, list[int]] = {}
+        self._counts: dict[str, int] = {}
 
     def holders(self, name: str) -> list[int]:
         """Up to ``cap`` + 1 records holding ``name`` as a word, in row order."""
@@ -39,10 +40,15 @@ class NameHolders:
 
     def count(self, name: str) -> int:
         """How many records hold ``name``, up to ``cap`` (a name too short to
-        look up counts as ``cap``: common)."""
+        look up counts as ``cap``: common). Only the count is kept when the
+        rows were never asked for: audit counts the names of a million records."""
         if len(name) < MIN_CHARS:
             return self.cap
-        return min(self.cap, len(self.holders(name)))
+        if name in self._found:
+            return min(self.cap, len(self._found[name]))
+        if name not in self._counts:
+            self._counts[name] = min(self.cap, len(self._lookup(name)))
+        return self._counts[name]
 
     def _lookup(self, name: str) -> list[int]:
         if len(name) < MIN_CHARS:
@@ -67,19 +73,3 @@ def rare_name_candidates(holders: NameHolders, names: frozenset[str], flt: Searc
 
 def counter(holders: NameHolders) -> Callable[[str], int]:
     return holders.count
-
-
-class NameCounts:
-    """``NameHolders.count`` keeping the counts alone: audit asks for the names
-    of a million records, and the rows behind each count are never read."""
-
-    def __init__(self, store: Store, cap: int) -> None:
-        self.holders = NameHolders(store, cap)
-        self.counts: dict[str, int] = {}
-
-    def __call__(self, name: str) -> int:
-        found = self.counts.get(name)
-        if found is None:
-            cap = self.holders.cap
-            found = self.counts[name] = cap if len(name) < MIN_CHARS else min(cap, len(self.holders._lookup(name)))
-        return found

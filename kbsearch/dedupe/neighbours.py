@@ -9,8 +9,8 @@ runs in batches of queries, so FAISS turns each batch into one BLAS product.
 The result is exact: a temporary flat index, not an approximate graph, so a
 pair is missed only when both records have ``k`` nearer neighbours. That
 costs n² products: past the store's approximate threshold (a million records
-would take hours) ``approximate_pairs`` asks the store's own HNSW index
-instead, in batches on the free cores.
+would take hours) ``index_pairs`` asks the store's own HNSW index
+instead, chunk by chunk, in batches on the free cores.
 """
 
 from __future__ import annotations
@@ -84,20 +84,6 @@ def neighbour_pairs(
             rights.append(np.maximum(mine, found_ids[keep]))
             scores.append(found_scores[keep])
     return _unique(np.concatenate(lefts), np.concatenate(rights), np.concatenate(scores), len(vectors))
-
-
-def approximate_pairs(
-    index: VectorIndex, vectors: np.ndarray, rowids: list[int], k: int, floor: float, *, batch: int = BATCH
-) -> NeighbourPairs:
-    """``neighbour_pairs`` through the store's vector index: each row's vector
-    (the record ``rowids[row]``'s whole text) searched among the passages of
-    the given records, each hit counted for its record at its best passage.
-    Approximate: the index's recall@10 bounds what is found."""
-    ordered = np.asarray(rowids, dtype=np.int64)
-    if len(ordered) > 1 and not np.all(ordered[1:] > ordered[:-1]):
-        raise ValueError("approximate_pairs needs the row ids in ascending order")
-    found = index_pairs(index, vectors, np.arange(len(vectors)), RowsOf(ordered), k, floor, batch=batch)
-    return _unique(found.left, found.right, found.cosine, len(vectors))
 
 
 class RowsOf:

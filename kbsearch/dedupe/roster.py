@@ -8,7 +8,7 @@ order, a key of its file and of its normalised text, its arXiv ids (for the
 few records that have any) and whether it is marked new. About 40 bytes a
 record; a record is read again only when a pair or a cluster needs it.
 
-Rows are positions among the audited row ids, ascending; ``row_of`` maps back.
+Rows are positions among the audited row ids, ascending.
 """
 
 from __future__ import annotations
@@ -74,25 +74,21 @@ class Roster:
     def same_file(self, a: int, b: int) -> bool:
         return bool(self.file_key[a] != 0 and self.file_key[a] == self.file_key[b])
 
-    def rows_of(self, rowids: np.ndarray) -> np.ndarray:
-        return np.searchsorted(self.rowids, rowids)
-
 
 def read_roster(
     store: Store,
-    rowids: list[int],
+    rowids: np.ndarray,
     judge: str | None,
     visit: Visit,
     judge_visit: Visit | None = None,
     chunk: int = CHUNK,
 ) -> Roster:
-    """Read the records ``rowids`` in chunks: fill the roster, and hand each
-    chunk's whole vectors to ``visit`` (and its judge vectors to ``judge_visit``)
-    before the chunk is let go."""
-    ordered = np.array(sorted(set(rowids)), dtype=np.int64)
-    n = len(ordered)
+    """Read the records ``rowids`` (ascending, each once) in chunks: fill the
+    roster, and hand each chunk's whole vectors to ``visit`` (and its judge
+    vectors to ``judge_visit``) before the chunk is let go."""
+    n = len(rowids)
     roster = Roster(
-        rowids=ordered,
+        rowids=rowids,
         present=np.zeros(n, dtype=bool),
         rank=np.zeros(n, dtype=np.int64),
         file_key=np.zeros(n, dtype=np.int64),
@@ -131,10 +127,9 @@ def _read_chunk(
     kept = rows[roster.present[rows]]
     if len(kept):
         visit(kept, np.stack([wholes[int(roster.rowids[r])] for r in kept]))
-        if judge_visit is not None and judges:
-            judged = [r for r in kept.tolist() if int(roster.rowids[r]) in judges]
-            vectors = np.stack([judges[int(roster.rowids[r])] for r in judged]) if judged else np.zeros((0, 1))
-            judge_visit(np.array(judged, dtype=np.int64), vectors)
+        judged = [r for r in kept.tolist() if int(roster.rowids[r]) in judges]
+        if judge_visit is not None and judged:
+            judge_visit(np.array(judged, dtype=np.int64), np.stack([judges[int(roster.rowids[r])] for r in judged]))
 
 
 def _note(roster: Roster, order: _OrderKeys, row: int, record: Record, file: str | None) -> None:
