@@ -74,6 +74,8 @@ class PairExample(BaseModel):
 
     item: str
     """The checked record's id."""
+    known: str = ""
+    """The known record's id (empty in replays saved before it was kept)."""
     date: dt.date
     features: dict[str, float]
     same: bool
@@ -184,6 +186,8 @@ def _check(
             )
         )
         result.pairs += [
-            PairExample(item=outcome.id, date=day, features=m.features, same=s, rule=m.rule, exact_same=m.same_item)
+            PairExample(
+                item=outcome.id, known=m.id, date=day, features=m.features, same=s, rule=m.rule, exact_same=m.same_item
+            )
             for m, s in zip(outcome.matches, same, strict=True)
         ]
