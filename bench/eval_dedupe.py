@@ -54,12 +54,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from cached_encoder import CACHE_DIR, CachedEncoder  # noqa: E402
+from cached_encoder import CACHE_DIR, CachedEncoder, CachedTokenEncoder  # noqa: E402
 
 from kbsearch.dedupe.config import config_for, shipped_config_path  # noqa: E402
 from kbsearch.dedupe.replay import ReplayResult, read_stream, replay  # noqa: E402
 from kbsearch.dedupe.results import Verdict  # noqa: E402
-from kbsearch.embed import Encoder, load_encoder  # noqa: E402
+from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_token_encoder  # noqa: E402
 from kbsearch.kb import KnowledgeBase  # noqa: E402
 from kbsearch.models import resolve_judge, resolve_model  # noqa: E402
 
@@ -154,8 +154,19 @@ class Gate:
             self._encoders = (cached(self.spec.name), cached(judge.name) if judge else None)
         return self._encoders
 
+    def tokens(self) -> TokenEncoder | None:
+        """The judge's token vectors (cached), so every replay records the alignment."""
+        judge = resolve_judge(self.spec)
+        if judge is None:
+            return None
+        if judge.name not in _TOKENS:
+            inner = load_token_encoder(judge)
+            _TOKENS[judge.name] = CachedTokenEncoder(inner) if inner is not None else None
+        return _TOKENS[judge.name]
+
 
 _CACHED: dict[str, Encoder] = {}
+_TOKENS: dict[str, TokenEncoder | None] = {}
 
 
 def cached(model: str) -> Encoder:
@@ -177,8 +188,9 @@ def run_stream(name: str, gate: Gate, config_path: str | None, days: int | None,
     shutil.rmtree(root, ignore_errors=True)
     config = config_for(gate.spec, config_path)
     encoder, judge = gate.encoders()
+    tokens = gate.tokens()
     started = time.perf_counter()
-    with KnowledgeBase(root / "index", gate.spec, create=True, encoder=encoder, judge=judge) as kb:
+    with KnowledgeBase(root / "index", gate.spec, create=True, encoder=encoder, judge=judge, tokens=tokens) as kb:
         result = replay(kb, rows, root / "days", config, on_day=_progress(f"{name} {gate.label}"))
     seconds = time.perf_counter() - started
     saved.write_text(result.model_dump_json())

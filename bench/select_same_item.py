@@ -1,6 +1,6 @@
 """Choose the same-item decision's form without looking at the later half.
 
-    python bench/select_same_item.py [--replays DIR] [--gate LABEL] [--final VARIANT]
+    python bench/select_same_item.py [--replays DIR] [--gate LABEL] [--only v13,a1] [--shipped v13] [--final VARIANT]
 
 Reads the replays bench/eval_dedupe.py saved for the three summary streams
 (``within``, ``cross-feed``, ``cross-lingual``; every compared pair with its
@@ -13,6 +13,11 @@ three streams, choose the threshold(s) for item-level F1 on those days, and
 decide the held-out day's items. The printed log has every variant's
 cross-validated seen-before F1 per stream; the rule that picks one is
 ``choose`` below, fixed before any variant was scored.
+
+The ``a`` variants read the judge's token alignment (``aligned``,
+``aligned_relative``), which replays record when the judge gives token
+vectors; ``--only`` scores a subset, and ``--shipped`` names the form the
+others may lose at most 0.002 to on the same-language streams.
 
 ``--final VARIANT`` scores one variant, fitted on all earlier days, on the
 later half: run it once, for the chosen variant only.
@@ -47,6 +52,7 @@ from kbsearch.dedupe.scorer import fit_logistic  # noqa: E402
 
 STREAMS = ("within", "cross-feed", "cross-lingual")
 BASE = (*INDEX_FEATURES, "judge_cosine", "judge_relative")  # v0: the form shipped before `top`
+ALIGNED = ("aligned", "aligned_relative")  # what a replay records; the cross x forms are derived here
 GRID = np.round(np.arange(0.05, 0.96, 0.05), 2)
 
 
@@ -85,6 +91,8 @@ def load(replays: Path, gate: str, part: str) -> Data:
                 rows["exact"].append(p.exact_same)
                 rows["pair_item"].append(index[p.item])
     x = {n: np.array([f[n] for f in rows["features"]]) for n in BASE}
+    if rows["features"] and all("aligned" in f for f in rows["features"]):
+        x.update({n: np.array([f[n] for f in rows["features"]]) for n in ALIGNED})
     pair_item = np.array(rows["pair_item"])
     x.update(derived(x, pair_item, len(truth)))
     return Data(
@@ -104,6 +112,7 @@ def derived(x: dict[str, np.ndarray], pair_item: np.ndarray, items: int) -> dict
     item's best other candidate (under each encoder)."""
     cross = x["cross_lingual"]
     out = {f"cross_{n}": x[n] * cross for n in BASE if n not in ("cosine", "cross_cosine", "cross_lingual")}
+    out.update({f"cross_{n}": x[n] * cross for n in ALIGNED if n in x})
     for name in ("cosine", "judge_cosine"):
         best = np.full(items, -2.0)
         second = np.full(items, -2.0)
@@ -132,6 +141,7 @@ class Variant:
     balanced: bool = False  # cross-language pairs weigh as much in all as same-language ones
 
 
+V13 = (*BASE, "top", "judge_top")
 CROSS_J = ("cross_judge_cosine", "cross_judge_relative")
 CROSS_REST = ("cross_relative", "cross_shared_names", "cross_shared_numbers", "cross_length_gap")
 MARGINS = ("margin", "judge_margin")
@@ -152,6 +162,14 @@ VARIANTS = (
     Variant("v13 + top candidate under each encoder", (*BASE, "top", "judge_top"), False),
     Variant("v14 = v0 with ridge 0.1", BASE, False, 0.1),
     Variant("v15 = v0 with ridge 10", BASE, False, 10.0),
+    # Added on 1 December 2026, with the judge's token vectors in the replays:
+    Variant("a1 = v13 + token alignment (aligned, aligned_relative)", (*V13, *ALIGNED), False),
+    Variant("a2 = v13 + aligned alone", (*V13, "aligned"), False),
+    Variant(
+        "a3 = a1 + cross x alignment",
+        (*V13, *ALIGNED, "cross_aligned", "cross_aligned_relative"),
+        False,
+    ),
 )
 
 
@@ -206,13 +224,14 @@ def cross_validate(d: Data, v: Variant) -> dict[str, float]:
     return {name: f1(predicted[d.item_stream == s], d.truth[d.item_stream == s])[0] for s, name in enumerate(STREAMS)}
 
 
-def choose(scores: dict[str, dict[str, float]]) -> str:
+def choose(scores: dict[str, dict[str, float]], shipped: str = "v0") -> str:
     """The best cross-validated cross-lingual F1 among the variants that lose
     no more than 0.002 on either other stream against the shipped form
     (ties: the earlier, simpler variant)."""
-    base = scores[VARIANTS[0].name]
-    fair = [v.name for v in VARIANTS if all(scores[v.name][s] >= base[s] - 0.002 for s in ("within", "cross-feed"))]
-    return max(fair, key=lambda n: (round(scores[n]["cross-lingual"], 4), -[v.name for v in VARIANTS].index(n)))
+    names = [n for n in scores]
+    base = scores[next(n for n in names if n.startswith(shipped + " "))]
+    fair = [n for n in names if all(scores[n][s] >= base[s] - 0.002 for s in ("within", "cross-feed"))]
+    return max(fair, key=lambda n: (round(scores[n]["cross-lingual"], 4), -names.index(n)))
 
 
 def main() -> None:
@@ -220,6 +239,8 @@ def main() -> None:
     parser.add_argument("--replays", type=Path, default=CACHE_DIR / "replay", help="bench/eval_dedupe.py's replays")
     parser.add_argument("--gate", default="use-multilingual-v3+multilingual-e5-small")
     parser.add_argument("--final", help="score one variant (v13, say) on the later half, once")
+    parser.add_argument("--shipped", default="v0", help="the form the others must not lose to on the other streams")
+    parser.add_argument("--only", help="comma-separated variant names (v13,a1, say): score only these")
     args = parser.parse_args()
     early = load(args.replays, args.gate, "earlier")
     print(f"earlier half: {len(early.truth)} items, {len(early.same)} pairs, days {len(set(early.item_day.tolist()))}")
@@ -235,11 +256,14 @@ def main() -> None:
         return
     scores = {}
     print("| variant | within | cross-feed | cross-lingual | (leave-one-day-out over the earlier half) |")
+    wanted = set(args.only.split(",")) if args.only else None
     for v in VARIANTS:
+        if wanted is not None and v.name.split()[0] not in wanted:
+            continue
         scores[v.name] = cross_validate(early, v)
         s = scores[v.name]
         print(f"| {v.name} | {s['within']:.4f} | {s['cross-feed']:.4f} | {s['cross-lingual']:.4f} |", flush=True)
-    print("chosen:", choose(scores))
+    print("chosen:", choose(scores, args.shipped))
 
 
 if __name__ == "__main__":

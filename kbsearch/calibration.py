@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kbsearch.embed import load_encoder, load_judge
+from kbsearch.embed import load_encoder, load_judge, load_token_encoder
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_judge, resolve_model
 
@@ -27,9 +27,11 @@ def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None =
     encoder = load_encoder(spec)
     judge_spec = resolve_judge(spec)
     judge = load_judge(judge_spec, spec.name) if judge_spec is not None else None
+    # The replays record the judge's token alignment, so both decisions are fitted.
+    tokens = load_token_encoder(judge_spec) if judge_spec is not None else None
     # Fitted for the model's own judge (or none), whatever config it starts from.
     config = for_judge(starting_config(fit.pop("config", None), spec), spec.judge)
-    opener = lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder, judge=judge)  # noqa: E731
+    opener = lambda root: KnowledgeBase(root, spec, create=True, encoder=encoder, judge=judge, tokens=tokens)  # noqa: E731
     result = fit_both(inputs, encoder=encoder, open_kb=opener, config=config, **fit)
     if out:
         write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from kbsearch import timings
-from kbsearch.embed import Encoder, load_encoder, load_judge
+from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
@@ -33,8 +33,7 @@ from kbsearch.store.files import missing_folders, remove_folders, remove_index_f
 from kbsearch.writer_lock import LOCK_NAME, WriterLock
 
 if TYPE_CHECKING:
-    # Ingest, check, audit, calibrate and doctor are imported by the functions
-    # that run them, so that `stats`, `list` and `show` skip the parsers and the checker.
+    # Ingest, check, audit, calibrate and doctor load in the functions that run them.
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Neighbours
     from kbsearch.doctor import DoctorReport
@@ -81,6 +80,7 @@ class KnowledgeBase:
         create: bool = False,
         encoder: Encoder | None = None,
         judge: Encoder | None = None,
+        tokens: TokenEncoder | None = None,
         check_model: bool = True,
         lock_timeout: float | None = None,
         index_share: IndexShare | None = None,
@@ -94,6 +94,7 @@ class KnowledgeBase:
         self._store: Store | None = None
         self._encoder = encoder
         self._judge = judge
+        self._tokens = tokens  # given: a calibration records the alignment with any config
         self.judge_spec = resolve_judge(spec)
         """The judge model (models.txt ``judge=``), if the model names one."""
 
@@ -235,12 +236,16 @@ class KnowledgeBase:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
         self._require_judge()
-        encoder, judge = self.encoder, self.judge  # loaded outside the snapshot: it can take seconds
+        config = config or self.dedupe_config()  # models load outside the snapshot: it can take seconds
+        tokens = self._tokens  # the judge's token vectors, when the config reads them (once per process)
+        if tokens is None and config.aligned_same_item is not None and self.judge_spec is not None:
+            tokens = load_token_encoder(self.judge_spec)
+        encoder, judge = self.encoder, self.judge
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
-                checker = Checker(self.store, encoder, config or self.dedupe_config(), as_of, judge=judge)
+                checker = Checker(self.store, encoder, config, as_of, judge=judge, tokens=tokens)
                 result = checker.check(items, file=file, input_name=input_name, mentions=mentions)
         if accept:
             result.accepted = self._accept(result, items, file, mentions, on_wait)

@@ -79,3 +79,23 @@ class ConstantEncoder(FakeEncoder):
 def broken(spec: object) -> FakeEncoder:
     """models.txt factory for a model that cannot load, as one whose package is missing."""
     raise ImportError("No module named 'onnxruntime'")
+
+
+class FakeTokenEncoder:
+    """Token vectors for tests: each word of a text is a token, embedded as
+    ``FakeEncoder`` embeds that word alone, after ``translations`` maps it (a
+    word and its translation get one vector, as a model reading both
+    languages would give them)."""
+
+    def __init__(self, translations: dict[str, str] | None = None, model_id: str = "fakejudge", dim: int = 32) -> None:
+        self.model_id = model_id
+        self.words = FakeEncoder(model_id, dim)
+        self.translations = translations or {}
+        self.texts_seen = 0
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        return [len(text.split()) for text in texts]
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        self.texts_seen += len(texts)
+        return [self.words.encode([self.translations.get(w, w) for w in text.split()] or [text]) for text in texts]

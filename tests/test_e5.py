@@ -279,3 +279,22 @@ def test_an_index_built_with_use_is_refused_for_e5_until_reindex(
     assert found["model"] == "multilingual-e5-small" and found["results"][0]["id"] == "kv"
     assert main(["stats", "--index", index, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dim"] == 384
+
+
+@pytest.mark.slow
+def test_token_vectors_are_the_texts_own_tokens_and_mean_to_the_torch_vector(offline: None) -> None:
+    """The judge's token vectors (check's alignment) leave out the special
+    tokens and the "query: " prompt, one unit row per token the tokenizer
+    counts; with the prompt's and the special tokens' rows they would pool to
+    the sentence vector, so their mean stays close to it."""
+    from kbsearch.embed import load_token_encoder
+
+    tokens = load_token_encoder(shipped_e5())
+    assert tokens is not None
+    texts = ["hello world", "按题目难度控制推理长度", "zero-copy offloading of the KV cache"]
+    rows = tokens.encode_tokens(texts)
+    assert [len(r) for r in rows] == tokens.count_tokens(texts) and len(rows[0]) == 3  # ▁hell, o, ▁world
+    assert all(np.allclose(np.linalg.norm(r, axis=1), 1.0, atol=1e-5) for r in rows)
+    whole = e5_encoder({}, "torch").encode(texts)
+    mean = np.stack([r.mean(axis=0) / np.linalg.norm(r.mean(axis=0)) for r in rows])
+    assert np.min(np.sum(mean * whole, axis=1)) > 0.9

@@ -28,7 +28,9 @@ def write_models(tmp_path: Path, line: str) -> Path:
 def test_the_shipped_configs_load_and_say_where_they_came_from(model: str, judge: str | None) -> None:
     config = load_config(None, model, judge=judge)
     assert (config.model, config.judge) == (model, judge)
-    for scorer in (config.same_item, config.claim_known):
+    aligned = [config.aligned_same_item] if config.aligned_same_item is not None else []
+    assert bool(aligned) == (judge is not None)  # the default pair reads the judge's token alignment
+    for scorer in (config.same_item, *aligned, config.claim_known):
         assert scorer.fitted_on and scorer.score  # which data, and what it scored where it was not fitted
         assert 0 < scorer.threshold < 1
 

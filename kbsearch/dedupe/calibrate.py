@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
-from kbsearch.dedupe.features import same_item_features
+from kbsearch.dedupe.features import ALIGNED_FEATURES, same_item_features
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.rules import claim_features
@@ -47,7 +47,7 @@ class Score(BaseModel):
 
 class Fitted(BaseModel):
     decision: str
-    """``same_item`` or ``claim_known``."""
+    """``same_item``, ``aligned_same_item`` or ``claim_known``."""
     scorer: Scorer
     fitted: Score
     """On the data it was fitted on."""
@@ -164,9 +164,12 @@ def _cutoff(result: ReplayResult, until: Until) -> dt.date | None:
     return days[len(days) // 2 - 1] if len(days) > 1 else None
 
 
-def fit_same_item(results: list[ReplayResult], until: Until, sources: str, *, judged: bool = False) -> Fitted:
+def fit_same_item(
+    results: list[ReplayResult], until: Until, sources: str, *, judged: bool = False, aligned: bool = False
+) -> Fitted:
     """Fit the same-item decision on the replayed pairs of the fitting days
-    (``judged``: with the judge model's features too)."""
+    (``judged``: with the judge model's features too; ``aligned``: and the
+    judge's token alignment, the decision ``check`` reads)."""
     cutoffs = [_cutoff(r, until) for r in results]
     early = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is None or p.date <= c]
     late = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is not None and p.date > c]
@@ -178,7 +181,7 @@ def fit_same_item(results: list[ReplayResult], until: Until, sources: str, *, ju
             "the fitted days compared no pair of each kind (same item and not) that exact evidence left open",
             hint="give more days, or streams whose checked records repeat known ones in other words",
         )
-    names = same_item_features(judged)
+    names = same_item_features(judged) + (ALIGNED_FEATURES if aligned else ())
     x = np.array([[p.features[name] for name in names] for p in learned])
     y = np.array([p.same for p in learned])
     days = (
@@ -200,7 +203,8 @@ def fit_same_item(results: list[ReplayResult], until: Until, sources: str, *, ju
                 f"over {held_out.examples} items of the later days, not fitted on"
             }
         )
-    return Fitted(decision="same_item", scorer=scorer, fitted=fitted, held_out=held_out)
+    decision = "aligned_same_item" if aligned else "same_item"
+    return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out)
 
 
 def _item_score(
@@ -241,4 +245,7 @@ def calibrate(
         sources = ", ".join(p.name for p in streams)
         fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None))
         config = config.model_copy(update={"same_item": fitted[-1].scorer})
+        if any("aligned" in pair.features for result in results for pair in result.pairs):
+            fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True))
+            config = config.model_copy(update={"aligned_same_item": fitted[-1].scorer})
     return Calibration(model=config.model, fitted=fitted, config=config)

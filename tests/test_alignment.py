@@ -1,0 +1,107 @@
+"""The judge's token alignment: a feature ``check`` reads, with its own
+fitted decision (``aligned_same_item``), when the judge gives token vectors.
+With the fake encoder and fake token vectors (one per word)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from support.files import write_jsonl
+from test_judge import FAKE_JUDGE_DEDUPE, judge_encoder, judged_models  # noqa: F401
+
+from fake_encoder import FakeEncoder, FakeTokenEncoder
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import token_alignment
+from kbsearch.kb import KnowledgeBase
+from kbsearch.models import resolve_model
+
+KNOWN = [
+    {"id": "k-des", "instance": "jay", "date": "2026-09-17", "text": "alpha beta gamma delta epsilon"},
+    {"id": "k-far", "instance": "jay", "date": "2026-09-17", "text": "zeta eta theta iota kappa"},
+]
+# k-des in "another language": the fake index model and judge see nothing
+# alike, while the token vectors, which read both, align word for word.
+ITEM = {"id": "i-des", "instance": "tom", "date": "2026-09-18", "text": "甲 乙 丙 丁 戊"}
+TRANSLATIONS = dict(zip(["甲", "乙", "丙", "丁", "戊"], ["alpha", "beta", "gamma", "delta", "epsilon"], strict=True))
+
+
+def _raw() -> dict:
+    return json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+
+
+def _aligned_only() -> dict:
+    """A decision that says "same" exactly when the tokens align at 0.9 or more."""
+    return {
+        "features": ["aligned"],
+        "weights": [100.0],
+        "means": [0.9],
+        "scales": [1.0],
+        "bias": 0.0,
+        "threshold": 0.5,
+        "fitted_on": "not fitted: a test rule, aligned >= 0.9",
+    }
+
+
+def test_alignment_is_one_for_the_same_tokens_in_any_order_and_lower_for_others() -> None:
+    tokens = FakeTokenEncoder()
+    a, b, c = tokens.encode_tokens(["alpha beta gamma", "gamma alpha beta", "alpha zeta eta"])
+    assert token_alignment(a, b) == pytest.approx(1.0, abs=1e-6)
+    assert token_alignment(a, c) == pytest.approx(token_alignment(c, a))
+    assert token_alignment(a, c) < 0.9
+    assert token_alignment(a, np.zeros((0, 32), np.float32)) == 0.0
+
+
+def _check(tmp_path: Path, config: DedupeConfig, tokens: FakeTokenEncoder | None) -> dict:
+    spec = resolve_model("fake")
+    with KnowledgeBase(
+        tmp_path / "idx", spec, create=True, encoder=FakeEncoder(), judge=judge_encoder(), tokens=tokens
+    ) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        item = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [ITEM])), config=config).items[0]
+    return {m.id: m for m in item.matches}
+
+
+def test_check_decides_with_the_alignment_when_the_config_reads_it(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    plain = DedupeConfig.model_validate(_raw())
+    aligned = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
+    without = _check(tmp_path / "a", plain, FakeTokenEncoder(TRANSLATIONS))
+    assert not without["k-des"].same_item  # the whole-text decision alone misses it
+    assert "aligned" in without["k-des"].features  # a calibration records the feature anyway
+    matches = _check(tmp_path / "b", aligned, FakeTokenEncoder(TRANSLATIONS))
+    assert matches["k-des"].same_item and not matches["k-far"].same_item
+    assert matches["k-des"].features["aligned"] == pytest.approx(1.0, abs=1e-3)
+    assert "aligned_relative" in matches["k-des"].features
+    no_tokens = _check(tmp_path / "c", aligned, None)  # a judge without token vectors: the whole-text decision
+    assert not no_tokens["k-des"].same_item and "aligned" not in no_tokens["k-des"].features
+
+
+def test_an_aligned_decision_is_validated() -> None:
+    bad = {**_aligned_only(), "features": ["aligned", "no_such"], "weights": [1.0, 1.0]}
+    bad.update(means=[0.0, 0.0], scales=[1.0, 1.0])
+    with pytest.raises(ValueError, match=r"unknown aligned same-item features \['no_such'\]"):
+        DedupeConfig.model_validate({**_raw(), "aligned_same_item": bad})
+    with pytest.raises(ValueError, match="aligned_same_item reads the judge's token vectors"):
+        plain = {**_raw(), "judge": None, "aligned_same_item": _aligned_only()}
+        plain["same_item"] = {**plain["same_item"], "features": ["cosine"], "weights": [1.0], "means": [0.0]}
+        plain["same_item"]["scales"] = [1.0]
+        DedupeConfig.model_validate(plain)
+
+
+def test_a_text_longer_than_the_aligned_decision_was_fitted_on_is_decided_without_it(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """k-des and the item have five tokens each: with ``aligned_max_tokens`` 4
+    the aligned decision would extrapolate, so the whole-text one decides."""
+    raw = {**_raw(), "aligned_same_item": _aligned_only()}
+    fitting = _check(
+        tmp_path / "a", DedupeConfig.model_validate({**raw, "aligned_max_tokens": 5}), FakeTokenEncoder(TRANSLATIONS)
+    )
+    assert fitting["k-des"].same_item
+    longer = _check(
+        tmp_path / "b", DedupeConfig.model_validate({**raw, "aligned_max_tokens": 4}), FakeTokenEncoder(TRANSLATIONS)
+    )
+    assert not longer["k-des"].same_item and "aligned" not in longer["k-des"].features
