@@ -105,3 +105,17 @@ def test_a_text_longer_than_the_aligned_decision_was_fitted_on_is_decided_withou
         tmp_path / "b", DedupeConfig.model_validate({**raw, "aligned_max_tokens": 4}), FakeTokenEncoder(TRANSLATIONS)
     )
     assert not longer["k-des"].same_item and "aligned" not in longer["k-des"].features
+
+
+def test_a_process_encodes_a_text_once_and_keeps_a_bounded_number_of_rows() -> None:
+    from kbsearch.embed.tokens import RememberedTokens
+
+    inner = FakeTokenEncoder()
+    kept = RememberedTokens(inner, max_rows=6)
+    first = kept.encode_tokens(["alpha beta gamma", "delta epsilon"])
+    again = kept.encode_tokens(["delta epsilon", "alpha beta gamma"])
+    assert inner.texts_seen == 2  # both read from memory the second time
+    assert np.array_equal(first[0], again[1]) and np.array_equal(first[1], again[0])
+    kept.encode_tokens(["zeta eta theta"])  # 3 + 2 + 3 rows > 6: the least recently asked goes
+    kept.encode_tokens(["alpha beta gamma", "delta epsilon"])
+    assert inner.texts_seen == 4  # "alpha beta gamma" (asked last but one) stayed, "delta epsilon" went

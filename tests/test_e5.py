@@ -294,7 +294,7 @@ def test_token_vectors_are_the_texts_own_tokens_and_mean_to_the_torch_vector(off
     texts = ["hello world", "按题目难度控制推理长度", "zero-copy offloading of the KV cache"]
     rows = tokens.encode_tokens(texts)
     assert [len(r) for r in rows] == tokens.count_tokens(texts) and len(rows[0]) == 3  # ▁hell, o, ▁world
-    assert all(np.allclose(np.linalg.norm(r, axis=1), 1.0, atol=1e-5) for r in rows)
+    assert all(np.allclose(np.linalg.norm(r, axis=1), 1.0, atol=2e-3) for r in rows)  # kept in float16
     whole = e5_encoder({}, "torch").encode(texts)
     mean = np.stack([r.mean(axis=0) / np.linalg.norm(r.mean(axis=0)) for r in rows])
     assert np.min(np.sum(mean * whole, axis=1)) > 0.9
