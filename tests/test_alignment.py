@@ -119,3 +119,31 @@ def test_a_process_encodes_a_text_once_and_keeps_a_bounded_number_of_rows() -> N
     kept.encode_tokens(["zeta eta theta"])  # 3 + 2 + 3 rows > 6: the least recently asked goes
     kept.encode_tokens(["alpha beta gamma", "delta epsilon"])
     assert inner.texts_seen == 4  # "alpha beta gamma" (asked last but one) stayed, "delta epsilon" went
+
+
+def test_threads_take_turns_at_the_token_model() -> None:
+    """A server's threads check at once; the model and the kept vectors see one call at a time."""
+    import threading
+    import time
+
+    from kbsearch.embed.tokens import RememberedTokens
+
+    class OneAtATime(FakeTokenEncoder):
+        inside = 0
+        overlapped = False
+
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            self.inside += 1
+            self.overlapped |= self.inside > 1
+            time.sleep(0.02)
+            self.inside -= 1
+            return super().encode_tokens(texts)
+
+    inner = OneAtATime()
+    kept = RememberedTokens(inner)
+    threads = [threading.Thread(target=kept.encode_tokens, args=([f"text {n}"],)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not inner.overlapped and inner.texts_seen == 6

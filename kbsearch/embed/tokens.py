@@ -9,6 +9,7 @@ are loaded beside it.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from kbsearch.embed import TokenEncoder, _quiet_libraries, _sentence_transformer
 from kbsearch.models import ModelSpec
 
 _LOADED: dict[str, TokenEncoder | None] = {}
+_LOADING = threading.Lock()
 MAX_REMEMBERED_ROWS = 200_000
 """Token rows a process keeps (float16, 384-d for e5: about 150 MB): some
 5,000 records at the dev streams' median of 40 tokens."""
@@ -67,7 +69,9 @@ class RememberedTokens:
     """A token encoder that keeps the vectors of the texts it encoded, the
     least recently asked let go first past ``max_rows`` token rows (float16).
     A warm process (``serve``, the TUI) checks one briefing after another
-    against the same known records: each is encoded once, not per check."""
+    against the same known records: each is encoded once, not per check.
+    Threads take turns, as with ``SharedEncoder``: the model's state and the
+    kept vectors are out of reach of concurrent calls."""
 
     def __init__(self, inner: TokenEncoder, max_rows: int = MAX_REMEMBERED_ROWS) -> None:
         self.inner = inner
@@ -75,11 +79,17 @@ class RememberedTokens:
         self.max_rows = max_rows
         self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
         self._rows = 0
+        self._lock = threading.Lock()
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        return self.inner.count_tokens(texts)
+        with self._lock:
+            return self.inner.count_tokens(texts)
 
     def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        with self._lock:
+            return self._encode(texts)
+
+    def _encode(self, texts: Sequence[str]) -> list[np.ndarray]:
         missing = list(dict.fromkeys(t for t in texts if t not in self._kept))
         fresh = dict(zip(missing, self.inner.encode_tokens(missing), strict=True)) if missing else {}
         out = []
@@ -103,10 +113,11 @@ class RememberedTokens:
 
 def load_once(spec: ModelSpec) -> TokenEncoder | None:
     """``spec``'s token encoder, built on the first call of the process."""
-    if spec.name not in _LOADED:
-        inner = _load(spec)
-        _LOADED[spec.name] = RememberedTokens(inner) if inner is not None else None
-    return _LOADED[spec.name]
+    with _LOADING:  # two threads asking at once load the model once
+        if spec.name not in _LOADED:
+            inner = _load(spec)
+            _LOADED[spec.name] = RememberedTokens(inner) if inner is not None else None
+        return _LOADED[spec.name]
 
 
 def _load(spec: ModelSpec) -> TokenEncoder | None:
