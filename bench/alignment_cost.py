@@ -26,17 +26,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from benchlib import one_item_files, percentile, report_peak_rss, run_child, write_jsonl  # noqa: E402
 from dev_stream import load_rows, to_records  # noqa: E402
 from judge_cost import KBSEARCH, environ, timed  # noqa: E402
 
@@ -68,28 +67,25 @@ def warm(index: Path, configs: dict[str, Path], warmup: Path, items: list[Path])
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-COLD = """
-import resource, sys
-from kbsearch.cli import main
-code = main(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
-sys.exit(code)
-"""
+SELF = [sys.executable, __file__]
+
+
+def child_cli(args: list[str]) -> int:
+    """A whole ``kbsearch`` process that reports its own peak memory (``run_child``)."""
+    from kbsearch.cli import main as kbsearch_main
+
+    try:
+        return kbsearch_main(args)
+    finally:
+        report_peak_rss()
 
 
 def cold(index: Path, config: Path, item: Path) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of one whole ``kbsearch check`` process."""
-    args = [sys.executable, "-c", COLD, "check", str(item), "--index", str(index), "--config", str(config)]
-    started = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=environ(None))
-    seconds = time.perf_counter() - started
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"cold check failed: {proc.stderr.strip()[-800:]}")
-    return seconds, int(proc.stderr.strip().splitlines()[-1]) / 1024
-
-
-def quantile(values: list[float], q: float) -> float:
-    return statistics.median(values) if q == 0.5 else sorted(values)[min(len(values) - 1, int(q * len(values)))]
+    seconds, rss, _, _ = run_child(
+        [*SELF, "_cli", "check", str(item), "--index", str(index), "--config", str(config)], environ(None)
+    )
+    return seconds, rss
 
 
 def main() -> None:
@@ -103,17 +99,16 @@ def main() -> None:
     fresh = [r for r in rows[::-1] if r["paper"] not in held][: args.checks // 2]
     with tempfile.TemporaryDirectory(prefix="kbsearch-alignment-cost-") as tmp:
         folder = Path(tmp)
-        data = folder / "records.jsonl"
-        data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-        items = []
-        for n, row in enumerate(fresh):
-            item = {"id": f"probe/{n}", "kind": "increment", "text": row["tldr_zh"], "date": row["date"]}
-            items.append(folder / f"item-{n}.jsonl")
-            items[-1].write_text(json.dumps(item, ensure_ascii=False) + "\n", "utf-8")
-        for n, row in enumerate(rows[: args.checks // 2]):
-            item = {"id": f"again/{n}", "kind": "increment", "text": row["result_zh"] or row["tldr_zh"]}
-            items.append(folder / f"again-{n}.jsonl")
-            items[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
+        data = write_jsonl(folder / "records.jsonl", records)
+        probes = [
+            {"id": f"probe/{n}", "kind": "increment", "text": row["tldr_zh"], "date": row["date"]}
+            for n, row in enumerate(fresh)
+        ]
+        again = [
+            {"id": f"again/{n}", "kind": "increment", "text": row["result_zh"] or row["tldr_zh"], "date": row["date"]}
+            for n, row in enumerate(rows[: args.checks // 2])
+        ]
+        items = one_item_files(folder, "item", probes) + one_item_files(folder, "again", again)
         shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
         whole = json.loads(shipped.read_text(encoding="utf-8"))
         if whole.get("aligned_same_item") is None:
@@ -123,8 +118,7 @@ def main() -> None:
         configs = {"aligned (shipped)": shipped, "whole texts only": plain}
         index = folder / "index"
         timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], environ(None))
-        warmup = folder / "warm-up.jsonl"
-        warmup.write_text(json.dumps({"id": "warm-up", "kind": "increment", "text": "warm-up"}) + "\n", "utf-8")
+        warmup = write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
         times = warm(index, configs, warmup, items)
         colds = {name: cold(index, path, items[0]) for name, path in configs.items()}
         a, b = configs
@@ -132,7 +126,7 @@ def main() -> None:
         print(f"| | {a} | {b} | ratio |\n|---|---|---|---|")
         for when in ("first", "again"):
             for label, q in ((f"warm check p50, {when} (ms)", 0.5), (f"warm check p90, {when} (ms)", 0.9)):
-                x, y = quantile(times[f"{a}, {when}"], q), quantile(times[f"{b}, {when}"], q)
+                x, y = percentile(times[f"{a}, {when}"], q), percentile(times[f"{b}, {when}"], q)
                 print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
         for label, at in (("cold check, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
             x, y = colds[a][at], colds[b][at]
@@ -140,4 +134,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "_cli":
+        raise SystemExit(child_cli(sys.argv[2:]))
     main()

@@ -1,4 +1,5 @@
-"""Helpers the benches share: child processes that report their own peak memory, percentiles."""
+"""Helpers the benches share: child processes that report their own peak memory,
+percentiles, JSONL inputs."""
 
 from __future__ import annotations
 
@@ -61,3 +62,13 @@ def run_child(args: list[str], env: dict[str, str] | None = None) -> tuple[float
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def one_item_files(folder: Path, name: str, items: list[dict]) -> list[Path]:
+    """One JSONL file per item (``NAME-N.jsonl``): what a one-item ``check`` reads."""
+    return [write_jsonl(folder / f"{name}-{n}.jsonl", [item]) for n, item in enumerate(items)]

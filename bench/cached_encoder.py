@@ -22,6 +22,29 @@ CACHE_DIR = Path(os.environ.get("KBSEARCH_GATE_CACHE", "/work/cache/gate"))
 """Where vectors, streams and replays are kept (``$KBSEARCH_GATE_CACHE``)."""
 
 
+def _keys(texts: Sequence[str]) -> list[str]:
+    return [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+
+
+def _read(db: sqlite3.Connection, select: str, keys: list[str]) -> dict[str, tuple]:
+    """Rows of ``select`` (its first column the key, ``IN (...)`` appended) for the keys held."""
+    unique = list(dict.fromkeys(keys))
+    found: dict[str, tuple] = {}
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        found.update((row[0], row[1:]) for row in db.execute(f"{select} IN ({','.join('?' * len(chunk))})", chunk))
+    return found
+
+
+def _first_missing(keys: list[str], held: dict) -> dict[str, int]:
+    """Each key not held → the first position it occurs at."""
+    first: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        if key not in held:
+            first.setdefault(key, i)
+    return first
+
+
 class CachedEncoder:
     """``encode`` through a persistent (model, sha256 of text) → vector table."""
 
@@ -35,28 +58,20 @@ class CachedEncoder:
         self.computed = 0
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
-        found: dict[str, np.ndarray] = {}
-        unique = list(dict.fromkeys(keys))
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            rows = self.db.execute(f"SELECT h, vec FROM v WHERE h IN ({','.join('?' * len(chunk))})", chunk)
-            found.update((h, np.frombuffer(b, dtype=np.float32)) for h, b in rows)
-        missing = [i for i, k in enumerate(keys) if k not in found]
-        if missing:
-            first = {}
-            for i in missing:
-                first.setdefault(keys[i], i)
-            order = list(first.values())
-            vectors = self.inner.encode([texts[i] for i in order])
-            self.computed += len(order)
-            for i, vector in zip(order, vectors, strict=True):
-                found[keys[i]] = np.asarray(vector, dtype=np.float32)
-            self.db.executemany(
-                "INSERT OR REPLACE INTO v VALUES (?, ?)", [(keys[i], found[keys[i]].tobytes()) for i in order]
-            )
+        keys = _keys(texts)
+        found = {
+            h: np.frombuffer(b, dtype=np.float32)
+            for h, (b,) in _read(self.db, "SELECT h, vec FROM v WHERE h", keys).items()
+        }
+        first = _first_missing(keys, found)
+        if first:
+            vectors = self.inner.encode([texts[i] for i in first.values()])
+            self.computed += len(first)
+            for key, vector in zip(first, vectors, strict=True):
+                found[key] = np.asarray(vector, dtype=np.float32)
+            self.db.executemany("INSERT OR REPLACE INTO v VALUES (?, ?)", [(k, found[k].tobytes()) for k in first])
             self.db.commit()
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, key in enumerate(keys):
             out[i] = found[key]
         return out
@@ -78,14 +93,10 @@ class CachedTokenEncoder:
         return self.inner.count_tokens(texts)
 
     def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
-        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
-        found: dict[str, np.ndarray] = {}
-        unique = list(dict.fromkeys(keys))
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            rows = self.db.execute(f"SELECT h, n, vec FROM t WHERE h IN ({','.join('?' * len(chunk))})", chunk)
-            found.update((h, np.frombuffer(b, dtype=np.float16).reshape(n, -1).astype(np.float32)) for h, n, b in rows)
-        first = {k: i for i, k in reversed(list(enumerate(keys))) if k not in found}
+        keys = _keys(texts)
+        held = _read(self.db, "SELECT h, n, vec FROM t WHERE h", keys)
+        found = {h: np.frombuffer(b, dtype=np.float16).reshape(n, -1).astype(np.float32) for h, (n, b) in held.items()}
+        first = _first_missing(keys, found)
         if first:
             vectors = self.inner.encode_tokens([texts[i] for i in first.values()])
             self.computed += len(first)

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from benchlib import one_item_files, write_jsonl  # noqa: E402
 from dev_stream import load_rows, to_records  # noqa: E402
 
 KBSEARCH = [sys.executable, "-m", "kbsearch"]
@@ -109,21 +110,31 @@ def main() -> None:
     fresh = [r for r in rows[::-1] if r["paper"] not in held][: args.checks]
     with tempfile.TemporaryDirectory(prefix="kbsearch-judge-cost-") as tmp:
         folder = Path(tmp)
-        data = folder / "records.jsonl"
-        data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-        items = []
-        for n, row in enumerate(fresh):
-            item = {"id": f"probe/{n}", "kind": "paper_card", "title": row["title"], "text": row["tldr_zh"]}
-            items.append(folder / f"item-{n}.jsonl")
-            items[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
+        data = write_jsonl(folder / "records.jsonl", records)
+        probes = [
+            {
+                "id": f"probe/{n}",
+                "kind": "paper_card",
+                "title": row["title"],
+                "text": row["tldr_zh"],
+                "date": row["date"],
+            }
+            for n, row in enumerate(fresh)
+        ]
+        items = one_item_files(folder, "item", probes)
         # A second card of a paper the index holds (its title, another part of its
         # summary): the same item, so the judge also reads claims and passages.
-        seen = []
-        for n, row in enumerate(rows[: args.checks]):
-            item = {"id": f"again/{n}", "kind": "paper_card", "title": row["title"]}
-            item["text"] = row["result_zh"] or row["method_zh"] or row["tldr_zh"]
-            seen.append(folder / f"again-{n}.jsonl")
-            seen[-1].write_text(json.dumps({**item, "date": row["date"]}, ensure_ascii=False) + "\n", "utf-8")
+        again = [
+            {
+                "id": f"again/{n}",
+                "kind": "paper_card",
+                "title": row["title"],
+                "text": row["result_zh"] or row["method_zh"] or row["tldr_zh"],
+                "date": row["date"],
+            }
+            for n, row in enumerate(rows[: args.checks])
+        ]
+        seen = one_item_files(folder, "again", again)
         setups = {"USE + e5 judge (default)": environ(None), "USE alone (no judge)": environ(models_alone(folder))}
         ingest: dict[str, list[float]] = {name: [] for name in setups}
         for repeat in range(args.repeats):

@@ -37,6 +37,9 @@ from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
 
+NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
+"""A record's token vectors when its text is too long for the aligned decision."""
+
 
 class Checker:
     """Checks items against one store with one encoder and one config."""
@@ -108,11 +111,11 @@ class Checker:
         with timings.phase("judge tokens"):
             counts = self.tokens.count_tokens([e.whole_text for e in lacking])
             fitting = [e for e, n in zip(lacking, counts, strict=True) if n <= self.config.aligned_max_tokens]
-            vectors = self.tokens.encode_tokens([e.whole_text for e in fitting])
+            vectors = dict(
+                zip(map(id, fitting), self.tokens.encode_tokens([e.whole_text for e in fitting]), strict=True)
+            )
         for embedded in lacking:
-            embedded.judge_tokens = np.zeros((0, 1), dtype=np.float32)
-        for embedded, rows in zip(fitting, vectors, strict=True):
-            embedded.judge_tokens = rows
+            embedded.judge_tokens = vectors.get(id(embedded), NO_TOKENS)
 
     def _filter(self, item: Record, file: str | None) -> SearchFilter:
         # Only the item's own file is left out. A stored record that shares

@@ -58,11 +58,7 @@ class SentenceTransformerTokens:
             convert_to_numpy=False,
             show_progress_bar=False,
         )
-        vectors = []
-        for tokens in out:
-            rows = tokens.detach().float().numpy()[self._start : -1]
-            vectors.append(normalize_rows(rows if len(rows) else tokens.detach().float().numpy()))
-        return vectors
+        return [normalize_rows(tokens.detach().float().numpy()[self._start : -1]) for tokens in out]
 
 
 class RememberedTokens:
