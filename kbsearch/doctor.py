@@ -18,10 +18,11 @@ from pydantic import BaseModel
 from kbsearch.errors import KbError
 from kbsearch.records import PASSAGES_VERSION, text_hash
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup
+from kbsearch.store.files import REBUILD, UnfinishedIndex
+from kbsearch.store.texts import whole_texts
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
 REINDEX = "run 'kbsearch reindex' (rewrites the cache from the vectors stored in SQLite)"
-REBUILD = "restore kb.sqlite from a backup, or delete the index folder and ingest the files again"
 
 
 class Finding(BaseModel):
@@ -49,6 +50,8 @@ def examine(root: Path) -> DoctorReport:
         return _report(root, files)
     try:
         store = Store.open(root, upgrade=False)
+    except UnfinishedIndex as err:
+        return _report(root, [Finding(check="database", ok=False, message=err.message, fix=err.hint)])
     except KbError as err:
         if not Store.exists(root):
             raise  # no index at all: the usual "build one with kbsearch ingest"
@@ -176,7 +179,7 @@ def _judge(store: Store) -> list[Finding]:
     judge = store.judge
     if judge is None:
         return []
-    missing = store.missing_hashes(store.whole_texts(), judge)
+    missing = store.missing_hashes(whole_texts(store), judge)
     if missing:
         return [
             Finding(

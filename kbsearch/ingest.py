@@ -23,6 +23,7 @@ from kbsearch.records import ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
 from kbsearch.store import ChangeSet, JudgeVectors, Store
 from kbsearch.store.ledger import IngestLedger
+from kbsearch.store.texts import all_passage_texts, whole_texts
 
 LOOKAHEAD = 20_000
 PLAN_CHUNK = 4_096
@@ -172,8 +173,12 @@ class _Planner:
             self.done += len(chunk)
             if self.progress:
                 self.progress(self.done, self.total)
-        if self.store.mentions_json(item.source) != [m.model_dump_json() for m in item.id_mentions]:
-            yield ChangeSet(mentions={item.source: item.id_mentions})
+        # Without --prune, a reused file's id tables of other days stay, as its records do.
+        mentions = (
+            item.id_mentions if self.prune else ownership.merged_mentions(self.store, item.source, item.id_mentions)
+        )
+        if self.store.mentions_json(item.source) != [m.model_dump_json() for m in mentions]:
+            yield ChangeSet(mentions={item.source: mentions})
         if self.prune:
             gone = self.ledger.unseen_of_file(item.source)
             self.report.removed += len(gone)
@@ -253,7 +258,7 @@ def reindex_store(
 ) -> ReindexReport:
     """Rebuild every vector for ``model`` (and its judge) from the text kept in SQLite."""
     started = time.perf_counter()
-    texts = store.all_passage_texts()
+    texts = all_passage_texts(store)
     missing = sorted(store.missing_hashes(texts, model))
     dim = store.stored_dim(model) if texts and not missing else None
     vectors: dict[str, np.ndarray] = {}
@@ -266,7 +271,7 @@ def reindex_store(
     judged = 0
     judge_vectors = None
     if judge is not None:
-        wholes = store.whole_texts()
+        wholes = whole_texts(store)
         todo = sorted(store.missing_hashes(wholes, judge.model))
         judged = len(todo)
         batch = embed(judge.load(), [(h, wholes[h]) for h in todo], None, progress) if todo else {}

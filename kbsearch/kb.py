@@ -27,7 +27,7 @@ from kbsearch.records import IdMention, Record
 from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
-from kbsearch.store import ChangeSet, IndexShare, SearchFilter, Store
+from kbsearch.store import IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
 from kbsearch.writer_lock import LOCK_NAME, WriterLock
@@ -199,39 +199,39 @@ class KnowledgeBase:
         self,
         source: str,
         *,
-        as_of: dt.date | None = None,
-        accept: bool = False,
-        config: DedupeConfig | None = None,
         stdin_text: str | None = None,
         on_wait: Callable[[], None] | None = None,
+        **options: Any,
     ) -> CheckResult:
-        """Check a file (or ``-`` with ``stdin_text``) against the knowledge base."""
+        """Check a file (or ``-`` with ``stdin_text``) against the knowledge base. ``options``:
+        ``as_of``; ``accept`` stores the items when none is a DUPLICATE (``kbsearch.accepting``),
+        ``replace`` lets them overwrite another item's id; ``config``."""
         with timings.phase("imports"):
             from kbsearch.dedupe.check_input import read_check_input
         with timings.phase("read input"):
             items, file, mentions = read_check_input(source, stdin_text)
-        return self._check_items(items, file, mentions, source, as_of, accept, config, on_wait)
+        return self._check_items(items, (file, mentions), source, on_wait, **options)
 
     def check_text(
         self, text: str, *, name: str | None = None, input_name: str | None = None, **options: Any
     ) -> CheckResult:
         """Check a client's text: file ``name``'s content (the name, never opened, picks the format and
-        labels the records), else what ``check -`` reads; ``options``: ``as_of``, ``accept``, ``config``."""
+        labels the records), else what ``check -`` reads; ``options`` as for ``check``."""
         from kbsearch.dedupe.check_input import read_check_input, read_named_text
 
         items, file, mentions = read_check_input("-", text) if name is None else read_named_text(text, name)
-        return self._check_items(items, file, mentions, input_name or name or "-", **options)
+        return self._check_items(items, (file, mentions), input_name or name or "-", None, **options)
 
     def _check_items(
         self,
         items: list[Record],
-        file: str | None,
-        mentions: list[IdMention],
+        source: tuple[str | None, list[IdMention]],
         input_name: str,
+        on_wait: Callable[[], None] | None,
         as_of: dt.date | None = None,
         accept: bool = False,
+        replace: bool = False,
         config: DedupeConfig | None = None,
-        on_wait: Callable[[], None] | None = None,
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
@@ -246,34 +246,28 @@ class KnowledgeBase:
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
                 checker = Checker(self.store, encoder, config, as_of, judge=judge, tokens=tokens)
-                result = checker.check(items, file=file, input_name=input_name, mentions=mentions)
+                result = checker.check(items, file=source[0], input_name=input_name, mentions=source[1])
         if accept:
-            result.accepted = self._accept(result, items, file, mentions, on_wait)
+            self._accept(result, items, source, on_wait, replace)
         return result
 
     def _accept(
         self,
         result: CheckResult,
         items: list[Record],
-        file: str | None,
-        mentions: list[IdMention],
+        source: tuple[str | None, list[IdMention]],
         on_wait: Callable[[], None] | None,
-    ) -> list[str]:
-        from kbsearch.dedupe.results import Verdict
-        from kbsearch.ingest import ingest_records
+        replace: bool,
+    ) -> None:
+        from kbsearch.accepting import accept
 
-        keep = {r.id for r in result.items if r.verdict is not Verdict.DUPLICATE}
-        accepted = [item for item in items if item.id in keep]
-        changes = ChangeSet(
-            upserts=accepted,
-            files={r.id: file for r in accepted if file},
-            mentions={file: mentions} if file and accepted else {},
-        )
-        with self.writing(on_wait) as store:
-            ingest_records(
-                store, changes, model=self.spec.name, load_encoder=lambda: self.encoder, judge=self._judging()
-            )
-        return [r.id for r in accepted]
+        result.accept_refused = result.accept_refusal()
+        if result.accept_refused is None:
+            with self.writing(on_wait) as store:
+                load, judge = (lambda: self.encoder), self._judging()
+                result.accepted = accept(
+                    store, result, items, source, replace=replace, model=self.spec.name, load_encoder=load, judge=judge
+                )
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
         from kbsearch.dedupe.audit import audit

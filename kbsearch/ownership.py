@@ -10,9 +10,12 @@ takes it over.
 
 When a file gives a record a new id (after a change in how ids are made,
 such as cards named by their card number instead of their paper's arXiv id),
-the stored record at the same place of the same file, of the same kind, whose
-old id the file no longer gives, is renamed to it: its row, passages and
-vectors are kept, and no record is left behind under the old id.
+the stored record at the same place of the same file, of the same kind and
+with the same content, whose old id the file no longer gives, is renamed to
+it: its row, passages and vectors are kept, and no record is left behind
+under the old id. Only the same content: an inbox file reused from day to day
+holds another item at the same place tomorrow, and that item is a record of
+its own, never a rename of yesterday's.
 
 Inputs are read as streams (a JSONL file may hold a million records), so the
 ids seen in this run live in the ingest's ledger, a temporary SQLite table,
@@ -22,7 +25,6 @@ and the checks run a chunk of ids at a time.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -65,7 +67,7 @@ def _clash(store: Store, ledger: IngestLedger, item: Input, chunk: int) -> str |
         for rid, earlier in ledger.seen_from(ids).items():
             if earlier != item.source:
                 return f"record id {rid!r} also comes from {earlier}, read earlier in this run"
-        for rid, file in store.files_of_ids(ids).items():
+        for rid, file in store.column_of_ids(ids, "file").items():
             if file is not None and file != item.source and Path(file).exists():
                 return f"record id {rid!r} is already stored from {file}"
         ledger.mark_seen(ids, item.source)
@@ -79,16 +81,24 @@ def renames(store: Store, ledger: IngestLedger, item: Input) -> dict[str, str]:
     gone = ledger.unseen_of_file(item.source)
     if not gone:
         return {}
-    slots: dict[tuple[int, str], str] = {}
+    slots: dict[tuple[int, str, str], str] = {}
     for rid, (data, _file) in ledger.stored_rows(gone).items():
-        payload = json.loads(data)
-        slots[(int(payload.get("position", 0)), str(payload.get("kind")))] = rid
+        stored_record = Record.from_document(data)
+        slots[(stored_record.position, stored_record.kind.value, stored_record.content_hash)] = rid
     found: dict[str, str] = {}
     records = item.iter_records()
     while chunk := list(itertools.islice(records, CHUNK)):
-        stored = store.files_of_ids([r.id for r in chunk])
+        stored = store.column_of_ids([r.id for r in chunk], "file")
         for record in chunk:
-            old = slots.get((record.position, record.kind.value))
+            old = slots.get((record.position, record.kind.value, record.content_hash))
             if record.id not in stored and old is not None and old not in found:
                 found[old] = record.id
     return found
+
+
+def merged_mentions(store: Store, source: str, mentions: list[IdMention]) -> list[IdMention]:
+    """The id-table rows to keep for ``source``: ``mentions``, plus the stored rows
+    of the days they do not cover (what a reused inbox file held on earlier days)."""
+    days = {m.date for m in mentions}
+    stored = (IdMention.model_validate_json(data) for data in store.mentions_json(source))
+    return [m for m in stored if m.date not in days] + mentions

@@ -46,6 +46,7 @@ from kbsearch.doctor import examine
 from kbsearch.kb import KnowledgeBase
 from kbsearch.records import MAX_PASSAGES
 from kbsearch.store import DB_NAME, Store
+from kbsearch.store.files import UnfinishedIndex
 from kbsearch.store.vector_cache import leftover_temp_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,7 +231,12 @@ def check_opens_whole(index: Path) -> str:
     """Raise AssertionError unless the index opens and agrees with itself; return the cache state."""
     if not (index / DB_NAME).exists():
         return "no index"
-    store = Store.open(index)
+    try:
+        store = Store.open(index)
+    except UnfinishedIndex:
+        # Killed between creating the database and its first commit: named, never read as empty.
+        assert not examine(index).healthy
+        return "unfinished first ingest"
     try:
         vectors = sorted(store.vector_index.ids().tolist())
         rows = store.db.execute(f"SELECT rowid * {MAX_PASSAGES} + idx FROM passages")

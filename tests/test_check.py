@@ -112,6 +112,11 @@ def check_rows(
     return check_json(capsys, "check", str(write_jsonl(tmp_path / "incoming.jsonl", rows)), "--index", index, *extra)
 
 
+def run_text(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
 def test_identical_text_is_a_duplicate_and_exits_1(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -167,12 +172,46 @@ def test_unrelated_item_is_new(index: str, tmp_path: Path, capsys: pytest.Captur
 
 
 def test_as_of_hides_later_records(index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])
+    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"], date=None)
     assert check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]["verdict"] == "DUPLICATE"
     _, replay = check_rows(capsys, tmp_path, index, [copy], "--as-of", "2026-09-19")
     assert replay["as_of"] == "2026-09-19"
     assert replay["items"][0]["verdict"] == "NEW"
     assert all(m["id"] != "late-keda" for m in replay["items"][0]["matches"])
+
+
+def test_a_dated_item_is_compared_with_nothing_written_after_it(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24: a briefing of 09-19 showed "first seen: stephen 2026-09-21". Its own date is the
+    default --as-of; the later record is named in a note, never as evidence."""
+    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])  # dated 2026-09-19; late-keda is 09-30
+    verdict = check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]
+    assert verdict["verdict"] == "NEW" and verdict["as_of"] == "2026-09-19"
+    assert all(m["id"] != "late-keda" for m in verdict["matches"]) and verdict["first_seen"] is None
+    assert len(verdict["notes"]) == 1 and verdict["notes"][0].startswith("late-keda (spark, 2026-09-30)")
+    code, text = run_text(capsys, "check", str(tmp_path / "incoming.jsonl"), "--index", index)
+    assert code == 0 and "note: late-keda (spark, 2026-09-30) would also be the same item" in text
+    later = check_rows(capsys, tmp_path, index, [copy], "--as-of", "2026-09-30")[1]["items"][0]
+    assert later["verdict"] == "DUPLICATE" and later["notes"] == []
+
+
+def test_a_dated_item_still_reads_undated_records(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Living-doc sections carry no date: the default as-of leaves them in (--as-of leaves them out)."""
+    doc = {
+        "id": "doc/inference#kv",
+        "kind": "doc_section",
+        "title": "KEDA autoscaling for vLLM on prefix cache hit ratio",
+        "text": KNOWN[3]["text"],
+    }
+    undated = write_jsonl(tmp_path / "doc.jsonl", [doc])
+    assert main(["ingest", str(undated), "--index", index]) == 0
+    capsys.readouterr()
+    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])
+    verdict = check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]
+    assert "doc/inference#kv" in {m["id"] for m in verdict["matches"]}
 
 
 def test_rechecking_an_ingested_file_never_matches_itself(
@@ -184,15 +223,22 @@ def test_rechecking_an_ingested_file_never_matches_itself(
         assert all(m["id"] not in {r["id"] for r in KNOWN} for m in verdict["matches"])
 
 
-def test_accept_ingests_new_and_update_but_not_duplicates(
+def test_accept_stores_nothing_when_any_item_is_a_duplicate(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Issue 24: all or nothing. The writer drops the DUPLICATE and checks again; nothing it
+    sent the first time stands in its way."""
     rows = [
         item(id="dup", title=KNOWN[2]["title"], text=KNOWN[2]["text"]),
         item(id="fresh", title="Cached-input pricing at one tenth of list price"),
     ]
     code, result = check_rows(capsys, tmp_path, index, rows, "--accept")
-    assert code == 1 and result["accepted"] == ["fresh"]
+    assert code == 1 and result["accepted"] == []
+    assert result["accept_refused"].startswith("nothing accepted: 1 item is a DUPLICATE (dup)")
+    _, stats = check_json(capsys, "stats", "--index", index)
+    assert stats["records"] == len(KNOWN)
+    code, fixed = check_rows(capsys, tmp_path, index, rows[1:], "--accept")
+    assert code == 0 and fixed["accepted"] == ["fresh"] and fixed["items"][0]["verdict"] == "NEW"
     _, stats = check_json(capsys, "stats", "--index", index)
     assert stats["records"] == len(KNOWN) + 1
     other = write_jsonl(tmp_path / "other.jsonl", [item(id="other", title=rows[1]["title"])])

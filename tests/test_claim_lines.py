@@ -42,3 +42,25 @@ def test_known_claims_new_numbers_and_weak_matches_read_as_before() -> None:
     known, numbers, weak = lines(claim(True, 0.9), claim(False, 0.7, ["2.5×"]), claim(False, 0.2))
     assert not any("not the same item" in line for line in (known, numbers, weak))
     assert "0.20 < 0.50" in weak and "[new numbers: 2.5×]" in numbers
+
+
+def test_a_known_claim_shows_the_passage_that_says_it_cut_to_a_line() -> None:
+    """Issue 24: the text output named the record, never what in it says the same (only --json did)."""
+    passage = "KV entries of the skipped layers are copied from the last computed layer\nwhich costs accuracy " * 4
+    said = claim(True, 0.9).model_copy(update={"best_text": passage})
+    unsaid = claim(False, 0.2).model_copy(update={"best_text": "an unrelated passage"})
+    item = ItemResult(
+        id="x",
+        title="TIDE",
+        kind=Kind.increment,
+        instance=None,
+        date=None,
+        verdict=Verdict.UPDATE,
+        reason="same item",
+        claims=[said, unsaid],
+    )
+    text = item_text(item).splitlines()
+    quoted = [line for line in text if line.strip().startswith("“")]
+    assert len(quoted) == 1 and quoted[0].strip().startswith("“KV entries of the skipped layers are copied")
+    assert quoted[0].strip().endswith("…”") and "\n" not in quoted[0] and len(quoted[0]) < 120
+    assert text.index(quoted[0]) == text.index(next(line for line in text if "known" in line)) + 1

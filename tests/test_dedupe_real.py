@@ -170,15 +170,15 @@ def test_audit_keeps_the_three_papers_of_one_doc_section_apart(examples_kb: Know
 @needs_seeds
 def test_stephens_notes_repeat_tom_across_languages(seeds_kb: KnowledgeBase) -> None:
     trt, zero_copy, _ = seeds_kb.check(str(STEPHEN_0921), as_of=dt.date(2026, 9, 21)).items
-    seen_first_by(trt, "tom/000_c534be5e5b71eb8c#3")
-    seen_first_by(zero_copy, "tom/000_c534be5e5b71eb8c#2")
+    seen_first_by(trt, "tom/000_c534be5e5b71eb8c@2026-09-19#3")
+    seen_first_by(zero_copy, "tom/000_c534be5e5b71eb8c@2026-09-19#2")
 
 
 @needs_seeds
 def test_tgi_maintenance_repeats_the_seed(seeds_kb: KnowledgeBase) -> None:
     items = seeds_kb.check(str(EXAMPLES / "extra.jsonl"), as_of=dt.date(2026, 8, 27)).items
     tgi = next(i for i in items if i.id == "ex-stephen-2026-08-27-tgi-maintenance")
-    seen_first_by(tgi, "tom/003_11fd4a84ef5353d3#5")
+    seen_first_by(tgi, "tom/003_11fd4a84ef5353d3@2026-08-26#5")
 
 
 @needs_seeds
@@ -205,5 +205,5 @@ def test_audit_on_examples_and_seeds_never_merges_c2kv_internet_and_compaction(s
         members = [cluster.first_seen.id, *(m.id for m in cluster.repeats)]
         single = set().union(*(by_id[m] & papers for m in members if len(by_id[m]) == 1))
         assert len(single) <= 1, members
-    false_flag = [f for f in result.claimed_new_seen_before if "tom/003_11fd4a84ef5353d3#3" in f.message]
+    false_flag = [f for f in result.claimed_new_seen_before if "tom/003_11fd4a84ef5353d3@2026-08-26#3" in f.message]
     assert all(f.first_seen_id != "jay/2026-08-26-jay-inference-e1prep#1" for f in false_flag)

@@ -225,7 +225,7 @@ def test_instance_from_signature_and_from_inbox_path(tmp_path: Path) -> None:
     assert (record.instance, record.date) == ("stephen", dt.date(2026, 9, 2))
     assert record.id == "stephen/2026-09-02-agents-e1prep#1"
     unsigned = parse_file(write(tmp_path / "plain.md", body))
-    assert unsigned.records[0].id == "unknown/plain#1"
+    assert unsigned.records[0].id == "unknown/plain@2026-09-01#1"
 
 
 def test_one_bad_increment_does_not_lose_the_others(tmp_path: Path) -> None:
@@ -263,3 +263,20 @@ def test_only_untitled_increments_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path / "untitled.md", "x · E1 预消化简报(2026-09-19)\n增量 1：★★\n")
     with pytest.raises(KbError, match=r"untitled\.md.*no usable increment"):
         parse_file(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "expected"),
+    [
+        ("2026-09-20-jay-engineering-e1prep.md", "(2026-09-20)", "jay/2026-09-20-jay-engineering-e1prep#1"),
+        ("20260920-notes.md", "(2026-09-20)", "jay/20260920-notes#1"),
+        ("today.md", "(2026-09-20)", "jay/today@2026-09-20#1"),
+        ("today.md", "", "jay/today#1"),
+    ],
+)
+def test_an_id_carries_the_briefing_date_when_its_file_name_does_not(
+    tmp_path: Path, name: str, header: str, expected: str
+) -> None:
+    """Issue 24: one inbox file reused from day to day must not give tomorrow's item yesterday's id."""
+    path = write(tmp_path / "inbox" / "jay" / name, f"topic · E1 预消化简报{header}\n增量 1：Idea ★\n要点：x\n")
+    assert parse_file(path).records[0].id == expected

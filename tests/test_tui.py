@@ -287,7 +287,9 @@ async def test_check_screen_shows_five_verdicts_for_a_briefing(index: str, brief
 
 
 @drive
-async def test_accept_adds_the_new_and_update_items_after_confirmation(index: str) -> None:
+async def test_accept_is_all_or_nothing_and_asks_first(index: str) -> None:
+    """A briefing holding a DUPLICATE is not offered for accepting (issue 24: the CLI's contract);
+    one without is, after a confirmation, and then every item is stored."""
     app = make_app(index)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.stats is not None, "the stats")
@@ -297,11 +299,15 @@ async def test_accept_adds_the_new_and_update_items_after_confirmation(index: st
         assert isinstance(screen, CheckScreen)
         screen.start(str(BRIEFING), None)
         await wait_for(pilot, lambda: screen.result is not None, "the check")
-        result = screen.result
-        assert result is not None
-        verdicts = [item.verdict for item in result.items]
-        assert Verdict.DUPLICATE in verdicts and Verdict.NEW in verdicts
-        keep = [item.id for item in result.items if item.verdict is not Verdict.DUPLICATE]
+        assert screen.result is not None and Verdict.DUPLICATE in [i.verdict for i in screen.result.items]
+        screen.query_one(VerdictTable).focus()
+        await pilot.press("a")
+        assert app.screen is screen
+        assert any(n.message.startswith("Nothing accepted: ") for n in app._notifications)
+        screen.start("-", "Cached-input pricing at one tenth of list price\nthree providers bill cached tokens at 10%")
+        await wait_for(pilot, lambda: screen.result is not None and screen.result.input == "-", "the second check")
+        keep = [item.id for item in screen.result.items]
+        assert [item.verdict for item in screen.result.items] == [Verdict.NEW]
         screen.query_one(VerdictTable).focus()
         await pilot.press("a")
         assert isinstance(app.screen, ConfirmScreen)

@@ -37,6 +37,7 @@ from kbsearch.cli.errors import (
 )
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL
 from kbsearch.cli.parser import build_parser
+from kbsearch.cli.remote import refuse_local_only
 from kbsearch.errors import KbError
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", "main", "run"]
@@ -52,12 +53,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_usage_error(err, as_json="--json" in argv)
     args.opened = []
     try:
+        refuse_local_only(args)
         return int(args.handler(args))
     except KbError as err:
-        report_error(err, as_json=args.json)
+        report_error(err, as_json=getattr(args, "json", False))
         return EXIT_ERROR
     except KeyboardInterrupt:
-        report_error(KbError("interrupted; the index is unchanged by the unfinished write"), as_json=args.json)
+        report_error(
+            KbError("interrupted; the index is unchanged by the unfinished write"), as_json=getattr(args, "json", False)
+        )
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (kbsearch list | head): stop quietly, as Unix tools do.

@@ -19,7 +19,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     kb = open_kb(args)
     config = kb.dedupe_config(args.config)
     result = kb.check(
-        args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text, config=config, on_wait=say_waiting
+        args.input,
+        as_of=args.as_of,
+        accept=args.accept,
+        replace=args.replace,
+        stdin_text=stdin_text,
+        config=config,
+        on_wait=say_waiting,
     )
     print_notes(kb)
     emit(args, result, render.check_text)

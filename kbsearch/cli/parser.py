@@ -20,6 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
     common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     common.add_argument("--json", action="store_true", help="print one JSON document")
+    common.add_argument(
+        "--local", action="store_true", help="use the index here even when $KBSEARCH_SERVER names a server"
+    )
     parser = Parser(
         prog="kbsearch",
         description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",
@@ -38,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     tui = commands.add_parser("tui", help="the terminal UI: search as you type, check and audit")
     tui.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
     tui.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    tui.add_argument("--local", action="store_true", help="run even when $KBSEARCH_SERVER names a server")
     tui.set_defaults(handler=cmd_tui)
     stats = commands.add_parser("stats", parents=[common, _remote()], help="what the index holds")
     stats.set_defaults(handler=cmd_stats)
@@ -84,9 +88,22 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     check.add_argument("input", metavar="INPUT", help="a file, or - to read stdin")
     check.add_argument(
-        "--as-of", type=_date, metavar="YYYY-MM-DD", help="compare only with records dated on or before this day"
+        "--as-of",
+        type=_date,
+        metavar="YYYY-MM-DD",
+        help="compare only with records dated on or before this day (and not with undated ones); "
+        "default: a dated item is compared with nothing written after its own date",
     )
-    check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
+    check.add_argument(
+        "--accept",
+        action="store_true",
+        help="then store every item, or none when any is a DUPLICATE (exit 1; drop those and check again)",
+    )
+    check.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --accept: let an item overwrite a stored record of another item under the same id",
+    )
     check.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     check.set_defaults(handler=cmd_check)
     audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")

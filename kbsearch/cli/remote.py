@@ -24,7 +24,7 @@ def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -
     """The server's answer when --server or $KBSEARCH_SERVER names one, else None (run locally)."""
     from kbsearch.client import call, server_url, token
 
-    url = server_url(args.server)
+    url = None if args.local else server_url(args.server)
     if url is None:
         return None
     return call(url, operation, body, token(args.token_file))
@@ -47,6 +47,35 @@ def filter_fields(args: argparse.Namespace) -> dict[str, Any]:
     return {name: getattr(args, name) for name in FILTERS if getattr(args, name) not in (None, [])}
 
 
+# What to do instead, for each command that has no server form.
+LOCAL_ONLY = {
+    "ingest": "send each file to the server with 'kbsearch check FILE --accept' (the write token)",
+    "reindex": "run it on the server's host",
+    "remove": "run it on the server's host",
+    "audit": "run it on the server's host",
+    "calibrate": "it fits on scratch indexes of its own",
+    "doctor": "run it on the server's host",
+    "tui": "run it on the server's host",
+}
+
+
+def refuse_local_only(args: argparse.Namespace) -> None:
+    """A command with no server form refuses to run locally while $KBSEARCH_SERVER names a
+    server: the user means the server's index, and a local run would read or build ./index."""
+    from kbsearch.client import server_url
+    from kbsearch.errors import KbError
+
+    instead = LOCAL_ONLY.get(args.command)
+    url = server_url(None)
+    if instead is None or url is None or getattr(args, "local", False):
+        return
+    raise KbError(
+        f"KBSEARCH_SERVER is set ({url}), and '{args.command}' has no server form: it would use a local "
+        "index, not the server's",
+        hint=f"{instead}; or pass --local (or unset KBSEARCH_SERVER) to run it on a local index",
+    )
+
+
 def config_fields(args: argparse.Namespace) -> dict[str, Any]:
     from kbsearch.client import config_fields as read
 
@@ -59,10 +88,12 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | No
     from kbsearch.client import check_body, server_url
     from kbsearch.dedupe.results import CheckResult
 
-    if server_url(args.server) is None:
+    if args.local or server_url(args.server) is None:
         return None
     text, path = check_body(args.input, stdin_text)
     body = {"text": text, "path": path, "input": args.input, "as_of": args.as_of, "accept": args.accept}
+    if args.replace:
+        body["replace"] = True
     answer = ask_server(args, "check", {**body, "config": config_fields(args)})
     assert answer is not None
     result = CheckResult.model_validate_json(answer)

@@ -220,7 +220,7 @@ def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
         by_source.setdefault(mention.source or "", []).append(mention)
     flags = []
     for source, mentions in by_source.items():
-        for flag in table_flags(store, mentions, source or None, None):
+        for flag in table_flags(store, mentions, SearchFilter(exclude_sources=[source] if source else [])):
             where = f"{mentions[0].instance or '?'} {mentions[0].date or ''}".strip()
             flags.append(flag.model_copy(update={"message": f"{where}: {flag.message}"}))
     return flags

@@ -1,8 +1,11 @@
 """``kbsearch check``: gather the evidence for each incoming item and judge it.
 
-An item is never compared with itself or with records read from the same
-file, and ``as_of`` hides everything dated later (and everything undated), so
-a past day can be replayed honestly.
+An item is never compared with itself: the records stored under the items'
+ids with the items' very content (an earlier accept of the same submission)
+are left out, and nothing else, so what a reused inbox file held yesterday is
+evidence like any other record. ``as_of`` hides everything dated later (and
+everything undated), so a past day can be replayed honestly; without it a
+dated item is compared with nothing written after its own date.
 
 Candidates come from the index's model (nearest by whole text and title),
 shared ids and rare shared names; with a judge model, each item's whole text
@@ -78,9 +81,15 @@ class Checker:
     ) -> CheckResult:
         self.store.require_current_passages()  # the rules read a record's passages by position
         embedded = self._embed(items)
-        results = [self._check_one(item, file) for item in embedded]
-        flags = table_flags(self.store, mentions or [], file, self.as_of)
+        resubmitted = self._resubmitted(items)
+        results = [self._check_one(item, resubmitted) for item in embedded]
+        flags = table_flags(self.store, mentions or [], SearchFilter(until=self.as_of, exclude_ids=resubmitted))
         return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
+
+    def _resubmitted(self, items: list[Record]) -> list[str]:
+        """Ids of the items stored with the items' very content: this submission, accepted before."""
+        stored = self.store.column_of_ids([item.id for item in items], "content_hash")
+        return [item.id for item in items if stored.get(item.id) == item.content_hash]
 
     def _embed(self, items: list[Record]) -> list[Embedded]:
         # Split once: encoding and Embedded share them. Each claim is judged on
@@ -117,15 +126,18 @@ class Checker:
         for embedded in lacking:
             embedded.judge_tokens = vectors.get(id(embedded), NO_TOKENS)
 
-    def _filter(self, item: Record, file: str | None) -> SearchFilter:
-        # Only the item's own file is left out. A stored record that shares
-        # the item's id but came from another file (a moved briefing, a
-        # second export of a JSONL record) is an earlier version of it: the
-        # very record to compare with.
-        return SearchFilter(until=self.as_of, exclude_sources=[file] if file else [])
+    def _filter(self, item: Record, resubmitted: list[str]) -> SearchFilter:
+        # Only this submission is left out. A stored record under an item's
+        # id with other content (an earlier version, what a reused file held
+        # yesterday) is the very record to compare with.
+        if self.as_of is not None:
+            return SearchFilter(until=self.as_of, exclude_ids=resubmitted)
+        if item.date is not None and self.store.has_records_after(item.date):
+            return SearchFilter(not_after=item.date, exclude_ids=resubmitted)
+        return SearchFilter(exclude_ids=resubmitted)  # nothing later: no filter to scan the index for
 
-    def _check_one(self, item: Embedded, file: str | None) -> ItemResult:
-        flt = self._filter(item.record, file)
+    def _check_one(self, item: Embedded, resubmitted: list[str]) -> ItemResult:
+        flt = self._filter(item.record, resubmitted)
         known = self._candidates(item, flt)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
@@ -149,7 +161,30 @@ class Checker:
             claims=claims,
             flags=self._item_flags(record, first),
             first_seen=first,
+            as_of=flt.until or flt.not_after,
+            resubmitted=record.id in resubmitted,
+            notes=self._later_notes(item, flt),
         )
+
+    def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
+        """When the item's own date hid later records: those that would have been the same item."""
+        day = flt.not_after
+        if day is None:
+            return []
+        known = self._candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
+        if not any(e.record.date is not None and e.record.date > day for e in known.values()):
+            return []
+        compared = compare_all(item, list(known.values()), self.config, self.name_count)
+        later = [
+            m
+            for m in one_item(compared, known, self.config, self.name_count)
+            if m.same_item and m.date and m.date > day
+        ]
+        return [
+            f"{m.id} ({m.instance or 'unknown'}, {m.date}) would also be the same item, but was written after "
+            f"this item's date {day} and so is no evidence that it repeats anything (--as-of {m.date} compares with it)"
+            for m in later
+        ]
 
     def _candidates(self, item: Embedded, flt: SearchFilter) -> dict[str, Embedded]:
         """Nearest records by whole text and by title, plus every record sharing an

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from kbsearch.dedupe.results import Flag, FlagKind
@@ -13,8 +12,9 @@ from kbsearch.store import SearchFilter, Store
 NEW_MARKERS = re.compile(r"首次锚入|首次|本次新增|新增|净增|\bnew\b|\bfirst\b", re.IGNORECASE)
 
 
-def table_flags(store: Store, mentions: list[IdMention], file: str | None, as_of: dt.date | None) -> list[Flag]:
-    """Ids a briefing's own table calls new although the table, or the KB, knew them earlier."""
+def table_flags(store: Store, mentions: list[IdMention], known: SearchFilter) -> list[Flag]:
+    """Ids a briefing's own table calls new although the table, or the records ``known`` lets
+    through (never the briefing's own), knew them earlier."""
     flags = []
     for mention in (m for m in mentions if m.claims_new and m.arxiv_id):
         for earlier in (m for m in mentions if m.arxiv_id == mention.arxiv_id and m.anchored_on):
@@ -27,15 +27,14 @@ def table_flags(store: Store, mentions: list[IdMention], file: str | None, as_of
                     f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table",
                 )
             )
-        flags += _kb_flag(store, mention, file, as_of)
+        flags += _kb_flag(store, mention, known)
     return flags
 
 
-def _kb_flag(store: Store, mention: IdMention, file: str | None, as_of: dt.date | None) -> list[Flag]:
+def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag]:
     if mention.arxiv_id is None or mention.date is None:
         return []
-    flt = SearchFilter(until=as_of, exclude_sources=[file] if file else [])
-    rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), flt)
+    rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), known)
     earlier = sorted(
         (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
         key=lambda r: (r.date, r.instance is None, r.instance or "", r.id),

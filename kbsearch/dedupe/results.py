@@ -156,6 +156,15 @@ class ItemResult(BaseModel):
     flags: list[Flag] = Field(default_factory=list)
     first_seen: Match | None = None
     """The earliest known record of the same item."""
+    as_of: dt.date | None = None
+    """Records dated after this day were not compared: ``--as-of``, else the
+    item's own date when records written after it are stored."""
+    resubmitted: bool = False
+    """This very text is stored under this id (an earlier accept of the same
+    submission): it is not compared with itself."""
+    notes: list[str] = Field(default_factory=list)
+    """What is worth knowing about the comparison, such as a record written
+    after the item that would also be the same item."""
 
 
 class CheckResult(BaseModel):
@@ -166,12 +175,27 @@ class CheckResult(BaseModel):
     flags: list[Flag] = Field(default_factory=list)
     """Flags about the input as a whole, such as its arXiv id table."""
     accepted: list[str] = Field(default_factory=list)
-    """Ids ingested by ``--accept``."""
+    """Ids stored by ``--accept``: every item, or none when any is a DUPLICATE."""
+    accept_refused: str | None = None
+    """Why ``--accept`` stored nothing (a DUPLICATE among the items), else None."""
 
     @property
     def exit_code(self) -> int:
         """0 when every item is NEW or UPDATE, 1 when any is a DUPLICATE."""
         return 1 if any(i.verdict is Verdict.DUPLICATE for i in self.items) else 0
+
+    def accept_refusal(self) -> str | None:
+        """Why accepting must store nothing (its DUPLICATE items, by id); None when it may store every item."""
+        duplicates = [item.id for item in self.items if item.verdict is Verdict.DUPLICATE]
+        if not duplicates:
+            return None
+        named = ", ".join(duplicates[:5]) + (f" and {len(duplicates) - 5} more" if len(duplicates) > 5 else "")
+        one = len(duplicates) == 1
+        return (
+            f"nothing accepted: {len(duplicates)} item{'' if one else 's'} {'is a' if one else 'are'} "
+            f"DUPLICATE{'' if one else 's'} ({named}); drop {'it' if one else 'them'} from the input, "
+            "or keep only what is new in it, and check again"
+        )
 
 
 class ClusterMember(BaseModel):

@@ -130,9 +130,10 @@ def _instance_from_text(lines: list[str]) -> str | None:
 
 
 def _instance_from_path(path: Path) -> str | None:
-    # inbox/<instance>/<date>-….md is where the writers drop their briefings.
+    # inbox/<instance>/… is where the writers drop their briefings: dated
+    # files (2026-09-19-….md), or one file a writer reuses every day.
     parts = path.parts
-    if len(parts) >= 3 and parts[-3] == "inbox" and _FILE_DATE.match(parts[-1]):
+    if len(parts) >= 3 and parts[-3] == "inbox":
         return parts[-2].lower()
     return None
 
@@ -183,7 +184,7 @@ def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]
         return None
     fields = read_fields(block.body)
     subjects = subject_ids(header, fields)
-    wanted = f"{meta.instance or 'unknown'}/{path.stem}#{header.number}"
+    wanted = f"{meta.instance or 'unknown'}/{dated_stem(path.stem, meta.date)}#{header.number}"
     record_id = unique_id(wanted, taken)
     if record_id != wanted:
         meta.warnings.append(f"line {block.line}: increment number {header.number} repeats; id {record_id}")
@@ -211,6 +212,15 @@ def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]
         anchor=header.anchor,
         category=_category(fields),
     )
+
+
+def dated_stem(stem: str, date: dt.date | None) -> str:
+    """The file stem, with the briefing's date when the stem does not carry it:
+    an inbox file reused from day to day (``today.md``) holds another briefing
+    each day, and yesterday's items keep ids of their own."""
+    if date is None or any(date.strftime(form) in stem for form in ("%Y-%m-%d", "%Y%m%d", "%Y_%m_%d")):
+        return stem
+    return f"{stem}@{date.isoformat()}"
 
 
 def _sources(fields: Fields) -> list[str]:

@@ -56,13 +56,19 @@ class CheckRequest(Body):
     text: str = Field(description="a briefing, a paper card, JSONL, or the text of one increment")
     path: str | None = Field(
         default=None,
-        description="the file the text was read from: picks the format by its extension, labels the records "
-        "and keeps them from being compared with records of the same file; never opened by the server. "
+        description="the file the text was read from: picks the format by its extension and labels the records "
+        "(an item accepted before with this very text is not compared with itself); never opened by the server. "
         "Without it the text is read as 'check -' reads stdin",
     )
     input: str | None = Field(default=None, description="how the result names the input (default: path, else '-')")
     as_of: dt.date | None = Field(default=None, description="compare only with records dated on or before this day")
-    accept: bool = Field(default=False, description="ingest the NEW and UPDATE items afterwards (needs write access)")
+    accept: bool = Field(
+        default=False,
+        description="then store every item, or none when any is a DUPLICATE (needs write access)",
+    )
+    replace: bool = Field(
+        default=False, description="with accept: let an item overwrite a stored record of another item under its id"
+    )
     config: dict[str, float] = Field(
         default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
     )

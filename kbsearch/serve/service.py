@@ -95,9 +95,8 @@ class Service:
 
         def job(kb: KnowledgeBase) -> CheckResult:
             config = kb.dedupe_config(overrides=req.config)
-            return kb.check_text(
-                req.text, name=req.path, input_name=req.input, as_of=req.as_of, accept=req.accept, config=config
-            )
+            options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
+            return kb.check_text(req.text, name=req.path, input_name=req.input, **options)
 
         return await (self._write(job) if req.accept else self._read(job))
 

@@ -98,10 +98,19 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         return await _call(lambda: service.check(request, access_of(ctx)))
 
     @mcp.tool()
-    async def accept(text: Text, ctx: Context, path: Path = None, as_of: AsOf = None) -> CheckResult:
-        """Check like `check`, then store the NEW and UPDATE items in the knowledge base (DUPLICATEs are not
-        stored). Needs write access. Returns the check result with `accepted` listing the stored ids."""
-        request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True)
+    async def accept(
+        text: Text,
+        ctx: Context,
+        path: Path = None,
+        as_of: AsOf = None,
+        replace: Annotated[
+            bool, Field(description="let an item overwrite a stored record of another item under the same id")
+        ] = False,
+    ) -> CheckResult:
+        """Check like `check`, then store every item in the knowledge base, or none when any is a DUPLICATE
+        (then `accept_refused` says which; drop them and accept again). Needs write access. Returns the check
+        result with `accepted` listing the stored ids."""
+        request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True, replace=replace)
         return await _call(lambda: service.check(request, access_of(ctx)))
 
     @mcp.tool()

@@ -16,6 +16,7 @@ are the same state, whatever a writer commits meanwhile. Writes go through
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -24,9 +25,10 @@ from typing import Literal
 
 import numpy as np
 
-from kbsearch.records import IdMention, Kind, Record, RecordHead, text_hash
+from kbsearch.records import IdMention, Kind, Record, RecordHead
 from kbsearch.store import binding, lexical, passages, writer
 from kbsearch.store.database import DB_NAME, open_database
+from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
@@ -63,11 +65,24 @@ class Store:
     ) -> Store:
         """A folder this process can't write is opened read-only, or refused with ``create``;
         ``upgrade=False`` (doctor) refuses an older schema instead of migrating it.
-        ``params`` shape its vector index (tests pass small ones)."""
+        ``params`` shape its vector index (tests pass small ones).
+
+        Only ``create`` (a write) may open a database no write ever committed
+        to: a first ingest killed before its commit leaves one, and reading it
+        would answer "no results" as if the index were whole."""
+        problem = unusable_files(root, create=create)
+        if problem is not None:
+            raise problem
         db, read_only = open_database(root, create=create, upgrade=upgrade)
         store = cls(root, db, read_only=read_only, params=params)
-        if model is not None:
-            store.require_model(model)
+        try:
+            if not create and store.generation == 0 and store.count() == 0:  # every write bumps the generation
+                raise UnfinishedIndex.at(root)
+            if model is not None:
+                store.require_model(model)
+        except BaseException:
+            store.close()
+            raise
         return store
 
     @staticmethod
@@ -180,9 +195,14 @@ class Store:
     def files_of(self, rowids: list[int]) -> dict[int, str | None]:
         return dict(select_in_chunks(self.db, "SELECT rowid, file FROM records WHERE rowid IN ({marks})", rowids))
 
-    def files_of_ids(self, ids: list[str]) -> dict[str, str | None]:
-        """Record id → the file it was read from, for the ids that are stored."""
-        return dict(select_in_chunks(self.db, "SELECT id, file FROM records WHERE id IN ({marks})", ids))
+    def column_of_ids(self, ids: list[str], column: Literal["file", "content_hash"]) -> dict[str, str | None]:
+        """Record id → its file, or its content hash, for the ids that are stored."""
+        return dict(select_in_chunks(self.db, f"SELECT id, {column} FROM records WHERE id IN ({{marks}})", ids))
+
+    def has_records_after(self, day: dt.date) -> bool:
+        return (
+            self.db.execute("SELECT 1 FROM records WHERE date > ? LIMIT 1", (day.isoformat(),)).fetchone() is not None
+        )
 
     def files(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]
@@ -198,21 +218,6 @@ class Store:
         """(rowid, id, record) of every record, in no particular order."""
         for rowid, record_id, data in self.db.execute("SELECT rowid, id, data FROM records"):
             yield rowid, record_id, load_record(data)
-
-    def whole_texts(self) -> dict[str, str]:
-        """Hash → whole text (``Record.embed_text``) of every record: what the judge reads."""
-        texts: dict[str, str] = {}
-        for (data,) in self.db.execute("SELECT data FROM records"):
-            text = load_record(data).embed_text()
-            texts[text_hash(text)] = text
-        return texts
-
-    def all_passage_texts(self) -> dict[str, str]:
-        """Passage hash → text, for every passage of every record."""
-        texts: dict[str, str] = {}
-        for (data,) in self.db.execute("SELECT data FROM records"):
-            texts.update((text_hash(t), t) for t in load_record(data).passages())
-        return texts
 
     def rowids_with_arxiv(self, arxiv_ids: list[str], role: str | None = None) -> list[int]:
         if not arxiv_ids:

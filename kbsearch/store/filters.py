@@ -31,6 +31,9 @@ def filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.until:
         clauses.append("date <= ?")
         params.append(flt.until.isoformat())
+    if flt.not_after:
+        clauses.append("(date IS NULL OR date <= ?)")
+        params.append(flt.not_after.isoformat())
     if flt.section:
         clauses.append("instr(lower(coalesce(section, '')), lower(?)) > 0")
         params.append(flt.section)

@@ -133,7 +133,9 @@ class CheckScreen(Screen[None]):
         self.query_one("#check-summary", Static).update(summary(message.result))
         self.query_one(ItemDetail).show_item(message.result.items[0] if message.result.items else None)
         table.focus()
-        if message.request.accept:
+        if message.request.accept and message.result.accept_refused:
+            self.notify(message.result.accept_refused, severity="warning", markup=False)
+        elif message.request.accept:
             count = len(message.result.accepted)
             self.notify(f"Accepted {count} item{'s' * (count != 1)} into the index.", markup=False)
             refresh = getattr(self.app, "action_reload", None)
@@ -191,9 +193,9 @@ class CheckScreen(Screen[None]):
         if self.result.accepted:
             self.notify("These items were accepted already.", severity="warning")
             return
-        keep = [item for item in self.result.items if item.verdict is not Verdict.DUPLICATE]
-        if not keep:
-            self.notify("Nothing to accept: every item is a DUPLICATE.", severity="warning")
+        refused = self.result.accept_refusal()  # all or nothing, as 'kbsearch check --accept'
+        if refused is not None:
+            self.notify(refused[0].upper() + refused[1:] + ".", severity="warning", markup=False)
             return
         self.app.push_screen(ConfirmScreen(accept_question(self.result), yes="Accept"), self._confirmed)
 
@@ -227,8 +229,8 @@ def accept_question(result: CheckResult) -> Text:
     question.append(f"{tally[Verdict.UPDATE]} UPDATE", style=VERDICT_STYLE[Verdict.UPDATE])
     question.append(" items into the index?\n")
     question.append(
-        f"{tally[Verdict.DUPLICATE]} DUPLICATE items are left out. The check runs again first, "
-        "exactly as 'kbsearch check --accept' does.",
+        "The check runs again first, exactly as 'kbsearch check --accept' does; "
+        "if it now finds a DUPLICATE, nothing is stored.",
         style="dim",
     )
     return question

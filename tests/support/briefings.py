@@ -32,21 +32,23 @@ class Briefing:
 
     path: Path
     id_table_rows: int
+    date: str
+    """The briefing's own date: its record ids carry it, as the file name does not."""
 
     @property
     def stem(self) -> str:
         return self.path.stem
 
     def record_id(self, number: int, instance: str = "tom") -> str:
-        return f"{instance}/{self.stem}#{number}"
+        return f"{instance}/{self.stem}@{self.date}#{number}"
 
 
 # 增量 N：Title（⭐⭐⭐） layout, tom, 2026-09-19, five increments.
-SEED_0919 = Briefing(SEEDS / "000_c534be5e5b71eb8c.txt", id_table_rows=20)
-FIXTURE_0919 = Briefing(FIXTURES / "tom-0919.txt", id_table_rows=12)
+SEED_0919 = Briefing(SEEDS / "000_c534be5e5b71eb8c.txt", id_table_rows=20, date="2026-09-19")
+FIXTURE_0919 = Briefing(FIXTURES / "tom-0919.txt", id_table_rows=12, date="2026-09-19")
 # 增量 N【Area · §x.y 首次锚入】🟢 Title ★★★ layout, tom, 2026-08-26, five increments.
-SEED_0826 = Briefing(SEEDS / "003_11fd4a84ef5353d3.txt", id_table_rows=7)
-FIXTURE_0826 = Briefing(FIXTURES / "tom-0826.txt", id_table_rows=7)
+SEED_0826 = Briefing(SEEDS / "003_11fd4a84ef5353d3.txt", id_table_rows=7, date="2026-08-26")
+FIXTURE_0826 = Briefing(FIXTURES / "tom-0826.txt", id_table_rows=7, date="2026-08-26")
 
 _SKIP_WITHOUT_SEEDS = pytest.mark.skipif(not SEEDS.is_dir(), reason=SEEDS_ABSENT)
 

@@ -1,0 +1,75 @@
+"""``check --accept``: store a checked submission's items, all of them or none.
+
+The gate's contract, the same on every surface (CLI, HTTP, MCP, TUI): when
+any item is a DUPLICATE, nothing is stored and ``accept_refused`` says why;
+the writer drops or rewrites those items and checks again, and nothing it
+sent a moment ago stands in its way. Otherwise every item is stored.
+
+Accepting never replaces a stored record of another item. A stored record
+under an item's id with the very same content is this submission, accepted
+before (storing it again changes nothing); with other content it is either
+an earlier version of the same item (the check judged it so: it is replaced,
+as an edit) or another item that happens to share the id, which only
+``replace`` may overwrite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kbsearch.dedupe.results import CheckResult
+from kbsearch.embed import Encoder
+from kbsearch.errors import KbError
+from kbsearch.ingest import ingest_records
+from kbsearch.ingest_embed import Judge
+from kbsearch.ownership import merged_mentions
+from kbsearch.records import IdMention, Record
+from kbsearch.store import ChangeSet, Store
+
+
+def accept(
+    store: Store,
+    result: CheckResult,
+    items: list[Record],
+    source: tuple[str | None, list[IdMention]],
+    *,
+    replace: bool,
+    model: str,
+    load_encoder: Callable[[], Encoder],
+    judge: Judge | None,
+) -> list[str]:
+    """Store every item of a check that ``refusal`` lets through; their ids.
+    ``source``: the file the items came from and its id-table rows."""
+    if not replace:
+        refuse_replacing_another_item(store, result, items, source[0])
+    file, mentions = source
+    changes = ChangeSet(
+        upserts=list(items),
+        files={r.id: file for r in items if file},
+        mentions={file: merged_mentions(store, file, mentions)} if file and items else {},
+    )
+    ingest_records(store, changes, model=model, load_encoder=load_encoder, judge=judge)
+    return [r.id for r in items]
+
+
+def refuse_replacing_another_item(store: Store, result: CheckResult, items: list[Record], file: str | None) -> None:
+    """Raise when an item would overwrite a stored record of another item under its id."""
+    stored = store.column_of_ids([item.id for item in items], "content_hash")
+    verdicts = {item.id: item for item in result.items}
+    for item in items:
+        if stored.get(item.id) in (None, item.content_hash):
+            continue
+        same = {m.id for m in verdicts[item.id].matches if m.same_item} if item.id in verdicts else set()
+        if item.id in same:
+            continue  # an earlier version of this very item: accepting stores the edit
+        earlier = store.get(item.id)
+        what = (
+            f"{earlier.title[:60]!r} ({earlier.instance or 'unknown'}, {earlier.date or 'undated'})" if earlier else ""
+        )
+        raise KbError(
+            f"record id {item.id!r} is stored for another item {what}; accepting would replace it, "
+            "so nothing was stored",
+            hint="give the briefing its date (the ids of a dated briefing carry it) or its own file name; "
+            "or pass --replace to overwrite the stored record",
+            path=file,
+        )

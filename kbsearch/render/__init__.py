@@ -1,0 +1,60 @@
+"""Result objects as terminal text, shared by the CLI and the TUI.
+
+Record text comes from files nobody vetted, so every string is stripped of
+escape sequences and control characters before it reaches the terminal.
+
+- ``cells``: cutting to terminal cells (CJK is two wide), counted nouns.
+- ``records``: search results, listings, one record.
+- ``dedupe``: check, audit, similar, explain.
+- ``reports``: stats, ingest, reindex, models, doctor, calibrate, remove.
+"""
+
+from kbsearch.render.cells import MATCH_STYLE, counted, fit
+from kbsearch.render.dedupe import audit_text, check_text, explanation_text, item_text, neighbours_text
+from kbsearch.render.records import (
+    listing_ids,
+    listing_text,
+    listing_tsv,
+    missing_lines,
+    record_text,
+    search_text,
+    snippet_text,
+)
+from kbsearch.render.reports import (
+    calibration_text,
+    doctor_text,
+    ingest_text,
+    models_text,
+    refused_text,
+    reindex_text,
+    removal_text,
+    stats_text,
+)
+from kbsearch.terminal import clean
+
+__all__ = [
+    "MATCH_STYLE",
+    "audit_text",
+    "calibration_text",
+    "check_text",
+    "clean",
+    "counted",
+    "doctor_text",
+    "explanation_text",
+    "fit",
+    "ingest_text",
+    "item_text",
+    "listing_ids",
+    "listing_text",
+    "listing_tsv",
+    "missing_lines",
+    "models_text",
+    "neighbours_text",
+    "record_text",
+    "refused_text",
+    "reindex_text",
+    "removal_text",
+    "search_text",
+    "snippet_text",
+    "stats_text",
+]

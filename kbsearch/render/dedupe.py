@@ -1,0 +1,152 @@
+"""The gate's results as terminal text: check, audit, similar and explain."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kbsearch.render.cells import counted, fit, who
+from kbsearch.terminal import clean
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.results import (
+        AuditResult,
+        CheckResult,
+        ClaimStatus,
+        Explanation,
+        Flag,
+        ItemResult,
+        Match,
+        Neighbours,
+    )
+
+
+def _match_line(match: Match) -> str:
+    mark = "≡" if match.same_item else " "
+    ids = f"  shares {', '.join(match.shared_ids)}" if match.shared_ids else ""
+    cites = f"  cite-only {', '.join(match.cited_ids)}" if match.cited_ids else ""
+    return (
+        f"     {mark} {match.probability:.2f}  {fit(who(match.instance, match.date), 19)} "
+        f"{clean(match.id, one_line=True)}{ids}{cites}\n"
+        f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}; cosine {match.score:.2f}"
+    )
+
+
+def _flag_line(flag: Flag) -> str:
+    return f"   ! {clean(flag.message, one_line=True)}"
+
+
+def item_text(item: ItemResult) -> str:
+    lines = [
+        f"{item.verdict.value:<9} {clean(item.id, one_line=True)}  {clean(item.title, one_line=True)[:80]}",
+        f"   {clean(item.reason, one_line=True)}",
+    ]
+    if item.first_seen:
+        lines.append(
+            f"   first seen: {who(item.first_seen.instance, item.first_seen.date)} "
+            f"{clean(item.first_seen.id, one_line=True)}"
+        )
+    if item.resubmitted:
+        lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
+    if item.as_of and item.as_of == item.date:
+        lines.append(f"   compared with records dated up to {item.as_of}, its own date")
+    lines += [f"   note: {clean(note, one_line=True)}" for note in item.notes]
+    lines += [_flag_line(f) for f in item.flags]
+    if item.matches:
+        lines.append("   matches (same-item probability; ≡ same item):")
+        lines += [_match_line(m) for m in item.matches]
+    if item.claims:
+        lines.append("   claims:")
+        lines += [line for claim in item.claims for line in _claim_lines(claim)]
+    return "\n".join(lines)
+
+
+def _claim_lines(claim: ClaimStatus) -> list[str]:
+    """The claim, where it is said, and (when it is known) the passage that says it."""
+    status = "known" if claim.known else "NEW  "
+    mark = "≥" if claim.score >= claim.threshold else "<"
+    said = f"says the same {claim.score:.2f} {mark} {claim.threshold:.2f}"
+    if claim.said_by_another_item:
+        said += ", but is not the same item"
+    where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
+    numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
+    lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
+    if claim.known and claim.best_text:
+        lines.append(f"           “{fit(clean(claim.best_text, one_line=True), 100).rstrip()}”")
+    return lines
+
+
+def check_text(result: CheckResult) -> str:
+    counts = {v: sum(1 for i in result.items if i.verdict.value == v) for v in ("NEW", "UPDATE", "DUPLICATE")}
+    parts = [item_text(item) for item in result.items]
+    if result.flags:
+        parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
+    summary = (
+        f"{counted(len(result.items), 'item')}: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
+        f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
+        + (f", as of {result.as_of}" if result.as_of else "")
+        + ")"
+    )
+    if result.accepted:
+        summary += f"; accepted {len(result.accepted)}"
+    if result.accept_refused:
+        summary += f"\n{clean(result.accept_refused, one_line=True)}"
+    return "\n\n".join([*parts, summary])
+
+
+def audit_text(result: AuditResult) -> str:
+    lines = [f"{counted(len(result.clusters), 'cluster')} of the same item among {counted(result.records, 'record')}"]
+    for number, cluster in enumerate(result.clusters, 1):
+        first = cluster.first_seen
+        ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""
+        lines.append(
+            f"\n#{number}  {counted(cluster.size, 'record')}, {counted(len(cluster.instances), 'instance')}{ids}"
+        )
+        lines.append(
+            f"   first  {fit(who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
+            f"{clean(first.title, one_line=True)[:70]}"
+        )
+        for member in cluster.repeats:
+            anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
+            lines.append(
+                f"   again  {fit(who(member.instance, member.date), 19)} "
+                f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
+            )
+            if member.same_as:
+                lines.append(f"{'':10}same item as {clean(member.same_as, one_line=True)}: {member.reason or ''}")
+    if result.claimed_new_seen_before:
+        lines.append("\nclaimed new but seen before:")
+        lines += [_flag_line(f) for f in result.claimed_new_seen_before]
+    return "\n".join(lines)
+
+
+def neighbours_text(result: Neighbours) -> str:
+    record = result.record
+    lines = [
+        f"nearest to {clean(record.id, one_line=True)}  {who(record.instance, record.date)}  "
+        f"{clean(record.title, one_line=True)[:70]}",
+        "   matches (≡ same item):",
+    ]
+    lines += [_match_line(m) for m in result.matches] or ["     none"]
+    same = sum(m.same_item for m in result.matches)
+    lines.append(f"({len(result.matches)} records, {same} the same item; model {result.model})")
+    return "\n".join(lines)
+
+
+def explanation_text(result: Explanation) -> str:
+    verdict = "the same item" if result.match.same_item else "different items"
+    lines = [
+        f"A  {clean(result.a.id, one_line=True)}  {who(result.a.instance, result.a.date)}  "
+        f"{clean(result.a.title, one_line=True)[:70]}",
+        f"B  {clean(result.b.id, one_line=True)}  {who(result.b.instance, result.b.date)}  "
+        f"{clean(result.b.title, one_line=True)[:70]}",
+        f"{verdict}: {'; '.join(clean(r, one_line=True) for r in result.match.reasons)}",
+        f"cosine {result.match.score:.3f}, lexical overlap {result.match.lexical:.3f} (model {result.model})",
+        "rules, in order (the first with a say decides):",
+    ]
+    decided = False
+    for finding in result.rules:
+        says = {True: "same", False: "different", None: "no say"}[finding.says]
+        mark = "→" if finding.says is not None and not decided else " "
+        decided = decided or finding.says is not None
+        lines.append(f"  {mark} {finding.rule:<18} {says:<9} {clean(finding.detail, one_line=True)}")
+    return "\n".join(lines)

@@ -1,0 +1,136 @@
+"""Search results, listings and one record in full, as terminal text.
+
+Search results are rich ``Text`` built span by span (never parsed from
+markup), so a ``[bold]`` in a record prints as written."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from kbsearch.render.cells import MATCH_STYLE, counted, fit
+from kbsearch.terminal import clean
+
+if TYPE_CHECKING:
+    from kbsearch.records import Record
+    from kbsearch.responses import Listing, SearchResponse
+    from kbsearch.snippet import Span
+
+
+def search_text(response: SearchResponse) -> Text:
+    """The results as styled text: three lines a hit, the snippet's matches highlighted.
+
+    Built with ``Text.append`` only, never from markup, so a ``[bold]`` in a
+    record prints as written.
+    """
+    out = Text()
+    for line in missing_lines(response):
+        out.append(line + "\n", style="bold")
+    if not response.results:
+        out.append(f"no results for {clean(response.query, one_line=True)!r}")
+        return out
+    out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
+    for hit in response.results:
+        pin = "=" if hit.matched_ids else " "
+        out.append(
+            f"{hit.rank:>2} {pin}{hit.score:6.3f}  {fit(hit.kind.value, 11)} "
+            f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
+        )
+        out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
+        ids = ", ".join(hit.arxiv_ids) or "-"
+        cites = [a for a in hit.matched_ids if a in hit.cited_ids]
+        also = f"  cites {', '.join(cites)}" if cites else ""
+        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{also}\n", style="dim")
+        if hit.snippet:
+            out.append(" " * 10)
+            out.append_text(snippet_text(hit.snippet))
+            out.append("\n")
+    out.append(
+        f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
+        f"search, model {response.model}; '=' marks an exact id from the query)"
+    )
+    return out
+
+
+def missing_lines(response: SearchResponse) -> list[str]:
+    """One line per exact identifier of the query that no record carries,
+    so that the results below are not taken for records about it."""
+    where = "no record" if response.filters.is_empty() else "no record within the filters"
+    return [f"{where} carries {clean(ident, one_line=True)}" for ident in response.missing_ids]
+
+
+def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:
+    """A snippet as styled text: matched spans in ``style``, the rest plain."""
+    text = Text()
+    for span in spans:
+        text.append(clean(span.text, one_line=False).replace("\n", " "), style=style if span.match else "")
+    return text
+
+
+def listing_text(listing: Listing, *, full_ids: bool = False) -> str:
+    """A table; ids are cut to a column on a terminal, and whole otherwise
+    (``kbsearch list | grep …`` gives ids that ``show`` takes)."""
+    width = max([34, *(cell_len(clean(r.id, one_line=True)) for r in listing.records)]) if full_ids else 34
+    lines = [f"{fit('date', 10)}  {fit('instance', 8)} {fit('kind', 11)} {fit('id', width)} title"]
+    for row in listing.records:
+        lines.append(
+            f"{fit(str(row.date or '-'), 10)}  {fit(row.instance or '-', 8)} {fit(row.kind, 11)} "
+            f"{fit(clean(row.id, one_line=True), width)} {clean(row.title, one_line=True)[:70]}"
+        )
+    lines.append(f"({len(listing.records)} of {counted(listing.total, 'record')})")
+    return "\n".join(lines)
+
+
+def listing_ids(listing: Listing) -> str:
+    """One whole id a line, nothing else: for ``xargs`` and ``while read``."""
+    return "\n".join(clean(row.id, one_line=True) for row in listing.records)
+
+
+def listing_tsv(listing: Listing) -> str:
+    """Tab-separated with a header: id, kind, instance, date, arxiv_ids, title."""
+    lines = ["id\tkind\tinstance\tdate\tarxiv_ids\ttitle"]
+    for row in listing.records:
+        cells = [row.id, row.kind, row.instance or "", str(row.date or ""), ",".join(row.arxiv_ids), row.title]
+        lines.append("\t".join(clean(c, one_line=True).replace("\t", " ") for c in cells))
+    return "\n".join(lines)
+
+
+def record_text(record: Record) -> str:
+    """Every field a person reads: the facts, the text (without the claims
+    it repeats), then the claims, 警示, the relation to the living doc and 来源."""
+    rows = [
+        ("id", record.id),
+        ("kind", record.kind.value),
+        ("title", record.title),
+        ("instance", record.instance),
+        ("date", record.date),
+        ("topic", record.topic),
+        ("section", record.section),
+        ("number", record.number),
+        ("card", record.card_number),
+        ("category", record.category),
+        ("tags", ", ".join(record.tags)),
+        ("arXiv", ", ".join(record.arxiv_ids)),
+        ("cites", ", ".join(record.cited_ids)),
+        ("stars", record.stars),
+        ("anchor", record.anchor),
+        ("credibility", record.credibility),
+        ("source", record.source),
+    ]
+    lines = [f"{name:>11}: {clean(str(value), one_line=True)}" for name, value in rows if value]
+    repeated = {c.strip() for c in record.claims} | {f"可信度：{record.credibility}"}
+    body = [line for line in record.text.split("\n") if line.strip() not in repeated]
+    if any(line.strip() for line in body):
+        lines += ["", clean("\n".join(body)).strip()]
+    for label, items in (
+        ("claims (要点)", record.claims),
+        ("caveats (警示)", record.caveats),
+        ("relation to the living doc (与活文档现有脉络的关系)", (record.relation or "").split("\n")),
+        ("sources (来源)", record.sources),
+    ):
+        items = [item for item in items if item.strip()]
+        if items:
+            lines += ["", f"{label}:"] + [f"  - {clean(item, one_line=True)}" for item in items]
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""What the maintenance commands report: stats, ingest, reindex, models, doctor, calibrate, remove."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kbsearch.render.cells import counted
+from kbsearch.terminal import clean
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.calibrate import Calibration
+    from kbsearch.doctor import DoctorReport
+    from kbsearch.ingest import IngestReport, ReindexReport
+    from kbsearch.models import ModelSpec
+    from kbsearch.responses import Removal, Stats
+
+
+_INDEX_TYPES = {"flat": "exact search", "hnsw": "HNSW approximate search"}
+
+
+def stats_text(stats: Stats) -> str:
+    kinds = ", ".join(f"{k} {n}" for k, n in stats.by_kind.items())
+    instances = ", ".join(f"{k} {n}" for k, n in stats.by_instance.items()) or "-"
+    topics = ", ".join(f"{k} {n}" for k, n in stats.by_topic.items()) or "-"
+    return "\n".join(
+        [
+            f"index        {stats.index}",
+            f"records      {stats.records} ({kinds})",
+            f"instances    {clean(instances, one_line=True)}",
+            f"topics       {clean(topics, one_line=True)}",
+            f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
+            f"judge        {stats.judge or '-'}"
+            + (" (one vector per record's whole text, read by check and audit)" if stats.judge else ""),
+            f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
+            f"({stats.passages} passages: titles, whole texts, claims; "
+            f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
+            f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
+            f"format {stats.format_version})",
+        ]
+    )
+
+
+def ingest_text(report: IngestReport) -> str:
+    lines = [
+        f"{counted(report.files, 'file')}, {counted(report.records, 'record')}: {report.added} added, "
+        f"{report.updated} updated, {report.unchanged} unchanged, {report.removed} removed; "
+        f"{counted(report.embedded, 'text')} embedded with {report.model}"
+        + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
+        + f" in {report.seconds:.2f}s"
+    ]
+    lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
+    return "\n".join(lines)
+
+
+def refused_text(report: IngestReport) -> str:
+    return "\n".join(f"kbsearch: {clean(p.one_line(), one_line=True)}" for p in report.refused)
+
+
+def reindex_text(report: ReindexReport) -> str:
+    return (
+        f"reindexed {counted(report.records, 'record')} with {report.model}"
+        + (f" and judge {report.judge}" if report.judge else " (no judge)")
+        + f": {counted(report.embedded, 'text')} embedded"
+        + (f", {report.judge_embedded} by the judge" if report.judge else "")
+        + f" in {report.seconds:.2f}s"
+    )
+
+
+def models_text(specs: list[ModelSpec], active: str | None) -> str:
+    lines = []
+    for spec in specs:
+        mark = "*" if spec.name == active else " "
+        extra = f" prompt={spec.prompt!r}" if spec.prompt else ""
+        extra += f" backend={spec.backend}" if spec.backend else ""
+        extra += f" judge={spec.judge}" if spec.judge else ""
+        default = " (default)" if spec.default else ""
+        lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
+    if active:
+        lines.append("* = the model of the index")
+    return "\n".join(lines)
+
+
+def calibration_text(result: Calibration) -> str:
+    lines = [f"model {result.model}"]
+    for fitted in result.fitted:
+        lines.append(
+            f"\n{fitted.decision}: fitted on {fitted.scorer.fitted_on}; threshold {fitted.scorer.threshold:.2f}"
+        )
+        lines.append(f"{'':10} {'n':>7} {'P':>6} {'R':>6} {'F1':>6}")
+        rows = [("fitted", fitted.fitted), ("held out", fitted.held_out)]
+        lines += [
+            f"{name:10} {s.examples:7d} {s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
+            for name, s in rows
+            if s is not None
+        ]
+        lines += [
+            f"{'':10} {name:>16} {w:+.3f}"
+            for name, w in zip(fitted.scorer.features, fitted.scorer.weights, strict=True)
+        ]
+    return "\n".join(lines)
+
+
+def doctor_text(report: DoctorReport) -> str:
+    lines = [f"index    {clean(report.index, one_line=True)}"]
+    for finding in report.findings:
+        mark = "ok     " if finding.ok else "PROBLEM"
+        lines.append(f"{mark}  {finding.check}: {clean(finding.message, one_line=True)}")
+        if finding.fix:
+            lines.append(f"{'':9}fix: {finding.fix}")
+    problems = sum(not f.ok for f in report.findings)
+    lines.append("healthy" if report.healthy else f"{counted(problems, 'problem')} found")
+    return "\n".join(lines)
+
+
+def removal_text(result: Removal) -> str:
+    removed = ", ".join(clean(r, one_line=True) for r in result.removed)
+    plural = "record" if len(result.removed) == 1 else "records"
+    return f"removed {len(result.removed)} {plural}: {removed} ({result.records} left, generation {result.generation})"
