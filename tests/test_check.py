@@ -357,6 +357,20 @@ def test_a_higher_threshold_never_flags_more_duplicates(
     assert same_items(low + step) <= same_items(low)
 
 
+def test_the_threshold_is_what_decides(small_store: tuple[Store, FakeEncoder]) -> None:
+    """The property above holds for a constant decision too: here the threshold must matter."""
+    store, encoder = small_store
+    base = fake_config()
+
+    def same_items(threshold: float) -> int:
+        scorer = base.same_item.model_copy(update={"threshold": threshold})
+        config = base.model_copy(update={"same_item": scorer})
+        result = Checker(store, encoder, config).check(PROBES, file=None, input_name="probe")
+        return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
+
+    assert same_items(0.999) < same_items(0.001) == len(PROBES)
+
+
 def test_calibrate_fits_both_decisions_and_check_uses_the_file(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -104,12 +104,17 @@ def test_ids_settle_it_before_any_score() -> None:
     assert judge(citing, first).rule is Rule.cited_id and not judge(citing, first).same_item
 
 
-def test_probabilities_stay_probabilities() -> None:
-    first = embedded("a", "x", SUMMARY, kind=Kind.increment)
-    copy = embedded("b", "x", SUMMARY, kind=Kind.increment)
-    match = judge(copy, first)
-    assert 0.0 <= match.probability <= 1.0 and match.score <= 1.0
-    assert match.rule is Rule.identical_text
+def test_a_learned_match_carries_the_scorers_own_probability() -> None:
+    """The probability shown is the shipped form's output on the features shown (re-decidable
+    without re-embedding), strictly between 0 and 1 on a pair no exact rule settles."""
+    first = embedded("a", "Sparse Draft Trees for Speculative Decoding", SUMMARY, kind=Kind.increment)
+    other = embedded("b", "Elastic prefill scheduling", "弹性预填充调度，缩短长上下文首字延迟。", kind=Kind.increment)
+    for item in (other, embedded("c", "Sparse draft trees, revisited", SUMMARY, kind=Kind.increment)):
+        match = judge(item, first)
+        assert match.rule is Rule.learned and 0.0 < match.probability < 1.0 and -1.0 <= match.score <= 1.0
+        assert match.probability == pytest.approx(CONFIG.same_item.probability(match.features), abs=1e-4)
+        assert match.same_item == (match.probability >= CONFIG.same_item.threshold)
+    assert judge(other, first).probability < judge(embedded("d", "x", SUMMARY, kind=Kind.increment), first).probability
 
 
 def test_a_rare_shared_name_weighs_more_than_a_common_one() -> None:
