@@ -102,6 +102,20 @@ def test_a_record_without_an_id_never_chains_two_papers(tmp_path: Path) -> None:
         assert not {"a", "b"} <= members(cluster)
 
 
+def test_a_first_seen_record_without_an_id_never_gathers_two_papers(tmp_path: Path) -> None:
+    """The note without an id comes first; each paper is judged like it. The first paper
+    joins its cluster, and the second, about another id, must start its own."""
+    records = [
+        record("bridge", "2026-09-01", "merges attention heads to shrink the KV cache"),
+        record("a", "2026-09-02", "FoldKV merges attention heads to shrink the KV cache", arxiv_ids=["2609.00001"]),
+        record("b", "2026-09-03", "RingKV merges attention heads to shrink the KV cache", arxiv_ids=["2609.00002"]),
+    ]
+    result = audit(build(tmp_path, records), "fake", fake_config())
+    clusters = [members(c) for c in result.clusters]
+    assert any("bridge" in c and len(c) > 1 for c in clusters), "a paper is the same item as the note"
+    assert all(not {"a", "b"} <= c for c in clusters)
+
+
 def test_a_claimed_new_flag_names_a_record_judged_the_same_item(tmp_path: Path, papers: list[Record]) -> None:
     result = audit(build(tmp_path, papers), "fake", fake_config())
     [flag] = [f for f in result.claimed_new_seen_before if "tom-compaction" in f.message]

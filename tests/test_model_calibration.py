@@ -125,3 +125,48 @@ def test_a_row_of_weight_two_counts_as_that_row_twice() -> None:
     assert abs(weighted.probability(row) - plain.probability(row)) > abs(
         weighted.probability(row) - copied.probability(row)
     )
+
+
+# Feature vectors a shipped form must decide one way, whatever refit comes next: a repeat
+# (high cosines under both models, standing out from the other candidates, shared names and
+# numbers) and an unrelated record of the same field (the "different" row is the features of
+# a real non-match from the example corpus, stephen's TensorRT-LLM note against jay's benchmark).
+SAME = {
+    "cosine": 0.86, "cross_cosine": 0.0, "cross_lingual": 0.0, "relative": 0.30, "lexical": 0.55,
+    "shared_names": 4.0, "shared_numbers": 2.0, "length_gap": 0.1, "top": 1.0,
+    "judge_cosine": 0.97, "judge_relative": 0.06, "judge_top": 1.0,
+    "aligned": 0.93, "aligned_relative": 0.08, "cross_aligned": 0.0, "cross_aligned_relative": 0.0,
+}  # fmt: skip
+SAME_ACROSS_LANGUAGES = {
+    **SAME, "cosine": 0.74, "cross_cosine": 0.74, "cross_lingual": 1.0, "lexical": 0.0, "judge_cosine": 0.94,
+    "cross_aligned": 0.90, "cross_aligned_relative": 0.07, "aligned": 0.90, "aligned_relative": 0.07,
+}  # fmt: skip
+DIFFERENT = {
+    "cosine": 0.536, "cross_cosine": 0.536, "cross_lingual": 1.0, "relative": 0.08, "lexical": 0.0,
+    "shared_names": 0.693, "shared_numbers": 0.0, "length_gap": 0.605, "top": 1.0,
+    "judge_cosine": 0.867, "judge_relative": -0.019, "judge_top": 0.0,
+    "aligned": 0.74, "aligned_relative": 0.0, "cross_aligned": 0.74, "cross_aligned_relative": 0.0,
+}  # fmt: skip
+CLAIM_SAID = {"cosine": 0.92, "cross_cosine": 0.0, "cross_lingual": 0.0, "lexical": 0.5}
+CLAIM_SAID_ACROSS = {"cosine": 0.88, "cross_cosine": 0.88, "cross_lingual": 1.0, "lexical": 0.0}
+CLAIM_UNSAID = {"cosine": 0.30, "cross_cosine": 0.0, "cross_lingual": 0.0, "lexical": 0.02}
+# The judge's claim form reads e5's cosines, which sit higher: 0.8 is an unrelated sentence.
+JUDGE_CLAIM_SAID = {"cosine": 0.98, "cross_cosine": 0.0, "cross_lingual": 0.0, "lexical": 0.5}
+JUDGE_CLAIM_SAID_ACROSS = {"cosine": 0.96, "cross_cosine": 0.96, "cross_lingual": 1.0, "lexical": 0.0}
+JUDGE_CLAIM_UNSAID = {"cosine": 0.80, "cross_cosine": 0.0, "cross_lingual": 0.0, "lexical": 0.02}
+
+
+@pytest.mark.parametrize(("model", "judge"), [("use-multilingual-v3", "multilingual-e5-small")])
+def test_the_shipped_forms_decide_plain_cases_the_plain_way(model: str, judge: str) -> None:
+    """A scorer file zeroed or broken (weights all 0, bias -40) must not pass unnoticed."""
+    config = load_config(shipped_config_path(model, judge), model, judge=judge)
+    forms = [config.same_item] + ([config.aligned_same_item] if config.aligned_same_item else [])
+    for form in forms:
+        assert form.decide(form.probability(SAME)) and form.decide(form.probability(SAME_ACROSS_LANGUAGES))
+        assert not form.decide(form.probability(DIFFERENT))
+    claims = [(config.claim_known, CLAIM_SAID, CLAIM_SAID_ACROSS, CLAIM_UNSAID)]
+    if config.judge_claim_known is not None:
+        claims.append((config.judge_claim_known, JUDGE_CLAIM_SAID, JUDGE_CLAIM_SAID_ACROSS, JUDGE_CLAIM_UNSAID))
+    for form, said, said_across, unsaid in claims:
+        assert form.decide(form.probability(said)) and form.decide(form.probability(said_across))
+        assert not form.decide(form.probability(unsaid))
