@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HIT_TEXT_CHARS",
     "LOCK_NAME",
+    "Encoder",
     "IndexShare",
     "KnowledgeBase",
     "Listing",
@@ -130,6 +131,11 @@ class KnowledgeBase:
             with timings.phase("model load"):
                 self._encoder = load_encoder(self.spec)
         return self._encoder
+
+    def model_ready(self) -> bool:
+        """The model is loaded (a shared encoder another thread loads says so): a search by
+        meaning will not wait for it. A lexical search never needs it."""
+        return self._encoder is not None and bool(getattr(self._encoder, "ready", True))
 
     @property
     def judge(self) -> Encoder | None:

@@ -12,8 +12,9 @@ from support.briefings import LAYOUT_0919, Briefing
 from textual.widgets import Input, Markdown, OptionList, Static
 from tui_support import BRIEFING, SIZE, build_index, drive, search_for, search_screen, wait_for
 
+from fake_encoder import FakeEncoder
 from kbsearch.dedupe.results import Verdict
-from kbsearch.kb import KnowledgeBase
+from kbsearch.kb import KnowledgeBase, SearchMode, SharedEncoder
 from kbsearch.models import resolve_model
 from kbsearch.search import SearchResponse
 from kbsearch.store import SearchFilter
@@ -74,9 +75,9 @@ async def test_typing_fast_embeds_only_the_last_query(index: str) -> None:
     seen: list[str] = []
 
     class Counting(KnowledgeBase):
-        def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
+        def search(self, query: str, k: int = 10, flt: SearchFilter | None = None, mode=SearchMode.hybrid):  # type: ignore[no-untyped-def]
             seen.append(query)
-            return super().search(query, k, flt)
+            return super().search(query, k, flt, mode)
 
     app = make_app(index, open_kb=lambda: Counting(Path(index), resolve_model(None)))
     async with app.run_test(size=SIZE) as pilot:
@@ -88,15 +89,41 @@ async def test_typing_fast_embeds_only_the_last_query(index: str) -> None:
 
 
 @drive
+async def test_keystrokes_before_the_model_is_loaded_are_answered_by_the_words_then_by_meaning(index: str) -> None:
+    """Issue 26: the first keystrokes waited seconds for the model. They are answered at once,
+    by the words alone and marked so, and searched again by meaning once the model is loaded."""
+    loading = threading.Event()
+    spec = resolve_model(None)
+
+    def slow_load(_: object) -> FakeEncoder:
+        loading.wait(30)  # the model "loads" until the test lets it
+        return FakeEncoder()
+
+    shared = SharedEncoder(spec, load=slow_load)  # type: ignore[arg-type]
+    app = make_app(index, open_kb=lambda: KnowledgeBase(Path(index), spec, encoder=shared))  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.stats is not None, "the stats")
+        await search_for(pilot, "RingKV")
+        screen = search_screen(app)
+        summary = str(screen.query_one("#summary", Static).render())
+        assert screen.words_only and "by the words only while the model loads" in summary
+        assert shown_ids(app) and not app.warmed
+        loading.set()
+        await wait_for(pilot, lambda: app.warmed and not screen.words_only, "the search by meaning")
+        assert "while the model loads" not in str(screen.query_one("#summary", Static).render())
+        assert shown_ids(app) == [hit.id for hit in facade_search(index, "RingKV").results]
+
+
+@drive
 async def test_a_stale_search_never_reaches_the_table(index: str) -> None:
     started, release = threading.Event(), threading.Event()
 
     class HeldFirst(KnowledgeBase):
-        def search(self, query: str, k: int = 10, flt: SearchFilter | None = None) -> SearchResponse:
+        def search(self, query: str, k: int = 10, flt: SearchFilter | None = None, mode=SearchMode.hybrid):  # type: ignore[no-untyped-def]
             if query == "RingKV":  # held until a newer query has been dispatched
                 started.set()
                 release.wait(30)
-            return super().search(query, k, flt)
+            return super().search(query, k, flt, mode)
 
     app = make_app(index, open_kb=lambda: HeldFirst(Path(index), resolve_model(None)))
     async with app.run_test(size=SIZE) as pilot:

@@ -34,6 +34,11 @@ class SharedEncoder:
         """The judge model of ``owner``: a failed load says it is the judge (see ``load_judge``)."""
         return cls(spec, inner, load=lambda judge: load_judge(judge, owner))
 
+    @property
+    def ready(self) -> bool:
+        """Loaded: an encode call will not wait for the model."""
+        return self._inner is not None
+
     def _get(self) -> Encoder:
         with self._lock:
             if self._inner is None:

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 
-from kbsearch.kb import KnowledgeBase, Stats
+from kbsearch.kb import Encoder, KnowledgeBase, Stats
 from kbsearch.tui.audit_screen import AuditScreen
 from kbsearch.tui.check_screen import CheckScreen
 from kbsearch.tui.commands import binding_commands, own_bindings
@@ -40,14 +40,19 @@ class StatsLoaded(Message):
 
 
 class Warmed(Message):
-    """The encoder and the vector cache are loaded: the first query will not pay for them."""
+    """The encoder and the vector cache are loaded: a search by meaning will not pay for them."""
 
 
-def _warm(kb: KnowledgeBase) -> None:
-    # The model's first encode call is far slower than the next ones (over a
-    # second for the default model): pay it before the user types.
-    kb.encoder.encode(["warm up 预热"])
+def _open_cache(kb: KnowledgeBase) -> Encoder:
     kb.store.vector_index  # noqa: B018 - the property loads the FAISS cache
+    return kb.encoder  # a shared encoder: handing it out does not load the model
+
+
+def _warm(encoder: Encoder) -> None:
+    # Loading the model and its first encode call take seconds. They run on a
+    # thread of their own, not on the gateway's: a keystroke meanwhile is
+    # answered by the words alone (see SearchScreen), never queued behind them.
+    encoder.encode(["warm up 预热"])
 
 
 class KbApp(App[None]):
@@ -68,6 +73,8 @@ class KbApp(App[None]):
     """The index's stats, shown by every status bar; None until loaded."""
     problem: var[str | None] = var(None)
     """Why the index could not be opened, if it could not."""
+    warmed: var[bool] = var(False)
+    """True once the model and the vector cache are loaded: searches are by meaning and words."""
 
     def __init__(self, gateway: KbGateway, batch: KbGateway, *, show_timing: bool = True) -> None:
         """``gateway`` serves searches and stats; ``batch`` serves checks and audits."""
@@ -75,8 +82,6 @@ class KbApp(App[None]):
         self.gateway = gateway
         self.batch = batch
         self.index_label = gateway.label
-        self.warmed = False
-        """True once the model and the vector cache are loaded (the latency bench waits for it)."""
         self.add_mode("search", lambda: SearchScreen(gateway, show_timing=show_timing))
         self.add_mode("check", lambda: CheckScreen(batch))
         self.add_mode("audit", lambda: AuditScreen(batch))
@@ -108,7 +113,24 @@ class KbApp(App[None]):
 
     @work(thread=True, exclusive=True, group="warm", exit_on_error=False)
     def warm_worker(self) -> None:
-        run_job(self, self.gateway, "load the model", _warm, lambda _: Warmed())
+        run_job(self, self.gateway, "load the model", _open_cache, self.ModelHandle)
+
+    class ModelHandle(Message):
+        def __init__(self, encoder: Encoder) -> None:
+            super().__init__()
+            self.encoder = encoder
+
+    def on_kb_app_model_handle(self, message: ModelHandle) -> None:
+        self.load_model_worker(message.encoder)
+
+    @work(thread=True, exclusive=True, group="load-model", exit_on_error=False)
+    def load_model_worker(self, encoder: Encoder) -> None:
+        try:
+            _warm(encoder)
+        except Exception as err:  # shown like any failed job; searches go on by the words
+            self.post_message(JobFailed(err, "load the model"))
+            return
+        self.post_message(Warmed())
 
     def on_warmed(self) -> None:
         self.warmed = True

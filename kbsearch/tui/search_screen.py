@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchResponse, Stats
+from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchMode, SearchResponse, Stats
 from kbsearch.records import Kind
 from kbsearch.tui import hits as hitview
 from kbsearch.tui.filter_bar import FilterBar
@@ -70,6 +70,8 @@ class SearchScreen(Screen[None]):
         self._timer: Timer | None = None
         self._focus_on_results = False
         """Down or enter was pressed in the query before its results came."""
+        self.words_only = False
+        """The results on screen were found by the words alone (the model was loading)."""
         self.last_shown: tuple[str, float] | None = None
         """(query, perf_counter()) once its results have been painted: read by the latency bench."""
 
@@ -89,6 +91,7 @@ class SearchScreen(Screen[None]):
         self.query_one(RecordDetail).show_message(HINT)
         self.watch(self.app, "stats", self._stats_changed)
         self.watch(self.app, "problem", self._problem_changed)
+        self.watch(self.app, "warmed", self._warmed_changed, init=False)
         self.query_one("#query", Input).focus()
 
     # -- searching ---------------------------------------------------------
@@ -116,7 +119,10 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def search_worker(self, serial: int, query: str, flt: SearchFilter) -> None:
         def job(kb: KnowledgeBase) -> SearchResponse:
-            return kb.search(query, RESULTS, flt)
+            # Until the model is loaded (seconds, on a thread of its own), the words
+            # answer at once; the results are searched again by meaning when it is.
+            mode = SearchMode.hybrid if kb.model_ready() else SearchMode.lexical
+            return kb.search(query, RESULTS, flt, mode)
 
         run_job(self, self.gateway, "search", job, lambda response: self.Found(serial, response))
 
@@ -124,7 +130,11 @@ class SearchScreen(Screen[None]):
         if message.serial != self._serial:  # a newer query or filter was dispatched since
             return
         found = hitview.shown_hits(message.response)
-        self._show(found, hitview.summary(message.response, len(found), timing=self.show_timing))
+        self.words_only = message.response.mode is SearchMode.lexical
+        summary = hitview.summary(message.response, len(found), timing=self.show_timing)
+        if self.words_only:
+            summary.append("  ·  by the words only while the model loads", style="bold yellow")
+        self._show(found, summary)
         if self._focus_on_results and found:
             self._focus_on_results = False
             self.query_one(ResultsTable).focus()
@@ -171,6 +181,10 @@ class SearchScreen(Screen[None]):
         self.query_one(RecordDetail).show_neighbours(message.record_id, message.found)
 
     # -- index state -------------------------------------------------------
+
+    def _warmed_changed(self, warmed: bool) -> None:
+        if warmed and self.words_only and self.query_one("#query", Input).value.strip():
+            self._dispatch()  # the same query again, by meaning too
 
     def _stats_changed(self, stats: Stats | None) -> None:
         if stats is not None:
