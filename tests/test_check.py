@@ -412,3 +412,35 @@ def test_bad_pairs_and_bad_config_are_refused(index: str, tmp_path: Path, capsys
     config.write_text(json.dumps({**json.loads(FAKE_DEDUPE.read_text()), "same_itme": 1}))
     assert main(["check", str(tmp_path / "known.jsonl"), "--config", str(config), "--index", index]) == 2
     assert "same_itme" in capsys.readouterr().err
+
+
+def test_a_replay_keeps_each_claims_truth_beside_what_check_said(fake_models: Path, tmp_path: Path) -> None:
+    """The claim protocol's replays (bench/eval_claims.py): an increment stored with one of its two
+    key points, then checked with both (the stored form ingested after the day's checks)."""
+    from kbsearch.dedupe.replay import read_stream, replay
+    from kbsearch.kb import KnowledgeBase
+    from kbsearch.models import resolve_model
+
+    points = ["scale vLLM replicas on queue depth", "p99 stays under 2 s at half the GPUs"]
+    base = {"title": "KEDA autoscaling on prefix cache hits", "text": "autoscaling vLLM", "item": "keda"}
+    lines = [
+        {**base, "id": "k1", "date": "2026-10-01", "claims": points[:1], "role": "after"},
+        {**base, "id": "q1", "date": "2026-10-01", "claims": points, "role": "check", "claims_known": [False, False]},
+        {
+            **base,
+            "id": "q2",
+            "date": "2026-10-02",
+            "claims": points,
+            "role": "check",
+            "claims_known": [True, False],
+            "claims_clear": [True, False],
+        },
+    ]
+    rows = read_stream(write_jsonl(tmp_path / "stream.jsonl", lines))
+    with KnowledgeBase(tmp_path / "idx", resolve_model(None), create=True) as kb:
+        result = replay(kb, rows, tmp_path / "days", fake_config())
+    first, second = result.checked
+    assert not first.seen_before and [c.known for c in first.claims] == [False, False]
+    assert second.seen_before and second.verdict is Verdict.UPDATE
+    assert [(c.known, c.clear, c.said_known) for c in second.claims] == [(True, True, True), (False, False, False)]
+    assert second.claims[0].features, "the claim decision's inputs are kept for refits"

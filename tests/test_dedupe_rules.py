@@ -179,15 +179,19 @@ def _match(same: bool, rule: Rule = Rule.learned) -> Match:
     known=st.lists(st.booleans(), min_size=1, max_size=8),
     same=st.lists(st.booleans(), max_size=4),
     numbers=st.lists(st.booleans(), min_size=8, max_size=8),
+    identical=st.booleans(),
 )
-def test_a_verdict_never_contradicts_its_claims(known: list[bool], same: list[bool], numbers: list[bool]) -> None:
+def test_a_verdict_never_contradicts_its_claims(
+    known: list[bool], same: list[bool], numbers: list[bool], identical: bool
+) -> None:
+    """Identical text included: the same text with a key point of its own is an UPDATE."""
     claims = [
         ClaimStatus(
             text=f"c{i}", known=k, score=0.9 if k else 0.1, threshold=0.5, new_numbers=["41"] if n and not k else []
         )
         for i, (k, n) in enumerate(zip(known, numbers, strict=False))
     ]
-    matches = [_match(s) for s in same]
+    matches = [_match(s, Rule.identical_text if identical and s else Rule.learned) for s in same]
     assume(any(same) or not any(known))  # judge_claim knows a claim only from a same-item record
     verdict, reason = decide(matches, claims)
     if not any(same):

@@ -8,7 +8,15 @@ checks: ``item``, the truth (say, the arXiv id a summary is about), and
 - ``known``: ingested on its day, before that day's checks;
 - ``check``: checked on its day with ``check --as-of DAY``, never ingested;
 - ``both``: checked on its day, then ingested (one feed checked against its
-  own earlier days).
+  own earlier days);
+- ``after``: ingested on its day after that day's checks, never checked (the
+  form a checked record is stored in when that differs from the form it was
+  checked in: an increment checked with all its key points, stored with some).
+
+A checked row may also carry ``claims_known``, the truth for each of its
+claims (要点): known when a record of the same item ingested earlier holds it;
+and ``claims_clear``, which of those labels are beyond doubt. The replay
+keeps what ``check`` said of each claim beside them.
 
 An item is *seen before* when a known record of the same ``item`` was
 ingested before it was checked. The replay goes through ``KnowledgeBase`` (as a ``Gate``),
@@ -29,7 +37,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, Field, ValidationError
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import CheckResult, Rule, Verdict
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, Rule, Verdict
 from kbsearch.errors import KbError
 
 
@@ -53,9 +61,13 @@ class StreamRow(BaseModel):
     """One line of a labelled stream: a record plus its truth and role."""
 
     item: str
-    role: Literal["known", "check", "both"]
+    role: Literal["known", "check", "both", "after"]
     date: dt.date
     record: dict[str, object]
+    claims_known: list[bool] | None = None
+    """Per claim of a checked record: whether an earlier record of its item holds it."""
+    claims_clear: list[bool] | None = None
+    """Per claim: whether its label is beyond doubt (a soft "new" may be said in the other's text)."""
 
 
 class Checked(BaseModel):
@@ -67,6 +79,18 @@ class Checked(BaseModel):
     verdict: Verdict
     candidate_found: bool
     """Whether a known record of the same item was among the compared candidates."""
+    claims: list[ClaimOutcome] = Field(default_factory=list)
+    """Each claim's truth beside what check said, when the stream gives the truth."""
+
+
+class ClaimOutcome(BaseModel):
+    """One claim of a checked record: the truth and what check said."""
+
+    known: bool
+    clear: bool
+    said_known: bool
+    features: dict[str, float] = Field(default_factory=dict)
+    """What the claim decision read of the passage it judged by (refits read these)."""
 
 
 class PairExample(BaseModel):
@@ -103,8 +127,12 @@ def read_stream(path: Path) -> list[StreamRow]:
             continue
         try:
             data = json.loads(line)
-            record = {k: v for k, v in data.items() if k not in ("item", "role")}
-            rows.append(StreamRow(item=data.get("item"), role=data.get("role"), date=data.get("date"), record=record))
+            truth = ("item", "role", "claims_known", "claims_clear")
+            record = {k: v for k, v in data.items() if k not in truth}
+            labels = {k: data[k] for k in truth[2:] if k in data}
+            rows.append(
+                StreamRow(item=data.get("item"), role=data.get("role"), date=data.get("date"), record=record, **labels)
+            )
         except (json.JSONDecodeError, ValidationError, AttributeError) as err:
             raise KbError(
                 "a labelled stream line needs a record with a date plus 'item' and 'role' (known, check or both)",
@@ -141,10 +169,17 @@ def replay(
             _check(kb, checks, workdir / f"check-{day}.jsonl", day, every, seen, item_of, result)
         elif checks:
             result.checked += [
-                Checked(id=str(r.record["id"]), date=day, seen_before=False, verdict=Verdict.NEW, candidate_found=False)
+                Checked(
+                    id=str(r.record["id"]),
+                    date=day,
+                    seen_before=False,
+                    verdict=Verdict.NEW,
+                    candidate_found=False,
+                    claims=_claim_outcomes(r, None),
+                )
                 for r in checks
             ]
-        _ingest(kb, [r for r in today if r.role == "both"], workdir / f"later-{day}.jsonl", seen)
+        _ingest(kb, [r for r in today if r.role in ("both", "after")], workdir / f"later-{day}.jsonl", seen)
         if on_day:
             on_day(day, sum(r.role != "check" for r in today), len(checks))
     return result
@@ -183,6 +218,7 @@ def _check(
                 seen_before=row.item in seen,
                 verdict=outcome.verdict,
                 candidate_found=any(same),
+                claims=_claim_outcomes(row, outcome.claims),
             )
         )
         result.pairs += [
@@ -191,3 +227,18 @@ def _check(
             )
             for m, s in zip(outcome.matches, same, strict=True)
         ]
+
+
+def _claim_outcomes(row: StreamRow, said: list[ClaimStatus] | None) -> list[ClaimOutcome]:
+    """The truth of each claim beside check's word on it (``said`` None: nothing was known, so
+    every claim is new); none when the stream gives no truth, or when check judged another
+    number of claims than the row has."""
+    if row.claims_known is None or (said is not None and len(said) != len(row.claims_known)):
+        return []
+    clear = row.claims_clear or [True] * len(row.claims_known)
+    if said is None:
+        return [ClaimOutcome(known=k, clear=c, said_known=False) for k, c in zip(row.claims_known, clear, strict=True)]
+    return [
+        ClaimOutcome(known=known, clear=sure, said_known=status.known, features=status.features)
+        for known, sure, status in zip(row.claims_known, clear, said, strict=True)
+    ]

@@ -92,6 +92,9 @@ class ClaimStatus(BaseModel):
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers in the claim that the matched records do not carry (a
     section, issue, figure or version number is not a result)."""
+    features: dict[str, float] = Field(default_factory=dict)
+    """What the claim decision read of the passage shown (``best_id``): with the
+    config, enough to re-decide it without re-embedding."""
 
     @property
     def said_by_another_item(self) -> bool:

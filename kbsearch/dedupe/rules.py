@@ -345,7 +345,7 @@ def judge_claim(
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
-    probability, hit = shown
+    probability, hit, features = shown
     if said:
         unseen = sorted(set(unseen) - hit.known.numbers)
     record = hit.known.record
@@ -360,18 +360,19 @@ def judge_claim(
         best_date=record.date,
         best_text=hit.known.passages[hit.index][:300],
         new_numbers=unseen,
+        features={name: round(value, 6) for name, value in features.items()},
     )
 
 
-def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[float, PassageHit]]:
-    """Each passage with the probability that it says what the claim says, best first."""
+def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[float, PassageHit, dict[str, float]]]:
+    """Each passage with the probability that it says what the claim says (and what that read), best first."""
     claim_language, claim_tokens = language(claim), lexical_tokens(claim)
     scored = []
     for hit in hits:
         passage_language, passage_tokens = hit.known.passage_features(hit.index)
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_tokens, passage_tokens))
-        scored.append((scorer.probability(features), hit))
+        scored.append((scorer.probability(features), hit, features))
     return sorted(scored, key=lambda pair: -pair[0])
 
 
@@ -383,9 +384,9 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
     item is new), UPDATE when one is and some claim is new, NEW when none is."""
     same = [m for m in matches if m.same_item]
     identical = [m for m in same if m.rule is Rule.identical_text]
-    if identical:
-        return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
     new = [c for c in claims if not c.known]
+    if identical and not new:  # the same text with a key point of its own is an update
+        return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
     if same and claims and not new:
         return Verdict.DUPLICATE, f"same item as {same[0].id}, and all {len(claims)} claims are known"
     if not same:

@@ -1,0 +1,230 @@
+"""Which claims are new: the gate, claim by claim, on increments shaped like the team's.
+
+    python bench/eval_claims.py [--pairs within,feed,xling] [--days N] [--reuse] [--config F]
+
+The claim protocol of ../shared/eval (README there, "Claim-level replay"),
+run through ``KnowledgeBase`` (the code the CLI runs) with cached vectors:
+
+- KB side, feed a (Chinese): each day, one increment per paper P with
+  text = its TLDR and claims = the first k(P) of [method, result],
+  k(P) = int(sha1(P), 16) % 3;
+- checked side: each day, one increment per paper with text = TLDR and
+  claims = [method, result] in that feed's own words: feed a itself against
+  its earlier days (``within``), feed c (``feed``), feed g in English
+  (``xling``). Checked with ``check --as-of DAY``, never ingested (within
+  the feed, the KB form of the day's papers is stored after the checks).
+- Truth: P unseen → NEW; seen with k = 2 → DUPLICATE; else UPDATE, and a
+  checked claim is new exactly when its field is not among the KB record's
+  claims. *Clear* labels: every known claim and every NEW or DUPLICATE
+  item; a new claim, and an UPDATE, only when its result carries a number
+  the KB's record lacks.
+
+Prints, per pair, for the later half of the check days and for all days:
+seen-before P/R/F1; accuracy and per-class F1 on clear items (macro); the
+new-claim P/R/F1 on clear labels and on every claim; the confusion on clear
+items. Beside them, a raw baseline: each checked claim is new unless some
+passage of an earlier record of any paper has judge (e5) cosine at or above
+one threshold, *chosen with the truth* on the days scored (an upper bound no
+deployed threshold reaches).
+
+The streams are written under $KBSEARCH_GATE_CACHE/streams; replays under
+…/claims, reused with --reuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from cached_encoder import CACHE_DIR  # noqa: E402
+from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
+
+from kbsearch.dedupe.config import config_for  # noqa: E402
+from kbsearch.dedupe.replay import Checked, ReplayResult, read_stream, replay  # noqa: E402
+from kbsearch.kb import KnowledgeBase  # noqa: E402
+
+PAIRS = {"within": None, "feed": "arxiv-digest-dev-c.jsonl", "xling": "arxiv-digest-en-dev.jsonl"}
+FIELDS = ("method", "result")
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+WORK = CACHE_DIR / "claims"
+
+
+def known_fields(paper: str) -> int:
+    return int(hashlib.sha1(paper.encode()).hexdigest(), 16) % 3
+
+
+def _rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (EVAL / name).open(encoding="utf-8")]
+
+
+def _lang(row: dict) -> str:
+    return "zh" if row.get("tldr_zh") else "en"
+
+
+def _usable(row: dict) -> bool:
+    lang = _lang(row)
+    return all((row.get(f"{f}_{lang}") or "").strip() for f in ("tldr", *FIELDS))
+
+
+def _increment(row: dict, rid: str, claims: int) -> dict:
+    lang = _lang(row)
+    return {
+        "id": rid,
+        "kind": "increment",
+        "title": "",
+        "text": row[f"tldr_{lang}"],
+        "claims": [row[f"{f}_{lang}"] for f in FIELDS[:claims]],
+        "date": row["date"],
+        "instance": f"feed-{row['feed']}",
+        "topic": "arxiv",
+    }
+
+
+def _clear_new(row: dict, kb_text: str) -> bool:
+    """A new result beyond doubt: it carries a number the KB's record lacks altogether."""
+    numbers = set(NUMBER.findall(row.get(f"result_{_lang(row)}") or ""))
+    return bool(numbers) and not numbers & set(NUMBER.findall(kb_text))
+
+
+def stream_lines(pair: str) -> list[dict]:
+    """The labelled stream of one pair (see ``kbsearch.dedupe.replay``)."""
+    base = [r for r in _rows("arxiv-digest-dev.jsonl") if _usable(r)]
+    first_day = min(r["date"] for r in base)
+    checked_name = PAIRS[pair]
+    checked = base if checked_name is None else [r for r in _rows(checked_name) if _usable(r)]
+    checked = [r for r in checked if r["date"] >= first_day]
+    kb_text: dict[str, str] = {}
+    for row in base:  # what the KB holds of each paper, to tell a clear new result
+        record = _increment(row, "", known_fields(row["paper"]))
+        kb_text[row["paper"]] = kb_text.get(row["paper"], "") + " " + record["text"] + " " + " ".join(record["claims"])
+    role = "after" if checked_name is None else "known"
+    lines = [
+        {**_increment(r, f"k-{n}", known_fields(r["paper"])), "item": r["paper"], "role": role}
+        for n, r in enumerate(base)
+    ]
+    for n, row in enumerate(checked):
+        k = known_fields(row["paper"])
+        known = [j < k for j in range(len(FIELDS))]
+        clear = [j < k or (FIELDS[j] == "result" and _clear_new(row, kb_text.get(row["paper"], ""))) for j in (0, 1)]
+        line = {**_increment(row, f"q-{n}", len(FIELDS)), "item": row["paper"], "role": "check"}
+        lines.append({**line, "claims_known": known, "claims_clear": clear})
+    return lines
+
+
+def write_stream(pair: str) -> Path:
+    path = CACHE_DIR / "streams" / f"claims-{pair}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file():
+        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in stream_lines(pair))
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_pair(pair: str, gate: Gate, config_path: str | None, days: int | None, reuse: bool) -> ReplayResult:
+    root = WORK / f"{pair}-{gate.label}"
+    saved = root / "result.json"
+    if reuse and saved.is_file():
+        return ReplayResult.model_validate_json(saved.read_text())
+    rows = read_stream(write_stream(pair))
+    if days:
+        keep = set(sorted({r.date for r in rows if r.role == "check"})[:days])
+        last = max(keep)
+        rows = [r for r in rows if r.date <= last]
+    root.mkdir(parents=True, exist_ok=True)
+    encoder, judge = gate.encoders()
+    with KnowledgeBase(
+        root / "index", gate.spec, create=True, encoder=encoder, judge=judge, tokens=gate.tokens()
+    ) as kb:
+        result = replay(kb, rows, root / "days", config_for(gate.spec, config_path), on_day=_progress(pair))
+    saved.write_text(result.model_dump_json())
+    return result
+
+
+def _progress(pair: str):  # type: ignore[no-untyped-def]
+    return lambda day, ingested, checked: _say(f"  claims {pair} {day}: {ingested} ingested, {checked} checked")
+
+
+def _truth(item: Checked) -> str:
+    if not item.seen_before:
+        return "NEW"
+    return "DUPLICATE" if all(c.known for c in item.claims) else "UPDATE"
+
+
+def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
+    p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
+    return {"p": round(p, 3), "r": round(r, 3), "f1": round(2 * p * r / max(1e-9, p + r), 3)}
+
+
+def scores(checked: list[Checked]) -> dict[str, object]:
+    """Every measure of the issue's table, for these checked items."""
+    seen, confusion, claims_clear, claims_all = Counter(), Counter(), Counter(), Counter()
+    for item in checked:
+        truth, said = _truth(item), item.verdict.value
+        seen["tp"] += truth != "NEW" and said != "NEW"
+        seen["fp"] += truth == "NEW" and said != "NEW"
+        seen["fn"] += truth != "NEW" and said == "NEW"
+        clear_item = truth != "UPDATE" or any(not c.known and c.clear for c in item.claims)
+        if clear_item:
+            confusion[(truth, said)] += 1
+        if not item.seen_before:
+            continue
+        for claim in item.claims:
+            new, said_new = not claim.known, not claim.said_known
+            for counts, keep in ((claims_all, True), (claims_clear, claim.clear)):
+                if keep:
+                    counts["tp"] += new and said_new
+                    counts["fp"] += said_new and not new
+                    counts["fn"] += new and not said_new
+    labels = ("NEW", "UPDATE", "DUPLICATE")
+    per_class = {}
+    for label in labels:
+        tp = confusion[(label, label)]
+        fp = sum(confusion[(t, label)] for t in labels if t != label)
+        fn = sum(confusion[(label, v)] for v in labels if v != label)
+        per_class[label] = _prf(tp, fp, fn)["f1"]
+    total = sum(confusion.values())
+    return {
+        "checked": len(checked),
+        "seen_before": _prf(seen["tp"], seen["fp"], seen["fn"]),
+        "clear_items": total,
+        "clear_accuracy": round(sum(confusion[(x, x)] for x in labels) / max(1, total), 3),
+        "clear_class_f1": per_class,
+        "clear_macro_f1": round(sum(per_class.values()) / 3, 3),
+        "new_claims_clear": _prf(claims_clear["tp"], claims_clear["fp"], claims_clear["fn"]),
+        "new_claims_all": _prf(claims_all["tp"], claims_all["fp"], claims_all["fn"]),
+        "confusion_clear": {f"{t}->{v}": confusion[(t, v)] for t in labels for v in labels},
+    }
+
+
+def halves(result: ReplayResult) -> dict[str, list[Checked]]:
+    days = sorted({c.date for c in result.checked})
+    later = set(days[len(days) // 2 :])
+    return {"later half": [c for c in result.checked if c.date in later], "all days": result.checked}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", default=",".join(PAIRS), help=f"comma-separated, from {', '.join(PAIRS)}")
+    parser.add_argument("--days", type=int, help="replay only the first N check days (quick runs)")
+    parser.add_argument("--reuse", action="store_true", help="read replays saved by an earlier run")
+    parser.add_argument("--config", help="a dedupe config JSON (default: the shipped one)")
+    args = parser.parse_args()
+    gate = Gate("use-multilingual-v3", judged=True)
+    cached("use-multilingual-v3")
+    for pair in args.pairs.split(","):
+        result = run_pair(pair, gate, args.config, args.days, args.reuse)
+        for label, part in halves(result).items():
+            print(json.dumps({"pair": pair, "days": label, **scores(part)}, ensure_ascii=False), flush=True)
+
+
+if __name__ == "__main__":
+    main()
