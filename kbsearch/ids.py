@@ -1,12 +1,17 @@
 """Exact identifiers found in text: arXiv ids, GitHub repos and URLs.
 
 These are the strongest duplicate evidence there is, so they are normalized
-once here and compared as plain strings everywhere else.
+once here and compared as plain strings everywhere else. An id is found in
+the text as written (NFKC would turn the full-width comma after a link into
+one that continues it) and then folded (``kbsearch.folding``), in a record
+and in a query alike.
 """
 
 from __future__ import annotations
 
 import re
+
+from kbsearch.folding import fold, normal_form
 
 # New-style ids are YYMM.NNNNN; the month check keeps dates such as 2026.1234
 # and version numbers out.
@@ -46,9 +51,10 @@ def extract_arxiv_ids(text: str) -> list[str]:
     """All arXiv ids in ``text``, normalized, in order of first appearance."""
     found: list[tuple[int, str]] = []
     for match in _NEW_STYLE.finditer(text):
-        found.append((match.start(), f"{match.group(1)}{match.group(2)}.{match.group(3)}"))
+        # \d takes any digit, full-width ones too: an id is kept in ASCII.
+        found.append((match.start(), normal_form(f"{match.group(1)}{match.group(2)}.{match.group(3)}")))
     for match in _OLD_STYLE.finditer(text):
-        found.append((match.start(), match.group(1)))
+        found.append((match.start(), normal_form(match.group(1))))
     return _unique(ident for _, ident in sorted(found))
 
 
@@ -62,16 +68,17 @@ def query_arxiv_ids(query: str) -> list[str]:
     running text such a token may be a version or a date, but a query token
     of that shape is meant as an id, and the user should hear that no record
     carries it rather than get unrelated results."""
+    query = normal_form(query)  # a query typed in full width: ２６０７．１７７１５
     shaped = [m.group(1) for m in _ID_SHAPED.finditer(query)]
     return _unique([*extract_arxiv_ids(query), *shaped])
 
 
 def extract_urls(text: str) -> list[str]:
-    return _unique(m.group(0).rstrip(".,;:").lower() for m in _URL.finditer(text))
+    return _unique(fold(m.group(0).rstrip(".,;:")) for m in _URL.finditer(text))
 
 
 def extract_github_repos(text: str) -> list[str]:
-    return _unique(m.group(1).lower().removesuffix(".git") for m in _GITHUB.finditer(text))
+    return _unique(fold(m.group(1)).removesuffix(".git") for m in _GITHUB.finditer(text))
 
 
 def _unique(items) -> list[str]:  # type: ignore[no-untyped-def]

@@ -1,0 +1,131 @@
+"""Queries a user types (issue 24): full-width text, superscripts and case
+are folded alike in queries and records."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fake_encoder import FakeEncoder
+from kbsearch.filters import SearchFilter
+from kbsearch.ingest import ingest_records
+from kbsearch.parse import iter_input_files, parse_file
+from kbsearch.records import Kind, Record
+from kbsearch.search import SearchMode, SearchResponse, search
+from kbsearch.snippet import make_snippet
+from kbsearch.store import ChangeSet, Store, lexical
+from kbsearch.store.migrations import MIGRATIONS, _m2_document, _m2_refs
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+C2KV = "card/1093"  # C²KV: Compressible and Composable KV Cache Reuse
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    store = Store.open(tmp_path_factory.mktemp("kb") / "idx", create=True)
+    records = [r for path in iter_input_files([EXAMPLES]) for r in parse_file(path.resolve()).records]
+    encoder = FakeEncoder()
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store
+
+
+def ask(store: Store, query: str, mode: SearchMode = SearchMode.hybrid, k: int = 10) -> SearchResponse:
+    return search(store, FakeEncoder(), query, k, SearchFilter(), mode)
+
+
+def found(response: SearchResponse) -> list[str]:
+    return [hit.id for hit in response.results]
+
+
+# -- 2: one folded form for queries and records ---------------------------------
+
+
+def test_full_width_query_finds_what_its_ascii_finds(examples: Store) -> None:
+    wide = found(ask(examples, "ＫＶ　ｃａｃｈｅ　ｒｅｕｓｅ", SearchMode.lexical))
+    assert wide and wide == found(ask(examples, "KV cache reuse", SearchMode.lexical))
+
+
+@pytest.mark.parametrize("query", ["c2kv", "C2KV", "ｃ２ｋｖ", "C²KV"])
+def test_superscripts_fold_to_digits(examples: Store, query: str) -> None:
+    response = ask(examples, query, SearchMode.lexical)
+    assert response.results and all("C²KV" in hit.title for hit in response.results[:3])
+
+
+def test_a_snippet_marks_the_records_own_spelling() -> None:
+    spans = make_snippet("先看 C²KV，再看 ＫＶ　ｃａｃｈｅ 与 ﬁne… KV", ["c2kv", "kv", "cache", "fine"])
+    assert [span.text for span in spans if span.match] == ["C²KV", "ＫＶ", "ｃａｃｈｅ", "ﬁne", "KV"]
+
+
+def test_full_width_arxiv_id_is_the_id(examples: Store) -> None:
+    hit = ask(examples, "２６０７．１７７１５").results[0]
+    assert hit.id == C2KV and hit.exact == "about"
+
+
+def _record(i: int, title: str, text: str, **extra: Any) -> Record:
+    return Record(
+        id=f"tom/w{i}",
+        kind=Kind.increment,
+        title=title,
+        text=text,
+        instance="tom",
+        date=dt.date(2026, 9, 1 + i),
+        source="/src/tom.md",
+        position=i,
+        **extra,
+    )
+
+
+WIDE_RECORDS = [
+    _record(0, "ＲｉｎｇＰｏｓｅ：全宽写的名字", "在 Ｈ１００ 上的 ＫＶ　ｃａｃｈｅ 实验"),
+    _record(1, "C²KV again", "KV cache reuse, written plainly"),
+    _record(2, "An unrelated note", "nothing to see", sources=["https://Example.org/Ｒｅｐｏｒｔ"]),
+]
+
+
+def _wide_store(root: Path) -> Store:
+    store = Store.open(root, create=True)
+    encoder = FakeEncoder()
+    ingest_records(store, ChangeSet(upserts=WIDE_RECORDS), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store
+
+
+def _finds_the_wide_records(store: Store) -> None:
+    assert found(search(store, None, "RingPose", 3, mode=SearchMode.lexical)) == ["tom/w0"]
+    assert found(search(store, None, "h100", 3, mode=SearchMode.lexical)) == ["tom/w0"]
+    assert found(search(store, None, "c2kv", 3, mode=SearchMode.lexical)) == ["tom/w1"]
+    # A two-letter query scans the records' folded text: ＫＶ is KV.
+    assert set(found(search(store, None, "kv", 3, mode=SearchMode.lexical))) == {"tom/w0", "tom/w1"}
+    response = search(store, None, "https://example.org/report", 3, mode=SearchMode.lexical)
+    assert response.missing_ids == [] and response.results[0].id == "tom/w2"
+
+
+def test_records_written_in_full_width_are_found_by_ascii(tmp_path: Path) -> None:
+    _finds_the_wide_records(_wide_store(tmp_path / "idx"))
+
+
+def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
+    root = tmp_path / "idx"
+    _wide_store(root).close()
+    # Put it back as schema 2 wrote it: FTS rows and references as typed, not folded.
+    db = sqlite3.connect(root / "kb.sqlite")
+    with db:
+        for rowid, data in db.execute("SELECT rowid, data FROM records").fetchall():
+            record = json.loads(data)
+            db.execute(
+                f"UPDATE {lexical.FTS_TABLE} SET title = ?, body = ?, meta = ? WHERE rowid = ?",
+                (*_m2_document(record), rowid),
+            )
+            db.execute("DELETE FROM record_refs WHERE rowid = ?", (rowid,))
+            db.executemany("INSERT INTO record_refs VALUES (?, ?)", [(rowid, ref) for ref in _m2_refs(record)])
+    db.execute("PRAGMA user_version = 2")
+    assert "url:https://example.org/ｒｅｐｏｒｔ" in {r for (r,) in db.execute("SELECT ref FROM record_refs")}
+    db.close()
+    store = Store.open(root, model="fake")
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    _finds_the_wide_records(store)
