@@ -29,6 +29,13 @@ _GITHUB = re.compile(
     r"(?:github\.com/|\bGitHub\s+)([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[A-Za-z0-9])",
     re.IGNORECASE,
 )
+_REPO_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[A-Za-z0-9])/?")
+# A letter on each side keeps fractions and dates (1/10.7, 9/18) out.
+_BARE_REPO = re.compile(
+    r"(?<![^\s,，;；(（])((?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*/(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
+    r"(?![^\s,，;；)）])",
+    re.ASCII,
+)
 
 
 def normalize_arxiv_id(raw: str) -> str | None:
@@ -79,6 +86,21 @@ def extract_urls(text: str) -> list[str]:
 
 def extract_github_repos(text: str) -> list[str]:
     return _unique(fold(m.group(1)).removesuffix(".git") for m in _GITHUB.finditer(text))
+
+
+def github_repo_of(url: str) -> str | None:
+    """``owner/repo`` when ``url`` is a GitHub repository's own address
+    (``https://github.com/o/r``, with or without ``/`` or ``.git``), else None:
+    a deeper link (an issue, a file) names more than the repo."""
+    match = _REPO_URL.fullmatch(url)
+    return fold(match.group(1)).removesuffix(".git") if match else None
+
+
+def bare_repos(query: str) -> list[str]:
+    """Whole query tokens shaped like ``owner/repo`` (WeianMao/triattention),
+    folded. They may be a repo or two words (prefill/decode): the caller
+    takes them as a repo only when a record carries one."""
+    return _unique(fold(m.group(1)).removesuffix(".git") for m in _BARE_REPO.finditer(query))
 
 
 def _unique(items) -> list[str]:  # type: ignore[no-untyped-def]

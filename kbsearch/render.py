@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # annotations only: `kbsearch stats` need not import the chec
     from kbsearch.ingest import IngestReport, ReindexReport
     from kbsearch.models import ModelSpec
     from kbsearch.records import Record
-    from kbsearch.responses import Listing, Removal, SearchResponse, Stats
+    from kbsearch.responses import Listing, Removal, SearchHit, SearchResponse, Stats
     from kbsearch.snippet import Span
 
 MATCH_STYLE = "bold underline"
@@ -56,25 +56,41 @@ def search_text(response: SearchResponse) -> Text:
         return out
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
-        pin = "=" if hit.matched_ids else " "
         out.append(
-            f"{hit.rank:>2} {pin}{hit.score:6.3f}  {fit(hit.kind.value, 11)} "
+            f"{hit.rank:>2} {'=' if hit.matched_ids else ' '}{score_text(hit):>6}  {fit(hit.kind.value, 11)} "
             f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
         )
         out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
-        ids = ", ".join(hit.arxiv_ids) or "-"
-        cites = [a for a in hit.matched_ids if a in hit.cited_ids]
-        also = f"  cites {', '.join(cites)}" if cites else ""
-        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{also}\n", style="dim")
+        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {', '.join(hit.arxiv_ids) or '-'}", style="dim")
+        out.append(f"{_matched(hit)}\n", style="dim")
         if hit.snippet:
             out.append(" " * 10)
             out.append_text(snippet_text(hit.snippet))
             out.append("\n")
+    legend = "; '=' marks an exact id from the query" if any(hit.matched_ids for hit in response.results) else ""
     out.append(
         f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
-        f"search, model {response.model}; '=' marks an exact id from the query)"
+        f"search, model {response.model}{legend})"
     )
     return out
+
+
+def score_text(hit: SearchHit) -> str:
+    """The hit's score, or ``-`` for a record the search gave none (a
+    lexical search whose terms it does not hold): it is listed for the
+    query's exact id alone, which the '=' beside it says."""
+    unscored = hit.exact is not None and hit.dense_score is None and hit.lexical_score is None
+    return "-" if unscored else f"{hit.score:.3f}"
+
+
+def _matched(hit: SearchHit) -> str:
+    """What an exact hit carries, beyond its own arXiv ids: the ids it cites,
+    the repos and links, so the '=' says which id put it there."""
+    cites = [a for a in hit.matched_ids if a in hit.cited_ids]
+    refs = [a for a in hit.matched_ids if ":" in a]
+    return (f"  cites {', '.join(cites)}" if cites else "") + (
+        f"  carries {clean(', '.join(refs), one_line=True)}" if refs else ""
+    )
 
 
 def missing_lines(response: SearchResponse) -> list[str]:

@@ -1,5 +1,6 @@
-"""Queries a user types (issue 24): full-width text, superscripts and case
-are folded alike in queries and records."""
+"""Queries a user types (issue 24): a repo is one identifier however it is
+written, and an exact hit shows what matters; full-width text, superscripts
+and case are folded alike in queries and records."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from fake_encoder import FakeEncoder
+from kbsearch import render
 from kbsearch.filters import SearchFilter
 from kbsearch.ingest import ingest_records
 from kbsearch.parse import iter_input_files, parse_file
@@ -20,9 +22,11 @@ from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.snippet import make_snippet
 from kbsearch.store import ChangeSet, Store, lexical
 from kbsearch.store.migrations import MIGRATIONS, _m2_document, _m2_refs
+from kbsearch.tui import hits as hitview
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+TRIATTENTION = {"jay/2026-09-17-jay-inference-e1prep#1", "spark/2026-09-18-spark-llm-infra-e1prep#1"}
 C2KV = "card/1093"  # C²KV: Compressible and Composable KV Cache Reuse
 
 
@@ -41,6 +45,63 @@ def ask(store: Store, query: str, mode: SearchMode = SearchMode.hybrid, k: int =
 
 def found(response: SearchResponse) -> list[str]:
     return [hit.id for hit in response.results]
+
+
+# -- 1: a repo is one identifier, and an exact hit shows what matters -----------
+
+REPO_FORMS = [
+    "https://github.com/WeianMao/triattention",
+    "https://github.com/WeianMao/triattention/",
+    "github.com/weianmao/TriAttention",
+    "GitHub WeianMao/triattention",
+    "WeianMao/triattention",
+]
+
+
+@pytest.mark.parametrize("mode", list(SearchMode))
+@pytest.mark.parametrize("query", REPO_FORMS)
+def test_a_repo_is_one_identifier_however_it_is_written(examples: Store, mode: SearchMode, query: str) -> None:
+    response = ask(examples, query, mode)
+    assert response.missing_ids == []  # never "no record carries url:…" beside the repo's records
+    exact = [hit for hit in response.results if hit.exact]
+    assert {hit.id for hit in exact} == TRIATTENTION
+    assert found(response)[:2] == [hit.id for hit in exact]
+    assert all(hit.matched_ids == ["github:weianmao/triattention"] for hit in exact)
+    assert "no record carries" not in render.search_text(response).plain
+
+
+def test_an_exact_hit_of_a_lexical_search_has_its_lexical_score(examples: Store) -> None:
+    response = ask(examples, "https://github.com/WeianMao/triattention", SearchMode.lexical)
+    exact = [hit for hit in response.results if hit.exact]
+    assert exact and all(hit.lexical_score is not None and hit.score > 0 for hit in exact)
+    text = render.search_text(response).plain
+    assert "0.000" not in text
+    assert text.count("carries github:weianmao/triattention") == len(exact)  # which id put each one there
+
+
+def test_a_record_listed_for_its_id_alone_shows_no_score(examples: Store) -> None:
+    # The card carries the id, but not in its text: a lexical search ranks by
+    # the id's term alone, has no score for it, and a number would mean nothing.
+    response = ask(examples, "2607.17715 KV", SearchMode.lexical)
+    card = next(hit for hit in response.results if hit.id == C2KV)
+    assert card.exact == "about" and card.lexical_score is None and card.dense_score is None
+    row = next(line for line in render.search_text(response).plain.splitlines() if "C²KV: Compressible" in line)
+    assert row.split()[1:3] == ["=", "-"]
+    assert hitview.row_cells(card)[0].plain == "=-"
+    scored = next(hit for hit in response.results if hit.exact and hit.id != C2KV)
+    assert hitview.row_cells(scored)[0].plain == f"={scored.score:.3f}"
+
+
+def test_a_deeper_github_link_is_its_own_url_beside_its_repo(examples: Store) -> None:
+    response = ask(examples, "https://github.com/WeianMao/triattention/issues/9")
+    assert response.missing_ids == ["url:https://github.com/weianmao/triattention/issues/9"]
+    assert {hit.id for hit in response.results if hit.exact} == TRIATTENTION
+
+
+def test_two_words_with_a_slash_are_never_reported_as_a_repo(examples: Store) -> None:
+    response = ask(examples, "prefill/decode 分离")
+    assert response.missing_ids == [] and not any(hit.exact for hit in response.results)
+    assert "'=' marks" not in render.search_text(response).plain  # no legend without an exact hit
 
 
 # -- 2: one folded form for queries and records ---------------------------------

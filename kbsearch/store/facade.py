@@ -292,6 +292,10 @@ class Store:
         clauses, params = filter_sql(flt or SearchFilter())
         return lexical.search(self.db, terms, limit, clauses, params)
 
+    def lexical_scores(self, terms: lexical.QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
+        """(rowid, lexical score) of those of ``rowids`` that match a term (see ``lexical.score_rows``)."""
+        return lexical.score_rows(self.db, terms, rowids)
+
     def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
         """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""
         if not names:

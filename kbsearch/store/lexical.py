@@ -64,6 +64,12 @@ _CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
 # token, so 10.7x, TensorRT-LLM and owner/repo are searched whole.
 _TOKEN = re.compile(f"[{_CJK_CHARS}]+|[^\\s{_CJK_CHARS},，。;；:：!?！？()（）\\[\\]{{}}\"'“”‘’<>《》、|·…]+")
 _EDGE_PUNCT = ".-_/+#@*~=`^$&"  # "%" stays: 29% is not 29
+# A link is matched by what follows its scheme, and a GitHub repo by its
+# owner/repo: records write "github.com/o/r", "GitHub o/r" and the bare "o/r",
+# and all three hold "o/r". Without this the scheme alone ("https") would be a
+# term, matching every record that carries a link.
+_SCHEME = re.compile(r"\bhttps?://", re.IGNORECASE)
+_GITHUB_HOST = re.compile(r"(?<![\w.])(?:www\.)?github\.com/", re.IGNORECASE)
 
 
 # A name found in at most this many records, and in at most this share of a
@@ -97,7 +103,8 @@ def query_terms(query: str) -> QueryTerms:
     long: list[str] = []
     short: list[str] = []
     names: list[str] = []
-    for match in _TOKEN.finditer(normal_form(query)):
+    text = _GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query)))
+    for match in _TOKEN.finditer(text):
         token = match.group(0)
         if not _CJK_RUN.fullmatch(token):
             token = token.strip(_EDGE_PUNCT)
@@ -262,6 +269,16 @@ def _short_search(
     term_params = [t for term in terms for t in (term, term)]
     rows = db.execute(sql, [*term_params, *params, limit])
     return [(int(rowid), float(score)) for rowid, score in rows]
+
+
+def score_rows(db: sqlite3.Connection, terms: QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
+    """(rowid, score) of those of ``rowids`` that match a term, scored as
+    ``search`` scores them: for records that must be shown whatever their
+    rank (they carry the query's exact id), and the search cut them off."""
+    if not rowids:
+        return []
+    where = [f"records.rowid IN ({','.join('?' * len(rowids))})"]
+    return search(db, terms, len(rowids), where, list(rowids))
 
 
 def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -> dict[str, float]:
