@@ -1,6 +1,7 @@
 """Queries a user types (issue 24): a repo is one identifier however it is
 written, and an exact hit shows what matters; full-width text, superscripts
-and case are folded alike in queries and records."""
+and case are folded alike in queries and records; a query that starts with
+a dash."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FAKE_DEDUPE
 
 from fake_encoder import FakeEncoder
 from kbsearch import render
+from kbsearch.cli import main
 from kbsearch.filters import SearchFilter
 from kbsearch.ingest import ingest_records
 from kbsearch.parse import iter_input_files, parse_file
@@ -190,3 +193,48 @@ def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
     store = Store.open(root, model="fake")
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     _finds_the_wide_records(store)
+
+
+# -- 3: a query that starts with a dash ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "models.txt"
+    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def index(models: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = str(tmp_path_factory.mktemp("kb") / "idx")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KBSEARCH_MODELS", str(models))
+        assert main(["ingest", str(EXAMPLES), "--index", folder]) == 0
+    return folder
+
+
+@pytest.fixture
+def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def test_a_query_that_starts_with_a_dash_is_told_to_use_double_dash(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("search", "-vLLM", "--index", index, "--mode", "lexical")
+    assert code == 2
+    assert err.splitlines()[-1].endswith("put '--' before it: kbsearch search -- -vLLM")
+    code, out, _ = cli("search", "--index", index, "--mode", "lexical", "-k", "3", "--", "-vLLM")
+    assert code == 0 and "vLLM" in out
+    # Options after -- are text: the error says where they go.
+    code, _, err = cli("search", "--", "-vLLM", "--index", index)
+    assert code == 2 and err.splitlines()[-1].endswith("everything after '--' is text: put the options before it")
+    # A real option with its value attached, or a misspelt long option, gets no such hint.
+    code, _, err = cli("search", "-k3", "--nope", "KV", "--index", index)
+    assert code == 2 and "'--'" not in err
