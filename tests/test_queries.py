@@ -1,24 +1,30 @@
 """Queries a user types (issue 24): a repo is one identifier however it is
 written, and an exact hit shows what matters; full-width text, superscripts
 and case are folded alike in queries and records; a query that starts with
-a dash."""
+a dash; impossible --limit and date ranges refused."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from conftest import FAKE_DEDUPE
+from textual.widgets import Input
+from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from fake_encoder import FakeEncoder
 from kbsearch import render
 from kbsearch.cli import main
+from kbsearch.errors import KbError
 from kbsearch.filters import SearchFilter
 from kbsearch.ingest import ingest_records
+from kbsearch.kb import KnowledgeBase
 from kbsearch.parse import iter_input_files, parse_file
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, SearchResponse, search
@@ -26,6 +32,9 @@ from kbsearch.snippet import make_snippet
 from kbsearch.store import ChangeSet, Store, lexical
 from kbsearch.store.migrations import MIGRATIONS, _m2_document, _m2_refs
 from kbsearch.tui import hits as hitview
+from kbsearch.tui import make_app
+from kbsearch.tui.audit_screen import AuditScreen
+from kbsearch.tui.results_table import ResultsTable
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -238,3 +247,93 @@ def test_a_query_that_starts_with_a_dash_is_told_to_use_double_dash(index: str, 
     # A real option with its value attached, or a misspelt long option, gets no such hint.
     code, _, err = cli("search", "-k3", "--nope", "KV", "--index", index)
     assert code == 2 and "'--'" not in err
+
+
+# -- 4: --limit and date ranges that can hold nothing ---------------------------
+
+BACKWARDS = ["--since", "2026-09-20", "--until", "2026-09-19"]
+BACKWARDS_LINE = (
+    "kbsearch: --since 2026-09-20 is later than --until 2026-09-19, so no record can match "
+    "(swap the two dates, or leave one out)"
+)
+
+
+@pytest.mark.parametrize(
+    "argv", [["search", "KV cache"], ["list"], ["audit"], ["similar", C2KV]], ids=lambda argv: argv[0]
+)
+def test_since_after_until_is_a_usage_error(index: str, cli, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli(*argv, *BACKWARDS, "--index", index)
+    assert (code, out, err) == (2, "", BACKWARDS_LINE + "\n")
+    code, _, err = cli(*argv, *BACKWARDS, "--index", index, "--json")
+    assert code == 2 and json.loads(err)["error"].startswith("--since 2026-09-20 is later than --until")
+
+
+@pytest.mark.parametrize("limit", ["-1", "0"])
+def test_a_limit_below_one_is_a_usage_error(index: str, cli, limit: str) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("list", "--limit", limit, "--index", index)
+    line = f"kbsearch: --limit must be at least 1, not {limit} (leave --limit out to list every record)\n"
+    assert (code, out, err) == (2, "", line)
+    with KnowledgeBase.open(index) as kb, pytest.raises(KbError, match="--limit must be at least 1"):
+        kb.listing(limit=int(limit))
+
+
+def test_the_server_refuses_dates_in_the_wrong_order(fake_models: Path, tmp_path: Path) -> None:
+    from serve_support import build_index as build_served
+    from serve_support import service_for
+
+    from kbsearch.serve.http import build_app
+    from kbsearch.serve.tokens import READ_TOKEN, Tokens
+
+    served = build_served(tmp_path)
+    service = service_for(served)
+    tokens, _ = Tokens.in_folder(served)
+    app = build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024)
+    auth = {"Authorization": f"Bearer {(served / READ_TOKEN).read_text().strip()}"}
+
+    async def post(url: str, body: dict[str, Any]) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return await client.post(url, json=body, headers=auth)
+
+    try:
+        for url, body in (("/api/search", {"query": "KV"}), ("/api/list", {}), ("/api/similar", {"id": "card"})):
+            answer = asyncio.run(post(url, {**body, "since": "2026-09-20", "until": "2026-09-19"}))
+            assert answer.status_code == 400, (url, answer.text)
+            assert answer.json()["error"].startswith("--since 2026-09-20 is later than --until 2026-09-19")
+    finally:
+        service.close()
+
+
+@pytest.fixture
+def tui_index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    build_index(tmp_path / "idx")
+    return "idx"
+
+
+@drive
+async def test_the_tui_marks_dates_in_the_wrong_order_and_says_why(tui_index: str) -> None:
+    app = make_app(tui_index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "KV cache")
+        screen = search_screen(app)
+        everything = [hit.id for hit in screen.query_one(ResultsTable).items]
+        screen.query_one("#until", Input).focus()
+        await pilot.press(*"2026-09-10")
+        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] != everything, "until")
+        screen.query_one("#since", Input).focus()
+        await pilot.press(*"2026-09-14")
+        await wait_for(pilot, lambda: any("--since" in n.message for n in app._notifications), "the notification")
+        assert all(screen.query_one(f"#{name}", Input).has_class("-invalid") for name in ("since", "until"))
+        # Like a half-typed date, the impossible range limits nothing.
+        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] == everything, "no range")
+        await pilot.press("f4")
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await wait_for(pilot, lambda: audit.result is not None, "the audit")
+        audit.query_one("#audit-until", Input).value = "2026-09-10"
+        audit.query_one("#audit-since", Input).value = "2026-09-14"
+        await wait_for(pilot, lambda: sum("--since" in n.message for n in app._notifications) == 2, "the audit's note")
+        assert all(field.has_class("-invalid") for field in audit.query("#audit-range Input"))
+        assert audit.date_range() == SearchFilter()
+        assert app.is_running
