@@ -1,7 +1,8 @@
 """Queries a user types (issue 24): a repo is one identifier however it is
 written, and an exact hit shows what matters; full-width text, superscripts
 and case are folded alike in queries and records; a query that starts with
-a dash; impossible --limit and date ranges refused."""
+a dash; impossible --limit and date ranges refused; an ingest's wait for
+another writer told apart from its work."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import asyncio
 import datetime as dt
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from conftest import FAKE_DEDUPE
+from filelock import FileLock
 from textual.widgets import Input
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
@@ -23,8 +26,8 @@ from kbsearch import render
 from kbsearch.cli import main
 from kbsearch.errors import KbError
 from kbsearch.filters import SearchFilter
-from kbsearch.ingest import ingest_records
-from kbsearch.kb import KnowledgeBase
+from kbsearch.ingest import IngestReport, ingest_records
+from kbsearch.kb import LOCK_NAME, KnowledgeBase
 from kbsearch.parse import iter_input_files, parse_file
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, SearchResponse, search
@@ -337,3 +340,22 @@ async def test_the_tui_marks_dates_in_the_wrong_order_and_says_why(tui_index: st
         assert all(field.has_class("-invalid") for field in audit.query("#audit-range Input"))
         assert audit.date_range() == SearchFilter()
         assert app.is_running
+
+
+# -- 5: an ingest's wait for another writer is not its work ---------------------
+
+
+def test_an_ingest_reports_its_wait_for_another_writer_apart(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    lock = FileLock(str(Path(index) / LOCK_NAME), thread_local=False)
+    lock.acquire()
+    threading.Timer(1.5, lock.release).start()  # another writer, done in 1.5 s
+    card = EXAMPLES / "cards" / "card-1093-c2kv.md"
+    code, out, err = cli("ingest", str(card), "--index", index, "--json")
+    assert code == 0 and "waiting for it to finish" in err
+    report = json.loads(out)
+    assert report["waited"] >= 1.4
+    assert report["seconds"] < report["waited"]  # nothing to embed: the work is short, the wait is not
+    code, out, _ = cli("ingest", str(card), "--index", index)
+    assert code == 0 and "waited" not in out  # no other writer this time
+    line = render.ingest_text(IngestReport(model="fake", files=1, records=1, seconds=2.1, waited=92.0))
+    assert line.endswith("in 2.10s (waited 92.00s for another writer)")
