@@ -94,6 +94,14 @@ def test_an_exact_hit_of_a_lexical_search_has_its_lexical_score(examples: Store)
     assert text.count("carries github:weianmao/triattention") == len(exact)  # which id put each one there
 
 
+def test_rows_are_scored_in_chunks_as_in_one_query(examples: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    terms = lexical.query_terms("KV cache 压缩")
+    rowids = [r for (r,) in examples.db.execute("SELECT rowid FROM records")]
+    whole = dict(lexical.score_rows(examples.db, terms, rowids))
+    monkeypatch.setattr(lexical, "_ROWS_AT_ONCE", 3)
+    assert len(whole) > 3 and dict(lexical.score_rows(examples.db, terms, rowids)) == pytest.approx(whole)
+
+
 def test_a_record_listed_for_its_id_alone_shows_no_score(examples: Store) -> None:
     # The card carries the id, but not in its text: a lexical search ranks by
     # the id's term alone, has no score for it, and a number would mean nothing.

@@ -47,6 +47,7 @@ MIN_TRIGRAM = 3
 # and a bound on a search's cost when one record is a line of megabytes. The
 # FTS index itself still matches a term anywhere in the record.
 SCORED_CHARS = 20_000
+_ROWS_AT_ONCE = 500  # row ids bound in one query, well under SQLite's limit on parameters
 
 CREATE_STATEMENTS = (
     f"CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(title, body, meta, tokenize = 'trigram')",
@@ -275,10 +276,11 @@ def score_rows(db: sqlite3.Connection, terms: QueryTerms, rowids: list[int]) -> 
     """(rowid, score) of those of ``rowids`` that match a term, scored as
     ``search`` scores them: for records that must be shown whatever their
     rank (they carry the query's exact id), and the search cut them off."""
-    if not rowids:
-        return []
-    where = [f"records.rowid IN ({','.join('?' * len(rowids))})"]
-    return search(db, terms, len(rowids), where, list(rowids))
+    scored: list[tuple[int, float]] = []
+    for start in range(0, len(rowids), _ROWS_AT_ONCE):  # a repo can be carried by thousands
+        chunk = rowids[start : start + _ROWS_AT_ONCE]
+        scored += search(db, terms, len(chunk), [f"records.rowid IN ({','.join('?' * len(chunk))})"], list(chunk))
+    return scored
 
 
 def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -> dict[str, float]:
