@@ -15,7 +15,6 @@ back through ``fold_offsets``.
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 from collections.abc import Sequence
 
@@ -39,16 +38,34 @@ def fold_offsets(text: str) -> tuple[str, Sequence[int]]:
     Characters are folded one at a time here, so a letter and a combining
     mark that NFKC would join stay apart: close enough to mark a snippet.
     """
-    if text.isascii():
-        return text.lower(), range(len(text))
-    pieces = list(map(_fold_char, text))
-    folded = "".join(pieces)
-    if len(folded) == len(text):  # no piece is empty, so each is one character
-        return folded, range(len(text))
-    return folded, [i for i, piece in enumerate(pieces) for _ in piece]
+    lower = text.lower()
+    if len(lower) == len(text):  # lower() gives each character one or more: here one each
+        if text.isascii() or unicodedata.is_normalized("NFKC", text):
+            return lower, range(len(text))
+        chars = set(lower)
+        _learn(chars)
+        if chars.isdisjoint(_WIDE):
+            # A Chinese text changes in a few kinds of character (，：（）): replace each kind.
+            for ch in chars.intersection(_ONE):
+                lower = lower.replace(ch, _ONE[ch])
+            return lower, range(len(text))
+    pieces = [fold(ch) for ch in text]
+    return "".join(pieces), [i for i, piece in enumerate(pieces) for _ in piece]
 
 
-@functools.cache
-def _fold_char(ch: str) -> str:
-    # Cached: a text of 20,000 characters uses a few hundred distinct ones.
-    return fold(ch)
+# Characters folded so far: those that fold to another single character
+# (ａ → a, ² → 2, ， → ,), and those that fold to several (… → ...). A
+# snippet's text holds a few hundred distinct characters; each is folded once.
+_ONE: dict[str, str] = {}
+_WIDE: set[str] = set()
+_SEEN: set[str] = set()
+
+
+def _learn(chars: set[str]) -> None:
+    for ch in chars - _SEEN:
+        piece = fold(ch)
+        if len(piece) != 1:
+            _WIDE.add(ch)
+        elif piece != ch:
+            _ONE[ch] = piece
+        _SEEN.add(ch)

@@ -18,6 +18,8 @@ import httpx
 import pytest
 from conftest import FAKE_DEDUPE
 from filelock import FileLock
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.widgets import Input
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
@@ -26,6 +28,7 @@ from kbsearch import render
 from kbsearch.cli import main
 from kbsearch.errors import KbError
 from kbsearch.filters import SearchFilter
+from kbsearch.folding import fold, fold_offsets
 from kbsearch.ingest import IngestReport, ingest_records
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
 from kbsearch.parse import iter_input_files, parse_file
@@ -144,6 +147,14 @@ def test_superscripts_fold_to_digits(examples: Store, query: str) -> None:
 def test_a_snippet_marks_the_records_own_spelling() -> None:
     spans = make_snippet("先看 C²KV，再看 ＫＶ　ｃａｃｈｅ 与 ﬁne… KV", ["c2kv", "kv", "cache", "fine"])
     assert [span.text for span in spans if span.match] == ["C²KV", "ＫＶ", "ｃａｃｈｅ", "ﬁne", "KV"]
+
+
+@given(st.text(alphabet="aZ 1²₂，：（）…ﬁİẞＫｖ频域\u0301", max_size=40))
+def test_folding_with_offsets_is_folding_each_character(text: str) -> None:
+    folded, origin = fold_offsets(text)
+    assert folded == "".join(fold(ch) for ch in text)
+    assert len(origin) == len(folded) and list(origin) == sorted(origin)
+    assert all(folded[j] in fold(text[i]) for j, i in enumerate(origin))
 
 
 def test_full_width_arxiv_id_is_the_id(examples: Store) -> None:
