@@ -182,12 +182,10 @@ class KnowledgeBase:
             if self._judge is None and self.judge_spec and will_embed(store, parsed, self.judge_spec.name, whole=True):
                 _ = self.judge
         judge, load = self._judging(), lambda: self.encoder
-        wait = WaitClock(on_wait)
-        with self.writing(wait) as store:
+        with self.writing(wait := WaitClock(on_wait)) as store:
             wait.stop()
             ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
-        report.waited = round(wait.seconds, 3)
-        report.seconds = round(time.perf_counter() - started - wait.seconds, 3)
+        report.seconds, report.waited = wait.apart(time.perf_counter() - started)
         return report
 
     def reindex(self, progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> ReindexReport:

@@ -61,8 +61,8 @@ def search_text(response: SearchResponse) -> Text:
             f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
         )
         out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
-        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {', '.join(hit.arxiv_ids) or '-'}", style="dim")
-        out.append(f"{_matched(hit)}\n", style="dim")
+        ids = ", ".join(hit.arxiv_ids) or "-"
+        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{_matched(hit)}\n", style="dim")
         if hit.snippet:
             out.append(" " * 10)
             out.append_text(snippet_text(hit.snippet))
@@ -76,21 +76,15 @@ def search_text(response: SearchResponse) -> Text:
 
 
 def score_text(hit: SearchHit) -> str:
-    """The hit's score, or ``-`` for a record the search gave none (a
-    lexical search whose terms it does not hold): it is listed for the
-    query's exact id alone, which the '=' beside it says."""
-    unscored = hit.exact is not None and hit.dense_score is None and hit.lexical_score is None
-    return "-" if unscored else f"{hit.score:.3f}"
+    """The score, or ``-`` for an exact hit the search gave none (a lexical one holding no term): listed for its id."""
+    return "-" if hit.exact and hit.dense_score is None and hit.lexical_score is None else f"{hit.score:.3f}"
 
 
 def _matched(hit: SearchHit) -> str:
-    """What an exact hit carries, beyond its own arXiv ids: the ids it cites,
-    the repos and links, so the '=' says which id put it there."""
-    cites = [a for a in hit.matched_ids if a in hit.cited_ids]
-    refs = [a for a in hit.matched_ids if ":" in a]
-    return (f"  cites {', '.join(cites)}" if cites else "") + (
-        f"  carries {clean(', '.join(refs), one_line=True)}" if refs else ""
-    )
+    """The ids beyond its own arXiv ids that put an exact hit first: the ids it cites, its repos and links."""
+    cites, refs = [a for a in hit.matched_ids if a in hit.cited_ids], [a for a in hit.matched_ids if ":" in a]
+    said = (f"  cites {', '.join(cites)}" if cites else "") + (f"  carries {', '.join(refs)}" if refs else "")
+    return clean(said, one_line=True)
 
 
 def missing_lines(response: SearchResponse) -> list[str]:

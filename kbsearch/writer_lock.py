@@ -77,3 +77,7 @@ class WaitClock:
         if self._began is not None:
             self.seconds = time.perf_counter() - self._began
             self._began = None
+
+    def apart(self, elapsed: float) -> tuple[float, float]:
+        """(the work, the wait) in ``elapsed`` seconds, rounded to the millisecond."""
+        return round(elapsed - self.seconds, 3), round(self.seconds, 3)
