@@ -15,15 +15,46 @@ wanted more surely than any score, so those records come first, tier by tier:
 
 An identifier that no record within the filters carries is reported, so that
 a mistyped or unknown id is not silently answered with unrelated records.
+
+A GitHub repo is one identifier however the query writes it: its address
+(``https://github.com/o/r``), ``github.com/o/r``, ``GitHub o/r`` or the bare
+``o/r``. A bare ``o/r`` may also be two words (prefill/decode), so it pins the
+records that carry such a repo and is never reported when none does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kbsearch.folding import normal_form
+from kbsearch.ids import bare_repos, extract_github_repos, extract_urls, github_repo_of, query_arxiv_ids
 from kbsearch.records import Kind
 from kbsearch.responses import Tier
 from kbsearch.store import SearchFilter, Store
+
+
+@dataclass(frozen=True)
+class QueryIds:
+    """The exact identifiers of a query, folded as records' are (``kbsearch.ids``)."""
+
+    named: list[str] = field(default_factory=list)
+    """Written as identifiers (arXiv ids, ``github:o/r``, ``url:…``): reported when no record carries one."""
+    bare: list[str] = field(default_factory=list)
+    """``github:o/r`` from a bare ``o/r`` token: pinned when carried, never reported."""
+
+    def all(self) -> list[str]:
+        return self.named + self.bare
+
+
+def query_ids(query: str) -> QueryIds:
+    """The identifiers ``query`` asks for. A repo's own address is the repo
+    (``github:o/r``), not a URL besides it: records write the repo in forms
+    that carry no URL at all. A deeper GitHub link is a URL and its repo."""
+    repos = extract_github_repos(query)
+    urls = [u for u in extract_urls(query) if github_repo_of(u) is None]
+    named = query_arxiv_ids(query) + [f"github:{r}" for r in repos] + [f"url:{u}" for u in urls]
+    bare = [f"github:{r}" for r in bare_repos(normal_form(query))]
+    return QueryIds(named=named, bare=[b for b in bare if b not in named])
 
 
 @dataclass
@@ -39,9 +70,10 @@ class Pins:
         return [r for _, group in self.tiers for r in group]
 
 
-def find_pins(store: Store, exact: list[str], flt: SearchFilter) -> Pins:
-    """The records within ``flt`` carrying one of ``exact`` (normalized arXiv
+def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
+    """The records within ``flt`` carrying one of ``ids`` (normalized arXiv
     ids, ``github:owner/repo``, ``url:…``), in the tiers above."""
+    exact = ids.all()
     if not exact:
         return Pins()
     arxiv = [e for e in exact if ":" not in e]
@@ -66,10 +98,12 @@ def find_pins(store: Store, exact: list[str], flt: SearchFilter) -> Pins:
         seen.update(kept)
         if kept:
             tiers.append((tier, kept))
-    return Pins(tiers=tiers, missing=_missing(store, arxiv, refs, flt))
+    return Pins(tiers=tiers, missing=_missing(store, ids.named, flt))
 
 
-def _missing(store: Store, arxiv: list[str], refs: list[str], flt: SearchFilter) -> list[str]:
-    found = [a for a in arxiv if store.restrict(store.rowids_with_arxiv([a]), flt)]
-    found += [r for r in refs if store.restrict(store.rowids_with_refs([r]), flt)]
-    return [e for e in [*arxiv, *refs] if e not in found]
+def _missing(store: Store, named: list[str], flt: SearchFilter) -> list[str]:
+    def carried(ident: str) -> bool:
+        rows = store.rowids_with_refs([ident]) if ":" in ident else store.rowids_with_arxiv([ident])
+        return bool(store.restrict(rows, flt))
+
+    return [ident for ident in named if not carried(ident)]

@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kbsearch.textsim import ascii_lower
-
 
 @dataclass(frozen=True)
 class Fusion:
@@ -76,15 +74,15 @@ def weighted_sum(
 def term_coverage(
     weights: dict[str, float], text: str, power: float = 1.0, meta: str = "", meta_share: float = 1.0
 ) -> float:
-    """The weighted share of the query's terms (keys, already ASCII-folded)
-    found in ``text``, raised to ``power``: above 1, matching a few terms of
-    a long query counts for little, matching most of them for nearly all.
-    A term found only in ``meta`` counts ``meta_share`` of its weight."""
+    """The weighted share of the query's terms (keys) found in ``text``, raised
+    to ``power``: above 1, matching a few terms of a long query counts for
+    little, matching most of them for nearly all. A term found only in
+    ``meta`` counts ``meta_share`` of its weight. Terms and texts are both
+    folded (``kbsearch.folding``), as the lexical index holds them."""
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0
-    folded, folded_meta = ascii_lower(text), ascii_lower(meta)
-    found = sum(w if term in folded else w * meta_share if term in folded_meta else 0.0 for term, w in weights.items())
+    found = sum(w if term in text else w * meta_share if term in meta else 0.0 for term, w in weights.items())
     return (found / whole) ** power
 
 

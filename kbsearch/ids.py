@@ -1,12 +1,17 @@
 """Exact identifiers found in text: arXiv ids, GitHub repos and URLs.
 
 These are the strongest duplicate evidence there is, so they are normalized
-once here and compared as plain strings everywhere else.
+once here and compared as plain strings everywhere else. An id is found in
+the text as written (NFKC would turn the full-width comma after a link into
+one that continues it) and then folded (``kbsearch.folding``), in a record
+and in a query alike.
 """
 
 from __future__ import annotations
 
 import re
+
+from kbsearch.folding import fold, normal_form
 
 # New-style ids are YYMM.NNNNN; the month check keeps dates such as 2026.1234
 # and version numbers out.
@@ -23,6 +28,13 @@ _URL = re.compile(r"https?://[^\s<>\"'）)，。；]+", re.IGNORECASE)
 _GITHUB = re.compile(
     r"(?:github\.com/|\bGitHub\s+)([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[A-Za-z0-9])",
     re.IGNORECASE,
+)
+_REPO_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[A-Za-z0-9])/?")
+# A letter on each side keeps fractions and dates (1/10.7, 9/18) out.
+_BARE_REPO = re.compile(
+    r"(?<![^\s,，;；(（])((?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*/(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
+    r"(?![^\s,，;；)）])",
+    re.ASCII,
 )
 
 
@@ -46,9 +58,10 @@ def extract_arxiv_ids(text: str) -> list[str]:
     """All arXiv ids in ``text``, normalized, in order of first appearance."""
     found: list[tuple[int, str]] = []
     for match in _NEW_STYLE.finditer(text):
-        found.append((match.start(), f"{match.group(1)}{match.group(2)}.{match.group(3)}"))
+        # \d takes any digit, full-width ones too: an id is kept in ASCII.
+        found.append((match.start(), normal_form(f"{match.group(1)}{match.group(2)}.{match.group(3)}")))
     for match in _OLD_STYLE.finditer(text):
-        found.append((match.start(), match.group(1)))
+        found.append((match.start(), normal_form(match.group(1))))
     return _unique(ident for _, ident in sorted(found))
 
 
@@ -62,16 +75,32 @@ def query_arxiv_ids(query: str) -> list[str]:
     running text such a token may be a version or a date, but a query token
     of that shape is meant as an id, and the user should hear that no record
     carries it rather than get unrelated results."""
+    query = normal_form(query)  # a query typed in full width: ２６０７．１７７１５
     shaped = [m.group(1) for m in _ID_SHAPED.finditer(query)]
     return _unique([*extract_arxiv_ids(query), *shaped])
 
 
 def extract_urls(text: str) -> list[str]:
-    return _unique(m.group(0).rstrip(".,;:").lower() for m in _URL.finditer(text))
+    return _unique(fold(m.group(0).rstrip(".,;:")) for m in _URL.finditer(text))
 
 
 def extract_github_repos(text: str) -> list[str]:
-    return _unique(m.group(1).lower().removesuffix(".git") for m in _GITHUB.finditer(text))
+    return _unique(fold(m.group(1)).removesuffix(".git") for m in _GITHUB.finditer(text))
+
+
+def github_repo_of(url: str) -> str | None:
+    """``owner/repo`` when ``url`` is a GitHub repository's own address
+    (``https://github.com/o/r``, with or without ``/`` or ``.git``), else None:
+    a deeper link (an issue, a file) names more than the repo."""
+    match = _REPO_URL.fullmatch(url)
+    return fold(match.group(1)).removesuffix(".git") if match else None
+
+
+def bare_repos(query: str) -> list[str]:
+    """Whole query tokens shaped like ``owner/repo`` (WeianMao/triattention),
+    folded. They may be a repo or two words (prefill/decode): the caller
+    takes them as a repo only when a record carries one."""
+    return _unique(fold(m.group(1)).removesuffix(".git") for m in _BARE_REPO.finditer(query))
 
 
 def _unique(items) -> list[str]:  # type: ignore[no-untyped-def]

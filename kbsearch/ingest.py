@@ -57,6 +57,9 @@ class IngestReport(BaseModel):
     refused: list[FileProblem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     seconds: float = 0.0
+    """The run's own work: reading, embedding and writing, without ``waited``."""
+    waited: float = 0.0
+    """Seconds spent waiting for another writer (the writer lock) before writing."""
 
 
 Input = ParsedFile | JsonlFile

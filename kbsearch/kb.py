@@ -30,7 +30,7 @@ from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
-from kbsearch.writer_lock import LOCK_NAME, WriterLock
+from kbsearch.writer_lock import LOCK_NAME, WaitClock, WriterLock
 
 if TYPE_CHECKING:
     # Ingest, check, audit, calibrate and doctor load in the functions that run them.
@@ -188,9 +188,10 @@ class KnowledgeBase:
             if self._judge is None and self.judge_spec and will_embed(store, parsed, self.judge_spec.name, whole=True):
                 _ = self.judge
         judge, load = self._judging(), lambda: self.encoder
-        with self.writing(on_wait) as store:
+        with self.writing(wait := WaitClock(on_wait)) as store:
+            wait.stop()
             ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
-        report.seconds = round(time.perf_counter() - started, 3)
+        report.seconds, report.waited = wait.apart(time.perf_counter() - started)
         return report
 
     def reindex(self, progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> ReindexReport:

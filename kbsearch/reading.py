@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kbsearch.errors import KbError, RecordNotFound
+from kbsearch.filters import require_limit
 from kbsearch.records import Record
 from kbsearch.responses import ListedRecord, Listing, Stats
 from kbsearch.store import SearchFilter, Store
@@ -43,6 +44,7 @@ def find_record(store: Store, wanted: str) -> Record:
 
 
 def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listing:
+    require_limit(limit)
     records: list[ListedRecord] = []
     with store.snapshot():
         for record in store.iter_records(flt):
@@ -58,7 +60,7 @@ def stats(store: Store, root: Path) -> Stats:
         return Stats(
             index=str(root),
             records=store.count(),
-            by_kind=store.counts_by_kind(),
+            by_kind=store.counts_by("kind"),
             by_instance=store.counts_by("instance"),
             by_topic=store.counts_by("topic"),
             model=store.model,

@@ -16,15 +16,14 @@ import numpy as np
 
 from kbsearch import fusion as fuse
 from kbsearch.embed import Encoder
-from kbsearch.exact import Pins, find_pins
+from kbsearch.exact import Pins, find_pins, query_ids
 from kbsearch.fusion import Fusion
-from kbsearch.ids import query_arxiv_ids
 from kbsearch.items import same_item
 from kbsearch.records import EMBED_CHARS, RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.snippet import Span, make_snippet
 from kbsearch.store import SearchFilter, Store
-from kbsearch.store.lexical import QueryTerms, query_refs, query_terms
+from kbsearch.store.lexical import QueryTerms, query_terms
 from kbsearch.textsim import language
 
 __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
@@ -122,15 +121,15 @@ def search(
             raise ValueError(f"{mode} search needs an encoder or a query vector")
         vector = encoder.encode([query])[0]
     terms = query_terms(query)
-    exact = query_arxiv_ids(query) + query_refs(query)
+    exact = query_ids(query)
     pins = find_pins(store, exact, flt)
     found = gather(store, terms, vector, flt, mode, k, fusion)
-    _add_pinned(store, found, pins, vector)
+    _add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
     ranked = rank(store, found, terms, vector, mode, fusion)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion)
     ranked = _pin_first(pins, ranked)[:k]
-    hits = _hits(store, ranked, terms, exact)
+    hits = _hits(store, ranked, terms, exact.all())
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
         query=query,
@@ -262,13 +261,21 @@ def _same_item_lift(
     return sorted(ranked, key=lambda r: (-r.score, r.rowid))
 
 
-def _add_pinned(store: Store, found: Candidates, pins: Pins, vector: np.ndarray | None) -> None:
-    """Give pinned records the search missed their cosine, so that they are
-    scored like the others (a lexical search has no vector to do it with)."""
-    have = {rowid for rowid, _, _ in found.dense}
-    missing = [r for r in pins.rowids() if r not in have]
-    if missing and vector is not None:
-        found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
+def _add_pinned(store: Store, found: Candidates, pins: Pins, terms: QueryTerms, vector: np.ndarray | None) -> None:
+    """Give pinned records the search missed their score, so that they are
+    scored like the others: their cosine, or without a vector (lexical mode)
+    their lexical score, when they match a term of the query at all (one
+    matching none has no score to show: ``render`` prints none)."""
+    if vector is not None:
+        have = {rowid for rowid, _, _ in found.dense}
+        missing = [r for r in pins.rowids() if r not in have]
+        if missing:
+            found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
+        return
+    listed = {rowid for rowid, _ in found.lexical}
+    missing = [r for r in pins.rowids() if r not in listed]
+    if missing:
+        found.lexical = sorted(found.lexical + store.lexical_scores(terms, missing), key=lambda row: -row[1])
 
 
 def _pin_first(pins: Pins, ranked: list[Ranked]) -> list[Ranked]:

@@ -17,6 +17,8 @@ import re
 
 from pydantic import BaseModel
 
+from kbsearch.folding import fold, fold_offsets
+
 SNIPPET_CHARS = 160
 # Text kept before the first match, so that a snippet starts with some context.
 LEAD_CHARS = 24
@@ -65,19 +67,23 @@ def make_snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> lis
 
 
 def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
-    """Where any term occurs (case-insensitively), overlapping hits merged.
+    """Where any term occurs in ``text``, compared folded as the search
+    compares them (``kbsearch.folding``: c2kv marks C²KV), overlapping hits merged.
 
     One pattern tries every term at every position (a lookahead consumes
     nothing), so overlapping hits such as the trigrams of a Chinese phrase are
     all found; longer terms are tried first.
     """
-    wanted = sorted({t for t in terms if t}, key=len, reverse=True)
+    wanted = sorted({fold(t) for t in terms if t}, key=len, reverse=True)
     if not wanted:
         return []
-    pattern = re.compile("(?=(" + "|".join(map(re.escape, wanted)) + "))", re.IGNORECASE)
+    folded, origin = fold_offsets(text)
+    pattern = re.compile("(?=(" + "|".join(map(re.escape, wanted)) + "))")
     merged: list[tuple[int, int]] = []
-    for found in pattern.finditer(text):
-        lo, hi = found.start(), found.start() + len(found.group(1))
+    for found in pattern.finditer(folded):
+        end = found.start() + len(found.group(1))
+        # back to the characters of ``text`` that the folded match came from
+        lo, hi = origin[found.start()], origin[end - 1] + 1
         if merged and lo <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
         else:

@@ -63,18 +63,6 @@ _GENERIC_NAMES = frozenset(
 )
 
 
-def ascii_lower(text: str) -> str:
-    """``text`` with A-Z lower-cased and every other character left alone.
-
-    UTF-8 encodes non-ASCII characters in bytes of 0x80 and above, which
-    ``bytes.lower`` never touches, so this is ``str.translate`` of A-Z at
-    the speed of a copy (it matters for long records).
-    """
-    if text.isascii():
-        return text.lower()
-    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
-
-
 def lexical_tokens(text: str) -> set[str]:
     """Chinese character bigrams plus lower-cased English words."""
     tokens: set[str] = set()

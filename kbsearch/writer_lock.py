@@ -6,6 +6,7 @@ wait ($KBSEARCH_LOCK_TIMEOUT seconds) runs out.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,3 +55,29 @@ class WriterLock:
 
     def __exit__(self, *exc: object) -> None:
         self.lock.release()
+
+
+class WaitClock:
+    """An ``on_wait`` for ``WriterLock`` that also times the wait, so that a
+    report can tell the wait for another writer apart from its own work."""
+
+    def __init__(self, on_wait: Callable[[], None] | None) -> None:
+        self.on_wait = on_wait
+        self.seconds = 0.0
+        """From finding the lock taken to ``stop()``; 0 when it was free."""
+        self._began: float | None = None
+
+    def __call__(self) -> None:
+        self._began = time.perf_counter()
+        if self.on_wait:
+            self.on_wait()
+
+    def stop(self) -> None:
+        """Call once the lock is held."""
+        if self._began is not None:
+            self.seconds = time.perf_counter() - self._began
+            self._began = None
+
+    def apart(self, elapsed: float) -> tuple[float, float]:
+        """(the work, the wait) in ``elapsed`` seconds, rounded to the millisecond."""
+        return round(elapsed - self.seconds, 3), round(self.seconds, 3)

@@ -34,6 +34,7 @@ from kbsearch.cli.errors import (
     report_error,
     report_usage_error,
     silence_stdout,
+    with_dash_hint,
 )
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL
 from kbsearch.cli.parser import build_parser
@@ -47,10 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     timings.reset()  # one report per run, also when a caller runs several in one process
     argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except UsageError as err:
-        return report_usage_error(err, as_json="--json" in argv)
+        return report_usage_error(with_dash_hint(err, argv, parser), as_json="--json" in argv)
     args.opened = []
     try:
         refuse_local_only(args)

@@ -42,6 +42,46 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message, self.format_usage())
 
 
+def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
+    """The error, plus how to pass text that starts with a dash when the
+    command line holds some: argparse reads ``-vLLM`` as an unknown option
+    and then says only that the query is missing."""
+    takes_value = _option_arities(parser)
+    end = argv.index("--") if "--" in argv else len(argv)
+    command = next((word for word in argv[:end] if not word.startswith("-")), "search")
+    # One dash only: --something is a misspelt option rather than text.
+    stray = next((w for w in argv[:end] if _looks_like_text(w) and not _is_option(w, takes_value)), None)
+    if stray is not None:
+        hint = f"{stray} is not an option; to pass text that starts with '-', put '--' before it: "
+        hint += f"kbsearch {command} -- {stray}"
+    elif any(word in takes_value for word in argv[end + 1 :]):
+        hint = "everything after '--' is text: put the options before it"
+    else:
+        return err
+    return UsageError(f"{err.message}; {hint}", err.usage)
+
+
+def _option_arities(parser: argparse.ArgumentParser) -> dict[str, bool]:
+    """Every option of the parser and its commands → whether it takes a value."""
+    found: dict[str, bool] = {}
+    for action in parser._actions:  # argparse offers no public list of a parser's options
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                found.update(_option_arities(command))
+        found.update(dict.fromkeys(action.option_strings, action.nargs != 0))
+    return found
+
+
+def _looks_like_text(word: str) -> bool:
+    return word.startswith("-") and not word.startswith("--") and len(word) > 1
+
+
+def _is_option(word: str, takes_value: dict[str, bool]) -> bool:
+    """An option as written: ``-k``, or a short one with its value attached
+    (``-k5``); ``-vLLM`` is neither."""
+    return word in takes_value or takes_value.get(word[:2], False)
+
+
 def report_error(err: KbError, *, as_json: bool) -> None:
     if as_json:
         payload = {"error": err.message, "hint": err.hint, "path": err.path, "line": err.line, "exit_code": 2}

@@ -25,12 +25,12 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise KbError(f"-k must be at least 1, not {args.k}")
     from kbsearch.responses import SearchMode, SearchResponse
 
+    flt = search_filter(args)  # refused here, before any server is asked
     answer = ask_server(args, "search", {"query": args.query, "k": args.k, "mode": args.mode, **filter_fields(args)})
     if answer is not None:
         print_answer(args, answer, SearchResponse.model_validate_json(answer), render.search_text)
         return EXIT_OK
     kb = open_kb(args)
-    flt = search_filter(args)
     response = kb.search(args.query, args.k, flt, SearchMode(args.mode))
     print_notes(kb)
     if args.json:
@@ -55,7 +55,10 @@ def search_filter(args: argparse.Namespace) -> SearchFilter:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from kbsearch import render
+    from kbsearch.filters import require_limit
 
+    require_limit(args.limit)  # refused here, before any server is asked
+    flt = search_filter(args)
     answer = ask_server(args, "list", {**filter_fields(args), "limit": args.limit})
     if answer is not None:
         from kbsearch.responses import Listing
@@ -65,7 +68,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             print_answer(args, answer, listing, render.listing_text)
             return EXIT_OK
     else:
-        listing = open_kb(args, check_model=False).listing(search_filter(args), args.limit)
+        listing = open_kb(args, check_model=False).listing(flt, args.limit)
     if args.json:
         emit(args, listing, render.listing_text)
     elif args.format == "ids":

@@ -16,13 +16,14 @@ def cmd_similar(args: argparse.Namespace) -> int:
 
     if args.k < 1:
         raise KbError(f"-k must be at least 1, not {args.k}")
+    flt = search_filter(args)  # refused here, before any server is asked
     answer = ask_server(args, "similar", {"id": args.id, "k": args.k, **filter_fields(args)})
     if answer is not None:
         from kbsearch.dedupe.results import Neighbours
 
         print_answer(args, answer, Neighbours.model_validate_json(answer), render.neighbours_text)
         return EXIT_OK
-    emit(args, open_kb(args).similar(args.id, args.k, search_filter(args)), render.neighbours_text)
+    emit(args, open_kb(args).similar(args.id, args.k, flt), render.neighbours_text)
     return EXIT_OK
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from kbsearch.folding import fold
 from kbsearch.store import SearchFilter, Store
 
 SCAN = 400
@@ -54,7 +55,8 @@ class NameHolders:
         if len(name) < MIN_CHARS:
             return []
         rows = self.store.rowids_holding(name, None, SCAN)
-        word = re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", re.IGNORECASE)
+        # The lexical index holds folded text (C²KV as c2kv): look for the name folded too.
+        word = re.compile(rf"(?<![a-z0-9]){re.escape(fold(name))}(?![a-z0-9])", re.IGNORECASE)
         texts = self.store.lexical_documents(rows)
         found = [r for r in rows if word.search(texts.get(r, ""))]
         return found[: self.cap + 1]

@@ -17,6 +17,7 @@ from kbsearch.render.records import (
     listing_tsv,
     missing_lines,
     record_text,
+    score_text,
     search_text,
     snippet_text,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "refused_text",
     "reindex_text",
     "removal_text",
+    "score_text",
     "search_text",
     "snippet_text",
     "stats_text",

@@ -15,7 +15,7 @@ from kbsearch.terminal import clean
 
 if TYPE_CHECKING:
     from kbsearch.records import Record
-    from kbsearch.responses import Listing, SearchResponse
+    from kbsearch.responses import Listing, SearchHit, SearchResponse
     from kbsearch.snippet import Span
 
 
@@ -33,25 +33,35 @@ def search_text(response: SearchResponse) -> Text:
         return out
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
-        pin = "=" if hit.matched_ids else " "
         out.append(
-            f"{hit.rank:>2} {pin}{hit.score:6.3f}  {fit(hit.kind.value, 11)} "
+            f"{hit.rank:>2} {'=' if hit.matched_ids else ' '}{score_text(hit):>6}  {fit(hit.kind.value, 11)} "
             f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
         )
         out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
         ids = ", ".join(hit.arxiv_ids) or "-"
-        cites = [a for a in hit.matched_ids if a in hit.cited_ids]
-        also = f"  cites {', '.join(cites)}" if cites else ""
-        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{also}\n", style="dim")
+        out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{_matched(hit)}\n", style="dim")
         if hit.snippet:
             out.append(" " * 10)
             out.append_text(snippet_text(hit.snippet))
             out.append("\n")
+    legend = "; '=' marks an exact id from the query" if any(hit.matched_ids for hit in response.results) else ""
     out.append(
         f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
-        f"search, model {response.model}; '=' marks an exact id from the query)"
+        f"search, model {response.model}{legend})"
     )
     return out
+
+
+def score_text(hit: SearchHit) -> str:
+    """The score, or ``-`` for an exact hit the search gave none (a lexical one holding no term): listed for its id."""
+    return "-" if hit.exact and hit.dense_score is None and hit.lexical_score is None else f"{hit.score:.3f}"
+
+
+def _matched(hit: SearchHit) -> str:
+    """The ids beyond its own arXiv ids that put an exact hit first: the ids it cites, its repos and links."""
+    cites, refs = [a for a in hit.matched_ids if a in hit.cited_ids], [a for a in hit.matched_ids if ":" in a]
+    said = (f"  cites {', '.join(cites)}" if cites else "") + (f"  carries {', '.join(refs)}" if refs else "")
+    return clean(said, one_line=True)
 
 
 def missing_lines(response: SearchResponse) -> list[str]:

@@ -47,6 +47,7 @@ def ingest_text(report: IngestReport) -> str:
         f"{counted(report.embedded, 'text')} embedded with {report.model}"
         + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
         + f" in {report.seconds:.2f}s"
+        + (f" (waited {report.waited:.2f}s for another writer)" if report.waited else "")
     ]
     lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
     return "\n".join(lines)

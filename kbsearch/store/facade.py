@@ -1,17 +1,14 @@
 """``Store``: one open knowledge base folder, read through one facade.
 
-SQLite is the source of truth. It holds every record, every vector (keyed by
-model and content hash, so unchanged text is never embedded twice) and a
-generation counter bumped by each write transaction. ``vectors.faiss`` and
-``manifest.json`` are a derived search cache stamped with the generation they
-were built from (see ``vector_cache``). A crash between the SQLite commit and
-the cache write leaves a stale stamp, and the next open rebuilds the cache
-from SQLite without embedding anything.
+SQLite is the source of truth: every record, every vector (keyed by model and
+content hash, so unchanged text is never embedded twice) and a generation
+counter bumped by each write. ``vectors.faiss`` and ``manifest.json`` are a
+search cache stamped with the generation they were built from (``vector_cache``):
+a stale stamp after a crash makes the next open rebuild it, embedding nothing.
 
-Readers wrap each query in ``snapshot()``: one SQLite read transaction, so the
+Readers wrap each query in ``snapshot()`` (one SQLite read transaction), so the
 records they fetch and the generation their vector index was checked against
-are the same state, whatever a writer commits meanwhile. Writes go through
-``apply`` and ``rebind_model`` (see ``writer``).
+agree whatever a writer commits. Writes go through ``apply`` and ``rebind_model``.
 """
 
 from __future__ import annotations
@@ -155,17 +152,10 @@ class Store:
     def passage_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
 
-    def counts_by_kind(self) -> dict[str, int]:
-        counts = {kind.value: 0 for kind in Kind}
-        for kind, n in self.db.execute("SELECT kind, count(*) FROM records GROUP BY kind"):
-            counts[kind] = n
-        return counts
-
-    def counts_by(self, column: str) -> dict[str, int]:
-        if column not in {"instance", "topic"}:
-            raise ValueError(column)
-        rows = self.db.execute(f"SELECT coalesce({column}, '-'), count(*) FROM records GROUP BY 1")
-        return dict(sorted(rows))
+    def counts_by(self, column: Literal["kind", "instance", "topic"]) -> dict[str, int]:
+        """Records per value of ``column`` (every kind, even at 0; '-' for no instance or topic)."""
+        rows = dict(self.db.execute(f"SELECT coalesce({column}, '-'), count(*) FROM records GROUP BY 1"))
+        return {k.value: rows.get(k.value, 0) for k in Kind} if column == "kind" else dict(sorted(rows.items()))
 
     # -- records -------------------------------------------------------------
 
@@ -296,6 +286,10 @@ class Store:
         """The best lexical matches as (rowid, score), best first, filtered before the cut."""
         clauses, params = filter_sql(flt or SearchFilter())
         return lexical.search(self.db, terms, limit, clauses, params)
+
+    def lexical_scores(self, terms: lexical.QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
+        """(rowid, lexical score) of those of ``rowids`` that match a term (see ``lexical.score_rows``)."""
+        return lexical.score_rows(self.db, terms, rowids)
 
     def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
         """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""

@@ -11,6 +11,12 @@ filtered records, with a bounded number of results.
 
 The FTS rows and the exact references (GitHub repos, URLs) are written by the
 store inside the transaction that writes the record, so they never drift apart.
+
+Both sides are folded (``kbsearch.folding``): the index holds each record's
+text in NFKC and lower case, and every query term is folded the same way, so
+``ＫＶ　ｃａｃｈｅ`` finds "KV cache" and ``c2kv`` finds C²KV. Whatever reads
+the FTS columns back (term coverage, the short-term scan, the rarity of a
+name) reads folded text.
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 
+from kbsearch.folding import fold, normal_form
 from kbsearch.ids import extract_github_repos, extract_urls
 from kbsearch.records import Record
-from kbsearch.textsim import ascii_lower, is_coined
+from kbsearch.textsim import is_coined
 
 FTS_TABLE = "records_fts"
 # bm25 weights of the FTS columns (title, body, meta): a match in the title says
@@ -40,6 +47,7 @@ MIN_TRIGRAM = 3
 # and a bound on a search's cost when one record is a line of megabytes. The
 # FTS index itself still matches a term anywhere in the record.
 SCORED_CHARS = 20_000
+_ROWS_AT_ONCE = 500  # row ids bound in one query, well under SQLite's limit on parameters
 
 CREATE_STATEMENTS = (
     f"CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(title, body, meta, tokenize = 'trigram')",
@@ -57,6 +65,12 @@ _CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
 # token, so 10.7x, TensorRT-LLM and owner/repo are searched whole.
 _TOKEN = re.compile(f"[{_CJK_CHARS}]+|[^\\s{_CJK_CHARS},，。;；:：!?！？()（）\\[\\]{{}}\"'“”‘’<>《》、|·…]+")
 _EDGE_PUNCT = ".-_/+#@*~=`^$&"  # "%" stays: 29% is not 29
+# A link is matched by what follows its scheme, and a GitHub repo by its
+# owner/repo: records write "github.com/o/r", "GitHub o/r" and the bare "o/r",
+# and all three hold "o/r". Without this the scheme alone ("https") would be a
+# term, matching every record that carries a link.
+_SCHEME = re.compile(r"\bhttps?://", re.IGNORECASE)
+_GITHUB_HOST = re.compile(r"(?<![\w.])(?:www\.)?github\.com/", re.IGNORECASE)
 
 
 # A name found in at most this many records, and in at most this share of a
@@ -85,24 +99,26 @@ def query_terms(query: str) -> QueryTerms:
     A run of Chinese characters becomes its overlapping three-character pieces,
     so a reworded sentence still matches on the phrases it shares; any other
     token is matched whole. Tokens of one or two characters go to ``short``.
+    Terms are folded as the index's text is (``kbsearch.folding``).
     """
     long: list[str] = []
     short: list[str] = []
     names: list[str] = []
-    for match in _TOKEN.finditer(query):
+    text = _GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query)))
+    for match in _TOKEN.finditer(text):
         token = match.group(0)
         if not _CJK_RUN.fullmatch(token):
             token = token.strip(_EDGE_PUNCT)
         if not token:
             continue
         if _looks_coined(token):
-            names.append(ascii_lower(token))
+            names.append(fold(token))
         if len(token) < MIN_TRIGRAM:
-            short.append(ascii_lower(token))
+            short.append(fold(token))
         elif _CJK_RUN.fullmatch(token):
             long += _trigrams(token)
         else:
-            long.append(ascii_lower(token))
+            long.append(fold(token))
     if long:
         # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
         # nearly every English record: it says nothing next to longer terms.
@@ -117,10 +133,12 @@ def _looks_coined(token: str) -> bool:
 
 
 def rowids_holding(db: sqlite3.Connection, term: str, limit: int, column: str | None = None) -> list[int]:
-    """Up to ``limit`` + 1 records holding ``term`` (three characters or more)
-    anywhere, or in one FTS column: enough to tell rare from common without
-    reading every record that holds a common one."""
-    expression = match_expression([term]) if column is None else f"{column} : {match_expression([term])}"
+    """Up to ``limit`` + 1 records holding ``term`` (three characters or more,
+    folded here) anywhere, or in one FTS column: enough to tell rare from
+    common without reading every record that holds a common one."""
+    expression = match_expression([fold(term)])
+    if column is not None:
+        expression = f"{column} : {expression}"
     return [
         r[0]
         for r in db.execute(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? LIMIT ?", (expression, limit + 1))
@@ -163,11 +181,11 @@ def match_expression(terms: list[str]) -> str:
 
 
 def document(record: Record) -> tuple[str, str, str]:
-    """(title, body, meta) as indexed: body is the text plus any claim it lacks;
-    meta holds sources, tags and the relation to the living document."""
+    """(title, body, meta) as indexed, folded: body is the text plus any claim
+    it lacks; meta holds sources, tags and the relation to the living document."""
     body = [record.text] + [c for c in record.claims if c not in record.text]
     meta = [*record.sources, *record.tags, record.relation or ""]
-    return record.title, "\n".join(p for p in body if p), "\n".join(p for p in meta if p)
+    return fold(record.title), fold("\n".join(p for p in body if p)), fold("\n".join(p for p in meta if p))
 
 
 def record_refs(record: Record) -> list[str]:
@@ -242,16 +260,27 @@ def _fts_search(
 def _short_search(
     db: sqlite3.Connection, terms: list[str], limit: int, where: list[str], params: list[object]
 ) -> list[tuple[int, float]]:
-    # SQLite's lower() folds ASCII only, which is how the terms were folded too.
-    found = " + ".join("(instr(lower(title), ?) > 0) * 2 + (instr(lower(text), ?) > 0)" for _ in terms)
+    # The FTS columns hold the folded text, so folded terms are found with a plain instr().
+    found = " + ".join("(instr(f.title, ?) > 0) * 2 + (instr(f.body, ?) > 0)" for _ in terms)
     sql = (
-        f"SELECT rowid, score FROM (SELECT rowid, {found} AS score, length(text) AS size "
-        f"FROM records WHERE {' AND '.join(where)}) WHERE score > 0 "
-        f"ORDER BY score DESC, size, rowid LIMIT ?"
+        f"SELECT rowid, score FROM (SELECT f.rowid AS rowid, {found} AS score, length(f.body) AS size "
+        f"FROM {FTS_TABLE} f JOIN records ON records.rowid = f.rowid WHERE {' AND '.join(where)}) "
+        f"WHERE score > 0 ORDER BY score DESC, size, rowid LIMIT ?"
     )
     term_params = [t for term in terms for t in (term, term)]
     rows = db.execute(sql, [*term_params, *params, limit])
     return [(int(rowid), float(score)) for rowid, score in rows]
+
+
+def score_rows(db: sqlite3.Connection, terms: QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
+    """(rowid, score) of those of ``rowids`` that match a term, scored as
+    ``search`` scores them: for records that must be shown whatever their
+    rank (they carry the query's exact id), and the search cut them off."""
+    scored: list[tuple[int, float]] = []
+    for start in range(0, len(rowids), _ROWS_AT_ONCE):  # a repo can be carried by thousands
+        chunk = rowids[start : start + _ROWS_AT_ONCE]
+        scored += search(db, terms, len(chunk), [f"records.rowid IN ({','.join('?' * len(chunk))})"], list(chunk))
+    return scored
 
 
 def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -> dict[str, float]:
@@ -262,15 +291,15 @@ def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -
     the whole, so matching only a name out of a long query stays a weak sign.
     Terms shorter than a trigram have no count in the index, and counting them
     means reading every record: their frequency is estimated from ``sample``,
-    the candidates' texts. Candidates lean towards records holding the query's
-    terms, so the estimate errs on the common side, never inflating a term.
+    the candidates' texts as the index holds them (folded). Candidates lean
+    towards records holding the query's terms, so the estimate errs on the
+    common side, never inflating a term.
     """
     total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
     counts = _trigram_counts(db, terms.long)
     weights = {term: _idf(total, min(counts.get(t, 0) for t in _trigrams(term))) for term in terms.long}
-    folded = [ascii_lower(text) for text in sample]
     for term in terms.short:
-        share = sum(term in text for text in folded) / len(folded) if folded else 0.0
+        share = sum(term in text for text in sample) / len(sample) if sample else 0.0
         weights.setdefault(term, _idf(total, round(share * total)))
     return weights
 

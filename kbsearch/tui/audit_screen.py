@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,7 +18,7 @@ from kbsearch.dedupe.results import AuditResult
 from kbsearch.filters import SearchFilter
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui.cluster_tree import ClusterTree, opened_id
-from kbsearch.tui.filter_bar import parse_day
+from kbsearch.tui.filter_bar import parse_day, range_problem
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job
 from kbsearch.tui.messages import OpenRecord
@@ -61,15 +62,26 @@ class AuditScreen(Screen[None]):
         self.action_refresh_audit()
 
     def date_range(self) -> SearchFilter:
-        """The since/until inputs; a half-typed date limits nothing yet."""
+        """The since/until inputs; a half-typed date, or dates in the wrong order, limit nothing yet."""
+        since, until = self._days()
+        return SearchFilter() if range_problem(since, until) else SearchFilter(since=since, until=until)
+
+    def _days(self) -> tuple[dt.date | None, dt.date | None]:
         since, until = (parse_day(self.query_one(f"#audit-{n}", Input).value) for n in ("since", "until"))
-        return SearchFilter(since=since, until=until)
+        return since, until
 
     @on(Input.Changed, "#audit-range Input")
     def range_changed(self, event: Input.Changed) -> None:
         value = event.value.strip()
-        if not value or parse_day(value) is not None:
-            self.action_refresh_audit()
+        if value and parse_day(value) is None:
+            return
+        problem = range_problem(*self._days())
+        for field in self.query("#audit-range Input"):
+            field.set_class(problem is not None, "-invalid")
+        if problem is not None:
+            self.app.notify(problem.one_line(), severity="error", markup=False)
+            return
+        self.action_refresh_audit()
 
     @work(thread=True, exclusive=True, group="audit", exit_on_error=False)
     def audit_worker(self) -> None:

@@ -11,6 +11,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Select
 
+from kbsearch.errors import KbError
 from kbsearch.kb import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.tui.literal import plain
@@ -24,6 +25,15 @@ def parse_day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text.strip()) if len(text.strip()) == 10 else None
     except ValueError:
         return None
+
+
+def range_problem(since: dt.date | None, until: dt.date | None) -> KbError | None:
+    """Why a date range can hold no record (since after until), else None."""
+    try:
+        SearchFilter(since=since, until=until)
+    except KbError as err:
+        return err
+    return None
 
 
 class FilterBar(Horizontal):
@@ -52,14 +62,16 @@ class FilterBar(Horizontal):
                 select.value = keep
 
     def current(self) -> SearchFilter:
+        """The filters as set; dates in the wrong order limit nothing, as a
+        half-typed date does (both are marked, and the error shown, as typed)."""
         kind = self._select("kind")
-        return SearchFilter(
-            kinds=[Kind(kind)] if kind else [],
-            instance=self._select("instance"),
-            topic=self._select("topic"),
-            since=self._day("since"),
-            until=self._day("until"),
+        chosen = SearchFilter(
+            kinds=[Kind(kind)] if kind else [], instance=self._select("instance"), topic=self._select("topic")
         )
+        since, until = self._day("since"), self._day("until")
+        if range_problem(since, until) is not None:
+            return chosen
+        return chosen.model_copy(update={"since": since, "until": until})  # the range was checked just above
 
     def set_field(self, name: str, value: str | None) -> None:
         """Set one filter (from the command palette); ``None`` clears it."""
@@ -88,6 +100,15 @@ class FilterBar(Horizontal):
     def _changed(self, event: Message) -> None:
         event.stop()
         if isinstance(event, Input.Changed):
-            valid = not event.value or parse_day(event.value) is not None
-            event.input.set_class(not valid, "-invalid")
+            self._mark_days()
         self.post_message(self.Changed(self.current()))
+
+    def _mark_days(self) -> None:
+        """Mark a date that is not one yet, or both when since is after until (and say why)."""
+        problem = range_problem(self._day("since"), self._day("until"))
+        for name in ("since", "until"):
+            field = self.query_one(f"#{name}", Input)
+            half_typed = bool(field.value) and parse_day(field.value) is None
+            field.set_class(half_typed or problem is not None, "-invalid")
+        if problem is not None:
+            self.app.notify(problem.one_line(), severity="error", markup=False)

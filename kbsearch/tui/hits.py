@@ -13,7 +13,7 @@ from rich.text import Text
 from kbsearch.ids import normalize_arxiv_id
 from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
-from kbsearch.render import clean, missing_lines
+from kbsearch.render import clean, missing_lines, score_text
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
@@ -38,9 +38,9 @@ def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
 
 
 def row_cells(hit: SearchHit) -> tuple[Text, ...]:
-    # "=" marks a record carrying an arXiv id from the query, as in the CLI.
+    # "=" marks a record carrying an exact id from the query, as in the CLI.
     pin = "=" if hit.matched_ids else " "
-    score = Text(f"{pin}{hit.score:.3f}", justify="right")
+    score = Text(f"{pin}{score_text(hit)}", justify="right")
     return (score, cell(hit.kind.value), cell(hit.instance), cell(hit.date), cell(hit.title))
 
 
