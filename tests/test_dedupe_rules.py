@@ -254,3 +254,18 @@ def test_a_records_tokens_are_held_once_and_shared_with_other_records() -> None:
     assert {"缓存", "显存", "triattention", "cache"} <= shared
     assert a.side.tokens is a.tokens
     assert {id(t) for t in a.tokens} & {id(t) for t in b.tokens} == {id(t) for t in a.tokens if t in shared}
+
+
+def test_a_doc_section_is_never_the_same_item_as_an_increment_it_covers() -> None:
+    """Issue 25: a living-doc section is a survey of its field. Said in the very same words, it is
+    still another item (the claims it states stay evidence); about the item's own arXiv id, it is
+    the paper's accepted home."""
+    words = "vLLM and SGLang lead serving; FP4 kernels land in FlashInfer"
+    section = embedded("doc/inference#§1.1", "§1.1 engines", words, kind=Kind.doc_section)
+    item = embedded("x", "FlashInfer FP4", words, kind=Kind.increment)
+    match = judge(item, section)
+    assert not match.same_item and match.rule is Rule.doc_section
+    assert match.probability >= match.threshold  # the learned decision alone would have merged them
+    listed = embedded("doc/inference#§1.3", "§1.3 KV cache", words, kind=Kind.doc_section, arxiv_ids=["2607.17715"])
+    about = embedded("y", "C2KV", "another text", kind=Kind.increment, arxiv_ids=["2607.17715"])
+    assert judge(about, listed).same_item and judge(about, listed).rule is Rule.shared_id

@@ -38,6 +38,9 @@ class Rule(StrEnum):
     identical_text = "identical_text"
     card_title = "card_title"
     """Two paper cards' titles name one paper, or two."""
+    doc_section = "doc_section"
+    """A living-doc section covers a field: never the same item as an increment or a card
+    (unless both are about one arXiv id), only evidence for the claims it states."""
     learned = "learned"
     """The learned same-item decision: ``probability`` against ``threshold``."""
     surer_match = "surer_match"

@@ -35,6 +35,8 @@ from kbsearch.dedupe.scorer import Scorer
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
 
+DOC_SECTION = "a living-doc section covers a field: evidence for the claims it states, not the same item"
+
 
 @dataclass
 class Embedded:
@@ -221,6 +223,8 @@ def _exact_evidence(
         return Rule.different_ids, False, "about different arXiv ids"
     if item.normalized_text == known.normalized_text:
         return Rule.identical_text, True, "identical text"
+    if (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section):
+        return Rule.doc_section, False, DOC_SECTION
     return _same_paper_title(a, b, config)
 
 
@@ -262,6 +266,14 @@ def rule_findings(
     identical = item.normalized_text == known.normalized_text
     detail = "identical text" if identical else "the texts differ"
     found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))
+    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
+    found.append(
+        RuleFinding(
+            rule="doc section",
+            says=False if one_doc else None,
+            detail=DOC_SECTION if one_doc else "not a section beside an item",
+        )
+    )
     by_title = _same_paper_title(a, b, config)
     found.append(
         RuleFinding(rule="paper-card titles", says=None, detail="not two paper cards with titles that settle it")
@@ -286,7 +298,8 @@ def ruled_out(item: Embedded, known: Embedded, config: DedupeConfig) -> bool:
     shared = set(a.arxiv_ids) & set(b.arxiv_ids)
     cited = (set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids))
     exact = _exact_evidence(item, known, sorted(shared), sorted(cited), config)
-    return exact is not None and not exact[1]
+    # A section is another item but still says things: its passages stay evidence for claims.
+    return exact is not None and not exact[1] and exact[0] is not Rule.doc_section
 
 
 def restates_same_paper(item: Record, same_items: list[Embedded]) -> bool:
