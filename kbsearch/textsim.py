@@ -40,6 +40,13 @@ _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
     r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))"
 )
+# A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
+# cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位.
+_COUNTED = re.compile(
+    r"(?<![A-Za-z0-9_.@#§²³-])(\d)[\s-]*(?:[个张台块]\s*)?(?=(?:[A-Z]\d{2,3}\b|gpus?\b|nodes?\b|cards?\b|servers?\b|"
+    r"machines?\b|replicas?\b|layers?\b|experts?\b|heads?\b|bits?\b|卡|节点|层|位|比特|显卡|服务器))",
+    re.IGNORECASE,
+)
 _ARXIV_LIKE = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 _SENTENCE_END = re.compile(r"(?<=[。！？；;!?])|(?<=\.)\s+|\n+")
 _STOPWORDS = frozenset(
@@ -150,8 +157,11 @@ def _is_label(text: str, start: int, value: str, unit: str) -> bool:
 
 
 def substantive_numbers(text: str) -> set[str]:
-    """Numbers that state a result: not years, dates, list markers or section numbers."""
-    return {n for n in numbers(text) if not _is_incidental(n)}
+    """Numbers that state a result: not years, dates, list markers or section numbers.
+    A lone digit counts when it counts hardware or model parts (8 H200 GPUs, 4 张卡):
+    the same deployment on 4 GPUs instead of 8 is news."""
+    counted = {m.group(1) for m in _COUNTED.finditer(text)}
+    return {n for n in numbers(text) if not _is_incidental(n) or n in counted}
 
 
 def _is_incidental(token: str) -> bool:

@@ -444,3 +444,18 @@ def test_a_replay_keeps_each_claims_truth_beside_what_check_said(fake_models: Pa
     assert second.seen_before and second.verdict is Verdict.UPDATE
     assert [(c.known, c.clear, c.said_known) for c in second.claims] == [(True, True, True), (False, False, False)]
     assert second.claims[0].features, "the claim decision's inputs are kept for refits"
+
+
+def test_a_changed_count_of_the_same_hardware_makes_the_claim_new(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25: accepted "8 H200 GPUs", then the same text with "4 H200 GPUs" was a DUPLICATE
+    (new_numbers: []); a lone digit counting GPUs is a fact like any other number."""
+    stored = item(id="kimi", title="Serving Kimi K3", claims=["Serving Kimi K3 needs 8 H200 GPUs at 32k context"])
+    assert main(["ingest", str(write_jsonl(tmp_path / "kimi.jsonl", [stored])), "--index", index]) == 0
+    capsys.readouterr()
+    again = {**stored, "id": "kimi-again", "claims": ["Serving Kimi K3 needs 4 H200 GPUs at 32k context"]}
+    verdict = check_rows(capsys, tmp_path, index, [again])[1]["items"][0]
+    assert verdict["verdict"] == "UPDATE" and verdict["claims"][0]["new_numbers"] == ["4"]
+    same = check_rows(capsys, tmp_path, index, [{**stored, "id": "kimi-same"}])[1]["items"][0]
+    assert same["verdict"] == "DUPLICATE"
