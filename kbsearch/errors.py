@@ -48,3 +48,14 @@ class WriterBusy(KbError):
     def __init__(self, message: str, *, hint: str | None = None, retry_after: float = 5.0) -> None:
         super().__init__(message, hint=hint)
         self.retry_after = retry_after
+
+
+class TooLarge(KbError):
+    """An input is over one of the limits of ``kbsearch.limits`` (the server answers 413).
+
+    ``limit`` names the limit, as ``InputLimits`` spells it.
+    """
+
+    def __init__(self, message: str, *, limit: str, hint: str | None = None, path: str | None = None) -> None:
+        super().__init__(message, hint=hint, path=path)
+        self.limit = limit

@@ -17,6 +17,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if remote is not None:
         return remote
     kb = open_kb(args)
+    if args.bulk:
+        kb.limits = kb.limits.bulk()
     config = kb.dedupe_config(args.config)
     result = kb.check(
         args.input, as_of=args.as_of, accept=args.accept, stdin_text=stdin_text, config=config, on_wait=say_waiting

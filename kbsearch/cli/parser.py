@@ -88,6 +88,12 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--accept", action="store_true", help="ingest the NEW and UPDATE items afterwards")
     check.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
+    check.add_argument(
+        "--bulk",
+        action="store_true",
+        help="lift the input limits (items, claims, characters: docs/serve.md lists them) for a deliberate "
+        "bulk run; local only: a server keeps its limits",
+    )
     check.set_defaults(handler=cmd_check)
     audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
