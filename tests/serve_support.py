@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -13,7 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import httpx
 from conftest import FAKE_DEDUPE
 
 from fake_encoder import FakeEncoder
@@ -82,6 +85,26 @@ def service_for(index: Path, **options: object):  # type: ignore[no-untyped-def]
     from kbsearch.serve.service import Service
 
     return Service(index, FAKE, encoder=FakeEncoder(), **options)  # type: ignore[arg-type]
+
+
+class AsgiClient:
+    """Requests to an ASGI app in this process, each in its own event loop."""
+
+    def __init__(self, app: object) -> None:
+        self.transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+
+    def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        async def go() -> httpx.Response:
+            async with httpx.AsyncClient(transport=self.transport, base_url="http://127.0.0.1") as client:
+                return await client.request(method, url, **kwargs)
+
+        return asyncio.run(go())
+
+    def post(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.request("POST", url, **kwargs)
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.request("GET", url, **kwargs)
 
 
 def normalized(text: str) -> str:

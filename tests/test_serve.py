@@ -8,11 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from filelock import FileLock
 from mcp import Client
-from serve_support import BRIEFING, build_index, service_for
+from serve_support import BRIEFING, AsgiClient, build_index, service_for
 
 from kbsearch.cli import main
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
@@ -117,26 +116,9 @@ def test_mcp_tool_errors_say_what_to_fix(service: Service) -> None:
 
 
 @pytest.fixture
-def api(service: Service, index: Path) -> Iterator[tuple[httpx.Client, Tokens]]:
+def api(service: Service, index: Path) -> Iterator[tuple[AsgiClient, Tokens]]:
     tokens, _ = Tokens.in_folder(index)
-    app = build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024)
-    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-
-    def request(method: str, url: str, **kwargs: Any) -> httpx.Response:
-        async def go() -> httpx.Response:
-            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-                return await client.request(method, url, **kwargs)
-
-        return asyncio.run(go())
-
-    class Sync:
-        def post(self, url: str, **kwargs: Any) -> httpx.Response:
-            return request("POST", url, **kwargs)
-
-        def get(self, url: str, **kwargs: Any) -> httpx.Response:
-            return request("GET", url, **kwargs)
-
-    yield Sync(), tokens  # type: ignore[misc]
+    yield AsgiClient(build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024)), tokens
 
 
 def bearer(index: Path, name: str) -> dict[str, str]:

@@ -16,11 +16,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from kbsearch.errors import KbError, RecordNotFound, WriterBusy
+from kbsearch.errors import KbError, RecordNotFound, TooLarge, WriterBusy
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.requests import (
     CheckRequest,
@@ -30,6 +31,7 @@ from kbsearch.serve.requests import (
     ShowRequest,
     SimilarRequest,
     StatsRequest,
+    first_problem,
 )
 from kbsearch.serve.service import Forbidden, Service
 from kbsearch.serve.tokens import Access, Tokens
@@ -96,7 +98,20 @@ def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = DE
         return JSONResponse(document)
 
     app = mcp.streamable_http_app(host=host, max_request_body_size=max_body)
+    app.add_exception_handler(HTTPException, _http_exception)  # type: ignore[arg-type]
     return AccessGate(app, tokens)
+
+
+async def _http_exception(request: Request, err: HTTPException) -> Response:
+    """Starlette's own 404 (no such path) and 405 (wrong method), as every other error: JSON."""
+    if err.status_code == 404:
+        message = f"no such path: {request.url.path} (POST /api/<operation>; GET /api/openapi.json lists them)"
+    elif err.status_code == 405:
+        allowed = (err.headers or {}).get("Allow", "POST")
+        message = f"{request.method} is not allowed on {request.url.path}; use {allowed}"
+    else:
+        message = err.detail
+    return JSONResponse({"error": message}, err.status_code, headers=err.headers)
 
 
 def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable[[Request], Awaitable[Response]]:
@@ -131,20 +146,22 @@ def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError) as err:
         raise HttpError(400, f"the body is not JSON: {err}") from err
+    except RecursionError as err:
+        raise HttpError(400, "the body is not JSON this server reads: it is nested too deeply") from err
     if not isinstance(data, dict):
         raise HttpError(400, f"the body must be a JSON object, not {type(data).__name__}")
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(map(str, first["loc"])) or "body"
-        raise HttpError(422, f"{where}: {first['msg']}") from err
+        raise HttpError(422, first_problem(err)) from err
 
 
 def _error_response(err: Exception, name: str) -> Response:
     if isinstance(err, WriterBusy):
         seconds = max(1, round(err.retry_after))
         return HttpError(503, f"{err.one_line()}; retry in {seconds}s", {"Retry-After": str(seconds)}).response()
+    if isinstance(err, TooLarge):
+        return HttpError(413, err.one_line()).response()
     if isinstance(err, Forbidden):
         return HttpError(403, err.one_line()).response()
     if isinstance(err, RecordNotFound):

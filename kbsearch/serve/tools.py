@@ -21,12 +21,14 @@ from kbsearch.errors import KbError
 from kbsearch.records import Kind, Record
 from kbsearch.responses import Listing, SearchMode, SearchResponse, Stats
 from kbsearch.serve.requests import (
+    MAX_K,
     CheckRequest,
     ExplainRequest,
     ListRequest,
     SearchRequest,
     ShowRequest,
     SimilarRequest,
+    first_problem,
 )
 from kbsearch.serve.service import Service
 from kbsearch.serve.tokens import Access
@@ -70,7 +72,7 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     @mcp.tool()
     async def search(
         query: Annotated[str, Field(description="words, a title, a sentence (zh or en) or an arXiv id")],
-        k: Annotated[int, Field(ge=1, le=1000, description="number of results")] = 10,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="number of results")] = 10,
         mode: Annotated[SearchMode, Field(description="dense: by meaning; lexical: exact words; hybrid: both")] = (
             SearchMode.hybrid
         ),
@@ -114,7 +116,7 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     @mcp.tool()
     async def similar(
         id: Annotated[str, Field(description="a stored record's id")],
-        k: Annotated[int, Field(ge=1, le=1000, description="number of records")] = 10,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="number of records")] = 10,
         kind: Kinds | None = None,
         instance: Instance = None,
         since: Since = None,
@@ -163,8 +165,7 @@ def _valid(model: type[M], **fields: object) -> M:
     try:
         return model.model_validate(fields)
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ToolError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from err
+        raise ToolError(first_problem(err)) from err
 
 
 async def _call(operation: Callable[[], Awaitable[T]]) -> T:
