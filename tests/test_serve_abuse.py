@@ -1,27 +1,40 @@
 """The server survives any one request: inputs over a limit are refused at once
-(413), bad text gets 400 or 422 with one line, never a 500. Over HTTP and over
-MCP (the SDK's client), with the fake encoder."""
+(413), bad text gets 400 or 422 with one line, never a 500; a check runs on its
+own threads under a time budget, stops when its client goes away, and a full
+check queue answers 503 with Retry-After; reads go on meanwhile. Over HTTP and
+over MCP (the SDK's client), with the fake encoder."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
+import numpy as np
 import pytest
 from mcp import Client
-from serve_support import AsgiClient, briefing_with_claims, build_index, service_for
+from serve_support import FAKE, AsgiClient, briefing_with_claims, build_index, service_for
 
+from fake_encoder import FakeEncoder
+from kbsearch.cancel import Cancellation, checkpoint, watching
+from kbsearch.errors import Stopped
+from kbsearch.kb import SharedEncoder
 from kbsearch.serve.http import build_app
+from kbsearch.serve.requests import CheckRequest, SearchRequest
 from kbsearch.serve.service import Service
 from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
 ABUSE_CLAIMS = 200_000
 """The issue's abusive request: a briefing of 200,000 要点 lines, about 10 MB."""
+CLAIM_SECONDS = 0.05
+"""What each claim of a slow check costs (see ``judged``)."""
 
 
 @pytest.fixture
@@ -40,6 +53,23 @@ def make_service(index: Path) -> Iterator[Callable[..., Service]]:
     yield make
     for service in made:
         service.close()
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Each claim a check judges takes CLAIM_SECONDS; the times they started."""
+    import kbsearch.dedupe.check as check
+
+    started: list[float] = []
+    real = check.judge_claim
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.append(time.monotonic())
+        time.sleep(CLAIM_SECONDS)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check, "judge_claim", slow)
+    return started
 
 
 def read_token(index: Path) -> str:
@@ -151,3 +181,184 @@ def test_bad_text_over_mcp(make_service: Callable[..., Service]) -> None:
     assert show.is_error and "id: not valid Unicode" in show.content[0].text
     assert not nul.is_error and nul.structured_content["results"][0]["id"].startswith("tri-")
     assert check.is_error and "not valid Unicode" in check.content[0].text
+
+
+# -- budget, going away, the check queue ----------------------------------------------
+
+
+def test_a_check_over_its_budget_is_stopped(
+    make_service: Callable[..., Service], index: Path, judged: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
+    client, auth = http(make_service(budget=0.5), index)
+    started = time.monotonic()
+    answer = client.post("/api/check", json={"text": briefing_with_claims(40)}, headers=auth)  # 2 s of claims
+    took = time.monotonic() - started
+    assert answer.status_code == 503 and "time budget of 0.5 s" in one_line_error(answer)
+    assert "nothing was written" in answer.json()["error"] and took < 0.5 + 4 * CLAIM_SECONDS
+    assert "check: the request ran over its time budget" in caplog.text
+    assert client.post("/api/search", json={"query": "TriAttention"}, headers=auth).status_code == 200
+
+
+def test_a_check_whose_client_goes_away_is_stopped(
+    make_service: Callable[..., Service], index: Path, judged: list[float]
+) -> None:
+    service = make_service()
+    tokens, _ = Tokens.in_folder(index)
+    app = build_app(service, tokens, host="127.0.0.1")
+    body = json.dumps({"text": briefing_with_claims(60)}).encode()  # 3 s of claims
+
+    async def leave_after(seconds: float) -> list[dict[str, Any]]:
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+        gone = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop(0)
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        request = asyncio.ensure_future(app(_scope("/api/check", body, read_token(index)), receive, send))
+        await asyncio.sleep(seconds)
+        gone.set()
+        await asyncio.wait_for(request, 5)
+        return sent
+
+    sent = asyncio.run(leave_after(0.5))
+    at_leave = len(judged)
+    time.sleep(1.0)
+    assert 0 < at_leave < 60 and len(judged) <= at_leave + 1  # at most the claim it was judging
+    assert sent[0]["status"] == 499
+
+
+def test_a_cancelled_mcp_call_stops_its_check(make_service: Callable[..., Service], judged: list[float]) -> None:
+    service = make_service()
+
+    async def run() -> None:
+        async with Client(build_mcp(service, lambda ctx: Access.read)) as client:
+            with anyio.move_on_after(0.5):  # the SDK sends notifications/cancelled
+                await client.call_tool("check", {"text": briefing_with_claims(60)})
+            at_cancel = len(judged)
+            await asyncio.sleep(1.0)
+            assert 0 < at_cancel < 60 and len(judged) <= at_cancel + 1
+            assert not (await client.call_tool("stats", {})).is_error
+
+    asyncio.run(run())
+
+
+def test_reads_are_not_starved_by_a_check(make_service: Callable[..., Service], judged: list[float]) -> None:
+    service = make_service(readers=1, checkers=1)
+
+    async def run() -> float:
+        check = asyncio.ensure_future(service.check(CheckRequest(text=briefing_with_claims(40)), Access.read))
+        while not judged:
+            await asyncio.sleep(0.01)
+        started = time.monotonic()
+        await service.search(SearchRequest(query="TriAttention KV cache"))
+        took = time.monotonic() - started
+        await check
+        return took
+
+    assert asyncio.run(run()) < 0.5  # the check alone takes 2 s
+
+
+def test_a_full_check_queue_answers_503_with_retry_after(
+    make_service: Callable[..., Service], index: Path, judged: list[float]
+) -> None:
+    service = make_service(checkers=1, queue=1)
+    tokens, _ = Tokens.in_folder(index)
+    auth = {"Authorization": f"Bearer {read_token(index)}"}
+    transport = httpx.ASGITransport(app=build_app(service, tokens, host="127.0.0.1"))  # type: ignore[arg-type]
+
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=transport, base_url="http://x", headers=auth) as client:
+            slow = {"text": briefing_with_claims(20)}
+            running = asyncio.ensure_future(client.post("/api/check", json=slow))
+            while not judged:
+                await asyncio.sleep(0.01)
+            waiting = asyncio.ensure_future(client.post("/api/check", json=slow))
+            await asyncio.sleep(0.1)
+            refused = await client.post("/api/check", json=slow)
+            search = await client.post("/api/search", json={"query": "KV"})
+            return [refused, search, await running, await waiting]
+
+    refused, search, *done = asyncio.run(run())
+    assert refused.status_code == 503 and refused.headers["Retry-After"].isdigit()
+    assert "1 check requests wait already" in one_line_error(refused) and "nothing was done" in refused.json()["error"]
+    assert search.status_code == 200 and [d.status_code for d in done] == [200, 200]
+
+
+def _scope(path: str, body: bytes, token: str) -> dict[str, Any]:
+    headers = [(b"authorization", f"Bearer {token}".encode()), (b"content-length", str(len(body)).encode())]
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+
+
+# -- the pieces: cancellation, the model's turns ---------------------------------------
+
+
+def test_a_checkpoint_obeys_its_cancellation_only() -> None:
+    checkpoint()  # outside a request: nothing to obey
+    with watching(Cancellation(budget=60)):
+        checkpoint()
+    spent = Cancellation(budget=0.0)
+    time.sleep(0.01)
+    with watching(spent), pytest.raises(Stopped, match="time budget of 0 s"):
+        checkpoint()
+    left = Cancellation(budget=60)
+    left.cancel("the client went away")
+    with watching(left), pytest.raises(Stopped, match="the client went away; nothing was written"):
+        checkpoint()
+    checkpoint()  # and after the block, nothing again
+
+
+class SlowEncoder(FakeEncoder):
+    def encode(self, texts: Any) -> np.ndarray:
+        time.sleep(0.05)
+        return super().encode(texts)
+
+
+def test_a_big_encode_takes_turns_with_a_query_and_stops_at_a_checkpoint() -> None:
+    shared = SharedEncoder(FAKE, SlowEncoder(), turn=8)
+    texts = [f"要点 {n}: KV cache" for n in range(160)]  # 20 turns: about a second
+    bulk: list[np.ndarray] = []
+    worker = threading.Thread(target=lambda: bulk.append(shared.encode(texts)))
+    worker.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    shared.encode(["TriAttention"])
+    waited = time.monotonic() - started
+    worker.join()
+    assert waited < 0.3  # its turn came after the one under way, not after all twenty
+    assert np.array_equal(bulk[0], FakeEncoder().encode(texts))
+    with watching(Cancellation(budget=0.2)), pytest.raises(Stopped):
+        shared.encode(texts)
+
+
+def test_a_request_out_of_time_while_it_waited_is_not_started(make_service: Callable[..., Service]) -> None:
+    pool = make_service(checkers=1)._checkers
+    release = threading.Event()
+    pool.submit(lambda kb: release.wait(5))  # the one thread is busy
+    ran: list[int] = []
+    late = pool.submit(lambda kb: ran.append(1), Cancellation(budget=0.05))
+    time.sleep(0.2)
+    release.set()
+    with pytest.raises(Stopped, match="time budget"):
+        late.result(5)
+    assert ran == []

@@ -17,6 +17,7 @@ import datetime as dt
 import numpy as np
 
 from kbsearch import timings
+from kbsearch.cancel import checkpoint
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
@@ -125,6 +126,7 @@ class Checker:
         return SearchFilter(until=self.as_of, exclude_sources=[file] if file else [])
 
     def _check_one(self, item: Embedded, file: str | None) -> ItemResult:
+        checkpoint()  # a server's request stops here once over its budget or abandoned
         flt = self._filter(item.record, file)
         known = self._candidates(item, flt)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
@@ -211,6 +213,7 @@ class Checker:
         judged = self._judged_claims(texts, same)
         statuses = []
         for number, text in enumerate(texts):
+            checkpoint()
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
             hits = self._search(vector, self.config.claim_hits, flt)

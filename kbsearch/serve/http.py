@@ -4,15 +4,18 @@
 answers with exactly the document ``--json`` prints; ``GET /health`` needs
 no token; ``GET /api/openapi.json`` describes the API. Every error is a
 status and one line, ``{"error": "…"}``, and the process goes on serving.
+A request whose client goes away before the answer is stopped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
@@ -21,7 +24,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from kbsearch.errors import KbError, RecordNotFound, TooLarge, WriterBusy
+from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
+from kbsearch.serve import MAX_BODY
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.requests import (
     CheckRequest,
@@ -38,7 +42,7 @@ from kbsearch.serve.tokens import Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
 log = logging.getLogger("kbsearch.serve")
-DEFAULT_MAX_BODY = 16 * 1024 * 1024
+T = TypeVar("T")
 ACCESS_KEY = "kbsearch.access"
 PUBLIC_PATHS = frozenset({"/health"})
 
@@ -74,7 +78,7 @@ class HttpError(Exception):
         return JSONResponse({"error": self.message}, self.status, headers=self.headers)
 
 
-def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = DEFAULT_MAX_BODY) -> ASGIApp:
+def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = MAX_BODY) -> ASGIApp:
     """The whole HTTP side: bearer tokens in front of the MCP transport and the JSON API."""
 
     def access_of_tool(ctx: Any) -> Access:
@@ -116,16 +120,50 @@ async def _http_exception(request: Request, err: HTTPException) -> Response:
 
 def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
+        started = time.monotonic()
         try:
             body = _parse(operation.request, await _read_body(request, max_body))
-            result = await operation.call(service, body, request.scope[ACCESS_KEY])
+            result = await _unless_gone(request, operation.call(service, body, request.scope[ACCESS_KEY]))
         except HttpError as err:
             return err.response()
+        except ClientGone:
+            log.info("%s stopped after %.1f s: the client went away", operation.name, time.monotonic() - started)
+            return Response(status_code=CLIENT_GONE)
         except Exception as err:
             return _error_response(err, operation.name)
         return Response(result.model_dump_json(indent=2), media_type="application/json")
 
     return endpoint
+
+
+CLIENT_GONE = 499
+"""What the log and any proxy see for a request whose client left (nginx's code); no one reads the answer."""
+
+
+class ClientGone(Exception):
+    """The client closed the connection before its answer was ready."""
+
+
+async def _unless_gone(request: Request, work: Awaitable[T]) -> T:
+    """``work``'s result; cancelled, and ``ClientGone``, if the client disconnects first."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not task.done():
+            task.cancel()  # the service stops the job at its next checkpoint
+    if not task.done() or task.cancelled():
+        raise ClientGone
+    return task.result()
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client disconnects: once the body is read, the next
+    message the server sends the app is ``http.disconnect``."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -157,9 +195,12 @@ def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
 
 
 def _error_response(err: Exception, name: str) -> Response:
-    if isinstance(err, WriterBusy):
+    if isinstance(err, Busy):
         seconds = max(1, round(err.retry_after))
         return HttpError(503, f"{err.one_line()}; retry in {seconds}s", {"Retry-After": str(seconds)}).response()
+    if isinstance(err, Stopped):
+        log.warning("%s: %s", name, err.one_line())
+        return HttpError(503, err.one_line()).response()
     if isinstance(err, TooLarge):
         return HttpError(413, err.one_line()).response()
     if isinstance(err, Forbidden):
