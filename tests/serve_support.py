@@ -120,7 +120,17 @@ class Running:
     read_token: str
     write_token: str
     log: list[str]
-    """The server's stderr lines, read as they come (so the pipe never fills)."""
+    """The server's stderr lines from its start, read as they come (so the pipe never fills)."""
+
+    def logged(self, *words: str, timeout: float = 10.0) -> bool:
+        """Whether a line of the log holds every one of ``words``, waiting for
+        it a while: the log is read by another thread, after the answer."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(all(w in line for w in words) for line in self.log):
+                return True
+            time.sleep(0.05)
+        return False
 
 
 @contextmanager
@@ -136,8 +146,8 @@ def running_server(index: Path, env: dict[str, str], *extra: str) -> Iterator[Ru
         cwd=ROOT,
     )
     try:
-        url = _wait_for_url(process)
-        log: list[str] = []
+        log: list[str] = []  # from its first line
+        url = _wait_for_url(process, log)
         threading.Thread(target=_drain, args=(process, log), daemon=True).start()
         yield Running(
             url,
@@ -155,10 +165,9 @@ def running_server(index: Path, env: dict[str, str], *extra: str) -> Iterator[Ru
             process.wait()
 
 
-def _wait_for_url(process: subprocess.Popen[str]) -> str:
+def _wait_for_url(process: subprocess.Popen[str], seen: list[str]) -> str:
     assert process.stderr is not None
     deadline = time.monotonic() + 60
-    seen = []
     while time.monotonic() < deadline:
         line = process.stderr.readline()
         if not line and process.poll() is not None:
