@@ -152,7 +152,7 @@ def test_a_real_server_answers_bad_requests_in_json_and_stops_a_check_left_behin
     with pytest.raises(httpx.ReadTimeout):
         httpx.post(f"{server.url}/api/check", json={"text": LARGEST_CHECK}, headers=auth, timeout=0.3)
     assert server.logged("check stopped after", "the client went away")
-    assert not any("Traceback" in line for line in server.log), server.log
+    assert not any("Traceback" in line or "faiss" in line.lower() for line in server.log), server.log
 
 
 def test_mcp_over_stdio(fake_models: Path, tmp_path: Path) -> None:

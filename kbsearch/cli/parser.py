@@ -21,6 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
     common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     common.add_argument("--json", action="store_true", help="print one JSON document")
+    common.add_argument(
+        "-v", "--verbose", action="store_true", help="let the model and index libraries print their own progress too"
+    )
     parser = Parser(
         prog="kbsearch",
         description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",

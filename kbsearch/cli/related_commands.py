@@ -69,5 +69,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         checkers=args.checkers,
         queue=args.queue,
         budget=args.budget,
+        verbose=args.verbose,
     )
     return serve(options)

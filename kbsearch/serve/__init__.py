@@ -57,14 +57,18 @@ class ServeOptions:
     """Threads that check (a check never takes a reader's thread)."""
     queue: int = QUEUE
     budget: float = BUDGET
+    verbose: bool = False
+    """-v: the libraries' own messages (faiss's loader, the model's) too."""
 
 
 def serve(options: ServeOptions) -> int:
     """Run until interrupted; returns the exit code."""
     _require_extra()
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="kbsearch serve: %(message)s")
-    for noisy in ("mcp", "httpx", "uvicorn.error"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    # faiss's loader says at INFO which CPU build it could not load, six lines
+    # on every start; the others log each request.
+    for noisy in ("mcp", "httpx", "uvicorn.error", "faiss"):
+        logging.getLogger(noisy).setLevel(logging.INFO if options.verbose else logging.WARNING)
     if options.stdio:
         return _serve_stdio(options)
     assert options.http is not None
