@@ -1,12 +1,14 @@
 """Input limits: sizes a real briefing or query never reaches and an abuser does.
 
-Checking costs about 4 ms a claim and searching about 25 µs a character of
-the query, so one unbounded request (200,000 要点 lines, a 900 KB query) can
-hold a server for minutes. Every limit here is ten to a hundred times what
-the team's real inputs use (a briefing: about 12,000 characters, 5 items,
-at most 7 claims an item). The CLI and the server read these same values;
-``kbsearch check --bulk`` lifts the check limits for a deliberate bulk run on
-the user's own machine. A limit passed is one ``TooLarge`` naming it.
+Checking costs milliseconds a claim and searching about 25 µs a character of
+the query, so one unbounded request (200,000 要点 lines, a 900 KB query) held
+a server for minutes. Each check limit is 7 to 20 times what the team's real
+inputs use (a briefing: about 12,000 characters, 5 items, at most 7 claims
+an item, 35 in all); the largest check they allow (10 items of 50 claims)
+took the default model 15 s of work on two cores shared with other work
+(load average 7). The CLI and the server read these same values; ``kbsearch
+check --bulk`` lifts the check limits for a deliberate bulk run on the
+user's own machine. A limit passed is one ``TooLarge`` naming it.
 """
 
 from __future__ import annotations
@@ -33,13 +35,13 @@ class InputLimits(BaseModel):
 
     query_chars: int | None = 4_000
     """Characters of a search query (a pasted abstract is about 1,500)."""
-    input_chars: int | None = 500_000
+    input_chars: int | None = 200_000
     """Characters of one check's input: a briefing, card or JSONL text."""
-    input_items: int | None = 500
+    input_items: int | None = 100
     """Items (increments, cards, records) in one check."""
-    input_claims: int | None = 2_000
+    input_claims: int | None = 500
     """Claims of all the items of one check, together."""
-    item_claims: int | None = 100
+    item_claims: int | None = 50
     """Claims of one item: its 要点 lines, or the sentences of a text without them."""
     item_chars: int | None = 20_000
     """Characters of one item: its title, and its text or its claims, whichever is longer."""
@@ -87,6 +89,16 @@ class InputLimits(BaseModel):
 CHECK_LIMITS = ("input_chars", "input_items", "input_claims", "item_claims", "item_chars")
 """The limits ``--bulk`` lifts."""
 DEFAULT_LIMITS = InputLimits()
+JSON_CHAR_BYTES = 12
+"""The most bytes one character takes in a JSON body: an astral one, escaped as a pair (\\ud83d\\ude00)."""
+BODY_SLACK = 64 * 1024
+"""Bytes of a body beside its text: the other fields, and JSON's own."""
+
+
+def body_bytes(chars: int | None) -> int | None:
+    """The largest JSON body that can carry a text within ``chars`` characters:
+    a server refuses a larger one unread (None: no such bound)."""
+    return None if chars is None else chars * JSON_CHAR_BYTES + BODY_SLACK
 
 
 def _at_most(count: int, limit: int | None, name: str, unit: str, where: str, item: str | None = None) -> None:

@@ -25,6 +25,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
+from kbsearch.limits import DEFAULT_LIMITS, body_bytes
 from kbsearch.serve import MAX_BODY
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.requests import (
@@ -56,11 +57,21 @@ class Operation:
     response: str
     call: Callable[[Service, Any, Access], Awaitable[BaseModel]]
     summary: str
+    text_limit: str | None = None
+    """The ``InputLimits`` field that bounds the body's text: a body too
+    large to hold a text within it is refused before it is read."""
 
 
 OPERATIONS = (
-    Operation("search", SearchRequest, "SearchResponse", lambda s, r, a: s.search(r), "kbsearch search"),
-    Operation("check", CheckRequest, "CheckResult", lambda s, r, a: s.check(r, a), "kbsearch check (accept: write)"),
+    Operation("search", SearchRequest, "SearchResponse", lambda s, r, a: s.search(r), "kbsearch search", "query_chars"),
+    Operation(
+        "check",
+        CheckRequest,
+        "CheckResult",
+        lambda s, r, a: s.check(r, a),
+        "kbsearch check (accept: write)",
+        "input_chars",
+    ),
     Operation("show", ShowRequest, "Record", lambda s, r, a: s.show(r), "kbsearch show"),
     Operation("similar", SimilarRequest, "Neighbours", lambda s, r, a: s.similar(r), "kbsearch similar"),
     Operation("explain", ExplainRequest, "Explanation", lambda s, r, a: s.explain(r), "kbsearch explain"),
@@ -101,7 +112,9 @@ def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = MA
     async def openapi(request: Request) -> Response:
         return JSONResponse(document)
 
-    app = mcp.streamable_http_app(host=host, max_request_body_size=max_body)
+    # An MCP call's largest body is a check's.
+    largest = min(max_body, body_bytes(DEFAULT_LIMITS.input_chars) or max_body)
+    app = mcp.streamable_http_app(host=host, max_request_body_size=largest)
     app.add_exception_handler(HTTPException, _http_exception)  # type: ignore[arg-type]
     return AccessGate(app, tokens)
 
@@ -119,10 +132,12 @@ async def _http_exception(request: Request, err: HTTPException) -> Response:
 
 
 def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable[[Request], Awaitable[Response]]:
+    limit, why = _body_limit(operation, max_body)
+
     async def endpoint(request: Request) -> Response:
         started = time.monotonic()
         try:
-            body = _parse(operation.request, await _read_body(request, max_body))
+            body = _parse(operation.request, await _read_body(request, limit, why))
             result = await _unless_gone(request, operation.call(service, body, request.scope[ACCESS_KEY]))
         except HttpError as err:
             return err.response()
@@ -166,15 +181,27 @@ async def _disconnected(request: Request) -> None:
         pass
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+def _body_limit(operation: Operation, max_body: int) -> tuple[int, str]:
+    """The largest body ``operation`` reads, and why: --max-body, or less when
+    the operation's text limit bounds it (an abusive 10 MB check is refused
+    on its Content-Length, never read or parsed)."""
+    if operation.text_limit is not None:
+        chars = getattr(DEFAULT_LIMITS, operation.text_limit)
+        bound = body_bytes(chars)
+        if bound is not None and bound < max_body:
+            return bound, f"{operation.text_limit}: {chars:,} characters of text"
+    return max_body, "serve --max-body"
+
+
+async def _read_body(request: Request, limit: int, why: str) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise HttpError(413, f"the body is {int(declared)} bytes; the limit is {limit} (serve --max-body)")
+        raise HttpError(413, f"the body is {int(declared):,} bytes; the limit is {limit:,} ({why})")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise HttpError(413, f"the body is over the limit of {limit} bytes (serve --max-body)")
+            raise HttpError(413, f"the body is over the limit of {limit:,} bytes ({why})")
         chunks.append(chunk)
     return b"".join(chunks)
 
