@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +29,7 @@ from kbsearch.errors import Stopped
 from kbsearch.kb import SharedEncoder
 from kbsearch.serve.http import build_app
 from kbsearch.serve.requests import CheckRequest, SearchRequest
-from kbsearch.serve.service import Service
+from kbsearch.serve.service import CHECK_NICE, Service
 from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
@@ -195,6 +197,7 @@ def test_a_check_over_its_budget_is_stopped(
     make_service: Callable[..., Service], index: Path, judged: list[float], caplog: pytest.LogCaptureFixture
 ) -> None:
     client, auth = http(make_service(budget=0.5), index)
+    judged.clear()  # the check the server ran at start
     started = time.monotonic()
     answer = client.post("/api/check", json={"text": briefing_with_claims(40)}, headers=auth)  # 2 s of claims
     took = time.monotonic() - started
@@ -208,6 +211,7 @@ def test_a_check_whose_client_goes_away_is_stopped(
     make_service: Callable[..., Service], index: Path, judged: list[float]
 ) -> None:
     service = make_service()
+    judged.clear()  # the check the server ran at start
     tokens, _ = Tokens.in_folder(index)
     app = build_app(service, tokens, host="127.0.0.1")
     body = json.dumps({"text": briefing_with_claims(40)}).encode()  # 2 s of claims
@@ -242,6 +246,7 @@ def test_a_check_whose_client_goes_away_is_stopped(
 
 def test_a_cancelled_mcp_call_stops_its_check(make_service: Callable[..., Service], judged: list[float]) -> None:
     service = make_service()
+    judged.clear()  # the check the server ran at start
 
     async def run() -> None:
         async with Client(build_mcp(service, lambda ctx: Access.read)) as client:
@@ -257,6 +262,7 @@ def test_a_cancelled_mcp_call_stops_its_check(make_service: Callable[..., Servic
 
 def test_reads_are_not_starved_by_a_check(make_service: Callable[..., Service], judged: list[float]) -> None:
     service = make_service(readers=1, checkers=1)
+    judged.clear()  # the check the server ran at start
 
     async def run() -> float:
         check = asyncio.ensure_future(service.check(CheckRequest(text=briefing_with_claims(40)), Access.read))
@@ -275,6 +281,7 @@ def test_a_full_check_queue_answers_503_with_retry_after(
     make_service: Callable[..., Service], index: Path, judged: list[float]
 ) -> None:
     service = make_service(checkers=1, queue=1)
+    judged.clear()  # the check the server ran at start
     tokens, _ = Tokens.in_folder(index)
     auth = {"Authorization": f"Bearer {read_token(index)}"}
     transport = httpx.ASGITransport(app=build_app(service, tokens, host="127.0.0.1"))  # type: ignore[arg-type]
@@ -367,3 +374,21 @@ def test_a_request_out_of_time_while_it_waited_is_not_started(make_service: Call
     with pytest.raises(Stopped, match="time budget"):
         late.result(5)
     assert ran == []
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="only Linux gives each thread its own priority")
+def test_checking_threads_yield_the_cores_to_the_readers(make_service: Callable[..., Service]) -> None:
+    service = make_service()
+    priority = lambda kb: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())  # noqa: E731
+    reader, checker = service._readers.submit(priority).result(5), service._checkers.submit(priority).result(5)
+    assert reader == os.getpriority(os.PRIO_PROCESS, 0) and checker == max(reader, CHECK_NICE)
+
+
+def test_the_server_checks_once_at_start(make_service: Callable[..., Service], monkeypatch: pytest.MonkeyPatch) -> None:
+    """What only a check loads (the judge's token model) loads before the first caller, not during its check."""
+    from kbsearch.kb import KnowledgeBase
+
+    checked: list[str] = []
+    monkeypatch.setattr(KnowledgeBase, "check_text", lambda kb, text, **o: checked.append(text))
+    make_service()
+    assert checked == ["kbsearch serve warm-up"]

@@ -10,11 +10,15 @@ generation (``SharedEncoder``, ``IndexShare``).
 Each job runs under its request's ``Cancellation``: a job whose request was
 given up or ran out of time while it waited is not started, and a running
 one stops at its next checkpoint. A pool may bound how many jobs wait: one
-more is refused at once (``Busy``) rather than queued behind them.
+more is refused at once (``Busy``) rather than queued behind them; and its
+threads may run at a lower priority (``nice``), so that on busy cores the
+readers' threads are scheduled first.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -35,10 +39,16 @@ class KbPool:
     ``max_waiting`` jobs wait for them (None: any number)."""
 
     def __init__(
-        self, opener: Callable[[], KnowledgeBase], size: int, kind: str, max_waiting: int | None = None
+        self,
+        opener: Callable[[], KnowledgeBase],
+        size: int,
+        kind: str,
+        max_waiting: int | None = None,
+        nice: int = 0,
     ) -> None:
         self._opener = opener
         self.kind = kind
+        self.nice = nice
         self.max_waiting = max_waiting
         self._waiting = 0
         self._count = threading.Lock()
@@ -72,6 +82,8 @@ class KbPool:
             thread.join(timeout)
 
     def _work(self) -> None:
+        if self.nice:
+            _lower_priority(self.nice)
         kb: KnowledgeBase | None = None
         try:
             kb = self._open()
@@ -102,3 +114,10 @@ class KbPool:
             kb.close()
             raise
         return kb
+
+
+def _lower_priority(nice: int) -> None:
+    """This thread's nice value: Linux schedules each thread on its own. Elsewhere
+    the id is not a thread's, and every thread keeps the process's priority."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)

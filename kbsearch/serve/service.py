@@ -15,6 +15,7 @@ another process is seen by the next request.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar, cast
@@ -38,8 +39,11 @@ from kbsearch.serve.requests import (
 from kbsearch.serve.tokens import Access
 
 T = TypeVar("T")
-TURN = 64
-"""Texts a big check embeds before letting a waiting query have the model."""
+TURN = 16
+"""Texts a big check embeds before letting a waiting query have the model
+(16 take the default model about 50 ms on an idle core)."""
+CHECK_NICE = 10
+"""Checking threads run at this nice value: on busy cores a search's thread goes first."""
 
 
 class Forbidden(KbError):
@@ -74,11 +78,12 @@ class Service:
             _ = self.judge.dim  # and its judge
         self.indexes = IndexShare()
         self._readers = KbPool(self._open, readers, "read")
-        self._checkers = KbPool(self._open, checkers, "check", max_waiting=queue)
+        self._checkers = KbPool(self._open, checkers, "check", max_waiting=queue, nice=CHECK_NICE)
         self._writer = KbPool(self._open, 1, "write", max_waiting=queue)
         self._pools = (self._readers, self._checkers, self._writer)
         for pool in self._pools:
             pool.wait_ready()
+        self._checkers.submit(_warm_up).result()
 
     def _open(self) -> KnowledgeBase:
         encoder = cast(Encoder, self.encoder)  # the Protocol's plain attributes are properties here
@@ -134,3 +139,12 @@ class Service:
 
     async def stats(self) -> Stats:
         return await self._read(lambda kb: kb.stats())
+
+
+def _warm_up(kb: KnowledgeBase) -> None:
+    """One check, at start: the first loads what only checks read (the judge's
+    token model: seconds of CPU and hundreds of MB), which would otherwise
+    load during the first caller's check while every search waited. An error
+    is the first request's to report."""
+    with contextlib.suppress(KbError):
+        kb.check_text("kbsearch serve warm-up")
