@@ -244,6 +244,25 @@ def test_a_check_whose_client_goes_away_is_stopped(
     assert sent[0]["status"] == 499
 
 
+def test_a_client_gone_before_its_whole_body_came_is_no_error(
+    make_service: Callable[..., Service], index: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    tokens, _ = Tokens.in_folder(index)
+    app = build_app(make_service(), tokens, host="127.0.0.1")
+    messages = [{"type": "http.request", "body": b'{"text": "TriAttention', "more_body": True}]
+    messages.append({"type": "http.disconnect"})
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0)
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(app(_scope("/api/check", b"x" * 1000, read_token(index)), receive, send))
+    assert sent[0]["status"] == 499 and not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
 def test_a_cancelled_mcp_call_stops_its_check(make_service: Callable[..., Service], judged: list[float]) -> None:
     service = make_service()
     judged.clear()  # the check the server ran at start

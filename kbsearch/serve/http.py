@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -141,7 +141,7 @@ def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable
             result = await _unless_gone(request, operation.call(service, body, request.scope[ACCESS_KEY]))
         except HttpError as err:
             return err.response()
-        except ClientGone:
+        except (ClientGone, ClientDisconnect):
             log.info("%s stopped after %.1f s: the client went away", operation.name, time.monotonic() - started)
             return Response(status_code=CLIENT_GONE)
         except Exception as err:
@@ -156,7 +156,8 @@ CLIENT_GONE = 499
 
 
 class ClientGone(Exception):
-    """The client closed the connection before its answer was ready."""
+    """The client closed the connection before its answer was ready (Starlette's
+    ``ClientDisconnect``: before it had sent the whole body)."""
 
 
 async def _unless_gone(request: Request, work: Awaitable[T]) -> T:
