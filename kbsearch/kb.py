@@ -21,7 +21,7 @@ from kbsearch import timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
-from kbsearch.limits import DEFAULT_LIMITS, InputLimits
+from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
 from kbsearch.reading import find_record, listing, stats
 from kbsearch.records import IdMention, Record
@@ -45,7 +45,6 @@ __all__ = [
     "HIT_TEXT_CHARS",
     "LOCK_NAME",
     "IndexShare",
-    "InputLimits",
     "KnowledgeBase",
     "Listing",
     "ModelSpec",
@@ -99,8 +98,6 @@ class KnowledgeBase:
         self._tokens = tokens  # given: a calibration records the alignment with any config
         self.judge_spec = resolve_judge(spec)
         """The judge model (models.txt ``judge=``), if the model names one."""
-        self.limits: InputLimits = DEFAULT_LIMITS
-        """The largest query and check input taken (``check --bulk`` lifts the check's)."""
 
     @property
     def store(self) -> Store:
@@ -213,7 +210,7 @@ class KnowledgeBase:
         with timings.phase("imports"):
             from kbsearch.dedupe.check_input import read_check_input
         with timings.phase("read input"):
-            items, file, mentions = read_check_input(source, stdin_text, self.limits)
+            items, file, mentions = read_check_input(source, stdin_text)
         return self._check_items(items, file, mentions, source, as_of, accept, config, on_wait)
 
     def check_text(
@@ -223,10 +220,7 @@ class KnowledgeBase:
         labels the records), else what ``check -`` reads; ``options``: ``as_of``, ``accept``, ``config``."""
         from kbsearch.dedupe.check_input import read_check_input, read_named_text
 
-        if name is None:
-            items, file, mentions = read_check_input("-", text, self.limits)
-        else:
-            items, file, mentions = read_named_text(text, name, self.limits)
+        items, file, mentions = read_check_input("-", text) if name is None else read_named_text(text, name)
         return self._check_items(items, file, mentions, input_name or name or "-", **options)
 
     def _check_items(
@@ -298,8 +292,7 @@ class KnowledgeBase:
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
     ) -> SearchResponse:
-        query = self.limits.usable_query(query)
-        if not query.strip():
+        if not (query := active_limits().usable_query(query)).strip():  # too long, not text: refused; NUL: a space
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
         # Lexical search needs no model, so it never loads one; a model is
         # loaded outside the snapshot because it can take seconds.

@@ -8,12 +8,17 @@ an item, 35 in all); the largest check they allow (10 items of 50 claims)
 took the default model 15 s of work on two cores shared with other work
 (load average 7). The CLI and the server read these same values; ``kbsearch
 check --bulk`` lifts the check limits for a deliberate bulk run on the
-user's own machine. A limit passed is one ``TooLarge`` naming it.
+user's own machine. A limit passed is one ``TooLarge`` naming it. The limits
+in force are ``active_limits()``: the defaults, or what a ``using`` block
+around the call sets.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,6 +94,24 @@ class InputLimits(BaseModel):
 CHECK_LIMITS = ("input_chars", "input_items", "input_claims", "item_claims", "item_chars")
 """The limits ``--bulk`` lifts."""
 DEFAULT_LIMITS = InputLimits()
+_active: ContextVar[InputLimits] = ContextVar("kbsearch_limits", default=DEFAULT_LIMITS)
+
+
+def active_limits() -> InputLimits:
+    """The limits in force here: ``DEFAULT_LIMITS``, unless inside ``using``."""
+    return _active.get()
+
+
+@contextmanager
+def using(limits: InputLimits) -> Iterator[None]:
+    """Check and search under ``limits`` in this block (``check --bulk``: the check limits lifted)."""
+    token = _active.set(limits)
+    try:
+        yield
+    finally:
+        _active.reset(token)
+
+
 JSON_CHAR_BYTES = 12
 """The most bytes one character takes in a JSON body: an astral one, escaped as a pair (\\ud83d\\ude00)."""
 BODY_SLACK = 64 * 1024

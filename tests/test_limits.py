@@ -12,8 +12,8 @@ from serve_support import BRIEFING, briefing_with_claims, build_index
 
 from kbsearch.cli import main
 from kbsearch.errors import TooLarge
-from kbsearch.kb import InputLimits, KnowledgeBase
-from kbsearch.limits import DEFAULT_LIMITS
+from kbsearch.kb import KnowledgeBase
+from kbsearch.limits import DEFAULT_LIMITS, InputLimits, using
 
 NAME = "inbox/stephen/2026-09-21-inference-e1prep.md"
 
@@ -48,13 +48,12 @@ OVER = {
 def test_each_check_limit_refuses_naming_itself(index: Path, limit: str) -> None:
     limits, text, name = OVER[limit]
     with KnowledgeBase.open(index) as kb:
-        kb.limits = limits
-        with pytest.raises(TooLarge) as refused:
+        with using(limits), pytest.raises(TooLarge) as refused:
             kb.check_text(text, name=name)
         assert refused.value.limit == limit
         assert limit in str(refused.value) and name in str(refused.value) and "--bulk" in str(refused.value)
-        kb.limits = limits.bulk()  # the same input, every check limit lifted
-        assert kb.check_text(text, name=name).items
+        with using(limits.bulk()):  # the same input, every check limit lifted
+            assert kb.check_text(text, name=name).items
 
 
 def test_a_real_briefing_is_far_inside_every_limit(seeds_dir: Path, index: Path) -> None:
@@ -65,8 +64,7 @@ def test_a_real_briefing_is_far_inside_every_limit(seeds_dir: Path, index: Path)
         item_claims=DEFAULT_LIMITS.item_claims // 10,  # type: ignore[operator]
         item_chars=DEFAULT_LIMITS.item_chars // 10,  # type: ignore[operator]
     )
-    with KnowledgeBase.open(index) as kb:
-        kb.limits = ten_times
+    with KnowledgeBase.open(index) as kb, using(ten_times):
         for briefing in sorted(seeds_dir.iterdir()):
             assert kb.check(str(briefing)).items
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids
-from kbsearch.limits import DEFAULT_LIMITS, InputLimits
+from kbsearch.limits import active_limits
 from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
 from kbsearch.parse.common import read_text
 from kbsearch.parse.jsonl import parse_jsonl
@@ -16,10 +16,9 @@ from kbsearch.records import IdMention, Kind, Record
 STDIN = "-"
 
 
-def read_check_input(
-    source: str, stdin_text: str | None, limits: InputLimits = DEFAULT_LIMITS
-) -> tuple[list[Record], str | None, list[IdMention]]:
-    """(items, the file they came from, the briefing's id-table rows), within ``limits``."""
+def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record], str | None, list[IdMention]]:
+    """(items, the file they came from, the briefing's id-table rows), within the active limits."""
+    limits = active_limits()
     if source == STDIN:
         limits.check_text(stdin_text or "", "<stdin>")
         items = _from_text(stdin_text or "")
@@ -50,22 +49,21 @@ def _input_file(source: str) -> Path:
     return path.resolve()
 
 
-def read_input_file(source: str, limits: InputLimits = DEFAULT_LIMITS) -> tuple[str, str]:
+def read_input_file(source: str) -> tuple[str, str]:
     """(the file's text, its resolved path): what a client sends a server to
     check, refused here when it is over ``input_chars`` (the server would)."""
     path = _input_file(source)
     check_input(path)
     text = read_text(path)
-    limits.check_text(text, source)
+    active_limits().check_text(text, source)
     return text, str(path)
 
 
-def read_named_text(
-    text: str, name: str, limits: InputLimits = DEFAULT_LIMITS
-) -> tuple[list[Record], str | None, list[IdMention]]:
+def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, list[IdMention]]:
     """As ``read_check_input`` for a file, from its text: ``name`` (the file's
     path where the text was read) picks the format and labels the records,
     and is never opened."""
+    limits = active_limits()
     limits.check_text(text, name)
     path = Path(name)
     suffix = path.suffix.lower()
