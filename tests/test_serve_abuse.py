@@ -21,7 +21,7 @@ import httpx
 import numpy as np
 import pytest
 from mcp import Client
-from serve_support import FAKE, AsgiClient, briefing_with_claims, build_index, service_for
+from serve_support import BRIEFING, FAKE, AsgiClient, briefing_with_claims, build_index, service_for
 
 from fake_encoder import FakeEncoder
 from kbsearch.cancel import Cancellation, checkpoint, watching
@@ -411,3 +411,31 @@ def test_the_server_checks_once_at_start(make_service: Callable[..., Service], m
     monkeypatch.setattr(KnowledgeBase, "check_text", lambda kb, text, **o: checked.append(text))
     make_service()
     assert checked == ["kbsearch serve warm-up"]
+
+
+def test_an_accept_stopped_while_it_writes_writes_nothing(index: Path) -> None:
+    """A stop can come while accept embeds the new items inside its write
+    transaction (a turn at the model is a checkpoint): it is rolled back."""
+    from typing import cast
+
+    from kbsearch.kb import Encoder, KnowledgeBase
+
+    class Counting(FakeEncoder):
+        stop_at, calls, cancellation = 0, 0, Cancellation()
+
+        def encode(self, texts: Any) -> np.ndarray:
+            self.calls += 1
+            if self.calls == self.stop_at:
+                self.cancellation.cancel("the client went away")
+            return super().encode(texts)
+
+    counting = Counting()
+    shared = cast(Encoder, SharedEncoder(FAKE, counting, turn=1))  # a checkpoint before every text
+    name = "inbox/stephen/2026-09-21-inference-e1prep.md"
+    with KnowledgeBase(index, FAKE, encoder=shared) as kb:
+        kb.check_text(BRIEFING, name=name)
+        counting.stop_at, counting.calls = counting.calls + 1, 0  # the first text accept embeds to write
+        with watching(counting.cancellation), pytest.raises(Stopped, match="nothing was written"):
+            kb.check_text(BRIEFING, name=name, accept=True)
+        assert counting.calls > counting.stop_at - 1 and kb.stats().records == 4
+        assert not [r.id for r in kb.listing().records if r.id.startswith("stephen/")]
