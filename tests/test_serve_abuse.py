@@ -319,7 +319,7 @@ def test_a_full_check_queue_answers_503_with_retry_after(
 
     refused, search, *done = asyncio.run(run())
     assert refused.status_code == 503 and refused.headers["Retry-After"].isdigit()
-    assert "1 check requests wait already" in one_line_error(refused) and "nothing was done" in refused.json()["error"]
+    assert "check requests waiting: 1;" in one_line_error(refused) and "nothing was done" in refused.json()["error"]
     assert search.status_code == 200 and [d.status_code for d in done] == [200, 200]
 
 

@@ -68,7 +68,7 @@ class KbPool:
         """Queue ``job``; ``Busy`` when ``max_waiting`` jobs are waiting already."""
         with self._count:
             if self.max_waiting is not None and self._waiting >= self.max_waiting:
-                raise Busy(f"the server is busy: {self._waiting} {self.kind} requests wait already; nothing was done")
+                raise Busy(f"the server is busy: {self.kind} requests waiting: {self._waiting}; nothing was done")
             self._waiting += 1
         future: Future[T] = Future()
         self._jobs.put((future, job, cancellation or Cancellation()))
