@@ -38,13 +38,33 @@ class RecordNotFound(KbError):
     """No stored record has the id asked for (the server answers 404)."""
 
 
-class WriterBusy(KbError):
-    """Another writer held the index's writer lock for longer than the timeout.
-
-    Nothing was written; trying again later is the fix (the server answers
-    503 with a Retry-After of ``retry_after`` seconds).
-    """
+class Busy(KbError):
+    """The work could not start now, and nothing was done; trying again later
+    is the fix (the server answers 503 with a Retry-After of ``retry_after``
+    seconds)."""
 
     def __init__(self, message: str, *, hint: str | None = None, retry_after: float = 5.0) -> None:
         super().__init__(message, hint=hint)
         self.retry_after = retry_after
+
+
+class WriterBusy(Busy):
+    """Another writer held the index's writer lock for longer than the timeout."""
+
+
+class TooLarge(KbError):
+    """An input is over one of the limits of ``kbsearch.limits`` (the server answers 413).
+
+    ``limit`` names the limit, as ``InputLimits`` spells it.
+    """
+
+    def __init__(self, message: str, *, limit: str, hint: str | None = None, path: str | None = None) -> None:
+        super().__init__(message, hint=hint, path=path)
+        self.limit = limit
+
+
+class Stopped(KbError):
+    """A request's work was stopped before it finished: it ran over its time
+    budget, or the caller went away (see ``kbsearch.cancel``). Nothing was
+    written: the stop comes before a write commits, and a write it interrupts
+    is rolled back."""

@@ -1,10 +1,8 @@
-"""The facade the CLI and the TUI share: one knowledge base folder, one model.
+"""The facade the CLI, the TUI and the server share: one knowledge base folder, one model.
 
-Writers (ingest with or without --prune, reindex) hold a file lock on the
-folder, so two runs never interleave their transactions; a second writer
-waits, saying so, and gives up after $KBSEARCH_LOCK_TIMEOUT seconds. Readers
-never take it: each read runs in one SQLite snapshot (``Store.snapshot``), so
-it sees one committed state while a writer works.
+Writers hold a file lock on the folder, so two runs never interleave their
+transactions (a second one waits, saying so, for $KBSEARCH_LOCK_TIMEOUT s).
+Readers never take it: each read runs in one SQLite snapshot.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from kbsearch import timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
+from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
 from kbsearch.reading import find_record, listing, stats
 from kbsearch.records import IdMention, Record
@@ -292,10 +291,9 @@ class KnowledgeBase:
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
     ) -> SearchResponse:
-        if not query.strip():
+        if not (query := active_limits().usable_query(query)).strip():  # too long, not text: refused; NUL: a space
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
-        # Lexical search needs no model, so it never loads one; a model is
-        # loaded outside the snapshot because it can take seconds.
+        # A lexical search loads no model; a model loads outside the snapshot (seconds).
         encoder = None if mode is SearchMode.lexical else self.encoder
         with self.store.snapshot():
             return search(self.store, encoder, query, k, flt, mode)

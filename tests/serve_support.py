@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -13,7 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import httpx
 from conftest import FAKE_DEDUPE
 
 from fake_encoder import FakeEncoder
@@ -57,6 +60,14 @@ BRIEFING = """\
 """
 
 
+def briefing_with_claims(claims: int) -> str:
+    """BRIEFING whose first increment has ``claims`` key points (要点) (the parser adds its 可信度 line)."""
+    lines = "".join(f"  - 第 {n} 条：TriAttention 把 KV cache 压缩 {n} 倍\n" for n in range(claims))
+    first = "  - TriAttention 把 KV cache 变换到三角函数基底上压缩，显存减少 10.7 倍\n  - 已合入 TensorRT-LLM 主干\n"
+    assert first in BRIEFING
+    return BRIEFING.replace(first, lines)
+
+
 def write_rows(path: Path, rows: list[dict[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return path
@@ -76,6 +87,26 @@ def service_for(index: Path, **options: object):  # type: ignore[no-untyped-def]
     return Service(index, FAKE, encoder=FakeEncoder(), **options)  # type: ignore[arg-type]
 
 
+class AsgiClient:
+    """Requests to an ASGI app in this process, each in its own event loop."""
+
+    def __init__(self, app: object) -> None:
+        self.transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+
+    def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        async def go() -> httpx.Response:
+            async with httpx.AsyncClient(transport=self.transport, base_url="http://127.0.0.1") as client:
+                return await client.request(method, url, **kwargs)
+
+        return asyncio.run(go())
+
+    def post(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.request("POST", url, **kwargs)
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self.request("GET", url, **kwargs)
+
+
 def normalized(text: str) -> str:
     """Output with the run's own timings taken out (they differ between any two runs)."""
     text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": 0', text)
@@ -89,7 +120,17 @@ class Running:
     read_token: str
     write_token: str
     log: list[str]
-    """The server's stderr lines, read as they come (so the pipe never fills)."""
+    """The server's stderr lines from its start, read as they come (so the pipe never fills)."""
+
+    def logged(self, *words: str, timeout: float = 10.0) -> bool:
+        """Whether a line of the log holds every one of ``words``, waiting for
+        it a while: the log is read by another thread, after the answer."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(all(w in line for w in words) for line in self.log):
+                return True
+            time.sleep(0.05)
+        return False
 
 
 @contextmanager
@@ -105,8 +146,8 @@ def running_server(index: Path, env: dict[str, str], *extra: str) -> Iterator[Ru
         cwd=ROOT,
     )
     try:
-        url = _wait_for_url(process)
-        log: list[str] = []
+        log: list[str] = []  # from its first line
+        url = _wait_for_url(process, log)
         threading.Thread(target=_drain, args=(process, log), daemon=True).start()
         yield Running(
             url,
@@ -124,10 +165,9 @@ def running_server(index: Path, env: dict[str, str], *extra: str) -> Iterator[Ru
             process.wait()
 
 
-def _wait_for_url(process: subprocess.Popen[str]) -> str:
+def _wait_for_url(process: subprocess.Popen[str], seen: list[str]) -> str:
     assert process.stderr is not None
     deadline = time.monotonic() + 60
-    seen = []
     while time.monotonic() < deadline:
         line = process.stderr.readline()
         if not line and process.poll() is not None:

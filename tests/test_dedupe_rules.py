@@ -10,18 +10,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fake_encoder import FakeEncoder
+from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
-from kbsearch.dedupe.rules import (
-    Embedded,
-    PassageHit,
-    around_of,
-    compare,
-    compare_all,
-    decide,
-    judge_claim,
-    restates_same_paper,
-)
+from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, decide, restates_same_paper
 from kbsearch.records import Kind, Record
 from kbsearch.textsim import substantive_numbers
 

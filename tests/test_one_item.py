@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from conftest import fake_config
 
+from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, PassageHit, compare_all, judge_claim, one_item
+from kbsearch.dedupe.rules import Embedded, compare_all, one_item
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.records import Kind, Record
 

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from conftest import EXAMPLES
 from filelock import FileLock
 from mcp import Client
-from serve_support import BRIEFING, build_index, service_for
+from serve_support import BRIEFING, AsgiClient, build_index, service_for
 
 from kbsearch.cli import main
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
@@ -107,6 +107,43 @@ def test_mcp_accept_stores_new_items_and_needs_write_access(service: Service, in
         assert {r.id for r in kb.listing().records} >= set(stored)
 
 
+def test_mcp_tools_say_what_they_may_change(service: Service, index: Path) -> None:
+    async def listing() -> tuple[Any, str]:
+        async with Client(build_mcp(service, lambda ctx: Access.read)) as client:
+            return (await client.list_tools()).tools, client.instructions or ""
+
+    tools, instructions = asyncio.run(listing())
+    for tool in tools:
+        hints = tool.annotations
+        assert hints is not None and hints.open_world_hint is False, tool.name
+        writes = tool.name == "accept"
+        assert hints.read_only_hint is not writes and hints.destructive_hint is writes, tool.name
+        assert hints.idempotent_hint is True, tool.name
+        assert ("Changes the knowledge base" if writes else "Read-only: changes nothing") in " ".join(
+            tool.description.split()
+        )
+    # The instructions' example ids have the shape of the ids the parsers give.
+    from kbsearch.parse import parse_file
+
+    card = parse_file(EXAMPLES / "cards" / "card-1093-c2kv.md").records[0]
+    assert card.id == "card/1093" and f"`{card.id}`" in instructions and "2607.17715" not in instructions
+    assert (
+        main(["ingest", str(EXAMPLES / "briefings" / "2026-09-17-jay-inference-e1prep.md"), "--index", str(index)]) == 0
+    )
+    with KnowledgeBase.open(index) as kb:
+        assert "`jay/2026-09-17-jay-inference-e1prep#1`" in instructions and kb.show(
+            "jay/2026-09-17-jay-inference-e1prep#1"
+        )
+
+
+def test_accepting_the_same_text_twice_changes_nothing_more(service: Service, index: Path) -> None:
+    arguments = {"text": BRIEFING, "path": "inbox/stephen/2026-09-21-inference-e1prep.md"}
+    first, second = call_tools(service, Access.write, [("accept", arguments), ("accept", arguments)])
+    assert first.structured_content["accepted"] and not second.is_error
+    with KnowledgeBase.open(index) as kb:
+        assert kb.stats().records == 4 + len(first.structured_content["accepted"])
+
+
 def test_mcp_tool_errors_say_what_to_fix(service: Service) -> None:
     missing, bad_k = call_tools(service, Access.write, [("show", {"id": "nope"}), ("search", {"query": "x", "k": 0})])
     assert missing.is_error and "no record with id 'nope'" in missing.content[0].text
@@ -117,26 +154,9 @@ def test_mcp_tool_errors_say_what_to_fix(service: Service) -> None:
 
 
 @pytest.fixture
-def api(service: Service, index: Path) -> Iterator[tuple[httpx.Client, Tokens]]:
+def api(service: Service, index: Path) -> Iterator[tuple[AsgiClient, Tokens]]:
     tokens, _ = Tokens.in_folder(index)
-    app = build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024)
-    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-
-    def request(method: str, url: str, **kwargs: Any) -> httpx.Response:
-        async def go() -> httpx.Response:
-            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-                return await client.request(method, url, **kwargs)
-
-        return asyncio.run(go())
-
-    class Sync:
-        def post(self, url: str, **kwargs: Any) -> httpx.Response:
-            return request("POST", url, **kwargs)
-
-        def get(self, url: str, **kwargs: Any) -> httpx.Response:
-            return request("GET", url, **kwargs)
-
-    yield Sync(), tokens  # type: ignore[misc]
+    yield AsgiClient(build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024)), tokens
 
 
 def bearer(index: Path, name: str) -> dict[str, str]:

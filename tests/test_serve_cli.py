@@ -8,14 +8,21 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from serve_support import BRIEFING, Running, build_index, normalized, running_server, write_rows
+from serve_support import BRIEFING, Running, briefing_with_claims, build_index, normalized, running_server, write_rows
 
 from kbsearch.cli import main
+
+LARGEST_CHECK = BRIEFING.split("## 增量 1")[0] + "".join(
+    "## 增量 1" + briefing_with_claims(49).split("## 增量 1")[1].split("## 增量 2")[0].replace("增量 1", f"增量 {n}")
+    for n in range(1, 11)
+)
+"""10 increments of 50 claims: the largest check the default limits take."""
 
 
 @pytest.fixture
@@ -74,7 +81,7 @@ def test_the_client_says_what_went_wrong(
     monkeypatch.setenv("KBSEARCH_TOKEN", "wrong")
     code, _, err = run(capsys, "search", "KV", "--server", server.url)
     assert code == 2 and "refused the token" in err
-    assert any("401 POST /api/search" in line for line in server.log)
+    assert server.logged("401 POST /api/search")
     monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
     code, _, err = run(capsys, "show", "nope", "--server", server.url)
     assert code == 2 and "no record with id 'nope'" in err and err.count("\n") == 1
@@ -116,6 +123,36 @@ def test_mcp_over_http_needs_the_token(served: tuple[Running, Path]) -> None:
     assert "accept" in asyncio.run(tools(server.read_token))
     refused = httpx.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     assert refused.status_code == 401
+
+
+def test_a_real_server_answers_bad_requests_in_json_and_stops_a_check_left_behind(
+    served: tuple[Running, Path],
+) -> None:
+    server, _ = served
+    auth = {"Authorization": f"Bearer {server.read_token}", "Accept": "application/json, text/event-stream"}
+    deep = b"[" * 100_000 + b"]" * 100_000
+    for path, status in (("/api/search", 413), ("/api/check", 400), ("/mcp", 400), ("/nothing", 404)):
+        answer = httpx.post(server.url + path, content=deep, headers={**auth, "Content-Type": "application/json"})
+        assert answer.status_code == status and answer.headers["content-type"] == "application/json", path
+    assert httpx.get(f"{server.url}/api/check", headers=auth).json()["error"].endswith("use POST")
+
+    async def over_mcp() -> tuple[Any, Any]:
+        async with (
+            httpx.AsyncClient(headers={"Authorization": auth["Authorization"]}) as http,
+            Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) as client,
+        ):
+            nul = await client.call_tool("search", {"query": "TriAttention\0KV", "mode": "lexical"})
+            big = await client.call_tool("search", {"query": "KV " * 2_000})
+            return nul, big
+
+    nul, big = asyncio.run(over_mcp())
+    assert not nul.is_error and nul.structured_content["results"]
+    assert big.is_error and "query_chars" in big.content[0].text
+    # The largest check (a quarter of a second or more), its client gone after 0.05 s.
+    with pytest.raises(httpx.ReadTimeout):
+        httpx.post(f"{server.url}/api/check", json={"text": LARGEST_CHECK}, headers=auth, timeout=0.05)
+    assert server.logged("check stopped after", "the client went away")
+    assert not any("Traceback" in line or "faiss" in line.lower() for line in server.log), server.log
 
 
 def test_mcp_over_stdio(fake_models: Path, tmp_path: Path) -> None:

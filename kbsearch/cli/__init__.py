@@ -19,6 +19,7 @@ The commands talk only to the facade (``kbsearch.kb``) and its result types.
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import sys
 import threading
@@ -54,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         return report_usage_error(with_dash_hint(err, argv, parser), as_json="--json" in argv)
     args.opened = []
+    # -v: the libraries under kbsearch (model loading, faiss) may print their own progress too.
+    logging.getLogger("kbsearch").setLevel(logging.DEBUG if getattr(args, "verbose", False) else logging.NOTSET)
     try:
         refuse_local_only(args)
         return int(args.handler(args))

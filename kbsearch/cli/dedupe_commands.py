@@ -11,6 +11,7 @@ from kbsearch.cli.remote import check_remotely
 
 def cmd_check(args: argparse.Namespace) -> int:
     from kbsearch import render
+    from kbsearch.limits import active_limits, using
 
     stdin_text = sys.stdin.read() if args.input == "-" else None
     remote = check_remotely(args, stdin_text)
@@ -18,15 +19,17 @@ def cmd_check(args: argparse.Namespace) -> int:
         return remote
     kb = open_kb(args)
     config = kb.dedupe_config(args.config)
-    result = kb.check(
-        args.input,
-        as_of=args.as_of,
-        accept=args.accept,
-        replace=args.replace,
-        stdin_text=stdin_text,
-        config=config,
-        on_wait=say_waiting,
-    )
+    limits = active_limits()
+    with using(limits.bulk() if args.bulk else limits):
+        result = kb.check(
+            args.input,
+            as_of=args.as_of,
+            accept=args.accept,
+            replace=args.replace,
+            stdin_text=stdin_text,
+            config=config,
+            on_wait=say_waiting,
+        )
     print_notes(kb)
     emit(args, result, render.check_text)
     return result.exit_code

@@ -13,6 +13,7 @@ from kbsearch.cli.errors import Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
+from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", help="print one JSON document")
     common.add_argument(
         "--local", action="store_true", help="use the index here even when $KBSEARCH_SERVER names a server"
+    )
+    common.add_argument(
+        "-v", "--verbose", action="store_true", help="let the model and index libraries print their own progress too"
     )
     parser = Parser(
         prog="kbsearch",
@@ -105,6 +109,12 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         help="with --accept: let an item overwrite a stored record of another item under the same id",
     )
     check.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
+    check.add_argument(
+        "--bulk",
+        action="store_true",
+        help="lift the input limits (items, claims, characters: docs/serve.md lists them) for a deliberate "
+        "bulk run; local only: a server keeps its limits",
+    )
     check.set_defaults(handler=cmd_check)
     audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
@@ -234,16 +244,35 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
     where.add_argument("--stdio", action="store_true", help="MCP on stdin/stdout, for an agent on this host")
     where.add_argument("--http", metavar="HOST:PORT", help="listen here, e.g. 127.0.0.1:8765")
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback address (put TLS in front)")
-    serve.add_argument("--readers", type=int, default=3, metavar="N", help="threads answering reads (default 3)")
+    serve.add_argument(
+        "--readers", type=int, default=READERS, metavar="N", help=f"threads answering reads (default {READERS})"
+    )
+    serve.add_argument(
+        "--checkers", type=int, default=CHECKERS, metavar="N", help=f"threads answering checks (default {CHECKERS})"
+    )
+    serve.add_argument(
+        "--queue",
+        type=int,
+        default=QUEUE,
+        metavar="N",
+        help=f"checks (and accepts) that may wait for a thread; one more is refused with 503 (default {QUEUE})",
+    )
+    serve.add_argument(
+        "--budget",
+        type=float,
+        default=BUDGET,
+        metavar="S",
+        help=f"seconds a request may take before it is stopped with 503 (default {BUDGET:g})",
+    )
     serve.add_argument(
         "--lock-timeout",
         type=float,
-        default=10.0,
+        default=LOCK_TIMEOUT,
         metavar="S",
-        help="seconds a write waits for another writer before answering 503 (default 10)",
+        help=f"seconds a write waits for another writer before answering 503 (default {LOCK_TIMEOUT:g})",
     )
     serve.add_argument(
-        "--max-body", type=int, default=16 * 1024 * 1024, metavar="BYTES", help="largest request body (default 16 MiB)"
+        "--max-body", type=int, default=MAX_BODY, metavar="BYTES", help="largest request body (default 16 MiB)"
     )
     serve.set_defaults(handler=cmd_serve)
 

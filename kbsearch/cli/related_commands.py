@@ -54,8 +54,10 @@ def cmd_remove(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from kbsearch.serve import ServeOptions, serve
 
-    if args.readers < 1 or args.lock_timeout < 0 or args.max_body < 1:
-        raise KbError("--readers and --max-body must be positive, --lock-timeout at least 0")
+    if min(args.readers, args.checkers, args.queue, args.max_body) < 1 or args.lock_timeout < 0 or args.budget <= 0:
+        raise KbError(
+            "--readers, --checkers, --queue, --max-body and --budget must be positive, --lock-timeout at least 0"
+        )
     options = ServeOptions(
         index=args.index,
         model=args.model,
@@ -65,5 +67,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         readers=args.readers,
         lock_timeout=args.lock_timeout,
         max_body=args.max_body,
+        checkers=args.checkers,
+        queue=args.queue,
+        budget=args.budget,
+        verbose=args.verbose,
     )
     return serve(options)

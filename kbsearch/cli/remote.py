@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kbsearch.cli.output import print_styled
+from kbsearch.errors import KbError
 from kbsearch.terminal import inert_json
 
 if TYPE_CHECKING:
@@ -90,6 +91,11 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | No
 
     if args.local or server_url(args.server) is None:
         return None
+    if args.bulk:
+        raise KbError(
+            "--bulk lifts the limits of a local check; a server keeps its own",
+            hint="drop --server (and unset $KBSEARCH_SERVER) to check this input locally",
+        )
     text, path = check_body(args.input, stdin_text)
     body = {"text": text, "path": path, "input": args.input, "as_of": args.as_of, "accept": args.accept}
     if args.replace:

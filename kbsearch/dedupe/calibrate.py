@@ -23,11 +23,11 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel
 
+from kbsearch.dedupe.claims import claim_features
 from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
 from kbsearch.dedupe.features import ALIGNED_FEATURES, same_item_features
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import claim_features
 from kbsearch.dedupe.scorer import Scorer, fit_logistic
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError

@@ -20,21 +20,14 @@ import datetime as dt
 import numpy as np
 
 from kbsearch import timings
+from kbsearch.cancel import checkpoint
+from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.names import NameHolders, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, ItemResult, Match
-from kbsearch.dedupe.rules import (
-    Embedded,
-    PassageHit,
-    compare_all,
-    decide,
-    judge_claim,
-    one_item,
-    restates_same_paper,
-    ruled_out,
-)
+from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
@@ -137,6 +130,7 @@ class Checker:
         return SearchFilter(exclude_ids=resubmitted)  # nothing later: no filter to scan the index for
 
     def _check_one(self, item: Embedded, resubmitted: list[str]) -> ItemResult:
+        checkpoint()  # a server's request stops here once over its budget or abandoned
         flt = self._filter(item.record, resubmitted)
         known = self._candidates(item, flt)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
@@ -246,6 +240,7 @@ class Checker:
         judged = self._judged_claims(texts, same)
         statuses = []
         for number, text in enumerate(texts):
+            checkpoint()
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
             hits = self._search(vector, self.config.claim_hits, flt)

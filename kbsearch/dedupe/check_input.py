@@ -7,6 +7,7 @@ from pathlib import Path
 
 from kbsearch.errors import KbError
 from kbsearch.ids import extract_arxiv_ids
+from kbsearch.limits import active_limits
 from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
 from kbsearch.parse.common import read_text
 from kbsearch.parse.jsonl import parse_jsonl
@@ -16,12 +17,20 @@ STDIN = "-"
 
 
 def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record], str | None, list[IdMention]]:
-    """(items, the file they came from, the briefing's id-table rows)."""
+    """(items, the file they came from, the briefing's id-table rows), within the active limits."""
+    limits = active_limits()
     if source == STDIN:
-        return _from_text(stdin_text or ""), None, []
-    parsed = parse_file(_input_file(source))
+        limits.check_text(stdin_text or "", "<stdin>")
+        items = _from_text(stdin_text or "")
+        limits.check_items(items, "<stdin>")
+        return items, None, []
+    path = _input_file(source)
+    if limits.may_exceed(path):
+        limits.check_text(read_text(path), source)
+    parsed = parse_file(path)
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=source)
+    limits.check_items(parsed.records, source)
     return parsed.records, parsed.source, parsed.id_mentions
 
 
@@ -41,16 +50,21 @@ def _input_file(source: str) -> Path:
 
 
 def read_input_file(source: str) -> tuple[str, str]:
-    """(the file's text, its resolved path): what a client sends a server to check."""
+    """(the file's text, its resolved path): what a client sends a server to
+    check, refused here when it is over ``input_chars`` (the server would)."""
     path = _input_file(source)
     check_input(path)
-    return read_text(path), str(path)
+    text = read_text(path)
+    active_limits().check_text(text, source)
+    return text, str(path)
 
 
 def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, list[IdMention]]:
     """As ``read_check_input`` for a file, from its text: ``name`` (the file's
     path where the text was read) picks the format and labels the records,
     and is never opened."""
+    limits = active_limits()
+    limits.check_text(text, name)
     path = Path(name)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
@@ -61,6 +75,7 @@ def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, lis
         parsed = parse_text(text, path)
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=name)
+    limits.check_items(parsed.records, name)
     return parsed.records, parsed.source, parsed.id_mentions
 
 

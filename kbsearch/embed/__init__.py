@@ -7,6 +7,7 @@ the test suite's fake encoder never pay for them.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import socket
 from collections.abc import Callable, Sequence
@@ -128,9 +129,15 @@ def _load_python_factory(spec: ModelSpec) -> Encoder:
 
 
 def _quiet_libraries() -> None:
-    # Libraries log download and device chatter to stderr; the CLI owns stderr.
+    # Libraries log download and device chatter to stderr, and draw progress
+    # bars there as they load weights ("Loading weights", "Writing model
+    # shards"); the CLI owns stderr. Set before they are imported: both read
+    # these once. A DEBUG level on the kbsearch logger (the CLI's -v) lets them.
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if logging.getLogger("kbsearch").isEnabledFor(logging.DEBUG):
+        return
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 def _use_model() -> Any:

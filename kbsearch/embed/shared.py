@@ -7,8 +7,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from kbsearch.cancel import checkpoint
 from kbsearch.embed import Encoder, load_encoder, load_judge
 from kbsearch.models import ModelSpec
+
+BATCH_BOUND = frozenset({"onnx-int8"})
+"""Backends whose vectors depend on which texts share a batch (int8
+activations are quantized per batch): they are never given turns."""
 
 
 class SharedEncoder:
@@ -18,12 +23,24 @@ class SharedEncoder:
     A query takes milliseconds to embed; taking turns costs little and keeps
     the model's own state (tokenizer buffers, torch's thread pool) out of
     reach of concurrent calls from the TUI's gateways or a server's readers.
+
+    With ``turn``, a call of more texts takes its turns ``turn`` texts at a
+    time: a big check (500 claims take the default model 1.5 s on an idle
+    core) lets each waiting query in between, and stops at a checkpoint
+    between two turns. A model whose vectors depend on which texts share a batch
+    (int8 activations) is given no turn: its vectors stay those of one call.
     """
 
     def __init__(
-        self, spec: ModelSpec, inner: Encoder | None = None, load: Callable[[ModelSpec], Encoder] = load_encoder
+        self,
+        spec: ModelSpec,
+        inner: Encoder | None = None,
+        load: Callable[[ModelSpec], Encoder] = load_encoder,
+        *,
+        turn: int | None = None,
     ) -> None:
         self.spec = spec
+        self.turn = None if spec.backend in BATCH_BOUND else turn
         self._lock = threading.Lock()
         self._encoding = threading.Lock()
         self._inner = inner
@@ -55,5 +72,13 @@ class SharedEncoder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         encoder = self._get()
-        with self._encoding:
-            return encoder.encode(texts)
+        turn = self.turn or len(texts)
+        if len(texts) <= turn:
+            with self._encoding:
+                return encoder.encode(texts)
+        parts = []
+        for start in range(0, len(texts), turn):
+            checkpoint()
+            with self._encoding:
+                parts.append(encoder.encode(texts[start : start + turn]))
+        return np.concatenate(parts)

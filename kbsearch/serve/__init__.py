@@ -29,6 +29,19 @@ if TYPE_CHECKING:
 
 SERVE_PIP = "pip install 'kbsearch[serve]'"
 
+# The defaults of ``kbsearch serve``'s options, read by its parser and the service.
+READERS = 3
+LOCK_TIMEOUT = 10.0
+MAX_BODY = 16 * 1024 * 1024
+CHECKERS = 2
+QUEUE = 8
+"""Check (or accept) requests that may wait for a thread: a real briefing
+takes a fraction of a second, so eight wait seconds at most."""
+BUDGET = 60.0
+"""Seconds a request may take, waiting included: the largest check the input
+limits allow took 34 s in a server beside 4 searching clients, on two cores
+at load average 7 (its threads yield the cores to searches)."""
+
 
 @dataclass
 class ServeOptions:
@@ -38,17 +51,25 @@ class ServeOptions:
     stdio: bool
     http: str | None
     allow_remote: bool = False
-    readers: int = 3
-    lock_timeout: float = 10.0
-    max_body: int = 16 * 1024 * 1024
+    readers: int = READERS
+    lock_timeout: float = LOCK_TIMEOUT
+    max_body: int = MAX_BODY
+    checkers: int = CHECKERS
+    """Threads that check (a check never takes a reader's thread)."""
+    queue: int = QUEUE
+    budget: float = BUDGET
+    verbose: bool = False
+    """-v: the libraries' own messages (faiss's loader, the model's) too."""
 
 
 def serve(options: ServeOptions) -> int:
     """Run until interrupted; returns the exit code."""
     _require_extra()
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="kbsearch serve: %(message)s")
-    for noisy in ("mcp", "httpx", "uvicorn.error"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    # faiss's loader says at INFO which CPU build it could not load, six lines
+    # on every start; the others log each request.
+    for noisy in ("mcp", "httpx", "uvicorn.error", "faiss"):
+        logging.getLogger(noisy).setLevel(logging.INFO if options.verbose else logging.WARNING)
     if options.stdio:
         return _serve_stdio(options)
     assert options.http is not None
@@ -103,7 +124,15 @@ def _service(options: ServeOptions) -> Service:
 
     root, spec = _where(options)
     logging.getLogger("kbsearch.serve").info("loading %s and opening %s …", spec.name, root)
-    return Service(root, spec, readers=options.readers, lock_timeout=options.lock_timeout)
+    return Service(
+        root,
+        spec,
+        readers=options.readers,
+        lock_timeout=options.lock_timeout,
+        checkers=options.checkers,
+        queue=options.queue,
+        budget=options.budget,
+    )
 
 
 def _serve_stdio(options: ServeOptions) -> int:

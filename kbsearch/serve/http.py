@@ -4,23 +4,29 @@
 answers with exactly the document ``--json`` prints; ``GET /health`` needs
 no token; ``GET /api/openapi.json`` describes the API. Every error is a
 status and one line, ``{"error": "…"}``, and the process goes on serving.
+A request whose client goes away before the answer is stopped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from kbsearch.errors import KbError, RecordNotFound, WriterBusy
+from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
+from kbsearch.limits import DEFAULT_LIMITS, body_bytes
+from kbsearch.serve import MAX_BODY
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.requests import (
     CheckRequest,
@@ -30,13 +36,14 @@ from kbsearch.serve.requests import (
     ShowRequest,
     SimilarRequest,
     StatsRequest,
+    first_problem,
 )
 from kbsearch.serve.service import Forbidden, Service
 from kbsearch.serve.tokens import Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
 log = logging.getLogger("kbsearch.serve")
-DEFAULT_MAX_BODY = 16 * 1024 * 1024
+T = TypeVar("T")
 ACCESS_KEY = "kbsearch.access"
 PUBLIC_PATHS = frozenset({"/health"})
 
@@ -50,11 +57,21 @@ class Operation:
     response: str
     call: Callable[[Service, Any, Access], Awaitable[BaseModel]]
     summary: str
+    text_limit: str | None = None
+    """The ``InputLimits`` field that bounds the body's text: a body too
+    large to hold a text within it is refused before it is read."""
 
 
 OPERATIONS = (
-    Operation("search", SearchRequest, "SearchResponse", lambda s, r, a: s.search(r), "kbsearch search"),
-    Operation("check", CheckRequest, "CheckResult", lambda s, r, a: s.check(r, a), "kbsearch check (accept: write)"),
+    Operation("search", SearchRequest, "SearchResponse", lambda s, r, a: s.search(r), "kbsearch search", "query_chars"),
+    Operation(
+        "check",
+        CheckRequest,
+        "CheckResult",
+        lambda s, r, a: s.check(r, a),
+        "kbsearch check (accept: write)",
+        "input_chars",
+    ),
     Operation("show", ShowRequest, "Record", lambda s, r, a: s.show(r), "kbsearch show"),
     Operation("similar", SimilarRequest, "Neighbours", lambda s, r, a: s.similar(r), "kbsearch similar"),
     Operation("explain", ExplainRequest, "Explanation", lambda s, r, a: s.explain(r), "kbsearch explain"),
@@ -72,7 +89,7 @@ class HttpError(Exception):
         return JSONResponse({"error": self.message}, self.status, headers=self.headers)
 
 
-def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = DEFAULT_MAX_BODY) -> ASGIApp:
+def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = MAX_BODY) -> ASGIApp:
     """The whole HTTP side: bearer tokens in front of the MCP transport and the JSON API."""
 
     def access_of_tool(ctx: Any) -> Access:
@@ -95,17 +112,38 @@ def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = DE
     async def openapi(request: Request) -> Response:
         return JSONResponse(document)
 
-    app = mcp.streamable_http_app(host=host, max_request_body_size=max_body)
+    # An MCP call's largest body is a check's.
+    largest = min(max_body, body_bytes(DEFAULT_LIMITS.input_chars) or max_body)
+    app = mcp.streamable_http_app(host=host, max_request_body_size=largest)
+    app.add_exception_handler(HTTPException, _http_exception)  # type: ignore[arg-type]
     return AccessGate(app, tokens)
 
 
+async def _http_exception(request: Request, err: HTTPException) -> Response:
+    """Starlette's own 404 (no such path) and 405 (wrong method), as every other error: JSON."""
+    if err.status_code == 404:
+        message = f"no such path: {request.url.path} (POST /api/<operation>; GET /api/openapi.json lists them)"
+    elif err.status_code == 405:
+        allowed = (err.headers or {}).get("Allow", "POST")
+        message = f"{request.method} is not allowed on {request.url.path}; use {allowed}"
+    else:
+        message = err.detail
+    return JSONResponse({"error": message}, err.status_code, headers=err.headers)
+
+
 def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable[[Request], Awaitable[Response]]:
+    limit, why = _body_limit(operation, max_body)
+
     async def endpoint(request: Request) -> Response:
+        started = time.monotonic()
         try:
-            body = _parse(operation.request, await _read_body(request, max_body))
-            result = await operation.call(service, body, request.scope[ACCESS_KEY])
+            body = _parse(operation.request, await _read_body(request, limit, why))
+            result = await _unless_gone(request, operation.call(service, body, request.scope[ACCESS_KEY]))
         except HttpError as err:
             return err.response()
+        except (ClientGone, ClientDisconnect):
+            log.info("%s stopped after %.1f s: the client went away", operation.name, time.monotonic() - started)
+            return Response(status_code=CLIENT_GONE)
         except Exception as err:
             return _error_response(err, operation.name)
         return Response(result.model_dump_json(indent=2), media_type="application/json")
@@ -113,15 +151,58 @@ def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable
     return endpoint
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+CLIENT_GONE = 499
+"""What the log and any proxy see for a request whose client left (nginx's code); no one reads the answer."""
+
+
+class ClientGone(Exception):
+    """The client closed the connection before its answer was ready (Starlette's
+    ``ClientDisconnect``: before it had sent the whole body)."""
+
+
+async def _unless_gone(request: Request, work: Awaitable[T]) -> T:
+    """``work``'s result; cancelled, and ``ClientGone``, if the client disconnects first."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not task.done():
+            task.cancel()  # the service stops the job at its next checkpoint
+    if not task.done() or task.cancelled():
+        raise ClientGone
+    return task.result()
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client disconnects: once the body is read, the next
+    message the server sends the app is ``http.disconnect``."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _body_limit(operation: Operation, max_body: int) -> tuple[int, str]:
+    """The largest body ``operation`` reads, and why: --max-body, or less when
+    the operation's text limit bounds it (an abusive 10 MB check is refused
+    on its Content-Length, never read or parsed)."""
+    if operation.text_limit is not None:
+        chars = getattr(DEFAULT_LIMITS, operation.text_limit)
+        bound = body_bytes(chars)
+        if bound is not None and bound < max_body:
+            return bound, f"{operation.text_limit}: {chars:,} characters of text"
+    return max_body, "serve --max-body"
+
+
+async def _read_body(request: Request, limit: int, why: str) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise HttpError(413, f"the body is {int(declared)} bytes; the limit is {limit} (serve --max-body)")
+        raise HttpError(413, f"the body is {int(declared):,} bytes; the limit is {limit:,} ({why})")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise HttpError(413, f"the body is over the limit of {limit} bytes (serve --max-body)")
+            raise HttpError(413, f"the body is over the limit of {limit:,} bytes ({why})")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -131,20 +212,25 @@ def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError) as err:
         raise HttpError(400, f"the body is not JSON: {err}") from err
+    except RecursionError as err:
+        raise HttpError(400, "the body is not JSON this server reads: it is nested too deeply") from err
     if not isinstance(data, dict):
         raise HttpError(400, f"the body must be a JSON object, not {type(data).__name__}")
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(map(str, first["loc"])) or "body"
-        raise HttpError(422, f"{where}: {first['msg']}") from err
+        raise HttpError(422, first_problem(err)) from err
 
 
 def _error_response(err: Exception, name: str) -> Response:
-    if isinstance(err, WriterBusy):
+    if isinstance(err, Busy):
         seconds = max(1, round(err.retry_after))
         return HttpError(503, f"{err.one_line()}; retry in {seconds}s", {"Retry-After": str(seconds)}).response()
+    if isinstance(err, Stopped):
+        log.warning("%s: %s", name, err.one_line())
+        return HttpError(503, err.one_line()).response()
+    if isinstance(err, TooLarge):
+        return HttpError(413, err.one_line()).response()
     if isinstance(err, Forbidden):
         return HttpError(403, err.one_line()).response()
     if isinstance(err, RecordNotFound):

@@ -16,13 +16,14 @@ if TYPE_CHECKING:
 
 REF = "#/components/schemas/{model}"
 ERRORS = {
-    "400": "bad input (the body is not JSON, or the operation refused it)",
+    "400": "bad input (the body is not JSON, is nested too deeply, or the operation refused it)",
     "401": "missing or wrong bearer token",
     "403": "the token may not do this (accept needs the write token)",
     "404": "no record with that id",
-    "413": "the body is over the size limit",
-    "422": "a field is unknown, missing or of the wrong type",
-    "503": "another writer holds the index; retry after Retry-After seconds",
+    "413": "the body, or an input in it, is over a limit; the error names the limit",
+    "422": "a field is unknown, missing, of the wrong type, or a string that is not Unicode text",
+    "503": "busy (another writer holds the index, or the check queue is full): retry after Retry-After "
+    "seconds; or the request ran over its time budget and was stopped (no Retry-After)",
 }
 
 

@@ -1,14 +1,17 @@
 """The bodies of the server's calls: one typed model per operation, mirroring
 the CLI's flags. Unknown fields are refused, so a misspelt flag is an error
-rather than silently ignored. The MCP tools take the same fields."""
+rather than silently ignored, and so is a string that is not Unicode text.
+The MCP tools take the same fields."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kbsearch.filters import SearchFilter
+from kbsearch.limits import UNICODE_HINT, unicode_problem
 from kbsearch.records import Kind
 from kbsearch.responses import SearchMode
 
@@ -17,6 +20,25 @@ MAX_K = 1000
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        # A JSON "\ud800" decodes to a lone surrogate, which SQLite and the
+        # models cannot encode: refuse it here, naming the field.
+        for text in value if isinstance(value, list) else [value]:
+            problem = unicode_problem(text) if isinstance(text, str) else None
+            if problem is not None:
+                raise ValueError(f"{problem} ({UNICODE_HINT})")
+        return value
+
+
+def first_problem(err: ValidationError) -> str:
+    """A validation error as one line: the field, then what is wrong with it."""
+    first = err.errors()[0]
+    where = ".".join(map(str, first["loc"])) or "body"
+    problem = str(first["ctx"]["error"]) if first["type"] == "value_error" else first["msg"]
+    return f"{where}: {problem}"
 
 
 class Filters(Body):

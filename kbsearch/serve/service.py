@@ -1,25 +1,32 @@
 """The operations the server offers, over the ``KnowledgeBase`` facade.
 
 Reads run on a pool of threads, each with its own connection to the index;
-writes (``check`` with accept) run on one writer thread and take the same
-writer lock as the CLI, with a short timeout: a busy index is reported
-(503, retry later), never waited on for minutes. Every read runs in one
-SQLite snapshot, whose generation the store compares with its vector
-cache's, so an ingest by another process is seen by the next request.
+checks run on a pool of their own, so that reads never wait behind a long
+check; writes (``check`` with accept) run on one writer thread and take the
+same writer lock as the CLI, with a short timeout: a busy index is reported
+(503, retry later), never waited on for minutes. The check and write pools
+hold at most ``queue`` waiting requests; one more is refused at once (503).
+Every request runs under a time budget and stops when its caller goes away
+(``kbsearch.cancel``). Every read runs in one SQLite snapshot, whose
+generation the store compares with its vector cache's, so an ingest by
+another process is seen by the next request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar, cast
 
+from kbsearch.cancel import Cancellation
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError
 from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
+from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
 from kbsearch.serve.pool import KbPool
 from kbsearch.serve.requests import (
     CheckRequest,
@@ -32,8 +39,11 @@ from kbsearch.serve.requests import (
 from kbsearch.serve.tokens import Access
 
 T = TypeVar("T")
-DEFAULT_READERS = 3
-DEFAULT_LOCK_TIMEOUT = 10.0
+TURN = 16
+"""Texts a big check embeds before letting a waiting query have the model
+(16 take the default model about 50 ms on an idle core)."""
+CHECK_NICE = 10
+"""Checking threads run at this nice value: on busy cores a search's thread goes first."""
 
 
 class Forbidden(KbError):
@@ -48,26 +58,32 @@ class Service:
         root: Path,
         spec: ModelSpec,
         *,
-        readers: int = DEFAULT_READERS,
-        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        readers: int = READERS,
+        lock_timeout: float = LOCK_TIMEOUT,
+        checkers: int = CHECKERS,
+        queue: int = QUEUE,
+        budget: float | None = BUDGET,
         encoder: Encoder | None = None,
         judge: Encoder | None = None,
     ) -> None:
-        self.root, self.spec, self.lock_timeout = root, spec, lock_timeout
+        self.root, self.spec, self.lock_timeout, self.budget = root, spec, lock_timeout, budget
         with KnowledgeBase(root, spec) as kb:  # "no index at …" or a model mismatch, before anything starts
             kb.stats()
             judge_spec = kb.judge_spec
-        self.encoder = SharedEncoder(spec, encoder)
+        self.encoder = SharedEncoder(spec, encoder, turn=TURN)
         _ = self.encoder.dim  # the model loads now, not on the first request
         self.judge = None
         if judge_spec is not None:
             self.judge = SharedEncoder.judge_of(judge_spec, spec.name, judge)
             _ = self.judge.dim  # and its judge
         self.indexes = IndexShare()
-        self._readers = KbPool(self._open, readers, "kbsearch-read")
-        self._writer = KbPool(self._open, 1, "kbsearch-write")
-        self._readers.wait_ready()
-        self._writer.wait_ready()
+        self._readers = KbPool(self._open, readers, "read")
+        self._checkers = KbPool(self._open, checkers, "check", max_waiting=queue, nice=CHECK_NICE)
+        self._writer = KbPool(self._open, 1, "write", max_waiting=queue)
+        self._pools = (self._readers, self._checkers, self._writer)
+        for pool in self._pools:
+            pool.wait_ready()
+        self._checkers.submit(_warm_up).result()
 
     def _open(self) -> KnowledgeBase:
         encoder = cast(Encoder, self.encoder)  # the Protocol's plain attributes are properties here
@@ -77,14 +93,22 @@ class Service:
         )
 
     def close(self) -> None:
-        self._readers.close()
-        self._writer.close()
+        for pool in self._pools:
+            pool.close()
+
+    async def _run(self, pool: KbPool, job: Callable[[KnowledgeBase], T]) -> T:
+        """``job``'s result, under the budget; cancelling the caller's task (the
+        client went away) stops the job at its next checkpoint, or before it starts."""
+        cancellation = Cancellation(self.budget)
+        future = pool.submit(job, cancellation)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            cancellation.cancel("the client went away")
+            raise
 
     async def _read(self, job: Callable[[KnowledgeBase], T]) -> T:
-        return await asyncio.wrap_future(self._readers.submit(job))
-
-    async def _write(self, job: Callable[[KnowledgeBase], T]) -> T:
-        return await asyncio.wrap_future(self._writer.submit(job))
+        return await self._run(self._readers, job)
 
     async def search(self, req: SearchRequest) -> SearchResponse:
         return await self._read(lambda kb: kb.search(req.query, req.k, req.search_filter(), req.mode))
@@ -98,7 +122,7 @@ class Service:
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
             return kb.check_text(req.text, name=req.path, input_name=req.input, **options)
 
-        return await (self._write(job) if req.accept else self._read(job))
+        return await self._run(self._writer if req.accept else self._checkers, job)
 
     async def show(self, req: ShowRequest) -> Record:
         return await self._read(lambda kb: kb.show(req.id))
@@ -114,3 +138,12 @@ class Service:
 
     async def stats(self) -> Stats:
         return await self._read(lambda kb: kb.stats())
+
+
+def _warm_up(kb: KnowledgeBase) -> None:
+    """One check, at start: the first loads what only checks read (the judge's
+    token model: seconds of CPU and hundreds of MB), which would otherwise
+    load during the first caller's check while every search waited. An error
+    is the first request's to report."""
+    with contextlib.suppress(KbError):
+        kb.check_text("kbsearch serve warm-up")

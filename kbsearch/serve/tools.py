@@ -14,35 +14,49 @@ from typing import Annotated, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError
+from kbsearch.limits import DEFAULT_LIMITS
 from kbsearch.records import Kind, Record
 from kbsearch.responses import Listing, SearchMode, SearchResponse, Stats
 from kbsearch.serve.requests import (
+    MAX_K,
     CheckRequest,
     ExplainRequest,
     ListRequest,
     SearchRequest,
     ShowRequest,
     SimilarRequest,
+    first_problem,
 )
 from kbsearch.serve.service import Service
 from kbsearch.serve.tokens import Access
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+LIMITS = DEFAULT_LIMITS
 
-INSTRUCTIONS = """\
+INSTRUCTIONS = f"""\
 kbsearch is the team's knowledge base of E1 briefings (预消化简报) written by the instances tom, jay, \
 spark and stephen, of paper cards and of living-document sections, searchable in Chinese and English \
 alike. Use `search` to find what is known about a topic, paper or number; `check` before writing an \
 increment, to learn whether it is NEW, an UPDATE of something known, or a DUPLICATE, with the evidence \
 and who said it first; `show` for one record; `similar` for a stored record's neighbours; `explain` for \
-why two records are or are not the same item; `list` and `stats` for an overview. `check` never \
-changes the knowledge base; `accept` checks and then stores the NEW and UPDATE items (it needs write \
-access). Record ids look like `jay/2026-09-17-jay-inference-e1prep#1` or `card/2607.17715`."""
+why two records are or are not the same item; `list` and `stats` for an overview. Only `accept` changes \
+the knowledge base: it checks and then stores the NEW and UPDATE items (it needs write access); every \
+other tool only reads. Record ids look like `jay/2026-09-17-jay-inference-e1prep#1` (an increment: the \
+writer, the briefing's file name, the item's number) or `card/1093` (a paper card, by its number). \
+A query takes at most {LIMITS.query_chars:,} characters; a check at most {LIMITS.input_items:,} items, \
+{LIMITS.item_claims:,} claims an item and {LIMITS.input_chars:,} characters: split a larger input."""
+
+READS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+"""Every tool but accept: it reads the knowledge base, and only it (no outside world)."""
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+"""accept: it may replace a stored record under an item's id (an earlier version of the same item, or with
+replace); accepting the same text again changes nothing."""
 
 AccessOf = Callable[[Context], Access]
 
@@ -67,10 +81,10 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     """An MCP server whose tools call ``service``; ``access_of`` says what a call may do."""
     mcp: MCPServer = MCPServer("kbsearch", instructions=INSTRUCTIONS, log_level="WARNING")
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS)
     async def search(
         query: Annotated[str, Field(description="words, a title, a sentence (zh or en) or an arXiv id")],
-        k: Annotated[int, Field(ge=1, le=1000, description="number of results")] = 10,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="number of results")] = 10,
         mode: Annotated[SearchMode, Field(description="dense: by meaning; lexical: exact words; hybrid: both")] = (
             SearchMode.hybrid
         ),
@@ -83,21 +97,22 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     ) -> SearchResponse:
         """Search the knowledge base by meaning and by words, across Chinese and English. Records carrying an
         arXiv id, GitHub repo or URL from the query come first. Each result has its id, kind, writer, date,
-        title, text, arXiv ids and a snippet."""
+        title, text, arXiv ids and a snippet. Read-only: changes nothing."""
         filters = {"kind": kind or [], "instance": instance, "topic": topic, "section": section}
         request = _valid(SearchRequest, query=query, k=k, mode=mode, since=since, until=until, **filters)
         return await _call(lambda: service.search(request))
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS)
     async def check(text: Text, ctx: Context, path: Path = None, as_of: AsOf = None) -> CheckResult:
         """The dedupe gate: judge each item of a briefing (or one increment's text) against the knowledge base
         as NEW, UPDATE (the same item is known, but something in it is new, such as numbers or a status) or
         DUPLICATE, with the matching records, which claims are already known and from where, who said it
-        first, and flags for items marked new (首次锚入, 本次新增) that were seen before. Changes nothing."""
+        first, and flags for items marked new (首次锚入, 本次新增) that were seen before. Read-only: changes
+        nothing (use `accept` to store the items)."""
         request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=False)
         return await _call(lambda: service.check(request, access_of(ctx)))
 
-    @mcp.tool()
+    @mcp.tool(annotations=WRITES)
     async def accept(
         text: Text,
         ctx: Context,
@@ -108,43 +123,47 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         ] = False,
     ) -> CheckResult:
         """Check like `check`, then store every item in the knowledge base, or none when any is a DUPLICATE
-        (then `accept_refused` says which; drop them and accept again). Needs write access. Returns the check
-        result with `accepted` listing the stored ids."""
+        (then `accept_refused` names them; drop them and accept again). Needs write access. Returns the check
+        result with `accepted` listing the stored ids. Changes the knowledge base: adds the items as records;
+        replaces a stored record under an item's id only when it is an earlier version of the same item (or
+        with `replace`); removes nothing. Accepting the same text again changes nothing more."""
         request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True, replace=replace)
         return await _call(lambda: service.check(request, access_of(ctx)))
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS)
     async def show(id: Annotated[str, Field(description="a record id, as search and list give it")]) -> Record:
         """One record in full: title, text, claims (要点), sources, arXiv ids it is about and cites, writer,
-        date, topic and section."""
+        date, topic and section. Read-only: changes nothing."""
         request = _valid(ShowRequest, id=id)
         return await _call(lambda: service.show(request))
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS)
     async def similar(
         id: Annotated[str, Field(description="a stored record's id")],
-        k: Annotated[int, Field(ge=1, le=1000, description="number of records")] = 10,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="number of records")] = 10,
         kind: Kinds | None = None,
         instance: Instance = None,
         since: Since = None,
         until: Until = None,
     ) -> Neighbours:
         """The records nearest to a stored one, each judged by the dedupe rules: the same item or not, the
-        cosine score and the reason. Use it to find where else an item was reported."""
+        cosine score and the reason. Use it to find where else an item was reported. Read-only: changes
+        nothing."""
         request = _valid(SimilarRequest, id=id, k=k, kind=kind or [], instance=instance, since=since, until=until)
         return await _call(lambda: service.similar(request))
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS)
     async def explain(
         a: Annotated[str, Field(description="the first record's id")],
         b: Annotated[str, Field(description="the second record's id")],
     ) -> Explanation:
         """Why two stored records are, or are not, the same item: the judgement and what every rule saw
-        (shared or cited arXiv ids, identical text, paper titles, rare names, cosine against its threshold)."""
+        (shared or cited arXiv ids, identical text, paper titles, rare names, cosine against its threshold).
+        Read-only: changes nothing."""
         request = _valid(ExplainRequest, a=a, b=b)
         return await _call(lambda: service.explain(request))
 
-    @mcp.tool(name="list")
+    @mcp.tool(name="list", annotations=READS)
     async def list_records(
         kind: Kinds | None = None,
         instance: Instance = None,
@@ -155,14 +174,15 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         limit: Annotated[int, Field(ge=1, description="at most this many records")] = 100,
     ) -> Listing:
         """Records oldest first, with id, kind, writer, date, title and arXiv ids; `total` counts the whole
-        knowledge base."""
+        knowledge base. Read-only: changes nothing."""
         filters = {"kind": kind or [], "instance": instance, "topic": topic, "section": section}
         request = _valid(ListRequest, since=since, until=until, limit=limit, **filters)
         return await _call(lambda: service.listing(request))
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS)
     async def stats() -> Stats:
-        """What the knowledge base holds: records by kind, writer and topic, the model, vectors, last ingest."""
+        """What the knowledge base holds: records by kind, writer and topic, the model, vectors, last ingest.
+        Read-only: changes nothing."""
         return await _call(service.stats)
 
     return mcp
@@ -172,8 +192,7 @@ def _valid(model: type[M], **fields: object) -> M:
     try:
         return model.model_validate(fields)
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ToolError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from err
+        raise ToolError(first_problem(err)) from err
 
 
 async def _call(operation: Callable[[], Awaitable[T]]) -> T:
