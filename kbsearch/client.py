@@ -1,4 +1,11 @@
-"""The CLI as a client of ``kbsearch serve``: ``--server URL`` (or ``$KBSEARCH_SERVER``).
+"""The CLI as a client of ``kbsearch serve``: ``--server URL``, ``$KBSEARCH_SERVER``,
+or the server that runs for the index (its ``serve.json``).
+
+A ``kbsearch serve --http`` writes its address and pid into the index folder
+(``serve.json``, mode 0600) and removes it on exit. The commands that have a
+server form use it when it answers, with a token from the same folder, so a
+user gets the warm server's speed without a flag; ``--local`` opts out. An
+entry whose process is gone is stale: ignored, and named by ``doctor``.
 
 The server answers with the very document ``--json`` prints, so the CLI
 prints it as it is, or renders it as text with the same code as a local
@@ -14,12 +21,30 @@ from pathlib import Path
 from typing import Any
 
 from kbsearch.errors import KbError
+from kbsearch.serve_entry import READ_TOKEN, WRITE_TOKEN, read_entry
 from kbsearch.settings import settings
 
 SERVER_ENV = "KBSEARCH_SERVER"
 TOKEN_ENV = "KBSEARCH_TOKEN"
 TIMEOUT = 300.0
 """Seconds to wait for an answer: a check of a long briefing, or one queued behind another writer."""
+
+
+def found_server(index: str | None) -> tuple[str, str] | None:
+    """(url, token) of the live server that runs for the index folder, when it left its
+    entry and a token this user can read: the write token, else the read token."""
+    root = Path(index or settings().index or "index")
+    entry = read_entry(root)
+    if entry is None or not entry.alive():
+        return None
+    for name in (WRITE_TOKEN, READ_TOKEN):
+        try:
+            value = (root / name).read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        if value:
+            return entry.url.rstrip("/"), value
+    return None
 
 
 def server_url(given: str | None) -> str | None:
@@ -46,6 +71,10 @@ def token(token_file: str | None) -> str:
     return value
 
 
+class Unreachable(KbError):
+    """No server listens at the address (a found entry's server may have just stopped)."""
+
+
 def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
     """POST the body to ``URL/api/OPERATION``; the answer's JSON text, or a KbError saying why not."""
     import httpx
@@ -54,6 +83,11 @@ def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
     headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json"}
     try:
         answer = httpx.post(f"{url}/api/{operation}", content=payload, headers=headers, timeout=TIMEOUT)
+    except httpx.ConnectError as err:
+        raise Unreachable(
+            f"cannot reach the kbsearch server at {url}: {err}",
+            hint="start it with 'kbsearch serve --http HOST:PORT', or drop --server and $" + SERVER_ENV,
+        ) from err
     except httpx.TransportError as err:
         raise KbError(
             f"cannot reach the kbsearch server at {url}: {err}",

@@ -19,6 +19,7 @@ from kbsearch.errors import KbError
 from kbsearch.records import PASSAGES_VERSION, text_hash
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup
 from kbsearch.store.files import REBUILD, UnfinishedIndex
+from kbsearch.serve_entry import SERVER_FILE, read_entry
 from kbsearch.store.texts import whole_texts
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
@@ -75,7 +76,19 @@ def examine(root: Path) -> DoctorReport:
         )
         for p in leftover_temp_files(root)
     ]
-    return _report(root, findings)
+    return _report(root, findings + _server_entry(root))
+
+
+def _server_entry(root: Path) -> list[Finding]:
+    """A ``serve.json`` whose server is gone: harmless (commands ignore it), but named."""
+    entry = read_entry(root)
+    if entry is None or entry.alive():
+        return []
+    message = (
+        f"{SERVER_FILE} names a server (pid {entry.pid}, {entry.url}, started {entry.started:%Y-%m-%d %H:%M} UTC) "
+        "that is no longer running; commands ignore it"
+    )
+    return [Finding(check="server", ok=True, message=message, fix=f"delete {root / SERVER_FILE}, or start the server")]
 
 
 def _files(root: Path) -> list[Finding] | None:

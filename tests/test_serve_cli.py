@@ -60,7 +60,7 @@ def test_cli_output_through_the_server_is_the_local_output(
     ]
     for argv in commands:
         for output in ([], ["--json"]):
-            local = run(capsys, *argv, *output, "--index", str(index))
+            local = run(capsys, *argv, *output, "--index", str(index), "--local")
             remote = run(capsys, *argv, *output, "--server", server.url, "--token-file", str(token_file))
             assert remote[0] == local[0], (argv, remote[2])
             assert normalized(remote[1]) == normalized(local[1]), argv
@@ -219,3 +219,46 @@ def test_the_socket_listens_before_the_server_says_so(
     options = ServeOptions(index=str(build_index(tmp_path)), model=None, stdio=False, http="127.0.0.1:0")
     assert _serve_http(options, "127.0.0.1", 0) == 0
     assert connected == [True]
+
+
+def test_the_cli_finds_the_server_running_for_its_index(
+    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: a running server writes serve.json (0600) into its index folder; search, check, show
+    and stats use it without --server and print what a local run prints; --local opts out."""
+    server, index = served
+    entry = index / "serve.json"
+    assert entry.is_file() and (entry.stat().st_mode & 0o777) == 0o600
+    assert server.url in entry.read_text()
+    expected = run(capsys, "search", "TriAttention KV cache", "-k", "3", "--json", "--index", str(index), "--local")
+    # A local run could not load the model now: only the server can answer.
+    monkeypatch.setenv("KBSEARCH_MODELS", str(tmp_path / "no-models.txt"))
+    code, out, err = run(capsys, "search", "TriAttention KV cache", "-k", "3", "--json", "--index", str(index))
+    assert code == 0, err
+    assert normalized(out) == normalized(expected[1])
+    for argv in (["show", "tri-spark"], ["stats"]):
+        assert run(capsys, *argv, "--index", str(index))[0] == 0
+    code, _, err = run(capsys, "search", "TriAttention", "--index", str(index), "--local")
+    assert code == 2 and "no-models.txt" in err
+
+
+def test_a_stale_entry_is_ignored_and_named_by_doctor(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = build_index(tmp_path)
+    with running_server(index, dict(os.environ)) as server:
+        saved = (index / "serve.json").read_text()
+        server.process.kill()  # no chance to remove its entry
+        server.process.wait()
+    (index / "serve.json").write_text(saved)
+    code, out, err = run(capsys, "search", "TriAttention", "-k", "1", "--index", str(index))
+    assert code == 0 and "tri-" in out, err
+    code, out, _ = run(capsys, "doctor", "--index", str(index))
+    assert code == 0 and "serve.json names a server" in out and "no longer running" in out
+
+
+def test_a_stopped_server_takes_its_entry_away(fake_models: Path, tmp_path: Path) -> None:
+    index = build_index(tmp_path)
+    with running_server(index, dict(os.environ)):
+        assert (index / "serve.json").is_file()
+    assert not (index / "serve.json").exists()

@@ -1,4 +1,6 @@
-"""``--server``: the commands that read ask a running ``kbsearch serve`` instead.
+"""``--server``: the commands that read ask a running ``kbsearch serve`` instead:
+the one ``--server`` or ``$KBSEARCH_SERVER`` names, else the one that runs for
+the index (``serve.json`` in its folder), unless ``--local``.
 
 The server answers with the very document ``--json`` prints, so it is
 printed as it is, or rendered as text by the same code as a local run.
@@ -21,14 +23,35 @@ if TYPE_CHECKING:
 FILTERS = ("kind", "instance", "topic", "section", "since", "until")
 
 
-def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
-    """The server's answer when --server or $KBSEARCH_SERVER names one, else None (run locally)."""
-    from kbsearch.client import call, server_url, token
+def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
+    """(url, token, found) of the server to ask: named (found False), or found running for
+    the index; None to run locally. A command naming a model of its own runs locally."""
+    from kbsearch.client import found_server, server_url, token
 
-    url = None if args.local else server_url(args.server)
-    if url is None:
+    if args.local:
         return None
-    return call(url, operation, body, token(args.token_file))
+    url = server_url(args.server)
+    if url is not None:
+        return url, token(args.token_file), False
+    found = None if args.model else found_server(args.index)
+    return None if found is None else (*found, True)
+
+
+def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
+    """The server's answer (see ``server_for``), else None: run locally. A found server that
+    no longer answers (it just stopped) sends the command to the local index."""
+    from kbsearch.client import Unreachable, call
+
+    target = server_for(args)
+    if target is None:
+        return None
+    url, bearer, found = target
+    try:
+        return call(url, operation, body, bearer)
+    except Unreachable:
+        if found:
+            return None
+        raise
 
 
 def print_answer(args: argparse.Namespace, answer: str, result: BaseModel, as_text: Callable[[Any], Any]) -> None:
@@ -86,10 +109,11 @@ def config_fields(args: argparse.Namespace) -> dict[str, Any]:
 def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | None:
     """``check`` through the server (its exit code), or None when no server is named."""
     from kbsearch import render
-    from kbsearch.client import check_body, server_url
+    from kbsearch.client import check_body
     from kbsearch.dedupe.results import CheckResult
 
-    if args.local or server_url(args.server) is None:
+    target = server_for(args)
+    if target is None or (args.bulk and target[2]):  # --bulk: a found server keeps its limits, run here
         return None
     if args.bulk:
         raise KbError(
@@ -101,7 +125,8 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | No
     if args.replace:
         body["replace"] = True
     answer = ask_server(args, "check", {**body, "config": config_fields(args)})
-    assert answer is not None
+    if answer is None:
+        return None  # the found server stopped meanwhile
     result = CheckResult.model_validate_json(answer)
     print_answer(args, answer, result, render.check_text)
     return result.exit_code

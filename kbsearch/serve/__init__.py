@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import signal
 import socket
 import sys
 from dataclasses import dataclass
@@ -155,11 +156,16 @@ def _serve_stdio(options: ServeOptions) -> int:
 LISTEN_BACKLOG = 2048  # uvicorn's own default
 
 
+def _exit_quietly(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     import uvicorn
 
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
+    from kbsearch.serve_entry import remove_entry, write_entry
 
     tokens, paths = Tokens.in_folder(_where(options)[0])
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -178,11 +184,18 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         log = logging.getLogger("kbsearch.serve")
+        # The CLI finds the server through the index folder: no --server needed. Written
+        # before saying so, as the socket already listens.
+        write_entry(service.root, f"http://{shown}:{bound}")
         log.info("read token in %s, write token in %s", *paths)
         log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)", shown, bound)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again: without a
+        # handler of ours that would end the process before the cleanup below.
+        signal.signal(signal.SIGTERM, _exit_quietly)
         uvicorn.Server(config).run(sockets=[sock])
     finally:
+        remove_entry(service.root)
         service.close()
         sock.close()
     return 0

@@ -18,9 +18,9 @@ from enum import IntEnum
 from pathlib import Path
 
 from kbsearch.errors import KbError
+from kbsearch.serve_entry import READ_TOKEN, WRITE_TOKEN  # the client reads them too (a found server)
 
-READ_TOKEN = "serve-read.token"
-WRITE_TOKEN = "serve-write.token"
+__all__ = ["READ_TOKEN", "WRITE_TOKEN", "Access", "Tokens"]
 
 
 class Access(IntEnum):
