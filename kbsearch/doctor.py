@@ -17,9 +17,9 @@ from pydantic import BaseModel
 
 from kbsearch.errors import KbError
 from kbsearch.records import PASSAGES_VERSION, text_hash
+from kbsearch.serve_entry import SERVER_FILE, read_entry
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup
 from kbsearch.store.files import REBUILD, UnfinishedIndex
-from kbsearch.serve_entry import SERVER_FILE, read_entry
 from kbsearch.store.texts import whole_texts
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
 
