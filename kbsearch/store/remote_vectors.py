@@ -97,8 +97,9 @@ class RemoteVectors:
         name = collection_name(read_meta(self.db, UID_KEY) or "0", model)
         if self._backend is None or self._backend.collection != name:
             self.close()
-            client = connect(self.choice.uri(self.root), settings().milvus_token)
-            self._backend = MilvusBackend(dim, self.params, client=client, collection=name)
+            uri = self.choice.uri(self.root)
+            client = connect(uri, settings().milvus_token)
+            self._backend = MilvusBackend(dim, self.params, client=client, collection=name, uri=uri)
         return self._backend
 
     def close(self) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -53,6 +54,10 @@ def digest(fields: PointFields, content_hash: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big", signed=True)
 
 
+_lite_users: dict[str, int] = {}
+_lite_lock = threading.Lock()
+
+
 def connect(uri: str, token: str | None) -> Any:
     """A ``MilvusClient``; a ``KbError`` naming the fix when the extra is
     missing or the engine cannot be reached."""
@@ -61,9 +66,30 @@ def connect(uri: str, token: str | None) -> Any:
     except ImportError as err:
         raise KbError("this index keeps its vectors in Milvus, and pymilvus is not installed", hint=INSTALL) from err
     try:
-        return MilvusClient(uri=uri, token=token or "", timeout=30)
+        client = MilvusClient(uri=uri, token=token or "", timeout=30)
     except Exception as err:  # pymilvus raises its own types, and grpc's for a dead server
         raise unreachable(uri, err) from err
+    if uri.endswith(".db"):
+        with _lite_lock:
+            _lite_users[uri] = _lite_users.get(uri, 0) + 1
+    return client
+
+
+def disconnect(client: Any, uri: str) -> None:
+    """Close a client; the last one of a Milvus Lite file in this process
+    stops its engine, which frees the file for another process (a CLI
+    command after a test, a server after an ingest)."""
+    client.close()
+    if not uri.endswith(".db"):
+        return
+    with _lite_lock:
+        _lite_users[uri] = _lite_users.get(uri, 1) - 1
+        if _lite_users[uri] > 0:
+            return
+        del _lite_users[uri]
+    from milvus_lite.server_manager import server_manager_instance
+
+    server_manager_instance.release_server(uri)
 
 
 def unreachable(uri: str, err: BaseException) -> KbError:
@@ -110,10 +136,9 @@ class MilvusBackend(VectorBackend):
     kind = "milvus"
     takes_predicates = True
 
-    def __init__(self, dim: int, params: IndexParams, *, client: Any, collection: str) -> None:
+    def __init__(self, dim: int, params: IndexParams, *, client: Any, collection: str, uri: str = "") -> None:
         super().__init__(dim, params)
-        self.client = client
-        self.collection = collection
+        self.client, self.collection, self.uri = client, collection, uri
         self._ensure()
 
     def _ensure(self) -> None:
@@ -176,7 +201,7 @@ class MilvusBackend(VectorBackend):
         self._ensure()
 
     def close(self) -> None:
-        self.client.close()
+        disconnect(self.client, self.uri)
 
     # -- reading ----------------------------------------------------------------
 
