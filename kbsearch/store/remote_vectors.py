@@ -38,7 +38,7 @@ from kbsearch.store.migrations import FORMAT_VERSION
 from kbsearch.store.sql import VECTOR_ID, chunks, float32_rows, read_meta, select_in_chunks, write_meta
 from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
 from kbsearch.vector_index.choice import VectorStore, parse_vector_store
-from kbsearch.vector_index.milvus import MilvusBackend, collection_name, connect, digest
+from kbsearch.vector_index.milvus import MilvusBackend, collection_name, connect, digest, disconnect
 from kbsearch.vector_index.predicate import PointFields
 
 CHOICE_KEY = "vectors"
@@ -71,6 +71,8 @@ def require_choice(root: Path, kept: VectorStore | None, wanted: VectorStore) ->
     """``wanted`` when the index has made no choice yet (a first write records
     it); None when it is the choice made; else a ``KbError`` naming the fix."""
     if kept is None:
+        if wanted.remote:  # reached before the first write, so a wrong address stores nothing
+            disconnect(connect(wanted.uri(root), settings().milvus_token), wanted.uri(root))
         return wanted
     if kept != wanted:
         raise KbError(
