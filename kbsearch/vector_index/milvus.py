@@ -18,6 +18,7 @@ optional extra, imported here only, and only when a collection is opened.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 from collections.abc import Iterator, Sequence
@@ -65,6 +66,12 @@ def connect(uri: str, token: str | None) -> Any:
         from pymilvus import MilvusClient
     except ImportError as err:
         raise KbError("this index keeps its vectors in Milvus, and pymilvus is not installed", hint=INSTALL) from err
+    # Their log lines would reach a command's stderr through logging's last
+    # resort: a failure reaches the user once, as the KbError below, and
+    # Lite's gRPC server logs a traceback for each call it does not implement
+    # (the timestamp a query iterator asks for first, then does without).
+    for name, level in (("pymilvus", logging.ERROR), ("milvus_lite", logging.CRITICAL), ("grpc", logging.CRITICAL)):
+        logging.getLogger(name).setLevel(level)
     try:
         client = MilvusClient(uri=uri, token=token or "", timeout=30)
     except Exception as err:  # pymilvus raises its own types, and grpc's for a dead server
