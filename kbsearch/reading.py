@@ -54,6 +54,17 @@ def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listin
         return Listing(records=records, total=store.count())
 
 
+def stored_model(root: Path) -> str | None:
+    """The model the index at ``root`` was built with; None when there is no index (or it is empty)."""
+    if not Store.exists(root):
+        return None
+    store = Store.open(root)
+    try:
+        return store.model
+    finally:
+        store.close()
+
+
 def stats(store: Store, root: Path) -> Stats:
     with store.snapshot():
         manifest = store.read_manifest()
@@ -72,4 +83,5 @@ def stats(store: Store, root: Path) -> Stats:
             passages=store.passage_count(),
             vectors=manifest.count if manifest else None,
             index_type=manifest.index_type if manifest else None,
+            vector_store=choice.label if (choice := store.cache.choice) else None,
         )

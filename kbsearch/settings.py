@@ -54,6 +54,10 @@ class Settings(BaseModel):
     token: str | None = None
     """The bearer token for ``server``: the content of ``serve-read.token`` (or
     ``serve-write.token`` to accept) from the server's index folder."""
+    milvus_token: str | None = None
+    """The token of the Milvus server an index keeps its vectors in
+    (``--vectors milvus://HOST:PORT``): ``user:password``, or an API key.
+    Read when the collection is opened; never stored in the index."""
 
     @field_validator("lock_timeout")
     @classmethod
@@ -79,6 +83,7 @@ ALLOWED = {
     "timings": "1 to print phase times, 0 not to",
     "server": "a URL such as http://127.0.0.1:8765",
     "token": "the content of a serve-read.token or serve-write.token file",
+    "milvus_token": "a Milvus token: user:password, or an API key",
 }
 """What each variable accepts, in the words of its error message."""
 

@@ -80,3 +80,9 @@ def test_help_and_stats_load_no_model_stack(small_index: str) -> None:
 def test_stats_skips_the_parsers_and_the_checker(small_index: str) -> None:
     modules = loaded_by_cli("stats", "--index", small_index)
     assert not modules & {"yaml", "kbsearch.parse", "kbsearch.dedupe.check", "kbsearch.dedupe.audit", "kbsearch.ingest"}
+
+
+def test_the_core_loads_no_milvus_client_until_an_index_needs_it() -> None:
+    """pymilvus is an optional extra, imported by ``vector_index.milvus`` when a collection opens."""
+    modules = loaded_after("import kbsearch.search, kbsearch.kb, kbsearch.store, kbsearch.vector_index.milvus")
+    assert not [m for m in modules if m.split(".")[0] in ("pymilvus", "milvus_lite")]

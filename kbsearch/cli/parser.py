@@ -79,6 +79,12 @@ def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     ingest.add_argument("--prune", action="store_true", help="remove records that their source file no longer yields")
+    ingest.add_argument(
+        "--vectors",
+        metavar="STORE",
+        help="where a new index keeps its search vectors: faiss (default, vectors.faiss), milvus:PATH.db "
+        "(Milvus Lite) or milvus://HOST:PORT (token: $KBSEARCH_MILVUS_TOKEN); the index remembers it",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kbsearch.responses import Removal, Stats
 
 
-_INDEX_TYPES = {"flat": "exact search", "hnsw": "HNSW approximate search"}
+_INDEX_TYPES = {"flat": "exact search", "hnsw": "HNSW approximate search", "milvus": "Milvus HNSW search"}
 
 
 def stats_text(stats: Stats) -> str:
@@ -34,6 +34,8 @@ def stats_text(stats: Stats) -> str:
             f"vectors      {stats.vectors if stats.vectors is not None else '-'} "
             f"({stats.passages} passages: titles, whole texts, claims; "
             f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
+            f"kept in      {stats.vector_store or '-'}"
+            + (" (vectors.faiss in the index folder)" if stats.vector_store == "faiss" else ""),
             f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
             f"format {stats.format_version})",
         ]

@@ -29,11 +29,13 @@ from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
+from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
 from kbsearch.store.vector_search import VectorSearch
 from kbsearch.store.writer import ChangeSet
 from kbsearch.vector_index import IndexParams, VectorIndex
+from kbsearch.vector_index.choice import VectorStore
 
 
 class Store:
@@ -46,6 +48,7 @@ class Store:
         self.db = db
         self.read_only = read_only
         self.cache = VectorCache(root, db, params)
+        self.cache.read_only = read_only
         self._vectors = VectorSearch(db, self.cache)
 
     # -- opening -------------------------------------------------------------
@@ -84,8 +87,7 @@ class Store:
 
     @staticmethod
     def exists(root: Path) -> bool:
-        """Whether ``root`` holds an index database."""
-        return (root / DB_NAME).exists()
+        return (root / DB_NAME).exists()  # an index database
 
     @property
     def notes(self) -> list[str]:
@@ -113,10 +115,15 @@ class Store:
             self.db.execute("ROLLBACK")
 
     def close(self) -> None:
+        self.cache.close()
         self.db.close()
 
     def require_model(self, model: str) -> None:
         binding.require_model(self.root, self.model, model, self.count())
+
+    def require_vectors(self, wanted: VectorStore) -> None:
+        """Refuse a ``--vectors`` other than the first write's; before it, keep it for that write."""
+        self.cache.wanted = require_choice(self.root, self.cache.choice, wanted)
 
     def require_judge(self, model: str, judge: str | None) -> None:
         """Refuse a judge other than the one whose vectors the index keeps (see ``binding``)."""
@@ -135,8 +142,7 @@ class Store:
 
     @property
     def dim(self) -> int | None:
-        value = read_meta(self.db, "dim")
-        return int(value) if value else None
+        return int(value) if (value := read_meta(self.db, "dim")) else None
 
     @property
     def generation(self) -> int:
@@ -299,8 +305,7 @@ class Store:
         return lexical.records_with_names(self.db, names, clauses, params)
 
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
-        """How many records hold ``term`` in their title or text, counted up to
-        ``limit`` + 1 (see ``lexical.rowids_holding``)."""
+        """Records holding ``term`` in their title or text, counted up to ``limit`` + 1."""
         return len(self.rowids_holding(term, column, limit))
 
     def rowids_holding(self, term: str, column: Literal["title", "body"] | None, limit: int) -> list[int]:

@@ -19,9 +19,8 @@ import datetime as dt
 import hashlib
 import os
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
@@ -29,9 +28,12 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from kbsearch.errors import KbError
+from kbsearch.store.index_share import IndexShare
 from kbsearch.store.migrations import FORMAT_VERSION
+from kbsearch.store.remote_vectors import RemoteVectors, stored_choice
 from kbsearch.store.sql import VECTOR_ID, float32_rows, read_meta, select_in_chunks
 from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
+from kbsearch.vector_index.choice import VectorStore
 
 VECTORS_NAME = "vectors.faiss"
 MANIFEST_NAME = "manifest.json"
@@ -57,6 +59,11 @@ class Manifest(BaseModel):
     vectors_sha256: str
     libraries: dict[str, str]
     updated: dt.datetime
+    vectors: str | None = None
+    """Where the vectors are when not in ``vectors.faiss``: the index's
+    ``--vectors`` choice (``milvus:PATH.db``, ``milvus://HOST:PORT``)."""
+    collection: str | None = None
+    """The Milvus collection, for ``vectors`` in Milvus."""
 
 
 class CacheProblem(Exception):
@@ -139,7 +146,7 @@ def write_cache(root: Path, index: VectorIndex, *, model: str, dim: int, generat
         count=index.count,
         generation=generation,
         vectors_sha256=digest,
-        libraries=_library_versions(),
+        libraries=library_versions(),
         updated=dt.datetime.now(dt.UTC),
     )
     write_atomic(root / MANIFEST_NAME, manifest.model_dump_json(indent=2).encode())
@@ -152,7 +159,7 @@ def leftover_temp_files(root: Path) -> list[Path]:
     ]
 
 
-def _library_versions() -> dict[str, str]:
+def library_versions() -> dict[str, str]:
     versions = {}
     for name in ("kbsearch", "faiss-cpu", "numpy", "sentence-transformers"):
         try:
@@ -160,41 +167,6 @@ def _library_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             versions[name] = "unknown"
     return versions
-
-
-class IndexShare:
-    """One vector index per generation for several readers of one index.
-
-    Each reader has its own SQLite connection, but the vector index is the
-    same for all of them at a given generation: it is loaded once (by the
-    first reader that needs it, the others waiting) instead of once per
-    reader, and a writer in the same process publishes a copy of its updated
-    index (``VectorCache.replace``), so no reader reads the file back. Two
-    generations are kept, for readers still in an older snapshot.
-    """
-
-    KEPT = 2
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._indexes: dict[int, VectorIndex] = {}
-
-    def get(self, generation: int, load: Callable[[int], VectorIndex]) -> VectorIndex:
-        with self._lock:
-            index = self._indexes.get(generation)
-            if index is None:
-                index = load(generation)
-                self._keep(generation, index)
-            return index
-
-    def publish(self, generation: int, index: VectorIndex) -> None:
-        with self._lock:
-            self._keep(generation, index)
-
-    def _keep(self, generation: int, index: VectorIndex) -> None:
-        self._indexes[generation] = index
-        for old in sorted(self._indexes)[: -self.KEPT]:
-            del self._indexes[old]
 
 
 class VectorCache:
@@ -218,6 +190,35 @@ class VectorCache:
         self.shared: IndexShare | None = None
         """Where this store gets a generation's index, and gives the one its own
         write made: a server's threads share one."""
+        self.read_only = False
+        self.wanted: VectorStore | None = None
+        """The ``--vectors`` a first write was given, recorded by its transaction."""
+        self._remote: RemoteVectors | None = None
+
+    @property
+    def remote(self) -> RemoteVectors | None:
+        """The Milvus side, when the index keeps its vectors there (``remote_vectors``)."""
+        choice = stored_choice(self.db)
+        if choice is None:
+            return None
+        if self._remote is None or self._remote.choice != choice:
+            self.close()
+            self._remote = RemoteVectors(self.root, self.db, self.params, choice)
+            self._remote.read_only, self._remote.notes = self.read_only, self.notes
+        return self._remote
+
+    @property
+    def choice(self) -> VectorStore | None:
+        """Where the index keeps its vectors; None before its first write."""
+        choice = stored_choice(self.db)
+        if choice is None and read_meta(self.db, "model") is not None:
+            return VectorStore()
+        return choice
+
+    def close(self) -> None:
+        if self._remote is not None:
+            self._remote.close()
+            self._remote = None
 
     def _meta(self) -> tuple[str | None, int | None, int]:
         dim = read_meta(self.db, "dim")
@@ -227,6 +228,11 @@ class VectorCache:
     def index(self) -> VectorIndex:
         """The index for the current generation, loaded or rebuilt when needed."""
         model, dim, generation = self._meta()
+        remote = self.remote
+        if remote is not None and model is not None and dim is not None:
+            if self._index is None or self._generation != generation:
+                self._index, self._generation = remote.index(model, dim, generation), generation
+            return self._index
         if self._index is None or self._generation != generation:
             load = lambda g: self._load_or_rebuild(model, dim, g)  # noqa: E731
             self._index = self.shared.get(generation, load) if self.shared else load(generation)
@@ -259,6 +265,11 @@ class VectorCache:
 
     def repair(self) -> None:
         """Rewrite a missing, stale or corrupt cache; for writers, under the lock."""
+        remote, (model, dim, generation) = self.remote, self._meta()
+        if remote is not None:
+            if model is not None and dim is not None and remote.stamped() < generation:
+                remote.catch_up(model, dim)  # the caller holds the writer lock
+            return
         _ = self.index  # loads the cache, or rebuilds it and records why
         if self.rebuilt is not None and not self.rebuilt_saved:
             self.save()
@@ -266,6 +277,8 @@ class VectorCache:
     def replace(self, index: VectorIndex) -> None:
         """Use ``index`` for the generation just committed, and save it."""
         self._index, self._generation = index, self._meta()[2]
+        if self.remote is not None:
+            return  # stamped when the collection was written
         if self.shared is not None:
             self.shared.publish(self._generation, index)
         self.save()
@@ -290,7 +303,11 @@ class VectorCache:
         self.rebuilt_saved = True
 
     def from_database(self, model: str, dim: int) -> VectorIndex:
-        """An index of every passage's stored ``model`` vector; embeds nothing."""
+        """An index of every passage's stored ``model`` vector; embeds nothing.
+        In Milvus: a new collection of them (a reindex)."""
+        remote = self.remote
+        if remote is not None:
+            return remote.rebuild(model, dim)
         passages = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
         stored = int(
             self.db.execute(

@@ -2,9 +2,11 @@
 
 A record has several passages (title, whole text, each claim; see
 ``Record.passages``), each with its own vector; a record's score is the best
-score of its passages. Filters apply inside the FAISS search, before the
-top-k cut: the records a filter keeps become the allowed vector ids, and the
-few it excludes (a file, some ids) are dropped from an overfetched result.
+score of its passages. Filters apply inside the vector search, before the
+top-k cut: the records a filter keeps become the allowed vector ids (for a
+remote engine, a predicate over each point's scalar fields, when the filter
+can be said that way), and the few it excludes (a file, some ids) are
+dropped from an overfetched result.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from kbsearch.records import Record, text_hash
 from kbsearch.store.filters import SearchFilter, where_sql
 from kbsearch.store.sql import VECTOR_ID, read_meta, select_in_chunks, unpack_vector_id
 from kbsearch.store.vector_cache import VectorCache
+from kbsearch.vector_index import VectorIndex
+from kbsearch.vector_index.predicate import Predicate
 
 # Passages fetched per wanted record before grouping; doubled until k records are found.
 _OVERFETCH = 4
@@ -34,21 +38,34 @@ class VectorSearch:
     ) -> list[tuple[int, float, int]]:
         """The k best records as (rowid, score, best passage number), best first."""
         index = self.cache.index
-        allowed = self._allowed_vector_ids(flt, generation)
+        where = Predicate.of(flt.include_part()) if index.takes_predicates else None
+        allowed = None if where is not None else self._allowed_vector_ids(flt, generation)
+        where = None if where is None or where.is_empty() else where
         excluded = self._excluded_rowids(flt)
-        available = index.count if allowed is None else len(allowed)
+        available = len(allowed) if allowed is not None else self._held(index)
         fetch = (k + len(excluded)) * _OVERFETCH
         while True:
-            scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed)
+            scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed, where)
             best = [hit for hit in best_per_record(scores[0], ids[0]) if hit[0] not in excluded]
-            if len(best) >= k or fetch >= available:
+            # A row padded with -1: the engine found all its predicate allows.
+            exhausted = where is not None and bool((ids[0] < 0).any())
+            if len(best) >= k or fetch >= available or exhausted:
                 break
             fetch *= 2
         if index.kind == "flat":
             return best[:k]
-        # An approximate index scores quantized codes: the hits it found are scored
-        # again from their float32 vectors, so every score shown is exact.
+        # An approximate index scores quantized codes, and a remote one may be a
+        # write ahead of this snapshot: the hits it found are scored again from
+        # their float32 vectors in the snapshot, so every score shown is exact
+        # and every record shown is one the snapshot holds.
         return sorted(self.score_records([hit[0] for hit in best], query), key=lambda hit: -hit[1])[:k]
+
+    def _held(self, index: VectorIndex) -> int:
+        """Vectors the search may return: a remote engine is not asked to count
+        (a round trip per search), the snapshot's passages stand for it."""
+        if index.takes_predicates:
+            return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+        return index.count
 
     def _allowed_vector_ids(self, flt: SearchFilter, generation: int) -> np.ndarray | None:
         """Vector ids of the records the filter's *include* part keeps, or None.

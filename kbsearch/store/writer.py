@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kbsearch.records import IdMention, Record, text_hash
-from kbsearch.store import lexical, passages
+from kbsearch.store import lexical, passages, remote_vectors
 from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
 from kbsearch.store.sql import VECTOR_ID, chunks, write_meta
@@ -112,14 +112,18 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
     """Write records, vectors and mentions in one transaction, then refresh
     the vector cache. False when there was nothing to write: no new
     generation, and a cache a killed run left behind is repaired instead."""
-    index = store.vector_index if store.count() else None
+    remote = store.cache.remote
+    index = store.vector_index if store.count() and remote is None else None
     if index is not None and store.cache.shared is not None:
         index = index.copy()  # other readers search the shared one while this one changes
-    dropped, fresh = _Ids(), _Ids()
-    wrote = False
+    dropped, fresh, written = _Ids(), _Ids(), _Ids()
+    wrote, before = False, store.generation
     with transaction(store) as db:
         store.require_model(model)
         passages.require_current(db, store.root)
+        wanted = store.cache.wanted
+        if wanted is not None and wanted.remote and remote_vectors.stored_choice(db) is None:
+            remote_vectors.record_choice(db, wanted)  # the first write chooses, with its records
         for part in changes.parts():
             _bind_judge(store, model, part)
             if part.vectors:
@@ -132,9 +136,10 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
                 wrote = True
                 dropped.extend(_delete(db, part.deletes))
                 db.executemany("UPDATE records SET id = ? WHERE id = ?", [(b, a) for a, b in part.renames.items()])
-                replaced, new = _upsert(db, part.upserts, part.files)
+                replaced, new, every = _upsert(db, part.upserts, part.files)
                 dropped.extend(replaced)
                 fresh.extend(new)
+                written.extend(every)
                 _replace_mentions(db, part.mentions)
             # Written: let the part's records and vectors go before the next one.
             part.upserts, part.vectors, part.judge = [], {}, None
@@ -142,7 +147,11 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
             passages.stamp(db)
             write_meta(db, "generation", str(store.generation + 1))
             write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
-    if wrote:
+    if wrote and (remote := store.cache.remote) is not None and store.dim is not None:
+        # Every record written, not only those with new text: its kind, topic
+        # or date may have changed, and the collection filters on them.
+        remote.after_write(dropped.numpy(), written.numpy(), model, store.dim, before)
+    elif wrote:
         _refresh_index(store, index, dropped.numpy(), fresh.numpy(), model)
     else:
         store.repair_cache()
@@ -201,10 +210,13 @@ def _delete(db: sqlite3.Connection, record_ids: list[str]) -> list[int]:
     return dropped
 
 
-def _upsert(db: sqlite3.Connection, records: list[Record], files: dict[str, str]) -> tuple[list[int], list[int]]:
-    """Returns (vector ids to drop, rowids whose passages are new)."""
+def _upsert(
+    db: sqlite3.Connection, records: list[Record], files: dict[str, str]
+) -> tuple[list[int], list[int], list[int]]:
+    """Returns (vector ids to drop, rowids whose passages are new, every rowid written)."""
     dropped: list[int] = []
     fresh: list[int] = []
+    every: list[int] = []
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     for record in records:
         old = db.execute("SELECT rowid, content_hash FROM records WHERE id = ?", (record.id,)).fetchone()
@@ -233,7 +245,8 @@ def _upsert(db: sqlite3.Connection, records: list[Record], files: dict[str, str]
                 fresh.append(rowid)
         _write_arxiv(db, rowid, record)
         lexical.write(db, rowid, record)
-    return dropped, fresh
+        every.append(rowid)
+    return dropped, fresh, every
 
 
 def _vector_ids(db: sqlite3.Connection, rowid: int) -> list[int]:

@@ -10,19 +10,22 @@ float32 vectors in SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import faiss
 import numpy as np
 
 from kbsearch.errors import KbError
-from kbsearch.vector_index.base import VectorBackend, empty_result
+from kbsearch.vector_index.base import FaissBackend, VectorBackend, empty_result
 from kbsearch.vector_index.flat import FlatBackend
 from kbsearch.vector_index.hnsw import HnswBackend
 from kbsearch.vector_index.params import IndexParams
+from kbsearch.vector_index.predicate import PointFields, Predicate
 
-BACKENDS: tuple[type[VectorBackend], ...] = (FlatBackend, HnswBackend)
+BACKENDS: tuple[type[FaissBackend], ...] = (FlatBackend, HnswBackend)
+"""The local backends, read from ``vectors.faiss``; a remote one (``milvus.py``) is
+handed to ``VectorIndex`` by the store that connects to it."""
 
 
 class VectorIndex:
@@ -62,8 +65,17 @@ class VectorIndex:
 
     @property
     def kind(self) -> str:
-        """``flat`` (exact) or ``hnsw`` (approximate)."""
+        """``flat`` (exact), ``hnsw`` (approximate) or ``milvus`` (remote)."""
         return self._backend.kind
+
+    @property
+    def takes_predicates(self) -> bool:
+        """Filters go to the backend as a ``Predicate`` rather than allowed ids."""
+        return self._backend.takes_predicates
+
+    @property
+    def backend(self) -> VectorBackend:
+        return self._backend
 
     @property
     def count(self) -> int:
@@ -76,7 +88,7 @@ class VectorIndex:
     @property
     def needs_compaction(self) -> bool:
         """Deleted vectors past their share, or an approximate index small enough to be exact again."""
-        if self.kind == "flat":
+        if self.kind != "hnsw":  # flat has no tombstones; a remote engine compacts itself
             return False
         held = self.count + self.tombstones
         return self.tombstones > self.params.compact_share * held or self.count < self.params.exact_below
@@ -84,7 +96,7 @@ class VectorIndex:
     def ids(self) -> np.ndarray:
         return self._backend.ids()
 
-    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+    def add(self, ids: np.ndarray, vectors: np.ndarray, fields: Sequence[PointFields] | None = None) -> None:
         if len(ids) == 0:
             return
         vectors = _rows(vectors, self.dim).reshape(len(ids), self.dim)
@@ -95,25 +107,34 @@ class VectorIndex:
             self._backend = HnswBackend(self.dim, self.params)
             self._backend.add(np.concatenate([held, ids]), everything)
             return
-        self._backend.add(ids, vectors)
+        self._backend.add(ids, vectors, fields)
 
     def remove(self, ids: np.ndarray) -> None:
         if len(ids):
             self._backend.remove(np.ascontiguousarray(ids, dtype=np.int64))
 
-    def search(self, queries: np.ndarray, k: int, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k (scores, ids) per query row; ``allowed`` restricts the candidates
-        inside the search, so a filtered query still gets k hits when k exist."""
+    def search(
+        self, queries: np.ndarray, k: int, allowed: np.ndarray | None = None, where: Predicate | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k (scores, ids) per query row; ``allowed`` (or ``where``, for a
+        backend that takes predicates) restricts the candidates inside the
+        search, so a filtered query still gets k hits when k exist."""
+        if where is not None and not self.takes_predicates:
+            raise ValueError(f"the {self.kind} backend takes allowed ids, not a predicate")
         queries = _rows(queries, self.dim).reshape(-1, self.dim)
         if len(queries) == 1 and faiss.omp_get_max_threads() != 1:
             # OpenMP's thread count belongs to each thread, and the one set at
             # import is the main thread's: a query on a server's reader thread
             # or the TUI's gateway would take every core (docs/performance.md).
             faiss.omp_set_num_threads(1)
-        if self.count == 0 or (allowed is not None and len(allowed) == 0):
+        if allowed is not None and len(allowed) == 0:
+            return empty_result(len(queries))
+        if self.takes_predicates:  # counting is a round trip to the engine: it pads rows instead
+            return self._backend.search(queries, max(1, k), allowed, where)
+        if self.count == 0:
             return empty_result(len(queries))
         k = max(1, min(k, self.count if allowed is None else len(allowed)))
-        return self._backend.search(queries, k, allowed)
+        return self._backend.search(queries, k, allowed, where)
 
     def copy(self) -> VectorIndex:
         """An independent copy (in memory, no file): for readers to search
@@ -127,6 +148,8 @@ class VectorIndex:
 
     def write(self, path: Path) -> str:
         """Stream the faiss file to ``path``; returns its sha256."""
+        if not isinstance(self._backend, FaissBackend):
+            raise TypeError(f"a {self.kind} index has no faiss file")
         return self._backend.write(path)
 
     @classmethod

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import faiss
 import numpy as np
 
-from kbsearch.vector_index.base import VectorBackend, empty_result
+from kbsearch.vector_index.base import FaissBackend, empty_result
 from kbsearch.vector_index.params import IndexParams
+from kbsearch.vector_index.predicate import PointFields, Predicate
 
 
-class FlatBackend(VectorBackend):
+class FlatBackend(FaissBackend):
     """A flat inner-product scan with an id map; removes ids in place."""
 
     kind = "flat"
@@ -25,7 +28,7 @@ class FlatBackend(VectorBackend):
     def ids(self) -> np.ndarray:
         return faiss.vector_to_array(self._index.id_map).astype(np.int64)
 
-    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+    def add(self, ids: np.ndarray, vectors: np.ndarray, fields: Sequence[PointFields] | None = None) -> None:
         if len(ids):
             self._index.add_with_ids(vectors, ids)
 
@@ -34,7 +37,9 @@ class FlatBackend(VectorBackend):
             # faiss's SWIG wrapper takes an id array here; its stubs only know IDSelector.
             self._index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64))  # type: ignore[arg-type]
 
-    def search(self, queries: np.ndarray, k: int, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, queries: np.ndarray, k: int, allowed: np.ndarray | None, where: Predicate | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         if self.count == 0:
             return empty_result(len(queries))
         if allowed is None:

@@ -19,18 +19,19 @@ background (see ``kbsearch.compaction``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 import faiss
 import numpy as np
 
-from kbsearch.vector_index.base import VectorBackend, empty_result
+from kbsearch.vector_index.base import FaissBackend, empty_result
 from kbsearch.vector_index.params import CODES, IndexParams
+from kbsearch.vector_index.predicate import PointFields, Predicate
 from kbsearch.vector_index.threads import free_cores, omp_threads
 
 
-class HnswBackend(VectorBackend):
+class HnswBackend(FaissBackend):
     """faiss ``IndexIDMap(IndexHNSWSQ)``, searched by position with a live bitmap."""
 
     kind = "hnsw"
@@ -63,7 +64,7 @@ class HnswBackend(VectorBackend):
         with omp_threads(free_cores()):
             self._inner.train(np.ascontiguousarray(sample, dtype=np.float32))
 
-    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+    def add(self, ids: np.ndarray, vectors: np.ndarray, fields: Sequence[PointFields] | None = None) -> None:
         if len(ids) == 0:
             return
         if not self.trained:
@@ -110,7 +111,9 @@ class HnswBackend(VectorBackend):
             out[start : start + len(chunk)] = self._inner.reconstruct_batch(chunk)
         return out
 
-    def search(self, queries: np.ndarray, k: int, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, queries: np.ndarray, k: int, allowed: np.ndarray | None, where: Predicate | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         if self.count == 0:
             return empty_result(len(queries))
         ef = max(self.params.ef_search, k)
