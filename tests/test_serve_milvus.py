@@ -63,12 +63,13 @@ def test_several_writers_reach_one_server_that_keeps_vectors_in_milvus(
         path.write_text(BRIEFING.format(day=n, n=n, topic=topic, point=point), encoding="utf-8")
         briefings.append(path)
     with running_server(index, dict(os.environ)) as server:
-        # Milvus Lite serves one process: a local read is told to ask the server.
-        local = subprocess.run(
-            [sys.executable, "-m", "kbsearch", "search", "KV", "--mode", "dense", "--index", str(index)],
-            capture_output=True, text=True, timeout=120, cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])},
-        )  # fmt: skip
+        # Milvus Lite serves one process: a read of the folder goes to the server it finds there,
+        # and a read forced to stay local is told to ask the server.
+        argv = [sys.executable, "-m", "kbsearch", "search", "KV", "--mode", "dense", "--index", str(index)]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
+        found = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+        assert found.returncode == 0 and "seed" in found.stdout, found.stderr
+        local = subprocess.run([*argv, "--local"], capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
         assert local.returncode == 2 and "--server URL" in local.stderr and local.stderr.count("\n") == 1
         with ThreadPoolExecutor(len(briefings)) as pool:
             done = list(pool.map(lambda p: writer(server.url, server.write_token, p), briefings))

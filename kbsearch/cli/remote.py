@@ -109,17 +109,17 @@ def config_fields(args: argparse.Namespace) -> dict[str, Any]:
 def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | None:
     """``check`` through the server (its exit code), or None when no server is named."""
     from kbsearch import render
-    from kbsearch.client import check_body
+    from kbsearch.client import check_body, server_url
     from kbsearch.dedupe.results import CheckResult
 
-    target = server_for(args)
-    if target is None or (args.bulk and target[2]):  # --bulk: a found server keeps its limits, run here
-        return None
-    if args.bulk:
+    if args.bulk and not args.local and server_url(args.server) is not None:
         raise KbError(
             "--bulk lifts the limits of a local check; a server keeps its own",
             hint="drop --server (and unset $KBSEARCH_SERVER) to check this input locally",
         )
+    target = None if args.bulk else server_for(args)  # --bulk: a found server keeps its limits, run here
+    if target is None:
+        return None
     text, path = check_body(args.input, stdin_text)
     body = {"text": text, "path": path, "input": args.input, "as_of": args.as_of, "accept": args.accept}
     if args.replace:
