@@ -8,7 +8,9 @@ an item, 35 in all); the largest check they allow (10 items of 50 claims)
 took the default model 15 s of work on two cores shared with other work
 (load average 7). The CLI and the server read these same values; ``kbsearch
 check --bulk`` lifts the check limits for a deliberate bulk run on the
-user's own machine. A limit passed is one ``TooLarge`` naming it. The limits
+user's own machine, and a local JSONL file (a pipeline's batch, "of any
+length") keeps only the limits of each record. A limit passed is one
+``TooLarge`` naming it. The limits
 in force are ``active_limits()``: the defaults, or what a ``using`` block
 around the call sets.
 """
@@ -54,6 +56,10 @@ class InputLimits(BaseModel):
     def bulk(self) -> InputLimits:
         """These limits with every check limit lifted (the query's stays)."""
         return InputLimits(query_chars=self.query_chars, **dict.fromkeys(CHECK_LIMITS))
+
+    def per_item(self) -> InputLimits:
+        """These limits without those on the whole input (a local JSONL batch of any length)."""
+        return self.model_copy(update=dict.fromkeys(("input_chars", "input_items", "input_claims")))
 
     def usable_query(self, query: str) -> str:
         """The query as search takes it, a NUL read as a space (FTS5 reads a NUL

@@ -113,3 +113,23 @@ def test_stdin_that_is_not_text_is_refused(index: Path, capsys: pytest.CaptureFi
     monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention \udcff KV cache\n10x less")
     code, _, err = run(capsys, "check", "-", "--index", str(index))
     assert code == 2 and "<stdin>" in err and "not valid Unicode" in err and err.count("\n") == 1
+
+
+def test_a_local_jsonl_batch_of_any_length_keeps_only_each_records_limits(
+    index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A day of a feed checked as one JSONL file (the evaluation protocol's `check --as-of DAY`):
+    hundreds of records, more characters than one request may carry, each record small."""
+    many = DEFAULT_LIMITS.input_items * 3  # type: ignore[operator]
+    rows = "".join(
+        json.dumps({"id": f"r{i}", "title": f"note {i}", "text": "KV cache " * 120}) + "\n" for i in range(many)
+    )
+    batch = tmp_path / "day.jsonl"
+    batch.write_text(rows, encoding="utf-8")
+    assert batch.stat().st_size > (DEFAULT_LIMITS.input_chars or 0)
+    code, out, err = run(capsys, "check", str(batch), "--index", str(index), "--json")
+    assert code in (0, 1) and len(json.loads(out)["items"]) == many, err
+    one_big = tmp_path / "big-record.jsonl"
+    one_big.write_text(json.dumps({"id": "x", "title": "t", "text": "KV " * 10_000}) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "check", str(one_big), "--index", str(index))
+    assert code == 2 and "item_chars" in err

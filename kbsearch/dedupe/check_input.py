@@ -25,6 +25,10 @@ def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record],
         limits.check_items(items, "<stdin>")
         return items, None, []
     path = _input_file(source)
+    if path.suffix.lower() == ".jsonl":
+        # A local JSONL file is a pipeline's batch, of any length (a day of a feed is
+        # hundreds of records): each record keeps its own limits, the whole none.
+        limits = limits.per_item()
     if limits.may_exceed(path):
         limits.check_text(read_text(path), source)
     parsed = parse_file(path)
