@@ -1,6 +1,7 @@
 """Which claims are new: the gate, claim by claim, on increments shaped like the team's.
 
     python bench/eval_claims.py [--pairs within,feed,xling] [--days N] [--reuse] [--config F]
+                                [--fit OUT [--features A,B,...]] [--rescore F]
 
 The claim protocol of ../shared/eval (README there, "Claim-level replay"),
 run through ``KnowledgeBase`` (the code the CLI runs) with cached vectors:
@@ -29,6 +30,17 @@ deployed threshold reaches).
 
 The streams are written under $KBSEARCH_GATE_CACHE/streams; replays under
 …/claims, reused with --reuse.
+
+With a config whose ``claim_said`` is set, each claim keeps the passages that
+form weighed, with their features (``ClaimStatus.evidence``); they do not
+depend on the form's weights (the passage weighed is the one covering most of
+the claim). So ``--fit OUT`` fits ``claim_said`` on the earlier half of the
+check days of the pairs run (examples: each weighed passage; positive when
+its record is of the claim's paper and the claim is known), picks the
+threshold with the best new-claim F1 on those days, and writes OUT; and
+``--rescore F`` re-decides every claim and verdict from the saved evidence
+under F's form, as check would (a verdict is NEW when no same-item record
+was found, DUPLICATE when every claim is known, else UPDATE), with no replay.
 """
 
 from __future__ import annotations
@@ -45,11 +57,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import numpy as np  # noqa: E402
 from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
 
-from kbsearch.dedupe.config import config_for  # noqa: E402
-from kbsearch.dedupe.replay import Checked, ReplayResult, read_stream, replay  # noqa: E402
+from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig, config_for, load_config  # noqa: E402
+from kbsearch.dedupe.replay import Checked, ClaimOutcome, ReplayResult, read_stream, replay  # noqa: E402
+from kbsearch.dedupe.results import Verdict  # noqa: E402
+from kbsearch.dedupe.scorer import Scorer, fit_logistic  # noqa: E402
 from kbsearch.kb import KnowledgeBase  # noqa: E402
 
 PAIRS = {"within": None, "feed": "arxiv-digest-dev-c.jsonl", "xling": "arxiv-digest-en-dev.jsonl"}
@@ -211,18 +226,92 @@ def halves(result: ReplayResult) -> dict[str, list[Checked]]:
     return {"later half": [c for c in result.checked if c.date in later], "all days": result.checked}
 
 
+def items_of(pair: str) -> dict[str, str]:
+    """Record id → its paper, for every record of the pair's stream."""
+    return {str(r.record["id"]): r.item for r in read_stream(write_stream(pair))}
+
+
+def said(outcome: ClaimOutcome, form: Scorer) -> bool:
+    """Whether ``form`` calls the claim known, from its weighed passages (as ``judge_said``)."""
+    return any(form.decide(form.probability(e.features)) and not e.new_numbers for e in outcome.evidence)
+
+
+def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:
+    """Every checked item with its claims and verdict decided again under ``form``."""
+    out = []
+    for item in result.checked:
+        claims = [c.model_copy(update={"said_known": said(c, form)}) for c in item.claims]
+        verdict = item.verdict
+        if verdict is not Verdict.NEW:  # the same item was found; the claims decide the rest
+            verdict = Verdict.DUPLICATE if claims and all(c.said_known for c in claims) else Verdict.UPDATE
+        out.append(item.model_copy(update={"claims": claims, "verdict": verdict}))
+    return out
+
+
+def examples(result: ReplayResult, items: dict[str, str], days: set) -> tuple[np.ndarray, np.ndarray]:
+    """(features, labels) of every weighed passage of the claims checked on ``days``."""
+    rows, labels = [], []
+    for item in (c for c in result.checked if c.date in days):
+        for claim in item.claims:
+            for evidence in claim.evidence:
+                rows.append([evidence.features[name] for name in FEATURES])
+                labels.append(claim.known and items.get(evidence.id) == items.get(item.id))
+    return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.float64)
+
+
+FEATURES: tuple[str, ...] = SAID_FEATURES
+
+
+def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) -> DedupeConfig:
+    """Fit ``claim_said`` on the earlier half of each pair's check days; the threshold with the
+    best new-claim F1 (clear labels) there. Writes and returns the config."""
+    xs, ys, earlier = [], [], {}
+    for pair, result in results.items():
+        days = sorted({c.date for c in result.checked})
+        earlier[pair] = set(days[: len(days) // 2])
+        x, y = examples(result, items_of(pair), earlier[pair])
+        xs.append(x)
+        ys.append(y)
+    x, y = np.vstack(xs), np.concatenate(ys)
+    names = ", ".join(results)
+    form = fit_logistic(FEATURES, x, y, l2=1.0, fitted_on=f"{len(y)} weighed passages, earlier half of {names}")
+    fitting = [c for pair, r in results.items() for c in r.checked if c.date in earlier[pair]]
+    best = max(
+        (float(t) for t in np.arange(0.2, 0.81, 0.02)),
+        key=lambda t: scores(redecided(ReplayResult(checked=fitting), form.model_copy(update={"threshold": t})))[
+            "new_claims_clear"
+        ]["f1"],
+    )
+    config = base.model_copy(update={"claim_said": form.model_copy(update={"threshold": round(best, 2)})})
+    out.write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    _say(f"claim_said fitted on {len(y)} passages ({int(y.sum())} saying the claim); threshold {best:.2f}: {out}")
+    return config
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", default=",".join(PAIRS), help=f"comma-separated, from {', '.join(PAIRS)}")
     parser.add_argument("--days", type=int, help="replay only the first N check days (quick runs)")
     parser.add_argument("--reuse", action="store_true", help="read replays saved by an earlier run")
     parser.add_argument("--config", help="a dedupe config JSON (default: the shipped one)")
+    parser.add_argument("--fit", type=Path, help="fit claim_said on the earlier half and write the config here")
+    parser.add_argument("--features", help="comma-separated claim_said features for --fit (default: all)")
+    parser.add_argument("--rescore", help="re-decide from the saved evidence under this config's claim_said")
     args = parser.parse_args()
+    global FEATURES
+    if args.features:
+        FEATURES = tuple(args.features.split(","))
     gate = Gate("use-multilingual-v3", judged=True)
     cached("use-multilingual-v3")
-    for pair in args.pairs.split(","):
-        result = run_pair(pair, gate, args.config, args.days, args.reuse)
-        for label, part in halves(result).items():
+    results = {pair: run_pair(pair, gate, args.config, args.days, args.reuse) for pair in args.pairs.split(",")}
+    form = None
+    if args.fit:
+        form = fit_said(results, config_for(gate.spec, args.config), args.fit).claim_said
+    elif args.rescore:
+        form = load_config(args.rescore, gate.spec.name, judge=gate.spec.judge).claim_said
+    for pair, result in results.items():
+        checked = result.checked if form is None else redecided(result, form)
+        for label, part in halves(ReplayResult(checked=checked)).items():
             print(json.dumps({"pair": pair, "days": label, **scores(part)}, ensure_ascii=False), flush=True)
 
 

@@ -249,7 +249,7 @@ class KnowledgeBase:
         self._require_judge()
         config = config or self.dedupe_config()  # models load outside the snapshot: it can take seconds
         tokens = self._tokens  # the judge's token vectors, when the config reads them (once per process)
-        if tokens is None and config.aligned_same_item is not None and self.judge_spec is not None:
+        if tokens is None and config.reads_tokens() and self.judge_spec is not None:
             tokens = load_token_encoder(self.judge_spec)
         encoder, judge = self.encoder, self.judge
         with self.store.snapshot():

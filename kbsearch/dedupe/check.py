@@ -21,7 +21,7 @@ import numpy as np
 
 from kbsearch import timings
 from kbsearch.cancel import checkpoint
-from kbsearch.dedupe.claims import PassageHit, judge_claim
+from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
@@ -64,6 +64,7 @@ class Checker:
         self.as_of = as_of
         self.names = NameHolders(store, NAME_COUNT_CAP)
         self._judge_passage_cache: dict[str, np.ndarray] = {}
+        self._reader = PassageReader(self.judge, self.tokens)
         self.name_count = self.names.count
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
@@ -237,21 +238,34 @@ class Checker:
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
         texts = item.record.claim_texts() or [item.whole_text]
         restatement = restates_same_paper(item.record, same)
-        judged = self._judged_claims(texts, same)
+        said = self.config.claim_said
+        judged = self._judged_claims(texts, same) if said is None else [[] for _ in texts]
         statuses = []
         for number, text in enumerate(texts):
             checkpoint()
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
-            hits = self._search(vector, self.config.claim_hits, flt)
-            loaded = self._load([rowid for rowid, _, _ in hits])
-            passage_hits = [
-                PassageHit(loaded[r], idx, score)
-                for r, score, idx in hits
-                if r in loaded and not ruled_out(item, loaded[r], self.config)
-            ]
-            statuses.append(judge_claim(text, vector, passage_hits, same, self.config, restatement, judged[number]))
+            hits = self._claim_hits(item, vector, flt)
+            if said is None:
+                statuses.append(judge_claim(text, vector, hits, same, self.config, restatement, judged[number]))
+                continue
+            own = [PassageHit(k, i, float(s)) for k in same for i, s in enumerate(k.vectors @ vector)]
+            seen = {(h.known.record.id, h.index) for h in own}
+            candidates = own + [h for h in hits if (h.known.record.id, h.index) not in seen]
+            with timings.phase("claims"):
+                same_ids = {k.record.id for k in same}
+                statuses.append(judge_said(text, candidates, same_ids, self._reader, said, restatement))
         return statuses
+
+    def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:
+        """The passages of any record nearest to a claim, but those exact evidence rules out."""
+        hits = self._search(vector, self.config.claim_hits, flt)
+        loaded = self._load([rowid for rowid, _, _ in hits])
+        return [
+            PassageHit(loaded[r], idx, score)
+            for r, score, idx in hits
+            if r in loaded and not ruled_out(item, loaded[r], self.config)
+        ]
 
     def _judged_claims(self, texts: list[str], same: list[Embedded]) -> list[list[PassageHit]]:
         """Per claim, every passage of the same-item records with the judge's

@@ -9,14 +9,16 @@ sentence; counting those would call a new paper a duplicate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import ClaimStatus
+from kbsearch.dedupe.features import latin_names
+from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
+from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -100,3 +102,150 @@ def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[fl
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_tokens, passage_tokens))
         scored.append((scorer.probability(features), hit, features))
     return sorted(scored, key=lambda pair: -pair[0])
+
+
+class PassageReader:
+    """The judge's view of the texts a check weighs claims against: their sentence
+    vectors and token vectors, each text read once per check (many claims of an
+    item, and many items of a briefing, meet the same few records)."""
+
+    def __init__(self, judge: Encoder | None, tokens: TokenEncoder | None) -> None:
+        self.judge = judge
+        self.tokens = tokens
+        self._sentences: dict[str, np.ndarray] = {}
+        self._token_rows: dict[str, np.ndarray] = {}
+
+    def sentences(self, texts: list[str]) -> list[np.ndarray | None]:
+        if self.judge is None:
+            return [None] * len(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in self._sentences))
+        if missing:
+            self._sentences.update(zip(missing, self.judge.encode(missing), strict=True))
+        return [self._sentences[t] for t in texts]
+
+    def token_rows(self, texts: list[str]) -> list[np.ndarray | None]:
+        if self.tokens is None:
+            return [None] * len(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in self._token_rows))
+        if missing:
+            self._token_rows.update(zip(missing, self.tokens.encode_tokens(missing), strict=True))
+        return [self._token_rows[t] for t in texts]
+
+
+def coverage(claim: np.ndarray | None, passage: np.ndarray | None) -> float:
+    """How much of the claim the passage says: the mean, over the claim's tokens, of
+    each one's best cosine to the passage's tokens (BERTScore's recall)."""
+    if claim is None or passage is None or not len(claim) or not len(passage):
+        return 0.0
+    return float((claim @ passage.T).max(axis=1).mean())
+
+
+@dataclass
+class Weighed:
+    """One candidate passage with what the decision read of it."""
+
+    hit: PassageHit
+    same_item: bool
+    features: dict[str, float]
+    probability: float = 0.0
+    new_numbers: list[str] = field(default_factory=list)
+
+    def evidence(self) -> ClaimEvidence:
+        rounded = {name: round(value, 6) for name, value in self.features.items()}
+        return ClaimEvidence(
+            id=self.hit.known.record.id,
+            same_item=self.same_item,
+            probability=round(self.probability, 4),
+            features=rounded,
+            new_numbers=self.new_numbers,
+        )
+
+
+def judge_said(
+    claim: str,
+    hits: list[PassageHit],
+    same_ids: set[str],
+    reader: PassageReader,
+    form: Scorer,
+    restatement: bool = False,
+) -> ClaimStatus:
+    """Known when the passage of a same-item record that covers most of the claim says it
+    (``form``), or when another record's passage says that very fact, and in either case
+    the passage's record carries every result number of the claim.
+
+    Of each kind the passage covering most of the claim is weighed (a fixed choice,
+    so the form is fitted on what it decides). A section surveying the field shares the
+    claim's words but not what it says; its coverage of the claim's names, numbers and
+    tokens is what tells the two apart."""
+    weighed = _weigh(claim, hits, same_ids, reader)
+    same = _best([w for w in weighed if w.same_item])
+    other = _best([w for w in weighed if not w.same_item])
+    for chosen in (w for w in (same, other) if w is not None):
+        chosen.probability = form.probability(chosen.features)
+    # A result number none of the same item's records carries makes the claim new.
+    unseen = sorted(substantive_numbers(claim) - set().union(*(w.hit.known.numbers for w in weighed if w.same_item)))
+    if same is not None:
+        same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
+    said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
+    said_other = other is not None and form.decide(other.probability) and not other.new_numbers
+    known = said_same or said_other
+    if known:
+        shown = same if said_same else other
+    else:
+        shown = max((w for w in (same, other) if w is not None), key=lambda w: w.probability, default=None)
+    if shown is None:
+        return ClaimStatus(text=claim, known=False, score=0.0, threshold=form.threshold, new_numbers=unseen)
+    record = shown.hit.known.record
+    return ClaimStatus(
+        text=claim,
+        known=known,
+        score=round(shown.probability, 4),
+        threshold=form.threshold,
+        cosine=round(min(1.0, shown.hit.cosine), 4),
+        best_id=record.id,
+        best_instance=record.instance,
+        best_date=record.date,
+        best_text=shown.hit.known.passages[shown.hit.index][:300],
+        new_numbers=[] if known else (unseen if same is not None else shown.new_numbers),
+        features={name: round(value, 6) for name, value in shown.features.items()},
+        evidence=[w.evidence() for w in (same, other) if w is not None],
+    )
+
+
+def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
+    texts = [h.known.passages[h.index] for h in hits]
+    claim_judge, *judged = reader.sentences([claim, *texts])
+    claim_tokens, *tokened = reader.token_rows([claim, *texts])
+    claim_language, claim_words = language(claim), lexical_tokens(claim)
+    names, numbers = latin_names(claim), substantive_numbers(claim)
+    out = []
+    for hit, judge_vector, token_rows in zip(hits, judged, tokened, strict=True):
+        passage_language, passage_words = hit.known.passage_features(hit.index)
+        cross = passage_language != claim_language
+        features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_words, passage_words))
+        judge_cosine = (
+            float(claim_judge @ judge_vector) if claim_judge is not None and judge_vector is not None else 0.0
+        )
+        covered = coverage(claim_tokens, token_rows)
+        missing_numbers = sorted(numbers - hit.known.numbers)
+        features.update(
+            judge_cosine=judge_cosine,
+            cross_judge_cosine=judge_cosine if cross else 0.0,
+            coverage=covered,
+            cross_coverage=covered if cross else 0.0,
+            names_missing=float(min(3, len(names - hit.known.side.names))),
+            numbers_missing=float(len(missing_numbers)),
+            numbers_shared=float(len(numbers & hit.known.numbers)),
+            same_item=1.0 if hit.known.record.id in same_ids else 0.0,
+        )
+        out.append(Weighed(hit, hit.known.record.id in same_ids, features, new_numbers=missing_numbers))
+    return out
+
+
+def _best(weighed: list[Weighed]) -> Weighed | None:
+    """The passage covering most of the claim (the judge's cosine, then USE's, break ties)."""
+    return max(
+        weighed,
+        key=lambda w: (w.features["coverage"], w.features["judge_cosine"], w.features["cosine"]),
+        default=None,
+    )

@@ -21,6 +21,19 @@ from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
 
 CLAIM_FEATURES = ("cosine", "cross_cosine", "cross_lingual", "lexical")
+SAID_FEATURES = (
+    *CLAIM_FEATURES,
+    "judge_cosine",
+    "cross_judge_cosine",
+    "coverage",
+    "cross_coverage",
+    "names_missing",
+    "numbers_missing",
+    "numbers_shared",
+    "same_item",
+)
+"""What ``claim_said`` may read (see ``kbsearch.dedupe.claims``)."""
+TOKEN_FEATURES = ("coverage", "cross_coverage")
 FIT_HINT = "fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --until half --out FILE' (see docs/dedupe.md)"
 
 
@@ -59,6 +72,13 @@ class DedupeConfig(BaseModel):
     of a same-item record saying it. USE's sentence cosine across languages
     is low for a faithful retelling; e5's is not. None: the index's model
     alone."""
+    claim_said: Scorer | None = None
+    """Does a passage say what a claim says, read from what carries across languages and
+    writers: the claim's cosine to it under both encoders, how much of the claim's
+    tokens it covers (the judge's token vectors), the claim's names and numbers it
+    lacks, and whether its record is the same item. Replaces ``claim_known`` and
+    ``judge_claim_known`` when set; fitted on the claim protocol's replays (see its
+    ``fitted_on``)."""
     candidates: int = Field(default=20, ge=1)
     """Records retrieved per item, by whole-text vector and by title vector.
     The replay of the dev streams counts how often the true earlier record is
@@ -107,6 +127,19 @@ class DedupeConfig(BaseModel):
             raise ValueError(f"unknown aligned same-item features {unknown}; known: {', '.join(known)}")
         return scorer
 
+    @field_validator("claim_said")
+    @classmethod
+    def _said_features(cls, scorer: Scorer | None) -> Scorer | None:
+        unknown = sorted(set(scorer.features) - set(SAID_FEATURES)) if scorer is not None else []
+        if unknown:
+            raise ValueError(f"unknown claim_said features {unknown}; known: {', '.join(SAID_FEATURES)}")
+        return scorer
+
+    def reads_tokens(self) -> bool:
+        """Whether a check reads the judge's token vectors (the aligned forms)."""
+        said = self.claim_said is not None and bool(set(self.claim_said.features) & set(TOKEN_FEATURES))
+        return self.aligned_same_item is not None or said
+
     def same_item_for(self, features: dict[str, float]) -> Scorer:
         """The same-item decision for a pair: the aligned one when the pair
         has the alignment features and the config has that decision."""
@@ -123,6 +156,14 @@ class DedupeConfig(BaseModel):
             raise ValueError("aligned_same_item reads the judge's token vectors, and the config names no judge")
         if self.judge_claim_known is not None and self.judge is None:
             raise ValueError("judge_claim_known reads a judge model, and the config names none ('judge')")
+        if (
+            self.claim_said is not None
+            and self.judge is None
+            and set(self.claim_said.features)
+            - set(CLAIM_FEATURES)
+            - {"names_missing", "numbers_missing", "numbers_shared", "same_item"}
+        ):
+            raise ValueError("claim_said reads the judge model's vectors, and the config names none ('judge')")
         if self.judge_claim_known is not None and self.judge_claim_known.threshold != self.claim_known.threshold:
             raise ValueError("judge_claim_known and claim_known need one threshold: a claim shows its score against it")
         return self

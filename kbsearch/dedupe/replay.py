@@ -37,7 +37,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, Field, ValidationError
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, Rule, Verdict
+from kbsearch.dedupe.results import CheckResult, ClaimEvidence, ClaimStatus, Rule, Verdict
 from kbsearch.errors import KbError
 
 
@@ -91,6 +91,8 @@ class ClaimOutcome(BaseModel):
     said_known: bool
     features: dict[str, float] = Field(default_factory=dict)
     """What the claim decision read of the passage it judged by (refits read these)."""
+    evidence: list[ClaimEvidence] = Field(default_factory=list)
+    """The passages ``claim_said`` weighed (a refit re-decides from these alone)."""
 
 
 class PairExample(BaseModel):
@@ -239,6 +241,8 @@ def _claim_outcomes(row: StreamRow, said: list[ClaimStatus] | None) -> list[Clai
     if said is None:
         return [ClaimOutcome(known=k, clear=c, said_known=False) for k, c in zip(row.claims_known, clear, strict=True)]
     return [
-        ClaimOutcome(known=known, clear=sure, said_known=status.known, features=status.features)
+        ClaimOutcome(
+            known=known, clear=sure, said_known=status.known, features=status.features, evidence=status.evidence
+        )
         for known, sure, status in zip(row.claims_known, clear, said, strict=True)
     ]

@@ -78,6 +78,18 @@ class Match(BaseModel):
     """arXiv ids one record is about and the other only cites: not the same item."""
 
 
+class ClaimEvidence(BaseModel):
+    """One passage the claim decision weighed: the best of the same-item records', or of the
+    others' (a record that says that very fact). With the config, enough to re-decide."""
+
+    id: str
+    same_item: bool
+    probability: float
+    features: dict[str, float]
+    new_numbers: list[str] = Field(default_factory=list)
+    """Result numbers of the claim that this passage's record does not carry."""
+
+
 class ClaimStatus(BaseModel):
     text: str
     known: bool
@@ -98,6 +110,9 @@ class ClaimStatus(BaseModel):
     features: dict[str, float] = Field(default_factory=dict)
     """What the claim decision read of the passage shown (``best_id``): with the
     config, enough to re-decide it without re-embedding."""
+    evidence: list[ClaimEvidence] = Field(default_factory=list)
+    """With the config's ``claim_said``: the passages it weighed, each with its own
+    probability (the best of a same-item record, the best of another)."""
 
     @property
     def said_by_another_item(self) -> bool:

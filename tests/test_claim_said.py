@@ -1,0 +1,108 @@
+"""claim_said: a claim is known from the passage that covers most of it, read through what
+carries across languages (token coverage, names, numbers), with the fake encoders.
+
+The form here is set by hand, so each test pins one mechanism: which passage is weighed,
+what a missing name or number does, and that a record of another item is heard only when
+it says that very fact."""
+
+from __future__ import annotations
+
+import pytest
+
+from fake_encoder import FakeEncoder, FakeTokenEncoder
+from kbsearch.dedupe.claims import PassageHit, PassageReader, coverage, judge_said
+from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
+from kbsearch.dedupe.rules import Embedded
+from kbsearch.dedupe.scorer import Scorer
+from kbsearch.records import Kind, Record
+
+ENCODER = FakeEncoder()
+# "cache" in one language and "缓存" in the other are one token to the fake judge.
+TOKENS = FakeTokenEncoder({"缓存": "cache", "压缩": "compression", "十倍": "10x"})
+
+
+def form(weights: dict[str, float], threshold: float = 0.5) -> Scorer:
+    """A hand-set form over every claim_said feature: p = σ(Σ wᵢ xᵢ - bias)."""
+    names = list(SAID_FEATURES)
+    return Scorer(
+        features=names,
+        weights=[weights.get(n, 0.0) for n in names],
+        means=[0.0] * len(names),
+        scales=[1.0] * len(names),
+        bias=weights.get("bias", 0.0),
+        threshold=threshold,
+        fitted_on="hand-set for a test",
+        score="none",
+    )
+
+
+# Said when it covers the claim's tokens, less when names or numbers are missing.
+COVERED = form({"coverage": 20.0, "bias": -17.0, "names_missing": -4.0, "same_item": 1.0})
+
+
+def record(rid: str, title: str, *claims: str, kind: Kind = Kind.increment) -> Embedded:
+    rec = Record(id=rid, kind=kind, title=title, text="" if claims else title, claims=list(claims))
+    return Embedded(rec, ENCODER.encode(rec.passages()))
+
+
+def hits(known: Embedded, claim: str) -> list[PassageHit]:
+    vector = ENCODER.encode([claim])[0]
+    return [PassageHit(known, i, float(v @ vector)) for i, v in enumerate(known.vectors)]
+
+
+def said(claim: str, *known: Embedded, same: set[str], shape: Scorer = COVERED) -> object:
+    reader = PassageReader(None, TOKENS)
+    candidates = [h for k in known for h in hits(k, claim)]
+    return judge_said(claim, candidates, same, reader, shape)
+
+
+def test_coverage_is_the_claims_share_said_not_the_passages() -> None:
+    claim = TOKENS.encode_tokens(["cache compression 10x"])[0]
+    longer = TOKENS.encode_tokens(["the KV cache compression reaches 10x on long contexts"])[0]
+    assert coverage(claim, longer) == pytest.approx(1.0, abs=1e-6)  # every token of the claim is there
+    assert coverage(longer, claim) < 0.8  # the reverse leaves most of the passage unsaid
+    assert coverage(claim, None) == 0.0
+
+
+def test_a_same_item_passage_that_covers_the_claim_makes_it_known_across_languages() -> None:
+    known = record("zh", "长上下文 推理", "缓存 压缩 10x", "另一段 无关 文字")
+    status = said("cache compression 10x", known, same={"zh"})
+    assert status.known and status.best_id == "zh"  # type: ignore[attr-defined]
+    [evidence] = status.evidence  # type: ignore[attr-defined]
+    assert evidence.same_item and evidence.features["coverage"] > 0.99 and evidence.features["cross_coverage"] > 0.99
+
+
+def test_the_passage_weighed_is_the_one_covering_most_of_the_claim() -> None:
+    known = record("k", "unrelated words here", "cache compression 10x")
+    status = said("cache compression 10x", known, same={"k"})
+    assert status.known and status.best_text == "cache compression 10x"  # type: ignore[attr-defined]
+
+
+def test_a_name_the_record_lacks_keeps_the_claim_new() -> None:
+    """TGI in the claim, and the vLLM-SGLang benchmark never names it: not said, however alike."""
+    known = record("bench", "vLLM SGLang serving engines maintenance mode")
+    status = said("TGI serving engines maintenance mode", known, same={"bench"})
+    assert not status.known  # type: ignore[attr-defined]
+    assert status.evidence[0].features["names_missing"] == 1.0  # type: ignore[attr-defined]
+
+
+def test_a_result_number_no_same_item_record_carries_keeps_the_claim_new() -> None:
+    known = record("k", "cache compression 8x")
+    status = said("cache compression 4x", known, same={"k"}, shape=form({"bias": 10.0}))
+    assert not status.known and status.new_numbers == ["4x"]  # type: ignore[attr-defined]
+
+
+def test_another_item_is_heard_only_when_it_says_that_very_fact() -> None:
+    section = record("doc", "§1.3 cache compression 10x", kind=Kind.doc_section)
+    assert said("cache compression 10x", section, same=set()).known  # type: ignore[attr-defined]
+    topic = record("doc2", "§1.3 cache eviction policies and scheduling", kind=Kind.doc_section)
+    status = said("cache compression 10x", topic, same=set())
+    assert not status.known and not status.evidence[0].same_item  # type: ignore[attr-defined]
+
+
+def test_a_config_with_an_unknown_claim_said_feature_is_refused() -> None:
+    bad = form({}).model_copy(update={"features": [*SAID_FEATURES[:-1], "vibes"]})
+    with pytest.raises(ValueError, match="unknown claim_said features"):
+        DedupeConfig(model="m", same_item=form({}).model_copy(update={"features": ["cosine"], "weights": [1.0],
+                     "means": [0.0], "scales": [1.0]}), claim_known=form({}).model_copy(update={"features": ["cosine"],
+                     "weights": [1.0], "means": [0.0], "scales": [1.0]}), claim_said=bad)  # fmt: skip
