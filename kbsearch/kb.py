@@ -122,7 +122,8 @@ class KnowledgeBase:
         create: bool = False,
         check_model: bool = True,
     ) -> KnowledgeBase:
-        return cls(index_dir(index), resolve_model(model), create=create, check_model=check_model)
+        with timings.phase("model registry"):  # models.txt, read and checked
+            return cls(index_dir(index), resolve_model(model), create=create, check_model=check_model)
 
     @property
     def encoder(self) -> Encoder:
@@ -292,7 +293,7 @@ class KnowledgeBase:
         # Lexical search needs no model, so it never loads one; a model is
         # loaded outside the snapshot because it can take seconds.
         encoder = None if mode is SearchMode.lexical else self.encoder
-        with self.store.snapshot():
+        with self.store.snapshot(), timings.phase("search"):
             return search(self.store, encoder, query, k, flt, mode)
 
     def show(self, record_id: str) -> Record:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kbsearch import timings
 from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
 from kbsearch.cli.remote import check_remotely
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from kbsearch import render
+    with timings.phase("imports"):
+        from kbsearch import render
 
     stdin_text = sys.stdin.read() if args.input == "-" else None
     remote = check_remotely(args, stdin_text)

@@ -9,6 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from kbsearch import timings
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
 from kbsearch.cli.remote import ask_server, filter_fields, print_answer
 from kbsearch.errors import KbError
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from kbsearch import render
+    with timings.phase("imports"):
+        from kbsearch import render
 
     if args.k < 1:
         raise KbError(f"-k must be at least 1, not {args.k}")
