@@ -11,6 +11,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kbsearch import timings
 from kbsearch.cli.output import print_styled
 from kbsearch.terminal import inert_json
 
@@ -22,7 +23,8 @@ FILTERS = ("kind", "instance", "topic", "section", "since", "until")
 
 def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
     """The server's answer when --server or $KBSEARCH_SERVER names one, else None (run locally)."""
-    from kbsearch.client import call, server_url, token
+    with timings.phase("imports"):  # the settings and pydantic: a cold run's, whichever path it takes
+        from kbsearch.client import call, server_url, token
 
     url = None if args.local else server_url(args.server)
     if url is None:
@@ -84,9 +86,10 @@ def config_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | None:
     """``check`` through the server (its exit code), or None when no server is named."""
-    from kbsearch import render
-    from kbsearch.client import check_body, server_url
-    from kbsearch.dedupe.results import CheckResult
+    with timings.phase("imports"):  # the settings, pydantic and the result types: a cold run's, whichever path
+        from kbsearch import render
+        from kbsearch.client import check_body, server_url
+        from kbsearch.dedupe.results import CheckResult
 
     if args.local or server_url(args.server) is None:
         return None
