@@ -86,6 +86,9 @@ def through_sentence_transformers(use: object, texts: list[str]) -> np.ndarray:
         def get_embedding_dimension(self) -> int:
             return 512
 
+        def save(self, output_path: str, *args: object, **kwargs: object) -> None:
+            self.save_config(output_path)
+
     model = SentenceTransformer(modules=[USEModule(use)], device="cpu")
     vectors = model.encode(texts, batch_size=256, convert_to_numpy=True, show_progress_bar=False)
     return normalize_rows(vectors)
