@@ -145,10 +145,11 @@ class OnnxE5:
 
     def _hidden(self, feed: dict[str, np.ndarray]) -> np.ndarray:
         """The last hidden state in float32: the token graph's beside int8 weights, else this graph's."""
-        with self._token_graph_lock, timings.phase("token graph load"):
+        with self._token_graph_lock:
             if self._token_graph is None and (self.folder / TOKEN_MODEL_FILE).is_file():
-                table = np.load(self.folder / WORD_TABLE_FILE, mmap_mode="r")
-                self._token_graph = (self._session(TOKEN_MODEL_FILE), table)
+                with timings.phase("token graph load"):  # on the first call that needs it: a search never does
+                    table = np.load(self.folder / WORD_TABLE_FILE, mmap_mode="r")
+                    self._token_graph = (self._session(TOKEN_MODEL_FILE), table)
         if self._token_graph is None:
             return np.asarray(self.session.run([TOKENS], feed)[0])
         session, table = self._token_graph
