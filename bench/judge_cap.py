@@ -14,9 +14,8 @@ cuts at 512 tokens):
    (feed g's English against feed a's Chinese, dated 2025-06-01 on) and
    within feed a, each cap cutting the tokens of both sides.
 
-e5 runs as the bare int8 onnxruntime session kbsearch wraps for
-``SentenceTransformer`` (the same graph and tokenizer), with the tokenizer's
-truncation set to each cap. Every text is encoded afresh for each cap.
+e5 runs as kbsearch runs it (``OnnxE5``, the int8 graph and its tokenizer),
+with the tokenizer's truncation set to each cap. Every text is encoded afresh for each cap.
 """
 
 from __future__ import annotations

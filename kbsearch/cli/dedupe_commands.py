@@ -19,7 +19,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if remote is not None:
         return remote
     kb = open_kb(args)
-    config = kb.dedupe_config(args.config)
+    with timings.phase("config"):  # read and validated, with the imports that takes
+        config = kb.dedupe_config(args.config)
     result = kb.check(
         args.input,
         as_of=args.as_of,

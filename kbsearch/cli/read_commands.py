@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 def cmd_search(args: argparse.Namespace) -> int:
     with timings.phase("imports"):
         from kbsearch import render
+        from kbsearch.responses import SearchMode, SearchResponse
 
     if args.k < 1:
         raise KbError(f"-k must be at least 1, not {args.k}")
-    from kbsearch.responses import SearchMode, SearchResponse
 
     answer = ask_server(args, "search", {"query": args.query, "k": args.k, "mode": args.mode, **filter_fields(args)})
     if answer is not None:

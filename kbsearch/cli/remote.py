@@ -64,7 +64,8 @@ LOCAL_ONLY = {
 def refuse_local_only(args: argparse.Namespace) -> None:
     """A command with no server form refuses to run locally while $KBSEARCH_SERVER names a
     server: the user means the server's index, and a local run would read or build ./index."""
-    from kbsearch.client import server_url
+    with timings.phase("imports"):  # the settings and pydantic: every command's first
+        from kbsearch.client import server_url
     from kbsearch.errors import KbError
 
     instead = LOCAL_ONLY.get(args.command)
