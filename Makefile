@@ -69,7 +69,7 @@ bench-corpus: setup
 bench-small: setup
 	$(BIN)/python bench/search_latency.py
 
-# whole-process start-up: --help, stats and a one-increment check, beside python -c pass and the bare model load
+# whole-process start-up: --help, stats, a one-increment check and a search, beside python -c pass and their models' load alone
 bench-cold: setup
 	$(BIN)/python bench/cold_start.py
 

@@ -7,7 +7,7 @@ One index of ``--records`` dev-stream records (cards, digest increments,
 English abstracts; bench/dev_stream.py) is built with the default models.txt
 (USE with its e5 judge). Two config files differ only in
 ``aligned_same_item``: the shipped one, which ``check`` reads with the
-judge's token vectors (so it loads e5's torch weights and encodes the item
+judge's token vectors (e5's float32 token graph on onnxruntime encodes the item
 and every candidate's tokens), and a copy with it set to null (the
 whole-text decision alone, as before). Then:
 
@@ -88,15 +88,12 @@ def cold(index: Path, config: Path, item: Path) -> tuple[float, float]:
     return seconds, rss
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=1000)
-    parser.add_argument("--checks", type=int, default=40)
-    args = parser.parse_args()
+def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str, list[float]], dict]:
+    """Build the index and check each item warm and cold: (records, items, warm times, cold runs)."""
     rows = load_rows()
-    records = to_records(rows, args.records)
-    held = {row["paper"] for row in rows[: args.records]}
-    fresh = [r for r in rows[::-1] if r["paper"] not in held][: args.checks // 2]
+    records = to_records(rows, records_count)
+    held = {row["paper"] for row in rows[:records_count]}
+    fresh = [r for r in rows[::-1] if r["paper"] not in held][: checks // 2]
     with tempfile.TemporaryDirectory(prefix="kbsearch-alignment-cost-") as tmp:
         folder = Path(tmp)
         data = write_jsonl(folder / "records.jsonl", records)
@@ -106,7 +103,7 @@ def main() -> None:
         ]
         again = [
             {"id": f"again/{n}", "kind": "increment", "text": row["result_zh"] or row["tldr_zh"], "date": row["date"]}
-            for n, row in enumerate(rows[: args.checks // 2])
+            for n, row in enumerate(rows[: checks // 2])
         ]
         items = one_item_files(folder, "item", probes) + one_item_files(folder, "again", again)
         shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
@@ -121,16 +118,28 @@ def main() -> None:
         warmup = write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
         times = warm(index, configs, warmup, items)
         colds = {name: cold(index, path, items[0]) for name, path in configs.items()}
-        a, b = configs
-        print(f"{len(records)} records; {len(items)} one-item increments, each checked twice\n")
-        print(f"| | {a} | {b} | ratio |\n|---|---|---|---|")
-        for when in ("first", "again"):
-            for label, q in ((f"warm check p50, {when} (ms)", 0.5), (f"warm check p90, {when} (ms)", 0.9)):
-                x, y = percentile(times[f"{a}, {when}"], q), percentile(times[f"{b}, {when}"], q)
-                print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
-        for label, at in (("cold check, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
-            x, y = colds[a][at], colds[b][at]
+    return len(records), len(items), times, colds
+
+
+def print_table(records: int, items: int, times: dict[str, list[float]], colds: dict) -> None:
+    a, b = colds
+    print(f"{records} records; {items} one-item increments, each checked twice\n")
+    print(f"| | {a} | {b} | ratio |\n|---|---|---|---|")
+    for when in ("first", "again"):
+        for label, q in ((f"warm check p50, {when} (ms)", 0.5), (f"warm check p90, {when} (ms)", 0.9)):
+            x, y = percentile(times[f"{a}, {when}"], q), percentile(times[f"{b}, {when}"], q)
             print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
+    for label, at in (("cold check, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
+        x, y = colds[a][at], colds[b][at]
+        print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1000)
+    parser.add_argument("--checks", type=int, default=40)
+    args = parser.parse_args()
+    print_table(*measure_checks(args.records, args.checks))
 
 
 if __name__ == "__main__":

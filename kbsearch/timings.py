@@ -1,15 +1,18 @@
 """Where one CLI run spends its time: ``KBSEARCH_TIMINGS=1`` prints phase times to stderr.
 
-A cold ``check`` is mostly imports and the model load; this names the share of
+A cold ``check`` is mostly imports and the model loads; this names the share of
 each without a profiler, so ``bench/cold_start.py`` can break a whole process
 down. Phases may nest: each reports its own time without its sub-phases', so
-the phases and ``other`` add up to the run's total. Recording is always on
-(a clock read per phase, a handful per run); only the report is opt-in.
+the phases and ``other`` add up to the run's total, which counts from the
+process's start (``start``: the interpreter and the CLI's import, read from
+/proc where there is one). Recording is always on (a clock read per phase, a
+handful per run); only the report is opt-in.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -35,6 +38,23 @@ def phase(name: str) -> Iterator[None]:
         _spent[name] = _spent.get(name, 0.0) + elapsed - inner
         if _open_children:
             _open_children[-1] += elapsed
+
+
+def record(name: str, seconds: float) -> None:
+    """Count ``seconds`` spent before the clock could run (the process's start) as phase ``name``."""
+    _spent[name] = _spent.get(name, 0.0) + seconds
+
+
+def process_age() -> float:
+    """Seconds since this process started, from /proc (10 ms steps); 0 where there is no /proc."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as handle:
+            started = int(handle.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime, in clock ticks
+        with open("/proc/uptime", encoding="ascii") as handle:
+            uptime = float(handle.read().split()[0])
+        return max(0.0, uptime - started / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def enabled() -> bool:

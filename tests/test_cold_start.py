@@ -87,3 +87,32 @@ def test_nested_phases_count_once() -> None:
         pass
     assert set(timings._spent) == {"outer", "inner"}
     assert timings._spent["outer"] >= 0 and timings._spent["inner"] >= 0
+
+
+def test_a_console_run_counts_the_interpreters_start(quiet_env: dict[str, str], tmp_path: Path) -> None:
+    """The report's total runs from the process's start, not from ``main``: the
+    interpreter's start and the CLI's import are phase ``start``."""
+    import time
+
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "kbsearch", "models"],
+        capture_output=True,
+        text=True,
+        env={**quiet_env, "KBSEARCH_TIMINGS": "1"},
+        cwd=ROOT,
+    )
+    wall = time.perf_counter() - started
+    line = next(x for x in done.stderr.splitlines() if x.startswith(timings.PREFIX))
+    phases = json.loads(line.removeprefix(timings.PREFIX))
+    assert phases["start"] > 0  # at least the interpreter's own start
+    assert phases["start"] < phases["total"] <= wall + 0.02  # /proc counts in 10 ms steps
+
+
+def test_process_age_reads_the_process_start() -> None:
+    age = timings.process_age()
+    assert 0 < age < time_since_boot()
+
+
+def time_since_boot() -> float:
+    return float(Path("/proc/uptime").read_text().split()[0])

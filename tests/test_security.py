@@ -74,7 +74,7 @@ def test_trust_remote_code_is_only_ever_false() -> None:
 
 
 def test_a_hub_model_is_loaded_without_remote_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kbsearch import embed
+    from kbsearch.embed import hub
 
     calls: list[dict[str, object]] = []
 
@@ -87,8 +87,8 @@ def test_a_hub_model_is_loaded_without_remote_code(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(
         sys.modules, "sentence_transformers", types.SimpleNamespace(SentenceTransformer=FakeSentenceTransformer)
     )
-    monkeypatch.setattr(embed, "_hub_reachable", lambda timeout=3.0: True)
-    embed._sentence_transformers_model(ModelSpec(name="e5", source="intfloat/multilingual-e5-small"))
+    monkeypatch.setattr(hub, "hub_reachable", lambda timeout=3.0: True)
+    hub.sentence_transformers_model(ModelSpec(name="e5", source="intfloat/multilingual-e5-small"))
     assert [c["trust_remote_code"] for c in calls] == [False, False]
     assert calls[0]["local_files_only"] is True  # the cache is tried before the network
 

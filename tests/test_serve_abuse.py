@@ -369,6 +369,7 @@ def test_a_big_encode_takes_turns_with_a_query_and_stops_at_a_checkpoint() -> No
     shared = SharedEncoder(FAKE, SlowEncoder(), turn=8)
     texts = [f"要点 {n}: KV cache" for n in range(160)]  # 20 turns: about a second
     bulk: list[np.ndarray] = []
+    began = time.monotonic()
     worker = threading.Thread(target=lambda: bulk.append(shared.encode(texts)))
     worker.start()
     time.sleep(0.1)
@@ -376,7 +377,9 @@ def test_a_big_encode_takes_turns_with_a_query_and_stops_at_a_checkpoint() -> No
     shared.encode(["TriAttention"])
     waited = time.monotonic() - started
     worker.join()
-    assert waited < 0.3  # its turn came after the one under way, not after all twenty
+    whole = time.monotonic() - began
+    # Its turn came after the one under way, not after all twenty (relative: a loaded machine stretches both).
+    assert waited < whole / 4
     assert np.array_equal(bulk[0], FakeEncoder().encode(texts))
     with watching(Cancellation(budget=0.2)), pytest.raises(Stopped):
         shared.encode(texts)

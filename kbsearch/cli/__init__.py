@@ -48,6 +48,8 @@ __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", 
 def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     timings.reset()  # one report per run, also when a caller runs several in one process
+    before = timings.process_age() if argv is None else 0.0  # a console run: count the interpreter's start
+    timings.record("start", before)
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     try:
@@ -74,9 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     finally:
         # Closing checkpoints the WAL and removes its side files when no one else has the index open.
-        for kb in args.opened:
-            kb.close()
-        timings.report(time.perf_counter() - started)
+        with timings.phase("close"):
+            for kb in args.opened:
+                kb.close()
+        timings.report(time.perf_counter() - started + before)
 
 
 def run() -> NoReturn:

