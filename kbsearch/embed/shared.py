@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -14,6 +15,33 @@ from kbsearch.models import ModelSpec
 BATCH_BOUND = frozenset({"onnx-int8"})
 """Backends whose vectors depend on which texts share a batch (int8
 activations are quantized per batch): they are never given turns."""
+
+
+class FairLock:
+    """A lock handed to its waiters in the order they came: Python's own lock lets the
+    thread that releases it take it again at once, so on busy cores a big encode's
+    next turn would keep beating a waiting query to it."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._held = False
+        self._waiters: deque[threading.Event] = deque()
+
+    def __enter__(self) -> None:
+        with self._guard:
+            if not self._held:
+                self._held = True
+                return
+            turn = threading.Event()
+            self._waiters.append(turn)
+        turn.wait()  # handed over by __exit__, held from then on
+
+    def __exit__(self, *exc: object) -> None:
+        with self._guard:
+            if self._waiters:
+                self._waiters.popleft().set()
+            else:
+                self._held = False
 
 
 class SharedEncoder:
@@ -42,7 +70,7 @@ class SharedEncoder:
         self.spec = spec
         self.turn = None if spec.backend in BATCH_BOUND else turn
         self._lock = threading.Lock()
-        self._encoding = threading.Lock()
+        self._encoding = FairLock()
         self._inner = inner
         self._load = load  # a judge's loader says, when it fails, that it is the judge
 
