@@ -264,3 +264,17 @@ def test_a_doc_section_is_never_the_same_item_as_an_increment_it_covers() -> Non
     listed = embedded("doc/inference#§1.3", "§1.3 KV cache", words, kind=Kind.doc_section, arxiv_ids=["2607.17715"])
     about = embedded("y", "C2KV", "another text", kind=Kind.increment, arxiv_ids=["2607.17715"])
     assert judge(about, listed).same_item and judge(about, listed).rule is Rule.shared_id
+
+
+def test_titles_naming_two_rare_systems_are_two_items() -> None:
+    """Issue 25: the KEDA autoscaling note and the LMCache note read alike (vLLM, prefix cache,
+    TTFT) and were judged one item at 0.99; each title names a system the other never mentions."""
+    keda = embedded("keda", "Prefix-cache-aware autoscaling for vLLM with KEDA", SUMMARY, kind=Kind.increment)
+    lmcache = embedded("lmc", "LMCache — KV Cache 持久化层 for vLLM", SUMMARY, kind=Kind.increment)
+    rare = lambda name: 1 if name in {"keda", "lmcache"} else 50  # noqa: E731
+    match = compare(keda, lmcache, CONFIG, Neighbourhood(), rare)
+    assert not match.same_item and match.rule is Rule.different_names and "keda" in match.reasons[0]
+    assert match.probability >= match.threshold  # the learned decision alone would have merged them
+    retold = embedded("re", "KEDA 按前缀缓存命中率扩缩 vLLM", SUMMARY, kind=Kind.increment)
+    assert compare(retold, keda, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names  # one system
+    assert compare(keda, lmcache, CONFIG, Neighbourhood(), common).rule is not Rule.different_names  # not rare

@@ -127,7 +127,14 @@ def test_explain_lists_every_rule_and_the_deciding_one(index: str, capsys: pytes
     explained = json.loads(out)
     assert explained["match"]["same_item"] is False
     rules = explained["rules"]
-    assert [r["rule"] for r in rules] == ["arxiv ids", "identical text", "doc section", "paper-card titles", "learned"]
+    assert [r["rule"] for r in rules] == [
+        "arxiv ids",
+        "identical text",
+        "doc section",
+        "paper-card titles",
+        "title names",
+        "learned",
+    ]
     assert rules[0]["says"] is False and "2609.19671" in rules[0]["detail"]
     code, out, _ = run(capsys, "explain", "tri-jay", "tri-spark", "--index", index)
     assert code == 0 and "the same item" in out and "→ learned" in out

@@ -38,6 +38,8 @@ class Rule(StrEnum):
     identical_text = "identical_text"
     card_title = "card_title"
     """Two paper cards' titles name one paper, or two."""
+    different_names = "different_names"
+    """Each title names a rare system the other record never mentions: two items."""
     doc_section = "doc_section"
     """A living-doc section covers a field: never the same item as an increment or a card
     (unless both are about one arXiv id), only evidence for the claims it states."""

@@ -82,6 +82,15 @@ class Embedded:
         return self.vectors[index]
 
     @cached_property
+    def all_names(self) -> frozenset[str]:
+        """The coined names anywhere in the record: title, text and claims."""
+        return frozenset(latin_names("\n".join([self.whole_text, *self.record.claims])))
+
+    def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
+        """The rare coined names of the title: held by at most ``rare_name_records`` records."""
+        return frozenset(n for n in latin_names(self.record.title) if name_count(n) <= config.rare_name_records)
+
+    @cached_property
     def normalized_text(self) -> str:
         """The whole text as the identical-text rule reads it (once: audit compares a record ten times)."""
         return normalized(self.whole_text)
@@ -184,7 +193,7 @@ def compare(
     probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
-    exact = _exact_evidence(item, known, shared, cited, config)
+    exact = _exact_evidence(item, known, shared, cited, config) or _different_names(item, known, config, name_count)
     if exact is None:
         same = scorer.decide(probability)
         rule, reason = Rule.learned, f"same item {probability:.2f} {'≥' if same else '<'} {scorer.threshold:.2f}"
@@ -225,6 +234,19 @@ def _exact_evidence(
     if (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section):
         return Rule.doc_section, False, DOC_SECTION
     return _same_paper_title(a, b, config)
+
+
+def _different_names(
+    item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
+) -> tuple[Rule, bool, str] | None:
+    """Two titles that each name a rare system the other record never mentions (KEDA
+    autoscaling, LMCache) are two items, however alike the rest reads: a system's name is
+    written alike in both languages, and a repeat names what it repeats."""
+    ours, theirs = item.title_names(config, name_count), known.title_names(config, name_count)
+    if not ours or not theirs or ours & known.all_names or theirs & item.all_names:
+        return None
+    detail = f"each title names what the other never mentions ({', '.join(sorted(ours))} / {', '.join(sorted(theirs))})"
+    return Rule.different_names, False, detail
 
 
 def _same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, bool, str] | None:
@@ -279,6 +301,9 @@ def rule_findings(
         if by_title is None
         else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
     )
+    names = _different_names(item, known, config, name_count)
+    detail = names[2] if names else "no two titles naming rare systems the other never mentions"
+    found.append(RuleFinding(rule="title names", says=False if names else None, detail=detail))
     features = pair_features(item.side, known.side, around or Neighbourhood(), name_count)
     probability = config.same_item.probability(features)
     same = config.same_item.decide(probability)
