@@ -24,6 +24,7 @@ EXAMPLES = ROOT / "examples"
 SEEDS = ROOT.parent / "shared" / "seeds"
 SEED_0919 = SEEDS / "000_c534be5e5b71eb8c.txt"
 STEPHEN_0921 = EXAMPLES / "briefings" / "2026-09-21-stephen-ai-industry-e1prep.md"
+FIXTURE_0826 = ROOT / "tests" / "fixtures" / "briefings" / "tom-0826.txt"  # written for the tests, like seed 003
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seed briefings are not here: {SEEDS}")
 
 # A Chinese rewrite, point by point, of stephen's English zero-copy increment (examples/): nothing new.
@@ -213,3 +214,68 @@ def test_audit_on_examples_and_seeds_never_merges_c2kv_internet_and_compaction(s
     together = [c for c in result.clusters if {compaction, c2kv} <= {c.first_seen.id, *(m.id for m in c.repeats)}]
     assert together == []
     assert all(f.first_seen_id != c2kv for f in result.claimed_new_seen_before if compaction in f.message)
+
+
+# -- wrong results of issue 25, on the example corpus ---------------------------------------
+
+FLASHINFER_FP4 = {
+    "id": "spark-flashinfer-fp4",
+    "instance": "spark",
+    "date": "2026-09-22",
+    "title": "FlashInfer 0.6 ships FP4 attention kernels for Blackwell",
+    "claims": [
+        "FP4 decode attention reaches 1.9x the FP8 kernel's throughput on B200 with no accuracy loss on MMLU",
+        "vLLM nightly already exposes it behind --kv-cache-dtype fp4",
+    ],
+}
+KIMI = {
+    "id": "stephen-kimi-k3",
+    "instance": "stephen",
+    "date": "2026-09-22",
+    "title": "Serving Kimi K3 in production",
+    "claims": ["Serving Kimi K3 at 32k context needs 8 H200 GPUs with expert parallelism"],
+}
+
+
+def test_a_doc_section_covering_the_field_is_not_the_same_item(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
+    """The FlashInfer FP4 note was UPDATE, "same item as doc/inference#§1.1" (0.80 at cosine 0.37),
+    and its vLLM claim "known" from the section's "vLLM 与 SGLang 两强并立" (cosine 0.865)."""
+    [item] = check_rows(examples_kb, tmp_path, [FLASHINFER_FP4])
+    assert item.verdict.value == "NEW", item.reason
+    section = [m for m in item.matches if m.id == "doc/inference#§1.1"]
+    assert all(not m.same_item and m.rule is Rule.doc_section for m in section)
+    assert not any(c.known for c in item.claims), item.claims
+
+
+def test_tgi_in_maintenance_is_not_the_vllm_sglang_benchmark(examples_kb: KnowledgeBase) -> None:
+    """tom's 08-26 TGI item was UPDATE of jay's vLLM-SGLang benchmark (0.32 ≥ 0.30), its claim
+    "TGI … 退役" known at 0.93 from a record that never mentions TGI."""
+    result = examples_kb.check(str(FIXTURE_0826), as_of=dt.date(2026, 8, 26))
+    tgi = next(i for i in result.items if "TGI" in i.title)
+    bench = next(m for m in tgi.matches if m.id == "jay/2026-08-26-jay-inference-e1prep#3")
+    assert not bench.same_item and bench.rule is Rule.different_names, bench.reasons
+    assert tgi.verdict.value == "NEW" and not any(c.known for c in tgi.claims)
+
+
+def test_keda_autoscaling_and_lmcache_are_two_items(examples_kb: KnowledgeBase) -> None:
+    """explain judged them "same item 0.99", and audit put the KEDA note in LMCache's cluster
+    under "arXiv 2510.09665", an id the KEDA note never carries."""
+    keda, lmcache = "spark/2026-08-28-spark-llm-infra-e1prep#3", "tom/2026-09-16-tom-inference-e1prep#2"
+    explained = examples_kb.explain(keda, lmcache)
+    assert not explained.match.same_item and explained.match.rule is Rule.different_names
+    for cluster in examples_kb.audit().clusters:
+        assert not {keda, lmcache} <= {cluster.first_seen.id, *(m.id for m in cluster.repeats)}
+
+
+def test_a_changed_count_of_gpus_is_a_new_claim(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Accepted with 8 H200 GPUs, checked again with 4: it was DUPLICATE (new_numbers: [])."""
+    folder = tmp_path / "kimi"
+    folder.mkdir()
+    source = folder / "kimi.jsonl"
+    source.write_text(json.dumps(KIMI) + "\n", encoding="utf-8")
+    with _kb(folder, [source]) as kb:
+        four = {**KIMI, "id": "kimi-again", "claims": [KIMI["claims"][0].replace("8 H200", "4 H200")]}  # type: ignore[index]
+        [item] = check_rows(kb, folder, [four])
+        assert item.verdict.value == "UPDATE" and item.claims[0].new_numbers == ["4"], item.reason
+        [same] = check_rows(kb, folder, [{**KIMI, "id": "kimi-same"}])
+        assert same.verdict.value == "DUPLICATE", same.reason

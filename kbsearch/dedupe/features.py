@@ -134,6 +134,15 @@ _NOT_NAMES = frozenset(
         "bf16",
         "int8",
         "int4",
+        # metrics, not systems
+        "ttft",
+        "tpot",
+        "itl",
+        "qps",
+        "tps",
+        "rps",
+        "mfu",
+        "sota",
     }
 )
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]")

@@ -239,14 +239,17 @@ def _exact_evidence(
 def _different_names(
     item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
 ) -> tuple[Rule, bool, str] | None:
-    """Two titles that each name a rare system the other record never mentions (KEDA
-    autoscaling, LMCache) are two items, however alike the rest reads: a system's name is
-    written alike in both languages, and a repeat names what it repeats."""
-    ours, theirs = item.title_names(config, name_count), known.title_names(config, name_count)
-    if not ours or not theirs or ours & known.all_names or theirs & item.all_names:
+    """A title naming a rare system the other record never mentions (TGI, beside a
+    vLLM-SGLang benchmark) is another item than that record, unless the other's title names
+    a rare system of its own that this one mentions: a system's name is written alike in
+    both languages, and a repeat names what it repeats, however alike the rest reads."""
+    if not known.record.title.strip():
         return None
-    detail = f"each title names what the other never mentions ({', '.join(sorted(ours))} / {', '.join(sorted(theirs))})"
-    return Rule.different_names, False, detail
+    ours, theirs = item.title_names(config, name_count), known.title_names(config, name_count)
+    if not ours or ours & known.all_names or theirs & item.all_names:
+        return None
+    named = f"{', '.join(sorted(ours))}" + (f" / {', '.join(sorted(theirs))}" if theirs else "")
+    return Rule.different_names, False, f"a title names what the other record never mentions ({named})"
 
 
 def _same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, bool, str] | None:
