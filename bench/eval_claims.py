@@ -288,6 +288,42 @@ def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) ->
     return config
 
 
+def raw_baseline(pair: str, checked: list[Checked]) -> dict[str, object]:
+    """e5's cosine of each claim to its nearest passage (TLDR or claim) of any record known
+    by its day, new below one threshold chosen with the truth (the best new-claim F1 on
+    these items, clear labels and all labels apart): a bound no deployed threshold reaches."""
+    rows = read_stream(write_stream(pair))
+    by_id = {str(r.record["id"]): r for r in rows}
+    known = [r for r in rows if r.role != "check"]
+    texts = [t for r in known for t in [str(r.record["text"]), *r.record.get("claims", [])]]  # type: ignore[list-item]
+    owners = [r for r in known for _ in range(1 + len(r.record.get("claims", [])))]  # type: ignore[arg-type]
+    encoder = cached("multilingual-e5-small")
+    vectors = encoder.encode(texts)
+    days = np.array([o.date.toordinal() for o in owners])
+    best: list[tuple[float, bool, bool]] = []  # (best cosine, truth new, clear)
+    for item in (c for c in checked if c.seen_before):
+        row = by_id[item.id]
+        claims = [str(c) for c in row.record.get("claims", [])]  # type: ignore[union-attr]
+        seen = days <= item.date.toordinal()
+        if not claims or not seen.any():
+            continue
+        cosines = encoder.encode(claims) @ vectors[seen].T
+        for outcome, top in zip(item.claims, cosines.max(axis=1), strict=False):
+            best.append((float(top), not outcome.known, outcome.clear))
+    out: dict[str, object] = {}
+    for label, keep in (("clear", lambda b: b[2]), ("all", lambda b: True)):
+        kept = [b for b in best if keep(b)]
+        f1s = []
+        for t in np.arange(0.70, 1.0, 0.005):
+            tp = sum(1 for c, new, _ in kept if new and c < t)
+            fp = sum(1 for c, new, _ in kept if not new and c < t)
+            fn = sum(1 for c, new, _ in kept if new and c >= t)
+            f1s.append((_prf(tp, fp, fn)["f1"], round(float(t), 3), _prf(tp, fp, fn)))
+        _, threshold, prf = max(f1s)
+        out[label] = {**prf, "threshold": threshold}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", default=",".join(PAIRS), help=f"comma-separated, from {', '.join(PAIRS)}")
@@ -297,6 +333,7 @@ def main() -> None:
     parser.add_argument("--fit", type=Path, help="fit claim_said on the earlier half and write the config here")
     parser.add_argument("--features", help="comma-separated claim_said features for --fit (default: all)")
     parser.add_argument("--rescore", help="re-decide from the saved evidence under this config's claim_said")
+    parser.add_argument("--raw", action="store_true", help="beside each row, e5's claim-to-passage cosine alone")
     args = parser.parse_args()
     global FEATURES
     if args.features:
@@ -312,7 +349,10 @@ def main() -> None:
     for pair, result in results.items():
         checked = result.checked if form is None else redecided(result, form)
         for label, part in halves(ReplayResult(checked=checked)).items():
-            print(json.dumps({"pair": pair, "days": label, **scores(part)}, ensure_ascii=False), flush=True)
+            line = {"pair": pair, "days": label, **scores(part)}
+            if args.raw:
+                line["raw_e5_new_claims"] = raw_baseline(pair, part)
+            print(json.dumps(line, ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":
