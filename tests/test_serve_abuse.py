@@ -202,7 +202,8 @@ def test_a_check_over_its_budget_is_stopped(
     answer = client.post("/api/check", json={"text": briefing_with_claims(40)}, headers=auth)  # 2 s of claims
     took = time.monotonic() - started
     assert answer.status_code == 503 and "time budget of 0.5 s" in one_line_error(answer)
-    assert "nothing was written" in answer.json()["error"] and took < 0.5 + 4 * CLAIM_SECONDS
+    # Stopped near the budget, not after the 2 s all 40 claims take (slack for a busy machine).
+    assert "nothing was written" in answer.json()["error"] and took < 0.5 + 10 * CLAIM_SECONDS
     assert "check: the request ran over its time budget" in caplog.text
     assert client.post("/api/search", json={"query": "TriAttention"}, headers=auth).status_code == 200
 

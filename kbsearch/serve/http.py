@@ -43,6 +43,9 @@ from kbsearch.serve.tokens import Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
 log = logging.getLogger("kbsearch.serve")
+# The server's own warnings (refused tokens, budgets run out) are its audit trail:
+# they must not vanish because a library lowered the root logger's level.
+log.setLevel(logging.INFO)
 T = TypeVar("T")
 ACCESS_KEY = "kbsearch.access"
 PUBLIC_PATHS = frozenset({"/health"})
