@@ -1,7 +1,10 @@
-"""The code stays in rooms a reader can take in: no module over 400 lines, a README under 20 kB."""
+"""The code stays in rooms a reader can take in: no module over 400 lines, a README under 20 kB,
+the declared layers kept and no import cycle."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "kbsearch"
@@ -20,3 +23,14 @@ def test_the_readme_stays_a_users_page() -> None:
     """Under 20 kB: design notes and measurements belong in docs/."""
     readme = PACKAGE.parent / "README.md"
     assert 5_000 < readme.stat().st_size < 20_000
+
+
+def test_the_import_contracts_hold_and_no_module_imports_in_a_circle() -> None:
+    """``lint-imports``, as ``make lint`` runs it: the declared layers, the
+    forbidden imports and the cycle check (devtools/import_cycles.py)."""
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run(
+        [str(lint_imports), "--no-cache", "--no-logo"], cwd=PACKAGE.parent, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " 0 broken" in done.stdout

@@ -34,10 +34,10 @@ UNSAFE_MODULES = {
 UNSAFE_CALLS = {"system", "popen", "spawnl", "spawnv", "execv", "execve", "execl", "startfile"}
 # The builtins, called by bare name; torch's ``module.eval()`` (inference mode) is not one.
 UNSAFE_BUILTINS = {"eval", "exec"}
-# Reviewed exceptions. compaction.py starts ``python -m kbsearch.compaction INDEX``
+# Reviewed exceptions. background.py starts ``python -m kbsearch.store.compaction INDEX``
 # in the background: an argument list (no shell), this interpreter and the
 # index folder, never text from a record.
-ALLOWED = {"compaction.py: import subprocess"}
+ALLOWED = {"background.py: import subprocess"}
 
 
 def modules() -> list[tuple[Path, ast.AST]]:

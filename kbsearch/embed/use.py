@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from kbsearch import timings
-from kbsearch.embed import normalize_rows
+from kbsearch.embed.base import normalize_rows
 from kbsearch.errors import KbError
 
 USE_DIM = 512

@@ -26,7 +26,7 @@ from kbsearch.errors import KbError
 from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
-from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
+from kbsearch.serve.options import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
 from kbsearch.serve.pool import KbPool
 from kbsearch.serve.requests import (
     CheckRequest,

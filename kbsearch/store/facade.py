@@ -22,16 +22,20 @@ from typing import Literal
 
 import numpy as np
 
+import kbsearch.store.binding as binding
+import kbsearch.store.lexical as lexical
+import kbsearch.store.passages as passages
+import kbsearch.store.writer as writer
 from kbsearch.records import IdMention, Kind, Record, RecordHead
-from kbsearch.store import binding, lexical, passages, writer
 from kbsearch.store.database import DB_NAME, open_database
 from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
+from kbsearch.store.manifest import Manifest, read_manifest
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
-from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
+from kbsearch.store.vector_cache import VectorCache
 from kbsearch.store.vector_search import VectorSearch
 from kbsearch.store.writer import ChangeSet
 from kbsearch.vector_index import IndexParams, VectorIndex
