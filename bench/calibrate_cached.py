@@ -5,7 +5,7 @@
 The same command and code, except that texts embedded by an earlier run
 (of this or of bench/eval_dedupe.py), sentence vectors and token vectors
 alike, are read from the benchmarks' cache ($KBSEARCH_GATE_CACHE, default
-/work/cache/gate). The loaders are replaced before ``kbsearch.calibration``
+/work/cache/gate). The loaders are replaced before ``kbsearch.kb.calibration``
 is imported (the CLI imports it when the command runs), so it binds these.
 """
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,6 +19,24 @@ def test_no_module_is_over_400_lines() -> None:
     assert {str(path): n for path, n in sizes.items() if n > MAX_LINES} == {}
 
 
+TOP_LEVEL = {"kb", "records", "responses", "filters", "limits", "models", "settings", "errors"}
+"""The facade and what every room shares; everything else lives in a package of its concept."""
+
+
+def test_the_top_level_keeps_about_eight_modules() -> None:
+    loose = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__", "__main__"}
+    modules = loose | {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").exists()} & {"kb"}
+    assert modules == TOP_LEVEL, "a new top-level module belongs in the package of its concept"
+
+
+def test_every_package_says_what_it_offers() -> None:
+    for init in PACKAGE.glob("*/__init__.py"):
+        text = init.read_text(encoding="utf-8")
+        assert text.startswith('"""') and len(text.split('"""')[1]) > 40, (
+            f"{init.parent.name}/__init__.py needs a docstring"
+        )
+
+
 def test_the_readme_stays_a_users_page() -> None:
     """Under 20 kB: design notes and measurements belong in docs/."""
     readme = PACKAGE.parent / "README.md"

@@ -88,7 +88,7 @@ def test_the_client_refuses_a_file_over_input_chars_before_sending_it(
 ) -> None:
     big = tmp_path / "big.jsonl"
     big.write_text(jsonl(1, "KV " * (DEFAULT_LIMITS.input_chars or 0)), encoding="utf-8")
-    monkeypatch.setattr("kbsearch.client.call", lambda *a: pytest.fail("sent to the server"))
+    monkeypatch.setattr("kbsearch.cli.client.call", lambda *a: pytest.fail("sent to the server"))
     code, _, err = run(capsys, "check", str(big), "--server", "http://127.0.0.1:9", "--token-file", str(big))
     assert code == 2 and str(big) in err and "input_chars" in err and err.count("\n") == 1
 

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import kbsearch.text.snippet as snippet
 from fake_encoder import FakeEncoder
-from kbsearch import snippet
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.search import HIT_TEXT_CHARS, SearchMode, search
-from kbsearch.snippet import LEAD_CHARS, make_snippet
 from kbsearch.store import ChangeSet, Store
+from kbsearch.text.snippet import LEAD_CHARS, make_snippet
 from kbsearch.tui import hits as hitview
 
 ONE_MB = 1_000_000

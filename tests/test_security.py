@@ -229,7 +229,7 @@ def test_json_output_escapes_exactly_the_control_and_format_characters() -> None
     # --json escapes these with one regex over hand-listed ranges (a character
     # at a time cost gigabytes on a million records' audit): the ranges must be
     # the running Python's Cc and Cf categories, newline aside, whatever its Unicode.
-    from kbsearch.terminal import _CONTROL_OR_FORMAT, inert_json
+    from kbsearch.text.terminal import _CONTROL_OR_FORMAT, inert_json
 
     wanted = {c for c in range(0x110000) if chr(c) != "\n" and unicodedata.category(chr(c)) in ("Cc", "Cf")}
     matched = {c for c in range(0x110000) if _CONTROL_OR_FORMAT.fullmatch(chr(c))}

@@ -375,8 +375,8 @@ def test_a_single_query_on_any_thread_runs_on_one_openmp_thread() -> None:
 
 
 def test_compaction_takes_the_writer_lock_of_writers() -> None:
+    from kbsearch.kb.writer_lock import LOCK_NAME
     from kbsearch.store import compaction
-    from kbsearch.writer_lock import LOCK_NAME
 
     assert compaction.WRITER_LOCK == LOCK_NAME
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from kbsearch.cores import free_cores
 from kbsearch.embed.base import (
     ONNX_BACKENDS,
     Encoder,
@@ -24,6 +23,7 @@ from kbsearch.embed.base import (
 )
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
+from kbsearch.runtime.cores import free_cores
 from kbsearch.settings import settings
 
 # The protocols and helpers live in ``base`` (the modules loaded here import
@@ -98,7 +98,7 @@ def _load_python_factory(spec: ModelSpec) -> Encoder:
 def _use_encoder(spec: ModelSpec) -> Encoder:
     from kbsearch.embed.use import load_use
 
-    # KBSEARCH_USE_THREADS, else the free cores (see ``kbsearch.cores``): when
+    # KBSEARCH_USE_THREADS, else the free cores (see ``kbsearch.runtime.cores``): when
     # the cores are shared, threads wait on each other even for a one-line
     # query; on idle cores a bulk ingest gains from each.
     encoder = load_use(spec.name, batch=spec.batch, threads=settings().use_threads or free_cores())

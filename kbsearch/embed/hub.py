@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.embed.base import check_dim, normalize_rows
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.embed.base import normalize_rows
 from kbsearch.errors import KbError
 

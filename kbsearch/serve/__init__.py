@@ -141,9 +141,9 @@ def _exit_quietly(signum: int, frame: object) -> None:
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     import uvicorn
 
+    from kbsearch.runtime.server_entry import remove_entry, write_entry
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
-    from kbsearch.serve_entry import remove_entry, write_entry
 
     tokens, paths = Tokens.in_folder(_where(options)[0])
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

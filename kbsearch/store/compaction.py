@@ -30,7 +30,7 @@ from kbsearch.vector_index import IndexParams
 
 COMPACT_LOCK = ".compact.lock"
 WRITER_LOCK = ".writer.lock"
-"""``kbsearch.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
+"""``kbsearch.kb.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
 
 
 def compact(root: Path, params: IndexParams | None = None, *, writer_wait: float = 60.0) -> bool:

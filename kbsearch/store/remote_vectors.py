@@ -47,7 +47,7 @@ CHOICE_KEY = "vectors"
 UID_KEY = "index_uid"
 """meta: a random name of this index, part of its collections' names."""
 WRITER_LOCK = ".writer.lock"
-"""``kbsearch.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
+"""``kbsearch.kb.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
 RETRY_SECONDS = 0.5
 _POINTS = (
     f"SELECT {VECTOR_ID}, p.content_hash, r.kind, r.instance, r.topic, r.date "
