@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "kbsearch"
+BENCH = PACKAGE.parent / "bench"
 MAX_LINES = 400
 
 
@@ -52,3 +53,32 @@ def test_the_import_contracts_hold_and_no_module_imports_in_a_circle() -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " 0 broken" in done.stdout
+
+
+def test_no_bench_imports_another_in_a_circle() -> None:
+    """The benches import each other by bare name (``import corpus``), which
+    lint-imports does not follow: the same cycle check, on those names."""
+    import ast
+
+    from devtools.import_cycles import cycles
+
+    names = {path.stem for path in BENCH.glob("*.py")}
+    graph: dict[str, dict[str, int]] = {}
+    for path in BENCH.glob("*.py"):
+        edges: dict[str, int] = {}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                edges.update({a.name: node.lineno for a in node.names if a.name in names})
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module in names:
+                edges[node.module] = node.lineno
+        graph[path.stem] = edges
+    assert sum(map(len, graph.values())) > 10  # the benches' imports were read
+    assert cycles(graph) == []
+
+
+def test_python_m_bench_lists_every_bench() -> None:
+    done = subprocess.run([sys.executable, "-m", "bench"], cwd=BENCH.parent, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    listed = {line.split()[0] for line in done.stdout.splitlines()[2:] if line.strip()}
+    runnable = {p.stem for p in BENCH.glob("*.py") if '__name__ == "__main__"' in p.read_text(encoding="utf-8")}
+    assert listed == runnable - {"__main__"} and "cold_start" in listed
