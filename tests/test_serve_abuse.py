@@ -24,9 +24,9 @@ from mcp import Client
 from serve_support import BRIEFING, FAKE, AsgiClient, briefing_with_claims, build_index, service_for
 
 from fake_encoder import FakeEncoder
-from kbsearch.cancel import Cancellation, checkpoint, watching
 from kbsearch.errors import Stopped
 from kbsearch.kb import SharedEncoder
+from kbsearch.runtime.cancel import Cancellation, checkpoint, watching
 from kbsearch.serve.http import build_app
 from kbsearch.serve.requests import CheckRequest, SearchRequest
 from kbsearch.serve.service import CHECK_NICE, Service
