@@ -36,6 +36,7 @@ from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.snippet import make_snippet
 from kbsearch.store import ChangeSet, Store, lexical
+from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS, _m2_document, _m2_refs
 from kbsearch.tui import hits as hitview
 from kbsearch.tui import make_app
@@ -218,6 +219,7 @@ def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
             )
             db.execute("DELETE FROM record_refs WHERE rowid = ?", (rowid,))
             db.executemany("INSERT INTO record_refs VALUES (?, ?)", [(rowid, ref) for ref in _m2_refs(record)])
+    db.execute(f"DROP TABLE {COUNTS_TABLE}")  # schema 4 added it
     db.execute("PRAGMA user_version = 2")
     assert "url:https://example.org/ｒｅｐｏｒｔ" in {r for (r,) in db.execute("SELECT ref FROM record_refs")}
     db.close()

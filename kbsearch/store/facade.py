@@ -29,6 +29,7 @@ from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
+from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
@@ -50,6 +51,8 @@ class Store:
         self.cache = VectorCache(root, db, params)
         self.cache.read_only = read_only
         self._vectors = VectorSearch(db, self.cache)
+        self.lexical_plan: LexicalPlan = DEFAULT_PLAN
+        """How much of FTS5's postings a lexical search reads (the benchmarks set the old plan)."""
 
     # -- opening -------------------------------------------------------------
 
@@ -291,18 +294,18 @@ class Store:
     ) -> list[tuple[int, float]]:
         """The best lexical matches as (rowid, score), best first, filtered before the cut."""
         clauses, params = filter_sql(flt or SearchFilter())
-        return lexical.search(self.db, terms, limit, clauses, params)
+        return lexical.search(self.db, terms, limit, clauses, params, self.lexical_plan)
 
     def lexical_scores(self, terms: lexical.QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
         """(rowid, lexical score) of those of ``rowids`` that match a term (see ``lexical.score_rows``)."""
-        return lexical.score_rows(self.db, terms, rowids)
+        return lexical.score_rows(self.db, terms, rowids, self.lexical_plan)
 
     def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
         """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""
         if not names:
             return {}
         clauses, params = filter_sql(flt or SearchFilter())
-        return lexical.records_with_names(self.db, names, clauses, params)
+        return lexical.records_with_names(self.db, names, clauses, params, self.lexical_plan)
 
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
         """Records holding ``term`` in their title or text, counted up to ``limit`` + 1."""
@@ -315,7 +318,7 @@ class Store:
 
     def term_weights(self, terms: lexical.QueryTerms, sample: list[str]) -> dict[str, float]:
         """Term → inverse document frequency over the whole index (see ``lexical.term_weights``)."""
-        return lexical.term_weights(self.db, terms, sample)
+        return lexical.term_weights(self.db, terms, sample, self.lexical_plan)
 
     # -- vectors -------------------------------------------------------------
 
