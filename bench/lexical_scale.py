@@ -339,6 +339,48 @@ def queries_file(work: Path, count: int) -> Path:
     return path
 
 
+# -- what keeping the counts costs a write ---------------------------------------------
+
+
+def write_cost(records: int, rounds: int = 2) -> None:
+    """The same records written into a new index with the trigram counts kept
+    and with their upkeep switched off, alternating, through ``ingest_records``
+    (parse aside: the records are made once; vectors synthetic, as above)."""
+    import tempfile
+
+    from kbsearch.ingest import ingest_records
+    from kbsearch.parse import jsonl
+    from kbsearch.store import ChangeSet, Store
+    from kbsearch.store.lexical_counts import PendingCounts
+
+    data = corpus.corpus_file(100_000)
+    with data.open(encoding="utf-8") as lines:
+        rows = [
+            jsonl._record(json.loads(line), jsonl._Where(data, "line", n + 1), n, [])
+            for n, line in zip(range(records), lines, strict=False)
+        ]
+    encoder = CorpusOrSynthetic(MODEL)
+    kept = (PendingCounts.add, PendingCounts.remove_stored, PendingCounts.flush)
+    seconds: dict[str, list[float]] = {"with the counts": [], "without": []}
+    for _ in range(rounds):
+        for label in seconds:
+            if label == "without":
+                PendingCounts.add = PendingCounts.remove_stored = PendingCounts.flush = lambda *a: None  # type: ignore[method-assign,assignment]
+            with tempfile.TemporaryDirectory(prefix="kbsearch-write-") as tmp:
+                store = Store.open(Path(tmp), create=True)
+                began = time.perf_counter()
+                ingest_records(store, ChangeSet(upserts=list(rows)), model=MODEL, load_encoder=lambda: encoder)
+                seconds[label].append(time.perf_counter() - began)
+                store.close()
+            PendingCounts.add, PendingCounts.remove_stored, PendingCounts.flush = kept  # type: ignore[method-assign]
+    best = {label: min(values) for label, values in seconds.items()}
+    print(f"\n| {records:,} records written | with the counts | without | ratio |\n|---|---|---|---|")
+    print(
+        f"| best of {rounds}, load {os.getloadavg()[0]:.1f} | {best['with the counts']:.1f} s "
+        f"| {best['without']:.1f} s | {best['with the counts'] / best['without']:.2f}x |"
+    )
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "_build":
         return child_build(sys.argv[2], sys.argv[3])
@@ -351,8 +393,13 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--build-only", action="store_true")
+    parser.add_argument(
+        "--write-cost", type=int, metavar="N", help="only: N records written with and without the counts"
+    )
     args = parser.parse_args()
     corpus.require_eval()
+    if args.write_cost:
+        return write_cost(args.write_cost)
     args.work.mkdir(parents=True, exist_ok=True)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     indexes = {n: build(n, args.work) for n in sizes}

@@ -20,7 +20,8 @@ three consecutive characters of one column, spaces and punctuation included.
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter
+
+import numpy as np
 
 COUNTS_TABLE = "lexical_counts"
 TOTAL = ""
@@ -32,22 +33,45 @@ _AT_ONCE = 500  # terms bound in one query, well under SQLite's limit on paramet
 
 def trigrams(document: tuple[str, ...]) -> set[str]:
     """The distinct trigrams of a record's FTS columns, as the tokenizer cuts them."""
-    return {part[i : i + 3] for part in document for i in range(len(part) - 2)}
+    return {_text(code) for code in _codes(document).tolist()}
+
+
+# A trigram is packed into one int64, 21 bits a character (Unicode needs 21),
+# so that a record's trigrams are cut, made distinct and counted by numpy: as
+# Python strings in a Counter they cost a bulk import 0.3 ms a record.
+_BITS = 21
+_MASK = (1 << _BITS) - 1
+
+
+def _codes(document: tuple[str, ...]) -> np.ndarray:
+    """The record's distinct trigrams, packed, sorted."""
+    packed = []
+    for part in document:
+        if len(part) >= 3:
+            chars = np.frombuffer(part.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
+            packed.append((chars[:-2] << 2 * _BITS) | (chars[1:-1] << _BITS) | chars[2:])
+    return np.unique(np.concatenate(packed)) if packed else np.empty(0, dtype=np.int64)
+
+
+def _text(code: int) -> str:
+    return chr(code >> 2 * _BITS) + chr((code >> _BITS) & _MASK) + chr(code & _MASK)
 
 
 class PendingCounts:
-    """The count changes of one part of a write transaction, summed until ``flush``."""
+    """The count changes of one part of a write transaction, summed at ``flush``."""
 
     def __init__(self) -> None:
-        self.delta: Counter[str] = Counter()
+        self.added: list[np.ndarray] = []
+        self.removed: list[np.ndarray] = []
+        self.records = 0
 
     def add(self, document: tuple[str, ...]) -> None:
-        self.delta.update(trigrams(document))
-        self.delta[TOTAL] += 1
+        self.added.append(_codes(document))
+        self.records += 1
 
     def remove(self, document: tuple[str, ...]) -> None:
-        self.delta.subtract(trigrams(document))
-        self.delta[TOTAL] -= 1
+        self.removed.append(_codes(document))
+        self.records -= 1
 
     def remove_stored(self, db: sqlite3.Connection, rowid: int) -> None:
         """Take away the trigrams of the FTS row about to be deleted, if there is one."""
@@ -55,10 +79,19 @@ class PendingCounts:
         if row is not None:
             self.remove(tuple(part or "" for part in row))
 
+    def changes(self) -> list[tuple[str, int]]:
+        """(term, change) of every count that changes, the total's included."""
+        codes = np.concatenate([np.empty(0, dtype=np.int64), *self.added, *self.removed])
+        signs = np.concatenate([np.ones(sum(len(a) for a in self.added)), -np.ones(sum(len(r) for r in self.removed))])
+        unique, where = np.unique(codes, return_inverse=True)
+        sums = np.bincount(where, weights=signs, minlength=len(unique)).astype(np.int64)
+        found = [(_text(code), change) for code, change in zip(unique.tolist(), sums.tolist(), strict=True) if change]
+        return found + ([(TOTAL, self.records)] if self.records else [])
+
     def flush(self, db: sqlite3.Connection) -> None:
         """Write the summed changes; a count that reaches zero goes."""
-        changes = [(term, change) for term, change in self.delta.items() if change]
-        self.delta.clear()
+        changes = self.changes()
+        self.added, self.removed, self.records = [], [], 0
         db.executemany(
             f"INSERT INTO {COUNTS_TABLE}(term, records) VALUES (?1, max(?2, 0)) "
             "ON CONFLICT(term) DO UPDATE SET records = max(records + ?2, 0)",
