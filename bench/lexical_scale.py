@@ -281,6 +281,56 @@ def child_latency(index: str, queries_file: str) -> None:
     report_peak_rss()
 
 
+def child_lexical(index: str, queries_file: str) -> None:
+    """The lexical side alone, for an index whose graph is not built yet:
+    lexical mode through ``KnowledgeBase.search`` (no model, no vectors), and
+    hybrid's lexical calls as ``search.gather`` and ``search.rank`` make them
+    for a hybrid search without its dense candidates."""
+    from kbsearch.kb import KnowledgeBase
+    from kbsearch.search import DEFAULT_FUSION, SearchMode, gather, rank
+    from kbsearch.store import SearchFilter
+    from kbsearch.store.lexical import query_terms
+    from kbsearch.store.lexical_plan import DEFAULT_PLAN, EXHAUSTIVE
+
+    queries = json.loads(Path(queries_file).read_text(encoding="utf-8"))
+    plans = {"before": EXHAUSTIVE, "after": DEFAULT_PLAN}
+    kb = KnowledgeBase.open(index, MODEL)
+    store = kb.store
+    out: dict[str, dict[str, list]] = {plan: {"lexical_side": [], "lexical_mode": []} for plan in PLANS}
+    for i, query in enumerate(queries):
+        for plan in PLANS if i % 2 == 0 else reversed(PLANS):
+            store.lexical_plan = plans[plan]
+            with store.snapshot():
+                began = time.perf_counter()
+                terms = query_terms(query)
+                found = gather(store, terms, None, SearchFilter(), SearchMode.hybrid, 10, DEFAULT_FUSION)
+                rank(store, found, terms, None, SearchMode.hybrid, DEFAULT_FUSION)
+                out[plan]["lexical_side"].append((time.perf_counter() - began) * 1000)
+            began = time.perf_counter()
+            kb.search(query, 10, mode=SearchMode.lexical)
+            out[plan]["lexical_mode"].append((time.perf_counter() - began) * 1000)
+    print(json.dumps({"plans": out, "records": store.count()}))
+    report_peak_rss()
+
+
+def lexical_only(indexes: dict[int, Path], queries: Path) -> None:
+    print("\n| records | plan | hybrid's lexical side p50 / p99 | lexical mode p50 / p99 |\n|---|---|---|---|")
+    for n, index in indexes.items():
+        load = os.getloadavg()[0]
+        _, _, out, _ = run_child([*SELF, "_lexical", str(index), str(queries)], _search_env())
+        got = json.loads(out)
+        for plan in PLANS:
+            row = got["plans"][plan]
+            print(f"| {n:,} | {plan} | {_p(row['lexical_side'])} | {_p(row['lexical_mode'])} |")
+        before, after = got["plans"]["before"], got["plans"]["after"]
+        side = percentile(before["lexical_side"], 0.5) / percentile(after["lexical_side"], 0.5)
+        mode = percentile(before["lexical_mode"], 0.5) / percentile(after["lexical_mode"], 0.5)
+        print(f"| {n:,} | ratio (p50) | {side:.1f}x | {mode:.1f}x |")
+        print(
+            f"\n{n:,}: load {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end\n", file=sys.stderr, flush=True
+        )
+
+
 def latency(indexes: dict[int, Path], queries: Path) -> None:
     print(
         "\n| records | plan | hybrid search p50 / p99 | its lexical side p50 / p99 | lexical mode p50 / p99 "
@@ -388,11 +438,15 @@ def main() -> None:
         return child_replicate(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     if len(sys.argv) > 1 and sys.argv[1] == "_latency":
         return child_latency(sys.argv[2], sys.argv[3])
+    if len(sys.argv) > 1 and sys.argv[1] == "_lexical":
+        return child_lexical(sys.argv[2], sys.argv[3])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--build-only", action="store_true")
+    parser.add_argument("--lexical-only", action="store_true", help="the lexical side alone, on --index as it is")
+    parser.add_argument("--index", type=Path, help="with --lexical-only: this index, of --sizes records")
     parser.add_argument(
         "--write-cost", type=int, metavar="N", help="only: N records written with and without the counts"
     )
@@ -402,6 +456,8 @@ def main() -> None:
         return write_cost(args.write_cost)
     args.work.mkdir(parents=True, exist_ok=True)
     sizes = sorted(int(s) for s in args.sizes.split(","))
+    if args.lexical_only:
+        return lexical_only({sizes[0]: args.index}, queries_file(args.work, args.queries))
     indexes = {n: build(n, args.work) for n in sizes}
     if args.build_only:
         return
