@@ -29,7 +29,6 @@ from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
-from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
@@ -51,8 +50,7 @@ class Store:
         self.cache = VectorCache(root, db, params)
         self.cache.read_only = read_only
         self._vectors = VectorSearch(db, self.cache)
-        self.lexical_plan: LexicalPlan = DEFAULT_PLAN
-        """How much of FTS5's postings a lexical search reads (the benchmarks set the old plan)."""
+        self.lexical_plan: lexical.LexicalPlan = lexical.DEFAULT_PLAN  # what of FTS5 a search reads; benches swap it
 
     # -- opening -------------------------------------------------------------
 
