@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 INDEX ?= index
 
-.PHONY: setup demo test test-fast lint bench bench-scale bench-audit-million bench-corpus bench-small bench-cold bench-deps bench-audit bench-claims bench-tui bench-quality bench-names crash-trials clean
+.PHONY: setup demo test test-fast lint bench bench-scale bench-audit-million bench-corpus bench-cold bench-deps bench-audit bench-claims bench-tui bench-quality bench-names bench-list crash-trials clean
 
 setup: $(STAMP)
 
@@ -39,10 +39,14 @@ test-fast: setup
 	$(BIN)/python -m pytest -m "not slow"
 
 lint: setup
-	$(BIN)/ruff check kbsearch tests bench
-	$(BIN)/ruff format --check kbsearch tests bench
+	$(BIN)/ruff check kbsearch tests bench devtools
+	$(BIN)/ruff format --check kbsearch tests bench devtools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# Every bench runs as `python -m bench NAME` (bare: the list of them).
+bench-list: setup
+	$(BIN)/python -m bench
 
 # The million-record rows, each table beside its baseline (docs/performance.md),
 # on the 1M-record corpus of real text (its vectors cached under
@@ -52,39 +56,35 @@ lint: setup
 # cold start, and kbsearch audit beside SemHash at 100k and 1M (one run each;
 # five at 100k with make bench-audit).
 bench: bench-deps bench-corpus
-	$(BIN)/python bench/scale_million.py
-	$(BIN)/python bench/cold_start.py --repeats 3
-	$(BIN)/python bench/audit_semhash.py --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
+	$(BIN)/python -m bench scale_million
+	$(BIN)/python -m bench cold_start --repeats 3
+	$(BIN)/python -m bench audit_semhash --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
 
 # encoder overhead, ingest with the real model at 10k and 100k (per record and
 # per passage against the raw encoder), re-ingest, warm latency
 bench-scale: bench-corpus
-	$(BIN)/python bench/scale.py
+	$(BIN)/python -m bench scale
 
 # Build the bench corpus and encode what its vector cache lacks (resumable).
 bench-corpus: setup
-	$(BIN)/python bench/corpus.py --encode
-
-# ingest and search latency on examples/ (and the seed briefings, when beside the project)
-bench-small: setup
-	$(BIN)/python bench/search_latency.py
+	$(BIN)/python -m bench corpus --encode
 
 # whole-process start-up: --help, stats, a one-increment check and a search, beside python -c pass and their models' load alone
 bench-cold: setup
-	$(BIN)/python bench/cold_start.py
+	$(BIN)/python -m bench cold_start
 
 crash-trials: setup
-	$(BIN)/python bench/crash_trials.py --trials 200
+	$(BIN)/python -m bench crash_trials --trials 200
 
 # keystroke-to-results latency of the TUI on 10k records of the dev stream (real model)
 bench-tui: setup
-	$(BIN)/python bench/tui_latency.py
+	$(BIN)/python -m bench tui_latency
 
 bench-quality: setup
-	$(BIN)/python bench/search_quality.py --before
+	$(BIN)/python -m bench search_quality --before
 
 bench-names: setup
-	$(BIN)/python bench/name_rarity.py
+	$(BIN)/python -m bench name_rarity
 
 # Packages only the benches use, never kbsearch itself: semhash (pulls usearch,
 # vicinity and model2vec, no torch) for bench-audit.
@@ -93,15 +93,15 @@ bench-deps: setup
 
 # kbsearch audit as a whole process beside SemHash, on labelled duplicates (100k, five runs each)
 bench-audit: bench-deps bench-corpus
-	$(BIN)/python bench/audit_semhash.py --sizes 100000 --runs 5
+	$(BIN)/python -m bench audit_semhash --sizes 100000 --runs 5
 
 # the same at 1M (one run each; SemHash's threshold fitted at 100k first)
 bench-audit-million: bench-deps bench-corpus
-	$(BIN)/python bench/audit_semhash.py --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
+	$(BIN)/python -m bench audit_semhash --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
 
 # the dedupe gate with every sentence embedded and with passage version 2 (real model, a few minutes)
 bench-claims: setup
-	$(BIN)/python bench/claim_vectors.py
+	$(BIN)/python -m bench claim_vectors
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -7,7 +7,7 @@ corpus of ``bench/corpus.py`` (first 100k, and all 1M): its labelled part is
 every summary of the three dev digest streams (feed a and c in Chinese, feed
 g in English), so two records of one paper are a true duplicate within a
 feed, across feeds and across languages; the rest is real text around them.
-The index is the one ``bench/scale.py --million`` imported (``bulk-N`` in the
+The index is the one ``python -m bench scale_million`` imported (``bulk-N`` in the
 work folder), built again here the same way if it is missing.
 
 - **kbsearch**: ``kbsearch audit --index IDX --json``, a whole process (model

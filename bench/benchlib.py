@@ -60,8 +60,9 @@ def run_child(args: list[str], env: dict[str, str] | None = None) -> tuple[float
 
 
 def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+    """The value at rank ``q`` of the values measured (NaN, a run that gave none, left out); NaN when none."""
+    ordered = sorted(v for v in values if v == v)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> Path:

@@ -50,11 +50,11 @@ from kbsearch.dedupe.config import DedupeConfig, config_for  # noqa: E402
 from kbsearch.dedupe.results import Verdict  # noqa: E402
 from kbsearch.embed import Encoder, load_encoder  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402
-from kbsearch.ingest_embed import Judge  # noqa: E402
+from kbsearch.ingest.embedding import Judge  # noqa: E402
 from kbsearch.models import resolve_judge, resolve_model  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.store import ChangeSet, Store  # noqa: E402
-from kbsearch.textsim import sentences  # noqa: E402
+from kbsearch.text.textsim import sentences  # noqa: E402
 
 DOMAIN = ROOT.parent / "shared" / "eval" / "domain"
 

@@ -97,7 +97,7 @@ def _stream_sequences() -> Iterator[tuple[list[str], str, str]]:
     title and abstract as one text, its Chinese title, method and result as
     another, and feed g's English method and result as a third. Summaries are
     left out: they are the labelled records."""
-    from kbsearch.textsim import sentences
+    from kbsearch.text.textsim import sentences
 
     groups = (("title", "abstract_en"), ("title_zh", "method_zh", "result_zh"), ("method_en", "result_en"))
     for feed, name in STREAMS.items():

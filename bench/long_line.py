@@ -29,6 +29,9 @@ from kbsearch.kb import KnowledgeBase  # noqa: E402
 from kbsearch.models import resolve_model  # noqa: E402
 from kbsearch.parse import iter_input_files, parse_file  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from benchlib import percentile  # noqa: E402
+
 EXAMPLES = ROOT / "examples"
 QUERIES = [
     "frequency-domain KV cache compression",
@@ -59,11 +62,6 @@ def long_line(megabytes: float) -> str:
     size = int(megabytes * 1_000_000)
     line = unit * (size // len(unit.encode("utf-8")) + 1)
     return line.encode("utf-8")[:size].decode("utf-8", errors="ignore")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ from kbsearch.dedupe.names import NameHolders  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.store import ChangeSet, Store  # noqa: E402
-from kbsearch.textsim import name_tokens  # noqa: E402
+from kbsearch.text.textsim import name_tokens  # noqa: E402
 
 DIM = 16
 

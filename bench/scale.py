@@ -1,6 +1,6 @@
-"""Performance at scale on real text: encoder, ingest throughput, re-ingest, latency, and (``--million``) 1M.
+"""Performance at scale on real text: encoder, ingest throughput, re-ingest, latency.
 
-    python bench/scale.py [--sizes 10000,100000] [--million] [--work DIR]
+    python -m bench scale [--sizes 10000,100000] [--work DIR]
 
 The records are the corpus of ``bench/corpus.py``: real sentences, sentence
 windows and pairs of pairs of ../shared/eval, both languages, plus the three
@@ -19,8 +19,9 @@ same run:
 3. Warm latency in one process per size: hybrid and dense search, a
    one-increment check, and the index alone against an exact scan, with
    queries held apart from every indexed record (``corpus.held_out``).
-4. ``--million`` (``bench/scale_million.py``): the bulk import of the 1M
-   corpus from one JSONL file, its re-import, and a search session at 1M.
+
+The million-record rows are their own bench (``python -m bench scale_million``,
+which reads this one's helpers; this one never imports it).
 
 The figures are the index model's alone: every process reads a models.txt
 whose lines name no judge (models.txt ``judge=``), as an index with the judge
@@ -309,7 +310,6 @@ def main() -> None:
     without_judge()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--million", action="store_true", help="also the 1M bulk import and search session")
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work", help="indexes are built (and kept) here")
     args = parser.parse_args()
     corpus.require_eval()
@@ -323,10 +323,6 @@ def main() -> None:
         encoder_overhead([json.loads(line)["text"] for line in lines])
     indexes = ingest_sizes(sizes, args.work)
     latency(indexes, queries_file(args.work))
-    if args.million:
-        import scale_million
-
-        scale_million.run(args.work, queries_file(args.work))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The million-record rows of ``bench/scale.py --million``.
+"""The million-record rows: bulk import, re-import and a search session at 1M.
 
 1. Bulk import of the 1M corpus from one JSONL file (343 MB), beside the same
    import of its first 100k lines: whole processes, peak RSS before the
@@ -12,8 +12,8 @@
 2. A warm search session at 1M with the real model, held-apart queries, and
    the index alone against an exact scan.
 
-    python bench/scale_million.py [--work DIR]    # or bench/scale.py --million, after the smaller sizes
-    python bench/scale_million.py --work DIR --search-only    # section 2 alone, on DIR/bulk-1000000 as built
+    python -m bench scale_million [--work DIR]    # after python -m bench scale, with the same --work
+    python -m bench scale_million --work DIR --search-only    # section 2 alone, on DIR/bulk-1000000 as built
 """
 
 from __future__ import annotations

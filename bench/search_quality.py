@@ -42,11 +42,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kbsearch.embed import Encoder, load_encoder  # noqa: E402
-from kbsearch.fusion import Fusion  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402
 from kbsearch.models import resolve_model  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.search import DEFAULT_FUSION, SearchMode, gather, rank, search  # noqa: E402
+from kbsearch.search.fusion import Fusion  # noqa: E402
 from kbsearch.store import ChangeSet, SearchFilter, Store  # noqa: E402
 from kbsearch.store.lexical import query_terms  # noqa: E402
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, EXHAUSTIVE, LexicalPlan  # noqa: E402

@@ -38,6 +38,7 @@ from kbsearch.store import SearchFilter  # noqa: E402
 from kbsearch.tui import make_app  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
+from benchlib import percentile  # noqa: E402
 from dev_stream import build_index, load_rows, pick_queries  # noqa: E402
 
 from kbsearch.tui.search_screen import DEBOUNCE, SearchScreen  # noqa: E402
@@ -132,11 +133,6 @@ async def one_query(
         "ui": total - DEBOUNCE - search,
         "early": float(len(early)),
     }
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(v for v in values if v == v)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
 
 
 def report(samples: list[dict[str, float]], records: int, model: str) -> None:

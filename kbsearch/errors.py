@@ -65,6 +65,6 @@ class TooLarge(KbError):
 
 class Stopped(KbError):
     """A request's work was stopped before it finished: it ran over its time
-    budget, or the caller went away (see ``kbsearch.cancel``). Nothing was
+    budget, or the caller went away (see ``kbsearch.runtime.cancel``). Nothing was
     written: the stop comes before a write commits, and a write it interrupts
     is rolled back."""

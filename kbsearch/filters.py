@@ -1,7 +1,11 @@
-"""What a search, listing or check may look at: the filter every read takes.
+"""What a search, listing or check may look at: the filter every read takes,
+and the SQL over ``records`` it stands for.
 
-Kept apart from the store so that the CLI's server client can build and read
-the documents that carry it without importing SQLite, FAISS or numpy.
+One module for the concept, below the store: the CLI's server client builds
+and reads the documents that carry a filter without importing SQLite, FAISS
+or numpy (the SQL is only strings), and the store applies the SQL inside the
+vector and lexical searches, before the top-k cut, so a filter never empties
+a page of results.
 """
 
 from __future__ import annotations
@@ -54,3 +58,51 @@ def require_limit(limit: int | None) -> None:
     """A listing's ``--limit``: at least one record, or none given (all)."""
     if limit is not None and limit < 1:
         raise KbError(f"--limit must be at least 1, not {limit}", hint="leave --limit out to list every record")
+
+
+def filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
+    """(clauses to AND together, their parameters); ``["1"]`` when nothing is filtered."""
+    clauses: list[str] = ["1"]
+    params: list[object] = []
+    if flt.kinds:
+        clauses.append(f"kind IN ({','.join('?' * len(flt.kinds))})")
+        params += [k.value for k in flt.kinds]
+    for column in ("instance", "topic"):
+        value = getattr(flt, column)
+        if value:
+            clauses.append(f"{column} = ? COLLATE NOCASE")
+            params.append(value)
+    if flt.since:
+        clauses.append("date >= ?")
+        params.append(flt.since.isoformat())
+    if flt.until:
+        clauses.append("date <= ?")
+        params.append(flt.until.isoformat())
+    if flt.not_after:
+        clauses.append("(date IS NULL OR date <= ?)")
+        params.append(flt.not_after.isoformat())
+    if flt.section:
+        clauses.append("instr(lower(coalesce(section, '')), lower(?)) > 0")
+        params.append(flt.section)
+    excluded, excluded_params = exclusion_sql(flt, "NOT IN")
+    return clauses + excluded, params + excluded_params
+
+
+def where_sql(flt: SearchFilter | None) -> tuple[str, list[object]]:
+    """The filter as one ``WHERE`` condition over ``records``, with its parameters."""
+    clauses, params = filter_sql(flt or SearchFilter())
+    return " AND ".join(clauses), params
+
+
+def exclusion_sql(flt: SearchFilter, operator: str) -> tuple[list[str], list[object]]:
+    """The filter's excluded ids and files as SQL: ``NOT IN`` to keep the rest,
+    ``IN`` to list the excluded records themselves."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if flt.exclude_ids:
+        clauses.append(f"id {operator} ({','.join('?' * len(flt.exclude_ids))})")
+        params += flt.exclude_ids
+    if flt.exclude_sources:
+        clauses.append(f"coalesce(file, '') {operator} ({','.join('?' * len(flt.exclude_sources))})")
+        params += flt.exclude_sources
+    return clauses, params

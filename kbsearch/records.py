@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from kbsearch.textsim import sentences
+from kbsearch.text.textsim import sentences
 
 # Long texts are cut before embedding: the models read a few hundred tokens at
 # most, and the head of a record (title, TLDR, first points) carries its gist.

@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
-from kbsearch.snippet import Span
+from kbsearch.text.snippet import Span
 
 Tier = Literal["about", "overview", "cites", "ref"]
-"""How a record carries an exact identifier from the query (see ``kbsearch.exact``)."""
+"""How a record carries an exact identifier from the query (see ``kbsearch.search.exact``)."""
 
 
 class SearchMode(StrEnum):
@@ -57,14 +57,14 @@ class SearchHit(BaseModel):
     exact: Tier | None = None
     """How the record carries them: ``about`` (its only subject), ``overview``
     (one of several subjects), ``cites``, or ``ref`` (a repo or URL); see
-    ``kbsearch.exact``. None for a record found by its score alone."""
+    ``kbsearch.search.exact``. None for a record found by its score alone."""
     lift: float = 0.0
     """Added to ``score`` to keep the list in rank order when an exact
     identifier put this record above records that scored higher on their own."""
     item_of: str | None = None
     """The best hit this record shares an item with, when its score is that
     hit's score times ``item_share`` rather than its own (hybrid mode; see
-    ``kbsearch.items``)."""
+    ``kbsearch.search.items``)."""
     dense_score: float | None = None
     """Cosine of the query and the best passage (None in lexical mode)."""
     lexical_rank: int | None = None

@@ -1,30 +1,32 @@
 """Every ``KBSEARCH_*`` environment variable, read and checked in one place.
 
-``settings()`` reads the environment each time it is called (cheap: a few
-dictionary lookups), so a test or a long-lived process that changes a
-variable is heard. An empty variable counts as unset. A value that does not
-fit raises one ``KbError`` naming the variable and what it accepts, whichever
-command runs, rather than a traceback or a silent fallback deep inside one.
+A pydantic-settings ``BaseSettings``: the prefix, the parsing and the
+validation are its own. ``settings()`` reads the environment each time it is
+called (well under a millisecond), so a test or a long-lived process that
+changes a variable is heard. An empty variable counts as unset. A value that
+does not fit raises one ``KbError`` naming the variable and what it accepts,
+whichever command runs, rather than a traceback or a silent fallback deep
+inside one.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kbsearch.errors import KbError
 
 PREFIX = "KBSEARCH_"
 
 
-class Settings(BaseModel):
+class Settings(BaseSettings):
     """The variables, by field name: ``index`` is ``KBSEARCH_INDEX``, and so on."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # No .env file and no secrets folder: the environment alone, as documented.
+    model_config = SettingsConfigDict(env_prefix=PREFIX, env_ignore_empty=True, frozen=True, extra="ignore")
 
     index: Path | None = None
     """The index folder used when a command gets no ``--index`` (else ``./index``)."""
@@ -36,14 +38,14 @@ class Settings(BaseModel):
     cache: Path | None = None
     """Where models rebuilt on first use (multilingual-e5-small, its ONNX
     exports) are kept (else ``~/.cache/kbsearch``)."""
-    lock_timeout: float = Field(600.0, ge=0)
+    lock_timeout: float = Field(default=600.0, ge=0)
     """Seconds a writer waits for another writer's lock on the index before giving up."""
-    use_threads: int | None = Field(None, ge=1)
+    use_threads: int | None = Field(default=None, ge=1)
     """BLAS threads of the default model (USE); else as many as there are free
     cores when it loads (by the load average), at least one: when the cores
     are shared the threads only wait on each other, and on idle cores a bulk
     ingest gains from each."""
-    audit_threads: int | None = Field(None, ge=1)
+    audit_threads: int | None = Field(default=None, ge=1)
     """Threads of ``audit``'s neighbour search (else every core)."""
     timings: bool = False
     """``1`` prints where one command spent its time (phases) on stderr."""
@@ -92,15 +94,14 @@ def env_name(field: str) -> str:
     return PREFIX + field.upper()
 
 
-def settings(environ: Mapping[str, str] | None = None) -> Settings:
+def settings() -> Settings:
     """The settings the environment gives, checked; a bad value is a ``KbError``."""
-    environ = os.environ if environ is None else environ
-    given = {field: environ[env_name(field)] for field in Settings.model_fields if environ.get(env_name(field))}
     try:
-        return Settings.model_validate(given)
+        return Settings()
     except ValidationError as err:
-        field = str(err.errors()[0]["loc"][0])
+        problem = err.errors()[0]
+        field = str(problem["loc"][0])
         raise KbError(
-            f"{env_name(field)}={given[field]!r} is not valid: it takes {ALLOWED[field]}",
+            f"{env_name(field)}={problem['input']!r} is not valid: it takes {ALLOWED[field]}",
             hint=f"fix or unset {env_name(field)}",
         ) from err

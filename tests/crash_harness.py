@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbsearch.cli import main
-from kbsearch.doctor import examine
 from kbsearch.kb import KnowledgeBase
+from kbsearch.kb.doctor import examine
 from kbsearch.records import MAX_PASSAGES
 from kbsearch.store import DB_NAME, Store
 from kbsearch.store.files import UnfinishedIndex

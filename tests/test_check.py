@@ -340,35 +340,25 @@ def small_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, FakeEn
     return _small_store(tmp_path_factory.mktemp("kb"), encoder), encoder
 
 
+def same_items(store: Store, encoder: FakeEncoder, threshold: float) -> int:
+    """Probes found to be an item already stored, at ``threshold``."""
+    base = fake_config()
+    scorer = base.same_item.model_copy(update={"threshold": threshold})
+    config = base.model_copy(update={"same_item": scorer})
+    result = Checker(store, encoder, config).check(PROBES, file=None, input_name="probe")
+    return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
+
+
 @settings(max_examples=40, deadline=None)
 @given(low=st.floats(0.01, 0.98), step=st.floats(0.0, 0.98))
 def test_a_higher_threshold_never_flags_more_duplicates(
     small_store: tuple[Store, FakeEncoder], low: float, step: float
 ) -> None:
+    """Monotone, and not because the decision ignores its threshold: at the
+    extremes every probe and fewer are flagged (a constant decision fails here)."""
     store, encoder = small_store
-    base = fake_config()
-
-    def same_items(threshold: float) -> int:
-        scorer = base.same_item.model_copy(update={"threshold": min(0.99, threshold)})
-        config = base.model_copy(update={"same_item": scorer})
-        result = Checker(store, encoder, config).check(PROBES, file=None, input_name="probe")
-        return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
-
-    assert same_items(low + step) <= same_items(low)
-
-
-def test_the_threshold_is_what_decides(small_store: tuple[Store, FakeEncoder]) -> None:
-    """The property above holds for a constant decision too: here the threshold must matter."""
-    store, encoder = small_store
-    base = fake_config()
-
-    def same_items(threshold: float) -> int:
-        scorer = base.same_item.model_copy(update={"threshold": threshold})
-        config = base.model_copy(update={"same_item": scorer})
-        result = Checker(store, encoder, config).check(PROBES, file=None, input_name="probe")
-        return sum(1 for i in result.items if i.verdict is not Verdict.NEW)
-
-    assert same_items(0.999) < same_items(0.001) == len(PROBES)
+    assert same_items(store, encoder, min(0.99, low + step)) <= same_items(store, encoder, low)
+    assert same_items(store, encoder, 0.999) < same_items(store, encoder, 0.001) == len(PROBES)
 
 
 def test_calibrate_fits_both_decisions_and_check_uses_the_file(

@@ -18,8 +18,8 @@ import pytest
 from crash_harness import briefing_text, fake_model_env, fingerprint, ingest_in_process, jsonl_rows
 from filelock import FileLock
 
-from kbsearch.doctor import examine
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
+from kbsearch.kb.doctor import examine
 
 TRIALS = 20
 WAITING = "kbsearch: another kbsearch run is writing to this index; waiting for it to finish…"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbsearch import cores
+import kbsearch.runtime.cores as cores
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ from crash_harness import (
     search_results,
 )
 
-from kbsearch.doctor import examine
+from kbsearch.kb.doctor import examine
 
 TRIALS = int(os.environ.get("KBSEARCH_CRASH_TRIALS", "20"))
 

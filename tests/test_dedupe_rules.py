@@ -15,7 +15,7 @@ from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, decide, restates_same_paper
 from kbsearch.records import Kind, Record
-from kbsearch.textsim import substantive_numbers
+from kbsearch.text.textsim import substantive_numbers
 
 ENCODER = FakeEncoder()
 CONFIG = fake_config()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from serve_support import BRIEFING, briefing_with_claims, build_index
+from support.briefings import BRIEFING_FOLDERS
 
 from kbsearch.cli import main
 from kbsearch.errors import TooLarge
@@ -56,7 +57,9 @@ def test_each_check_limit_refuses_naming_itself(index: Path, limit: str) -> None
             assert kb.check_text(text, name=name).items
 
 
-def test_a_real_briefing_is_far_inside_every_limit(seeds_dir: Path, index: Path) -> None:
+@pytest.mark.parametrize("folder", BRIEFING_FOLDERS)
+def test_a_real_briefing_is_far_inside_every_limit(folder: Path, index: Path) -> None:
+    """The seeds, or the two briefings written like them (tests/fixtures/briefings)."""
     ten_times = InputLimits(
         input_chars=DEFAULT_LIMITS.input_chars // 10,  # type: ignore[operator]
         input_items=DEFAULT_LIMITS.input_items // 10,  # type: ignore[operator]
@@ -65,7 +68,7 @@ def test_a_real_briefing_is_far_inside_every_limit(seeds_dir: Path, index: Path)
         item_chars=DEFAULT_LIMITS.item_chars // 10,  # type: ignore[operator]
     )
     with KnowledgeBase.open(index) as kb, using(ten_times):
-        for briefing in sorted(seeds_dir.iterdir()):
+        for briefing in sorted(folder.iterdir()):
             assert kb.check(str(briefing)).items
 
 
@@ -88,7 +91,7 @@ def test_the_client_refuses_a_file_over_input_chars_before_sending_it(
 ) -> None:
     big = tmp_path / "big.jsonl"
     big.write_text(jsonl(1, "KV " * (DEFAULT_LIMITS.input_chars or 0)), encoding="utf-8")
-    monkeypatch.setattr("kbsearch.client.call", lambda *a: pytest.fail("sent to the server"))
+    monkeypatch.setattr("kbsearch.cli.client.call", lambda *a: pytest.fail("sent to the server"))
     code, _, err = run(capsys, "check", str(big), "--server", "http://127.0.0.1:9", "--token-file", str(big))
     assert code == 2 and str(big) in err and "input_chars" in err and err.count("\n") == 1
 

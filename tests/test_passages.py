@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from fake_encoder import FakeEncoder
-from kbsearch.doctor import examine
 from kbsearch.errors import KbError
 from kbsearch.ingest import ingest_records, reindex_store
+from kbsearch.kb.doctor import examine
 from kbsearch.records import CLAIMS_FROM_CHARS, PASSAGES_VERSION, Kind, Record
 from kbsearch.store import ChangeSet, Store, checkup, writer
 from kbsearch.store.passages import META_KEY as PASSAGES_META
@@ -79,7 +79,7 @@ def old_index(tmp_path: Path) -> Path:
 
 def old_texts(r: Record) -> list[tuple[str, str]]:
     from kbsearch.records import text_hash
-    from kbsearch.textsim import sentences
+    from kbsearch.text.textsim import sentences
 
     texts = [r.embed_text(), *sentences(r.text)]
     return [(text_hash(t), t) for t in texts]

@@ -28,16 +28,16 @@ from kbsearch import render
 from kbsearch.cli import main
 from kbsearch.errors import KbError
 from kbsearch.filters import SearchFilter
-from kbsearch.folding import fold, fold_offsets
 from kbsearch.ingest import IngestReport, ingest_records
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
 from kbsearch.parse import iter_input_files, parse_file
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, SearchResponse, search
-from kbsearch.snippet import make_snippet
 from kbsearch.store import ChangeSet, Store, lexical
 from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS, _m2_document, _m2_refs
+from kbsearch.text.folding import fold, fold_offsets
+from kbsearch.text.snippet import make_snippet
 from kbsearch.tui import hits as hitview
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen

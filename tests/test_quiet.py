@@ -30,8 +30,8 @@ def test_serve_says_nothing_of_faiss_unless_verbose(fake_models: Path, tmp_path:
 BARS = (
     "import logging, sys\n"
     "if sys.argv[1] == 'verbose': logging.getLogger('kbsearch').setLevel(logging.DEBUG)\n"
-    "from kbsearch.embed import _quiet_libraries\n"
-    "_quiet_libraries()\n"  # what loading any model does first
+    "from kbsearch.embed.base import quiet_libraries\n"
+    "quiet_libraries()\n"  # what loading any model does first
     "from transformers.utils import logging as transformers_logging\n"
     "print(transformers_logging.is_progress_bar_enabled())"
 )

@@ -15,8 +15,8 @@ from kbsearch.cli import main
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.related import load_embedded
 from kbsearch.dedupe.rules import compare, rule_findings
-from kbsearch.doctor import examine
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
+from kbsearch.kb.doctor import examine
 from kbsearch.models import ModelSpec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -19,14 +19,14 @@ from support.cli import ingest_rows
 from fake_encoder import FakeEncoder
 from kbsearch import render
 from kbsearch.cli import main
-from kbsearch.fusion import Fusion, reciprocal_rank, term_coverage, weighted_sum
 from kbsearch.ingest import ingest_records, reindex_store
 from kbsearch.records import Kind, Record
 from kbsearch.search import DEFAULT_FUSION, SearchMode, search
-from kbsearch.snippet import ELLIPSIS, make_snippet
+from kbsearch.search.fusion import Fusion, reciprocal_rank, term_coverage, weighted_sum
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
 from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS
+from kbsearch.text.snippet import ELLIPSIS, make_snippet
 
 MODES = list(SearchMode)
 
@@ -431,7 +431,7 @@ def test_cli_modes_and_json_shape(
     def no_model(*_: object) -> None:
         raise AssertionError("lexical search loaded a model")
 
-    monkeypatch.setattr("kbsearch.kb.load_encoder", no_model)
+    monkeypatch.setattr("kbsearch.kb.facade.load_encoder", no_model)
     assert main(["search", "频域", "--mode", "lexical", "--index", index]) == 0
     out = capsys.readouterr().out
     assert "[bold]10.7x[/bold]" in out and "lexical search" in out

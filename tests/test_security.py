@@ -34,10 +34,10 @@ UNSAFE_MODULES = {
 UNSAFE_CALLS = {"system", "popen", "spawnl", "spawnv", "execv", "execve", "execl", "startfile"}
 # The builtins, called by bare name; torch's ``module.eval()`` (inference mode) is not one.
 UNSAFE_BUILTINS = {"eval", "exec"}
-# Reviewed exceptions. compaction.py starts ``python -m kbsearch.compaction INDEX``
+# Reviewed exceptions. background.py starts ``python -m kbsearch.store.compaction INDEX``
 # in the background: an argument list (no shell), this interpreter and the
 # index folder, never text from a record.
-ALLOWED = {"compaction.py: import subprocess"}
+ALLOWED = {"background.py: import subprocess"}
 
 
 def modules() -> list[tuple[Path, ast.AST]]:
@@ -229,7 +229,7 @@ def test_json_output_escapes_exactly_the_control_and_format_characters() -> None
     # --json escapes these with one regex over hand-listed ranges (a character
     # at a time cost gigabytes on a million records' audit): the ranges must be
     # the running Python's Cc and Cf categories, newline aside, whatever its Unicode.
-    from kbsearch.terminal import _CONTROL_OR_FORMAT, inert_json
+    from kbsearch.text.terminal import _CONTROL_OR_FORMAT, inert_json
 
     wanted = {c for c in range(0x110000) if chr(c) != "\n" and unicodedata.category(chr(c)) in ("Cc", "Cf")}
     matched = {c for c in range(0x110000) if _CONTROL_OR_FORMAT.fullmatch(chr(c))}

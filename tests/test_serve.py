@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,18 @@ def bearer(index: Path, name: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {(index / name).read_text().strip()}"}
 
 
+@pytest.fixture
+def root_logger_at_error() -> Iterator[None]:
+    """A library may leave the root logger at ERROR (in CI, after the first e5 build):
+    the server's refusals must still be logged."""
+    root = logging.getLogger()
+    before = root.level
+    root.setLevel(logging.ERROR)
+    yield
+    root.setLevel(before)
+
+
+@pytest.mark.usefixtures("root_logger_at_error")
 def test_api_needs_a_token_except_health(
     api: tuple[Any, Tokens], index: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

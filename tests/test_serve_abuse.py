@@ -24,9 +24,9 @@ from mcp import Client
 from serve_support import BRIEFING, FAKE, AsgiClient, briefing_with_claims, build_index, service_for
 
 from fake_encoder import FakeEncoder
-from kbsearch.cancel import Cancellation, checkpoint, watching
 from kbsearch.errors import Stopped
 from kbsearch.kb import SharedEncoder
+from kbsearch.runtime.cancel import Cancellation, checkpoint, watching
 from kbsearch.serve.http import build_app
 from kbsearch.serve.requests import CheckRequest, SearchRequest
 from kbsearch.serve.service import CHECK_NICE, Service
@@ -202,7 +202,8 @@ def test_a_check_over_its_budget_is_stopped(
     answer = client.post("/api/check", json={"text": briefing_with_claims(40)}, headers=auth)  # 2 s of claims
     took = time.monotonic() - started
     assert answer.status_code == 503 and "time budget of 0.5 s" in one_line_error(answer)
-    assert "nothing was written" in answer.json()["error"] and took < 0.5 + 4 * CLAIM_SECONDS
+    # Stopped near the budget, not after the 2 s all 40 claims take (slack for a busy machine).
+    assert "nothing was written" in answer.json()["error"] and took < 0.5 + 10 * CLAIM_SECONDS
     assert "check: the request ran over its time budget" in caplog.text
     assert client.post("/api/search", json={"query": "TriAttention"}, headers=auth).status_code == 200
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -36,16 +37,34 @@ def test_only_the_settings_module_reads_the_environment_for_them() -> None:
     assert readers == []
 
 
-def test_values_are_parsed_and_empty_means_unset() -> None:
-    given = settings({"KBSEARCH_LOCK_TIMEOUT": "2.5", "KBSEARCH_USE_THREADS": "3", "KBSEARCH_INDEX": "", "X": "y"})
+def environment(monkeypatch: pytest.MonkeyPatch, **given: str) -> None:
+    """Exactly ``given`` among the KBSEARCH_* variables."""
+    for name in [name for name in os.environ if name.startswith("KBSEARCH_")]:
+        monkeypatch.delenv(name)
+    for name, value in given.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_values_are_parsed_and_empty_means_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    environment(monkeypatch, KBSEARCH_LOCK_TIMEOUT="2.5", KBSEARCH_USE_THREADS="3", KBSEARCH_INDEX="", X="y")
+    given = settings()
     assert (given.lock_timeout, given.use_threads, given.index, given.audit_threads) == (2.5, 3, None, None)
-    assert settings({"KBSEARCH_TIMINGS": "1", "KBSEARCH_CACHE": "~/m"}).timings is True
+    environment(monkeypatch, KBSEARCH_TIMINGS="1", KBSEARCH_CACHE="~/m")
+    assert settings().timings is True and settings().cache == Path("~/m").expanduser()
+
+
+def test_a_variable_without_the_prefix_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    environment(monkeypatch, INDEX="/elsewhere", LOCK_TIMEOUT="soon")
+    assert settings().index is None and settings().lock_timeout == 600.0
 
 
 @pytest.mark.parametrize(("name", "value"), sorted(BAD.items()))
-def test_a_bad_value_is_one_error_naming_the_variable_and_what_it_takes(name: str, value: str) -> None:
+def test_a_bad_value_is_one_error_naming_the_variable_and_what_it_takes(
+    name: str, value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    environment(monkeypatch, **{name: value})
     with pytest.raises(KbError) as caught:
-        settings({name: value})
+        settings()
     assert caught.value.message.startswith(f"{name}={value!r} is not valid: it takes ")
     assert name in (caught.value.hint or "")
 

@@ -17,7 +17,8 @@ from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
 from kbsearch.store.compaction import compact
-from kbsearch.store.vector_cache import MANIFEST_NAME, CacheProblem, load_cache, read_manifest, write_cache
+from kbsearch.store.manifest import MANIFEST_NAME, read_manifest
+from kbsearch.store.vector_cache import CacheProblem, load_cache, write_cache
 from kbsearch.vector_index import IndexParams, VectorIndex
 from kbsearch.vector_index.base import VectorBackend
 from kbsearch.vector_index.facade import BACKENDS
@@ -374,8 +375,8 @@ def test_a_single_query_on_any_thread_runs_on_one_openmp_thread() -> None:
 
 
 def test_compaction_takes_the_writer_lock_of_writers() -> None:
+    from kbsearch.kb.writer_lock import LOCK_NAME
     from kbsearch.store import compaction
-    from kbsearch.writer_lock import LOCK_NAME
 
     assert compaction.WRITER_LOCK == LOCK_NAME
 

@@ -14,9 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.cli import run
 
-from kbsearch.filters import SearchFilter
+from kbsearch.filters import SearchFilter, where_sql
 from kbsearch.records import Kind
-from kbsearch.store.filters import where_sql
 from kbsearch.vector_index.choice import parse_vector_store
 from kbsearch.vector_index.predicate import PointFields, Predicate
 

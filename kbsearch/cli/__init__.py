@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.cli.errors import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
 from kbsearch.cli.remote import check_remotely
 
@@ -50,7 +50,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from kbsearch import render
-    from kbsearch.calibration import calibrate
+    from kbsearch.kb.calibration import calibrate
 
     result = calibrate(args.inputs, args.model, tests=args.test, until=args.until, config=args.config, out=args.out)
     emit(args, result, render.calibration_text)

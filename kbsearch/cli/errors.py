@@ -17,7 +17,7 @@ import sys
 from typing import NoReturn
 
 from kbsearch.errors import KbError
-from kbsearch.terminal import clean, inert_json
+from kbsearch.text.terminal import clean, inert_json
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130

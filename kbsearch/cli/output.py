@@ -8,8 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kbsearch import timings
-from kbsearch.terminal import clean, inert_json
+import kbsearch.runtime.timings as timings
+from kbsearch.text.terminal import clean, inert_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

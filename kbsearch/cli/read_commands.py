@@ -9,11 +9,11 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
 from kbsearch.cli.remote import ask_server, filter_fields, print_answer
 from kbsearch.errors import KbError
-from kbsearch.terminal import inert_json
+from kbsearch.text.terminal import inert_json
 
 if TYPE_CHECKING:
     from kbsearch.filters import SearchFilter

@@ -13,10 +13,10 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.cli.output import print_styled
 from kbsearch.errors import KbError
-from kbsearch.terminal import inert_json
+from kbsearch.text.terminal import inert_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -28,7 +28,7 @@ def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     """(url, token, found) of the server to ask: named (found False), or found running for
     the index; None to run locally. A command naming a model of its own runs locally."""
     with timings.phase("imports"):  # the settings and pydantic: a cold run's, whichever path it takes
-        from kbsearch.client import found_server, server_url, token
+        from kbsearch.cli.client import found_server, server_url, token
 
     if args.local:
         return None
@@ -42,7 +42,7 @@ def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
 def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
     """The server's answer (see ``server_for``), else None: run locally. A found server that
     no longer answers (it just stopped) sends the command to the local index."""
-    from kbsearch.client import Unreachable, call
+    from kbsearch.cli.client import Unreachable, call
 
     target = server_for(args)
     if target is None:
@@ -89,7 +89,7 @@ def refuse_local_only(args: argparse.Namespace) -> None:
     """A command with no server form refuses to run locally while $KBSEARCH_SERVER names a
     server: the user means the server's index, and a local run would read or build ./index."""
     with timings.phase("imports"):  # the settings and pydantic: every command's first
-        from kbsearch.client import server_url
+        from kbsearch.cli.client import server_url
     from kbsearch.errors import KbError
 
     instead = LOCAL_ONLY.get(args.command)
@@ -104,7 +104,7 @@ def refuse_local_only(args: argparse.Namespace) -> None:
 
 
 def config_fields(args: argparse.Namespace) -> dict[str, Any]:
-    from kbsearch.client import config_fields as read
+    from kbsearch.cli.client import config_fields as read
 
     return read(args.config) if args.config else {}
 
@@ -113,7 +113,7 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | No
     """``check`` through the server (its exit code), or None when no server is named."""
     with timings.phase("imports"):  # the settings, pydantic and the result types: a cold run's, whichever path
         from kbsearch import render
-        from kbsearch.client import check_body, server_url
+        from kbsearch.cli.client import check_body, server_url
         from kbsearch.dedupe.results import CheckResult
 
     if args.bulk and not args.local and server_url(args.server) is not None:

@@ -31,7 +31,7 @@ from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.scorer import Scorer, fit_logistic
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
-from kbsearch.textsim import jaccard, language, lexical_tokens
+from kbsearch.text.textsim import jaccard, language, lexical_tokens
 
 L2 = 1.0
 """Ridge penalty on the standardised weights: small beside the thousands of

@@ -19,8 +19,7 @@ import datetime as dt
 
 import numpy as np
 
-from kbsearch import timings
-from kbsearch.cancel import checkpoint
+import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
@@ -31,6 +30,7 @@ from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, resta
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
+from kbsearch.runtime.cancel import checkpoint
 from kbsearch.store import SearchFilter, Store
 
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)

@@ -6,12 +6,12 @@ import hashlib
 from pathlib import Path
 
 from kbsearch.errors import KbError
-from kbsearch.ids import extract_arxiv_ids
 from kbsearch.limits import active_limits
 from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
 from kbsearch.parse.common import read_text
 from kbsearch.parse.jsonl import parse_jsonl
 from kbsearch.records import IdMention, Kind, Record
+from kbsearch.text.ids import extract_arxiv_ids
 
 STDIN = "-"
 

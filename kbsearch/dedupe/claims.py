@@ -19,7 +19,7 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder, TokenEncoder
-from kbsearch.textsim import jaccard, language, lexical_tokens, substantive_numbers
+from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
 @dataclass

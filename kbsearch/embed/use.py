@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from kbsearch import timings
-from kbsearch.embed import normalize_rows
+import kbsearch.runtime.timings as timings
+from kbsearch.embed.base import normalize_rows
 from kbsearch.errors import KbError
 
 USE_DIM = 512

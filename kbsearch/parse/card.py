@@ -40,7 +40,6 @@ from typing import Any
 import yaml
 
 from kbsearch.errors import KbError
-from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
 from kbsearch.parse.common import (
     clean_block,
     clean_line,
@@ -50,6 +49,7 @@ from kbsearch.parse.common import (
     split_list,
 )
 from kbsearch.records import Kind, ParsedFile, Record
+from kbsearch.text.ids import extract_arxiv_ids, normalize_arxiv_id
 
 _ALIASES = {
     "arxiv": "arxiv_id",

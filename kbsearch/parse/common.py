@@ -8,7 +8,7 @@ import unicodedata
 from pathlib import Path
 
 from kbsearch.errors import KbError
-from kbsearch.terminal import ESCAPE_SEQUENCE
+from kbsearch.text.terminal import ESCAPE_SEQUENCE
 
 SUPPORTED_FORMATS = (
     "E1 briefings (.md/.txt/.markdown or no extension), "

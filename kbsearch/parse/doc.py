@@ -4,7 +4,7 @@ A living doc is the accepted home of the papers it names, so the arXiv ids
 of a section are its ``arxiv_ids``, not mere citations: the section is about
 each of them, and ``check`` compares a new item about one with it. A section
 that lists several is an overview, about none of them in particular: search
-ranks the records about an id alone above it (``kbsearch.exact``). Sections are cut at
+ranks the records about an id alone above it (``kbsearch.search.exact``). Sections are cut at
 headings of levels 1-4; deeper headings stay inside their section's text.
 A section's text excludes its sub-sections, which are records of their own.
 """
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbsearch.errors import KbError
-from kbsearch.ids import extract_arxiv_ids
 from kbsearch.parse.common import clean_block, clean_line, split_front_matter, unique_id
 from kbsearch.records import Kind, ParsedFile, Record
+from kbsearch.text.ids import extract_arxiv_ids
 
 _HEADING = re.compile(r"^[ ]{0,3}(#{1,4})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _ANY_HEADING = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)

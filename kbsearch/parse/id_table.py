@@ -13,9 +13,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
 from kbsearch.parse.common import clean_line
 from kbsearch.records import IdMention
+from kbsearch.text.ids import extract_arxiv_ids, normalize_arxiv_id
 
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _UNKNOWN_ID = re.compile(r"待核实|待确认|待定|未知|tbd|unknown|^[-—?？]*$", re.IGNORECASE)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kbsearch.ids import extract_arxiv_ids
 from kbsearch.parse.common import clean_line
+from kbsearch.text.ids import extract_arxiv_ids
 
 # 增量 1：… / 增量 1【…】 / ### 增量 1: … / **增量 1**：…, but not 增量 5 条 (a count).
 INCREMENT_HEADER = re.compile(

@@ -38,9 +38,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from kbsearch.errors import KbError
-from kbsearch.ids import extract_arxiv_ids, normalize_arxiv_id
 from kbsearch.parse.common import clean_line, decode, parse_date, require_unicode
 from kbsearch.records import IdMention, Kind, ParsedFile, Record
+from kbsearch.text.ids import extract_arxiv_ids, normalize_arxiv_id
 
 _FIELDS = set(Record.model_fields)
 _DERIVED = {"content_hash"}  # written by model_dump(); recomputed, never read

@@ -31,7 +31,7 @@ from kbsearch.render.reports import (
     removal_text,
     stats_text,
 )
-from kbsearch.terminal import clean
+from kbsearch.text.terminal import clean
 
 __all__ = [
     "MATCH_STYLE",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kbsearch.render.cells import counted, fit, who
-from kbsearch.terminal import clean
+from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
     from kbsearch.dedupe.results import (

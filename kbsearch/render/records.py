@@ -11,12 +11,12 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from kbsearch.render.cells import MATCH_STYLE, counted, fit
-from kbsearch.terminal import clean
+from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
     from kbsearch.records import Record
     from kbsearch.responses import Listing, SearchHit, SearchResponse
-    from kbsearch.snippet import Span
+    from kbsearch.text.snippet import Span
 
 
 def search_text(response: SearchResponse) -> Text:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kbsearch.render.cells import counted
-from kbsearch.terminal import clean
+from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
     from kbsearch.dedupe.calibrate import Calibration
-    from kbsearch.doctor import DoctorReport
     from kbsearch.ingest import IngestReport, ReindexReport
+    from kbsearch.kb.doctor import DoctorReport
     from kbsearch.models import ModelSpec
     from kbsearch.responses import Removal, Stats
 

@@ -18,11 +18,19 @@ import logging
 import signal
 import socket
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbsearch.errors import KbError
+from kbsearch.serve.options import (
+    BUDGET,
+    CHECKERS,
+    LOCK_TIMEOUT,
+    MAX_BODY,
+    QUEUE,
+    READERS,
+    ServeOptions,
+)
 
 if TYPE_CHECKING:
     from kbsearch.kb import ModelSpec
@@ -30,37 +38,7 @@ if TYPE_CHECKING:
 
 SERVE_PIP = "pip install 'kbsearch[serve]'"
 
-# The defaults of ``kbsearch serve``'s options, read by its parser and the service.
-READERS = 3
-LOCK_TIMEOUT = 10.0
-MAX_BODY = 16 * 1024 * 1024
-CHECKERS = 2
-QUEUE = 8
-"""Check (or accept) requests that may wait for a thread: a real briefing
-takes a fraction of a second, so eight wait seconds at most."""
-BUDGET = 60.0
-"""Seconds a request may take, waiting included: the largest check the input
-limits allow took 34 s in a server beside 4 searching clients, on two cores
-at load average 7 (its threads yield the cores to searches)."""
-
-
-@dataclass
-class ServeOptions:
-    index: str | None
-    """--index, else $KBSEARCH_INDEX, else ./index."""
-    model: str | None
-    stdio: bool
-    http: str | None
-    allow_remote: bool = False
-    readers: int = READERS
-    lock_timeout: float = LOCK_TIMEOUT
-    max_body: int = MAX_BODY
-    checkers: int = CHECKERS
-    """Threads that check (a check never takes a reader's thread)."""
-    queue: int = QUEUE
-    budget: float = BUDGET
-    verbose: bool = False
-    """-v: the libraries' own messages (faiss's loader, the model's) too."""
+__all__ = ["BUDGET", "CHECKERS", "LOCK_TIMEOUT", "MAX_BODY", "QUEUE", "READERS", "ServeOptions", "serve"]
 
 
 def serve(options: ServeOptions) -> int:
@@ -163,9 +141,9 @@ def _exit_quietly(signum: int, frame: object) -> None:
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     import uvicorn
 
+    from kbsearch.runtime.server_entry import remove_entry, write_entry
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
-    from kbsearch.serve_entry import remove_entry, write_entry
 
     tokens, paths = Tokens.in_folder(_where(options)[0])
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

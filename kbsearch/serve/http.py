@@ -14,7 +14,6 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -26,58 +25,21 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
 from kbsearch.limits import DEFAULT_LIMITS, body_bytes
-from kbsearch.serve import MAX_BODY
 from kbsearch.serve.openapi import openapi_document
-from kbsearch.serve.requests import (
-    CheckRequest,
-    ExplainRequest,
-    ListRequest,
-    SearchRequest,
-    ShowRequest,
-    SimilarRequest,
-    StatsRequest,
-    first_problem,
-)
+from kbsearch.serve.operations import OPERATIONS, Operation
+from kbsearch.serve.options import MAX_BODY
+from kbsearch.serve.requests import first_problem
 from kbsearch.serve.service import Forbidden, Service
 from kbsearch.serve.tokens import Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
 log = logging.getLogger("kbsearch.serve")
+# The server's own warnings (refused tokens, budgets run out) are its audit trail:
+# they must not vanish because a library lowered the root logger's level.
+log.setLevel(logging.INFO)
 T = TypeVar("T")
 ACCESS_KEY = "kbsearch.access"
 PUBLIC_PATHS = frozenset({"/health"})
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One ``POST /api/<name>``: its body, what it calls and what it answers."""
-
-    name: str
-    request: type[BaseModel]
-    response: str
-    call: Callable[[Service, Any, Access], Awaitable[BaseModel]]
-    summary: str
-    text_limit: str | None = None
-    """The ``InputLimits`` field that bounds the body's text: a body too
-    large to hold a text within it is refused before it is read."""
-
-
-OPERATIONS = (
-    Operation("search", SearchRequest, "SearchResponse", lambda s, r, a: s.search(r), "kbsearch search", "query_chars"),
-    Operation(
-        "check",
-        CheckRequest,
-        "CheckResult",
-        lambda s, r, a: s.check(r, a),
-        "kbsearch check (accept: write)",
-        "input_chars",
-    ),
-    Operation("show", ShowRequest, "Record", lambda s, r, a: s.show(r), "kbsearch show"),
-    Operation("similar", SimilarRequest, "Neighbours", lambda s, r, a: s.similar(r), "kbsearch similar"),
-    Operation("explain", ExplainRequest, "Explanation", lambda s, r, a: s.explain(r), "kbsearch explain"),
-    Operation("list", ListRequest, "Listing", lambda s, r, a: s.listing(r), "kbsearch list"),
-    Operation("stats", StatsRequest, "Stats", lambda s, r, a: s.stats(), "kbsearch stats"),
-)
 
 
 class HttpError(Exception):

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic.json_schema import models_json_schema
 
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
-
-if TYPE_CHECKING:
-    from kbsearch.serve.http import Operation
+from kbsearch.serve.operations import Operation
 
 REF = "#/components/schemas/{model}"
 ERRORS = {

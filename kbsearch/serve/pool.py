@@ -25,9 +25,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from kbsearch.cancel import Cancellation, watching
 from kbsearch.errors import Busy
 from kbsearch.kb import KnowledgeBase
+from kbsearch.runtime.cancel import Cancellation, watching
 
 T = TypeVar("T")
 _Job = tuple[Future[Any], Callable[[KnowledgeBase], Any], Cancellation]

@@ -7,7 +7,7 @@ same writer lock as the CLI, with a short timeout: a busy index is reported
 (503, retry later), never waited on for minutes. The check and write pools
 hold at most ``queue`` waiting requests; one more is refused at once (503).
 Every request runs under a time budget and stops when its caller goes away
-(``kbsearch.cancel``). Every read runs in one SQLite snapshot, whose
+(``kbsearch.runtime.cancel``). Every read runs in one SQLite snapshot, whose
 generation the store compares with its vector cache's, so an ingest by
 another process is seen by the next request.
 """
@@ -20,13 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar, cast
 
-from kbsearch.cancel import Cancellation
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError
 from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
-from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
+from kbsearch.runtime.cancel import Cancellation
+from kbsearch.serve.options import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
 from kbsearch.serve.pool import KbPool
 from kbsearch.serve.requests import (
     CheckRequest,

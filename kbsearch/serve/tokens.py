@@ -18,7 +18,7 @@ from enum import IntEnum
 from pathlib import Path
 
 from kbsearch.errors import KbError
-from kbsearch.serve_entry import READ_TOKEN, WRITE_TOKEN  # the client reads them too (a found server)
+from kbsearch.runtime.server_entry import READ_TOKEN, WRITE_TOKEN  # the client reads them too (a found server)
 
 __all__ = ["READ_TOKEN", "WRITE_TOKEN", "Access", "Tokens"]
 

@@ -11,11 +11,12 @@
 - ``migrations``: the schema and its frozen migrations; ``database``: opening SQLite.
 """
 
+from kbsearch.filters import SearchFilter
 from kbsearch.store.database import DB_NAME
 from kbsearch.store.facade import Store
-from kbsearch.store.filters import SearchFilter
 from kbsearch.store.index_share import IndexShare
-from kbsearch.store.vector_cache import MANIFEST_NAME, VECTORS_NAME, Manifest
+from kbsearch.store.manifest import MANIFEST_NAME, Manifest
+from kbsearch.store.vector_cache import VECTORS_NAME
 from kbsearch.store.writer import ChangeSet, JudgeVectors
 
 __all__ = [

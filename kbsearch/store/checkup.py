@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kbsearch.store import passages
+import kbsearch.store.passages as passages
 
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store

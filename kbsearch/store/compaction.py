@@ -5,7 +5,8 @@ by every search, so an edited briefing's re-ingest only appends its new
 vectors. When tombstones pass their share (``IndexParams.compact_share``), or
 the index has shrunk enough to be exact again, the writer starts
 ``python -m kbsearch.store.compaction INDEX`` once its cache is saved, and
-returns without waiting for it.
+returns without waiting for it (``background.start``: this module imports the
+store's facade, which imports the writer).
 
 The compaction builds a fresh index from the float32 vectors in SQLite
 inside one read snapshot, taking no lock meanwhile; then it takes the writer
@@ -16,7 +17,6 @@ stands, and it starts another compaction if one is still due.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,23 +24,13 @@ from filelock import FileLock, Timeout
 
 from kbsearch.errors import KbError
 from kbsearch.store.facade import Store
-from kbsearch.store.vector_cache import read_manifest, write_cache
+from kbsearch.store.manifest import read_manifest
+from kbsearch.store.vector_cache import write_cache
 from kbsearch.vector_index import IndexParams
 
 COMPACT_LOCK = ".compact.lock"
 WRITER_LOCK = ".writer.lock"
-"""``kbsearch.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
-
-
-def start(root: Path) -> None:
-    """Start a compaction of the index at ``root`` in its own process and session."""
-    subprocess.Popen(
-        [sys.executable, "-m", "kbsearch.store.compaction", str(root)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # outlives the command that started it, and its Ctrl-C
-    )
+"""``kbsearch.kb.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
 
 
 def compact(root: Path, params: IndexParams | None = None, *, writer_wait: float = 60.0) -> bool:

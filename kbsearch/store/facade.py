@@ -5,7 +5,6 @@ content hash, so unchanged text is never embedded twice) and a generation
 counter bumped by each write. ``vectors.faiss`` and ``manifest.json`` are a
 search cache stamped with the generation they were built from (``vector_cache``):
 a stale stamp after a crash makes the next open rebuild it, embedding nothing.
-
 Readers wrap each query in ``snapshot()`` (one SQLite read transaction), so the
 records they fetch and the generation their vector index was checked against
 agree whatever a writer commits. Writes go through ``apply`` and ``rebind_model``.
@@ -22,18 +21,21 @@ from typing import Literal
 
 import numpy as np
 
+import kbsearch.store.binding as binding
+import kbsearch.store.lexical as lexical
+import kbsearch.store.passages as passages
+import kbsearch.store.writer as writer
+from kbsearch.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.records import IdMention, Kind, Record, RecordHead
-from kbsearch.store import binding, lexical, passages, writer
 from kbsearch.store.database import DB_NAME, open_database
 from kbsearch.store.files import UnfinishedIndex, unusable_files
-from kbsearch.store.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
+from kbsearch.store.manifest import Manifest, read_manifest
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
-from kbsearch.store.vector_cache import Manifest, VectorCache, read_manifest
+from kbsearch.store.vector_cache import VectorCache
 from kbsearch.store.vector_search import VectorSearch
-from kbsearch.store.writer import ChangeSet
 from kbsearch.vector_index import IndexParams, VectorIndex
 from kbsearch.vector_index.choice import VectorStore
 
@@ -278,8 +280,7 @@ class Store:
         return {rowid: "\n".join(parts) for rowid, parts in self.lexical_parts(rowids, chars).items()}
 
     def lexical_parts(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, tuple[str, str]]:
-        """Row id → (title and body, meta) as the lexical index holds them, each
-        part cut to its first ``chars`` characters."""
+        """Row id → (title and body, meta) as the lexical index holds them, each cut to ``chars`` characters."""
         sql = (
             "SELECT rowid, substr(title, 1, ?1), substr(body, 1, ?1), substr(meta, 1, ?1) "
             f"FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
@@ -384,9 +385,8 @@ class Store:
 
     # -- writing -------------------------------------------------------------
 
-    def apply(self, changes: ChangeSet, model: str) -> bool:
-        """Write records, vectors and mentions in one transaction, then refresh
-        the vector cache; False when there was nothing to write."""
+    def apply(self, changes: writer.ChangeSet, model: str) -> bool:
+        """Write one change in one transaction, then refresh the vector cache; False when it was empty."""
         return writer.apply(self, changes, model)
 
     def ingest_ledger(self) -> IngestLedger:

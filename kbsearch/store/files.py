@@ -6,7 +6,8 @@ from pathlib import Path
 
 from kbsearch.errors import KbError
 from kbsearch.store.database import DB_NAME
-from kbsearch.store.vector_cache import MANIFEST_NAME, VECTORS_NAME
+from kbsearch.store.manifest import MANIFEST_NAME
+from kbsearch.store.vector_cache import VECTORS_NAME
 
 INDEX_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", MANIFEST_NAME, VECTORS_NAME)
 """The database, its WAL side files, and the vector cache."""

@@ -14,7 +14,7 @@ references (GitHub repos, URLs) are written by the store inside the
 transaction that writes the record, so they never drift apart. How much of
 FTS5's postings one search reads is its plan (``lexical_plan``).
 
-Both sides are folded (``kbsearch.folding``): the index holds each record's
+Both sides are folded (``kbsearch.text.folding``): the index holds each record's
 text in NFKC and lower case, and every query term is folded the same way, so
 ``ＫＶ　ｃａｃｈｅ`` finds "KV cache" and ``c2kv`` finds C²KV. Whatever reads
 the FTS columns back (term coverage, the short-term scan, the rarity of a
@@ -28,13 +28,13 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 
-from kbsearch.folding import fold, normal_form
-from kbsearch.ids import extract_github_repos, extract_urls
+import kbsearch.store.lexical_counts as lexical_counts
 from kbsearch.records import Record
-from kbsearch.store import lexical_counts
 from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
-from kbsearch.textsim import is_coined
+from kbsearch.text.folding import fold, normal_form
+from kbsearch.text.ids import extract_github_repos, extract_urls
+from kbsearch.text.textsim import is_coined
 
 FTS_TABLE = "records_fts"
 # bm25 weights of the FTS columns (title, body, meta): a match in the title says
@@ -104,7 +104,7 @@ def query_terms(query: str) -> QueryTerms:
     A run of Chinese characters becomes its overlapping three-character pieces,
     so a reworded sentence still matches on the phrases it shares; any other
     token is matched whole. Tokens of one or two characters go to ``short``.
-    Terms are folded as the index's text is (``kbsearch.folding``).
+    Terms are folded as the index's text is (``kbsearch.text.folding``).
     """
     long: list[str] = []
     short: list[str] = []

@@ -34,6 +34,7 @@ from kbsearch.errors import KbError
 from kbsearch.records import MAX_PASSAGES
 from kbsearch.settings import settings
 from kbsearch.store.database import DB_NAME
+from kbsearch.store.manifest import CACHE_FORMAT, Manifest, library_versions, read_manifest
 from kbsearch.store.migrations import FORMAT_VERSION
 from kbsearch.store.sql import VECTOR_ID, chunks, float32_rows, read_meta, select_in_chunks, write_meta
 from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
@@ -46,7 +47,7 @@ CHOICE_KEY = "vectors"
 UID_KEY = "index_uid"
 """meta: a random name of this index, part of its collections' names."""
 WRITER_LOCK = ".writer.lock"
-"""``kbsearch.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
+"""``kbsearch.kb.writer_lock.LOCK_NAME``, which this layer cannot import; a test keeps them equal."""
 RETRY_SECONDS = 0.5
 _POINTS = (
     f"SELECT {VECTOR_ID}, p.content_hash, r.kind, r.instance, r.topic, r.date "
@@ -142,16 +143,12 @@ class RemoteVectors:
 
     def stamped(self) -> int:
         """The generation the collection reflects, by its manifest (-1: none)."""
-        from kbsearch.store.vector_cache import read_manifest  # that module builds this one
-
         manifest = read_manifest(self.root)
         if manifest is None or manifest.index_type != MilvusBackend.kind or manifest.vectors != self.choice.label:
             return -1
         return manifest.generation
 
     def stamp(self, model: str, dim: int, generation: int, count: int) -> None:
-        from kbsearch.store.vector_cache import CACHE_FORMAT, Manifest, library_versions
-
         manifest = Manifest(
             format_version=FORMAT_VERSION,
             cache_format=CACHE_FORMAT,

@@ -21,14 +21,13 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, ValidationError
 
 from kbsearch.errors import KbError
 from kbsearch.store.index_share import IndexShare
+from kbsearch.store.manifest import CACHE_FORMAT, MANIFEST_NAME, Manifest, library_versions, read_manifest
 from kbsearch.store.migrations import FORMAT_VERSION
 from kbsearch.store.remote_vectors import RemoteVectors, stored_choice
 from kbsearch.store.sql import VECTOR_ID, float32_rows, read_meta, select_in_chunks
@@ -36,45 +35,12 @@ from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
 from kbsearch.vector_index.choice import VectorStore
 
 VECTORS_NAME = "vectors.faiss"
-MANIFEST_NAME = "manifest.json"
 TEMP_SUFFIX = ".tmp"
 RETRY_SECONDS = 0.5
-CACHE_FORMAT = 2
-"""The vector file's layout: 2 is flat or HNSW with tombstones; 1 (no field)
-was flat or IVF. A cache of another format is rebuilt, never read."""
-
-
-class Manifest(BaseModel):
-    """What built the vector cache, checked on every open."""
-
-    format_version: int
-    cache_format: int = 1
-    model: str
-    dim: int
-    normalized: bool = True
-    metric: str = "inner_product"
-    index_type: str = "flat"
-    count: int
-    generation: int
-    vectors_sha256: str
-    libraries: dict[str, str]
-    updated: dt.datetime
-    vectors: str | None = None
-    """Where the vectors are when not in ``vectors.faiss``: the index's
-    ``--vectors`` choice (``milvus:PATH.db``, ``milvus://HOST:PORT``)."""
-    collection: str | None = None
-    """The Milvus collection, for ``vectors`` in Milvus."""
 
 
 class CacheProblem(Exception):
     """Why the cache files can't be used as they are; the text says it in a few words."""
-
-
-def read_manifest(root: Path) -> Manifest | None:
-    try:
-        return Manifest.model_validate_json((root / MANIFEST_NAME).read_bytes())
-    except (OSError, ValidationError, ValueError):
-        return None
 
 
 def load_cache(
@@ -157,16 +123,6 @@ def leftover_temp_files(root: Path) -> list[Path]:
     return [
         root / (name + TEMP_SUFFIX) for name in (VECTORS_NAME, MANIFEST_NAME) if (root / (name + TEMP_SUFFIX)).exists()
     ]
-
-
-def library_versions() -> dict[str, str]:
-    versions = {}
-    for name in ("kbsearch", "faiss-cpu", "numpy", "sentence-transformers"):
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "unknown"
-    return versions
 
 
 class VectorCache:
@@ -260,7 +216,7 @@ class VectorCache:
 
     def needs_compaction(self) -> bool:
         """Whether the index in memory (if one is loaded) has tombstones past
-        their share or could be exact again; see ``kbsearch.compaction``."""
+        their share or could be exact again; see ``kbsearch.store.compaction``."""
         return self._index is not None and self._index.needs_compaction
 
     def repair(self) -> None:

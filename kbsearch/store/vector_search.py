@@ -16,8 +16,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from kbsearch.filters import SearchFilter, where_sql
 from kbsearch.records import Record, text_hash
-from kbsearch.store.filters import SearchFilter, where_sql
 from kbsearch.store.sql import VECTOR_ID, read_meta, select_in_chunks, unpack_vector_id
 from kbsearch.store.vector_cache import VectorCache
 from kbsearch.vector_index import VectorIndex

@@ -19,8 +19,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+import kbsearch.store.background as background
+import kbsearch.store.lexical as lexical
+import kbsearch.store.passages as passages
+import kbsearch.store.remote_vectors as remote_vectors
 from kbsearch.records import IdMention, Record, text_hash
-from kbsearch.store import lexical, passages, remote_vectors
 from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
 from kbsearch.store.lexical_counts import PendingCounts
@@ -310,6 +313,4 @@ def _refresh_index(store: Store, index: VectorIndex | None, drop: np.ndarray, ad
             index.add(*store.cache.passage_vectors(list(part), model, dim))
     store.cache.replace(index)
     if index.needs_compaction and store.cache.params.background_compaction:
-        from kbsearch.store import compaction  # it imports the facade, which imports this module
-
-        compaction.start(store.root)  # this write does not wait for it
+        background.start(store.root)  # this write does not wait for the compaction

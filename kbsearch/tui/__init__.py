@@ -6,8 +6,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kbsearch.kb import KnowledgeBase, index_dir
-from kbsearch.opener import Opener
+from kbsearch.kb import KnowledgeBase, Opener, index_dir
 
 if TYPE_CHECKING:
     from kbsearch.tui.app import KbApp

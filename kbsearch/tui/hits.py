@@ -10,10 +10,10 @@ import re
 
 from rich.text import Text
 
-from kbsearch.ids import normalize_arxiv_id
 from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
 from kbsearch.render import clean, missing_lines, score_text
+from kbsearch.text.ids import normalize_arxiv_id
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))

@@ -14,9 +14,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+import kbsearch.tui.hits as hitview
 from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit
 from kbsearch.records import Record
-from kbsearch.tui import hits as hitview
 from kbsearch.tui.literal import join
 from kbsearch.tui.messages import OpenRecord
 

@@ -6,8 +6,8 @@ from typing import ClassVar
 
 from rich.text import Text
 
+import kbsearch.tui.hits as hitview
 from kbsearch.kb import SearchHit
-from kbsearch.tui import hits as hitview
 from kbsearch.tui.fill_table import FillTable
 
 

@@ -17,9 +17,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
+import kbsearch.tui.hits as hitview
 from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchMode, SearchResponse, Stats
 from kbsearch.records import Kind
-from kbsearch.tui import hits as hitview
 from kbsearch.tui.filter_bar import FilterBar
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job

@@ -13,7 +13,7 @@ becomes a tombstone: its id in the id map is set to -1 (so it survives a
 write and a read) and a bitmap of live positions is handed to every search as
 an ``IDSelectorBitmap``. Re-adding an id appends a new vector. Once tombstones
 pass ``IndexParams.compact_share`` the owner rebuilds the graph in the
-background (see ``kbsearch.compaction``).
+background (see ``kbsearch.store.compaction``).
 """
 
 from __future__ import annotations

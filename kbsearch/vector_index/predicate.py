@@ -8,7 +8,7 @@ that keeps half of fifty million vectors sends a few words per query, not
 case-insensitive substring) falls back to allowed ids; the exclusions a
 check adds (the item, its file) stay a post-filter, as for every backend.
 
-The rules mirror ``kbsearch.store.filters.filter_sql`` exactly, and
+The rules mirror ``kbsearch.filters.filter_sql`` exactly, and
 ``Predicate.matches`` states them in Python for the tests to hold both to.
 """
 

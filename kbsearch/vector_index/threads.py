@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import faiss
 
-from kbsearch.cores import all_cores, free_cores
+from kbsearch.runtime.cores import all_cores, free_cores
 
 __all__ = ["all_cores", "free_cores", "omp_threads"]
 

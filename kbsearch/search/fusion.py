@@ -40,7 +40,7 @@ class Fusion:
     meta (tags, sources, the relation to the living doc) counts this much."""
     item_share: float = 0.0
     """Weighted sum only: a record of the same item as one of the best hits
-    (``kbsearch.items``) scores at least this share of that hit's score (0: off)."""
+    (``kbsearch.search.items``) scores at least this share of that hit's score (0: off)."""
 
 
 def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dict[int, float]:
@@ -78,7 +78,7 @@ def term_coverage(
     to ``power``: above 1, matching a few terms of a long query counts for
     little, matching most of them for nearly all. A term found only in
     ``meta`` counts ``meta_share`` of its weight. Terms and texts are both
-    folded (``kbsearch.folding``), as the lexical index holds them."""
+    folded (``kbsearch.text.folding``), as the lexical index holds them."""
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0

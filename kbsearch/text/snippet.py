@@ -17,7 +17,7 @@ import re
 
 from pydantic import BaseModel
 
-from kbsearch.folding import fold, fold_offsets
+from kbsearch.text.folding import fold, fold_offsets
 
 SNIPPET_CHARS = 160
 # Text kept before the first match, so that a snippet starts with some context.
@@ -68,7 +68,7 @@ def make_snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> lis
 
 def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
     """Where any term occurs in ``text``, compared folded as the search
-    compares them (``kbsearch.folding``: c2kv marks C²KV), overlapping hits merged.
+    compares them (``kbsearch.text.folding``: c2kv marks C²KV), overlapping hits merged.
 
     One pattern tries every term at every position (a lookahead consumes
     nothing), so overlapping hits such as the trigrams of a Chinese phrase are

@@ -14,22 +14,22 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from kbsearch import fusion as fuse
+import kbsearch.search.fusion as fuse
 from kbsearch.embed import Encoder
-from kbsearch.exact import Pins, find_pins, query_ids
-from kbsearch.fusion import Fusion
-from kbsearch.items import same_item
 from kbsearch.records import EMBED_CHARS, RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
-from kbsearch.snippet import Span, make_snippet
+from kbsearch.search.exact import Pins, find_pins, query_ids
+from kbsearch.search.fusion import Fusion
+from kbsearch.search.items import same_item
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms, query_terms
-from kbsearch.textsim import language
+from kbsearch.text.snippet import Span, make_snippet
+from kbsearch.text.textsim import language
 
 __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 
 
-# The best hits whose items' other records are looked for (see kbsearch.items),
+# The best hits whose items' other records are looked for (see kbsearch.search.items),
 # and the share of such a hit's score its item's other records get at least:
 # enough to rank the item's records together, below the hit the query found.
 ITEM_LEADERS = 3
@@ -240,7 +240,7 @@ def _same_item_lift(
     fusion: Fusion,
 ) -> list[Ranked]:
     """Records of the same item as one of the best ``ITEM_LEADERS`` hits score
-    at least ``fusion.item_share`` of that hit's score (see ``kbsearch.items``);
+    at least ``fusion.item_share`` of that hit's score (see ``kbsearch.search.items``);
     those the search missed join the candidates first."""
     leaders = [r.rowid for r in ranked[:ITEM_LEADERS]]
     sibling_of = same_item(store, leaders, flt)

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from kbsearch.errors import KbError
 from kbsearch.records import PASSAGES_VERSION, text_hash
-from kbsearch.serve_entry import SERVER_FILE, read_entry
+from kbsearch.runtime.server_entry import SERVER_FILE, read_entry
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup
 from kbsearch.store.files import REBUILD, UnfinishedIndex
 from kbsearch.store.texts import whole_texts

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field
 
-from kbsearch import ownership
+import kbsearch.ingest.ownership as ownership
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
-from kbsearch.ingest_embed import Embedder, Judge, Progress, embed
+from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
 from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import ParsedFile, Record, text_hash
 from kbsearch.responses import Removal

@@ -9,7 +9,7 @@ from typing import cast
 
 from kbsearch.embed import Encoder
 from kbsearch.embed.shared import SharedEncoder
-from kbsearch.kb import KnowledgeBase, index_dir
+from kbsearch.kb.facade import KnowledgeBase, index_dir
 from kbsearch.models import resolve_judge, resolve_model
 
 

@@ -15,13 +15,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from kbsearch import timings
+import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
+from kbsearch.kb.reading import find_record, listing, stats, stored_model
+from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
-from kbsearch.reading import find_record, listing, stats, stored_model
 from kbsearch.records import IdMention, Record
 from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
@@ -30,14 +31,13 @@ from kbsearch.store import IndexShare, SearchFilter, Store
 from kbsearch.store.database import read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
 from kbsearch.vector_index.choice import parse_vector_store
-from kbsearch.writer_lock import LOCK_NAME, WaitClock, WriterLock
 
 if TYPE_CHECKING:
     # Ingest, check, audit, calibrate and doctor load in the functions that run them.
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Neighbours
-    from kbsearch.doctor import DoctorReport
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
+    from kbsearch.kb.doctor import DoctorReport
 
 # What the surfaces (CLI, TUI) use from below the facade: they import it from here.
 __all__ = [
@@ -216,7 +216,7 @@ class KnowledgeBase:
         **options: Any,
     ) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base. ``options``:
-        ``as_of``; ``accept`` stores the items when none is a DUPLICATE (``kbsearch.accepting``),
+        ``as_of``; ``accept`` stores the items when none is a DUPLICATE (``kbsearch.ingest.accepting``),
         ``replace`` lets them overwrite another item's id; ``config``."""
         with timings.phase("imports"):
             from kbsearch.dedupe.check_input import read_check_input
@@ -273,7 +273,7 @@ class KnowledgeBase:
         on_wait: Callable[[], None] | None,
         replace: bool,
     ) -> None:
-        from kbsearch.accepting import accept
+        from kbsearch.ingest.accepting import accept
 
         result.accept_refused = result.accept_refusal()
         if result.accept_refused is None:
@@ -392,6 +392,6 @@ def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
 
 def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:
     """``kbsearch doctor``: every check of the index, each naming its fix."""
-    from kbsearch.doctor import examine as run_checks
+    from kbsearch.kb.doctor import examine as run_checks
 
     return run_checks(index_dir(index))

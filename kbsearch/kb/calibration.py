@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kbsearch.embed import load_encoder, load_judge, load_token_encoder
-from kbsearch.kb import KnowledgeBase
+from kbsearch.kb.facade import KnowledgeBase
 from kbsearch.models import resolve_judge, resolve_model
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ from collections.abc import Callable
 from kbsearch.dedupe.results import CheckResult
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
-from kbsearch.ingest import ingest_records
-from kbsearch.ingest_embed import Judge
-from kbsearch.ownership import merged_mentions
+from kbsearch.ingest.embedding import Judge
+from kbsearch.ingest.ownership import merged_mentions
+from kbsearch.ingest.pipeline import ingest_records
 from kbsearch.records import IdMention, Record
 from kbsearch.store import ChangeSet, Store
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from kbsearch.records import RecordHead
 from kbsearch.store import SearchFilter, Store
-from kbsearch.textsim import head_names
+from kbsearch.text.textsim import head_names
 
 RARE_TITLES_MIN = 5
 RARE_TITLES_SHARE = 0.01

@@ -3,7 +3,7 @@
 These are the strongest duplicate evidence there is, so they are normalized
 once here and compared as plain strings everywhere else. An id is found in
 the text as written (NFKC would turn the full-width comma after a link into
-one that continues it) and then folded (``kbsearch.folding``), in a record
+one that continues it) and then folded (``kbsearch.text.folding``), in a record
 and in a query alike.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from kbsearch.folding import fold, normal_form
+from kbsearch.text.folding import fold, normal_form
 
 # New-style ids are YYMM.NNNNN; the month check keeps dates such as 2026.1234
 # and version numbers out.

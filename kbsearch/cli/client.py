@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kbsearch.errors import KbError
-from kbsearch.serve_entry import READ_TOKEN, WRITE_TOKEN, read_entry
+from kbsearch.runtime.server_entry import READ_TOKEN, WRITE_TOKEN, read_entry
 from kbsearch.settings import settings
 
 SERVER_ENV = "KBSEARCH_SERVER"

@@ -26,16 +26,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kbsearch.folding import normal_form
-from kbsearch.ids import bare_repos, extract_github_repos, extract_urls, github_repo_of, query_arxiv_ids
 from kbsearch.records import Kind
 from kbsearch.responses import Tier
 from kbsearch.store import SearchFilter, Store
+from kbsearch.text.folding import normal_form
+from kbsearch.text.ids import bare_repos, extract_github_repos, extract_urls, github_repo_of, query_arxiv_ids
 
 
 @dataclass(frozen=True)
 class QueryIds:
-    """The exact identifiers of a query, folded as records' are (``kbsearch.ids``)."""
+    """The exact identifiers of a query, folded as records' are (``kbsearch.text.ids``)."""
 
     named: list[str] = field(default_factory=list)
     """Written as identifiers (arXiv ids, ``github:o/r``, ``url:…``): reported when no record carries one."""

@@ -1,0 +1,1 @@
+"""Developer tools that are not part of kbsearch: the import-linter contract that finds cycles."""

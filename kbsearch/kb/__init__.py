@@ -1,0 +1,52 @@
+"""The facade: what the CLI, the TUI and the server use from below them.
+
+``facade`` (``KnowledgeBase``: one index folder, one model; ingest, search,
+check, audit and the read commands), ``opener`` (one model and judge shared
+by the TUI's threads), ``calibration`` (``kbsearch calibrate``'s scratch
+knowledge bases), ``doctor`` (is the index whole), ``reading`` (``show``, ``list``, ``stats``)
+and ``writer_lock`` (one writer at a time, the others waiting and saying so).
+"""
+
+from __future__ import annotations
+
+from kbsearch.kb.facade import (
+    HIT_TEXT_CHARS,
+    LOCK_NAME,
+    Encoder,
+    IndexShare,
+    KnowledgeBase,
+    Listing,
+    ModelSpec,
+    SearchFilter,
+    SearchHit,
+    SearchMode,
+    SearchResponse,
+    SharedEncoder,
+    Stats,
+    available_models,
+    examine,
+    index_dir,
+    index_model,
+)
+from kbsearch.kb.opener import Opener
+
+__all__ = [
+    "HIT_TEXT_CHARS",
+    "LOCK_NAME",
+    "Encoder",
+    "IndexShare",
+    "KnowledgeBase",
+    "Listing",
+    "ModelSpec",
+    "Opener",
+    "SearchFilter",
+    "SearchHit",
+    "SearchMode",
+    "SearchResponse",
+    "SharedEncoder",
+    "Stats",
+    "available_models",
+    "examine",
+    "index_dir",
+    "index_model",
+]
