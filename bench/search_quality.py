@@ -296,6 +296,7 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
     gathered = []
     for task in tasks:
         store = stores[task.corpus]
+        store.lexical_plan = DEFAULT_PLAN  # --plans may have left the old plan set
         vectors = encoder.encode(task.queries)
         gathered.append(
             [
