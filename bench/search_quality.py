@@ -2,6 +2,7 @@
 
     python bench/search_quality.py            # the table (a few minutes on 2 cores)
     python bench/search_quality.py --sweep    # also compare fusion settings
+    python bench/search_quality.py --plans    # also hybrid and lexical with the lexical plan before issue 28
 
 Reads the evaluation sets from ../shared/eval at run time (they are never
 copied into the project) and builds every index in a temporary folder:
@@ -48,6 +49,7 @@ from kbsearch.search import DEFAULT_FUSION, SearchMode, gather, rank, search  # 
 from kbsearch.search.fusion import Fusion  # noqa: E402
 from kbsearch.store import ChangeSet, SearchFilter, Store  # noqa: E402
 from kbsearch.store.lexical import query_terms  # noqa: E402
+from kbsearch.store.lexical_plan import DEFAULT_PLAN, EXHAUSTIVE, LexicalPlan  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
 K = 10
@@ -202,8 +204,11 @@ def metrics(found: list[int]) -> tuple[float, float, float]:
     return (sum(r == 1 for r in found) / n, sum(0 < r <= K for r in found) / n, sum(1 / r for r in found if r) / n)
 
 
-def mode_search(store: Store, mode: SearchMode, fusion: Fusion) -> Callable[[str, np.ndarray], list[str]]:
+def mode_search(
+    store: Store, mode: SearchMode, fusion: Fusion, plan: LexicalPlan = DEFAULT_PLAN
+) -> Callable[[str, np.ndarray], list[str]]:
     def one(query: str, vector: np.ndarray) -> list[str]:
+        store.lexical_plan = plan
         response = search(store, None, query, K, mode=mode, vector=vector, fusion=fusion)
         return [hit.id for hit in response.results]
 
@@ -217,6 +222,7 @@ class Column:
     label: str
     mode: SearchMode
     fusion: Fusion = DEFAULT_FUSION
+    plan: LexicalPlan = DEFAULT_PLAN
 
 
 COLUMNS = [Column(mode.value, mode) for mode in MODES]
@@ -235,6 +241,13 @@ BEFORE = Column(
     ),
 )
 
+# The lexical plan before issue 28: every term of the query in the FTS5 match,
+# counts walked from the postings (kbsearch.store.lexical_plan).
+PLANS = [
+    Column("hybrid, old plan", SearchMode.hybrid, plan=EXHAUSTIVE),
+    Column("lexical, old plan", SearchMode.lexical, plan=EXHAUSTIVE),
+]
+
 Row = tuple[str, int, dict[str, tuple[float, float, float]]]
 
 
@@ -246,7 +259,7 @@ def run_tasks(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder,
         for column in columns:
             started = time.perf_counter()
             row[column.label] = metrics(
-                ranks(task, mode_search(stores[task.corpus], column.mode, column.fusion), vectors)
+                ranks(task, mode_search(stores[task.corpus], column.mode, column.fusion, column.plan), vectors)
             )
             spent.append(f"{column.label} {(time.perf_counter() - started) / len(task.queries) * 1000:.1f}")
         print(f"{task.name}: ms per query: {', '.join(spent)}", file=sys.stderr)
@@ -283,6 +296,7 @@ def sweep(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder) -> 
     gathered = []
     for task in tasks:
         store = stores[task.corpus]
+        store.lexical_plan = DEFAULT_PLAN  # --plans may have left the old plan set
         vectors = encoder.encode(task.queries)
         gathered.append(
             [
@@ -342,8 +356,11 @@ def main() -> None:
     parser.add_argument(
         "--before", action="store_true", help="add a column: hybrid as it ranked before issue 13 item 7"
     )
+    parser.add_argument(
+        "--plans", action="store_true", help="add columns: hybrid and lexical with the old lexical plan"
+    )
     args = parser.parse_args()
-    columns = COLUMNS + ([BEFORE] if args.before else [])
+    columns = COLUMNS + ([BEFORE] if args.before else []) + (PLANS if args.plans else [])
     started = time.perf_counter()
     encoder = MemoEncoder(load_encoder(resolve_model(args.model)))
     corpora: dict[str, list[Record]] = {}

@@ -34,6 +34,7 @@ from kbsearch.parse import iter_input_files, parse_file
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.store import ChangeSet, Store, lexical
+from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS, _m2_document, _m2_refs
 from kbsearch.text.folding import fold, fold_offsets
 from kbsearch.text.snippet import make_snippet
@@ -218,6 +219,7 @@ def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
             )
             db.execute("DELETE FROM record_refs WHERE rowid = ?", (rowid,))
             db.executemany("INSERT INTO record_refs VALUES (?, ?)", [(rowid, ref) for ref in _m2_refs(record)])
+    db.execute(f"DROP TABLE {COUNTS_TABLE}")  # schema 4 added it
     db.execute("PRAGMA user_version = 2")
     assert "url:https://example.org/ｒｅｐｏｒｔ" in {r for (r,) in db.execute("SELECT ref FROM record_refs")}
     db.close()

@@ -24,6 +24,7 @@ from kbsearch.records import Kind, Record
 from kbsearch.search import DEFAULT_FUSION, SearchMode, search
 from kbsearch.search.fusion import Fusion, reciprocal_rank, term_coverage, weighted_sum
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
+from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS
 from kbsearch.text.snippet import ELLIPSIS, make_snippet
 
@@ -342,9 +343,11 @@ def test_an_index_from_before_the_lexical_index_is_migrated(tmp_path: Path, enco
     store = Store.open(root, create=True)
     fill(store, [note(i, sources=["GitHub sgl-project/sglang"] if i == 1 else []) for i in range(6)], encoder)
     store.close()
-    # Turn it back into a schema-1 index: no FTS table, no references.
+    # Turn it back into a schema-1 index: no FTS table, no references, no trigram counts.
     db = sqlite3.connect(root / "kb.sqlite")
-    db.executescript(f"DROP TABLE {lexical.FTS_TABLE}; DROP TABLE record_refs; PRAGMA user_version = 1;")
+    db.executescript(
+        f"DROP TABLE {lexical.FTS_TABLE}; DROP TABLE record_refs; DROP TABLE {COUNTS_TABLE}; PRAGMA user_version = 1;"
+    )
     db.close()
     migrated = Store.open(root, model="fake")
     assert migrated.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)

@@ -52,6 +52,7 @@ class Store:
         self.cache = VectorCache(root, db, params)
         self.cache.read_only = read_only
         self._vectors = VectorSearch(db, self.cache)
+        self.lexical_plan: lexical.LexicalPlan = lexical.DEFAULT_PLAN  # what of FTS5 a search reads; benches swap it
 
     # -- opening -------------------------------------------------------------
 
@@ -279,8 +280,7 @@ class Store:
         return {rowid: "\n".join(parts) for rowid, parts in self.lexical_parts(rowids, chars).items()}
 
     def lexical_parts(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, tuple[str, str]]:
-        """Row id → (title and body, meta) as the lexical index holds them, each
-        part cut to its first ``chars`` characters."""
+        """Row id → (title and body, meta) as the lexical index holds them, each cut to ``chars`` characters."""
         sql = (
             "SELECT rowid, substr(title, 1, ?1), substr(body, 1, ?1), substr(meta, 1, ?1) "
             f"FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
@@ -293,18 +293,18 @@ class Store:
     ) -> list[tuple[int, float]]:
         """The best lexical matches as (rowid, score), best first, filtered before the cut."""
         clauses, params = filter_sql(flt or SearchFilter())
-        return lexical.search(self.db, terms, limit, clauses, params)
+        return lexical.search(self.db, terms, limit, clauses, params, self.lexical_plan)
 
     def lexical_scores(self, terms: lexical.QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
         """(rowid, lexical score) of those of ``rowids`` that match a term (see ``lexical.score_rows``)."""
-        return lexical.score_rows(self.db, terms, rowids)
+        return lexical.score_rows(self.db, terms, rowids, self.lexical_plan)
 
     def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
         """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""
         if not names:
             return {}
         clauses, params = filter_sql(flt or SearchFilter())
-        return lexical.records_with_names(self.db, names, clauses, params)
+        return lexical.records_with_names(self.db, names, clauses, params, self.lexical_plan)
 
     def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
         """Records holding ``term`` in their title or text, counted up to ``limit`` + 1."""
@@ -317,7 +317,7 @@ class Store:
 
     def term_weights(self, terms: lexical.QueryTerms, sample: list[str]) -> dict[str, float]:
         """Term → inverse document frequency over the whole index (see ``lexical.term_weights``)."""
-        return lexical.term_weights(self.db, terms, sample)
+        return lexical.term_weights(self.db, terms, sample, self.lexical_plan)
 
     # -- vectors -------------------------------------------------------------
 

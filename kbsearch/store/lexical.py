@@ -9,8 +9,10 @@ A trigram index cannot answer a term shorter than three characters (频域, KV).
 A query made only of such terms falls back to a substring scan of the
 filtered records, with a bounded number of results.
 
-The FTS rows and the exact references (GitHub repos, URLs) are written by the
-store inside the transaction that writes the record, so they never drift apart.
+The FTS rows, the trigram counts (``lexical_counts``) and the exact
+references (GitHub repos, URLs) are written by the store inside the
+transaction that writes the record, so they never drift apart. How much of
+FTS5's postings one search reads is its plan (``lexical_plan``).
 
 Both sides are folded (``kbsearch.text.folding``): the index holds each record's
 text in NFKC and lower case, and every query term is folded the same way, so
@@ -26,7 +28,10 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 
+import kbsearch.store.lexical_counts as lexical_counts
 from kbsearch.records import Record
+from kbsearch.store.lexical_counts import PendingCounts
+from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
 from kbsearch.text.folding import fold, normal_form
 from kbsearch.text.ids import extract_github_repos, extract_urls
 from kbsearch.text.textsim import is_coined
@@ -146,7 +151,7 @@ def rowids_holding(db: sqlite3.Connection, term: str, limit: int, column: str | 
 
 
 def records_with_names(
-    db: sqlite3.Connection, names: list[str], where: list[str], params: list[object]
+    db: sqlite3.Connection, names: list[str], where: list[str], params: list[object], plan: LexicalPlan = DEFAULT_PLAN
 ) -> dict[str, list[int]]:
     """Name → the records (passing ``where``) holding it, for the names held
     by at most ``RARE_NAME_RECORDS`` records of the whole index (and at most
@@ -159,7 +164,7 @@ def records_with_names(
         if not rows or len(rows) > RARE_NAME_RECORDS:
             continue
         if total is None:  # the share only matters in a small index; read the count once, if at all
-            total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
+            total = record_total(db, plan)
         if len(rows) > max(1, int(total * RARE_NAME_SHARE)):
             continue
         marks = ",".join("?" * len(rows))
@@ -202,17 +207,21 @@ def query_refs(text: str) -> list[str]:
     return [f"github:{r}" for r in extract_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
 
 
-def write(db: sqlite3.Connection, rowid: int, record: Record) -> None:
-    """Replace the record's FTS row and references (call inside the write transaction)."""
-    delete(db, rowid)
-    db.execute(f"INSERT INTO {FTS_TABLE}(rowid, title, body, meta) VALUES (?, ?, ?, ?)", (rowid, *document(record)))
+def write(db: sqlite3.Connection, rowid: int, record: Record, counts: PendingCounts) -> None:
+    """Replace the record's FTS row, its trigrams' counts and references (call
+    inside the write transaction; ``counts.flush`` before it commits)."""
+    delete(db, rowid, counts)
+    row = document(record)
+    db.execute(f"INSERT INTO {FTS_TABLE}(rowid, title, body, meta) VALUES (?, ?, ?, ?)", (rowid, *row))
+    counts.add(row)
     db.executemany(
         "INSERT OR IGNORE INTO record_refs(rowid, ref) VALUES (?, ?)", [(rowid, ref) for ref in record_refs(record)]
     )
 
 
-def delete(db: sqlite3.Connection, rowid: int) -> None:
+def delete(db: sqlite3.Connection, rowid: int, counts: PendingCounts) -> None:
     # FTS5 tables take no foreign keys, so the cascade from records never reaches them.
+    counts.remove_stored(db, rowid)
     db.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid = ?", (rowid,))
     db.execute("DELETE FROM record_refs WHERE rowid = ?", (rowid,))
 
@@ -227,16 +236,22 @@ def rowids_with_refs(db: sqlite3.Connection, refs: list[str]) -> list[int]:
 
 
 def search(
-    db: sqlite3.Connection, terms: QueryTerms, limit: int, where: list[str], params: list[object]
+    db: sqlite3.Connection,
+    terms: QueryTerms,
+    limit: int,
+    where: list[str],
+    params: list[object],
+    plan: LexicalPlan = DEFAULT_PLAN,
 ) -> list[tuple[int, float]]:
     """(rowid, score) of the best lexical matches, best first, among the records
     passing ``where`` (SQL over ``records``): filters apply before the cut.
 
-    The score is bm25 (negated, so higher is better) for trigram terms, and the
-    count of short terms found (a title hit counting double) for the fallback.
+    The score is bm25 (negated, so higher is better) over the trigram terms
+    the plan matches (``lexical_plan``: the rarest, at scale), and the count
+    of short terms found (a title hit counting double) for the fallback.
     """
     if terms.long:
-        return _fts_search(db, terms.long, limit, where, params)
+        return _fts_search(db, matched_terms(db, terms, plan), limit, where, params)
     if terms.short:
         return _short_search(db, terms.short, min(limit, MAX_SHORT_HITS), where, params)
     return []
@@ -272,18 +287,44 @@ def _short_search(
     return [(int(rowid), float(score)) for rowid, score in rows]
 
 
-def score_rows(db: sqlite3.Connection, terms: QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
+def matched_terms(db: sqlite3.Connection, terms: QueryTerms, plan: LexicalPlan = DEFAULT_PLAN) -> list[str]:
+    """The long terms the plan puts into the candidate match."""
+    if plan.posting_budget is None:
+        return terms.long
+    return rarest_within(term_counts(db, terms.long, plan), plan.posting_budget)
+
+
+def term_counts(db: sqlite3.Connection, terms: list[str], plan: LexicalPlan = DEFAULT_PLAN) -> dict[str, int]:
+    """Term → records holding its rarest trigram: an upper bound of the records
+    holding the term, exact for a trigram."""
+    counts = lexical_counts.counts(db, _all_trigrams(terms)) if plan.stored_counts else _trigram_counts(db, terms)
+    return {term: min(counts.get(t, 0) for t in _trigrams(term)) for term in terms}
+
+
+def record_total(db: sqlite3.Connection, plan: LexicalPlan = DEFAULT_PLAN) -> int:
+    """The number of records: stored beside the counts, or counted."""
+    if plan.stored_counts:
+        return lexical_counts.total(db)
+    return int(db.execute("SELECT count(*) FROM records").fetchone()[0])
+
+
+def score_rows(
+    db: sqlite3.Connection, terms: QueryTerms, rowids: list[int], plan: LexicalPlan = DEFAULT_PLAN
+) -> list[tuple[int, float]]:
     """(rowid, score) of those of ``rowids`` that match a term, scored as
     ``search`` scores them: for records that must be shown whatever their
     rank (they carry the query's exact id), and the search cut them off."""
     scored: list[tuple[int, float]] = []
     for start in range(0, len(rowids), _ROWS_AT_ONCE):  # a repo can be carried by thousands
         chunk = rowids[start : start + _ROWS_AT_ONCE]
-        scored += search(db, terms, len(chunk), [f"records.rowid IN ({','.join('?' * len(chunk))})"], list(chunk))
+        where = [f"records.rowid IN ({','.join('?' * len(chunk))})"]
+        scored += search(db, terms, len(chunk), where, list(chunk), plan)
     return scored
 
 
-def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -> dict[str, float]:
+def term_weights(
+    db: sqlite3.Connection, terms: QueryTerms, sample: list[str], plan: LexicalPlan = DEFAULT_PLAN
+) -> dict[str, float]:
     """Term → inverse document frequency over the whole index.
 
     A term found in few records says more than one found in most, and a term
@@ -295,9 +336,8 @@ def term_weights(db: sqlite3.Connection, terms: QueryTerms, sample: list[str]) -
     towards records holding the query's terms, so the estimate errs on the
     common side, never inflating a term.
     """
-    total = int(db.execute("SELECT count(*) FROM records").fetchone()[0])
-    counts = _trigram_counts(db, terms.long)
-    weights = {term: _idf(total, min(counts.get(t, 0) for t in _trigrams(term))) for term in terms.long}
+    total = record_total(db, plan)
+    weights = {term: _idf(total, count) for term, count in term_counts(db, terms.long, plan).items()}
     for term in terms.short:
         share = sum(term in text for text in sample) / len(sample) if sample else 0.0
         weights.setdefault(term, _idf(total, round(share * total)))
@@ -312,10 +352,14 @@ def _trigrams(term: str) -> list[str]:
     return [term[i : i + MIN_TRIGRAM] for i in range(len(term) - MIN_TRIGRAM + 1)]
 
 
+def _all_trigrams(terms: list[str]) -> list[str]:
+    return sorted({t for term in terms for t in _trigrams(term)})
+
+
 def _trigram_counts(db: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
-    """Trigram → number of records holding it, from FTS5's own vocabulary
-    (an upper bound of a whole term's count, exact for a trigram)."""
-    wanted = sorted({t for term in terms for t in _trigrams(term)})
+    """Trigram → number of records holding it, from FTS5's own vocabulary,
+    which walks each trigram's postings to count them (the exhaustive plan)."""
+    wanted = _all_trigrams(terms)
     if not wanted:
         return {}
     db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{FTS_TABLE}_vocab USING fts5vocab(main, {FTS_TABLE}, row)")

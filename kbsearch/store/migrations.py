@@ -129,6 +129,21 @@ def _m3_fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+# -- migration 4, frozen -------------------------------------------------------
+
+
+def _add_lexical_counts(db: sqlite3.Connection) -> None:
+    """Store how many records hold each trigram, and how many records there
+    are, so that a search reads them instead of walking FTS5's postings.
+    Filled from FTS5's own vocabulary: one pass over the index (about a
+    minute at a million records), the counts a search used to walk per query."""
+    db.execute("CREATE TABLE lexical_counts (term TEXT PRIMARY KEY, records INTEGER NOT NULL) WITHOUT ROWID")
+    db.execute("CREATE VIRTUAL TABLE temp.m4_vocab USING fts5vocab(main, records_fts, row)")
+    db.execute("INSERT INTO lexical_counts(term, records) SELECT term, doc FROM temp.m4_vocab WHERE term != ''")
+    db.execute("INSERT INTO lexical_counts(term, records) SELECT '', count(*) FROM records_fts")
+    db.execute("DROP TABLE temp.m4_vocab")
+
+
 # -- the migrations, in order ---------------------------------------------------
 
 
@@ -190,6 +205,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ),
     ("add the FTS5 lexical index and exact references, filled from existing records", _add_lexical_index),
     ("fold the lexical index and the references (NFKC, lower case), as queries are folded", _fold_lexical_index),
+    ("count the records holding each trigram of the lexical index, and the records", _add_lexical_counts),
 ]
 
 

@@ -26,6 +26,7 @@ import kbsearch.store.remote_vectors as remote_vectors
 from kbsearch.records import IdMention, Record, text_hash
 from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
+from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.sql import VECTOR_ID, chunks, write_meta
 
 REBUILD_BELOW = 50_000
@@ -137,9 +138,11 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
                     _put_vectors(db, batch, part.judge.model)
             if not part.is_empty():
                 wrote = True
-                dropped.extend(_delete(db, part.deletes))
+                counts = PendingCounts()
+                dropped.extend(_delete(db, part.deletes, counts))
                 db.executemany("UPDATE records SET id = ? WHERE id = ?", [(b, a) for a, b in part.renames.items()])
-                replaced, new, every = _upsert(db, part.upserts, part.files)
+                replaced, new, every = _upsert(db, part.upserts, part.files, counts)
+                counts.flush(db)  # one write per part: summed, the changes of 4,096 records are a few
                 dropped.extend(replaced)
                 fresh.extend(new)
                 written.extend(every)
@@ -201,20 +204,20 @@ def _put_vectors(db: sqlite3.Connection, vectors: dict[str, np.ndarray], model: 
     )
 
 
-def _delete(db: sqlite3.Connection, record_ids: list[str]) -> list[int]:
+def _delete(db: sqlite3.Connection, record_ids: list[str], counts: PendingCounts) -> list[int]:
     """Deletes records; returns the vector ids they had."""
     dropped: list[int] = []
     for record_id in record_ids:
         row = db.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
         if row:
             dropped += _vector_ids(db, row[0])
-            lexical.delete(db, row[0])
+            lexical.delete(db, row[0], counts)
             db.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
     return dropped
 
 
 def _upsert(
-    db: sqlite3.Connection, records: list[Record], files: dict[str, str]
+    db: sqlite3.Connection, records: list[Record], files: dict[str, str], counts: PendingCounts
 ) -> tuple[list[int], list[int], list[int]]:
     """Returns (vector ids to drop, rowids whose passages are new, every rowid written)."""
     dropped: list[int] = []
@@ -247,7 +250,7 @@ def _upsert(
                 _write_passages(db, rowid, record)
                 fresh.append(rowid)
         _write_arxiv(db, rowid, record)
-        lexical.write(db, rowid, record)
+        lexical.write(db, rowid, record, counts)
         every.append(rowid)
     return dropped, fresh, every
 
