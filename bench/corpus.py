@@ -230,6 +230,16 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
+def stored_vectors(db: sqlite3.Connection, hashes: list[str]) -> dict[str, bytes]:
+    """The cached vector of each hash the cache holds (SQLite's variable limit: 500 at a time)."""
+    found: dict[str, bytes] = {}
+    for start in range(0, len(hashes), 500):
+        chunk = hashes[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(db.execute(f"SELECT content_hash, vector FROM vectors WHERE content_hash IN ({marks})", chunk))
+    return found
+
+
 def vector_db() -> sqlite3.Connection:
     CACHE.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(CACHE / f"vectors-{MODEL}.sqlite")

@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchlib import mark
-from corpus import CACHE, MODEL, text_hash
+from corpus import CACHE, MODEL, stored_vectors, text_hash
 
 from kbsearch.embed import Encoder, load_encoder
 from kbsearch.models import load_models
@@ -43,13 +43,7 @@ class CachedEncoder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         hashes = [text_hash(t) for t in texts]
-        found: dict[str, bytes] = {}
-        for start in range(0, len(hashes), 500):
-            chunk = hashes[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            found.update(
-                self.db.execute(f"SELECT content_hash, vector FROM vectors WHERE content_hash IN ({marks})", chunk)
-            )
+        found = stored_vectors(self.db, hashes)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         misses = [i for i, h in enumerate(hashes) if h not in found]
         for i, h in enumerate(hashes):

@@ -27,6 +27,7 @@ and where the old plan's time went (the lexical calls timed alone).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -65,13 +66,7 @@ class CorpusOrSynthetic:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         hashes = [corpus.text_hash(t) for t in texts]
-        found: dict[str, bytes] = {}
-        for start in range(0, len(hashes), 500):
-            chunk = hashes[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            found.update(
-                self.db.execute(f"SELECT content_hash, vector FROM vectors WHERE content_hash IN ({marks})", chunk)
-            )
+        found = corpus.stored_vectors(self.db, hashes)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for i, h in enumerate(hashes):
             if h in found:
@@ -88,24 +83,30 @@ def make_encoder(spec: object) -> CorpusOrSynthetic:
     return CorpusOrSynthetic(getattr(spec, "name", MODEL))
 
 
-def child_build(data: str, index: str) -> None:
-    """``kbsearch ingest`` of one corpus file with the vectors above; above the
-    exact range the graph is built with ``M`` 16, ``efConstruction`` 40."""
+def quick_graph(hnsw_m: int, ef_construction: int) -> None:
+    """This child builds its HNSW graph with these parameters and no background compaction:
+    the bench times search on the graph, not how long a full-quality build takes here."""
     from dataclasses import dataclass
 
     import kbsearch.store.vector_cache as vector_cache
     import kbsearch.vector_index.facade as index_facade
-    from kbsearch.cli import main as kbsearch_main
     from kbsearch.vector_index.params import IndexParams
 
     @dataclass(frozen=True)
     class QuickBuild(IndexParams):
-        hnsw_m: int = 16
-        ef_construction: int = 40
         background_compaction: bool = False
 
-    vector_cache.IndexParams = QuickBuild  # type: ignore[misc]
-    index_facade.IndexParams = QuickBuild  # type: ignore[misc]
+    params = functools.partial(QuickBuild, hnsw_m=hnsw_m, ef_construction=ef_construction)
+    vector_cache.IndexParams = params  # type: ignore[assignment,misc]
+    index_facade.IndexParams = params  # type: ignore[assignment,misc]
+
+
+def child_build(data: str, index: str) -> None:
+    """``kbsearch ingest`` of one corpus file with the vectors above; above the
+    exact range the graph is built with ``M`` 16, ``efConstruction`` 40."""
+    from kbsearch.cli import main as kbsearch_main
+
+    quick_graph(hnsw_m=16, ef_construction=40)
     started = time.perf_counter()
     code = kbsearch_main(["ingest", data, "--index", index, "--json"])
     if code:
@@ -130,22 +131,11 @@ def child_replicate(small: str, copies: int, index: str) -> None:
     text do to a common term; a rare term is ten times less rare than it
     would be."""
     import shutil
-    from dataclasses import dataclass
 
-    import kbsearch.store.vector_cache as vector_cache
-    import kbsearch.vector_index.facade as index_facade
     from kbsearch.store import Store, writer
     from kbsearch.store.sql import write_meta
-    from kbsearch.vector_index.params import IndexParams
 
-    @dataclass(frozen=True)
-    class QuickBuild(IndexParams):
-        hnsw_m: int = 8
-        ef_construction: int = 16
-        background_compaction: bool = False
-
-    vector_cache.IndexParams = QuickBuild  # type: ignore[misc]
-    index_facade.IndexParams = QuickBuild  # type: ignore[misc]
+    quick_graph(hnsw_m=8, ef_construction=16)
     started = time.perf_counter()
     Path(index).mkdir(parents=True)
     shutil.copy(Path(small) / "kb.sqlite", Path(index) / "kb.sqlite")
