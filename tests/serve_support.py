@@ -159,7 +159,7 @@ def running_server(index: Path, env: dict[str, str], *extra: str) -> Iterator[Ru
     finally:
         process.terminate()
         try:
-            process.wait(timeout=20)
+            process.wait(timeout=60)  # a busy machine: its cleanup must run, not a kill
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

@@ -8,7 +8,6 @@ and file-system cases are made here, in tmp_path.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import shutil
@@ -283,26 +282,30 @@ _PR_CAPBSET_DROP = 24
 _CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
 
 
-def _as_plain_user() -> None:
-    """Run the child without root's permission bypass, so that mode bits bind it.
-
-    CI runs as root, and root ignores a folder's missing write bit. Dropping
-    the two DAC capabilities from the bounding set before exec makes the
-    child an ordinary owner of the files: that is what a read-only folder is
-    for a normal user.
-    """
-    if os.geteuid() != 0:
-        return
+# Run the child without root's permission bypass, so that mode bits bind it.
+# CI runs as root, and root ignores a folder's missing write bit. Dropping the
+# two DAC capabilities from the bounding set before exec makes the child an
+# ordinary owner of the files: that is what a read-only folder is for a normal
+# user. A fresh interpreter drops them and execs the child: a preexec_fn would
+# run in a fork of this process, which may hold grpc (the Milvus tests), whose
+# fork handler aborts the child ("epoll_wait error: Bad file descriptor").
+_PRCTL_REFUSED = 77
+_DROP_AND_EXEC = f"""
+import ctypes, os, sys
+if os.geteuid() == 0:
     libc = ctypes.CDLL(None, use_errno=True)
-    for cap in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH):
-        if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+    for cap in ({_CAP_DAC_OVERRIDE}, {_CAP_DAC_READ_SEARCH}):
+        if libc.prctl({_PR_CAPBSET_DROP}, cap, 0, 0, 0) != 0:
+            sys.exit({_PRCTL_REFUSED})
+os.execv(sys.executable, [sys.executable, "-c", *sys.argv[1:]])
+"""
 
 
 def _child(env: dict[str, str], code: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True, preexec_fn=_as_plain_user
-    )
+    done = subprocess.run([sys.executable, "-c", _DROP_AND_EXEC, code, *argv], env=env, capture_output=True, text=True)
+    if done.returncode == _PRCTL_REFUSED:
+        raise subprocess.SubprocessError("prctl(PR_CAPBSET_DROP) refused")
+    return done
 
 
 CLI = "import sys; from kbsearch.cli import main; sys.exit(main(sys.argv[1:]))"
