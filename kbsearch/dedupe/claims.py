@@ -9,6 +9,7 @@ sentence; counting those would call a new paper a duplicate.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,18 +119,22 @@ class PassageReader:
     def sentences(self, texts: list[str]) -> list[np.ndarray | None]:
         if self.judge is None:
             return [None] * len(texts)
-        missing = list(dict.fromkeys(t for t in texts if t not in self._sentences))
-        if missing:
-            self._sentences.update(zip(missing, self.judge.encode(missing), strict=True))
-        return [self._sentences[t] for t in texts]
+        return _read_once(self._sentences, texts, self.judge.encode)
 
     def token_rows(self, texts: list[str]) -> list[np.ndarray | None]:
         if self.tokens is None:
             return [None] * len(texts)
-        missing = list(dict.fromkeys(t for t in texts if t not in self._token_rows))
-        if missing:
-            self._token_rows.update(zip(missing, self.tokens.encode_tokens(missing), strict=True))
-        return [self._token_rows[t] for t in texts]
+        return _read_once(self._token_rows, texts, self.tokens.encode_tokens)
+
+
+def _read_once(
+    kept: dict[str, np.ndarray], texts: list[str], encode: Callable[[list[str]], Iterable[np.ndarray]]
+) -> list[np.ndarray | None]:
+    """Each text's encoding, encoding in one call only the texts not read before."""
+    missing = list(dict.fromkeys(t for t in texts if t not in kept))
+    if missing:
+        kept.update(zip(missing, encode(missing), strict=True))
+    return [kept[t] for t in texts]
 
 
 def coverage(claim: np.ndarray | None, passage: np.ndarray | None) -> float:
