@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,16 @@ import httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from serve_support import BRIEFING, Running, briefing_with_claims, build_index, normalized, running_server, write_rows
+from serve_support import (
+    BRIEFING,
+    ROOT,
+    Running,
+    briefing_with_claims,
+    build_index,
+    normalized,
+    running_server,
+    write_rows,
+)
 
 from kbsearch.cli import main
 
@@ -261,4 +272,18 @@ def test_a_stopped_server_takes_its_entry_away(fake_models: Path, tmp_path: Path
     index = build_index(tmp_path)
     with running_server(index, dict(os.environ)):
         assert (index / "serve.json").is_file()
+    assert not (index / "serve.json").exists()
+
+
+def test_a_server_stopped_the_moment_its_entry_appears_takes_it_away(fake_models: Path, tmp_path: Path) -> None:
+    """SIGTERM between writing serve.json and uvicorn taking the signals must still clean up."""
+    index = build_index(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    argv = [sys.executable, "-m", "kbsearch", "serve", "--http", "127.0.0.1:0", "--index", str(index)]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while not (index / "serve.json").exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    process.terminate()
+    assert process.wait(timeout=60) == 0
     assert not (index / "serve.json").exists()

@@ -162,15 +162,16 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         log = logging.getLogger("kbsearch.serve")
+        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again: without a
+        # handler of ours that would end the process before the cleanup below. Set before
+        # the entry is written: a SIGTERM that comes before uvicorn runs must clean up too.
+        signal.signal(signal.SIGTERM, _exit_quietly)
         # The CLI finds the server through the index folder: no --server needed. Written
         # before saying so, as the socket already listens.
         write_entry(service.root, f"http://{shown}:{bound}")
         log.info("read token in %s, write token in %s", *paths)
         log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)", shown, bound)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
-        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again: without a
-        # handler of ours that would end the process before the cleanup below.
-        signal.signal(signal.SIGTERM, _exit_quietly)
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         remove_entry(service.root)
