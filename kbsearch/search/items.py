@@ -26,7 +26,7 @@ def same_item(store: Store, leaders: list[int], flt: SearchFilter) -> dict[int, 
     """Record → the first of ``leaders`` (row ids, best first) it shares an
     item with, for the records within ``flt`` other than the leaders."""
     heads = store.heads(leaders, 0)
-    limit = int(max(RARE_TITLES_MIN, RARE_TITLES_SHARE * store.count()))
+    limit = int(max(RARE_TITLES_MIN, RARE_TITLES_SHARE * store.record_total()))
     found: dict[int, int] = {}
     for leader in leaders:
         head = heads.get(leader)

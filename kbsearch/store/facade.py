@@ -158,6 +158,12 @@ class Store:
     def count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM records").fetchone()[0])
 
+    def record_total(self) -> int:
+        """``count()`` read from the stored total beside the trigram counts, kept in
+        the write's own transaction: a search's per-query count, where ``count(*)``
+        walks every record (35 ms at a million)."""
+        return lexical.record_total(self.db, self.lexical_plan)
+
     def passage_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
 
