@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -207,3 +208,33 @@ def test_a_file_vanishing_during_the_write_check_is_not_read_only(
     monkeypatch.setattr(Path, "iterdir", lambda self: iter(listed))
     monkeypatch.setattr(Path, "is_file", lambda self: True)
     assert writable(tmp_path)
+
+
+def test_an_index_from_schema_4_keeps_its_vectors_in_a_rowid_table(tmp_path: Path, encoder: FakeEncoder) -> None:
+    """A 2 KB vector overflowed a WITHOUT ROWID leaf; migration 5 moves every vector, unchanged."""
+    store = Store.open(tmp_path, create=True)
+    fill(store, make_records(), encoder)
+    before = run(store, encoder, "frequency domain KV compression")
+    store.close()
+    db = sqlite3.connect(tmp_path / "kb.sqlite")
+    vectors = sorted(db.execute("SELECT model, content_hash, vector FROM vectors"))
+    db.executescript(  # as schema 4 left it
+        """
+        CREATE TABLE old (model TEXT NOT NULL, content_hash TEXT NOT NULL, vector BLOB NOT NULL,
+                          PRIMARY KEY (model, content_hash)) WITHOUT ROWID;
+        INSERT INTO old SELECT model, content_hash, vector FROM vectors;
+        DROP TABLE vectors;
+        ALTER TABLE old RENAME TO vectors;
+        PRAGMA user_version = 4;
+        """
+    )
+    db.close()
+    migrated = Store.open(tmp_path, model=encoder.model_id)
+    schema = migrated.db.execute("SELECT sql FROM sqlite_master WHERE name = 'vectors'").fetchone()[0]
+    assert "WITHOUT ROWID" not in schema.upper()
+    assert sorted(migrated.db.execute("SELECT model, content_hash, vector FROM vectors")) == vectors
+    assert run(migrated, encoder, "frequency domain KV compression") == before
+    fill(migrated, make_records(12), encoder)  # a write replaces by (model, content hash), as before
+    counts = "SELECT count(*), count(DISTINCT content_hash) FROM vectors"
+    held, distinct = migrated.db.execute(counts).fetchone()
+    assert held == distinct > len(vectors) and migrated.passages_without_vector(encoder.model_id) == 0
