@@ -50,7 +50,16 @@ INCREMENT = (
 )
 QUERY = "频域 KV cache 压缩"
 PREFIX = "kbsearch: timings "
-HEAVY = ("torch", "sentence_transformers", "transformers", "textual", "faiss", "onnxruntime")
+HEAVY = (
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "textual",
+    "faiss",
+    "onnxruntime",
+    "tokenizers",
+    "sentencepiece",
+)
 # The models' load alone, through kbsearch's own loaders, one text each, then the console script's exit.
 LOAD_ALL = (
     "from kbsearch.embed import load_encoder, load_token_encoder; from kbsearch.models import resolve_judge, "

@@ -6,6 +6,7 @@ tiny tokenizer. The real model's agreement with torch is in test_e5.py (slow).
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from q4_file import tiny_bert_tensors, write_model
 
 from kbsearch.embed import e5_onnx
+from kbsearch.embed.e5 import tokenizer_path
 from kbsearch.embed.e5_graph import bert_graph, token_graph
 from kbsearch.embed.e5_onnx import OnnxE5, pad, write_graphs
 from kbsearch.embed.q4 import read_q4_model
@@ -94,13 +96,19 @@ def test_the_token_graph_is_the_graph_after_its_word_table(weights: Path) -> Non
 
 @pytest.fixture(scope="module")
 def tokenizer(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-
-    tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(VOCAB)}, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tok.post_processor = processors.TemplateProcessing(single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)])
+    """A Unigram tokenizer of VOCAB's words, shaped as e5's (its normalizer copied)."""
+    e5 = json.loads(tokenizer_path().read_text(encoding="utf-8"))
+    pieces = [[w if w.startswith("<") else "\u2581" + w, 0.0 if w.startswith("<") else -1.0] for w in VOCAB]
+    flags = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False, "special": True}
+    special = [{"id": i, "content": w, **flags} for i, w in enumerate(VOCAB) if w.startswith("<")]
+    document = {
+        "added_tokens": special,
+        "normalizer": e5["normalizer"],
+        "pre_tokenizer": e5["pre_tokenizer"],
+        "model": {"type": "Unigram", "unk_id": VOCAB.index("<unk>"), "vocab": pieces},
+    }
     path = tmp_path_factory.mktemp("tok") / "tokenizer.json"
-    tok.save(str(path))
+    path.write_text(json.dumps(document), encoding="utf-8")
     return path
 
 
@@ -141,14 +149,17 @@ def test_sentence_vectors_come_from_the_graph(weights: Path, folder: Path) -> No
 
 
 def test_long_texts_are_cut_as_the_tokenizer_cuts_them(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tokenizers import Tokenizer, processors
+
     e5 = OnnxE5("tiny", folder, prompt="query: ")
     monkeypatch.setattr(e5_onnx, "MAX_TOKENS", 6)
     text = "alpha beta gamma delta epsilon alpha beta"
-    own = e5.tokenizer.encode("query: " + text)
-    e5.tokenizer.enable_truncation(max_length=6)
-    try:
-        assert e5._ids([text]) == [e5.tokenizer.encode("query: " + text).ids]
-    finally:
-        e5.tokenizer.no_truncation()
+    theirs = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    theirs.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)]
+    )
+    own = theirs.encode("query: " + text)
+    theirs.enable_truncation(max_length=6)
+    assert e5._ids([text]) == [theirs.encode("query: " + text).ids]
     assert e5._ids([text])[0][-1] == 2 and len(own.ids) == 10
     assert e5.count_tokens([text]) == [7]  # counted whole: the aligned decision's cap reads it

