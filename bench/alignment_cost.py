@@ -17,7 +17,12 @@ whole-text decision alone, as before). Then:
   turn, first once each ("first": the process has not seen the item, though
   earlier items may share its candidates, whose token vectors it keeps),
   then all again ("again": every text's token vectors remembered);
-- a cold ``kbsearch check`` process per config, its wall time and peak RSS.
+- a cold ``kbsearch check`` process per config, its wall time and peak RSS;
+- the same warm checks and a cold one in a process that finds on disk the
+  token vectors yesterday's process computed (``KBSEARCH_TOKEN_CACHE``):
+  yesterday's process checked ``--checks`` other items (other new papers,
+  other second summaries) against the same index. The other runs keep no
+  token vectors on disk (``KBSEARCH_TOKEN_CACHE_ROWS=0``), as before.
 
 The machine is shared: the ratios are the steadier figures.
 """
@@ -59,12 +64,23 @@ print(json.dumps(times))
 """
 
 
-def warm(index: Path, configs: dict[str, Path], warmup: Path, items: list[Path]) -> dict[str, list[float]]:
+def warm(
+    index: Path, configs: dict[str, Path], warmup: Path, items: list[Path], env: dict[str, str]
+) -> dict[str, list[float]]:
     args = [sys.executable, "-c", WARM, str(index), json.dumps({k: str(v) for k, v in configs.items()}), str(warmup)]
-    proc = subprocess.run([*args, *map(str, items)], capture_output=True, text=True, cwd=ROOT, env=environ(None))
+    proc = subprocess.run([*args, *map(str, items)], capture_output=True, text=True, cwd=ROOT, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"warm checks failed: {proc.stderr.strip()[-800:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def without_disk() -> dict[str, str]:
+    """The environment of a process that keeps no token vectors on disk (as before they were)."""
+    return {**environ(None), "KBSEARCH_TOKEN_CACHE_ROWS": "0"}
+
+
+def with_disk(folder: Path) -> dict[str, str]:
+    return {**environ(None), "KBSEARCH_TOKEN_CACHE": str(folder)}
 
 
 SELF = [sys.executable, __file__]
@@ -80,12 +96,28 @@ def child_cli(args: list[str]) -> int:
         report_peak_rss()
 
 
-def cold(index: Path, config: Path, item: Path) -> tuple[float, float]:
+def cold(index: Path, config: Path, item: Path, env: dict[str, str]) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of one whole ``kbsearch check`` process."""
     seconds, rss, _, _ = run_child(
-        [*SELF, "_cli", "check", str(item), "--index", str(index), "--config", str(config)], environ(None)
+        [*SELF, "_cli", "check", str(item), "--index", str(index), "--config", str(config)], env
     )
     return seconds, rss
+
+
+def probe_items(folder: Path, rows: list[dict], held: set[str], checks: int, day: int) -> list[Path]:
+    """``checks`` one-item increments: papers the index does not hold and second
+    summaries of papers it holds; ``day`` 0 and 1 take disjoint rows."""
+    half = checks // 2
+    fresh = [r for r in rows[::-1] if r["paper"] not in held][day * half : (day + 1) * half]
+    probes = [
+        {"id": f"probe/{day}/{n}", "kind": "increment", "text": row["tldr_zh"], "date": row["date"]}
+        for n, row in enumerate(fresh)
+    ]
+    again = [
+        {"id": f"again/{day}/{n}", "kind": "increment", "text": row["result_zh"] or row["tldr_zh"], "date": row["date"]}
+        for n, row in enumerate(rows[day * half : (day + 1) * half])
+    ]
+    return one_item_files(folder, f"item-{day}", probes) + one_item_files(folder, f"again-{day}", again)
 
 
 def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str, list[float]], dict]:
@@ -93,19 +125,11 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
     rows = load_rows()
     records = to_records(rows, records_count)
     held = {row["paper"] for row in rows[:records_count]}
-    fresh = [r for r in rows[::-1] if r["paper"] not in held][: checks // 2]
     with tempfile.TemporaryDirectory(prefix="kbsearch-alignment-cost-") as tmp:
         folder = Path(tmp)
         data = write_jsonl(folder / "records.jsonl", records)
-        probes = [
-            {"id": f"probe/{n}", "kind": "increment", "text": row["tldr_zh"], "date": row["date"]}
-            for n, row in enumerate(fresh)
-        ]
-        again = [
-            {"id": f"again/{n}", "kind": "increment", "text": row["result_zh"] or row["tldr_zh"], "date": row["date"]}
-            for n, row in enumerate(rows[: checks // 2])
-        ]
-        items = one_item_files(folder, "item", probes) + one_item_files(folder, "again", again)
+        yesterday = probe_items(folder, rows, held, checks, 0)
+        items = probe_items(folder, rows, held, checks, 1)
         shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
         whole = json.loads(shipped.read_text(encoding="utf-8"))
         if whole.get("aligned_same_item") is None:
@@ -114,24 +138,32 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
         plain.write_text(json.dumps({**whole, "aligned_same_item": None}), encoding="utf-8")
         configs = {"aligned (shipped)": shipped, "whole texts only": plain}
         index = folder / "index"
-        timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], environ(None))
+        timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], without_disk())
         warmup = write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
-        times = warm(index, configs, warmup, items)
-        colds = {name: cold(index, path, items[0]) for name, path in configs.items()}
+        times = warm(index, configs, warmup, items, without_disk())
+        # Yesterday's process checked other items against the same index, keeping
+        # the token vectors it computed; today's process reads them.
+        disk = with_disk(folder / "token-vectors")
+        warm(index, {"aligned (shipped)": shipped}, warmup, yesterday, disk)
+        kept = warm(index, {"aligned, yesterday's token vectors on disk": shipped}, warmup, items, disk)
+        times.update(kept)
+        colds = {name: cold(index, path, items[0], without_disk()) for name, path in configs.items()}
+        colds["aligned, yesterday's token vectors on disk"] = cold(index, shipped, items[-1], disk)
     return len(records), len(items), times, colds
 
 
 def print_table(records: int, items: int, times: dict[str, list[float]], colds: dict) -> None:
-    a, b = colds
-    print(f"{records} records; {items} one-item increments, each checked twice\n")
-    print(f"| | {a} | {b} | ratio |\n|---|---|---|---|")
+    aligned, whole, kept = colds
+    names = (aligned, kept, whole)
+    print(f"{records} records; {items} one-item increments, each checked twice; ratios against {whole}\n")
+    print(f"| | {aligned} | {kept} | {whole} | ratios |\n|---|---|---|---|---|")
     for when in ("first", "again"):
         for label, q in ((f"warm check p50, {when} (ms)", 0.5), (f"warm check p90, {when} (ms)", 0.9)):
-            x, y = percentile(times[f"{a}, {when}"], q), percentile(times[f"{b}, {when}"], q)
-            print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
+            x, y, z = (percentile(times[f"{name}, {when}"], q) for name in names)
+            print(f"| {label} | {x:.1f} | {y:.1f} | {z:.1f} | {x / z:.2f}x, {y / z:.2f}x |")
     for label, at in (("cold check, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
-        x, y = colds[a][at], colds[b][at]
-        print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
+        x, y, z = (colds[name][at] for name in names)
+        print(f"| {label} | {x:.1f} | {y:.1f} | {z:.1f} | {x / z:.2f}x, {y / z:.2f}x |")
 
 
 def main() -> None:

@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     cache: Path | None = None
     """Where models rebuilt on first use (multilingual-e5-small, its ONNX
     exports) are kept (else ``~/.cache/kbsearch``)."""
+    token_cache: Path | None = None
+    """Where check keeps the judge's token vectors between processes (else
+    ``token-vectors`` in the model cache)."""
+    token_cache_rows: int = Field(default=1_000_000, ge=0)
+    """Token rows kept there (float16; e5: 768 bytes each); 0 keeps none."""
     lock_timeout: float = Field(default=600.0, ge=0)
     """Seconds a writer waits for another writer's lock on the index before giving up."""
     use_threads: int | None = Field(default=None, ge=1)
@@ -68,7 +73,7 @@ class Settings(BaseSettings):
             raise ValueError("not a number")
         return value
 
-    @field_validator("cache")
+    @field_validator("cache", "token_cache")
     @classmethod
     def _home(cls, value: Path | None) -> Path | None:
         return value.expanduser() if value is not None else value
@@ -79,6 +84,8 @@ ALLOWED = {
     "model": "a model name from models.txt",
     "models": "a models.txt file",
     "cache": "a folder",
+    "token_cache": "a folder",
+    "token_cache_rows": "a whole number, 0 or more (0 keeps none)",
     "lock_timeout": "a number of seconds, 0 or more (e.g. 600)",
     "use_threads": "a whole number, 1 or more",
     "audit_threads": "a whole number, 1 or more",

