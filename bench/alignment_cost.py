@@ -17,7 +17,8 @@ whole-text decision alone, as before). Then:
   turn, first once each ("first": the process has not seen the item, though
   earlier items may share its candidates, whose token vectors it keeps),
   then all again ("again": every text's token vectors remembered);
-- a cold ``kbsearch check`` process per config, its wall time and peak RSS;
+- a cold ``kbsearch check`` process per config, its wall time and peak RSS,
+  on an item no process has checked;
 - the same warm checks and a cold one in a process that finds on disk the
   token vectors yesterday's process computed (``KBSEARCH_TOKEN_CACHE``):
   yesterday's process checked ``--checks`` other items (other new papers,
@@ -147,8 +148,9 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
         warm(index, {"aligned (shipped)": shipped}, warmup, yesterday, disk)
         kept = warm(index, {"aligned, yesterday's token vectors on disk": shipped}, warmup, items, disk)
         times.update(kept)
-        colds = {name: cold(index, path, items[0], without_disk()) for name, path in configs.items()}
-        colds["aligned, yesterday's token vectors on disk"] = cold(index, shipped, items[-1], disk)
+        new_item = probe_items(folder, rows, held, checks, 2)[0]  # checked by no process before
+        colds = {name: cold(index, path, new_item, without_disk()) for name, path in configs.items()}
+        colds["aligned, yesterday's token vectors on disk"] = cold(index, shipped, new_item, disk)
     return len(records), len(items), times, colds
 
 
