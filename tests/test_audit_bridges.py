@@ -160,3 +160,17 @@ def test_learned_judgements_never_chain_a_cluster_past_its_first_seen_record() -
     # Chaining through members instead of first-seen records would merge them all.
     exact = Judged.of(4, [(e, later, True, p, "identical text") for e, later, p in learned])
     assert sorted(sorted(cluster) for cluster in grow_clusters(roster, exact)) == [[a, b, c, d]]
+
+
+def test_a_text_without_an_id_identical_to_two_papers_never_joins_them(tmp_path: Path) -> None:
+    """Exact evidence joins records before any score does: a note without an id
+    whose text is word for word each paper's joins one of them, never both."""
+    text = "merges attention heads to shrink the KV cache"
+    records = [
+        record("a", "2026-09-01", text, arxiv_ids=["2609.00001"]),
+        record("b", "2026-09-02", text, arxiv_ids=["2609.00002"]),
+        record("bridge", "2026-09-03", text),
+    ]
+    clusters = [members(c) for c in audit(build(tmp_path, records), "fake", fake_config()).clusters]
+    assert any("bridge" in c and len(c) == 2 for c in clusters), clusters
+    assert all(not {"a", "b"} <= c for c in clusters), clusters
