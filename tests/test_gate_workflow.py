@@ -207,6 +207,20 @@ def test_an_unfinished_first_ingest_is_named_with_its_fix(
     assert run_json(capsys, "doctor", "--index", index)["healthy"]
 
 
+@pytest.mark.parametrize("command", [["stats"], ["list"], ["search", "KV", "--mode", "lexical"]])
+def test_a_read_of_an_empty_database_alone_writes_nothing_into_it(
+    tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A first ingest killed right after creating kb.sqlite leaves 0 bytes and no cache: a read
+    names the unfinished ingest and must not make the file a database (SQLite would, on open)."""
+    index = tmp_path / "killed"
+    index.mkdir()
+    (index / DB_NAME).write_bytes(b"")
+    code, out, err = run(capsys, *command, "--index", str(index))
+    assert code == 2 and out == "" and "first ingest" in err
+    assert [p.name for p in index.iterdir()] == [DB_NAME] and (index / DB_NAME).stat().st_size == 0
+
+
 @pytest.mark.parametrize("command", ["ingest", "audit", "reindex", "doctor"])
 def test_a_command_without_a_server_form_refuses_while_a_server_is_set(
     inbox: Path, index: str, command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -298,3 +298,29 @@ def test_readers_share_one_index_and_take_the_writers_after_an_accept(
         assert loads == [1]  # generation 2 came from the writer, not from the file
     finally:
         service.close()
+
+
+# A third increment beside BRIEFING's two: once BRIEFING is stored, two of its three items are repeats.
+MIXED = BRIEFING.replace(
+    "本报告由",
+    "## 增量 3：Prefill 节点按队列长度扩缩容（⭐⭐⭐）\n\n- 来源：内部实践\n- 要点：\n"
+    "  - 队列长度超过 64 时新增一个 prefill 副本\n- 可信度：中\n\n本报告由",
+)
+
+
+def test_accept_is_all_or_nothing_over_http_and_mcp(api: tuple[Any, Tokens], service: Service, index: Path) -> None:
+    """The CLI's accept contract on the other surfaces: a DUPLICATE among the items stores none of them."""
+    client, _ = api
+    first = {"text": BRIEFING, "path": "inbox/stephen/2026-09-21-inference-e1prep.md", "accept": True}
+    assert client.post("/api/check", json=first, headers=bearer(index, WRITE_TOKEN)).json()["accepted"]
+    with KnowledgeBase.open(index) as kb:
+        before = {r.id for r in kb.listing().records}
+    mixed = {"text": MIXED, "path": "inbox/tom/2026-09-22-inference-e1prep.md"}
+    answer = client.post("/api/check", json={**mixed, "accept": True}, headers=bearer(index, WRITE_TOKEN)).json()
+    (tool,) = call_tools(service, Access.write, [("accept", mixed)])
+    for result in (answer, tool.structured_content):
+        assert [i["verdict"] for i in result["items"]].count("DUPLICATE") >= 1, result["items"]
+        assert "NEW" in [i["verdict"] for i in result["items"]]
+        assert result["accepted"] == [] and result["accept_refused"], result
+    with KnowledgeBase.open(index) as kb:
+        assert {r.id for r in kb.listing().records} == before
