@@ -449,3 +449,19 @@ def test_a_changed_count_of_the_same_hardware_makes_the_claim_new(
     assert verdict["verdict"] == "UPDATE" and verdict["claims"][0]["new_numbers"] == ["4"]
     same = check_rows(capsys, tmp_path, index, [{**stored, "id": "kimi-same"}])[1]["items"][0]
     assert same["verdict"] == "DUPLICATE"
+
+
+def test_a_doc_section_stating_a_claim_is_shown_as_its_evidence_and_never_makes_it_known(tmp_path: Path) -> None:
+    """A living-doc section is another item, not one exact evidence rules out: the claim it states
+    shows the section's passage ("said by another item"), and stays new."""
+    words = "FP4 attention kernels landed in FlashInfer for Blackwell GPUs"
+    section = Record(id="doc/inference#§1.1", kind=Kind.doc_section, title="§1.1 engines", text=words)
+    other = Record(id="jay-x", kind=Kind.increment, title="GPU health checks", text="step time alarms per rank")
+    encoder = FakeEncoder()
+    store = Store.open(tmp_path / "idx", create=True)
+    ingest_records(store, ChangeSet(upserts=[section, other]), model="fake", load_encoder=lambda: encoder)
+    probe = Record(id="mine", kind=Kind.increment, title="FlashInfer FP4", text="FP4 kernels", claims=[words])
+    [item] = Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe").items
+    [claim] = item.claims
+    assert item.verdict is Verdict.NEW
+    assert claim.best_id == section.id and not claim.known and claim.said_by_another_item

@@ -123,3 +123,17 @@ def test_process_age_reads_the_process_start() -> None:
 
 def time_since_boot() -> float:
     return float(Path("/proc/uptime").read_text().split()[0])
+
+
+def test_the_total_counts_the_time_before_main(
+    fake_models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A console run's total adds the process's age at ``main`` (the interpreter's start and the
+    imports), not only what ``main`` timed: the phases must add up to the wall time a user waits."""
+    monkeypatch.setattr(timings, "process_age", lambda: 5.0)
+    monkeypatch.setattr(sys, "argv", ["kbsearch", "models"])
+    monkeypatch.setenv("KBSEARCH_TIMINGS", "1")
+    assert main() == 0
+    line = next(x for x in capsys.readouterr().err.splitlines() if x.startswith(timings.PREFIX))
+    phases = json.loads(line.removeprefix(timings.PREFIX))
+    assert phases["start"] == 5.0 and 5.0 < phases["total"] < 5.0 + 30

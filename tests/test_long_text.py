@@ -158,3 +158,11 @@ def test_a_text_longer_than_the_scanned_head_is_marked_as_going_on(size: int) ->
         assert spans[-1] == snippet.Span(text="tail", match=True)
     else:  # the tail lies past the head: not searched, and the snippet says the text goes on
         assert not any(s.match for s in spans) and spans[-1].text == snippet.ELLIPSIS
+
+
+def test_a_window_that_reaches_the_end_of_the_head_still_says_the_text_goes_on() -> None:
+    """The match sits at the end of the scanned head, so the window reaches the end of what
+    was read; the text goes on past it, and only the cut knows."""
+    text = "x" * (snippet.SCAN_CHARS - 10) + " tail" + "y" * 10
+    spans = make_snippet(text, ["tail"])
+    assert any(s.match for s in spans) and spans[-1].text == snippet.ELLIPSIS
