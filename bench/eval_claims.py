@@ -263,13 +263,13 @@ def examples(result: ReplayResult, items: dict[str, str], days: set) -> tuple[np
 FEATURES: tuple[str, ...] = SAID_FEATURES
 
 
-def _fitting_f1(results: dict[str, ReplayResult], earlier: dict[str, set], form: Scorer, threshold: float) -> float:
+def _fitting_f1(fitting: list[list[Checked]], form: Scorer, threshold: float) -> float:
     """The mean, over the pairs' earlier halves, of the clear-label and every-claim new-claim F1."""
     decided = form.model_copy(update={"threshold": threshold})
     f1s = []
-    for pair, result in results.items():
-        part = scores(redecided(ReplayResult(checked=[c for c in result.checked if c.date in earlier[pair]]), decided))
-        f1s += [part["new_claims_clear"]["f1"], part["new_claims_all"]["f1"]]  # type: ignore[index]
+    for part in fitting:
+        found = scores(redecided(ReplayResult(checked=part), decided))
+        f1s += [found["new_claims_clear"]["f1"], found["new_claims_all"]["f1"]]  # type: ignore[index]
     return sum(f1s) / len(f1s)
 
 
@@ -291,7 +291,8 @@ def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) ->
     # new fact of a same-item record is called known. So the mean of the clear-label and the
     # every-claim F1, over each pair's earlier half.
     grid = np.concatenate([np.arange(0.01, 0.2, 0.01), np.arange(0.2, 0.81, 0.02)])
-    best = max((round(float(t), 2) for t in grid), key=lambda t: _fitting_f1(results, earlier, form, t))
+    fitting = [[c for c in r.checked if c.date in earlier[pair]] for pair, r in results.items()]
+    best = max((round(float(t), 2) for t in grid), key=lambda t: _fitting_f1(fitting, form, t))
     config = base.model_copy(update={"claim_said": form.model_copy(update={"threshold": round(best, 2)})})
     out.write_text(config.model_dump_json(indent=2), encoding="utf-8")
     _say(f"claim_said fitted on {len(y)} passages ({int(y.sum())} saying the claim); threshold {best:.2f}: {out}")
@@ -310,12 +311,13 @@ def raw_baseline(pair: str, checked: list[Checked]) -> dict[str, object]:
     encoder = cached("multilingual-e5-small")
     vectors = encoder.encode(texts)
     days = np.array([o.date.toordinal() for o in owners])
+    after = np.array([o.role == "after" for o in owners])  # stored after its day's checks (within the feed)
     best: list[tuple[float, bool, bool]] = []  # (best cosine, truth new, clear)
     for item in (c for c in checked if c.seen_before):
         row = by_id[item.id]
         claims = [str(c) for c in row.record.get("claims", [])]  # type: ignore[union-attr]
-        # Within the feed, the day's own papers are stored after its checks (each its own record).
-        seen = days < item.date.toordinal() if pair == "within" else days <= item.date.toordinal()
+        day = item.date.toordinal()
+        seen = (days < day) | ((days == day) & ~after)  # what the check could see, as the replay stores it
         if not claims or not seen.any():
             continue
         cosines = encoder.encode(claims) @ vectors[seen].T
