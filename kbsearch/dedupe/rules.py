@@ -88,7 +88,12 @@ class Embedded:
 
     def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
         """The rare coined names of the title: held by at most ``rare_name_records`` records."""
-        return frozenset(n for n in latin_names(self.record.title) if name_count(n) <= config.rare_name_records)
+        return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
+
+    @cached_property
+    def _title_coined(self) -> set[str]:
+        """The coined names of the title (once: ``compare`` reads them for every pair)."""
+        return latin_names(self.record.title)
 
     @cached_property
     def normalized_text(self) -> str:

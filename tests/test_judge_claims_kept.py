@@ -1,0 +1,73 @@
+"""The judge's passage vectors of a same-item record are kept across checks
+(``kbsearch.dedupe.judged_passages``): a warm process re-embeds nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from support.files import write_jsonl
+from test_judge import FAKE_JUDGE_DEDUPE, KNOWN, judge_encoder, judged_models  # noqa: F401
+
+from fake_encoder import FakeEncoder
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.judged_passages import JudgedPassages, judged_passages
+from kbsearch.kb import KnowledgeBase
+from kbsearch.models import resolve_model
+
+
+def test_a_record_s_passages_are_embedded_once_and_give_the_same_vectors() -> None:
+    judge = FakeEncoder("fakejudge", 16)
+    kept = JudgedPassages(judge, max_rows=5)
+    first = kept.vectors(["alpha beta", "gamma delta"])
+    again = kept.vectors(["alpha beta", "gamma delta"])
+    assert judge.calls == 1 and np.array_equal(first, again)
+    kept.vectors(["gamma delta"])  # another record's batch: its own vectors, embedded once
+    assert judge.calls == 2
+
+
+def test_the_least_recently_read_record_goes_past_the_bound() -> None:
+    judge = FakeEncoder("fakejudge", 16)
+    kept = JudgedPassages(judge, max_rows=4)
+    kept.vectors(["a1", "a2"])
+    kept.vectors(["b1", "b2"])
+    kept.vectors(["a1", "a2"])  # read again: b goes first
+    kept.vectors(["c1"])  # 5 rows > 4
+    calls = judge.calls
+    kept.vectors(["a1", "a2"])
+    assert judge.calls == calls
+    kept.vectors(["b1", "b2"])
+    assert judge.calls == calls + 1
+
+
+def test_each_judge_keeps_its_own() -> None:
+    one, other = FakeEncoder("fakejudge", 16), FakeEncoder("fakejudge", 16)
+    assert judged_passages(one) is judged_passages(one)
+    assert judged_passages(one) is not judged_passages(other)
+
+
+def test_a_second_check_reads_the_kept_vectors_of_its_same_item_records(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The check path itself keeps them: checking a repeat twice in one process
+    embeds the known record's passages with the judge once."""
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"]})
+    judge = judge_encoder()
+    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
+    with KnowledgeBase(tmp_path / "idx", resolve_model("fake"), create=True, encoder=FakeEncoder(), judge=judge) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        item = str(write_jsonl(tmp_path / "item.jsonl", [repeat]))
+        embedded = []
+        results = []
+        for _ in range(2):
+            before = judge.texts_seen
+            results.append(kb.check(item, config=config).items[0])
+            embedded.append(judge.texts_seen - before)
+    first, second = results
+    assert first.verdict == second.verdict and first.claims == second.claims
+    assert any(m.id == "k-tri" and m.same_item for m in first.matches)
+    # The item and its claims are embedded again; k-tri's two passages are not.
+    assert embedded[0] - embedded[1] == 2
