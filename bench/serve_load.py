@@ -20,6 +20,15 @@
 5. Times whole ``kbsearch search --server`` processes beside ``python -c
    pass`` and a local ``kbsearch search`` (which loads the model).
 
+    python bench/serve_load.py --rate 20 [--seconds 60]
+
+Open loop instead: requests arrive at random (exponential gaps) at
+``--rate`` a second, 80% searches and 20% checks, whether or not earlier
+ones were answered; no accepts, ingest or kills. Before the server starts,
+another process opens the same index and runs the same kinds of request
+in-process, so that the server's CPU per request is printed beside the same
+work's cost without a server (``--in-process`` requests of each kind).
+
 Nothing is fitted here: the queries and check items are drawn with a fixed
 seed from the stream the index was built from (searches and checks of known
 papers, as the writers make them). Every address is 127.0.0.1.
@@ -148,14 +157,18 @@ def new_records(rows: list[dict[str, Any]], prefix: str, count: int, offset: int
     ]
 
 
+def draw(rng: random.Random, queries: list[str], checks: list[str]) -> tuple[str, dict[str, str]]:
+    """The next request: a search four times in five, else a check of one increment."""
+    if rng.random() < 0.8:
+        return "search", {"query": rng.choice(queries)}
+    return "check", {"text": rng.choice(checks)}
+
+
 async def client(
     http: httpx.AsyncClient, load: Load, rng: random.Random, queries: list[str], checks: list[str], until: float
 ) -> None:
     while (now := time.perf_counter()) < until:
-        if rng.random() < 0.8:
-            kind, body = "search", {"query": rng.choice(queries)}
-        else:
-            kind, body = "check", {"text": rng.choice(checks)}
+        kind, body = draw(rng, queries, checks)
         try:
             answer = await http.post(f"/api/{kind}", json=body)
             status = answer.status_code
@@ -165,6 +178,94 @@ async def client(
         load.samples.append(Sample(kind, time.perf_counter() - now, status, now))
         if status not in (0, 200):
             load.errors.append(f"{kind}: {status} {answer.text[:200]}")
+
+
+async def one_request(http: httpx.AsyncClient, load: Load, kind: str, body: dict[str, Any]) -> None:
+    started = time.perf_counter()
+    try:
+        answer = await http.post(f"/api/{kind}", json=body)
+        status = answer.status_code
+    except httpx.HTTPError as err:
+        status = 0
+        load.errors.append(f"{kind}: {err!r}")
+    load.samples.append(Sample(kind, time.perf_counter() - started, status, started))
+    if status not in (0, 200):
+        load.errors.append(f"{kind}: {status} {answer.text[:200]}")
+
+
+async def open_loop(server: Server, args: argparse.Namespace, rows: list[dict[str, Any]]) -> Load:
+    """Requests at random moments, ``args.rate`` a second on average, each sent
+    when its moment comes whether or not the earlier ones were answered."""
+    load, rng = Load(), random.Random(3)
+    queries, checks = pick_queries(rows, 400), check_items(rows, 200)
+    limits = httpx.Limits(max_connections=256)
+    started = time.perf_counter()
+    until, due = started + args.seconds, started
+    cpu_before = cpu_seconds(server.process.pid)
+    async with httpx.AsyncClient(
+        base_url=server.url, headers=_auth(server.read), limits=limits, timeout=httpx.Timeout(120.0)
+    ) as http:
+        sent: list[asyncio.Task[None]] = []
+        while (due := due + rng.expovariate(args.rate)) < until:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            kind, body = draw(rng, queries, checks)
+            sent.append(asyncio.create_task(one_request(http, load, kind, body)))
+        await asyncio.gather(*sent)
+    load.elapsed = time.perf_counter() - started
+    load.server_cpu = cpu_seconds(server.process.pid) - cpu_before
+    return load
+
+
+IN_PROCESS = """
+import json, random, sys, time
+sys.path[:0] = [sys.argv[1], sys.argv[1] + '/bench']
+from dev_stream import load_rows, pick_queries
+from serve_load import check_items
+from kbsearch.kb import KnowledgeBase
+rows, count = load_rows(), int(sys.argv[3])
+queries, checks, rng = pick_queries(rows, 400), check_items(rows, 200), random.Random(3)
+cpu = {'search': [], 'check': []}
+with KnowledgeBase.open(sys.argv[2]) as kb:
+    kb.check_text('kbsearch serve warm-up'); kb.search('warm up')
+    for _ in range(count):
+        for kind in ('search', 'check'):
+            started = time.process_time()
+            kb.search(rng.choice(queries)) if kind == 'search' else kb.check_text(rng.choice(checks))
+            cpu[kind].append(time.process_time() - started)
+print(json.dumps(cpu))
+"""
+
+
+def in_process_cpu(index: Path, count: int) -> dict[str, list[float]]:
+    """CPU seconds per search and per check when a process runs them itself
+    (warm, the same draws as the server's clients), from another process."""
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PROCESS, str(ROOT), str(index), str(count)],
+        capture_output=True, text=True, env=environment(), check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def report_open_loop(load: Load, args: argparse.Namespace, alone: dict[str, list[float]]) -> None:
+    elapsed = load.elapsed
+    print(f"\nopen loop, offered {args.rate:g} requests/s: {len(load.samples)} sent in {elapsed:.1f}s")
+    print(f"{'kind':8} {'count':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'errors':>6}")
+    for kind in ("search", "check", "all"):
+        mine = [s for s in load.samples if kind in ("all", s.kind)]
+        times = [1000 * s.seconds for s in mine if s.status == 200]
+        errors = sum(s.status != 200 for s in mine)
+        print(f"{kind:8} {len(mine):6d} {percentile(times, 0.5):8.1f} {percentile(times, 0.9):8.1f} "
+              f"{percentile(times, 0.99):8.1f} {errors:6d}")  # fmt: skip
+    for line in load.errors[:10]:
+        print("   ", line)
+    mix = {k: sum(s.kind == k for s in load.samples) / max(1, len(load.samples)) for k in ("search", "check")}
+    mean = {k: 1000 * statistics.fmean(v) for k, v in alone.items()}
+    expected = sum(mix[k] * mean[k] for k in mix)
+    served = 1000 * load.server_cpu / max(1, len(load.samples))
+    print(f"in-process CPU per request (another process, {len(alone['search'])} of each, mean): "
+          f"search {mean['search']:.1f} ms, check {mean['check']:.1f} ms; this mix {expected:.1f} ms")  # fmt: skip
+    print(f"the server: {load.server_cpu:.1f} CPU s for {len(load.samples)} requests, {served:.1f} ms a request: "
+          f"{served / expected:.2f}x the same work in-process")  # fmt: skip
 
 
 async def acceptor(http: httpx.AsyncClient, load: Load, records: list[dict[str, Any]], until: float) -> None:
@@ -388,6 +489,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=10, help="whole client processes timed")
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--kills-only", action="store_true", help="only the SIGKILL trials")
+    parser.add_argument("--rate", type=float, help="open loop: this many requests a second, arriving at random")
+    parser.add_argument("--in-process", type=int, default=40, help="open loop: in-process requests of each kind")
     args = parser.parse_args()
     spec = resolve_model(None)
     base = args.cache / f"index-{RECORDS // 1000}k"
@@ -401,6 +504,9 @@ def main() -> None:
     feed = args.cache / "ingest.jsonl"
     feed.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in feed_records), encoding="utf-8")
     print(f"before: {machine()}")
+    if args.rate:
+        run_open_loop(index, args, rows)
+        return
     server = Server(index)
     try:
         load = asyncio.run(drive(server, args, rows, feed))
@@ -412,6 +518,17 @@ def main() -> None:
     healthy, verdict = doctor(index)
     print(f"doctor after the run: {verdict} ({'healthy' if healthy else 'PROBLEM'})")
     kill_during_accepts(base, args.cache, rows, args.kills)
+
+
+def run_open_loop(index: Path, args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    alone = in_process_cpu(index, args.in_process)
+    server = Server(index)
+    try:
+        load = asyncio.run(open_loop(server, args, rows))
+        print(f"during (at the end): {machine()}")
+        report_open_loop(load, args, alone)
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from kbsearch.kb import SharedEncoder
 from kbsearch.runtime.cancel import Cancellation, checkpoint, watching
 from kbsearch.serve.http import build_app
 from kbsearch.serve.requests import CheckRequest, SearchRequest
-from kbsearch.serve.service import CHECK_NICE, Service
+from kbsearch.serve.service import CHECK_NICE, QUICK_CHECK_CHARS, Service
 from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
@@ -405,6 +405,26 @@ def test_checking_threads_yield_the_cores_to_the_readers(make_service: Callable[
     priority = lambda kb: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())  # noqa: E731
     reader, checker = service._readers.submit(priority).result(5), service._checkers.submit(priority).result(5)
     assert reader == os.getpriority(os.PRIO_PROCESS, 0) and checker == max(reader, CHECK_NICE)
+    assert service._quick_checkers.submit(priority).result(5) == reader
+
+
+def test_a_short_check_runs_at_the_readers_priority_and_a_big_one_below(
+    make_service: Callable[..., Service], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An increment checked beside busy searches is answered; a briefing of
+    many claims still yields the cores to them."""
+    from kbsearch.kb import KnowledgeBase
+
+    ran_on: list[str] = []
+    record_thread = lambda kb, text, **options: ran_on.append(threading.current_thread().name)  # noqa: E731
+    monkeypatch.setattr(KnowledgeBase, "check_text", record_thread)
+    service = make_service()
+    short, big = "TriAttention cuts KV memory by 6x", briefing_with_claims(100)
+    assert len(short) <= QUICK_CHECK_CHARS < len(big)
+    ran_on.clear()  # the server's own check at start
+    for text in (short, big):
+        asyncio.run(service.check(CheckRequest(text=text), Access.read))
+    assert ran_on[0].startswith("kbsearch-quick-check") and ran_on[1].startswith("kbsearch-check")
 
 
 def test_the_server_checks_once_at_start(make_service: Callable[..., Service], monkeypatch: pytest.MonkeyPatch) -> None:

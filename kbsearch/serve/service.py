@@ -1,8 +1,9 @@
 """The operations the server offers, over the ``KnowledgeBase`` facade.
 
 Reads run on a pool of threads, each with its own connection to the index;
-checks run on a pool of their own, so that reads never wait behind a long
-check; writes (``check`` with accept) run on one writer thread and take the
+checks run on pools of their own, so that reads never wait behind a long
+check: a short one (an increment) at the readers' priority, a big one at a
+lower one; writes (``check`` with accept) run on one writer thread and take the
 same writer lock as the CLI, with a short timeout: a busy index is reported
 (503, retry later), never waited on for minutes. The check and write pools
 hold at most ``queue`` waiting requests; one more is refused at once (503).
@@ -43,7 +44,12 @@ TURN = 16
 """Texts a big check embeds before letting a waiting query have the model
 (16 take the default model about 50 ms on an idle core)."""
 CHECK_NICE = 10
-"""Checking threads run at this nice value: on busy cores a search's thread goes first."""
+"""Threads checking big texts run at this nice value: on busy cores a search's thread goes first."""
+QUICK_CHECK_CHARS = 2_000
+"""A check of at most this many characters (one increment, as an agent sends
+them one at a time: a few hundred; the seeds' increments 400 to 1,200) runs on its own thread at the readers'
+priority. Beside sixteen busy search clients, niced threads got so little of
+two cores that 184 of 191 such checks were refused (docs/serve.md)."""
 
 
 class Forbidden(KbError):
@@ -79,8 +85,9 @@ class Service:
         self.indexes = IndexShare()
         self._readers = KbPool(self._open, readers, "read")
         self._checkers = KbPool(self._open, checkers, "check", max_waiting=queue, nice=CHECK_NICE)
+        self._quick_checkers = KbPool(self._open, 1, "quick-check", max_waiting=queue)
         self._writer = KbPool(self._open, 1, "write", max_waiting=queue)
-        self._pools = (self._readers, self._checkers, self._writer)
+        self._pools = (self._readers, self._checkers, self._quick_checkers, self._writer)
         for pool in self._pools:
             pool.wait_ready()
         self._checkers.submit(_warm_up).result()
@@ -122,7 +129,12 @@ class Service:
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
             return kb.check_text(req.text, name=req.path, input_name=req.input, **options)
 
-        return await self._run(self._writer if req.accept else self._checkers, job)
+        return await self._run(self._check_pool(req), job)
+
+    def _check_pool(self, req: CheckRequest) -> KbPool:
+        if req.accept:
+            return self._writer
+        return self._quick_checkers if len(req.text) <= QUICK_CHECK_CHARS else self._checkers
 
     async def show(self, req: ShowRequest) -> Record:
         return await self._read(lambda kb: kb.show(req.id))
