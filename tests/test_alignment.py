@@ -147,3 +147,17 @@ def test_threads_take_turns_at_the_token_model() -> None:
     for thread in threads:
         thread.join()
     assert not inner.overlapped and inner.texts_seen == 6
+
+
+def test_only_the_candidates_nearest_by_the_judge_are_aligned(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Encoding every candidate's tokens was most of a check's cost: with
+    ``aligned_candidates`` 1 only the candidate nearest by the judge's cosine
+    gets token vectors; the other pair is decided by the whole-text decision."""
+    raw = {**_raw(), "aligned_same_item": _aligned_only()}
+    every = _check(tmp_path / "a", DedupeConfig.model_validate(raw), tokens := FakeTokenEncoder(TRANSLATIONS))
+    assert all("aligned" in m.features for m in every.values()) and tokens.texts_seen == 3
+    capped = DedupeConfig.model_validate({**raw, "aligned_candidates": 1})
+    matches = _check(tmp_path / "b", capped, tokens := FakeTokenEncoder(TRANSLATIONS))
+    nearest = max(matches.values(), key=lambda m: m.features["judge_cosine"])
+    assert [m.id for m in matches.values() if "aligned" in m.features] == [nearest.id]
+    assert tokens.texts_seen == 2  # the item and its nearest candidate

@@ -31,6 +31,7 @@ from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, resta
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
+from kbsearch.runtime.blas import one_blas_thread
 from kbsearch.runtime.cancel import checkpoint
 from kbsearch.store import SearchFilter, Store
 
@@ -63,6 +64,7 @@ class Checker:
         """The judge's token vectors, for the alignment features (None: whole texts only)."""
         self.config = config
         self.as_of = as_of
+        one_blas_thread()  # hundreds of small products: split over busy cores, each waited
         self.names = NameHolders(store, NAME_COUNT_CAP)
         self._reader = PassageReader(self.judge, self.tokens)
         self.name_count = self.names.count
@@ -196,8 +198,22 @@ class Checker:
         rowids.update((r, None) for r in by_name)
         found = {e.record.id: e for e in self._load(list(rowids)).values()}
         if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
-            self._with_tokens(list(found.values()))
+            self._with_tokens(self._to_align(item, list(found.values())))
         return found
+
+    def _to_align(self, item: Embedded, known: list[Embedded]) -> list[Embedded]:
+        """The candidates whose pairs with ``item`` the aligned decision reads: the
+        ``aligned_candidates`` nearest by the judge's cosine (the encoder's without one)."""
+        cap = self.config.aligned_candidates
+        if cap is None or len(known) <= cap:
+            return known
+
+        def nearness(k: Embedded) -> float:
+            if item.judge is not None and k.judge is not None:
+                return float(item.judge @ k.judge)
+            return float(item.whole @ k.whole)
+
+        return sorted(known, key=nearness, reverse=True)[:cap]
 
     def _search(self, vector: np.ndarray, k: int, flt: SearchFilter) -> list[tuple[int, float, int]]:
         """The store's best records for a vector; a claim that is the whole text

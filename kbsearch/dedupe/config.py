@@ -63,6 +63,10 @@ class DedupeConfig(BaseModel):
     median 40). Past it the decision would extrapolate: a briefing increment of
     several claims (180-470 tokens in the seeds) aligns with a note on the same
     topic about as well as with its own repeat, and is decided by ``same_item``."""
+    aligned_candidates: int | None = Field(default=None, ge=1)
+    """How many of an item's candidates, nearest by the judge's cosine, get token
+    vectors and so the aligned decision; the rest are decided by ``same_item``.
+    Encoding every candidate's tokens is most of a check's cost. None: all."""
     claim_known: Scorer
     """Does a known passage say what a claim says? Fitted on labelled sentence
     pairs (see its ``fitted_on``)."""
