@@ -37,6 +37,17 @@ def test_past_its_bound_the_texts_written_first_go(tmp_path: Path) -> None:
     assert held <= 6 and "i j k" in kept and "a b c" not in kept
 
 
+def test_the_bound_sums_the_rows_without_reading_the_table(tmp_path: Path) -> None:
+    """Summing through the table read every text's blob pages after each write
+    (74 ms a write at 18k texts); an index on the row counts covers the sum."""
+    import sqlite3
+
+    path = tmp_path / "tokens.sqlite"
+    DiskTokens(path).put({"a b c": FakeTokenEncoder().encode_tokens(["a b c"])[0]})
+    plan = sqlite3.connect(path).execute("EXPLAIN QUERY PLAN SELECT coalesce(sum(n), 0) FROM tokens").fetchall()
+    assert "COVERING INDEX" in plan[0][-1]
+
+
 def test_a_cache_it_cannot_read_is_passed_over(tmp_path: Path) -> None:
     path = tmp_path / "tokens.sqlite"
     path.write_bytes(b"not a database" * 100)

@@ -104,6 +104,9 @@ class DiskTokens:
                 "CREATE TABLE IF NOT EXISTS tokens (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
                 "n INTEGER NOT NULL, written REAL NOT NULL, rows BLOB NOT NULL)"
             )
+            # The bound sums every text's rows after each write: through the
+            # table that read its blob pages (74 ms at 18k texts), through this 2 ms.
+            db.execute("CREATE INDEX IF NOT EXISTS tokens_size ON tokens(n)")
         except (sqlite3.Error, OSError):
             self._failed = True
             return None
