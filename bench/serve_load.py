@@ -504,6 +504,7 @@ def main() -> None:
     feed = args.cache / "ingest.jsonl"
     feed.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in feed_records), encoding="utf-8")
     print(f"before: {machine()}")
+    empty_token_folder(args.cache)
     if args.rate:
         run_open_loop(index, args, rows)
         return
@@ -520,8 +521,20 @@ def main() -> None:
     kill_during_accepts(base, args.cache, rows, args.kills)
 
 
+def empty_token_folder(cache: Path) -> None:
+    """The judge's token vectors kept on disk start empty, as on a new machine
+    (the user's own cache would hold what earlier runs aligned)."""
+    tokens = cache / "run-tokens"
+    os.environ["KBSEARCH_TOKEN_CACHE"] = str(tokens)  # environment() passes it on
+    shutil.rmtree(tokens, ignore_errors=True)
+
+
 def run_open_loop(index: Path, args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    """The in-process run first, then the server, each with an empty token-vector
+    folder: every record's first alignment is paid in both."""
+    empty_token_folder(args.cache)
     alone = in_process_cpu(index, args.in_process)
+    empty_token_folder(args.cache)
     server = Server(index)
     try:
         load = asyncio.run(open_loop(server, args, rows))
