@@ -52,6 +52,10 @@ class Settings(BaseSettings):
     ingest gains from each."""
     audit_threads: int | None = Field(default=None, ge=1)
     """Threads of ``audit``'s neighbour search (else every core)."""
+    judge_threads: int | None = Field(default=None, ge=1)
+    """Threads of one run of the judge (e5 on onnxruntime; else every core).
+    ``kbsearch serve`` runs it on one: its requests run side by side, and a
+    check's model runs then leave the other cores to the searches."""
     timings: bool = False
     """``1`` prints where one command spent its time (phases) on stderr."""
     server: str | None = None
@@ -89,6 +93,7 @@ ALLOWED = {
     "lock_timeout": "a number of seconds, 0 or more (e.g. 600)",
     "use_threads": "a whole number, 1 or more",
     "audit_threads": "a whole number, 1 or more",
+    "judge_threads": "a whole number, 1 or more",
     "timings": "1 to print phase times, 0 not to",
     "server": "a URL such as http://127.0.0.1:8765",
     "token": "the content of a serve-read.token or serve-write.token file",

@@ -7,6 +7,7 @@ The fast tests use small files written in the 4-bit format; the slow ones
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -228,6 +229,29 @@ def test_the_onnx_sessions_never_spin_waiting_for_work(encoders: dict[str, Encod
     sessions = [encoder.session, encoder._token_graph[0]]  # type: ignore[attr-defined]
     for session in sessions:
         assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+@pytest.mark.slow
+def test_side_by_side_a_graph_runs_on_one_core_unless_the_variable_says(
+    encoders: dict[str, Encoder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from kbsearch.embed import e5_onnx, run_side_by_side
+
+    e5_encoder(encoders, "onnx-int8")  # the graph is built
+    monkeypatch.setattr(e5_onnx, "SIDE_BY_SIDE", threading.Event())
+    monkeypatch.delenv("KBSEARCH_JUDGE_THREADS", raising=False)
+
+    def threads() -> int:
+        session = e5_onnx.OnnxE5("e5", e5_onnx.onnx_folder(True)).session
+        return int(session.get_session_options().intra_op_num_threads)
+
+    assert threads() == (os.cpu_count() or 1)
+    run_side_by_side()
+    assert threads() == 1
+    monkeypatch.setenv("KBSEARCH_JUDGE_THREADS", "3")
+    assert threads() == 3
 
 
 @pytest.mark.slow

@@ -408,6 +408,17 @@ def test_checking_threads_yield_the_cores_to_the_readers(make_service: Callable[
     assert service._quick_checkers.submit(priority).result(5) == reader
 
 
+def test_the_server_runs_each_model_call_on_one_core(
+    make_service: Callable[..., Service], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Set before the models load: a check's runs of the judge leave the other cores to the searches."""
+    from kbsearch.embed import e5_onnx
+
+    monkeypatch.setattr(e5_onnx, "SIDE_BY_SIDE", threading.Event())
+    make_service()
+    assert e5_onnx.SIDE_BY_SIDE.is_set()
+
+
 def test_a_short_check_runs_at_the_readers_priority_and_a_big_one_below(
     make_service: Callable[..., Service], monkeypatch: pytest.MonkeyPatch
 ) -> None:

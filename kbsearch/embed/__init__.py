@@ -38,6 +38,7 @@ __all__ = [
     "load_token_encoder",
     "normalize_rows",
     "quiet_libraries",
+    "run_side_by_side",
 ]
 
 
@@ -48,6 +49,14 @@ def load_token_encoder(spec: ModelSpec) -> TokenEncoder | None:
     from kbsearch.embed.tokens import load_once
 
     return load_once(spec)
+
+
+def run_side_by_side() -> None:
+    """This process runs requests at once (a server): a built-in model loaded from
+    now on runs each call on one core (see ``e5_onnx.SIDE_BY_SIDE``)."""
+    from kbsearch.embed.e5_onnx import SIDE_BY_SIDE
+
+    SIDE_BY_SIDE.set()
 
 
 def load_encoder(spec: ModelSpec) -> Encoder:

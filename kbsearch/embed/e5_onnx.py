@@ -47,11 +47,16 @@ from kbsearch.embed.e5 import (
 )
 from kbsearch.embed.e5_tokenizer import E5Tokenizer
 from kbsearch.errors import KbError
+from kbsearch.settings import settings
 
 ONNX_PIP = "pip install 'kbsearch[onnx]'"
 GRAPH_VERSION = 2
 """Part of the folder's name. 2: the graph written with onnx.helper, with the
 token output; 1 was torch.onnx's export, with the sentence vector alone."""
+SIDE_BY_SIDE = threading.Event()
+"""Set by a process whose requests run at once (``kbsearch serve``): each run
+of a graph loaded after it takes one core, so that a check's runs leave the
+other cores to the searches beside it ($KBSEARCH_JUDGE_THREADS still rules)."""
 MODEL_FILE = "model.onnx"
 TOKEN_MODEL_FILE = "tokens.onnx"
 WORD_TABLE_FILE = "word_embeddings.npy"
@@ -115,7 +120,9 @@ class OnnxE5:
         with timings.phase("model import"):
             import onnxruntime as ort
         options = ort.SessionOptions()
-        options.intra_op_num_threads = self._threads or os.cpu_count() or 1
+        options.intra_op_num_threads = (
+            self._threads or settings().judge_threads or (1 if SIDE_BY_SIDE.is_set() else os.cpu_count()) or 1
+        )
         options.inter_op_num_threads = 1
         # Idle pool threads would spin, waiting for the next run: on two shared
         # cores that doubled a check's CPU, taken from the searches beside it.

@@ -27,6 +27,7 @@ from kbsearch.kb.facade import (
     examine,
     index_dir,
     index_model,
+    run_side_by_side,
 )
 from kbsearch.kb.opener import Opener
 
@@ -49,4 +50,5 @@ __all__ = [
     "examine",
     "index_dir",
     "index_model",
+    "run_side_by_side",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import kbsearch.runtime.timings as timings
-from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
+from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder, run_side_by_side
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
 from kbsearch.kb.reading import find_record, listing, stats, stored_model
@@ -58,6 +58,7 @@ __all__ = [
     "examine",
     "index_dir",
     "index_model",
+    "run_side_by_side",
 ]
 
 DEFAULT_INDEX = Path("index")

@@ -23,7 +23,7 @@ from typing import TypeVar, cast
 
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError
-from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder
+from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder, run_side_by_side
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
 from kbsearch.runtime.cancel import Cancellation
@@ -73,6 +73,7 @@ class Service:
         judge: Encoder | None = None,
     ) -> None:
         self.root, self.spec, self.lock_timeout, self.budget = root, spec, lock_timeout, budget
+        run_side_by_side()  # before the models load: a check's model runs leave a core to the searches
         with KnowledgeBase(root, spec) as kb:  # "no index at …" or a model mismatch, before anything starts
             kb.stats()
             judge_spec = kb.judge_spec
