@@ -40,7 +40,6 @@ Every feature is chosen to mean the same across languages and writers:
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable
@@ -149,12 +148,9 @@ _NOT_NAMES = frozenset(
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]")
 
 
-@functools.lru_cache(maxsize=2048)
-def latin_names(text: str) -> frozenset[str]:
+def latin_names(text: str) -> set[str]:
     """Coined names (TriAttention, When2Think, C²KV) and acronyms (DES, RSVP)
-    in a text, lower-cased: written alike in Chinese and English text. Kept
-    for the last texts read: a warm process reads the same known records'
-    names check after check (a tenth of a repeat check's time)."""
+    in a text, lower-cased: written alike in Chinese and English text."""
     names = set()
     for word in _LATIN_WORD.findall(text):
         for part in re.split(r"[-.+]", word):
@@ -162,7 +158,7 @@ def latin_names(text: str) -> frozenset[str]:
                 continue
             if (is_coined(part) or part.isupper()) and part.lower() not in _NOT_NAMES:
                 names.add(part.lower())
-    return frozenset(names)
+    return names
 
 
 def name_weight(count: int) -> float:

@@ -91,7 +91,7 @@ class Embedded:
         return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
 
     @cached_property
-    def _title_coined(self) -> frozenset[str]:
+    def _title_coined(self) -> set[str]:
         """The coined names of the title (once: ``compare`` reads them for every pair)."""
         return latin_names(self.record.title)
 
