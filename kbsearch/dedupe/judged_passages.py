@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 
 import numpy as np
 
 from kbsearch.embed import Encoder
+from kbsearch.runtime.kept_rows import KeptRows
 
 MAX_ROWS = 20_000
 """Passage vectors kept per judge (384-d float32 for e5: about 30 MB), the
@@ -29,31 +29,19 @@ class JudgedPassages:
 
     def __init__(self, judge: Encoder, max_rows: int = MAX_ROWS) -> None:
         self.judge = judge
-        self.max_rows = max_rows
-        self._kept: OrderedDict[tuple[str, ...], np.ndarray] = OrderedDict()
-        self._rows = 0
+        self._kept: KeptRows[tuple[str, ...]] = KeptRows(max_rows)
         self._lock = threading.Lock()
 
     def vectors(self, passages: list[str]) -> np.ndarray:
         key = tuple(passages)
         with self._lock:
             found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found
+        if found is not None:
+            return found
         vectors = self.judge.encode(passages)  # outside the lock: another check's hits need not wait
-        self._keep(key, vectors)
-        return vectors
-
-    def _keep(self, key: tuple[str, ...], vectors: np.ndarray) -> None:
         with self._lock:
-            if key in self._kept or len(vectors) > self.max_rows:
-                return
-            self._kept[key] = vectors
-            self._rows += len(vectors)
-            while self._rows > self.max_rows:
-                _, dropped = self._kept.popitem(last=False)
-                self._rows -= len(dropped)
+            self._kept.put(key, vectors)
+        return vectors
 
 
 _BY_JUDGE: weakref.WeakKeyDictionary[Encoder, JudgedPassages] = weakref.WeakKeyDictionary()

@@ -120,9 +120,7 @@ class OnnxE5:
         with timings.phase("model import"):
             import onnxruntime as ort
         options = ort.SessionOptions()
-        options.intra_op_num_threads = (
-            self._threads or settings().judge_threads or (1 if SIDE_BY_SIDE.is_set() else os.cpu_count()) or 1
-        )
+        options.intra_op_num_threads = self._threads or _threads_per_run()
         options.inter_op_num_threads = 1
         # Idle pool threads would spin, waiting for the next run: on two shared
         # cores that doubled a check's CPU, taken from the searches beside it.
@@ -199,6 +197,13 @@ def pad(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 _LOADED: dict[tuple[str, Path, str, int], OnnxE5] = {}
 _LOADING = threading.Lock()
+
+
+def _threads_per_run() -> int:
+    """$KBSEARCH_JUDGE_THREADS, else one in a process that runs requests side by side, else every core."""
+    if (chosen := settings().judge_threads) is not None:
+        return chosen
+    return 1 if SIDE_BY_SIDE.is_set() else os.cpu_count() or 1
 
 
 def shared_session(model_id: str, quantized: bool, *, prompt: str, batch: int) -> OnnxE5:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from kbsearch.embed.base import ONNX_BACKENDS, TokenEncoder, quiet_libraries
 from kbsearch.embed.token_disk import DiskTokens
 from kbsearch.models import ModelSpec
+from kbsearch.runtime.kept_rows import KeptRows
 
 _LOADED: dict[str, TokenEncoder | None] = {}
 _LOADING = threading.Lock()
@@ -42,8 +42,7 @@ class RememberedTokens:
         self.model_id = inner.model_id
         self.max_rows = max_rows
         self.disk = disk
-        self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._rows = 0
+        self._kept: KeptRows[str] = KeptRows(max_rows)
         self._lock = threading.Lock()
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
@@ -68,21 +67,12 @@ class RememberedTokens:
         fresh = {**on_disk, **encoded}
         out = []
         for text in texts:
-            if text in fresh:
-                out.append(fresh[text].astype(np.float32))
-            else:
-                self._kept.move_to_end(text)
-                out.append(self._kept[text].astype(np.float32))
+            rows = fresh[text] if text in fresh else self._kept.get(text)
+            assert rows is not None  # not fresh: it was kept, and nothing was let go since
+            out.append(rows.astype(np.float32))
         for text, rows in fresh.items():
-            self._keep(text, rows)
+            self._kept.put(text, rows.astype(np.float16))
         return out
-
-    def _keep(self, text: str, rows: np.ndarray) -> None:
-        self._kept[text] = rows.astype(np.float16)
-        self._rows += len(rows)
-        while self._rows > self.max_rows and len(self._kept) > 1:
-            _, dropped = self._kept.popitem(last=False)
-            self._rows -= len(dropped)
 
 
 def load_once(spec: ModelSpec) -> TokenEncoder | None:
