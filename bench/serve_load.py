@@ -167,20 +167,12 @@ def draw(rng: random.Random, queries: list[str], checks: list[str]) -> tuple[str
 async def client(
     http: httpx.AsyncClient, load: Load, rng: random.Random, queries: list[str], checks: list[str], until: float
 ) -> None:
-    while (now := time.perf_counter()) < until:
-        kind, body = draw(rng, queries, checks)
-        try:
-            answer = await http.post(f"/api/{kind}", json=body)
-            status = answer.status_code
-        except httpx.HTTPError as err:
-            status = 0
-            load.errors.append(f"{kind}: {err!r}")
-        load.samples.append(Sample(kind, time.perf_counter() - now, status, now))
-        if status not in (0, 200):
-            load.errors.append(f"{kind}: {status} {answer.text[:200]}")
+    while time.perf_counter() < until:
+        await one_request(http, load, *draw(rng, queries, checks))
 
 
-async def one_request(http: httpx.AsyncClient, load: Load, kind: str, body: dict[str, Any]) -> None:
+async def one_request(http: httpx.AsyncClient, load: Load, kind: str, body: dict[str, str]) -> None:
+    """Send one request and record its time and status (any answer but 200 also as an error)."""
     started = time.perf_counter()
     try:
         answer = await http.post(f"/api/{kind}", json=body)
@@ -504,10 +496,10 @@ def main() -> None:
     feed = args.cache / "ingest.jsonl"
     feed.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in feed_records), encoding="utf-8")
     print(f"before: {machine()}")
-    empty_token_folder(args.cache)
     if args.rate:
         run_open_loop(index, args, rows)
         return
+    empty_token_folder(args.cache)
     server = Server(index)
     try:
         load = asyncio.run(drive(server, args, rows, feed))
