@@ -63,6 +63,30 @@ def test_units_are_normalised_alike_in_both_languages() -> None:
     assert substantive_numbers("提升10.7倍") == substantive_numbers("10.7× faster") == {"10.7x"}
 
 
+@pytest.mark.parametrize(
+    ("one", "other", "expected"),
+    [
+        ("信号强度平均提升23dB，高于-65dB", "a 23 dB gain, above -65 dB", {"23", "65"}),
+        ("在60GHz频段", "in the 60 GHz band", {"60"}),
+        ("约1万个token", "around 10,000 tokens", {"10k"}),
+        ("超过6.3万条标注", "over 63,000 annotations", {"63k"}),
+        ("15亿参数", "1.5 billion parameters", {"1.5b"}),
+        ("128K上下文", "a context of 128,000 tokens", {"128k"}),
+        ("0.5M tokens", "500k tokens", {"500k"}),
+    ],
+)
+def test_one_quantity_reads_alike_however_its_unit_or_magnitude_is_written(
+    one: str, other: str, expected: set[str]
+) -> None:
+    """Issue 25: "23dB" in a Chinese record read as no number, "23 dB" in an English claim as 23,
+    so a retelling brought a "new" number; 10k, 10,000 and 1万 were three numbers."""
+    assert substantive_numbers(one) == substantive_numbers(other) == expected
+
+
+def test_a_number_that_is_not_a_round_magnitude_keeps_its_digits() -> None:
+    assert substantive_numbers("1,618 tokens in 2026, 2,632 pairs") == {"1618", "2632"}
+
+
 def test_two_cards_with_one_title_are_one_paper_however_they_are_summarised() -> None:
     first = embedded("a", "Paged Prefix Sharing at Scale", "多租户服务中按页共享前缀缓存，降低首字延迟。")
     later = embedded("b", "Paged prefix sharing  at scale", "研究多租户推理中前缀页的复用及其调度。")
@@ -141,6 +165,13 @@ def test_a_section_or_issue_number_never_makes_a_claim_new() -> None:
     claim = "SGLang 的后缀解码已合入主线，吞吐提升 30%。见 §3.3 与 Issue #13165。"
     status = claim_status(known, claim, restatement=False)
     assert status.new_numbers == []
+
+
+def test_a_count_the_record_states_in_passing_is_not_new_in_a_claim() -> None:
+    """A lone digit is no result in "6-ply" but is counted in "6层": the record still says it."""
+    known = embedded("a", "", "通过6-ply束搜索选择走法，估计Elo评分为2593。", kind=Kind.increment)
+    status = claim_status(known, "模型仅使用6层束搜索，估计Elo评分为2593。", restatement=True)
+    assert status.new_numbers == [] and status.known
 
 
 def test_an_increment_is_never_a_restatement_of_a_card() -> None:

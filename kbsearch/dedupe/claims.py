@@ -69,14 +69,14 @@ def judge_claim(
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
-    unseen = sorted(substantive_numbers(claim) - set().union(*(k.numbers for k in same_items)))
+    unseen = sorted(substantive_numbers(claim) - set().union(*(k.stated_numbers for k in same_items)))
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
     probability, hit, features = shown
     if said:
-        unseen = sorted(set(unseen) - hit.known.numbers)
+        unseen = sorted(set(unseen) - hit.known.stated_numbers)
     record = hit.known.record
     return ClaimStatus(
         text=claim,
@@ -188,7 +188,8 @@ def judge_said(
     for chosen in (w for w in (same, other) if w is not None):
         chosen.probability = form.probability(chosen.features)
     # A result number none of the same item's records carries makes the claim new.
-    unseen = sorted(substantive_numbers(claim) - set().union(*(w.hit.known.numbers for w in weighed if w.same_item)))
+    stated = set().union(*(w.hit.known.stated_numbers for w in weighed if w.same_item))
+    unseen = sorted(substantive_numbers(claim) - stated)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
@@ -232,7 +233,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             float(claim_judge @ judge_vector) if claim_judge is not None and judge_vector is not None else 0.0
         )
         covered = coverage(claim_tokens, token_rows)
-        missing_numbers = sorted(numbers - hit.known.numbers)
+        missing_numbers = sorted(numbers - hit.known.stated_numbers)
         features.update(
             judge_cosine=judge_cosine,
             cross_judge_cosine=judge_cosine if cross else 0.0,
@@ -240,7 +241,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             cross_coverage=covered if cross else 0.0,
             names_missing=float(min(3, len(names - hit.known.side.names))),
             numbers_missing=float(len(missing_numbers)),
-            numbers_shared=float(len(numbers & hit.known.numbers)),
+            numbers_shared=float(len(numbers & hit.known.stated_numbers)),
             same_item=1.0 if hit.known.record.id in same_ids else 0.0,
         )
         out.append(Weighed(hit, hit.known.record.id in same_ids, features, new_numbers=missing_numbers))

@@ -32,7 +32,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features, token_alignment
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
 from kbsearch.records import Kind, Record
-from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, substantive_numbers
+from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, numbers, substantive_numbers
 
 DOC_SECTION = "a living-doc section covers a field: evidence for the claims it states, not the same item"
 
@@ -80,6 +80,12 @@ class Embedded:
         """The whole-record vector (looked up once: ``compare`` reads it for every pair)."""
         index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
         return self.vectors[index]
+
+    @cached_property
+    def stated_numbers(self) -> frozenset[str]:
+        """Every number the record states, incidental ones too: a claim's "6 layers"
+        is not new against a record that says "6-ply", though a lone 6 is no result there."""
+        return frozenset(numbers(self.whole_text + "\n" + "\n".join(self.record.claims)))
 
     @cached_property
     def all_names(self) -> frozenset[str]:

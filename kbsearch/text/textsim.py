@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from decimal import Decimal
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
@@ -19,11 +20,17 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # (提升10.7倍, 收集了41份), and a digit after "Name-" belongs to the name (GPT-4.1).
 # A digit after @ # § is part of a metric, issue or section name (NDCG@10,
 # #13165, §3.3), not a result.
+# A unit glued to its number that is none of these (23dB, 60GHz) leaves the number
+# standing alone, as "23 dB" does: one writer glues, another spaces.
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)\s*(%|x|×|倍|ms|s|gb|tb|k|m|b)?"
-    r"(?![A-Za-z0-9_])",
+    r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)"
+    r"(?:\s*(%|x|×|倍|ms|s|gb|tb|thousand|million|billion|k|千|万|亿|m|b)(?![A-Za-z0-9_])"
+    r"|(?=[A-Za-z])|(?![A-Za-z0-9_]))",
     re.IGNORECASE,
 )
+# Magnitudes are written as words, letters or Chinese units: 10k, 10,000 and 1万 are one number.
+_MAGNITUDES = {"k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9}
+_SHOWN_AS = ((9, "b"), (6, "m"), (3, "k"))
 # A number that labels a figure, table, section, issue or step, or versions a
 # product (Apache 2.0, v0.26.0), is not a result: a new one is no news.
 _LABEL_BEFORE = re.compile(
@@ -145,8 +152,21 @@ def numbers(text: str) -> set[str]:
         if _is_label(text, match.start(), value, unit):
             continue
         unit = "x" if unit in {"×", "倍"} else unit
-        found.add(value.replace(",", "") + unit)
+        found.add(_canonical(value.replace(",", ""), unit))
     return found
+
+
+def _canonical(value: str, unit: str) -> str:
+    """One spelling per quantity: 63,000, 63k and 6.3万 → ``63k``; 1.5B and 15亿 → ``1.5b``.
+    A number that is not a round count of thousands keeps its digits (1618, 2026)."""
+    if unit not in _MAGNITUDES and not (unit == "" and "." not in value and len(value) > 3):
+        return value + unit
+    amount = Decimal(value).scaleb(_MAGNITUDES.get(unit, 0))
+    for power, suffix in _SHOWN_AS:
+        shown = amount.scaleb(-power)
+        if shown >= 1 and shown == shown.quantize(Decimal("0.1")):
+            return f"{shown.normalize():f}{suffix}"
+    return f"{amount.normalize():f}"
 
 
 def _is_label(text: str, start: int, value: str, unit: str) -> bool:
