@@ -233,8 +233,10 @@ def items_of(pair: str) -> dict[str, str]:
 
 
 def said(outcome: ClaimOutcome, form: Scorer) -> bool:
-    """Whether ``form`` calls the claim known, from its weighed passages (as ``judge_said``)."""
-    return any(form.decide(form.probability(e.features)) and not e.new_numbers for e in outcome.evidence)
+    """Whether check calls the claim known under ``form``: the form on its weighed passages
+    (as ``judge_said``), or the judge's cosine decision, which the form does not change."""
+    by_form = any(form.decide(form.probability(e.features)) and not e.new_numbers for e in outcome.evidence)
+    return by_form or outcome.cosine_known
 
 
 def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:

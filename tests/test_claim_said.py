@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from fake_encoder import FakeEncoder, FakeTokenEncoder
-from kbsearch.dedupe.claims import PassageHit, PassageReader, coverage, judge_said
+from kbsearch.dedupe.claims import PassageHit, PassageReader, coverage, either_says, judge_said
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
+from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.records import Kind, Record
@@ -106,3 +107,24 @@ def test_a_config_with_an_unknown_claim_said_feature_is_refused() -> None:
         DedupeConfig(model="m", same_item=form({}).model_copy(update={"features": ["cosine"], "weights": [1.0],
                      "means": [0.0], "scales": [1.0]}), claim_known=form({}).model_copy(update={"features": ["cosine"],
                      "weights": [1.0], "means": [0.0], "scales": [1.0]}), claim_said=bad)  # fmt: skip
+
+
+def status(known: bool, best: str, evidence: list[ClaimEvidence] | None = None) -> ClaimStatus:
+    return ClaimStatus(
+        text="c", known=known, score=0.9 if known else 0.1, threshold=0.5, best_id=best, evidence=evidence or []
+    )
+
+
+def test_a_claim_is_known_when_either_decision_says_so_and_the_forms_evidence_is_kept() -> None:
+    """A point-by-point retelling in the other language: the form calls its sentence new,
+    the judge's cosine of the same-item passage calls it known. Known, shown by the cosine
+    decision's passage, with the form's evidence kept for refits."""
+    weighed = [ClaimEvidence(id="zh", same_item=True, probability=0.1, features={"coverage": 0.8})]
+    by_form, by_cosine = status(False, "zh", weighed), status(True, "zh#2")
+    either = either_says(by_form, by_cosine)
+    assert either.known and either.best_id == "zh#2" and either.cosine_known
+    assert either.evidence == weighed
+    neither = either_says(by_form, status(False, "zh#2"))
+    assert not neither.known and neither.best_id == "zh" and neither.cosine_known is False
+    form_only = either_says(status(True, "zh", weighed), status(False, "zh#2"))
+    assert form_only.known and form_only.best_id == "zh" and form_only.cosine_known is False

@@ -20,7 +20,7 @@ import datetime as dt
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_claim, judge_said
+from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
@@ -255,22 +255,24 @@ class Checker:
         texts = item.record.claim_texts() or [item.whole_text]
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
-        judged = self._judged_claims(texts, same) if said is None else [[] for _ in texts]
+        judged = self._judged_claims(texts, same)
         statuses = []
         for number, text in enumerate(texts):
             checkpoint()
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
             hits = self._claim_hits(item, vector, flt)
+            by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
             if said is None:
-                statuses.append(judge_claim(text, vector, hits, same, self.config, restatement, judged[number]))
+                statuses.append(by_cosine)
                 continue
             own = [PassageHit(k, i, float(s)) for k in same for i, s in enumerate(k.vectors @ vector)]
             seen = {(h.known.record.id, h.index) for h in own}
             candidates = own + [h for h in hits if (h.known.record.id, h.index) not in seen]
             with timings.phase("claims"):
                 same_ids = {k.record.id for k in same}
-                statuses.append(judge_said(text, candidates, same_ids, self._reader, said, restatement))
+                by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
+            statuses.append(either_says(by_form, by_cosine))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

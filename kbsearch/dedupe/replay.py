@@ -92,7 +92,9 @@ class ClaimOutcome(BaseModel):
     features: dict[str, float] = Field(default_factory=dict)
     """What the claim decision read of the passage it judged by (refits read these)."""
     evidence: list[ClaimEvidence] = Field(default_factory=list)
-    """The passages ``claim_said`` weighed (a refit re-decides from these alone)."""
+    """The passages ``claim_said`` weighed (a refit re-decides from these and ``cosine_known``)."""
+    cosine_known: bool = False
+    """The judge's cosine decision on its own, which a refit of ``claim_said`` keeps."""
 
 
 class PairExample(BaseModel):
@@ -242,7 +244,12 @@ def _claim_outcomes(row: StreamRow, said: list[ClaimStatus] | None) -> list[Clai
         return [ClaimOutcome(known=k, clear=c, said_known=False) for k, c in zip(row.claims_known, clear, strict=True)]
     return [
         ClaimOutcome(
-            known=known, clear=sure, said_known=status.known, features=status.features, evidence=status.evidence
+            known=known,
+            clear=sure,
+            said_known=status.known,
+            features=status.features,
+            evidence=status.evidence,
+            cosine_known=bool(status.cosine_known),
         )
         for known, sure, status in zip(row.claims_known, clear, said, strict=True)
     ]

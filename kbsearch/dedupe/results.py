@@ -115,6 +115,9 @@ class ClaimStatus(BaseModel):
     evidence: list[ClaimEvidence] = Field(default_factory=list)
     """With the config's ``claim_said``: the passages it weighed, each with its own
     probability (the best of a same-item record, the best of another)."""
+    cosine_known: bool | None = None
+    """With ``claim_said``: whether the judge's cosine decision calls the claim known on
+    its own (a claim is known when either decision does)."""
 
     @property
     def said_by_another_item(self) -> bool:
