@@ -52,6 +52,21 @@ DISAGGREGATION_VS_SHARED_POOL = {
     **aligned(0.7789, 0.0194),
 }
 
+# claim_said, a claim against the passage covering most of it, measured in a replay of the
+# dev digest feeds (feature values only): a same-paper passage saying the claim, one of the
+# same paper that does not (the claim was a new fact), and another paper's passage.
+SAID = {"cross_cosine": 0.0, "cross_lingual": 0.0, "cross_judge_cosine": 0.0, "cross_coverage": 0.0}
+
+
+def said(cosine: float, lexical: float, judge: float, coverage: float, names: float, same: float) -> dict[str, float]:
+    return {**SAID, "cosine": cosine, "lexical": lexical, "judge_cosine": judge, "coverage": coverage,
+            "names_missing": names, "numbers_missing": 0.0, "numbers_shared": 0.0, "same_item": same}  # fmt: skip
+
+
+SAID_BY_ITS_PAPER = said(0.7737, 0.2619, 0.9662, 0.9424, names=0.0, same=1.0)
+NEW_FACT_OF_ITS_PAPER = said(0.4675, 0.1, 0.9349, 0.8848, names=0.0, same=1.0)
+ANOTHER_PAPER = said(0.3583, 0.175, 0.9118, 0.8378, names=1.0, same=0.0)
+
 # e5 alone: its own cosines in every feature.
 E5_BIT_PLANES = pair(0.9079, 0.0719, 0.6931, 1.1403, top=1.0)
 E5_DISAGGREGATION_VS_SHARED_POOL = pair(0.8521, 0.0109, 0.6931, 1.1385, top=0.0)
@@ -66,6 +81,9 @@ CASES = [
     (USE, E5, "aligned_same_item", {**DISTILLED_VS_PRUNED_DRAFTS, **aligned(0.7488, 0.0287)}, False),
     (USE, E5, "judge_claim_known", claim(0.8636), True),  # decode reads the high planes first
     (USE, E5, "judge_claim_known", claim(0.824), False),  # "1.7x decode throughput on H100", said nowhere
+    (USE, E5, "claim_said", SAID_BY_ITS_PAPER, True),
+    (USE, E5, "claim_said", NEW_FACT_OF_ITS_PAPER, False),
+    (USE, E5, "claim_said", ANOTHER_PAPER, False),
     (USE, E5, "claim_known", claim(0.6829), True),
     (USE, E5, "claim_known", claim(0.2632), False),
     (USE, None, "same_item", BIT_PLANES, True),
