@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from support.files import write_jsonl
 from test_judge import FAKE_JUDGE_DEDUPE, KNOWN, judge_encoder, judged_models  # noqa: F401
 
@@ -71,3 +72,39 @@ def test_a_second_check_reads_the_kept_vectors_of_its_same_item_records(
     assert any(m.id == "k-tri" and m.same_item for m in first.matches)
     # The item and its claims are embedded again; k-tri's two passages are not.
     assert embedded[0] - embedded[1] == 2
+
+
+def test_claim_said_weighs_the_same_item_records_else_the_claims_nearest_passage(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a same-item record the form reads its passages alone (another paper's passage it
+    took for a claim was a new fact of this one on the dev feeds); without one, each claim's
+    single nearest passage (reading every near passage with the judge cost a new item 0.8 s)."""
+    from test_claim_said import COVERED, TOKENS
+
+    import kbsearch.dedupe.check as check_module
+
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    weighed: list[tuple[set[str], list[str]]] = []
+    real = check_module.judge_said
+
+    def spy(claim, hits, same_ids, *rest):  # type: ignore[no-untyped-def]
+        weighed.append((set(same_ids), [h.known.record.id for h in hits]))
+        return real(claim, hits, same_ids, *rest)
+
+    monkeypatch.setattr(check_module, "judge_said", spy)
+    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
+    fresh = {"id": "i-new", "title": "Paged prefix sharing", "text": "prefix pages are shared across tenants"}
+    fake = resolve_model("fake")
+    with KnowledgeBase(
+        tmp_path / "idx", fake, create=True, encoder=FakeEncoder(), judge=judge_encoder(), tokens=TOKENS
+    ) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        kb.check(str(write_jsonl(tmp_path / "repeat.jsonl", [repeat])), config=config)
+        assert weighed and all(same and set(ids) <= same for same, ids in weighed)
+        weighed.clear()
+        kb.check(str(write_jsonl(tmp_path / "fresh.jsonl", [fresh])), config=config)
+        assert weighed and all(not same and len(ids) == 1 for same, ids in weighed)

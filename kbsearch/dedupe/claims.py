@@ -16,6 +16,7 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
+from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
@@ -106,20 +107,31 @@ def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[fl
 
 
 class PassageReader:
-    """The judge's view of the texts a check weighs claims against: their sentence
-    vectors and token vectors, each text read once per check (many claims of an
-    item, and many items of a briefing, meet the same few records)."""
+    """The judge's view of the texts a check weighs claims against. A claim's vectors are
+    read once per check; a known record's passages come from the process's kept judge
+    vectors (``judged_passages``, one batch per record, shared with the cosine decision)
+    and its kept token vectors, since a warm process meets the same records again."""
 
     def __init__(self, judge: Encoder | None, tokens: TokenEncoder | None) -> None:
         self.judge = judge
         self.tokens = tokens
-        self._sentences: dict[str, np.ndarray] = {}
+        self._claims: dict[str, np.ndarray] = {}
         self._token_rows: dict[str, np.ndarray] = {}
 
-    def sentences(self, texts: list[str]) -> list[np.ndarray | None]:
+    def remember_claims(self, texts: list[str], vectors: Iterable[np.ndarray]) -> None:
+        """The judge's vectors of an item's claims, read in one batch by the cosine decision."""
+        self._claims.update(zip(texts, vectors, strict=True))
+
+    def claim(self, text: str) -> np.ndarray | None:
         if self.judge is None:
-            return [None] * len(texts)
-        return _read_once(self._sentences, texts, self.judge.encode)
+            return None
+        return _read_once(self._claims, [text], self.judge.encode)[0]
+
+    def passages(self, hits: list[PassageHit]) -> list[np.ndarray | None]:
+        if self.judge is None:
+            return [None] * len(hits)
+        kept = judged_passages(self.judge)
+        return [kept.vectors(hit.known.passages)[hit.index] for hit in hits]
 
     def token_rows(self, texts: list[str]) -> list[np.ndarray | None]:
         if self.tokens is None:
@@ -181,7 +193,8 @@ def judge_said(
     Of each kind the passage covering most of the claim is weighed (a fixed choice,
     so the form is fitted on what it decides). A section surveying the field shares the
     claim's words but not what it says; its coverage of the claim's names, numbers and
-    tokens is what tells the two apart."""
+    tokens is what tells the two apart. Another record that says the very fact is most
+    often the item's own earlier record that the item decision missed."""
     weighed = _weigh(claim, hits, same_ids, reader)
     same = _best([w for w in weighed if w.same_item])
     other = _best([w for w in weighed if not w.same_item])
@@ -232,7 +245,7 @@ def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
 
 def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
     texts = [h.known.passages[h.index] for h in hits]
-    claim_judge, *judged = reader.sentences([claim, *texts])
+    claim_judge, judged = reader.claim(claim), reader.passages(hits)
     claim_tokens, *tokened = reader.token_rows([claim, *texts])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
     names, numbers = latin_names(claim), substantive_numbers(claim)
