@@ -127,11 +127,18 @@ class PassageReader:
             return None
         return _read_once(self._claims, [text], self.judge.encode)[0]
 
-    def passages(self, hits: list[PassageHit]) -> list[np.ndarray | None]:
+    def passages(self, hits: list[PassageHit], same_ids: set[str]) -> list[np.ndarray | None]:
+        """A same-item record's passages as the cosine decision read them (the record's
+        batch); another record's one passage alone, as the rest of it is not weighed."""
         if self.judge is None:
             return [None] * len(hits)
         kept = judged_passages(self.judge)
-        return [kept.vectors(hit.known.passages)[hit.index] for hit in hits]
+        return [
+            kept.vectors(hit.known.passages)[hit.index]
+            if hit.known.record.id in same_ids
+            else kept.vectors([hit.known.passages[hit.index]])[0]
+            for hit in hits
+        ]
 
     def token_rows(self, texts: list[str]) -> list[np.ndarray | None]:
         if self.tokens is None:
@@ -245,7 +252,7 @@ def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
 
 def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
     texts = [h.known.passages[h.index] for h in hits]
-    claim_judge, judged = reader.claim(claim), reader.passages(hits)
+    claim_judge, judged = reader.claim(claim), reader.passages(hits, same_ids)
     claim_tokens, *tokened = reader.token_rows([claim, *texts])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
     names, numbers = latin_names(claim), substantive_numbers(claim)
