@@ -11,12 +11,13 @@ judge's token vectors (e5's float32 token graph on onnxruntime encodes the item
 and every candidate's tokens), and a copy with it set to null (the
 whole-text decision alone, as before). Then:
 
-- warm checks in one process, after one check that loads the models:
-  ``--checks`` one-item JSONL checks of papers the index does not hold and
-  of second summaries of papers it holds, each item under both configs in
-  turn, first once each ("first": the process has not seen the item, though
-  earlier items may share its candidates, whose token vectors it keeps),
-  then all again ("again": every text's token vectors remembered);
+- warm checks in a process per config (the judge's passage vectors a
+  process keeps would otherwise serve the second config what the first
+  computed), after one check that loads the models: ``--checks`` one-item
+  JSONL checks of papers the index does not hold and of second summaries of
+  papers it holds, first once each ("first": the process has not seen the
+  item, though earlier items may share its candidates, whose token vectors
+  it keeps), then all again ("again": every text's token vectors remembered);
 - a cold ``kbsearch check`` process per config, its wall time and peak RSS,
   on an item no process has checked;
 - the same warm checks and a cold one in a process that finds on disk the
@@ -141,7 +142,9 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
         index = folder / "index"
         timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], without_disk())
         warmup = write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
-        times = warm(index, configs, warmup, items, without_disk())
+        times: dict[str, list[float]] = {}
+        for name, path in configs.items():  # a process each: one config's kept vectors never serve the other
+            times.update(warm(index, {name: path}, warmup, items, without_disk()))
         # Yesterday's process checked other items against the same index, keeping
         # the token vectors it computed; today's process reads them.
         disk = with_disk(folder / "token-vectors")
