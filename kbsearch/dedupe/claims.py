@@ -1,7 +1,7 @@
 """Is a claim (要点) of an item known? Each claim against the passages of the
 records the item was judged the same item as, and the closest passages of
-any record: known only when a same-item record says it, and no result
-number in it is unseen.
+any record: known when a same-item record says it (for an item with none,
+its nearest passage), and no result number in it is unseen.
 
 Two summaries of different papers on one topic read alike sentence by
 sentence; counting those would call a new paper a duplicate.

@@ -348,9 +348,10 @@ def restates_same_paper(item: Record, same_items: list[Embedded]) -> bool:
 def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:
     """The verdict and a one-line reason; never at odds with the claims.
 
-    A claim is known only from a same-item record, so: DUPLICATE when a
-    known record is the same item and every claim is known (nothing in the
-    item is new), UPDATE when one is and some claim is new, NEW when none is."""
+    DUPLICATE when a known record is the same item and every claim is known
+    (nothing in the item is new), UPDATE when one is and some claim is new,
+    NEW when none is: a claim of such an item that its nearest passage says
+    (``claim_said``) is shown known, but is no evidence of the item."""
     same = [m for m in matches if m.same_item]
     identical = [m for m in same if m.rule is Rule.identical_text]
     new = [c for c in claims if not c.known]
