@@ -118,13 +118,15 @@ def status(known: bool, best: str, evidence: list[ClaimEvidence] | None = None) 
 def test_a_claim_is_known_when_either_decision_says_so_and_the_forms_evidence_is_kept() -> None:
     """A point-by-point retelling in the other language: the form calls its sentence new,
     the judge's cosine of the same-item passage calls it known. Known, shown by the cosine
-    decision's passage, with the form's evidence kept for refits."""
+    decision's passage, with the form's evidence kept for refits. Called new by both, it
+    is shown by the closest passage of any record (a doc section saying it is named)."""
     weighed = [ClaimEvidence(id="zh", same_item=True, probability=0.1, features={"coverage": 0.8})]
     by_form, by_cosine = status(False, "zh", weighed), status(True, "zh#2")
     either = either_says(by_form, by_cosine)
     assert either.known and either.best_id == "zh#2" and either.cosine_known
     assert either.evidence == weighed
-    neither = either_says(by_form, status(False, "zh#2"))
-    assert not neither.known and neither.best_id == "zh" and neither.cosine_known is False
+    neither = either_says(by_form, status(False, "doc#1"))  # shown as the cosine decision shows it
+    assert not neither.known and neither.best_id == "doc#1" and neither.cosine_known is False
+    assert neither.evidence == weighed
     form_only = either_says(status(True, "zh", weighed), status(False, "zh#2"))
     assert form_only.known and form_only.best_id == "zh" and form_only.cosine_known is False

@@ -243,11 +243,12 @@ def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
     the cosine decision reads the judge's cosine of the same-item passages alone, which
     carries a point-by-point retelling in the other language that the form, fitted on
     new facts about one paper, takes for one (its features do not tell the two apart).
+    A claim neither calls known is shown as the cosine decision shows it: the closest
+    passage of any record, so that a doc section or another item saying it is named.
     The form's evidence is kept either way, so a refit re-decides from the same inputs."""
-    marked = by_form.model_copy(update={"cosine_known": by_cosine.known})
-    if by_form.known or not by_cosine.known:
-        return marked
-    return by_cosine.model_copy(update={"cosine_known": True, "evidence": by_form.evidence})
+    if by_form.known:
+        return by_form.model_copy(update={"cosine_known": by_cosine.known})
+    return by_cosine.model_copy(update={"cosine_known": by_cosine.known, "evidence": by_form.evidence})
 
 
 def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
