@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from fake_encoder import FakeEncoder, FakeTokenEncoder
-from kbsearch.dedupe.claims import PassageHit, PassageReader, coverage, either_says, judge_said
+from kbsearch.dedupe.claims import COVERAGE_CANDIDATES, PassageHit, PassageReader, coverage, either_says, judge_said
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
 from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
@@ -130,3 +130,15 @@ def test_a_claim_is_known_when_either_decision_says_so_and_the_forms_evidence_is
     assert neither.evidence == weighed
     form_only = either_says(status(True, "zh", weighed), status(False, "zh#2"))
     assert form_only.known and form_only.best_id == "zh" and form_only.cosine_known is False
+
+
+def test_only_the_same_item_passages_nearest_by_the_judge_are_read_token_by_token() -> None:
+    """A record of many passages (an abstract read sentence by sentence) had every one run
+    through the token graph for every claim: only the judge's three nearest are now."""
+    tokens = FakeTokenEncoder()
+    abstract = record("abs", "t", "cache compression 10x", *(f"unrelated sentence number {n}" for n in range(6)))
+    reader = PassageReader(FakeEncoder("fakejudge", 16), tokens)
+    claim = "the cache compression 10x"
+    status = judge_said(claim, hits(abstract, claim), {"abs"}, reader, COVERED)
+    assert tokens.texts_seen == 1 + COVERAGE_CANDIDATES  # the claim, then three passages
+    assert status.known

@@ -208,7 +208,7 @@ def judge_said(
     for chosen in (w for w in (same, other) if w is not None):
         chosen.probability = form.probability(chosen.features)
     # A result number none of the same item's records carries makes the claim new.
-    stated = set().union(*(w.hit.known.stated_numbers for w in weighed if w.same_item))
+    stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
     unseen = sorted(substantive_numbers(claim) - stated)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
@@ -251,20 +251,35 @@ def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
     return by_cosine.model_copy(update={"cosine_known": by_cosine.known, "evidence": by_form.evidence})
 
 
+COVERAGE_CANDIDATES = 3
+"""Same-item passages, nearest by the judge's cosine, whose token coverage of a claim
+is read: the token graph was most of a check's added cost on records of many
+passages (an abstract read sentence by sentence)."""
+
+
+def _nearest_by_judge(hits: list[PassageHit], cosines: list[float], same_ids: set[str]) -> list[int]:
+    """The hits whose coverage is read: the ``COVERAGE_CANDIDATES`` same-item ones nearest
+    by the judge's cosine, and every other one."""
+    same = sorted((i for i, h in enumerate(hits) if h.known.record.id in same_ids), key=lambda i: -cosines[i])
+    kept = set(same[:COVERAGE_CANDIDATES]) | {i for i, h in enumerate(hits) if h.known.record.id not in same_ids}
+    return sorted(kept)
+
+
 def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
-    texts = [h.known.passages[h.index] for h in hits]
     claim_judge, judged = reader.claim(claim), reader.passages(hits, same_ids)
-    claim_tokens, *tokened = reader.token_rows([claim, *texts])
+    cosines = [
+        float(claim_judge @ vector) if claim_judge is not None and vector is not None else 0.0 for vector in judged
+    ]
+    chosen = _nearest_by_judge(hits, cosines, same_ids)
+    hits, cosines = [hits[i] for i in chosen], [cosines[i] for i in chosen]
+    claim_tokens, *tokened = reader.token_rows([claim, *(h.known.passages[h.index] for h in hits)])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
     names, numbers = latin_names(claim), substantive_numbers(claim)
     out = []
-    for hit, judge_vector, token_rows in zip(hits, judged, tokened, strict=True):
+    for hit, judge_cosine, token_rows in zip(hits, cosines, tokened, strict=True):
         passage_language, passage_words = hit.known.passage_features(hit.index)
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_words, passage_words))
-        judge_cosine = (
-            float(claim_judge @ judge_vector) if claim_judge is not None and judge_vector is not None else 0.0
-        )
         covered = coverage(claim_tokens, token_rows)
         missing_numbers = sorted(numbers - hit.known.stated_numbers)
         features.update(
