@@ -51,17 +51,15 @@ from kbsearch.dedupe.config import shipped_config_path  # noqa: E402
 WARM = """
 import json, sys, time
 from kbsearch.kb import KnowledgeBase
-index, configs, warmup, items = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4:]
+index, name, config_path, warmup, items = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 kb = KnowledgeBase.open(index)
-loaded = {name: kb.dedupe_config(path) for name, path in configs.items()}
-for config in loaded.values():
-    kb.check(warmup, config=config)  # loads every model; its texts are not among the items'
-times = {f"{name}, {when}": [] for when in ("first", "again") for name in configs}
+config = kb.dedupe_config(config_path)
+kb.check(warmup, config=config)  # loads every model; its texts are not among the items'
+times = {f"{name}, {when}": [] for when in ("first", "again")}
 for when in ("first", "again"):
     for path in items:
-        for name, config in loaded.items():
-            t = time.perf_counter(); kb.check(path, config=config)
-            times[f"{name}, {when}"].append(1000 * (time.perf_counter() - t))
+        t = time.perf_counter(); kb.check(path, config=config)
+        times[f"{name}, {when}"].append(1000 * (time.perf_counter() - t))
 print(json.dumps(times))
 """
 
@@ -69,11 +67,38 @@ print(json.dumps(times))
 def warm(
     index: Path, configs: dict[str, Path], warmup: Path, items: list[Path], env: dict[str, str]
 ) -> dict[str, list[float]]:
-    args = [sys.executable, "-c", WARM, str(index), json.dumps({k: str(v) for k, v in configs.items()}), str(warmup)]
-    proc = subprocess.run([*args, *map(str, items)], capture_output=True, text=True, cwd=ROOT, env=env)
-    if proc.returncode != 0:
-        raise SystemExit(f"warm checks failed: {proc.stderr.strip()[-800:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    """Each config's checks of ``items`` in a process of its own: the judge's passage vectors
+    and the token vectors a process keeps would otherwise serve one config what another computed."""
+    times: dict[str, list[float]] = {}
+    for name, path in configs.items():
+        args = [sys.executable, "-c", WARM, str(index), name, str(path), str(warmup), *map(str, items)]
+        proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
+        if proc.returncode != 0:
+            raise SystemExit(f"warm checks failed: {proc.stderr.strip()[-800:]}")
+        times.update(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return times
+
+
+def shipped_and_without(field: str, folder: Path) -> tuple[Path, Path]:
+    """The shipped default config, and a copy of it in ``folder`` with ``field`` set to null."""
+    shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
+    whole = json.loads(shipped.read_text(encoding="utf-8"))
+    if whole.get(field) is None:
+        raise SystemExit(f"{shipped} has no {field} to measure")
+    plain = folder / f"without-{field}.json"
+    plain.write_text(json.dumps({**whole, field: None}), encoding="utf-8")
+    return shipped, plain
+
+
+def ingested(folder: Path, records: list[dict]) -> tuple[Path, Path]:
+    """(index, warm-up item): ``records`` ingested by a whole ``kbsearch ingest`` with the
+    default models.txt, and a one-item check that loads every model."""
+    index = folder / "index"
+    timed(
+        [*KBSEARCH, "ingest", str(write_jsonl(folder / "records.jsonl", records)), "--index", str(index)],
+        without_disk(),
+    )
+    return index, write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
 
 
 def without_disk() -> dict[str, str]:
@@ -129,22 +154,12 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
     held = {row["paper"] for row in rows[:records_count]}
     with tempfile.TemporaryDirectory(prefix="kbsearch-alignment-cost-") as tmp:
         folder = Path(tmp)
-        data = write_jsonl(folder / "records.jsonl", records)
         yesterday = probe_items(folder, rows, held, checks, 0)
         items = probe_items(folder, rows, held, checks, 1)
-        shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
-        whole = json.loads(shipped.read_text(encoding="utf-8"))
-        if whole.get("aligned_same_item") is None:
-            raise SystemExit(f"{shipped} has no aligned decision to measure")
-        plain = folder / "whole-text-only.json"
-        plain.write_text(json.dumps({**whole, "aligned_same_item": None}), encoding="utf-8")
+        shipped, plain = shipped_and_without("aligned_same_item", folder)
         configs = {"aligned (shipped)": shipped, "whole texts only": plain}
-        index = folder / "index"
-        timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], without_disk())
-        warmup = write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
-        times: dict[str, list[float]] = {}
-        for name, path in configs.items():  # a process each: one config's kept vectors never serve the other
-            times.update(warm(index, {name: path}, warmup, items, without_disk()))
+        index, warmup = ingested(folder, records)
+        times = warm(index, configs, warmup, items, without_disk())
         # Yesterday's process checked other items against the same index, keeping
         # the token vectors it computed; today's process reads them.
         disk = with_disk(folder / "token-vectors")

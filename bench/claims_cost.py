@@ -34,12 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from alignment_cost import child_cli, cold, warm, without_disk  # noqa: E402
-from benchlib import one_item_files, percentile, write_jsonl  # noqa: E402
+from alignment_cost import child_cli, cold, ingested, shipped_and_without, warm, without_disk  # noqa: E402
+from benchlib import one_item_files, percentile  # noqa: E402
 from dev_stream import STREAM, load_rows, to_records  # noqa: E402
-from judge_cost import KBSEARCH, timed  # noqa: E402
-
-from kbsearch.dedupe.config import shipped_config_path  # noqa: E402
 
 
 def increment(row: dict, rid: str, lang: str) -> dict:
@@ -74,21 +71,11 @@ def measure(records_count: int, checks: int) -> tuple[int, int, dict[str, list[f
     held = {row["paper"] for row in rows[:records_count]}
     with tempfile.TemporaryDirectory(prefix="kbsearch-claims-cost-") as tmp:
         folder = Path(tmp)
-        data = write_jsonl(folder / "records.jsonl", records)
         items = probe_items(folder, rows, held, checks, 0)
-        shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
-        whole = json.loads(shipped.read_text(encoding="utf-8"))
-        if whole.get("claim_said") is None:
-            raise SystemExit(f"{shipped} has no claim_said to measure")
-        plain = folder / "cosine-only.json"
-        plain.write_text(json.dumps({**whole, "claim_said": None}), encoding="utf-8")
+        shipped, plain = shipped_and_without("claim_said", folder)
         configs = {"claim_said (shipped)": shipped, "cosine decision alone": plain}
-        index = folder / "index"
-        timed([*KBSEARCH, "ingest", str(data), "--index", str(index)], without_disk())
-        warmup = write_jsonl(folder / "warm-up.jsonl", [{"id": "warm-up", "kind": "increment", "text": "warm-up"}])
-        times: dict[str, list[float]] = {}
-        for name, path in configs.items():  # a process each: one config's kept vectors never serve the other
-            times.update(warm(index, {name: path}, warmup, items, without_disk()))
+        index, warmup = ingested(folder, records)
+        times = warm(index, configs, warmup, items, without_disk())
         new_item = probe_items(folder, rows, held, 2, checks)[1]  # a repeat no process has checked
         colds = {name: cold(index, path, new_item, without_disk()) for name, path in configs.items()}
     return len(records), len(items), times, colds
