@@ -21,6 +21,7 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder, TokenEncoder
+from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -70,14 +71,14 @@ def judge_claim(
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
-    unseen = sorted(substantive_numbers(claim) - set().union(*(k.stated_numbers for k in same_items)))
+    unseen = new_figures(substantive_numbers(claim), set().union(*(k.stated_numbers for k in same_items)))
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
     probability, hit, features = shown
     if said:
-        unseen = sorted(set(unseen) - hit.known.stated_numbers)
+        unseen = sorted(unstated(unseen, hit.known.stated_numbers))
     record = hit.known.record
     return ClaimStatus(
         text=claim,
@@ -195,7 +196,8 @@ def judge_said(
 ) -> ClaimStatus:
     """Known when the passage of a same-item record that covers most of the claim says it
     (``form``), or when another record's passage says that very fact, and in either case
-    the passage's record carries every result number of the claim.
+    no number of the claim is a new figure to the record
+    (``quantities.new_figures``).
 
     Of each kind the passage covering most of the claim is weighed (a fixed choice,
     so the form is fitted on what it decides). A section surveying the field shares the
@@ -207,9 +209,10 @@ def judge_said(
     other = _best([w for w in weighed if not w.same_item])
     for chosen in (w for w in (same, other) if w is not None):
         chosen.probability = form.probability(chosen.features)
-    # A result number none of the same item's records carries makes the claim new.
+    # A result number none of the same item's records states, unless it only adds detail
+    # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
-    unseen = sorted(substantive_numbers(claim) - stated)
+    unseen = new_figures(substantive_numbers(claim), stated)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
@@ -281,7 +284,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_words, passage_words))
         covered = coverage(claim_tokens, token_rows)
-        missing_numbers = sorted(numbers - hit.known.stated_numbers)
+        missing_numbers = unstated(numbers, hit.known.stated_numbers)
         features.update(
             judge_cosine=judge_cosine,
             cross_judge_cosine=judge_cosine if cross else 0.0,
@@ -289,10 +292,11 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             cross_coverage=covered if cross else 0.0,
             names_missing=float(min(3, len(names - hit.known.side.names))),
             numbers_missing=float(len(missing_numbers)),
-            numbers_shared=float(len(numbers & hit.known.stated_numbers)),
+            numbers_shared=float(len(numbers) - len(missing_numbers)),
             same_item=1.0 if hit.known.record.id in same_ids else 0.0,
         )
-        out.append(Weighed(hit, hit.known.record.id in same_ids, features, new_numbers=missing_numbers))
+        changed = new_figures(numbers, hit.known.stated_numbers)
+        out.append(Weighed(hit, hit.known.record.id in same_ids, features, new_numbers=changed))
     return out
 
 

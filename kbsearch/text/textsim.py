@@ -23,14 +23,17 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # A unit glued to its number that is none of these (23dB, 60GHz) leaves the number
 # standing alone, as "23 dB" does: one writer glues, another spaces.
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:[.,]\d+)*)"
-    r"(?:\s*(%|x|×|倍|ms|s|gb|tb|thousand|million|billion|k|千|万|亿|m|b)(?![A-Za-z0-9_])"
+    r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:,\d{3}(?!\d))*(?:\.\d+)*)"
+    r"(?:\s*(%|x|×|倍|ms|s|gb|tb|thousand|million|billion|trillion|k|千|万亿|万|亿|m|b)(?![A-Za-z0-9_])"
     r"|(?=[A-Za-z])|(?![A-Za-z0-9_]))",
     re.IGNORECASE,
 )
 # Magnitudes are written as words, letters or Chinese units: 10k, 10,000 and 1万 are one number.
-_MAGNITUDES = {"k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9}
-_SHOWN_AS = ((9, "b"), (6, "m"), (3, "k"))
+_MAGNITUDES = {
+    "k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9,
+    "trillion": 12, "万亿": 12,
+}  # fmt: skip
+_SHOWN_AS = ((12, "t"), (9, "b"), (6, "m"), (3, "k"))
 # A number that labels a figure, table, section, issue or step, or versions a
 # product (Apache 2.0, v0.26.0), is not a result: a new one is no news.
 _LABEL_BEFORE = re.compile(
@@ -43,8 +46,10 @@ _LABEL_BEFORE = re.compile(
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z][A-Za-z]*\s+$")
 # A fraction of itself (2048/2048 passed) says "all", not a quantity.
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
+# Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result.
 _DATE = re.compile(
-    r"(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
+    r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
+    r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
     r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,

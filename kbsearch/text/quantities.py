@@ -1,0 +1,90 @@
+"""Whether a record already states a claim's numbers: the same figure written rounder
+counts as stated, and a figure that changes what the record measures never does.
+
+Numbers arrive in ``textsim.numbers``'s canonical spelling (``428k``, ``2.3x``,
+``40%``). Two writers of one paper round differently: 42万 and 424,169 are one
+count, 1.5x and 1.52x one speed-up. A number matches when the more precise of
+the two, rounded to the other's significant digits, equals it, and the rounder
+one keeps at least two significant digits (2x and 2.4x are different results).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+_CANONICAL = re.compile(r"^(\d+(?:\.\d+)?)([a-z%]*)$")
+_MAGNITUDE_POWERS = {"k": 3, "m": 6, "b": 9, "t": 12}
+_MIN_ROUNDED_DIGITS = 2
+
+
+def _parse(number: str) -> tuple[Decimal, str, int] | None:
+    """(value, unit, significant digits) of a canonical number; k/m/b/t are plain counts."""
+    match = _CANONICAL.match(number)
+    if match is None:
+        return None
+    mantissa, unit = match.groups()
+    try:
+        value = Decimal(mantissa)
+    except InvalidOperation:
+        return None
+    if unit in _MAGNITUDE_POWERS:
+        value, unit = value.scaleb(_MAGNITUDE_POWERS[unit]), ""
+    return value, unit, _significant_digits(mantissa)
+
+
+def _significant_digits(mantissa: str) -> int:
+    # Trailing zeros of a whole number are not precision: 420k is 42 rounded.
+    digits = mantissa.replace(".", "").lstrip("0")
+    if "." not in mantissa:
+        digits = digits.rstrip("0")
+    return max(1, len(digits))
+
+
+def _rounded(value: Decimal, digits: int) -> Decimal:
+    if value == 0:
+        return value
+    exponent = value.adjusted() - digits + 1
+    return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP)
+
+
+def same_figure(a: str, b: str) -> bool:
+    """One figure in two spellings: equal, or one the other rounded (see the module)."""
+    if a == b:
+        return True
+    left, right = _parse(a), _parse(b)
+    if left is None or right is None or left[1] != right[1]:
+        return False
+    (precise, _, _), (rounder, _, digits) = sorted((left, right), key=lambda part: -part[2])
+    return digits >= _MIN_ROUNDED_DIGITS and _rounded(precise, digits) == rounder
+
+
+def unstated(claimed: Iterable[str], stated: Iterable[str]) -> set[str]:
+    """The claimed numbers that no stated number is the same figure as."""
+    said = list(stated)
+    return {n for n in claimed if not any(same_figure(n, m) for m in said)}
+
+
+def unit_of(number: str) -> str | None:
+    parsed = _parse(number)
+    return None if parsed is None else parsed[1]
+
+
+def new_figures(claimed: set[str], stated: Iterable[str]) -> list[str]:
+    """The claimed numbers that make a claim new against a record stating ``stated``.
+
+    Every number the record lacks, unless the record states some of the claim's
+    numbers and none it lacks can be a changed figure (a number of the same unit
+    that the record states and the claim does not: 8 H200 → 4 H200). Then the
+    claim restates a known result with more detail of it, as another writer of
+    the same paper does."""
+    said = list(stated)
+    missing = unstated(claimed, said)
+    if not missing or len(missing) == len(claimed):
+        return sorted(missing)
+    left_out = unstated(said, claimed)  # the record's numbers the claim does not restate
+    units_left_out = {unit_of(n) for n in left_out}
+    if any(unit_of(n) in units_left_out for n in missing):
+        return sorted(missing)
+    return []
