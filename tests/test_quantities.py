@@ -1,0 +1,80 @@
+"""Issue 25: a claim's numbers against what the record states. Another writer of the
+same paper rounds, or adds a figure beside one the record states; neither is news.
+A figure that changes what the record measures (8 → 4 H200) always is."""
+
+from __future__ import annotations
+
+import pytest
+from test_dedupe_rules import claim_status, embedded
+
+from kbsearch.records import Kind
+from kbsearch.text.quantities import new_figures, same_figure, unstated
+from kbsearch.text.textsim import numbers, substantive_numbers
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("标注了42万个像素", "424,169 labelled pixels"),
+        ("提速1.5倍", "a 1.52x speed-up"),
+        ("4.2 million vectors", "420万个向量"),
+        ("1.2万亿 tokens", "1.2 trillion tokens"),
+    ],
+)
+def test_one_figure_rounded_by_another_writer_is_stated(one: str, other: str) -> None:
+    (rounder,), (precise,) = numbers(one), numbers(other)
+    assert same_figure(rounder, precise) and same_figure(precise, rounder)
+    assert unstated({rounder}, {precise}) == set()
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("2x", "2.4x"),  # one significant digit says too little to be the same figure
+        ("40%", "40.5%"),
+        ("428k", "429k"),
+        ("40%", "40x"),  # another unit is another quantity
+        ("16", "16%"),
+    ],
+)
+def test_different_figures_are_not_one(one: str, other: str) -> None:
+    assert not same_figure(one, other)
+
+
+def test_a_changed_figure_is_new_even_beside_a_stated_one() -> None:
+    """8 → 4 H200 for the same 1T model: the record states a plain count the claim does not."""
+    assert new_figures({"4", "1t"}, {"8", "1t"}) == ["4"]
+
+
+def test_a_figure_added_beside_a_stated_one_is_detail_of_the_known_result() -> None:
+    assert new_figures({"2.3x", "40%"}, {"2.3x"}) == []
+
+
+def test_a_figure_of_a_unit_the_record_gives_otherwise_is_new() -> None:
+    assert new_figures({"2.3x", "55%"}, {"2.3x", "40%"}) == ["55%"]
+
+
+def test_with_no_stated_figure_every_missing_one_is_new() -> None:
+    assert new_figures({"2.3x", "40%"}, {"7"}) == ["2.3x", "40%"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("评估2022-2023年的考试，并扩展到2022–2024 exams", set()),
+        ("2019至2021年间收集", set()),
+        ("采用 ℓ2,0 范数约束投影矩阵", set()),
+        ("12,34 与 1,618 条", {"12", "34", "1618"}),
+        ("训练数据 3.5 trillion tokens，或 1.2万亿", {"3.5t", "1.2t"}),
+    ],
+)
+def test_spans_of_years_norm_names_and_trillions_read_right(text: str, expected: set[str]) -> None:
+    assert substantive_numbers(text) == expected
+
+
+def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_not() -> None:
+    known = embedded("a", "", "Kimi K3 的 1T 参数版本在 8 张 H200 上部署，吞吐提升 2.3 倍。", kind=Kind.increment)
+    detail = claim_status(known, "Kimi K3 的 1T 参数版本在 8 张 H200 上部署，吞吐提升 2.3 倍，显存降 40%。", True)
+    assert detail.known and detail.new_numbers == []
+    changed = claim_status(known, "Kimi K3 的 1T 参数版本在 4 张 H200 上部署，吞吐提升 2.3 倍。", True)
+    assert not changed.known and changed.new_numbers == ["4"]
