@@ -78,3 +78,13 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
     assert detail.known and detail.new_numbers == []
     changed = claim_status(known, "Kimi K3 的 1T 参数版本在 4 张 H200 上部署，吞吐提升 2.3 倍。", True)
     assert not changed.known and changed.new_numbers == ["4"]
+
+
+def test_a_figure_of_another_size_is_no_change_of_a_stated_one() -> None:
+    """A baseline's F1 of 0.3124 beside a 1,355-item count the record states: not a changed figure."""
+    assert new_figures({"0.6536", "0.3124"}, {"0.6536", "1355"}) == []
+    assert new_figures({"0.6536", "0.3124"}, {"0.6536", "0.41"}) == ["0.3124"]
+
+
+def test_chinese_units_read_without_a_boundary_and_after_an_approximation() -> None:
+    assert numbers("1100万Q&A对，5000多万份文档，20百万帧") == {"11m", "50m", "20m"}

@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 _CANONICAL = re.compile(r"^(\d+(?:\.\d+)?)([a-z%]*)$")
 _MAGNITUDE_POWERS = {"k": 3, "m": 6, "b": 9, "t": 12}
 _MIN_ROUNDED_DIGITS = 2
+_CHANGED_WITHIN = 10
 
 
 def _parse(number: str) -> tuple[Decimal, str, int] | None:
@@ -66,17 +67,22 @@ def unstated(claimed: Iterable[str], stated: Iterable[str]) -> set[str]:
     return {n for n in claimed if not any(same_figure(n, m) for m in said)}
 
 
-def unit_of(number: str) -> str | None:
-    parsed = _parse(number)
-    return None if parsed is None else parsed[1]
+def could_be_changed(new: str, old: str) -> bool:
+    """Whether ``new`` can be ``old`` changed: one unit, within a factor of ten
+    (a baseline's F1 of 0.31 is no change of a 1,355-item count)."""
+    left, right = _parse(new), _parse(old)
+    if left is None or right is None or left[1] != right[1]:
+        return False
+    low, high = sorted((abs(left[0]), abs(right[0])))
+    return low > 0 and high <= low * _CHANGED_WITHIN
 
 
 def new_figures(claimed: set[str], stated: Iterable[str]) -> list[str]:
     """The claimed numbers that make a claim new against a record stating ``stated``.
 
     Every number the record lacks, unless the record states some of the claim's
-    numbers and none it lacks can be a changed figure (a number of the same unit
-    that the record states and the claim does not: 8 H200 → 4 H200). Then the
+    numbers and none it lacks can be a changed figure (a number the record states
+    and the claim does not, of the same unit and size: 8 H200 → 4 H200). Then the
     claim restates a known result with more detail of it, as another writer of
     the same paper does."""
     said = list(stated)
@@ -84,7 +90,6 @@ def new_figures(claimed: set[str], stated: Iterable[str]) -> list[str]:
     if not missing or len(missing) == len(claimed):
         return sorted(missing)
     left_out = unstated(said, claimed)  # the record's numbers the claim does not restate
-    units_left_out = {unit_of(n) for n in left_out}
-    if any(unit_of(n) in units_left_out for n in missing):
+    if any(could_be_changed(n, m) for n in missing for m in left_out):
         return sorted(missing)
     return []

@@ -21,17 +21,19 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # A digit after @ # § is part of a metric, issue or section name (NDCG@10,
 # #13165, §3.3), not a result.
 # A unit glued to its number that is none of these (23dB, 60GHz) leaves the number
-# standing alone, as "23 dB" does: one writer glues, another spaces.
+# standing alone, as "23 dB" does: one writer glues, another spaces. A Chinese unit
+# needs no boundary after it (1100万Q&A对), and 5000多万 is still 5000万.
 _NUMBER = re.compile(
     r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:,\d{3}(?!\d))*(?:\.\d+)*)"
-    r"(?:\s*(%|x|×|倍|ms|s|gb|tb|thousand|million|billion|trillion|k|千|万亿|万|亿|m|b)(?![A-Za-z0-9_])"
+    r"(?:\s*[多余]?(倍|千万|百万|万亿|千|万|亿)"
+    r"|\s*(%|x|×|ms|s|gb|tb|thousand|million|billion|trillion|k|m|b)(?![A-Za-z0-9_])"
     r"|(?=[A-Za-z])|(?![A-Za-z0-9_]))",
     re.IGNORECASE,
 )
 # Magnitudes are written as words, letters or Chinese units: 10k, 10,000 and 1万 are one number.
 _MAGNITUDES = {
     "k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9,
-    "trillion": 12, "万亿": 12,
+    "trillion": 12, "万亿": 12, "百万": 6, "千万": 7,
 }  # fmt: skip
 _SHOWN_AS = ((12, "t"), (9, "b"), (6, "m"), (3, "k"))
 # A number that labels a figure, table, section, issue or step, or versions a
@@ -153,7 +155,7 @@ def numbers(text: str) -> set[str]:
     text = _DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text)))
     found = set()
     for match in _NUMBER.finditer(text):
-        value, unit = match.group(1), (match.group(2) or "").lower()
+        value, unit = match.group(1), (match.group(2) or match.group(3) or "").lower()
         if _is_label(text, match.start(), value, unit):
             continue
         unit = "x" if unit in {"×", "倍"} else unit
