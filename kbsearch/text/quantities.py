@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from functools import lru_cache
 
 _CANONICAL = re.compile(r"^(\d+(?:\.\d+)?)([a-z%]*)$")
 _MAGNITUDE_POWERS = {"k": 3, "m": 6, "b": 9, "t": 12}
@@ -20,6 +21,7 @@ _MIN_ROUNDED_DIGITS = 2
 _CHANGED_WITHIN = 10
 
 
+@lru_cache(maxsize=65536)  # a record's numbers are read against every claim
 def _parse(number: str) -> tuple[Decimal, str, int] | None:
     """(value, unit, significant digits) of a canonical number; k/m/b/t are plain counts."""
     match = _CANONICAL.match(number)
@@ -63,8 +65,30 @@ def same_figure(a: str, b: str) -> bool:
 
 def unstated(claimed: Iterable[str], stated: Iterable[str]) -> set[str]:
     """The claimed numbers that no stated number is the same figure as."""
-    said = list(stated)
-    return {n for n in claimed if not any(same_figure(n, m) for m in said)}
+    said = set(stated)
+    missing = {n for n in claimed if n not in said}
+    if not missing:
+        return missing
+    return {n for n in missing if not any(same_figure(n, m) for m in _near(n, said))}
+
+
+def _near(number: str, stated: set[str]) -> list[str]:
+    """The stated numbers of the same unit within 10% of ``number``: only they can be it rounded."""
+    parsed = _parse(number)
+    if parsed is None:
+        return []
+    value, unit, _ = parsed
+    near = []
+    for other in stated:
+        theirs = _parse(other)
+        if theirs is not None and theirs[1] == unit and abs(theirs[0] - value) <= abs(value) / 10:
+            near.append(other)
+    return near
+
+
+def unit_of(number: str) -> str | None:
+    parsed = _parse(number)
+    return None if parsed is None else parsed[1]
 
 
 def could_be_changed(new: str, old: str) -> bool:
