@@ -15,7 +15,7 @@ from kbsearch.text.textsim import numbers, substantive_numbers
 @pytest.mark.parametrize(
     ("one", "other"),
     [
-        ("标注了42万个像素", "424,169 labelled pixels"),
+        ("收集了63万条轨迹", "631,200 trajectories"),
         ("提速1.5倍", "a 1.52x speed-up"),
         ("4.2 million vectors", "420万个向量"),
         ("1.2万亿 tokens", "1.2 trillion tokens"),
@@ -81,10 +81,10 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
 
 
 def test_a_figure_of_another_size_is_no_change_of_a_stated_one() -> None:
-    """A baseline's F1 of 0.3124 beside a 1,355-item count the record states: not a changed figure."""
-    assert new_figures({"0.6536", "0.3124"}, {"0.6536", "1355"}) == []
-    assert new_figures({"0.6536", "0.3124"}, {"0.6536", "0.41"}) == ["0.3124"]
+    """A baseline's F1 of 0.28 beside a 1,200-item count the record states: not a changed figure."""
+    assert new_figures({"0.71", "0.28"}, {"0.71", "1200"}) == []
+    assert new_figures({"0.71", "0.28"}, {"0.71", "0.41"}) == ["0.28"]
 
 
 def test_chinese_units_read_without_a_boundary_and_after_an_approximation() -> None:
-    assert numbers("1100万Q&A对，5000多万份文档，20百万帧") == {"11m", "50m", "20m"}
+    assert numbers("800万Q&A对，3000多万份网页，12百万帧") == {"8m", "30m", "12m"}

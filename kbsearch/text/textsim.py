@@ -22,7 +22,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # #13165, §3.3), not a result.
 # A unit glued to its number that is none of these (23dB, 60GHz) leaves the number
 # standing alone, as "23 dB" does: one writer glues, another spaces. A Chinese unit
-# needs no boundary after it (1100万Q&A对), and 5000多万 is still 5000万.
+# needs no boundary after it (800万Q&A对), and 3000多万 is still 3000万.
 _NUMBER = re.compile(
     r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:,\d{3}(?!\d))*(?:\.\d+)*)"
     r"(?:\s*[多余]?(倍|千万|百万|万亿|千|万|亿)"
