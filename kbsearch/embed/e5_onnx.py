@@ -152,13 +152,18 @@ class OnnxE5:
                 out[row] = own / np.maximum(np.linalg.norm(own, axis=1, keepdims=True), 1e-12)
         return out
 
-    def _hidden(self, feed: dict[str, np.ndarray]) -> np.ndarray:
-        """The last hidden state in float32: the token graph's beside int8 weights, else this graph's."""
+    def load_token_graph(self) -> None:
+        """The float32 token graph, once: by the first call that needs token vectors (a
+        search never does), or as the token encoder loads (``tokens.load_once``)."""
         with self._token_graph_lock:
             if self._token_graph is None and (self.folder / TOKEN_MODEL_FILE).is_file():
-                with timings.phase("token graph load"):  # on the first call that needs it: a search never does
+                with timings.phase("token graph load"):
                     table = np.load(self.folder / WORD_TABLE_FILE, mmap_mode="r")
                     self._token_graph = (self._session(TOKEN_MODEL_FILE), table)
+
+    def _hidden(self, feed: dict[str, np.ndarray]) -> np.ndarray:
+        """The last hidden state in float32: the token graph's beside int8 weights, else this graph's."""
+        self.load_token_graph()
         if self._token_graph is None:
             return np.asarray(self.session.run([TOKENS], feed)[0])
         session, table = self._token_graph

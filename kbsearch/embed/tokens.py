@@ -80,6 +80,9 @@ def load_once(spec: ModelSpec) -> TokenEncoder | None:
     with _LOADING:  # two threads asking at once load the model once
         if spec.name not in _LOADED:
             inner = _load(spec)
+            load_graph = getattr(inner, "load_token_graph", None)
+            if load_graph is not None:  # now, so a cold check loads it beside USE (``overlap.py``)
+                load_graph()
             _LOADED[spec.name] = RememberedTokens(inner, disk=_disk_for(spec, inner)) if inner is not None else None
         return _LOADED[spec.name]
 

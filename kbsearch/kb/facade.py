@@ -25,6 +25,7 @@ from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
 from kbsearch.records import IdMention, Record
 from kbsearch.responses import Listing, Removal, Stats
+from kbsearch.runtime.overlap import side_by_side
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store
@@ -66,9 +67,7 @@ DEFAULT_INDEX = Path("index")
 
 def index_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """--index, else $KBSEARCH_INDEX, else ./index."""
-    if explicit:
-        return Path(explicit)
-    return settings().index or DEFAULT_INDEX
+    return Path(explicit) if explicit else settings().index or DEFAULT_INDEX
 
 
 class KnowledgeBase:
@@ -90,9 +89,7 @@ class KnowledgeBase:
         self.root = root
         self.lock_timeout = lock_timeout  # seconds a writer waits for the lock; None: $KBSEARCH_LOCK_TIMEOUT
         self._index_share = index_share
-        self.spec = spec
-        self._create = create
-        self._check_model = check_model
+        self.spec, self._create, self._check_model = spec, create, check_model
         self._store: Store | None = None
         self._encoder = encoder
         self._judge = judge
@@ -144,6 +141,13 @@ class KnowledgeBase:
             with timings.phase("judge load"):
                 self._judge = load_judge(self.judge_spec, self.spec.name)
         return self._judge
+
+    def _judging_models(self, config: DedupeConfig) -> tuple[Encoder | None, TokenEncoder | None]:
+        """The judge, and its token vectors when the config reads them."""
+        if self._tokens is not None or not config.reads_tokens() or self.judge_spec is None:
+            return self.judge, self._tokens
+        with timings.phase("judge tokens load"):
+            return self.judge, load_token_encoder(self.judge_spec)
 
     def _judging(self) -> Judge | None:
         """The judge as ingest needs it: its name, loaded only if some text lacks its vector."""
@@ -251,11 +255,9 @@ class KnowledgeBase:
         self._require_judge()
         with timings.phase("config"):
             config = config or self.dedupe_config()
-        encoder, judge = self.encoder, self.judge  # models load outside the snapshot: it can take seconds
-        tokens = self._tokens  # the judge's token vectors, when the config reads them (once per process)
-        if tokens is None and config.reads_tokens() and self.judge_spec is not None:
-            with timings.phase("judge tokens load"):
-                tokens = load_token_encoder(self.judge_spec)
+        # The models load outside the snapshot (it can take seconds), the judge beside USE.
+        models = side_by_side(lambda: self.encoder, lambda: self._judging_models(config), "judge wait")
+        encoder, (judge, tokens) = models
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
@@ -382,8 +384,8 @@ class KnowledgeBase:
         return True
 
 
-def available_models() -> list[ModelSpec]:
-    return load_models()  # the default first
+available_models = load_models
+"""Every model models.txt names, the default first."""
 
 
 def index_model(index: str | os.PathLike[str] | None = None) -> str | None:

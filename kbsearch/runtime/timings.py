@@ -5,7 +5,9 @@ each without a profiler, so ``bench/cold_start.py`` can break a whole process
 down. Phases may nest: each reports its own time without its sub-phases', so
 the phases and ``other`` add up to the run's total, which counts from the
 process's start (``start``: the interpreter and the CLI's import, read from
-/proc where there is one). Recording is always on (a clock read per phase, a
+/proc where there is one). A phase on another thread (the judge loading beside
+USE, ``overlap.py``) overlaps the main thread's: it is reported as
+``beside: NAME``, outside that sum. Recording is always on (a clock read per phase, a
 handful per run); only the report is opt-in.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,22 +25,33 @@ from typing import TextIO
 PREFIX = "kbsearch: timings "
 
 _spent: dict[str, float] = {}
-_open_children: list[float] = []
-"""For each phase now running, the time spent so far in the phases inside it."""
+_beside: dict[str, float] = {}
+_lock = threading.Lock()
+_threads = threading.local()
+
+
+def _open_children() -> list[float]:
+    """For each phase now running on this thread, the time spent so far in the phases inside it."""
+    if not hasattr(_threads, "open"):
+        _threads.open = []
+    return _threads.open
 
 
 @contextmanager
 def phase(name: str) -> Iterator[None]:
     started = time.perf_counter()
-    _open_children.append(0.0)
+    open_ = _open_children()
+    open_.append(0.0)
     try:
         yield
     finally:
         elapsed = time.perf_counter() - started
-        inner = _open_children.pop()
-        _spent[name] = _spent.get(name, 0.0) + elapsed - inner
-        if _open_children:
-            _open_children[-1] += elapsed
+        inner = open_.pop()
+        spent = _spent if threading.current_thread() is threading.main_thread() else _beside
+        with _lock:
+            spent[name] = spent.get(name, 0.0) + elapsed - inner
+        if open_:
+            open_[-1] += elapsed
 
 
 def record(name: str, seconds: float) -> None:
@@ -74,10 +88,12 @@ def report(total: float, stream: TextIO | None = None) -> None:
     phases = {name: round(seconds, 4) for name, seconds in _spent.items()}
     phases["other"] = round(max(0.0, total - sum(_spent.values())), 4)
     phases["total"] = round(total, 4)
+    phases.update({f"beside: {name}": round(seconds, 4) for name, seconds in _beside.items()})
     print(PREFIX + json.dumps(phases), file=stream or sys.stderr)
 
 
 def reset() -> None:
     """Forget recorded phases (tests run many commands in one process)."""
     _spent.clear()
-    _open_children.clear()
+    _beside.clear()
+    _open_children().clear()

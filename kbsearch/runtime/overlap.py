@@ -1,0 +1,26 @@
+"""Two loads at once. A cold check loads USE and its e5 judge; both spend their
+time in C++ (sentencepiece reading its pieces, onnxruntime building a session,
+numpy reading weights) with the GIL released, so on two cores the judge loads
+on a thread while USE loads here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+import kbsearch.runtime.timings as timings
+
+Here = TypeVar("Here")
+Beside = TypeVar("Beside")
+
+
+def side_by_side(here: Callable[[], Here], beside: Callable[[], Beside], waiting: str) -> tuple[Here, Beside]:
+    """``here()`` on this thread while ``beside()`` runs on another; an error of
+    either is raised here. The time spent waiting for ``beside`` is phase ``waiting``."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-load") as pool:
+        future = pool.submit(beside)
+        first = here()
+        with timings.phase(waiting):
+            second = future.result()
+    return first, second

@@ -1,0 +1,78 @@
+"""A cold check loads the judge on a thread while USE loads (``runtime/overlap.py``):
+both loads spend their time outside the GIL. The timings keep the main thread's
+phases summing to the run; the thread's are shown apart."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from support.files import write_jsonl
+from test_judge import ITEM, KNOWN, judged_models  # noqa: F401 (a fixture)
+
+import kbsearch.kb.facade as facade
+import kbsearch.runtime.timings as timings
+from kbsearch.kb import KnowledgeBase
+from kbsearch.runtime.overlap import side_by_side
+
+
+def test_the_second_load_runs_while_the_first_does() -> None:
+    """Each waits for the other: run one after the other, both would time out."""
+    here_started, beside_started = threading.Event(), threading.Event()
+
+    def here() -> bool:
+        here_started.set()
+        return beside_started.wait(5)
+
+    def beside() -> bool:
+        beside_started.set()
+        return here_started.wait(5)
+
+    assert side_by_side(here, beside, "wait") == (True, True)
+
+
+def test_an_error_beside_is_raised_here() -> None:
+    def broken() -> None:
+        raise ValueError("no judge")
+
+    with pytest.raises(ValueError, match="no judge"):
+        side_by_side(lambda: 1, broken, "wait")
+
+
+def test_a_phase_on_another_thread_is_shown_apart_from_the_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KBSEARCH_TIMINGS", "1")
+    timings.reset()
+
+    def beside() -> None:
+        with timings.phase("judge load"):
+            pass
+
+    with timings.phase("model load"):
+        side_by_side(lambda: None, beside, "judge wait")
+    out = io.StringIO()
+    timings.report(10.0, out)
+    phases = json.loads(out.getvalue().removeprefix(timings.PREFIX))
+    assert "beside: judge load" in phases and "judge load" not in phases
+    main_thread = sum(v for k, v in phases.items() if k not in ("total",) and not k.startswith("beside: "))
+    assert main_thread == pytest.approx(10.0, abs=1e-3)
+
+
+@pytest.mark.usefixtures("judged_models")
+def test_check_loads_the_judge_off_the_main_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    known = write_jsonl(tmp_path / "known.jsonl", KNOWN)
+    with KnowledgeBase.open(tmp_path / "idx", create=True) as kb:
+        kb.ingest([known])
+    loaded_on: list[threading.Thread] = []
+    load_judge = facade.load_judge
+
+    def spy(*args: object) -> object:
+        loaded_on.append(threading.current_thread())
+        return load_judge(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facade, "load_judge", spy)
+    with KnowledgeBase.open(tmp_path / "idx") as kb:
+        result = kb.check_text(json.dumps(ITEM))
+    assert result.items and loaded_on and loaded_on[0] is not threading.main_thread()
