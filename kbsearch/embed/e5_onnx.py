@@ -94,8 +94,8 @@ def _require(module: str) -> None:
 class OnnxE5:
     """The graph and its tokenizer: texts in, sentence vectors or token vectors out.
 
-    Texts are sorted by token count and run in batches of ``batch``, so a
-    batch wastes little on padding. With int8 weights, onnxruntime quantizes
+    Texts are sorted by token count and cut into runs of at most ``batch``
+    that waste the fewest padded tokens (``cheapest_runs``). With int8 weights, onnxruntime quantizes
     activations per batch, so a vector depends (by about 1e-3 of cosine) on
     which texts share its batch (not on their order). onnxruntime's sessions
     may be run from several threads at once.
@@ -184,10 +184,33 @@ class OnnxE5:
         # the tokens, not the input order, so the batches (and, with int8, the
         # vectors) depend on which texts come in, not on how they are ordered.
         order = sorted(range(len(sequences)), key=lambda i: (len(sequences[i]), sequences[i]))
-        for start in range(0, len(order), self.batch):
-            rows = order[start : start + self.batch]
+        for start, end in cheapest_runs([len(sequences[i]) for i in order], self.batch):
+            rows = order[start:end]
             ids, mask = pad([sequences[i] for i in rows])
             yield rows, {"input_ids": ids, "attention_mask": mask}
+
+
+RUN_COST_TOKENS = 8
+"""What one more session run costs, in padded tokens: about 3 ms against 0.35 ms a token."""
+
+
+def cheapest_runs(lengths: list[int], most: int) -> list[tuple[int, int]]:
+    """Cut ascending ``lengths`` into runs of at most ``most`` that cost the fewest padded
+    tokens, a run costing its count times its longest plus ``RUN_COST_TOKENS``. A record's
+    whole text (200 tokens) in one run with its six 要点 (20 each) padded all seven to 200."""
+    best = [0] + [0] * len(lengths)
+    cut = [0] * (len(lengths) + 1)
+    for end in range(1, len(lengths) + 1):
+        options = (
+            (best[start] + RUN_COST_TOKENS + (end - start) * lengths[end - 1], start)
+            for start in range(max(0, end - most), end)
+        )
+        best[end], cut[end] = min(options)
+    runs, end = [], len(lengths)
+    while end:
+        runs.append((cut[end], end))
+        end = cut[end]
+    return runs[::-1]
 
 
 def pad(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
