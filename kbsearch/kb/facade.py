@@ -256,8 +256,9 @@ class KnowledgeBase:
         with timings.phase("config"):
             config = config or self.dedupe_config()
         # The models load outside the snapshot (it can take seconds), the judge beside USE.
-        models = side_by_side(lambda: self.encoder, lambda: self._judging_models(config), "judge wait")
-        encoder, (judge, tokens) = models
+        imports = self.judge_spec.runtime_modules if self.judge_spec else ()
+        judging = side_by_side(lambda: self.encoder, lambda: self._judging_models(config), "judge wait", imports)
+        encoder, (judge, tokens) = judging
         with self.store.snapshot():
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
@@ -384,8 +385,7 @@ class KnowledgeBase:
         return True
 
 
-available_models = load_models
-"""Every model models.txt names, the default first."""
+available_models = load_models  # every model models.txt names, the default first
 
 
 def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
