@@ -94,3 +94,30 @@ def test_the_modules_beside_would_import_are_imported_here_first(
 
     _, imported_on = side_by_side(lambda: None, beside, "wait", imports=("overlap_probe",))
     assert imported_on is threading.main_thread()
+
+
+def test_e5_builds_its_session_while_its_tokenizer_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxruntime
+
+    import kbsearch.embed.e5_onnx as e5_onnx
+
+    started: dict[str, threading.Thread] = {}
+    both = threading.Barrier(2, timeout=5)  # each waits for the other: one after the other, both would time out
+
+    def tokenizer(folder: Path) -> object:
+        started["tokenizer"] = threading.current_thread()
+        both.wait()
+        return object()
+
+    class Session:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            started["session"] = threading.current_thread()
+            both.wait()
+
+        def get_outputs(self) -> list[object]:
+            return [type("Output", (), {"shape": ["batch", 384]})()]
+
+    monkeypatch.setattr(e5_onnx.E5Tokenizer, "in_folder", staticmethod(tokenizer))
+    monkeypatch.setattr(onnxruntime, "InferenceSession", Session)
+    model = e5_onnx.OnnxE5("e5", tmp_path)
+    assert model.dim == 384 and started["tokenizer"] is not started["session"]

@@ -47,6 +47,7 @@ from kbsearch.embed.e5 import (
 )
 from kbsearch.embed.e5_tokenizer import E5Tokenizer
 from kbsearch.errors import KbError
+from kbsearch.runtime.overlap import side_by_side
 from kbsearch.settings import settings
 
 ONNX_PIP = "pip install 'kbsearch[onnx]'"
@@ -107,14 +108,19 @@ class OnnxE5:
         self.model_id, self.prompt, self.batch = model_id, prompt, batch
         self.folder, self._threads = folder, threads
         self.build_name = folder.name  # names the graph's build: its token vectors kept on disk
-        with timings.phase("tokenizer load"):
-            self.tokenizer = E5Tokenizer.in_folder(folder)
-        self.session = self._session(MODEL_FILE)
+        # Both spend their time outside the GIL: the session is built on a thread meanwhile.
+        self.tokenizer, self.session = side_by_side(
+            self._tokenizer, lambda: self._session(MODEL_FILE), "e5 session wait", imports=("onnxruntime",)
+        )
         self.dim = int(self.session.get_outputs()[0].shape[-1])
         prompt_ids = self.tokenizer.ids([prompt.rstrip()])[0] if prompt else []
         self._start = 1 + len(prompt_ids)  # a text's own tokens follow <s> and the prompt's
         self._token_graph: tuple[Any, np.ndarray] | None = None
         self._token_graph_lock = threading.Lock()
+
+    def _tokenizer(self) -> E5Tokenizer:
+        with timings.phase("tokenizer load"):
+            return E5Tokenizer.in_folder(self.folder)
 
     def _session(self, name: str) -> Any:
         with timings.phase("model import"):
@@ -126,7 +132,8 @@ class OnnxE5:
         # cores that doubled a check's CPU, taken from the searches beside it.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
-        return ort.InferenceSession(str(self.folder / name), options, providers=["CPUExecutionProvider"])
+        with timings.phase("onnx session build"):
+            return ort.InferenceSession(str(self.folder / name), options, providers=["CPUExecutionProvider"])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length sentence vectors, one row per text."""
