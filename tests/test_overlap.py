@@ -61,11 +61,8 @@ def test_a_phase_on_another_thread_is_shown_apart_from_the_sum(monkeypatch: pyte
     assert main_thread == pytest.approx(10.0, abs=1e-3)
 
 
-@pytest.mark.usefixtures("judged_models")
-def test_check_loads_the_judge_off_the_main_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    known = write_jsonl(tmp_path / "known.jsonl", KNOWN)
-    with KnowledgeBase.open(tmp_path / "idx", create=True) as kb:
-        kb.ingest([known])
+def judge_loads_seen(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:
+    """The thread of each judge load from now on."""
     loaded_on: list[threading.Thread] = []
     load_judge = facade.load_judge
 
@@ -74,9 +71,18 @@ def test_check_loads_the_judge_off_the_main_thread(tmp_path: Path, monkeypatch: 
         return load_judge(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(facade, "load_judge", spy)
+    return loaded_on
+
+
+@pytest.mark.usefixtures("judged_models")
+def test_check_and_ingest_load_the_judge_off_the_main_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded_on = judge_loads_seen(monkeypatch)
+    with KnowledgeBase.open(tmp_path / "idx", create=True) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+    assert len(loaded_on) == 1 and loaded_on[0] is not threading.main_thread()
     with KnowledgeBase.open(tmp_path / "idx") as kb:
         result = kb.check_text(json.dumps(ITEM))
-    assert result.items and loaded_on and loaded_on[0] is not threading.main_thread()
+    assert result.items and len(loaded_on) == 2 and loaded_on[1] is not threading.main_thread()
 
 
 def test_the_modules_beside_would_import_are_imported_here_first(

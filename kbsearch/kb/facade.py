@@ -153,8 +153,7 @@ class KnowledgeBase:
         """The judge as ingest needs it: its name, loaded only if some text lacks its vector."""
         from kbsearch.ingest import Judge
 
-        spec = self.judge_spec
-        return None if spec is None else Judge(spec.name, lambda: cast(Encoder, self.judge))
+        return None if (spec := self.judge_spec) is None else Judge(spec.name, lambda: cast(Encoder, self.judge))
 
     def _require_judge(self) -> None:  # check, audit, similar, explain read its vectors: refuse another judge's
         self.store.require_judge(self.spec.name, self.spec.judge)
@@ -191,10 +190,11 @@ class KnowledgeBase:
                 self._require_judge()  # before any model loads
                 if wanted:
                     store.require_vectors(wanted)
-            if self._encoder is None and will_embed(store, parsed, self.spec.name):
-                _ = self.encoder
-            if self._judge is None and self.judge_spec and will_embed(store, parsed, self.judge_spec.name, whole=True):
-                _ = self.judge
+            use = self._encoder is None and will_embed(store, parsed, self.spec.name)
+            spec = self.judge_spec if self._judge is None else None
+            judging = spec is not None and will_embed(store, parsed, spec.name, whole=True)
+            imports = spec.runtime_modules if spec is not None and judging else ()
+            side_by_side(lambda: use and self.encoder, lambda: judging and self.judge, "judge wait", imports)
         judge, load = self._judging(), lambda: self.encoder
         with self.writing(wait := WaitClock(on_wait)) as store:
             wait.stop()
