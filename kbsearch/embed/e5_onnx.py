@@ -96,9 +96,9 @@ class OnnxE5:
     """The graph and its tokenizer: texts in, sentence vectors or token vectors out.
 
     Texts are sorted by token count and cut into runs of at most ``batch``
-    that waste the fewest padded tokens (``cheapest_runs``). With int8 weights, onnxruntime quantizes
-    activations per batch, so a vector depends (by about 1e-3 of cosine) on
-    which texts share its batch (not on their order). onnxruntime's sessions
+    that waste the fewest padded tokens (``cheapest_runs``). With int8
+    weights, onnxruntime quantizes activations per run, so a vector depends
+    (by about 1e-3 of cosine) on which texts share its run (not on their order). onnxruntime's sessions
     may be run from several threads at once.
     """
 

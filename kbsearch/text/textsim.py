@@ -36,6 +36,8 @@ _MAGNITUDES = {
     "trillion": 12, "万亿": 12, "百万": 6, "千万": 7,
 }  # fmt: skip
 _SHOWN_AS = ((12, "t"), (9, "b"), (6, "m"), (3, "k"))
+MAGNITUDE_SUFFIXES = {suffix: power for power, suffix in _SHOWN_AS}
+"""The suffixes of ``numbers``' canonical spelling (``63k``, ``1.5b``) and their powers of ten."""
 # A number that labels a figure, table, section, issue or step, or versions a
 # product (Apache 2.0, v0.26.0), is not a result: a new one is no news.
 _LABEL_BEFORE = re.compile(
