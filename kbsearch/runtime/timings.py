@@ -6,8 +6,8 @@ down. Phases may nest: each reports its own time without its sub-phases', so
 the phases and ``other`` add up to the run's total, which counts from the
 process's start (``start``: the interpreter and the CLI's import, read from
 /proc where there is one). A phase on another thread (the judge loading beside
-USE, ``overlap.py``) overlaps the main thread's: it is reported as
-``beside: NAME``, outside that sum. Recording is always on (a clock read per phase, a
+USE, ``overlap.py``) overlaps the main thread's: it is reported as ``beside:
+NAME``, outside that sum. Recording is always on (a clock read per phase, a
 handful per run); only the report is opt-in.
 """
 
