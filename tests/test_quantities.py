@@ -76,6 +76,7 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
     known = embedded("a", "", "Kimi K3 的 1T 参数版本在 8 张 H200 上部署，吞吐提升 2.3 倍。", kind=Kind.increment)
     detail = claim_status(known, "Kimi K3 的 1T 参数版本在 8 张 H200 上部署，吞吐提升 2.3 倍，显存降 40%。", True)
     assert detail.known and detail.new_numbers == []
+    assert detail.extra_numbers == ["40%"]  # kept known, but the figure is shown, not lost
     changed = claim_status(known, "Kimi K3 的 1T 参数版本在 4 张 H200 上部署，吞吐提升 2.3 倍。", True)
     assert not changed.known and changed.new_numbers == ["4"]
 

@@ -71,7 +71,8 @@ def judge_claim(
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
-    unseen = new_figures(substantive_numbers(claim), set().union(*(k.stated_numbers for k in same_items)))
+    stated: set[str] = set().union(*(k.stated_numbers for k in same_items))
+    unseen = new_figures(substantive_numbers(claim), stated)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
@@ -83,6 +84,7 @@ def judge_claim(
     return ClaimStatus(
         text=claim,
         known=said and not unseen,
+        extra_numbers=_detail(claim, stated) if said and not unseen else [],
         score=round(probability, 4),
         threshold=scorer.threshold,
         cosine=round(min(1.0, hit.cosine), 4),
@@ -236,9 +238,15 @@ def judge_said(
         best_date=record.date,
         best_text=shown.hit.known.passages[shown.hit.index][:300],
         new_numbers=[] if known else (unseen if same is not None else shown.new_numbers),
+        extra_numbers=_detail(claim, stated if said_same else shown.hit.known.stated_numbers) if known else [],
         features={name: round(value, 6) for name, value in shown.features.items()},
         evidence=[w.evidence() for w in (same, other) if w is not None],
     )
+
+
+def _detail(claim: str, stated: Iterable[str]) -> list[str]:
+    """A known claim's numbers that its records do not state (detail, not a changed figure)."""
+    return sorted(unstated(substantive_numbers(claim), stated))
 
 
 def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:

@@ -109,6 +109,10 @@ class ClaimStatus(BaseModel):
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers in the claim that the matched records do not carry (a
     section, issue, figure or version number is not a result)."""
+    extra_numbers: list[str] = Field(default_factory=list)
+    """Of a known claim: numbers its records do not state, taken as detail beside
+    figures they do state rather than a changed figure (``quantities.new_figures``),
+    so the claim stays known; shown so that the figure is not lost."""
     features: dict[str, float] = Field(default_factory=dict)
     """What the claim decision read of the passage shown (``best_id``): with the
     config, enough to re-decide it without re-embedding."""

@@ -69,6 +69,8 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
         said += ", but is not the same item"
     where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
     numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
+    if claim.extra_numbers:
+        numbers += f" [also: {', '.join(claim.extra_numbers)}]"
     lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
     if claim.known and claim.best_text:
         lines.append(f"           “{fit(clean(claim.best_text, one_line=True), 100).rstrip()}”")
