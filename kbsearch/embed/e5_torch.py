@@ -21,15 +21,13 @@ import numpy as np
 
 import kbsearch.embed.hub as hub
 from kbsearch.embed.e5 import (
-    BUILD_INFO,
     BUILD_VERSION,
-    build_atomically,
-    cache_root,
     source_digest,
     tokenizer_path,
     weights_path,
     write_build_info,
 )
+from kbsearch.embed.model_cache import BUILD_INFO, build_atomically, cache_root
 from kbsearch.models import ModelSpec
 
 

