@@ -19,6 +19,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     remote = check_remotely(args, stdin_text)
     if remote is not None:
         return remote
+    from kbsearch.embed.preload import start_loading_judge
+
+    start_loading_judge(args.model)  # on another core, while the rest of kbsearch is imported
     kb = open_kb(args)
     with timings.phase("config"):  # read and validated, with the imports that takes
         config = kb.dedupe_config(args.config)
