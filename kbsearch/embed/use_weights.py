@@ -77,11 +77,11 @@ def _unpack(tokenizer: Any, work: Path) -> None:
     plain: dict[str, Any] = {}
     for name, value in state.items():
         if isinstance(value, np.ndarray):
-            np.save(work / f"{name}.npy", value, allow_pickle=False)
+            np.save(work / f"{name}.npy", value)
             arrays.append(name)
         elif isinstance(value, list) and all(isinstance(item, np.ndarray) for item in value):
             for index, item in enumerate(value):
-                np.save(work / f"{name}.{index}.npy", item, allow_pickle=False)
+                np.save(work / f"{name}.{index}.npy", item)
             lists[name] = len(value)
         elif value is None or isinstance(value, bool | int | float | str):
             plain[name] = value
@@ -108,7 +108,7 @@ def _restore(folder: Path, tokenizer: Any, threads: int) -> Any:
 
 def _read(path: Path) -> np.ndarray:
     mapped = path.stat().st_size >= MAPPED_BYTES
-    return np.load(path, mmap_mode="r" if mapped else None, allow_pickle=False)
+    return np.load(path, mmap_mode="r" if mapped else None)
 
 
 def _blas_limit() -> Any:
