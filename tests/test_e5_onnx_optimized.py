@@ -77,3 +77,34 @@ def test_an_unwritable_copy_still_gives_a_session(graph: Path, monkeypatch: pyte
     session = optimized_session(ort, graph, _options())
     assert _copies(graph) == []  # the temporary copy removed, none in place
     assert len(_outputs(session)) == 2
+
+
+def test_a_damaged_copy_is_made_again(graph: Path) -> None:
+    optimized_session(ort, graph, _options())
+    (copy,) = [graph.parent / name for name in _copies(graph)]
+    copy.write_bytes(copy.read_bytes()[:200])  # cut short, as by a full disk
+    session = optimized_session(ort, graph, _options())
+    assert len(_outputs(session)) == 2
+    later = optimized_session(ort, graph, _options())  # the copy made again loads
+    assert all(np.array_equal(a, b) for a, b in zip(_outputs(later), _outputs(session), strict=True))
+    assert copy.stat().st_size > 200
+
+
+def test_a_copy_onnxruntime_failed_to_write_is_never_put_in_place(graph: Path) -> None:
+    class FailsWhileSaving:
+        """onnxruntime, but the session that saves its copy fails halfway through writing it."""
+
+        __version__ = ort.__version__
+        GraphOptimizationLevel = ort.GraphOptimizationLevel
+
+        @staticmethod
+        def InferenceSession(path: str, options: object, providers: list[str]) -> object:
+            target = options.optimized_model_filepath  # type: ignore[attr-defined]
+            if target:
+                Path(target).write_bytes(b"half a graph")
+                raise RuntimeError("disk full")
+            return ort.InferenceSession(path, options, providers=providers)
+
+    session = optimized_session(FailsWhileSaving, graph, _options())
+    assert len(_outputs(session)) == 2
+    assert _copies(graph) == [] and not [p for p in graph.parent.iterdir() if p.name.startswith(".")]

@@ -246,7 +246,10 @@ def optimized_session(ort: Any, graph: Path, options: Any) -> Any:
     saved = graph.with_name(f"{graph.stem}.optimized-ort{ort.__version__}.onnx")
     if saved.is_file():
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        return ort.InferenceSession(str(saved), options, providers=PROVIDERS)
+        try:
+            return ort.InferenceSession(str(saved), options, providers=PROVIDERS)
+        except Exception:  # a damaged copy (onnxruntime's own error types): made again below
+            saved.unlink(missing_ok=True)
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
     if not os.access(graph.parent, os.W_OK):
         return ort.InferenceSession(str(graph), options, providers=PROVIDERS)
@@ -254,9 +257,10 @@ def optimized_session(ort: Any, graph: Path, options: Any) -> Any:
     options.optimized_model_filepath = str(temp)
     try:
         session = ort.InferenceSession(str(graph), options, providers=PROVIDERS)
-    except Exception:  # the copy could not be written (onnxruntime's own error types): build without it
+    except Exception:  # the copy could not be written: build without it, and keep no part of it
+        temp.unlink(missing_ok=True)
         options.optimized_model_filepath = ""
-        session = ort.InferenceSession(str(graph), options, providers=PROVIDERS)
+        return ort.InferenceSession(str(graph), options, providers=PROVIDERS)
     try:
         os.replace(temp, saved)  # whole or absent: another process may read it next
     except OSError:
