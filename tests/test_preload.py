@@ -95,3 +95,13 @@ def test_the_local_check_starts_it_before_opening_the_index(
     monkeypatch.setattr("sys.stdin.read", lambda: "Speculative decoding drafts tokens with a small model")
     assert main(["check", "-", "--index", index, "--model", "fake"]) == 0
     assert order == ["preload fake", "open"]
+
+
+def test_what_the_thread_imports_is_imported_here_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """-X importtime keeps one tally for all threads: a module the thread imports while
+    this one imports others shows a negative self time (bench/cold_start.py reads them)."""
+    import sys
+
+    monkeypatch.delitem(sys.modules, "kbsearch.embed.tokens")
+    preload._import_here(E5)
+    assert "kbsearch.embed.tokens" in sys.modules

@@ -50,7 +50,7 @@ def _import_here(judge: ModelSpec) -> None:
     # What the thread would import, imported on this one first: ``python -X importtime``
     # keeps one tally for all threads, which two threads importing at once corrupt.
     with timings.phase("model import"):
-        for module in judge.runtime_modules:
+        for module in ("kbsearch.embed.tokens", *judge.runtime_modules):  # tokens: ``load_token_encoder``'s
             importlib.import_module(module)
 
 
