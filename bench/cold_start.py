@@ -225,11 +225,22 @@ def import_breakdown(index: str, checkout: Path) -> Counter[str]:
     for line in stderr.splitlines():
         if line.startswith("import time:") and "self [us]" not in line:
             own, _, name = line.removeprefix("import time:").split("|")
+            if int(own) < 0:  # a module imported on a thread while another imported: the tally is off
+                spent[NEGATIVE + name.strip()] += 1
             spent[name.strip().split(".")[0]] += int(own)
     return spent
 
 
+NEGATIVE = "negative self time: "
+
+
 def print_imports(spent: Counter[str]) -> None:
+    corrupt = sorted(name.removeprefix(NEGATIVE) for name in spent if name.startswith(NEGATIVE))
+    if corrupt:
+        # -X importtime keeps one tally for all threads: a share of a corrupt total would mislead.
+        beside = ", ".join(corrupt)
+        print(f"\ncold check, imports by package: not shown, {beside} imported beside another thread's imports")
+        return
     groups = {
         "kbsearch": ["kbsearch"],
         "numpy, faiss, pydantic, rich, yaml": ["numpy", "faiss", "pydantic", "pydantic_core", "rich", "yaml"],
