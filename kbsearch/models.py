@@ -58,9 +58,10 @@ class ModelSpec(BaseModel):
 
     @property
     def runtime_modules(self) -> tuple[str, ...]:
-        """What loading a built-in model on onnxruntime imports (``runtime.overlap`` imports
-        them before loading it on a thread)."""
-        return ("kbsearch.embed.e5_onnx", "onnxruntime", "sentencepiece") if self.on_onnx else ()
+        """What loading a built-in model on onnxruntime imports, its token vectors'
+        module included (``runtime.overlap`` imports them before loading it on a thread)."""
+        modules = ("kbsearch.embed.e5_onnx", "kbsearch.embed.tokens", "onnxruntime", "sentencepiece")
+        return modules if self.on_onnx else ()
 
 
 def models_file() -> Path:

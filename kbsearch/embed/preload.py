@@ -14,11 +14,10 @@ check a server answers loads none.
 
 from __future__ import annotations
 
-import importlib
 import threading
 from typing import TYPE_CHECKING
 
-import kbsearch.runtime.timings as timings
+from kbsearch.runtime.overlap import import_first
 
 if TYPE_CHECKING:
     from kbsearch.models import ModelSpec
@@ -47,11 +46,7 @@ def start_loading_judge(model: str | None) -> threading.Thread | None:
 
 
 def _import_here(judge: ModelSpec) -> None:
-    # What the thread would import, imported on this one first: ``python -X importtime``
-    # keeps one tally for all threads, which two threads importing at once corrupt.
-    with timings.phase("model import"):
-        for module in ("kbsearch.embed.tokens", *judge.runtime_modules):  # tokens: ``load_token_encoder``'s
-            importlib.import_module(module)
+    import_first(judge.runtime_modules)  # what the thread would import, imported on this one
 
 
 def _load(judge: ModelSpec, owner: str) -> None:

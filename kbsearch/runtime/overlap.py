@@ -24,12 +24,19 @@ def side_by_side(
     The modules ``imports`` names, which ``beside`` would import, are imported here
     first: ``python -X importtime`` keeps one tally for all threads, which two
     threads importing at once corrupt (negative self times)."""
-    with timings.phase("model import"):
-        for module in imports:
-            importlib.import_module(module)
+    import_first(imports)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-load") as pool:
         future = pool.submit(beside)
         first = here()
         with timings.phase(waiting):
             second = future.result()
     return first, second
+
+
+def import_first(modules: Sequence[str]) -> None:
+    """Import ``modules`` on this thread, before a thread that would import them starts:
+    ``python -X importtime`` keeps one tally for all threads, which two threads
+    importing at once corrupt (negative self times)."""
+    with timings.phase("model import"):
+        for module in modules:
+            importlib.import_module(module)
