@@ -21,6 +21,7 @@ import numpy as np
 
 import kbsearch.store.background as background
 import kbsearch.store.lexical as lexical
+import kbsearch.store.lexical_merge as lexical_merge
 import kbsearch.store.passages as passages
 import kbsearch.store.remote_vectors as remote_vectors
 from kbsearch.records import IdMention, Record, text_hash
@@ -121,7 +122,7 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
     if index is not None and store.cache.shared is not None:
         index = index.copy()  # other readers search the shared one while this one changes
     dropped, fresh, written = _Ids(), _Ids(), _Ids()
-    wrote, before = False, store.generation
+    wrote, before, fts_changes = False, store.generation, 0
     with transaction(store) as db:
         store.require_model(model)
         passages.require_current(db, store.root)
@@ -146,10 +147,12 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
                 dropped.extend(replaced)
                 fresh.extend(new)
                 written.extend(every)
+                fts_changes += len(every) + len(part.deletes)
                 _replace_mentions(db, part.mentions)
             # Written: let the part's records and vectors go before the next one.
             part.upserts, part.vectors, part.judge = [], {}, None
         if wrote:
+            lexical_merge.after_write(db, fts_changes)
             passages.stamp(db)
             write_meta(db, "generation", str(store.generation + 1))
             write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
