@@ -7,9 +7,13 @@ import datetime as dt
 import io
 import json
 import sqlite3
+import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -241,6 +245,47 @@ def test_lexical_mode_needs_no_encoder(store: Store) -> None:
     assert response.results[0].dense_score is None and response.results[0].lexical_rank == 1
     with pytest.raises(ValueError):
         search(store, None, "SGLang", 3, mode=SearchMode.hybrid)
+
+
+class WaitsForTheLexicalSide(FakeEncoder):
+    """Embeds only once the lexical side has started: inline, before it, it would wait in vain."""
+
+    def __init__(self, started: threading.Event) -> None:
+        super().__init__()
+        self.started = started
+        self.saw_it: list[bool] = []
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        self.saw_it.append(self.started.wait(timeout=5))
+        return super().encode(texts)
+
+
+def test_the_query_is_embedded_while_the_lexical_side_runs(
+    store: Store, monkeypatch: pytest.MonkeyPatch, encoder: FakeEncoder
+) -> None:
+    started = threading.Event()
+    lexical_search = store.lexical_search
+
+    def lexical_side(*args: Any, **kwargs: Any) -> list[tuple[int, float]]:
+        started.set()
+        return lexical_search(*args, **kwargs)
+
+    monkeypatch.setattr(store, "lexical_search", lexical_side)
+    waiting = WaitsForTheLexicalSide(started)
+    response = search(store, waiting, "SGLang 前缀缓存", 3)
+    assert waiting.saw_it == [True]
+    query = "SGLang 前缀缓存"
+    alone = search(store, None, query, 3, vector=encoder.encode([query])[0])
+    assert [(h.id, h.score) for h in response.results] == [(h.id, h.score) for h in alone.results]
+
+
+def test_an_encoder_error_reaches_the_caller(store: Store) -> None:
+    class Broken(FakeEncoder):
+        def encode(self, texts: Sequence[str]) -> np.ndarray:
+            raise RuntimeError("the model is gone")
+
+    with pytest.raises(RuntimeError, match="the model is gone"):
+        search(store, Broken(), "SGLang", 3)
 
 
 def test_each_mode_reports_its_own_scores(store: Store, encoder: FakeEncoder) -> None:

@@ -9,7 +9,9 @@ results when k exist. Records carrying an exact identifier from the query
 from __future__ import annotations
 
 import math
+import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -63,6 +65,12 @@ HIT_TEXT_CHARS = 20_000
 # (RingPose) adds 0.2: against squared coverage 0.1 no longer lifts the record
 # holding the name of a long query above one holding more of its other words,
 # and 0.4 begins to cost WMT en→zh.
+# The query's embedding is computed on one of these threads while the lexical
+# side runs on the caller's: FTS5 and numpy's products release the GIL, so on
+# two cores a hybrid search costs about the longer of the two, not their sum.
+# The store is never touched there (its connection belongs to the caller).
+_EMBEDDING = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="kbsearch-query-vector")
+
 DEFAULT_FUSION = Fusion(
     "weighted",
     lexical_weight=0.7,
@@ -116,14 +124,14 @@ def search(
     ``vector`` is the query's embedding when the caller has it already."""
     started = time.perf_counter()
     flt = flt or SearchFilter()
-    if mode is not SearchMode.lexical and vector is None:
-        if encoder is None:
-            raise ValueError(f"{mode} search needs an encoder or a query vector")
-        vector = encoder.encode([query])[0]
+    pending = _embedding(encoder, query, mode) if vector is None else None
     terms = query_terms(query)
     exact = query_ids(query)
     pins = find_pins(store, exact, flt)
-    found = gather(store, terms, vector, flt, mode, k, fusion)
+    found = gather_lexical(store, terms, flt, mode, k, fusion)
+    if pending is not None:
+        vector = pending.result()
+    found.dense = dense_candidates(store, vector, flt, mode, k, fusion)
     _add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
     ranked = rank(store, found, terms, vector, mode, fusion)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
@@ -153,11 +161,39 @@ def gather(
     fusion: Fusion,
 ) -> Candidates:
     """Each side's candidates: k for a single mode, ``fusion.depth`` (at least k) for hybrid."""
-    depth = k if mode is not SearchMode.hybrid else max(k, fusion.depth)
-    dense = store.search_records(vector, depth, flt) if vector is not None and mode is not SearchMode.lexical else []
-    lexical = store.lexical_search(terms, depth, flt) if mode is not SearchMode.dense else []
+    found = gather_lexical(store, terms, flt, mode, k, fusion)
+    found.dense = dense_candidates(store, vector, flt, mode, k, fusion)
+    return found
+
+
+def gather_lexical(
+    store: Store, terms: QueryTerms, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
+) -> Candidates:
+    """The lexical side's candidates (and the records holding the query's rare names); no dense ones yet."""
+    lexical = store.lexical_search(terms, _depth(k, mode, fusion), flt) if mode is not SearchMode.dense else []
     named = store.records_with_names(terms.names, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
-    return Candidates(dense=dense, lexical=lexical, named=named)
+    return Candidates(dense=[], lexical=lexical, named=named)
+
+
+def dense_candidates(
+    store: Store, vector: np.ndarray | None, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
+) -> list[tuple[int, float, int]]:
+    if vector is None or mode is SearchMode.lexical:
+        return []
+    return store.search_records(vector, _depth(k, mode, fusion), flt)
+
+
+def _depth(k: int, mode: SearchMode, fusion: Fusion) -> int:
+    return k if mode is not SearchMode.hybrid else max(k, fusion.depth)
+
+
+def _embedding(encoder: Encoder | None, query: str, mode: SearchMode) -> Future[np.ndarray] | None:
+    """The query's vector, being computed beside the caller (see ``_EMBEDDING``); None in lexical mode."""
+    if mode is SearchMode.lexical:
+        return None
+    if encoder is None:
+        raise ValueError(f"{mode} search needs an encoder or a query vector")
+    return _EMBEDDING.submit(lambda: encoder.encode([query])[0])
 
 
 def rank(
