@@ -23,7 +23,6 @@ hits (ids and scores) for every query.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sqlite3
 import sys
@@ -118,7 +117,7 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.index / "kb.sqlite").exists():
         raise SystemExit(f"{args.index}: no index there; 'make bench-scale' builds the 100k one")
-    queries = [text[: 80] for text in corpus.held_out(args.queries)]
+    queries = [text[:80] for text in corpus.held_out(args.queries)]
     folders = copies(args.index, args.work)
     report(run(folders, queries, args.rounds))
 
