@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.files import write_jsonl
+
 from fake_encoder import FakeEncoder
 from kbsearch.ingest import ingest_records
+from kbsearch.kb import KnowledgeBase
+from kbsearch.models import resolve_model
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
 
@@ -51,3 +55,20 @@ def test_reading_a_few_records_vectors_does_not_walk_the_whole_index(tmp_path: P
     finally:
         small.close()
         large.close()
+
+
+def _mapped_bytes(kb: KnowledgeBase) -> int:
+    return int(kb.store.db.execute("PRAGMA mmap_size").fetchone()[0])
+
+
+def test_a_search_reads_through_a_memory_map_and_other_reads_do_not(fake_models: Path, tmp_path: Path) -> None:
+    rows = [
+        {"id": f"n{i}", "instance": "tom", "date": "2026-09-17", "text": f"note {i} on KV caches"} for i in range(5)
+    ]
+    with KnowledgeBase(tmp_path / "idx", resolve_model("fake"), create=True, encoder=FakeEncoder()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "notes.jsonl", rows)])
+        kb.listing()
+        assert _mapped_bytes(kb) == 0  # ingest and listing read as SQLite does by default
+        found = kb.search("note on KV", 3)
+        assert _mapped_bytes(kb) > 0
+        assert [h.id for h in kb.search("note on KV", 3).results] == [h.id for h in found.results]

@@ -29,7 +29,7 @@ from kbsearch.runtime.overlap import side_by_side
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store
-from kbsearch.store.database import read_only_error, writable
+from kbsearch.store.database import map_for_search, read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
 from kbsearch.vector_index.choice import parse_vector_store
 
@@ -94,8 +94,7 @@ class KnowledgeBase:
         self._encoder = encoder
         self._judge = judge
         self._tokens = tokens  # given: a calibration records the alignment with any config
-        self.judge_spec = resolve_judge(spec)
-        """The judge model (models.txt ``judge=``), if the model names one."""
+        self.judge_spec = resolve_judge(spec)  # the judge model (models.txt judge=), if the model names one
 
     @property
     def store(self) -> Store:
@@ -307,6 +306,7 @@ class KnowledgeBase:
             raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
         # A lexical search loads no model; a model loads outside the snapshot (seconds).
         encoder = None if mode is SearchMode.lexical else self.encoder
+        map_for_search(self.store.db)
         with self.store.snapshot(), timings.phase("search"):
             return search(self.store, encoder, query, k, flt, mode)
 

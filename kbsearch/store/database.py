@@ -26,6 +26,21 @@ BUSY_TIMEOUT = 30.0
 CACHE_KIB = 32 * 1024
 
 
+# A search reads a few hundred pages scattered over the file (a hundred-odd
+# float32 vectors, FTS5's postings): mapped, each is a memory read instead of
+# a read() call. Hybrid search at 100k records took 28.8 ms p50 against 32.3
+# (two connections to one index in one process, alternating). Only searching
+# connections map the file: what a process touches through the map counts in
+# its resident memory, and an audit or a reindex, which read every vector,
+# would show the whole file there. SQLite caps the size at its own maximum.
+SEARCH_MAP_BYTES = 1 << 40
+
+
+def map_for_search(db: sqlite3.Connection) -> None:
+    """Read this connection's database through a memory map from now on (see ``SEARCH_MAP_BYTES``)."""
+    db.execute(f"PRAGMA mmap_size = {SEARCH_MAP_BYTES}")
+
+
 def writable(root: Path) -> bool:
     """Whether this process may write the index folder and the files in it.
 
