@@ -14,8 +14,8 @@ One warm process opens both copies with the real model and runs each
 held-apart query (``corpus.held_out``, cut to 80 characters as typed) through
 ``KnowledgeBase.search`` (hybrid, k = 10, the call the CLI and the TUI make) in
 four ways, in an order that rotates from query to query so that every way sees
-the same load: each copy, with the query embedded inline (before the lexical
-side, as before) and beside the lexical side (as now). It prints p50 / p90 /
+the same load: each copy, with the dense side (the query's embedding and the
+index walk) inline, before the lexical side, as before, and beside it, as now. It prints p50 / p90 /
 p99 of each, each against the first, and whether all four returned the same
 hits (ids and scores) for every query.
 """
@@ -28,7 +28,6 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -60,25 +59,24 @@ def copies(index: Path, work: Path) -> dict[str, Path]:
     return made
 
 
-def inline_embedding(encoder, query, mode):  # type: ignore[no-untyped-def]
-    """The query embedded before the lexical side starts, as hybrid search did."""
-    import kbsearch.search.hybrid as hybrid
+def inline_dense_side(*args):  # type: ignore[no-untyped-def]
+    """The query embedded and the index walked before the lexical side starts, as hybrid search did."""
+    import kbsearch.search.candidates as candidates
 
-    if mode is hybrid.SearchMode.lexical:
-        return None
-    done: Future = Future()
-    done.set_result(encoder.encode([query])[0])
-    return done
+    found = candidates.dense_side(*args)
+    if found is not None:
+        found[1].result()
+    return found
 
 
 def run(folders: dict[str, Path], queries: list[str], rounds: int) -> dict[str, list[float]]:
     import kbsearch.search.hybrid as hybrid
     from kbsearch.kb import KnowledgeBase
 
-    beside = hybrid._embedding
+    beside = hybrid.dense_side
     kbs = {name: KnowledgeBase.open(folder, corpus.MODEL) for name, folder in folders.items()}
     ways: list[tuple[str, str, Callable]] = [
-        (f"{name}, {how}", name, fn) for name in kbs for how, fn in (("inline", inline_embedding), ("beside", beside))
+        (f"{name}, {how}", name, fn) for name in kbs for how, fn in (("inline", inline_dense_side), ("beside", beside))
     ]
     for kb in kbs.values():
         kb.search(queries[0], 10)  # the model, the graph, the first pages
@@ -87,12 +85,12 @@ def run(folders: dict[str, Path], queries: list[str], rounds: int) -> dict[str, 
     for n, query in enumerate(queries * rounds):
         turn = n % len(ways)
         for label, name, fn in ways[turn:] + ways[:turn]:
-            hybrid._embedding = fn
+            hybrid.dense_side = fn
             started = time.perf_counter()
             response = kbs[name].search(query, 10)
             times[label].append((time.perf_counter() - started) * 1000)
             hits[label].append([(h.id, h.score) for h in response.results])
-    hybrid._embedding = beside
+    hybrid.dense_side = beside
     first = next(iter(hits.values()))
     same = all(found == first for found in hits.values())
     print(f"\nAll four ways returned the same hits (ids and scores) for every query: {'yes' if same else 'NO'}")
@@ -101,7 +99,7 @@ def run(folders: dict[str, Path], queries: list[str], rounds: int) -> dict[str, 
 
 def report(times: dict[str, list[float]]) -> None:
     base = percentile(next(iter(times.values())), 0.5)
-    print("\n| index, query embedding | searches | p50 | p90 | p99 | p50 against the first row |")
+    print("\n| index, dense side | searches | p50 | p90 | p99 | p50 against the first row |")
     print("|---|---|---|---|---|---|")
     for label, values in times.items():
         p50, p90, p99 = (percentile(values, q) for q in (0.5, 0.9, 0.99))

@@ -242,7 +242,7 @@ def check_opens_whole(index: Path) -> str:
         rows = store.db.execute(f"SELECT rowid * {MAX_PASSAGES} + idx FROM passages")
         passages = sorted(r[0] for r in rows)
         assert vectors == passages, "vector cache and passages disagree after reopening"
-        rebuilt, empty = store.cache_rebuilt(), store.model is None
+        rebuilt, empty = store.cache.rebuilt, store.model is None
     finally:
         store.close()
     problems = [f for f in examine(index).findings if not f.ok and f.check != "vector cache"]

@@ -30,6 +30,7 @@ from kbsearch.search.fusion import Fusion, reciprocal_rank, term_coverage, weigh
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
 from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS
+from kbsearch.store.vector_search import DenseSearch
 from kbsearch.text.snippet import ELLIPSIS, make_snippet
 
 MODES = list(SearchMode)
@@ -277,6 +278,29 @@ def test_the_query_is_embedded_while_the_lexical_side_runs(
     query = "SGLang 前缀缓存"
     alone = search(store, None, query, 3, vector=encoder.encode([query])[0])
     assert [(h.id, h.score) for h in response.results] == [(h.id, h.score) for h in alone.results]
+
+
+def test_the_index_is_walked_while_the_lexical_side_runs(
+    store: Store, monkeypatch: pytest.MonkeyPatch, encoder: FakeEncoder
+) -> None:
+    started, saw_it = threading.Event(), []
+    lexical_search, nearest = store.lexical_search, DenseSearch.nearest
+
+    def lexical_side(*args: Any, **kwargs: Any) -> list[tuple[int, float]]:
+        started.set()
+        return lexical_search(*args, **kwargs)
+
+    def walk(self: DenseSearch, query: np.ndarray, k: int) -> list[tuple[int, float, int]]:
+        saw_it.append(started.wait(timeout=5))
+        return nearest(self, query, k)
+
+    query = "SGLang 前缀缓存"
+    before = search(store, None, query, 3, vector=encoder.encode([query])[0])
+    monkeypatch.setattr(store, "lexical_search", lexical_side)
+    monkeypatch.setattr(DenseSearch, "nearest", walk)
+    after = search(store, None, query, 3, vector=encoder.encode([query])[0])
+    assert saw_it == [True]
+    assert [(h.id, h.score) for h in after.results] == [(h.id, h.score) for h in before.results]
 
 
 def test_an_encoder_error_reaches_the_caller(store: Store) -> None:

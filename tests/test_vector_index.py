@@ -264,7 +264,7 @@ def test_a_store_whose_graph_has_other_params_reads_it_without_a_rebuild(hnsw_st
     hnsw_store.close()
     denser = Store.open(tmp_path, params=replace(SMALL, hnsw_m=12))
     assert denser.search_records(query, 3) == before
-    assert denser.cache_rebuilt() is None and denser.notes == []
+    assert denser.cache.rebuilt is None and denser.notes == []
     denser.close()
 
 
@@ -291,7 +291,7 @@ def test_compaction_drops_tombstones_and_keeps_the_results(hnsw_store: Store, tm
     hnsw_store.close()
     assert compact(tmp_path, SMALL)
     reopened = Store.open(tmp_path, params=SMALL)
-    assert reopened.vector_index.tombstones == 0 and reopened.cache_rebuilt() is None
+    assert reopened.vector_index.tombstones == 0 and reopened.cache.rebuilt is None
     after = reopened.search_records(query, 5)
     # The new graph holds every live vector and none of the old ones: the
     # edited record comes first, and the rest are the exact best records.
@@ -325,7 +325,7 @@ def test_an_approximate_cache_lost_is_rebuilt_from_sqlite(hnsw_store: Store, tmp
     hnsw_store.close()
     (tmp_path / MANIFEST_NAME).unlink()
     reopened = Store.open(tmp_path, model="fake", params=SMALL)
-    assert reopened.vector_index.kind == "hnsw" and reopened.cache_rebuilt()
+    assert reopened.vector_index.kind == "hnsw" and reopened.cache.rebuilt
     assert reopened.search_records(query, 5)[0][0] == before[0][0]
     reopened.close()
 
@@ -400,5 +400,5 @@ def test_a_reader_between_a_writers_two_renames_waits_instead_of_rebuilding(
     monkeypatch.setattr(vector_cache, "RETRY_SECONDS", 0.01)
     reopened = Store.open(tmp_path, params=SMALL)
     assert reopened.vector_index.kind == "hnsw" and len(calls) == 2
-    assert reopened.cache_rebuilt() is None  # loaded on the second look, not rebuilt
+    assert reopened.cache.rebuilt is None  # loaded on the second look, not rebuilt
     reopened.close()

@@ -4,13 +4,15 @@
 (FTS5) under one filter and fuses them into a ``SearchResponse``. Beside it:
 ``fusion`` (how the two scores are weighed into one), ``exact`` (the records
 carrying a query's arXiv ids, repos and URLs, in tiers, pinned first) and
-``items`` (the records of one item among the best hits, lifted together).
+``items`` (the records of one item among the best hits, lifted together) and
+``candidates`` (each side's candidates, the dense side's walk beside the lexical one).
 """
 
 from __future__ import annotations
 
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse
-from kbsearch.search.hybrid import DEFAULT_FUSION, HIT_TEXT_CHARS, gather, rank, search
+from kbsearch.search.candidates import gather
+from kbsearch.search.hybrid import DEFAULT_FUSION, HIT_TEXT_CHARS, rank, search
 
 __all__ = [
     "DEFAULT_FUSION",

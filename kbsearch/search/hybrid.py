@@ -9,10 +9,8 @@ results when k exist. Records carrying an exact identifier from the query
 from __future__ import annotations
 
 import math
-import os
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -20,6 +18,7 @@ import kbsearch.search.fusion as fuse
 from kbsearch.embed import Encoder
 from kbsearch.records import EMBED_CHARS, RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
+from kbsearch.search.candidates import Candidates, dense_side, depth_of, gather_lexical
 from kbsearch.search.exact import Pins, find_pins, query_ids
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
@@ -65,12 +64,6 @@ HIT_TEXT_CHARS = 20_000
 # (RingPose) adds 0.2: against squared coverage 0.1 no longer lifts the record
 # holding the name of a long query above one holding more of its other words,
 # and 0.4 begins to cost WMT en→zh.
-# The query's embedding is computed on one of these threads while the lexical
-# side runs on the caller's: FTS5 and numpy's products release the GIL, so on
-# two cores a hybrid search costs about the longer of the two, not their sum.
-# The store is never touched there (its connection belongs to the caller).
-_EMBEDDING = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="kbsearch-query-vector")
-
 DEFAULT_FUSION = Fusion(
     "weighted",
     lexical_weight=0.7,
@@ -97,18 +90,6 @@ class Ranked:
     item_of: str | None = None
 
 
-@dataclass
-class Candidates:
-    """Each side's best records for one query, already filtered."""
-
-    dense: list[tuple[int, float, int]]
-    """(rowid, cosine of the best passage, that passage's number), best first."""
-    lexical: list[tuple[int, float]]
-    """(rowid, lexical score), best first."""
-    named: dict[str, list[int]] = field(default_factory=dict)
-    """The query's rare coined names → the records holding them (hybrid only)."""
-
-
 def search(
     store: Store,
     encoder: Encoder | None,
@@ -124,14 +105,15 @@ def search(
     ``vector`` is the query's embedding when the caller has it already."""
     started = time.perf_counter()
     flt = flt or SearchFilter()
-    pending = _embedding(encoder, query, mode) if vector is None else None
+    dense = dense_side(store, encoder, query, vector, flt, mode, depth_of(k, mode, fusion))
     terms = query_terms(query)
     exact = query_ids(query)
     pins = find_pins(store, exact, flt)
     found = gather_lexical(store, terms, flt, mode, k, fusion)
-    if pending is not None:
-        vector = pending.result()
-    found.dense = dense_candidates(store, vector, flt, mode, k, fusion)
+    if dense is not None:
+        search_of, pending = dense
+        vector, nearest = pending.result()
+        found.dense = search_of.rescored(nearest, vector, depth_of(k, mode, fusion))
     _add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
     ranked = rank(store, found, terms, vector, mode, fusion)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
@@ -149,51 +131,6 @@ def search(
         results=hits,
         seconds=round(time.perf_counter() - started, 4),
     )
-
-
-def gather(
-    store: Store,
-    terms: QueryTerms,
-    vector: np.ndarray | None,
-    flt: SearchFilter,
-    mode: SearchMode,
-    k: int,
-    fusion: Fusion,
-) -> Candidates:
-    """Each side's candidates: k for a single mode, ``fusion.depth`` (at least k) for hybrid."""
-    found = gather_lexical(store, terms, flt, mode, k, fusion)
-    found.dense = dense_candidates(store, vector, flt, mode, k, fusion)
-    return found
-
-
-def gather_lexical(
-    store: Store, terms: QueryTerms, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
-) -> Candidates:
-    """The lexical side's candidates (and the records holding the query's rare names); no dense ones yet."""
-    lexical = store.lexical_search(terms, _depth(k, mode, fusion), flt) if mode is not SearchMode.dense else []
-    named = store.records_with_names(terms.names, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
-    return Candidates(dense=[], lexical=lexical, named=named)
-
-
-def dense_candidates(
-    store: Store, vector: np.ndarray | None, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
-) -> list[tuple[int, float, int]]:
-    if vector is None or mode is SearchMode.lexical:
-        return []
-    return store.search_records(vector, _depth(k, mode, fusion), flt)
-
-
-def _depth(k: int, mode: SearchMode, fusion: Fusion) -> int:
-    return k if mode is not SearchMode.hybrid else max(k, fusion.depth)
-
-
-def _embedding(encoder: Encoder | None, query: str, mode: SearchMode) -> Future[np.ndarray] | None:
-    """The query's vector, being computed beside the caller (see ``_EMBEDDING``); None in lexical mode."""
-    if mode is SearchMode.lexical:
-        return None
-    if encoder is None:
-        raise ValueError(f"{mode} search needs an encoder or a query vector")
-    return _EMBEDDING.submit(lambda: encoder.encode([query])[0])
 
 
 def rank(

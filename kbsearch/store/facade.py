@@ -35,7 +35,7 @@ from kbsearch.store.manifest import Manifest, read_manifest
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import VectorCache
-from kbsearch.store.vector_search import VectorSearch
+from kbsearch.store.vector_search import DenseSearch, VectorSearch
 from kbsearch.vector_index import IndexParams, VectorIndex
 from kbsearch.vector_index.choice import VectorStore
 
@@ -203,9 +203,8 @@ class Store:
         return dict(select_in_chunks(self.db, f"SELECT id, {column} FROM records WHERE id IN ({{marks}})", ids))
 
     def has_records_after(self, day: dt.date) -> bool:
-        return (
-            self.db.execute("SELECT 1 FROM records WHERE date > ? LIMIT 1", (day.isoformat(),)).fetchone() is not None
-        )
+        row = self.db.execute("SELECT 1 FROM records WHERE date > ? LIMIT 1", (day.isoformat(),)).fetchone()
+        return row is not None
 
     def files(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]
@@ -270,9 +269,8 @@ class Store:
     def refs_of(self, rowids: list[int]) -> dict[int, list[str]]:
         """Row id → the exact references (repos, URLs) stored for it."""
         found: dict[int, list[str]] = {}
-        for rowid, ref in select_in_chunks(
-            self.db, "SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})", rowids
-        ):
+        sql = "SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})"
+        for rowid, ref in select_in_chunks(self.db, sql, rowids):
             found.setdefault(rowid, []).append(ref)
         return found
 
@@ -341,6 +339,10 @@ class Store:
         """The k best records as (rowid, score, best passage number), best first."""
         return self._vectors.search_records(query, k, flt or SearchFilter(), self.generation)
 
+    def dense_search(self, flt: SearchFilter | None = None) -> DenseSearch:
+        """``search_records`` in two steps, the index walk free to run on another thread (see ``DenseSearch``)."""
+        return self._vectors.planned(flt or SearchFilter(), self.generation)
+
     def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
         """(rowid, best passage score, passage number) for the given records."""
         return self._vectors.score_records(rowids, query)
@@ -351,8 +353,7 @@ class Store:
 
     def whole_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
         """rowid → the vector of its whole-record passage (``audit`` scores records by this one)."""
-        model = self.model
-        return {} if model is None else self._vectors.whole_vectors(records, model)
+        return {} if (model := self.model) is None else self._vectors.whole_vectors(records, model)
 
     def judge_vectors(self, records: dict[int, Record], judge: str) -> dict[int, np.ndarray]:
         """rowid → the vector of its whole text by the judge model ``judge``, where stored."""
@@ -371,10 +372,6 @@ class Store:
 
     def passages_without_vector(self, model: str) -> int:
         return self._vectors.passages_without_vector(model)
-
-    def cache_rebuilt(self) -> str | None:
-        """Why the vector cache in use was rebuilt from the database, if it was."""
-        return self.cache.rebuilt
 
     def repair_cache(self) -> None:
         """Rewrite a missing, stale or corrupt cache; for writers, under the lock."""

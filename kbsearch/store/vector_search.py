@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,6 +28,48 @@ from kbsearch.vector_index.predicate import Predicate
 _OVERFETCH = 4
 
 
+@dataclass(frozen=True)
+class DenseSearch:
+    """One dense search, its SQLite part read when it is made
+    (``VectorSearch.planned``): ``nearest`` walks the index alone, reading no
+    SQLite, so it may run on another thread than the connection's;
+    ``rescored`` reads exact scores on the connection's thread."""
+
+    vectors: VectorSearch
+    index: VectorIndex
+    allowed: np.ndarray | None
+    where: Predicate | None
+    excluded: set[int]
+    available: int
+
+    def nearest(self, query: np.ndarray, k: int) -> list[tuple[int, float, int]]:
+        """At least k records by the index's own scores (quantized, for an
+        approximate index), best first; fewer only when fewer exist."""
+        fetch = (k + len(self.excluded)) * _OVERFETCH
+        while True:
+            scores, ids = self.index.search(
+                query[None, :], min(fetch, max(self.available, 1)), self.allowed, self.where
+            )
+            best = [hit for hit in best_per_record(scores[0], ids[0]) if hit[0] not in self.excluded]
+            # A row padded with -1: the engine found all its predicate allows.
+            exhausted = self.where is not None and bool((ids[0] < 0).any())
+            if len(best) >= k or fetch >= self.available or exhausted:
+                return best
+            fetch *= 2
+
+    def rescored(
+        self, nearest: list[tuple[int, float, int]], query: np.ndarray, k: int
+    ) -> list[tuple[int, float, int]]:
+        """The k best of ``nearest`` as (rowid, score, best passage number), by their exact scores."""
+        if self.index.kind == "flat":
+            return nearest[:k]
+        # An approximate index scores quantized codes, and a remote one may be a
+        # write ahead of this snapshot: the hits it found are scored again from
+        # their float32 vectors in the snapshot, so every score shown is exact
+        # and every record shown is one the snapshot holds.
+        return sorted(self.vectors.score_records([hit[0] for hit in nearest], query), key=lambda hit: -hit[1])[:k]
+
+
 class VectorSearch:
     def __init__(self, db: sqlite3.Connection, cache: VectorCache) -> None:
         self.db = db
@@ -37,28 +80,16 @@ class VectorSearch:
         self, query: np.ndarray, k: int, flt: SearchFilter, generation: int
     ) -> list[tuple[int, float, int]]:
         """The k best records as (rowid, score, best passage number), best first."""
+        search = self.planned(flt, generation)
+        return search.rescored(search.nearest(query, k), query, k)
+
+    def planned(self, flt: SearchFilter, generation: int) -> DenseSearch:
         index = self.cache.index
         where = Predicate.of(flt.include_part()) if index.takes_predicates else None
         allowed = None if where is not None else self._allowed_vector_ids(flt, generation)
         where = None if where is None or where.is_empty() else where
-        excluded = self._excluded_rowids(flt)
         available = len(allowed) if allowed is not None else self._held(index)
-        fetch = (k + len(excluded)) * _OVERFETCH
-        while True:
-            scores, ids = index.search(query[None, :], min(fetch, max(available, 1)), allowed, where)
-            best = [hit for hit in best_per_record(scores[0], ids[0]) if hit[0] not in excluded]
-            # A row padded with -1: the engine found all its predicate allows.
-            exhausted = where is not None and bool((ids[0] < 0).any())
-            if len(best) >= k or fetch >= available or exhausted:
-                break
-            fetch *= 2
-        if index.kind == "flat":
-            return best[:k]
-        # An approximate index scores quantized codes, and a remote one may be a
-        # write ahead of this snapshot: the hits it found are scored again from
-        # their float32 vectors in the snapshot, so every score shown is exact
-        # and every record shown is one the snapshot holds.
-        return sorted(self.score_records([hit[0] for hit in best], query), key=lambda hit: -hit[1])[:k]
+        return DenseSearch(self, index, allowed, where, self._excluded_rowids(flt), available)
 
     def _held(self, index: VectorIndex) -> int:
         """Vectors the search may return: a remote engine is not asked to count

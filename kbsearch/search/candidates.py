@@ -1,0 +1,101 @@
+"""Each side's candidates for one hybrid search: the dense side's records
+nearest to the query's vector, the lexical side's best matches and the
+records holding the query's rare names.
+
+The dense side's index walk runs beside the lexical side (``_DENSE_SIDE``).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
+
+from kbsearch.embed import Encoder
+from kbsearch.responses import SearchMode
+from kbsearch.search.fusion import Fusion
+from kbsearch.store import SearchFilter, Store
+from kbsearch.store.lexical import QueryTerms
+from kbsearch.store.vector_search import DenseSearch
+
+# The query's embedding and the index walk run on one of these threads while
+# the lexical side runs on the caller's: FTS5, numpy's products and faiss
+# release the GIL, so on two cores a hybrid search costs about the longer of
+# the two, not their sum. No SQLite is read there (the connection belongs to
+# the caller's thread): what the walk needs from it is read first.
+_DENSE_SIDE = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="kbsearch-dense-side")
+
+
+@dataclass
+class Candidates:
+    """Each side's best records for one query, already filtered."""
+
+    dense: list[tuple[int, float, int]]
+    """(rowid, cosine of the best passage, that passage's number), best first."""
+    lexical: list[tuple[int, float]]
+    """(rowid, lexical score), best first."""
+    named: dict[str, list[int]] = field(default_factory=dict)
+    """The query's rare coined names → the records holding them (hybrid only)."""
+
+
+def gather(
+    store: Store,
+    terms: QueryTerms,
+    vector: np.ndarray | None,
+    flt: SearchFilter,
+    mode: SearchMode,
+    k: int,
+    fusion: Fusion,
+) -> Candidates:
+    """Each side's candidates: k for a single mode, ``fusion.depth`` (at least k) for hybrid."""
+    found = gather_lexical(store, terms, flt, mode, k, fusion)
+    found.dense = dense_candidates(store, vector, flt, mode, k, fusion)
+    return found
+
+
+def gather_lexical(
+    store: Store, terms: QueryTerms, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
+) -> Candidates:
+    """The lexical side's candidates (and the records holding the query's rare names); no dense ones yet."""
+    lexical = store.lexical_search(terms, depth_of(k, mode, fusion), flt) if mode is not SearchMode.dense else []
+    named = store.records_with_names(terms.names, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
+    return Candidates(dense=[], lexical=lexical, named=named)
+
+
+def dense_candidates(
+    store: Store, vector: np.ndarray | None, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
+) -> list[tuple[int, float, int]]:
+    if vector is None or mode is SearchMode.lexical:
+        return []
+    return store.search_records(vector, depth_of(k, mode, fusion), flt)
+
+
+def depth_of(k: int, mode: SearchMode, fusion: Fusion) -> int:
+    return k if mode is not SearchMode.hybrid else max(k, fusion.depth)
+
+
+def dense_side(
+    store: Store,
+    encoder: Encoder | None,
+    query: str,
+    vector: np.ndarray | None,
+    flt: SearchFilter,
+    mode: SearchMode,
+    depth: int,
+) -> tuple[DenseSearch, Future[tuple[np.ndarray, list[tuple[int, float, int]]]]] | None:
+    """The dense search, and its query vector and nearest records being found
+    beside the caller (see ``_DENSE_SIDE``); None in lexical mode."""
+    if mode is SearchMode.lexical:
+        return None
+    if encoder is None and vector is None:
+        raise ValueError(f"{mode} search needs an encoder or a query vector")
+    dense = store.dense_search(flt)
+
+    def walk() -> tuple[np.ndarray, list[tuple[int, float, int]]]:
+        wanted = vector if vector is not None else cast(Encoder, encoder).encode([query])[0]
+        return wanted, dense.nearest(wanted, depth)
+
+    return dense, _DENSE_SIDE.submit(walk)
