@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -53,11 +54,16 @@ class CachedEncoder:
         self.model_id = inner.model_id
         self.dim = inner.dim
         folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(folder / f"vectors-{inner.model_id}.sqlite")
+        self.db = sqlite3.connect(folder / f"vectors-{inner.model_id}.sqlite", check_same_thread=False)
         self.db.execute("CREATE TABLE IF NOT EXISTS v (h TEXT PRIMARY KEY, vec BLOB)")
         self.computed = 0
+        self._writing = threading.Lock()  # encode is called from search's worker threads too
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        with self._writing:
+            return self._encode(texts)
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
         keys = _keys(texts)
         found = {
             h: np.frombuffer(b, dtype=np.float32)
@@ -85,7 +91,7 @@ class CachedTokenEncoder:
         self.inner = inner
         self.model_id = inner.model_id
         folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(folder / f"tokens-{inner.model_id}.sqlite")
+        self.db = sqlite3.connect(folder / f"tokens-{inner.model_id}.sqlite", check_same_thread=False)
         self.db.execute("CREATE TABLE IF NOT EXISTS t (h TEXT PRIMARY KEY, n INTEGER, vec BLOB)")
         self.computed = 0
 

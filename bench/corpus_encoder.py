@@ -36,7 +36,7 @@ class CachedEncoder:
         self.model_id = name
         self.dim = real.dim
         self.real = real
-        self.db = sqlite3.connect(CACHE / f"vectors-{MODEL}.sqlite")
+        self.db = sqlite3.connect(CACHE / f"vectors-{MODEL}.sqlite", check_same_thread=False)
         self.served = 0
         self.encoded = 0
         atexit.register(lambda: mark("cached-encoder", served=self.served, encoded=self.encoded))

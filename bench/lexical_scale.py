@@ -60,7 +60,7 @@ class CorpusOrSynthetic:
 
         self.model_id = name
         self.dim = 512
-        self.db = sqlite3.connect(corpus.CACHE / f"vectors-{MODEL}.sqlite")
+        self.db = sqlite3.connect(corpus.CACHE / f"vectors-{MODEL}.sqlite", check_same_thread=False)
         self.real = 0
         self.synthetic = 0
 
