@@ -30,8 +30,9 @@ UNK, BOS, EOS = 0, 1, 2
 # One short text (a typed query) is embedded on one BLAS thread. Its products
 # are a few dozen rows; a second thread saves 0.8 of its 4.7 ms alone, but
 # spinning for them it takes the core that a hybrid search's lexical side runs
-# on meanwhile: at 100k records a search took 30.5 ms p50 with both threads
-# and 25.8 with one (bench/hybrid_parts.py, docs/performance.md).
+# on meanwhile: at 100k records a hybrid search took 29.9 ms p50 with both
+# threads and 25.8 with one (two runs of bench/hybrid_parts.py, one after
+# the other, the merged index with the query embedded beside).
 ONE_THREAD_CHARS = 400
 
 
