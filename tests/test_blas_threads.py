@@ -3,7 +3,7 @@ products are small, and split over busy cores each one waited."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +14,12 @@ from threadpoolctl import threadpool_info, threadpool_limits
 import kbsearch.runtime.blas as blas
 from fake_encoder import FakeEncoder
 from kbsearch.embed.use import ONE_THREAD_CHARS, USE_DIM, USEEncoder
+from kbsearch.ingest import ingest_records
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
+from kbsearch.records import Kind, Record
+from kbsearch.search import SearchMode, search
+from kbsearch.store import ChangeSet, Store
 
 
 def _blas_threads() -> set[int]:
@@ -68,13 +72,39 @@ class _Use:
         return self._model.encode(texts)
 
 
-def test_use_embeds_a_typed_query_on_one_thread_and_a_batch_on_its_own() -> None:
+def test_use_embeds_a_typed_query_on_one_thread_only_beside_other_work() -> None:
     use = _Use()
     encoder = USEEncoder("use-multilingual-v3", use, batch=8)
-    encoder.encode(["KV cache 频域压缩"])
-    encoder.encode(["a", "b", "c"])
-    encoder.encode(["x" * (ONE_THREAD_CHARS + 1)])
-    assert use._backend.seen == [(1, 1), (3, 2), (1, 2)]  # (texts, BLAS threads) per call
+    encoder.encode(["KV cache 频域压缩"])  # alone: its own threads
+    with blas.beside_other_work():
+        encoder.encode(["KV cache 频域压缩"])
+        encoder.encode(["a", "b", "c"])
+        encoder.encode(["x" * (ONE_THREAD_CHARS + 1)])
+    assert not blas.beside()
+    assert use._backend.seen == [(1, 2), (1, 1), (3, 2), (1, 2)]  # (texts, BLAS threads) per call
     alone = encoder._one_thread()._model
     assert alone is not use._backend and alone.weights is use._backend.weights  # shared, not copied
     assert use._backend.threads == 2
+
+
+class _SaysWhere(FakeEncoder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.beside: list[bool] = []
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        self.beside.append(blas.beside())
+        return super().encode(texts)
+
+
+def test_hybrid_search_embeds_beside_its_lexical_side_and_dense_search_alone(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "idx", create=True)
+    notes = [
+        Record(id=f"n{i}", kind=Kind.increment, title=f"Note {i}", text=f"note {i} on KV caches") for i in range(4)
+    ]
+    fake = FakeEncoder()
+    ingest_records(store, ChangeSet(upserts=notes), model=fake.model_id, load_encoder=lambda: fake)
+    says = _SaysWhere()
+    search(store, says, "KV caches", 3, mode=SearchMode.hybrid)
+    search(store, says, "KV caches", 3, mode=SearchMode.dense)
+    assert says.beside == [True, False]

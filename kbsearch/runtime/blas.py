@@ -11,8 +11,11 @@ and puts this one back: USE's encoder per batch, audit's block products.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 _SET = threading.Event()
+_BESIDE = threading.local()
 
 
 def one_blas_thread() -> None:
@@ -23,3 +26,22 @@ def one_blas_thread() -> None:
 
     threadpool_limits(limits=1, user_api="blas")
     _SET.set()
+
+
+@contextmanager
+def beside_other_work() -> Iterator[None]:
+    """This thread's work shares the cores with another thread's meanwhile (a
+    hybrid search's dense side beside its lexical side): an encoder keeps a
+    small product to one BLAS thread (``kbsearch.embed.use``), since a second
+    one would spin for it on the core the other work needs."""
+    before = getattr(_BESIDE, "on", False)
+    _BESIDE.on = True
+    try:
+        yield
+    finally:
+        _BESIDE.on = before
+
+
+def beside() -> bool:
+    """Whether this thread runs inside ``beside_other_work``."""
+    return bool(getattr(_BESIDE, "on", False))

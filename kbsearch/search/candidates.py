@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from kbsearch.embed import Encoder
 from kbsearch.responses import SearchMode
+from kbsearch.runtime.blas import beside_other_work
 from kbsearch.search.fusion import Fusion
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms
@@ -95,7 +97,8 @@ def dense_side(
     dense = store.dense_search(flt)
 
     def walk() -> tuple[np.ndarray, list[tuple[int, float, int]]]:
-        wanted = vector if vector is not None else cast(Encoder, encoder).encode([query])[0]
+        with beside_other_work() if mode is SearchMode.hybrid else nullcontext():
+            wanted = vector if vector is not None else cast(Encoder, encoder).encode([query])[0]
         return wanted, dense.nearest(wanted, depth)
 
     return dense, _DENSE_SIDE.submit(walk)
