@@ -65,7 +65,7 @@ def inline_dense_side(*args):  # type: ignore[no-untyped-def]
 
     found = candidates.dense_side(*args)
     if found is not None:
-        found[1].result()
+        found.walk.result()
     return found
 
 

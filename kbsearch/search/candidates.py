@@ -52,9 +52,10 @@ def gather(
     k: int,
     fusion: Fusion,
 ) -> Candidates:
-    """Each side's candidates: k for a single mode, ``fusion.depth`` (at least k) for hybrid."""
+    """Each side's candidates, one after the other: k for a single mode, ``fusion.depth`` (at least k) for hybrid."""
     found = gather_lexical(store, terms, flt, mode, k, fusion)
-    found.dense = dense_candidates(store, vector, flt, mode, k, fusion)
+    if vector is not None and mode is not SearchMode.lexical:
+        found.dense = store.search_records(vector, depth_of(k, mode, fusion), flt)
     return found
 
 
@@ -67,16 +68,24 @@ def gather_lexical(
     return Candidates(dense=[], lexical=lexical, named=named)
 
 
-def dense_candidates(
-    store: Store, vector: np.ndarray | None, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
-) -> list[tuple[int, float, int]]:
-    if vector is None or mode is SearchMode.lexical:
-        return []
-    return store.search_records(vector, depth_of(k, mode, fusion), flt)
-
-
 def depth_of(k: int, mode: SearchMode, fusion: Fusion) -> int:
     return k if mode is not SearchMode.hybrid else max(k, fusion.depth)
+
+
+@dataclass
+class DenseSide:
+    """The dense side of one search, its query vector and index walk on a
+    ``_DENSE_SIDE`` thread; ``result`` waits for them and re-scores exactly on
+    the caller's thread."""
+
+    search: DenseSearch
+    walk: Future[tuple[np.ndarray, list[tuple[int, float, int]]]]
+    depth: int
+
+    def result(self) -> tuple[np.ndarray, list[tuple[int, float, int]]]:
+        """(the query's vector, the depth best records as (rowid, cosine, passage number))."""
+        vector, nearest = self.walk.result()
+        return vector, self.search.rescored(nearest, vector, self.depth)
 
 
 def dense_side(
@@ -87,18 +96,17 @@ def dense_side(
     flt: SearchFilter,
     mode: SearchMode,
     depth: int,
-) -> tuple[DenseSearch, Future[tuple[np.ndarray, list[tuple[int, float, int]]]]] | None:
-    """The dense search, and its query vector and nearest records being found
-    beside the caller (see ``_DENSE_SIDE``); None in lexical mode."""
+) -> DenseSide | None:
+    """The dense side, started beside the caller (see ``_DENSE_SIDE``); None in lexical mode."""
     if mode is SearchMode.lexical:
         return None
     if encoder is None and vector is None:
         raise ValueError(f"{mode} search needs an encoder or a query vector")
-    dense = store.dense_search(flt)
+    search = store.dense_search(flt)
 
     def walk() -> tuple[np.ndarray, list[tuple[int, float, int]]]:
         with beside_other_work() if mode is SearchMode.hybrid else nullcontext():
             wanted = vector if vector is not None else cast(Encoder, encoder).encode([query])[0]
-        return wanted, dense.nearest(wanted, depth)
+        return wanted, search.nearest(wanted, depth)
 
-    return dense, _DENSE_SIDE.submit(walk)
+    return DenseSide(search, _DENSE_SIDE.submit(walk), depth)

@@ -111,9 +111,7 @@ def search(
     pins = find_pins(store, exact, flt)
     found = gather_lexical(store, terms, flt, mode, k, fusion)
     if dense is not None:
-        search_of, pending = dense
-        vector, nearest = pending.result()
-        found.dense = search_of.rescored(nearest, vector, depth_of(k, mode, fusion))
+        vector, found.dense = dense.result()
     _add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
     ranked = rank(store, found, terms, vector, mode, fusion)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:

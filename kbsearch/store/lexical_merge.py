@@ -19,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 
 import kbsearch.store.lexical_counts as lexical_counts
+from kbsearch.store.lexical import FTS_TABLE
 from kbsearch.store.sql import read_meta, write_meta
 
 MERGE_SHARE = 0.1
@@ -26,7 +27,6 @@ MERGE_AT_LEAST = 1_000
 """Below this many changed rows no merge: a small index's few segments cost a search nothing."""
 
 CHANGED_KEY = "fts_changed_since_merge"
-_FTS_TABLE = "records_fts"
 
 
 def after_write(db: sqlite3.Connection, changed: int) -> bool:
@@ -40,7 +40,7 @@ def after_write(db: sqlite3.Connection, changed: int) -> bool:
     if since < max(MERGE_AT_LEAST, MERGE_SHARE * total):
         write_meta(db, CHANGED_KEY, str(since))
         return False
-    db.execute(f"INSERT INTO {_FTS_TABLE}({_FTS_TABLE}) VALUES ('optimize')")
+    db.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('optimize')")
     write_meta(db, CHANGED_KEY, "0")
     return True
 
@@ -54,4 +54,4 @@ def changed_since_merge(db: sqlite3.Connection, total: int) -> int:
 
 def segments(db: sqlite3.Connection) -> int:
     """How many segments FTS5's index is in now."""
-    return int(db.execute(f"SELECT count(DISTINCT segid) FROM {_FTS_TABLE}_idx").fetchone()[0])
+    return int(db.execute(f"SELECT count(DISTINCT segid) FROM {FTS_TABLE}_idx").fetchone()[0])
