@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -287,3 +289,29 @@ def test_a_server_stopped_the_moment_its_entry_appears_takes_it_away(fake_models
     process.terminate()
     assert process.wait(timeout=60) == 0
     assert not (index / "serve.json").exists()
+
+
+class _RecordingServer:
+    def __init__(self) -> None:
+        self.should_exit = False
+        self.ran = False
+
+    def run(self, sockets: object) -> None:
+        self.ran = True
+
+
+def test_a_sigterm_before_uvicorn_runs_skips_it_and_one_after_asks_it_to_stop() -> None:
+    from kbsearch.serve import _StopOnSigterm
+
+    early = _StopOnSigterm()
+    early(signal.SIGTERM, None)  # must not raise: cleanup may be running where it lands
+    server = _RecordingServer()
+    with socket.socket() as sock:
+        early.run(server, sock)
+    assert not server.ran
+
+    late = _StopOnSigterm()
+    server = _RecordingServer()
+    late.server = server
+    late(signal.SIGTERM, None)
+    assert server.should_exit

@@ -19,7 +19,7 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kbsearch.errors import KbError
 from kbsearch.serve.options import (
@@ -134,8 +134,29 @@ def _serve_stdio(options: ServeOptions) -> int:
 LISTEN_BACKLOG = 2048  # uvicorn's own default
 
 
-def _exit_quietly(signum: int, frame: object) -> None:
-    raise SystemExit(0)
+class _StopOnSigterm:
+    """SIGTERM asks the server to stop; it never raises where the signal lands.
+
+    uvicorn stops gracefully on SIGTERM and then raises the signal again: with
+    the default handler that would end the process before the entry is
+    removed, and a handler that raised SystemExit could land inside startup or
+    the cleanup itself (seen once as exit 1). So the handler only records the
+    wish, and the one cleanup path runs as usual.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.server: Any = None
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.requested = True
+        if self.server is not None:
+            self.server.should_exit = True
+
+    def run(self, server: Any, sock: socket.socket) -> None:
+        self.server = server
+        if not self.requested:
+            server.run(sockets=[sock])
 
 
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
@@ -162,17 +183,16 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         log = logging.getLogger("kbsearch.serve")
-        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again: without a
-        # handler of ours that would end the process before the cleanup below. Set before
-        # the entry is written: a SIGTERM that comes before uvicorn runs must clean up too.
-        signal.signal(signal.SIGTERM, _exit_quietly)
+        # Set before the entry is written: a SIGTERM before uvicorn runs must clean up too.
+        stop = _StopOnSigterm()
+        signal.signal(signal.SIGTERM, stop)
         # The CLI finds the server through the index folder: no --server needed. Written
         # before saying so, as the socket already listens.
         write_entry(service.root, f"http://{shown}:{bound}")
         log.info("read token in %s, write token in %s", *paths)
         log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)", shown, bound)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
-        uvicorn.Server(config).run(sockets=[sock])
+        stop.run(uvicorn.Server(config), sock)
     finally:
         remove_entry(service.root)
         service.close()
