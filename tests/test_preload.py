@@ -72,6 +72,7 @@ def test_a_failed_load_raises_nothing_on_the_thread(monkeypatch: pytest.MonkeyPa
         raise KbError("the judge cannot be loaded")
 
     monkeypatch.setattr(embed, "load_judge", fail)
+    monkeypatch.setattr(embed, "load_token_encoder", fail)
     errors: list[Any] = []
     monkeypatch.setattr(threading, "excepthook", errors.append)
     preload._load(E5, "use")
@@ -105,3 +106,33 @@ def test_what_the_thread_imports_is_imported_here_first(monkeypatch: pytest.Monk
     monkeypatch.delitem(sys.modules, "kbsearch.embed.tokens", raising=False)
     preload._import_here(E5)
     assert "kbsearch.embed.tokens" in sys.modules
+
+
+@pytest.mark.parametrize("token_graph", [True, False])
+def test_the_token_graph_is_built_beside_the_tokenizer_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, token_graph: bool
+) -> None:
+    """A cold check waits for the judge's tokenizer (sentencepiece, about 0.35 s): the
+    two sessions together fit beside it, where built after it they added their time."""
+    import numpy as np
+
+    from kbsearch.embed.e5_onnx import OnnxE5
+
+    built: list[tuple[str, threading.Thread]] = []
+
+    class Session:
+        def get_outputs(self) -> list[Any]:
+            return [type("Output", (), {"shape": [None, 8]})()]
+
+    def session(self: OnnxE5, name: str) -> Session:
+        built.append((name, threading.current_thread()))
+        return Session()
+
+    monkeypatch.setattr(OnnxE5, "_session", session)
+    monkeypatch.setattr(OnnxE5, "_tokenizer", lambda self: object())
+    (tmp_path / "tokens.onnx").write_bytes(b"")
+    np.save(tmp_path / "word_embeddings.npy", np.zeros((2, 8), np.float32))
+    OnnxE5("e5", tmp_path, token_graph=token_graph)
+    names = [name for name, _ in built]
+    assert names == (["model.onnx", "tokens.onnx"] if token_graph else ["model.onnx"])
+    assert all(thread is not threading.main_thread() for _, thread in built)

@@ -102,20 +102,34 @@ class OnnxE5:
     """
 
     def __init__(
-        self, model_id: str, folder: Path, *, prompt: str = "", batch: int = 32, threads: int | None = None
+        self,
+        model_id: str,
+        folder: Path,
+        *,
+        prompt: str = "",
+        batch: int = 32,
+        threads: int | None = None,
+        token_graph: bool = False,
     ) -> None:
         self.model_id, self.prompt, self.batch = model_id, prompt, batch
         self.folder, self._threads = folder, threads
         self.build_name = folder.name  # names the graph's build: its token vectors kept on disk
-        # Both spend their time outside the GIL: the session is built on a thread meanwhile.
+        self._token_graph: tuple[Any, np.ndarray] | None = None
+        self._token_graph_lock = threading.Lock()
+
+        def sessions() -> Any:
+            session = self._session(MODEL_FILE)
+            if token_graph:  # both sessions together take about as long as the tokenizer alone
+                self.load_token_graph()
+            return session
+
+        # All spend their time outside the GIL: the sessions are built on a thread meanwhile.
         self.tokenizer, self.session = side_by_side(
-            self._tokenizer, lambda: self._session(MODEL_FILE), "e5 session wait", imports=("onnxruntime",)
+            self._tokenizer, sessions, "e5 session wait", imports=("onnxruntime",)
         )
         self.dim = int(self.session.get_outputs()[0].shape[-1])
         prompt_ids = self.tokenizer.ids([prompt.rstrip()])[0] if prompt else []
         self._start = 1 + len(prompt_ids)  # a text's own tokens follow <s> and the prompt's
-        self._token_graph: tuple[Any, np.ndarray] | None = None
-        self._token_graph_lock = threading.Lock()
 
     def _tokenizer(self) -> E5Tokenizer:
         with timings.phase("tokenizer load"):
@@ -275,14 +289,15 @@ def _threads_per_run() -> int:
     return 1 if SIDE_BY_SIDE.is_set() else os.cpu_count() or 1
 
 
-def shared_session(model_id: str, quantized: bool, *, prompt: str, batch: int) -> OnnxE5:
+def shared_session(model_id: str, quantized: bool, *, prompt: str, batch: int, token_graph: bool = False) -> OnnxE5:
     """One ``OnnxE5`` per graph in a process: the judge's sentence vectors and
-    check's token vectors read the same loaded graph, held in memory once."""
+    check's token vectors read the same loaded graph, held in memory once.
+    ``token_graph``: a first load builds the token graph too, beside the tokenizer."""
     folder = onnx_folder(quantized)
     key = (model_id, folder, prompt, batch)
     with _LOADING:
         if key not in _LOADED:
-            _LOADED[key] = OnnxE5(model_id, folder, prompt=prompt, batch=batch)
+            _LOADED[key] = OnnxE5(model_id, folder, prompt=prompt, batch=batch, token_graph=token_graph)
         return _LOADED[key]
 
 

@@ -53,7 +53,9 @@ def _load(judge: ModelSpec, owner: str) -> None:
     from kbsearch.embed import load_judge, load_token_encoder
 
     try:
-        load_judge(judge, owner)
+        # The token encoder first: loading the graph, it builds the token graph's session
+        # beside the tokenizer; the judge then finds the same graph loaded.
         load_token_encoder(judge)
+        load_judge(judge, owner)
     except Exception:  # the check loads again, in its own thread, and reports what failed there
         return

