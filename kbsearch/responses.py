@@ -108,6 +108,10 @@ class Stats(BaseModel):
     vector_store: str | None = None
     """Where the search vectors are kept, as the first write chose (``--vectors``):
     ``faiss`` (vectors.faiss), ``milvus:PATH.db`` or ``milvus://HOST:PORT``; None before it."""
+    fulltext_segments: int = 0
+    """Segments of the full-text (FTS5) index: a search looks each term up in every one."""
+    fulltext_merge_in: int = 0
+    """Rows still to be written or deleted before a write merges the full-text index into one segment."""
 
 
 class ListedRecord(BaseModel):

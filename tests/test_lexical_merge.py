@@ -97,3 +97,16 @@ def test_a_merge_changes_no_result(store: Store, encoder: FakeEncoder) -> None:
     assert {q: [(h.id, h.score) for h in hits] for q, hits in before.items()} == {
         q: [(h.id, h.score) for h in hits] for q, hits in after.items()
     }
+
+
+def test_stats_shows_the_segments_and_how_far_the_next_merge_is(store: Store, encoder: FakeEncoder) -> None:
+    from kbsearch.kb.reading import stats
+    from kbsearch.render.reports import stats_text
+
+    write(store, encoder, range(0, 100))
+    for start in range(100, 103):
+        write(store, encoder, range(start, start + 1))
+    shown = stats(store, store.root)
+    assert shown.fulltext_segments == lexical_merge.segments(store.db) > 1
+    assert shown.fulltext_merge_in == 10 + 1 - 3  # a tenth of 103 rows, rounded up, less the three changed
+    assert f"full text    {shown.fulltext_segments} segments" in stats_text(shown)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import kbsearch.store.lexical_merge as lexical_merge
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import require_limit
 from kbsearch.records import Record
@@ -68,6 +69,7 @@ def stored_model(root: Path) -> str | None:
 def stats(store: Store, root: Path) -> Stats:
     with store.snapshot():
         manifest = store.read_manifest()
+        segments, merge_in = lexical_merge.status(store.db)
         return Stats(
             index=str(root),
             records=store.count(),
@@ -84,4 +86,6 @@ def stats(store: Store, root: Path) -> Stats:
             vectors=manifest.count if manifest else None,
             index_type=manifest.index_type if manifest else None,
             vector_store=choice.label if (choice := store.cache.choice) else None,
+            fulltext_segments=segments,
+            fulltext_merge_in=merge_in,
         )

@@ -36,6 +36,8 @@ def stats_text(stats: Stats) -> str:
             f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
             f"kept in      {stats.vector_store or '-'}"
             + (" (vectors.faiss in the index folder)" if stats.vector_store == "faiss" else ""),
+            f"full text    {counted(stats.fulltext_segments, 'segment')} (merged into one by a write "
+            f"once {stats.fulltext_merge_in:,} more rows have changed)",
             f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
             f"format {stats.format_version})",
         ]

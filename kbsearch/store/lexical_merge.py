@@ -16,6 +16,7 @@ record pays for about ten records' worth of merging.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 
 import kbsearch.store.lexical_counts as lexical_counts
@@ -37,12 +38,17 @@ def after_write(db: sqlite3.Connection, changed: int) -> bool:
     write or not at all."""
     total = lexical_counts.total(db)
     since = changed_since_merge(db, total) + changed
-    if since < max(MERGE_AT_LEAST, MERGE_SHARE * total):
+    if since < merge_threshold(total):
         write_meta(db, CHANGED_KEY, str(since))
         return False
     db.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('optimize')")
     write_meta(db, CHANGED_KEY, "0")
     return True
+
+
+def merge_threshold(total: int) -> int:
+    """Changed FTS rows that make the next write merge, for an index of ``total`` rows."""
+    return max(MERGE_AT_LEAST, math.ceil(MERGE_SHARE * total))
 
 
 def changed_since_merge(db: sqlite3.Connection, total: int) -> int:
@@ -55,3 +61,9 @@ def changed_since_merge(db: sqlite3.Connection, total: int) -> int:
 def segments(db: sqlite3.Connection) -> int:
     """How many segments FTS5's index is in now."""
     return int(db.execute(f"SELECT count(DISTINCT segid) FROM {FTS_TABLE}_idx").fetchone()[0])
+
+
+def status(db: sqlite3.Connection) -> tuple[int, int]:
+    """(segments now, changed rows still to come before the next write merges)."""
+    total = lexical_counts.total(db)
+    return segments(db), max(0, merge_threshold(total) - changed_since_merge(db, total))
