@@ -9,7 +9,7 @@ English abstracts; bench/dev_stream.py) is built with the default models.txt
 ``aligned_same_item``: the shipped one, which ``check`` reads with the
 judge's token vectors (e5's float32 token graph on onnxruntime encodes the item
 and every candidate's tokens), and a copy with it set to null (the
-whole-text decision alone, as before). Then:
+whole-text decision alone, as before; its claims still read token vectors). Then:
 
 - warm checks in a process per config (the judge's passage vectors a
   process keeps would otherwise serve the second config what the first
@@ -24,7 +24,11 @@ whole-text decision alone, as before). Then:
   token vectors yesterday's process computed (``KBSEARCH_TOKEN_CACHE``):
   yesterday's process checked ``--checks`` other items (other new papers,
   other second summaries) against the same index. The other runs keep no
-  token vectors on disk (``KBSEARCH_TOKEN_CACHE_ROWS=0``), as before.
+  token vectors on disk (``KBSEARCH_TOKEN_CACHE_ROWS=0``), as before;
+- the same again in a process that finds on disk what the fill after an
+  ingest computed (``kbsearch/kb/token_fill.py``, run to its end first);
+- a third config with ``claim_said`` set to null as well: a check that reads
+  no token vectors at all, the whole-text decision every ratio is against.
 
 The machine is shared: the ratios are the steadier figures.
 """
@@ -79,15 +83,23 @@ def warm(
     return times
 
 
-def shipped_and_without(field: str, folder: Path) -> tuple[Path, Path]:
-    """The shipped default config, and a copy of it in ``folder`` with ``field`` set to null."""
+def shipped_and_without(field: str, folder: Path, *more: str) -> tuple[Path, Path]:
+    """The shipped default config, and a copy of it in ``folder`` with ``field`` (and ``more``) set to null."""
     shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
     whole = json.loads(shipped.read_text(encoding="utf-8"))
     if whole.get(field) is None:
         raise SystemExit(f"{shipped} has no {field} to measure")
-    plain = folder / f"without-{field}.json"
-    plain.write_text(json.dumps({**whole, field: None}), encoding="utf-8")
+    plain = folder / f"without-{'-'.join((field, *more))}.json"
+    plain.write_text(json.dumps({**whole, **dict.fromkeys((field, *more))}), encoding="utf-8")
     return shipped, plain
+
+
+def filled(index: Path, folder: Path) -> dict[str, str]:
+    """The environment of a process that finds on disk what the fill after an ingest
+    computed (``python -m kbsearch.kb.token_fill``, run here to its end)."""
+    env = with_disk(folder)
+    subprocess.run([sys.executable, "-m", "kbsearch.kb.token_fill", str(index)], cwd=ROOT, env=env, check=True)
+    return env
 
 
 def ingested(folder: Path, records: list[dict]) -> tuple[Path, Path]:
@@ -157,9 +169,12 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
         yesterday = probe_items(folder, rows, held, checks, 0)
         items = probe_items(folder, rows, held, checks, 1)
         shipped, plain = shipped_and_without("aligned_same_item", folder)
-        configs = {"aligned (shipped)": shipped, "whole texts only": plain}
+        _, no_tokens = shipped_and_without("aligned_same_item", folder, "claim_said")
+        configs = {"aligned (shipped)": shipped, "whole texts only": plain, NO_TOKENS: no_tokens}
         index, warmup = ingested(folder, records)
         times = warm(index, configs, warmup, items, without_disk())
+        fill_env = filled(index, folder / "filled")
+        times.update(warm(index, {FILLED: shipped}, warmup, items, fill_env))
         # Yesterday's process checked other items against the same index, keeping
         # the token vectors it computed; today's process reads them.
         disk = with_disk(folder / "token-vectors")
@@ -169,21 +184,29 @@ def measure_checks(records_count: int, checks: int) -> tuple[int, int, dict[str,
         new_item = probe_items(folder, rows, held, checks, 2)[0]  # checked by no process before
         colds = {name: cold(index, path, new_item, without_disk()) for name, path in configs.items()}
         colds["aligned, yesterday's token vectors on disk"] = cold(index, shipped, new_item, disk)
+        colds[FILLED] = cold(index, shipped, new_item, fill_env)
     return len(records), len(items), times, colds
 
 
+NO_TOKENS = "no token vectors (whole-text decision)"
+FILLED = "aligned, newest records filled after ingest"
+
+
 def print_table(records: int, items: int, times: dict[str, list[float]], colds: dict) -> None:
-    aligned, whole, kept = colds
-    names = (aligned, kept, whole)
-    print(f"{records} records; {items} one-item increments, each checked twice; ratios against {whole}\n")
-    print(f"| | {aligned} | {kept} | {whole} | ratios |\n|---|---|---|---|---|")
+    """Warm checks in every config, each with its ratio to the whole-text decision
+    (no token vectors read at all); the cold checks of the configs that ran one."""
+    names = ["aligned (shipped)", "aligned, yesterday's token vectors on disk", FILLED, "whole texts only", NO_TOKENS]
+    print(f"{records} records; {items} one-item increments, each checked twice; x: against {NO_TOKENS}\n")
+    print("| | " + " | ".join(names) + " |\n" + "|---" * (len(names) + 1) + "|")
     for when in ("first", "again"):
         for label, q in ((f"warm check p50, {when} (ms)", 0.5), (f"warm check p90, {when} (ms)", 0.9)):
-            x, y, z = (percentile(times[f"{name}, {when}"], q) for name in names)
-            print(f"| {label} | {x:.1f} | {y:.1f} | {z:.1f} | {x / z:.2f}x, {y / z:.2f}x |")
+            values = [percentile(times[f"{name}, {when}"], q) for name in names]
+            cells = [f"{v:.1f} ({v / values[-1]:.2f}x)" for v in values]
+            print(f"| {label} | " + " | ".join(cells) + " |")
+    shown = [name for name in names if name in colds]
+    print("\n| | " + " | ".join(shown) + " |\n" + "|---" * (len(shown) + 1) + "|")
     for label, at in (("cold check, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
-        x, y, z = (colds[name][at] for name in names)
-        print(f"| {label} | {x:.1f} | {y:.1f} | {z:.1f} | {x / z:.2f}x, {y / z:.2f}x |")
+        print(f"| {label} | " + " | ".join(f"{colds[name][at]:.2f}" for name in shown) + " |")
 
 
 def main() -> None:

@@ -14,6 +14,10 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 ENV_PREFIX = "KBSEARCH_"
 CACHE_ENV = "KBSEARCH_CACHE"
+NO_FILL = {"KBSEARCH_TOKEN_FILL": "0"}
+"""An ingest with a judge would start a background token fill: a process
+outliving its test and loading e5 beside the next ones. tests/test_token_fill.py
+turns it on where it tests it."""
 
 
 def _clear_kbsearch_variables(patch: pytest.MonkeyPatch) -> None:
@@ -37,6 +41,8 @@ def _session_environment(model_cache: Path) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         _clear_kbsearch_variables(patch)
         patch.setenv(CACHE_ENV, str(model_cache))
+        for name, value in NO_FILL.items():
+            patch.setenv(name, value)
         yield
 
 
@@ -46,6 +52,8 @@ def _test_environment(model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     whatever the shell or an earlier test set."""
     _clear_kbsearch_variables(monkeypatch)
     monkeypatch.setenv(CACHE_ENV, str(model_cache))
+    for name, value in NO_FILL.items():
+        monkeypatch.setenv(name, value)
 
 
 FAKE_DEDUPE = ROOT / "tests" / "data" / "fake-dedupe.json"

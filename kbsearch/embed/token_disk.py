@@ -6,7 +6,8 @@ but a new process (a cold ``kbsearch check``, the next day's server)
 encoded every candidate again: most of a first check's time. What one
 process encodes is written here, keyed by the text, and read by the next.
 Checked items become tomorrow's candidates, so a daily workflow mostly
-finds its candidates here; nothing is computed at ingest.
+finds its candidates here; records that came in through ``ingest`` are put
+here by a background fill (``kbsearch/kb/token_fill.py``), not by the ingest.
 
 One SQLite file per model build in the model cache (``$KBSEARCH_CACHE``),
 shared by every index: a token vector depends on the text and the model

@@ -178,6 +178,7 @@ class KnowledgeBase:
     ) -> IngestReport:
         """``vectors``: where a first write keeps the search vectors (``--vectors``; see ``VectorStore``)."""
         from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, will_embed
+        from kbsearch.kb.token_fill import after_ingest
 
         started = time.perf_counter()
         wanted = parse_vector_store(vectors, self.root) if vectors else None
@@ -201,6 +202,7 @@ class KnowledgeBase:
                 store.require_vectors(wanted)
             ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
         report.seconds, report.waited = wait.apart(time.perf_counter() - started)
+        after_ingest(self.root, self.spec, report)
         return report
 
     def reindex(self, progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> ReindexReport:
@@ -373,10 +375,8 @@ class KnowledgeBase:
                 remove_folders(made_folders)
 
     def _undo_first_write(self) -> bool:
-        """After a failed first write (an error, Ctrl-C): remove the database it
-        created, when nothing was committed to it. SQLite rolled the write back,
-        so the index would only be an empty schema that the README says a
-        refused ingest never leaves."""
+        """After a failed first write (an error, Ctrl-C): remove the database it created when
+        nothing was committed to it, not leave the empty schema a refused ingest never leaves."""
         if (store := self._store) is None or store.count() > 0:
             return False
         store.close()

@@ -1,0 +1,130 @@
+"""Token vectors of the newest records, computed after an ingest in a process of its own.
+
+A first check of a new item aligns it with its ten nearest candidates and
+weighs its claims against their passages, reading the judge's token vectors
+of each (e5's float32 token graph: about 0.25 ms a token on two cores). On a
+1,000-record index that was 146 of a first warm check's 200 ms. The disk tier
+(``kbsearch/embed/token_disk.py``) keeps what a check computed, so an item
+checked and accepted today is found there tomorrow; a record that came in
+through ``kbsearch ingest`` was never checked, and the first check near it
+paid for its tokens.
+
+So an ingest that wrote records starts ``python -m kbsearch.kb.token_fill
+INDEX MODEL`` and returns without waiting: at low priority, on one core, it
+reads the ``$KBSEARCH_TOKEN_FILL`` newest records (the rowids written last)
+and computes the token vectors the disk lacks of their passages (and of a
+whole text short enough to be aligned), newest first, then ends. A check that
+comes before it is done computes its own, as before. One fill at a time per
+index: a second one that finds the lock taken leaves the work to it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from filelock import FileLock, Timeout
+
+from kbsearch.models import ModelSpec, resolve_judge, resolve_model
+from kbsearch.records import Record
+from kbsearch.settings import settings
+from kbsearch.store import Store
+
+if TYPE_CHECKING:
+    from kbsearch.ingest import IngestReport
+
+FILL_LOCK = ".token-fill.lock"
+AT_ONCE = 64
+"""Texts per encoder call: the disk is written after each, so an interrupted fill keeps its work."""
+
+
+def after_ingest(root: Path, spec: ModelSpec, report: IngestReport) -> None:
+    """Start a fill when the ingest wrote records and a fill is due."""
+    if (report.added or report.updated) and due(spec):
+        start(root, spec.name)
+
+
+def due(spec: ModelSpec) -> bool:
+    """Whether an ingest with ``spec``'s model should start a fill: the model has a
+    judge, and the disk tier and the fill are on. Whether the dedupe config reads
+    token vectors at all is the fill's own question: it costs a config parse."""
+    chosen = settings()
+    return spec.judge is not None and chosen.token_fill > 0 and chosen.token_cache_rows > 0
+
+
+def start(root: Path, model: str) -> None:
+    """Start a fill of the index at ``root`` in its own process and session."""
+    subprocess.Popen(
+        [sys.executable, "-m", "kbsearch.kb.token_fill", str(root), model],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "KBSEARCH_JUDGE_THREADS": "1"},  # one core: the user's next command has the other
+        start_new_session=True,  # outlives the ingest that started it, and its Ctrl-C
+    )
+
+
+def fill(root: Path, model: str | None = None) -> int:
+    """Compute the token vectors the disk lacks for the newest records; how many
+    texts were encoded. Nothing when the model's config reads no token vectors."""
+    from kbsearch.dedupe.config import config_for
+    from kbsearch.embed import load_token_encoder
+
+    spec = resolve_model(model)
+    judge = resolve_judge(spec)
+    config = config_for(spec, None)
+    if judge is None or not config.reads_tokens():
+        return 0
+    store = Store.open(root)
+    try:
+        store.require_model(spec.name)
+        records = newest_records(store, settings().token_fill)
+    finally:
+        store.close()
+    tokens = load_token_encoder(judge)
+    if tokens is None:
+        return 0
+    texts = texts_to_fill(records, tokens.count_tokens, config.aligned_max_tokens)
+    for begin in range(0, len(texts), AT_ONCE):
+        tokens.encode_tokens(texts[begin : begin + AT_ONCE])  # kept on disk as they are read
+    return len(texts)
+
+
+def newest_records(store: Store, count: int) -> list[Record]:
+    """The ``count`` records written last (the highest rowids), newest first."""
+    with store.snapshot():
+        rowids = sorted(store.all_rowids(), reverse=True)[:count]
+        found = store.by_rowids(rowids)
+    return [found[r] for r in rowids if r in found]
+
+
+def texts_to_fill(
+    records: list[Record], count_tokens: Callable[[Sequence[str]], list[int]], aligned_max_tokens: int
+) -> list[str]:
+    """What a check reads token vectors of: every passage (the claims are
+    weighed against them), and the whole text where it is short enough to be
+    aligned (``DedupeConfig.aligned_max_tokens``) but is not a passage."""
+    passages = dict.fromkeys(p for record in records for p in record.passages())
+    wholes = [w for w in dict.fromkeys(record.embed_text() for record in records) if w not in passages]
+    counts = count_tokens(wholes) if wholes else []
+    aligned = [w for w, n in zip(wholes, counts, strict=True) if n <= aligned_max_tokens]
+    return [*passages, *aligned]
+
+
+def main(argv: list[str]) -> int:
+    root, model = Path(argv[0]), (argv[1] if len(argv) > 1 else None)
+    os.nice(10)  # behind whatever the user runs next
+    try:
+        with FileLock(str(root / FILL_LOCK), timeout=0):
+            fill(root, model)
+    except Timeout:
+        pass  # another fill is at it
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

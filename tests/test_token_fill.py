@@ -1,0 +1,129 @@
+"""After an ingest, a background process keeps the newest records' token vectors
+on disk (``kbsearch/kb/token_fill.py``), so that a first check near them reads
+what it would otherwise compute."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from filelock import FileLock
+
+import kbsearch.kb.token_fill as token_fill
+from fake_encoder import FakeEncoder, FakeTokenEncoder
+from kbsearch.embed.token_disk import DiskTokens
+from kbsearch.embed.tokens import RememberedTokens
+from kbsearch.ingest import IngestReport, ingest_records
+from kbsearch.models import ModelSpec
+from kbsearch.records import Kind, Record
+from kbsearch.store import ChangeSet, Store
+
+USE = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64, judge="fakejudge")
+NO_JUDGE = ModelSpec(name="fake", source="python:fake_encoder:make", dim=64)
+
+
+def record(i: int, text: str | None = None, claims: list[str] | None = None) -> Record:
+    return Record.model_validate(
+        {
+            "id": f"tom/r{i}",
+            "kind": Kind.increment,
+            "title": f"title {i}",
+            "text": text or f"KV cache note {i} with 8 H200 GPUs",
+            "claims": claims or [],
+            "instance": "tom",
+            "date": dt.date(2026, 9, 1),
+        }
+    )
+
+
+def written(root: Path, records: list[Record]) -> None:
+    encoder = FakeEncoder()
+    store = Store.open(root, create=True)
+    try:
+        for one in records:  # one write each: the rowids follow the order written
+            ingest_records(store, ChangeSet(upserts=[one]), model="fake", load_encoder=lambda: encoder)
+    finally:
+        store.close()
+
+
+def test_what_is_filled_is_every_passage_and_a_short_whole_text_that_is_not_one() -> None:
+    short = record(1, claims=["FP4 KV cache kernels", "1.8x decode throughput"])
+    long = record(2, text=" ".join(["word"] * 50), claims=["one claim"])
+    texts = token_fill.texts_to_fill([short, long], FakeTokenEncoder().count_tokens, aligned_max_tokens=20)
+    for each in (short, long):
+        assert set(each.passages()) <= set(texts)
+    wholes = {short.embed_text(), long.embed_text()} - set(short.passages()) - set(long.passages())
+    for whole in wholes:  # only a whole text that is no passage is judged by its length
+        assert (whole in texts) == (len(whole.split()) <= 20)
+
+
+def test_the_newest_records_are_those_written_last(tmp_path: Path) -> None:
+    written(tmp_path / "idx", [record(i) for i in range(5)])
+    store = Store.open(tmp_path / "idx")
+    try:
+        assert [r.id for r in token_fill.newest_records(store, 2)] == ["tom/r4", "tom/r3"]
+    finally:
+        store.close()
+
+
+def test_a_fill_keeps_the_newest_records_tokens_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "idx"
+    written(root, [record(i, claims=[f"claim {i}"]) for i in range(4)])
+    disk = DiskTokens(tmp_path / "tokens.sqlite")
+    inner = FakeTokenEncoder()
+    monkeypatch.setenv("KBSEARCH_TOKEN_FILL", "2")
+    monkeypatch.setattr(token_fill, "resolve_model", lambda name: USE)
+    monkeypatch.setattr(token_fill, "resolve_judge", lambda spec: USE.model_copy(update={"name": "fakejudge"}))
+    config = SimpleNamespace(reads_tokens=lambda: True, aligned_max_tokens=123)
+    monkeypatch.setattr("kbsearch.dedupe.config.config_for", lambda spec, path: config)
+    monkeypatch.setattr("kbsearch.embed.load_token_encoder", lambda spec: RememberedTokens(inner, disk=disk))
+
+    assert token_fill.fill(root, "fake") > 0
+    newest, older = record(3, claims=["claim 3"]), record(1, claims=["claim 1"])
+    assert set(disk.get(newest.passages())) == set(newest.passages())
+    assert disk.get(older.passages()) == {}
+    seen = inner.texts_seen
+    token_fill.fill(root, "fake")  # all on disk now: nothing is computed again
+    assert inner.texts_seen == seen
+
+
+def test_a_config_that_reads_no_token_vectors_fills_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "idx"
+    written(root, [record(0)])
+    monkeypatch.setattr(token_fill, "resolve_model", lambda name: USE)
+    monkeypatch.setattr(token_fill, "resolve_judge", lambda spec: USE)
+    config = SimpleNamespace(reads_tokens=lambda: False, aligned_max_tokens=123)
+    monkeypatch.setattr("kbsearch.dedupe.config.config_for", lambda spec, path: config)
+    monkeypatch.setattr("kbsearch.embed.load_token_encoder", lambda spec: pytest.fail("no model to load"))
+    assert token_fill.fill(root, "fake") == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "fill", "rows", "added", "started"),
+    [
+        (USE, "2000", "1000", 3, True),
+        (USE, "2000", "1000", 0, False),  # nothing written
+        (NO_JUDGE, "2000", "1000", 3, False),  # no token vectors to keep
+        (USE, "0", "1000", 3, False),  # turned off
+        (USE, "2000", "0", 3, False),  # no disk tier to fill
+    ],
+)
+def test_an_ingest_starts_a_fill_only_when_it_wrote_and_one_is_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: ModelSpec, fill: str, rows: str, added: int, started: bool
+) -> None:
+    starts: list[tuple[Path, str]] = []
+    monkeypatch.setattr(token_fill, "start", lambda root, model: starts.append((root, model)))
+    monkeypatch.setenv("KBSEARCH_TOKEN_FILL", fill)
+    monkeypatch.setenv("KBSEARCH_TOKEN_CACHE_ROWS", rows)
+    token_fill.after_ingest(tmp_path, spec, IngestReport(model="fake", added=added))
+    assert starts == ([(tmp_path, "fake")] if started else [])
+
+
+def test_a_second_fill_leaves_the_work_to_the_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(token_fill, "fill", lambda root, model: pytest.fail("filled while another fill ran"))
+    monkeypatch.setattr(token_fill.os, "nice", lambda step: 0)
+    tmp_path.mkdir(exist_ok=True)
+    with FileLock(str(tmp_path / token_fill.FILL_LOCK)):
+        assert token_fill.main([str(tmp_path), "fake"]) == 0
