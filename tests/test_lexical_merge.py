@@ -110,3 +110,16 @@ def test_stats_shows_the_segments_and_how_far_the_next_merge_is(store: Store, en
     assert shown.fulltext_segments == lexical_merge.segments(store.db) > 1
     assert shown.fulltext_merge_in == 10 + 1 - 3  # a tenth of 103 rows, rounded up, less the three changed
     assert f"full text    {shown.fulltext_segments} segments" in stats_text(shown)
+
+
+def test_a_long_merge_is_told_and_a_write_that_merges_nothing_is_not(
+    store: Store, encoder: FakeEncoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kbsearch.store.writer as writer
+
+    monkeypatch.setattr(writer, "MERGE_NOTE_SECONDS", 0.0)  # every merge here is quick
+    write(store, encoder, range(0, 100))  # merges
+    assert [n for n in store.notes if "merged the full-text index" in n]
+    store.cache.notes.clear()
+    write(store, encoder, range(100, 101))  # one row of 100: no merge
+    assert not [n for n in store.notes if "full-text" in n]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+import time
 from array import array
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -152,7 +153,7 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
             # Written: let the part's records and vectors go before the next one.
             part.upserts, part.vectors, part.judge = [], {}, None
         if wrote:
-            lexical_merge.after_write(db, fts_changes)
+            _merge_fulltext(store, db, fts_changes)
             passages.stamp(db)
             write_meta(db, "generation", str(store.generation + 1))
             write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
@@ -165,6 +166,19 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
     else:
         store.repair_cache()
     return wrote
+
+
+MERGE_NOTE_SECONDS = 1.0
+"""A merge this long is told: it made the ingest that long for a reason."""
+
+
+def _merge_fulltext(store: Store, db: sqlite3.Connection, changed: int) -> None:
+    started = time.perf_counter()
+    if lexical_merge.after_write(db, changed) and (spent := time.perf_counter() - started) >= MERGE_NOTE_SECONDS:
+        store.cache.notes.append(
+            f"merged the full-text index into one segment in {spent:.1f}s, as a tenth of it had changed "
+            "since the last merge: each search looks its words up once"
+        )
 
 
 def rebind_model(
