@@ -28,6 +28,19 @@ def test_a_record_s_passages_are_embedded_once_and_give_the_same_vectors() -> No
     assert judge.calls == 2
 
 
+def test_a_new_process_reads_a_record_s_batch_from_disk_exactly_as_it_was_encoded(tmp_path: Path) -> None:
+    from kbsearch.embed.token_disk import DiskTokens
+
+    disk = DiskTokens(tmp_path / "passages.sqlite", dtype=np.float32)
+    yesterday = FakeEncoder("fakejudge", 16)
+    encoded = JudgedPassages(yesterday, disk=disk).vectors(["alpha beta", "gamma delta"])
+    today = FakeEncoder("fakejudge", 16)
+    read = JudgedPassages(today, disk=disk).vectors(["alpha beta", "gamma delta"])
+    assert today.calls == 0 and read.dtype == np.float32 and np.array_equal(read, encoded)
+    JudgedPassages(today, disk=disk).vectors(["alpha beta"])  # another batch: the record's is not it
+    assert today.calls == 1
+
+
 def test_the_least_recently_read_record_goes_past_the_bound() -> None:
     judge = FakeEncoder("fakejudge", 16)
     kept = JudgedPassages(judge, max_rows=4)

@@ -35,8 +35,9 @@ UNSAFE_CALLS = {"system", "popen", "spawnl", "spawnv", "execv", "execve", "execl
 # The builtins, called by bare name; torch's ``module.eval()`` (inference mode) is not one.
 UNSAFE_BUILTINS = {"eval", "exec"}
 # Reviewed exceptions. background.py starts ``python -m kbsearch.store.compaction INDEX``
-# in the background: an argument list (no shell), this interpreter and the
-# index folder, never text from a record.
+# and ``python -m kbsearch.kb.token_fill INDEX MODEL`` in the background: an argument
+# list (no shell), this interpreter, the index folder and a models.txt name, never
+# text from a record.
 ALLOWED = {"background.py: import subprocess"}
 
 

@@ -5,14 +5,18 @@ what it would otherwise compute."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from filelock import FileLock
 
 import kbsearch.kb.token_fill as token_fill
 from fake_encoder import FakeEncoder, FakeTokenEncoder
+from kbsearch.dedupe.judged_passages import disk_key
 from kbsearch.embed.token_disk import DiskTokens
 from kbsearch.embed.tokens import RememberedTokens
 from kbsearch.ingest import IngestReport, ingest_records
@@ -68,36 +72,62 @@ def test_the_newest_records_are_those_written_last(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_fill_keeps_the_newest_records_tokens_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = tmp_path / "idx"
-    written(root, [record(i, claims=[f"claim {i}"]) for i in range(4)])
-    disk = DiskTokens(tmp_path / "tokens.sqlite")
-    inner = FakeTokenEncoder()
+@dataclass
+class Disks:
+    tokens: DiskTokens
+    passages: DiskTokens
+    token_encoder: FakeTokenEncoder
+
+
+def fill_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads_tokens: bool) -> Disks:
+    """A fill with fake models: USE's judge is a FakeEncoder, its token encoder a
+    FakeTokenEncoder, each kept on a disk tier of its own under ``tmp_path``."""
+    disks = Disks(
+        DiskTokens(tmp_path / "tokens.sqlite"),
+        DiskTokens(tmp_path / "passages.sqlite", dtype=np.float32),
+        FakeTokenEncoder(),
+    )
     monkeypatch.setenv("KBSEARCH_TOKEN_FILL", "2")
     monkeypatch.setattr(token_fill, "resolve_model", lambda name: USE)
     monkeypatch.setattr(token_fill, "resolve_judge", lambda spec: USE.model_copy(update={"name": "fakejudge"}))
-    config = SimpleNamespace(reads_tokens=lambda: True, aligned_max_tokens=123)
+    config = SimpleNamespace(reads_tokens=lambda: reads_tokens, aligned_max_tokens=123)
     monkeypatch.setattr("kbsearch.dedupe.config.config_for", lambda spec, path: config)
-    monkeypatch.setattr("kbsearch.embed.load_token_encoder", lambda spec: RememberedTokens(inner, disk=disk))
+    monkeypatch.setattr("kbsearch.dedupe.judged_passages.passage_disk", lambda judge: disks.passages)
+
+    def token_encoder(spec: ModelSpec) -> RememberedTokens:
+        assert reads_tokens, "a config that reads no token vectors loads no token encoder"
+        return RememberedTokens(disks.token_encoder, disk=disks.tokens)
+
+    monkeypatch.setattr("kbsearch.embed.load_token_encoder", token_encoder)
+    return disks
+
+
+def test_a_fill_keeps_the_newest_records_vectors_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "idx"
+    written(root, [record(i, claims=[f"claim {i}"]) for i in range(4)])
+    disks = fill_setup(tmp_path, monkeypatch, reads_tokens=True)
 
     assert token_fill.fill(root, "fake") > 0
     newest, older = record(3, claims=["claim 3"]), record(1, claims=["claim 1"])
-    assert set(disk.get(newest.passages())) == set(newest.passages())
-    assert disk.get(older.passages()) == {}
-    seen = inner.texts_seen
+    assert set(disks.tokens.get(newest.passages())) == set(newest.passages())
+    assert disks.tokens.get(older.passages()) == {}
+    batch = disk_key(newest.passages())  # the judge's vectors, one batch a record, as a check embeds them
+    assert np.array_equal(disks.passages.get([batch])[batch], FakeEncoder("fakejudge").encode(newest.passages()))
+    assert disks.passages.get([disk_key(older.passages())]) == {}
+    seen = disks.token_encoder.texts_seen
     token_fill.fill(root, "fake")  # all on disk now: nothing is computed again
-    assert inner.texts_seen == seen
+    assert disks.token_encoder.texts_seen == seen
 
 
-def test_a_config_that_reads_no_token_vectors_fills_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_config_that_reads_no_token_vectors_fills_the_judges_vectors_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = tmp_path / "idx"
-    written(root, [record(0)])
-    monkeypatch.setattr(token_fill, "resolve_model", lambda name: USE)
-    monkeypatch.setattr(token_fill, "resolve_judge", lambda spec: USE)
-    config = SimpleNamespace(reads_tokens=lambda: False, aligned_max_tokens=123)
-    monkeypatch.setattr("kbsearch.dedupe.config.config_for", lambda spec, path: config)
-    monkeypatch.setattr("kbsearch.embed.load_token_encoder", lambda spec: pytest.fail("no model to load"))
-    assert token_fill.fill(root, "fake") == 0
+    written(root, [record(0), record(1)])
+    disks = fill_setup(tmp_path, monkeypatch, reads_tokens=False)
+    assert token_fill.fill(root, "fake") == len(record(0).passages()) + len(record(1).passages())
+    assert disks.passages.get([disk_key(record(1).passages())])
+    assert disks.token_encoder.texts_seen == 0
 
 
 @pytest.mark.parametrize(
@@ -127,3 +157,27 @@ def test_a_second_fill_leaves_the_work_to_the_first(tmp_path: Path, monkeypatch:
     tmp_path.mkdir(exist_ok=True)
     with FileLock(str(tmp_path / token_fill.FILL_LOCK)):
         assert token_fill.main([str(tmp_path), "fake"]) == 0
+
+
+def test_the_module_runs_as_the_ingest_starts_it(fake_models: Path, tmp_path: Path) -> None:
+    """``python -m kbsearch.kb.token_fill INDEX MODEL``, as ``start`` runs it: it ends,
+    and with no judge it leaves nothing behind but its lock."""
+    import json
+    import subprocess
+    import sys
+
+    from kbsearch.cli import main
+
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "title": "SlabKV", "text": "tiers KV pages"}) + "\n", encoding="utf-8")
+    index = tmp_path / "idx"
+    assert main(["ingest", str(source), "--index", str(index)]) == 0
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "kbsearch.kb.token_fill", str(index), "fake"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (0, "")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kbsearch.embed.base import (
     Encoder,
@@ -25,6 +26,9 @@ from kbsearch.models import ONNX_BACKENDS, ModelSpec
 from kbsearch.runtime.cores import free_cores
 from kbsearch.settings import settings
 
+if TYPE_CHECKING:
+    from kbsearch.embed.token_disk import DiskTokens
+
 # The protocols and helpers live in ``base`` (the modules loaded here import
 # them from there); the package offers them beside its loaders.
 __all__ = [
@@ -36,6 +40,7 @@ __all__ = [
     "load_judge",
     "load_token_encoder",
     "normalize_rows",
+    "passage_disk",
     "quiet_libraries",
     "run_side_by_side",
 ]
@@ -48,6 +53,14 @@ def load_token_encoder(spec: ModelSpec) -> TokenEncoder | None:
     from kbsearch.embed.tokens import load_once
 
     return load_once(spec)
+
+
+def passage_disk(judge: Encoder) -> DiskTokens | None:
+    """Where ``judge``'s vectors of records' passages are kept between processes
+    (``kbsearch.embed.tokens.passage_disk``); None when they are not."""
+    from kbsearch.embed.tokens import passage_disk as disk_of
+
+    return disk_of(judge)
 
 
 def run_side_by_side() -> None:

@@ -36,16 +36,18 @@ _AT_ONCE = 500
 
 
 class DiskTokens:
-    """float16 token vectors by text, in one SQLite file."""
+    """Rows of vectors by text (float16 token vectors unless ``dtype`` says
+    otherwise), in one SQLite file."""
 
-    def __init__(self, path: Path, max_rows: int = MAX_DISK_ROWS) -> None:
+    def __init__(self, path: Path, max_rows: int = MAX_DISK_ROWS, dtype: type[np.floating] = np.float16) -> None:
         self.path = path
         self.max_rows = max_rows
+        self.dtype = dtype
         self._db: sqlite3.Connection | None = None
         self._failed = False
 
     def get(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
-        """text → its rows (float16), for the texts on disk."""
+        """text → its rows (in ``dtype``), for the texts on disk."""
         keys = {_key(text): text for text in texts}
         found: dict[str, np.ndarray] = {}
         db = self._open()
@@ -58,20 +60,20 @@ class DiskTokens:
                 marks = ",".join("?" * len(chunk))
                 sql = f"SELECT key, dim, rows FROM tokens WHERE key IN ({marks})"
                 for key, dim, blob in db.execute(sql, chunk):
-                    found[keys[key]] = np.frombuffer(blob, dtype=np.float16).reshape(-1, dim)
+                    found[keys[key]] = np.frombuffer(blob, dtype=self.dtype).reshape(-1, dim)
         except (sqlite3.Error, ValueError):  # ValueError: a row whose bytes are not its shape
             self._give_up()
             return {}
         return found
 
     def put(self, vectors: dict[str, np.ndarray]) -> None:
-        """Keep these texts' rows (float16), then let the oldest go past the bound."""
+        """Keep these texts' rows (in ``dtype``), then let the oldest go past the bound."""
         db = self._open()
         if db is None or not vectors:
             return
         now = time.time()
         rows = [
-            (_key(text), int(m.shape[1]), len(m), now, _blob(m))  # a text of no tokens keeps its width
+            (_key(text), int(m.shape[1]), len(m), now, _blob(m, self.dtype))  # no tokens: its width kept
             for text, m in vectors.items()
         ]
         try:
@@ -131,5 +133,5 @@ def _key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _blob(rows: np.ndarray) -> bytes:
-    return np.ascontiguousarray(rows, dtype=np.float16).tobytes()
+def _blob(rows: np.ndarray, dtype: type[np.floating]) -> bytes:
+    return np.ascontiguousarray(rows, dtype=dtype).tobytes()

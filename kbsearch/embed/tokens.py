@@ -106,6 +106,28 @@ def _disk_for(spec: ModelSpec, inner: TokenEncoder) -> DiskTokens | None:
     return DiskTokens(folder / f"{_safe(build)}-{made}.sqlite", chosen.token_cache_rows)
 
 
+PASSAGE_DISK_ROWS = 100_000
+"""Passage vectors kept on disk per judge build (float32, 1.5 KB each for e5:
+about 150 MB), some 30,000 records of three passages."""
+
+
+def passage_disk(judge: object) -> DiskTokens | None:
+    """The on-disk tier of a built-in judge's vectors of records' passages
+    (``kbsearch.dedupe.judged_passages``), named by its graph's build. float32,
+    as encoding gives them: a check reading them decides as one encoding them.
+    None for a judge of no known build (a plugin's) or with the disk turned off."""
+    from kbsearch.embed.model_cache import cache_root
+    from kbsearch.settings import settings
+
+    build = getattr(judge, "build_name", "")
+    chosen = settings()
+    if not build or chosen.token_cache_rows == 0:
+        return None
+    folder = chosen.token_cache or cache_root() / "token-vectors"
+    made = hashlib.sha256(f"{getattr(judge, 'model_id', '')}|{getattr(judge, 'prompt', '')}".encode()).hexdigest()
+    return DiskTokens(folder / f"{_safe(build)}-passages-{made[:12]}.sqlite", PASSAGE_DISK_ROWS, dtype=np.float32)
+
+
 def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
 

@@ -12,8 +12,11 @@ paid for its tokens.
 So an ingest that wrote records starts ``python -m kbsearch.kb.token_fill
 INDEX MODEL`` and returns without waiting: at low priority, on one core, it
 reads the ``$KBSEARCH_TOKEN_FILL`` newest records (the rowids written last)
-and computes the token vectors the disk lacks of their passages (and of a
-whole text short enough to be aligned), newest first, then ends. A check that
+and puts on disk what the disk lacks of them: the judge's vectors of each
+record's passages (``kbsearch/dedupe/judged_passages.py``: a check embeds
+them for every record it judges the same item), then the token vectors of
+their passages and of a whole text short enough to be aligned, newest
+first; then it ends. A check that
 comes before it is done computes its own, as before. One fill at a time per
 index: a second one that finds the lock taken leaves the work to it.
 """
@@ -21,7 +24,6 @@ index: a second one that finds the lock taken leaves the work to it.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
+import kbsearch.store.background as background
 from kbsearch.models import ModelSpec, resolve_judge, resolve_model
 from kbsearch.records import Record
 from kbsearch.settings import settings
@@ -58,26 +61,24 @@ def due(spec: ModelSpec) -> bool:
 
 def start(root: Path, model: str) -> None:
     """Start a fill of the index at ``root`` in its own process and session."""
-    subprocess.Popen(
-        [sys.executable, "-m", "kbsearch.kb.token_fill", str(root), model],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "KBSEARCH_JUDGE_THREADS": "1"},  # one core: the user's next command has the other
-        start_new_session=True,  # outlives the ingest that started it, and its Ctrl-C
+    # One onnxruntime thread: the user's next command has the other core.
+    background.start_module(
+        "kbsearch.kb.token_fill", str(root), model, env={**os.environ, "KBSEARCH_JUDGE_THREADS": "1"}
     )
 
 
 def fill(root: Path, model: str | None = None) -> int:
-    """Compute the token vectors the disk lacks for the newest records; how many
-    texts were encoded. Nothing when the model's config reads no token vectors."""
+    """Put on disk what a check would compute of the newest records and the disk
+    lacks: the judge's vectors of each record's passages (one batch a record, as a
+    check embeds them) and, when the config reads them, their token vectors. How
+    many texts were encoded or read."""
     from kbsearch.dedupe.config import config_for
-    from kbsearch.embed import load_token_encoder
+    from kbsearch.dedupe.judged_passages import judged_passages
+    from kbsearch.embed import load_judge, load_token_encoder
 
     spec = resolve_model(model)
     judge = resolve_judge(spec)
-    config = config_for(spec, None)
-    if judge is None or not config.reads_tokens():
+    if judge is None:
         return 0
     store = Store.open(root)
     try:
@@ -85,9 +86,13 @@ def fill(root: Path, model: str | None = None) -> int:
         records = newest_records(store, settings().token_fill)
     finally:
         store.close()
-    tokens = load_token_encoder(judge)
+    kept = judged_passages(load_judge(judge, spec.name))
+    for record in records:
+        kept.vectors(record.passages())
+    config = config_for(spec, None)
+    tokens = load_token_encoder(judge) if config.reads_tokens() else None
     if tokens is None:
-        return 0
+        return sum(len(record.passages()) for record in records)
     texts = texts_to_fill(records, tokens.count_tokens, config.aligned_max_tokens)
     for begin in range(0, len(texts), AT_ONCE):
         tokens.encode_tokens(texts[begin : begin + AT_ONCE])  # kept on disk as they are read
