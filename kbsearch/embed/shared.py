@@ -90,6 +90,10 @@ class SharedEncoder:
                 self._inner = self._load(self.spec)
             return self._inner
 
+    def unwrapped(self) -> Encoder:
+        """The model itself, loaded: what names its build (``tokens.passage_disk``)."""
+        return self._get()
+
     @property
     def model_id(self) -> str:
         return self._get().model_id

@@ -119,6 +119,8 @@ def passage_disk(judge: object) -> DiskTokens | None:
     from kbsearch.embed.model_cache import cache_root
     from kbsearch.settings import settings
 
+    unwrapped = getattr(judge, "unwrapped", None)  # a server's or the TUI's shared judge: the model inside
+    judge = unwrapped() if callable(unwrapped) else judge
     build = getattr(judge, "build_name", "")
     chosen = settings()
     if not build or chosen.token_cache_rows == 0:
