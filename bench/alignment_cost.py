@@ -98,6 +98,7 @@ def filled(index: Path, folder: Path) -> dict[str, str]:
     """The environment of a process that finds on disk what the fill after an ingest
     computed (``python -m kbsearch.kb.token_fill``, run here to its end)."""
     env = with_disk(folder)
+    env.pop("KBSEARCH_TOKEN_FILL", None)  # the default, as after a user's ingest (python -m bench sets 0)
     subprocess.run([sys.executable, "-m", "kbsearch.kb.token_fill", str(index)], cwd=ROOT, env=env, check=True)
     return env
 

@@ -7,6 +7,7 @@ copied into the project. Shared by bench/tui_latency.py and bench/serve_load.py.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
@@ -73,6 +74,7 @@ def build_index(folder: Path, spec: ModelSpec, count: int) -> None:
         for record in to_records(load_rows(), count):
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     started = time.perf_counter()
+    os.environ["KBSEARCH_TOKEN_FILL"] = "0"  # no fill left running beside what is measured next
     kb = KnowledgeBase.open(folder, spec.name, create=True)
     try:
         report = kb.ingest([feed])

@@ -483,6 +483,9 @@ def main() -> None:
     parser.add_argument("--kills-only", action="store_true", help="only the SIGKILL trials")
     parser.add_argument("--rate", type=float, help="open loop: this many requests a second, arriving at random")
     parser.add_argument("--in-process", type=int, default=40, help="open loop: in-process requests of each kind")
+    parser.add_argument(
+        "--filled", type=int, default=0, help="open loop: the fill after an ingest kept this many newest records"
+    )
     args = parser.parse_args()
     spec = resolve_model(None)
     base = args.cache / f"index-{RECORDS // 1000}k"
@@ -513,20 +516,25 @@ def main() -> None:
     kill_during_accepts(base, args.cache, rows, args.kills)
 
 
-def empty_token_folder(cache: Path) -> None:
+def empty_token_folder(cache: Path, index: Path | None = None, filled: int = 0) -> None:
     """The judge's token vectors kept on disk start empty, as on a new machine
-    (the user's own cache would hold what earlier runs aligned)."""
+    (the user's own cache would hold what earlier runs aligned); with ``filled``,
+    holding what the fill after an ingest puts there for that many newest
+    records (``kbsearch/kb/token_fill.py``, run here to its end)."""
     tokens = cache / "run-tokens"
     os.environ["KBSEARCH_TOKEN_CACHE"] = str(tokens)  # environment() passes it on
     shutil.rmtree(tokens, ignore_errors=True)
+    if filled and index is not None:
+        env = {**os.environ, "KBSEARCH_TOKEN_FILL": str(filled), "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "kbsearch.kb.token_fill", str(index)], env=env, check=True)
 
 
 def run_open_loop(index: Path, args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
     """The in-process run first, then the server, each with an empty token-vector
     folder: every record's first alignment is paid in both."""
-    empty_token_folder(args.cache)
+    empty_token_folder(args.cache, index, args.filled)
     alone = in_process_cpu(index, args.in_process)
-    empty_token_folder(args.cache)
+    empty_token_folder(args.cache, index, args.filled)
     server = Server(index)
     try:
         load = asyncio.run(open_loop(server, args, rows))
