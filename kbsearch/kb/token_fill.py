@@ -1,4 +1,4 @@
-"""Token vectors of the newest records, computed after an ingest in a process of its own.
+"""The judge's vectors of the newest records, computed after an ingest in a process of its own.
 
 A first check of a new item aligns it with its ten nearest candidates and
 weighs its claims against their passages, reading the judge's token vectors
