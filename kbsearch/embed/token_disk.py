@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -45,9 +46,21 @@ class DiskTokens:
         self.dtype = dtype
         self._db: sqlite3.Connection | None = None
         self._failed = False
+        # One connection for the process's threads: a server's checks read and write
+        # the judge's passage vectors at once (JudgedPassages calls outside its own lock).
+        self._lock = threading.Lock()
 
     def get(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         """text → its rows (in ``dtype``), for the texts on disk."""
+        with self._lock:
+            return self._get(texts)
+
+    def put(self, vectors: dict[str, np.ndarray]) -> None:
+        """Keep these texts' rows (in ``dtype``), then let the oldest go past the bound."""
+        with self._lock:
+            self._put(vectors)
+
+    def _get(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         keys = {_key(text): text for text in texts}
         found: dict[str, np.ndarray] = {}
         db = self._open()
@@ -66,8 +79,7 @@ class DiskTokens:
             return {}
         return found
 
-    def put(self, vectors: dict[str, np.ndarray]) -> None:
-        """Keep these texts' rows (in ``dtype``), then let the oldest go past the bound."""
+    def _put(self, vectors: dict[str, np.ndarray]) -> None:
         db = self._open()
         if db is None or not vectors:
             return
@@ -124,9 +136,10 @@ class DiskTokens:
             self._db = None
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
 
 def _key(text: str) -> str:

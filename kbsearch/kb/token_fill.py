@@ -16,9 +16,9 @@ and puts on disk what the disk lacks of them: the judge's vectors of each
 record's passages (``kbsearch/dedupe/judged_passages.py``: a check embeds
 them for every record it judges the same item), then the token vectors of
 their passages and of a whole text short enough to be aligned, newest
-first; then it ends. A check that
-comes before it is done computes its own, as before. One fill at a time per
-index: a second one that finds the lock taken leaves the work to it.
+first; then it ends. A check that comes before it is done computes its own,
+as before. One fill at a time per index: a second one that finds the lock
+taken leaves the work to it.
 """
 
 from __future__ import annotations
