@@ -44,6 +44,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -146,19 +147,29 @@ _NOT_NAMES = frozenset(
     }
 )
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]")
+_WORD_PARTS = re.compile(r"[-.+]")
 
 
 def latin_names(text: str) -> set[str]:
     """Coined names (TriAttention, When2Think, C²KV) and acronyms (DES, RSVP)
     in a text, lower-cased: written alike in Chinese and English text."""
-    names = set()
+    names: set[str] = set()
     for word in _LATIN_WORD.findall(text):
-        for part in re.split(r"[-.+]", word):
-            if len(part) < 2 or not any(ch.isalpha() for ch in part):
-                continue
-            if (is_coined(part) or part.isupper()) and part.lower() not in _NOT_NAMES:
-                names.add(part.lower())
+        names.update(_names_in_word(word))
     return names
+
+
+@lru_cache(maxsize=1 << 16)
+def _names_in_word(word: str) -> tuple[str, ...]:
+    # Cached: a check reads each candidate's text three times, and its words
+    # recur across records; this was a tenth of a warm check's time.
+    names = []
+    for part in _WORD_PARTS.split(word):
+        if len(part) < 2 or not any(ch.isalpha() for ch in part):
+            continue
+        if (is_coined(part) or part.isupper()) and part.lower() not in _NOT_NAMES:
+            names.append(part.lower())
+    return tuple(names)
 
 
 def name_weight(count: int) -> float:
