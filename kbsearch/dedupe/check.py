@@ -33,6 +33,7 @@ from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.runtime.blas import one_blas_thread
 from kbsearch.runtime.cancel import checkpoint
+from kbsearch.runtime.overlap import side_by_side
 from kbsearch.store import SearchFilter, Store
 
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
@@ -93,34 +94,49 @@ class Checker:
         # short text) is embedded too, after the passages.
         passages = [_with_claims(item) for item in items]
         texts = [p for each in passages for p in each]
+        # The token graph runs beside both sentence encoders: a short item's
+        # runs are too small to use both cores each, so one after the other
+        # left a core idle for most of a warm check's encoding.
+        (vectors, judged), tokens = side_by_side(
+            lambda: self._sentence_vectors(items, texts),
+            lambda: self._token_vectors([item.embed_text() for item in items]),
+            "judge tokens wait",
+        )
+        out, start = [], 0
+        for item, own, judge, own_tokens in zip(items, passages, judged, tokens, strict=True):
+            out.append(Embedded(item, vectors[start : start + len(own)], own, judge, own_tokens))
+            start += len(own)
+        return out
+
+    def _sentence_vectors(self, items: list[Record], texts: list[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """The encoder's vector of every passage, and the judge's of each item's whole text."""
         with timings.phase("embed items"):
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
         judged: list[np.ndarray | None] = [None] * len(items)
         if self.judge is not None and items:
             with timings.phase("judge items"):
                 judged = list(self.judge.encode([item.embed_text() for item in items]))
-        out, start = [], 0
-        for item, own, judge in zip(items, passages, judged, strict=True):
-            out.append(Embedded(item, vectors[start : start + len(own)], own, judge))
-            start += len(own)
-        self._with_tokens(out)
-        return out
+        return vectors, judged
+
+    def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:
+        """The judge's token vectors of each text; none (an empty array) for a
+        text longer than the aligned decision was fitted on, so its pairs are
+        decided by ``same_item``; all None without a token encoder."""
+        if self.tokens is None or not texts:
+            return [None] * len(texts)
+        with timings.phase("judge tokens"):
+            counts = self.tokens.count_tokens(texts)
+            fitting = [t for t, n in zip(texts, counts, strict=True) if n <= self.config.aligned_max_tokens]
+            vectors = dict(zip(fitting, self.tokens.encode_tokens(fitting), strict=True))
+        return [vectors.get(text, NO_TOKENS) for text in texts]
 
     def _with_tokens(self, records: list[Embedded]) -> None:
-        """Give each record the judge's token vectors of its whole text, once; a
-        text longer than the aligned decision was fitted on gets none (an empty
-        array), so its pairs are decided by ``same_item``."""
+        """Give each record the judge's token vectors of its whole text, once."""
         lacking = [e for e in records if e.judge_tokens is None]
         if self.tokens is None or not lacking:
             return
-        with timings.phase("judge tokens"):
-            counts = self.tokens.count_tokens([e.whole_text for e in lacking])
-            fitting = [e for e, n in zip(lacking, counts, strict=True) if n <= self.config.aligned_max_tokens]
-            vectors = dict(
-                zip(map(id, fitting), self.tokens.encode_tokens([e.whole_text for e in fitting]), strict=True)
-            )
-        for embedded in lacking:
-            embedded.judge_tokens = vectors.get(id(embedded), NO_TOKENS)
+        for embedded, tokens in zip(lacking, self._token_vectors([e.whole_text for e in lacking]), strict=True):
+            embedded.judge_tokens = tokens
 
     def _filter(self, item: Record, resubmitted: list[str]) -> SearchFilter:
         # Only this submission is left out. A stored record under an item's
