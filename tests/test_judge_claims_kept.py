@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.files import write_jsonl
-from test_judge import FAKE_JUDGE_DEDUPE, KNOWN, judge_encoder, judged_models  # noqa: F401
+from test_judge import FAKE_JUDGE_DEDUPE, ITEM, KNOWN, judge_encoder, judged_models  # noqa: F401
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.config import DedupeConfig
@@ -121,3 +121,32 @@ def test_claim_said_weighs_the_same_item_records_else_the_claims_nearest_passage
         weighed.clear()
         kb.check(str(write_jsonl(tmp_path / "fresh.jsonl", [fresh])), config=config)
         assert weighed and all(not same and len(ids) == 1 for same, ids in weighed)
+
+
+def test_a_claim_that_is_the_whole_text_is_not_embedded_again(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """An item without 要点 and of one sentence is its own claim: the judge's vector of
+    its whole text serves both the item decision and the claim's (one model run fewer)."""
+
+    class Recording(FakeEncoder):
+        def __init__(self) -> None:
+            super().__init__("fakejudge", 32)
+            self.texts: list[str] = []
+
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            self.texts.extend(texts)
+            return super().encode(texts)
+
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"]})
+    judge = Recording()
+    repeat = {**ITEM, "text": "TriAttention keeps keys in a frequency basis and KV memory falls by 6x"}
+    with KnowledgeBase(tmp_path / "idx", resolve_model("fake"), create=True, encoder=FakeEncoder(), judge=judge) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        judge.texts.clear()
+        result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
+    assert any(m.same_item for m in result.matches) and len(result.claims) == 1
+    whole = judge.texts[0]  # the item decision's, first
+    assert result.claims[0].text in whole and judge.texts.count(whole) == 1

@@ -271,7 +271,7 @@ class Checker:
         texts = item.record.claim_texts() or [item.whole_text]
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
-        judged = self._judged_claims(texts, same)
+        judged = self._judged_claims(item, texts, same)
         statuses = []
         for number, text in enumerate(texts):
             checkpoint()
@@ -305,7 +305,7 @@ class Checker:
             if r in loaded and not ruled_out(item, loaded[r], self.config)
         ]
 
-    def _judged_claims(self, texts: list[str], same: list[Embedded]) -> list[list[PassageHit]]:
+    def _judged_claims(self, item: Embedded, texts: list[str], same: list[Embedded]) -> list[list[PassageHit]]:
         """Per claim, every passage of the same-item records with the judge's
         cosine (empty without a judge's claim decision). Only records already
         judged the same item are read, so the judge embeds a few passages per
@@ -313,13 +313,23 @@ class Checker:
         if self.judge is None or self.config.judge_claim_known is None or not same:
             return [[] for _ in texts]
         with timings.phase("judge claims"):
-            claims = self.judge.encode(texts)
+            claims = self._judge_claim_vectors(item, texts)
             self._reader.remember_claims(texts, claims)
             passages = [(known, self._judge_passages(known)) for known in same]
         return [
             [PassageHit(known, i, float(c)) for known, vectors in passages for i, c in enumerate(vectors @ claim)]
             for claim in claims
         ]
+
+    def _judge_claim_vectors(self, item: Embedded, texts: list[str]) -> np.ndarray:
+        """The judge's vector of each claim; a claim that is the item's whole
+        text (an item without 要点 or sentences) has it already."""
+        assert self.judge is not None
+        if item.judge is None:
+            return self.judge.encode(texts)
+        others = [t for t in texts if t != item.whole_text]
+        encoded = dict(zip(others, self.judge.encode(others), strict=True)) if others else {}
+        return np.stack([item.judge if t == item.whole_text else encoded[t] for t in texts])
 
     def _judge_passages(self, known: Embedded) -> np.ndarray:
         """A same-item record's passages embedded by the judge, kept across checks."""
