@@ -161,3 +161,43 @@ def test_only_the_candidates_nearest_by_the_judge_are_aligned(judged_models: Pat
     nearest = max(matches.values(), key=lambda m: m.features["judge_cosine"])
     assert [m.id for m in matches.values() if "aligned" in m.features] == [nearest.id]
     assert tokens.texts_seen == 2  # the item and its nearest candidate
+
+
+def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """A short item's model runs are too small to use both cores each, so the token
+    graph runs on a thread while the sentence encoders run here: each encoder below
+    waits to see the other one started, which only happens when they overlap."""
+    import threading
+
+    token_started, sentence_started = threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+    armed = threading.Event()
+
+    class Tokens(FakeTokenEncoder):
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            if armed.is_set() and "tokens" not in seen:
+                token_started.set()
+                seen["tokens"] = sentence_started.wait(timeout=5)
+            return super().encode_tokens(texts)
+
+    class Sentences(FakeEncoder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            if armed.is_set() and "sentences" not in seen:
+                sentence_started.set()
+                seen["sentences"] = token_started.wait(timeout=5)
+            return super().encode(texts)
+
+    config = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
+    with KnowledgeBase(
+        tmp_path / "idx",
+        resolve_model("fake"),
+        create=True,
+        encoder=Sentences(),
+        judge=judge_encoder(),
+        tokens=Tokens(TRANSLATIONS),
+    ) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        armed.set()
+        item = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [ITEM])), config=config).items[0]
+    assert seen == {"tokens": True, "sentences": True}
+    assert any(m.id == "k-des" and m.same_item for m in item.matches)  # the overlap changes no decision
