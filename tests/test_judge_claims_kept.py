@@ -150,3 +150,45 @@ def test_a_claim_that_is_the_whole_text_is_not_embedded_again(
     assert any(m.same_item for m in result.matches) and len(result.claims) == 1
     whole = judge.texts[0]  # the item decision's, first
     assert result.claims[0].text in whole and judge.texts.count(whole) == 1
+
+
+def test_an_item_s_claims_are_read_token_by_token_beside_its_sentence_vectors(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """With a ``claim_said`` that reads coverage, the claims' token vectors are encoded in
+    one run on the thread beside the sentence encoders, not one run per claim after the
+    search; the claim decision reads them from there."""
+    import threading
+
+    from test_claim_said import COVERED
+
+    from fake_encoder import FakeTokenEncoder
+
+    calls: list[tuple[bool, list[str]]] = []
+
+    class Tokens(FakeTokenEncoder):
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            calls.append((threading.current_thread() is threading.main_thread(), list(texts)))
+            return super().encode_tokens(texts)
+
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    points = ["TriAttention keeps the keys in a frequency basis", "KV memory falls by 6x"]
+    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
+    with KnowledgeBase(
+        tmp_path / "idx",
+        resolve_model("fake"),
+        create=True,
+        encoder=FakeEncoder(),
+        judge=judge_encoder(),
+        tokens=Tokens(),
+    ) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        calls.clear()
+        result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
+    claims = [c.text for c in result.claims]
+    assert len(claims) >= 2 and any(m.same_item for m in result.matches)
+    beside = [texts for on_main, texts in calls if not on_main]
+    assert any(set(claims) <= set(texts) for texts in beside)  # all in one run, off the main thread
+    assert not any(set(texts) & set(claims) for on_main, texts in calls if on_main)

@@ -21,7 +21,7 @@ import numpy as np
 
 import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
-from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.config import TOKEN_FEATURES, DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
@@ -98,9 +98,7 @@ class Checker:
         # runs are too small to use both cores each, so one after the other
         # left a core idle for most of a warm check's encoding.
         (vectors, judged), tokens = side_by_side(
-            lambda: self._sentence_vectors(items, texts),
-            lambda: self._token_vectors([item.embed_text() for item in items]),
-            "judge tokens wait",
+            lambda: self._sentence_vectors(items, texts), lambda: self._tokens_beside(items), "judge tokens wait"
         )
         out, start = [], 0
         for item, own, judge, own_tokens in zip(items, passages, judged, tokens, strict=True):
@@ -117,6 +115,18 @@ class Checker:
             with timings.phase("judge items"):
                 judged = list(self.judge.encode([item.embed_text() for item in items]))
         return vectors, judged
+
+    def _tokens_beside(self, items: list[Record]) -> list[np.ndarray | None]:
+        """The token vectors of each item's whole text; and, when ``claim_said`` reads
+        coverage, its claims' too, kept by the passage reader for the claim decision
+        (each claim's own model run came after the search, on one core)."""
+        tokens = self._token_vectors([item.embed_text() for item in items])
+        said = self.config.claim_said
+        if said is not None and set(said.features) & set(TOKEN_FEATURES):
+            claims = dict.fromkeys(text for item in items for text in item.claim_texts() or [item.embed_text()])
+            with timings.phase("claim tokens"):
+                self._reader.token_rows(list(claims))
+        return tokens
 
     def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:
         """The judge's token vectors of each text; none (an empty array) for a
