@@ -192,3 +192,50 @@ def test_an_item_s_claims_are_read_token_by_token_beside_its_sentence_vectors(
     beside = [texts for on_main, texts in calls if not on_main]
     assert any(set(claims) <= set(texts) for texts in beside)  # all in one run, off the main thread
     assert not any(set(texts) & set(claims) for on_main, texts in calls if on_main)
+
+
+def test_a_new_item_s_claims_are_judged_in_one_run_against_kept_record_batches(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """With no same-item record, ``claim_said`` weighs each claim's nearest passage. That
+    passage is read in its record's batch, which a process (or the fill after an ingest)
+    keeps, and the claims are embedded in one run: a passage alone, and each claim alone,
+    were an e5 run each per new item."""
+    from test_claim_said import COVERED, TOKENS
+
+    calls: list[list[str]] = []
+
+    class Recording(FakeEncoder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            calls.append(list(texts))
+            return super().encode(texts)
+
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    fresh = {
+        "id": "i-new",
+        "title": "Paged prefix sharing",
+        "text": "Prefix pages are shared. The KV cache hit rate doubles.",
+    }
+    with KnowledgeBase(
+        tmp_path / "idx",
+        resolve_model("fake"),
+        create=True,
+        encoder=FakeEncoder(),
+        judge=Recording("fakejudge", 32),
+        tokens=TOKENS,
+    ) as kb:
+        # Records of several passages (a text and its 要点): a passage alone is not their batch.
+        known_records = [{**k, "claims": k["text"].split(" and ")} for k in KNOWN]
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", known_records)])
+        for n, known in enumerate(known_records):  # a repeat of each: its record's batch is kept
+            repeat = {**known, "id": f"i-repeat-{n}", "instance": "tom", "date": "2026-09-18"}
+            kb.check(str(write_jsonl(tmp_path / f"repeat-{n}.jsonl", [repeat])), config=config)
+        calls.clear()
+        result = kb.check(str(write_jsonl(tmp_path / "fresh.jsonl", [fresh])), config=config).items[0]
+    claims = [c.text for c in result.claims]
+    assert len(claims) == 2 and not any(m.same_item for m in result.matches)
+    assert all(c.best_id in {"k-tri", "k-tgi"} for c in result.claims)  # each weighed a known passage
+    assert all(c.evidence for c in result.claims), [c.evidence for c in result.claims]
+    assert sorted(map(len, calls)) == [1, 2] and claims in calls  # the item's text, then its claims at once

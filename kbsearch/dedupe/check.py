@@ -281,7 +281,7 @@ class Checker:
         texts = item.record.claim_texts() or [item.whole_text]
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
-        judged = self._judged_claims(item, texts, same)
+        judged = self._judged_claims(texts, self._claim_judge_vectors(item, texts, same), same)
         statuses = []
         for number, text in enumerate(texts):
             checkpoint()
@@ -315,16 +315,29 @@ class Checker:
             if r in loaded and not ruled_out(item, loaded[r], self.config)
         ]
 
-    def _judged_claims(self, item: Embedded, texts: list[str], same: list[Embedded]) -> list[list[PassageHit]]:
+    def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:
+        """The judge's vectors of the item's claims, in one run, kept for ``claim_said``
+        too; None when no decision reads them (no judge, or no ``claim_said`` and no
+        same-item record for the cosine decision)."""
+        if self.judge is None or (
+            self.config.claim_said is None and (self.config.judge_claim_known is None or not same)
+        ):
+            return None
+        with timings.phase("judge claims"):
+            vectors = self._judge_claim_vectors(item, texts)
+        self._reader.remember_claims(texts, vectors)
+        return vectors
+
+    def _judged_claims(
+        self, texts: list[str], claims: np.ndarray | None, same: list[Embedded]
+    ) -> list[list[PassageHit]]:
         """Per claim, every passage of the same-item records with the judge's
         cosine (empty without a judge's claim decision). Only records already
         judged the same item are read, so the judge embeds a few passages per
         repeat and nothing for a NEW item."""
-        if self.judge is None or self.config.judge_claim_known is None or not same:
+        if claims is None or self.config.judge_claim_known is None or not same:
             return [[] for _ in texts]
         with timings.phase("judge claims"):
-            claims = self._judge_claim_vectors(item, texts)
-            self._reader.remember_claims(texts, claims)
             passages = [(known, self._judge_passages(known)) for known in same]
         return [
             [PassageHit(known, i, float(c)) for known, vectors in passages for i, c in enumerate(vectors @ claim)]

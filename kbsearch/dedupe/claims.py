@@ -130,18 +130,14 @@ class PassageReader:
             return None
         return _read_once(self._claims, [text], self.judge.encode)[0]
 
-    def passages(self, hits: list[PassageHit], same_ids: set[str]) -> list[np.ndarray | None]:
-        """A same-item record's passages as the cosine decision read them (the record's
-        batch); another record's one passage alone, as the rest of it is not weighed."""
+    def passages(self, hits: list[PassageHit]) -> list[np.ndarray | None]:
+        """Each passage as the cosine decision reads it: in its record's batch, which the
+        fill after an ingest keeps on disk (a passage alone was an e5 run per claim of
+        every new item)."""
         if self.judge is None:
             return [None] * len(hits)
         kept = judged_passages(self.judge)
-        return [
-            kept.vectors(hit.known.passages)[hit.index]
-            if hit.known.record.id in same_ids
-            else kept.vectors([hit.known.passages[hit.index]])[0]
-            for hit in hits
-        ]
+        return [kept.vectors(hit.known.passages)[hit.index] for hit in hits]
 
     def token_rows(self, texts: list[str]) -> list[np.ndarray | None]:
         if self.tokens is None:
@@ -277,7 +273,7 @@ def _nearest_by_judge(hits: list[PassageHit], cosines: list[float], same_ids: se
 
 
 def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
-    claim_judge, judged = reader.claim(claim), reader.passages(hits, same_ids)
+    claim_judge, judged = reader.claim(claim), reader.passages(hits)
     cosines = [
         float(claim_judge @ vector) if claim_judge is not None and vector is not None else 0.0 for vector in judged
     ]
