@@ -239,3 +239,45 @@ def test_a_new_item_s_claims_are_judged_in_one_run_against_kept_record_batches(
     assert all(c.best_id in {"k-tri", "k-tgi"} for c in result.claims)  # each weighed a known passage
     assert all(c.evidence for c in result.claims), [c.evidence for c in result.claims]
     assert sorted(map(len, calls)) == [1, 2] and claims in calls  # the item's text, then its claims at once
+
+
+def test_a_large_check_stops_between_claim_token_runs_once_its_request_is_given_up(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The claims' token vectors are encoded beside, a few claims a run; a request given
+    up (over budget, its caller gone) stops at the next run, not after every claim."""
+    from test_claim_said import COVERED
+
+    from fake_encoder import FakeTokenEncoder
+    from kbsearch.dedupe.check import CLAIM_TOKEN_BATCH
+    from kbsearch.errors import Stopped
+    from kbsearch.runtime.cancel import Cancellation, watching
+
+    cancellation = Cancellation()
+    runs: list[int] = []
+
+    class GivesUp(FakeTokenEncoder):
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            runs.append(len(texts))
+            if len(runs) == 2:  # the item's text, then the first run of its claims
+                cancellation.cancel("the caller has gone")
+            return super().encode_tokens(texts)
+
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    points = [f"point number {n} of a long briefing item" for n in range(3 * CLAIM_TOKEN_BATCH)]
+    item = {"id": "i-long", "title": "A long item", "text": "a long item of many points", "claims": points}
+    with KnowledgeBase(
+        tmp_path / "idx",
+        resolve_model("fake"),
+        create=True,
+        encoder=FakeEncoder(),
+        judge=judge_encoder(),
+        tokens=GivesUp(),
+    ) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        runs.clear()
+        with watching(cancellation), pytest.raises(Stopped):
+            kb.check(str(write_jsonl(tmp_path / "item.jsonl", [item])), config=config)
+    assert runs == [1, CLAIM_TOKEN_BATCH]  # the item's text, then one run of claims

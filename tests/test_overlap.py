@@ -127,3 +127,15 @@ def test_e5_builds_its_session_while_its_tokenizer_loads(tmp_path: Path, monkeyp
     monkeypatch.setattr(onnxruntime, "InferenceSession", Session)
     model = e5_onnx.OnnxE5("e5", tmp_path)
     assert model.dim == 384 and started["tokenizer"] is not started["session"]
+
+
+def test_the_work_beside_obeys_the_caller_s_cancellation() -> None:
+    """A server's request runs under a ``Cancellation`` (a context variable): the work
+    beside it must stop at its checkpoints too, or a large check ran on past its budget."""
+    from kbsearch.errors import Stopped
+    from kbsearch.runtime.cancel import Cancellation, checkpoint, watching
+
+    cancellation = Cancellation()
+    cancellation.cancel("the caller has gone")
+    with watching(cancellation), pytest.raises(Stopped):
+        side_by_side(lambda: None, checkpoint, "wait")

@@ -37,6 +37,8 @@ from kbsearch.runtime.overlap import side_by_side
 from kbsearch.store import SearchFilter, Store
 
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
+CLAIM_TOKEN_BATCH = 16
+"""Claims encoded token by token per model run: a request's budget is checked between runs."""
 """A record's token vectors when its text is too long for the aligned decision."""
 
 
@@ -123,9 +125,11 @@ class Checker:
         tokens = self._token_vectors([item.embed_text() for item in items])
         said = self.config.claim_said
         if said is not None and set(said.features) & set(TOKEN_FEATURES):
-            claims = dict.fromkeys(text for item in items for text in item.claim_texts() or [item.embed_text()])
+            claims = list(dict.fromkeys(t for item in items for t in item.claim_texts() or [item.embed_text()]))
             with timings.phase("claim tokens"):
-                self._reader.token_rows(list(claims))
+                for start in range(0, len(claims), CLAIM_TOKEN_BATCH):
+                    checkpoint()  # a large check stops here once its request is over budget
+                    self._reader.token_rows(claims[start : start + CLAIM_TOKEN_BATCH])
         return tokens
 
     def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:

@@ -5,6 +5,7 @@ on a thread while USE loads here."""
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,8 +26,10 @@ def side_by_side(
     first: ``python -X importtime`` keeps one tally for all threads, which two
     threads importing at once corrupt (negative self times)."""
     import_first(imports)
+    # In this thread's context: a request's cancellation (``cancel.checkpoint``) holds there too.
+    context = contextvars.copy_context()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-load") as pool:
-        future = pool.submit(beside)
+        future = pool.submit(context.run, beside)
         first = here()
         with timings.phase(waiting):
             second = future.result()
