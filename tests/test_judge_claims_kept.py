@@ -281,3 +281,47 @@ def test_a_large_check_stops_between_claim_token_runs_once_its_request_is_given_
         with watching(cancellation), pytest.raises(Stopped):
             kb.check(str(write_jsonl(tmp_path / "item.jsonl", [item])), config=config)
     assert runs == [1, CLAIM_TOKEN_BATCH]  # the item's text, then one run of claims
+
+
+def test_an_item_s_claims_are_embedded_by_the_judge_while_its_tokens_are_encoded(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """With ``claim_said`` every claim is judged, so its judge vectors are embedded with the
+    item's, while the token graph runs beside, not after the search: the token run of the
+    claims waits to see the judge's run of them start, which only happens if they overlap."""
+    import threading
+
+    from test_claim_said import COVERED
+
+    from fake_encoder import FakeTokenEncoder
+
+    points = ["TriAttention keeps the keys in a frequency basis", "KV memory falls by 6x"]
+    judging, overlapped = threading.Event(), []
+
+    class Judge(FakeEncoder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            if list(texts) == points:
+                judging.set()
+            return super().encode(texts)
+
+    class Tokens(FakeTokenEncoder):
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            if set(points) <= set(texts):
+                overlapped.append(judging.wait(timeout=5))
+            return super().encode_tokens(texts)
+
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
+    with KnowledgeBase(
+        tmp_path / "idx",
+        resolve_model("fake"),
+        create=True,
+        encoder=FakeEncoder(),
+        judge=Judge("fakejudge", 32),
+        tokens=Tokens(),
+    ) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
+    assert overlapped == [True] and any(m.same_item for m in result.matches)

@@ -20,7 +20,7 @@ import datetime as dt
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
+from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, embed_claims, judge_claim, judge_said
 from kbsearch.dedupe.config import TOKEN_FEATURES, DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
@@ -74,6 +74,8 @@ class Checker:
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
+        self._early_claims: dict[int, np.ndarray] = {}
+        """The judge's vectors of each item's claims, by ``id`` of its record, embedded with the items."""
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -116,6 +118,13 @@ class Checker:
         if self.judge is not None and items:
             with timings.phase("judge items"):
                 judged = list(self.judge.encode([item.embed_text() for item in items]))
+        if self.judge is not None and self.config.claim_said is not None:
+            # claim_said reads every item's claims: embedded here, while the
+            # token graph still runs beside, not after the search.
+            with timings.phase("judge claims"):
+                for item, whole in zip(items, judged, strict=True):
+                    texts = item.claim_texts() or [item.embed_text()]
+                    self._early_claims[id(item)] = embed_claims(self.judge, texts, item.embed_text(), whole)
         return vectors, judged
 
     def _tokens_beside(self, items: list[Record]) -> list[np.ndarray | None]:
@@ -327,8 +336,10 @@ class Checker:
             self.config.claim_said is None and (self.config.judge_claim_known is None or not same)
         ):
             return None
-        with timings.phase("judge claims"):
-            vectors = self._judge_claim_vectors(item, texts)
+        vectors = self._early_claims.pop(id(item.record), None)
+        if vectors is None:
+            with timings.phase("judge claims"):
+                vectors = embed_claims(self.judge, texts, item.whole_text, item.judge)
         self._reader.remember_claims(texts, vectors)
         return vectors
 
@@ -347,16 +358,6 @@ class Checker:
             [PassageHit(known, i, float(c)) for known, vectors in passages for i, c in enumerate(vectors @ claim)]
             for claim in claims
         ]
-
-    def _judge_claim_vectors(self, item: Embedded, texts: list[str]) -> np.ndarray:
-        """The judge's vector of each claim; a claim that is the item's whole
-        text (an item without 要点 or sentences) has it already."""
-        assert self.judge is not None
-        if item.judge is None:
-            return self.judge.encode(texts)
-        others = [t for t in texts if t != item.whole_text]
-        encoded = dict(zip(others, self.judge.encode(others), strict=True)) if others else {}
-        return np.stack([item.judge if t == item.whole_text else encoded[t] for t in texts])
 
     def _judge_passages(self, known: Embedded) -> np.ndarray:
         """A same-item record's passages embedded by the judge, kept across checks."""

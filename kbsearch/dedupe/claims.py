@@ -109,6 +109,16 @@ def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[fl
     return sorted(scored, key=lambda pair: -pair[0])
 
 
+def embed_claims(judge: Encoder, texts: list[str], whole_text: str, whole: np.ndarray | None) -> np.ndarray:
+    """The judge's vector of each claim of one item, in one run; a claim that is the
+    item's whole text (an item without 要点 or sentences) has it already (``whole``)."""
+    if whole is None:
+        return judge.encode(texts)
+    others = [t for t in texts if t != whole_text]
+    encoded = dict(zip(others, judge.encode(others), strict=True)) if others else {}
+    return np.stack([whole if t == whole_text else encoded[t] for t in texts])
+
+
 class PassageReader:
     """The judge's view of the texts a check weighs claims against. A claim's vectors are
     read once per check; a known record's passages come from the process's kept judge
