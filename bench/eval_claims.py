@@ -50,6 +50,7 @@ import argparse
 import hashlib
 import json
 import re
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -155,6 +156,9 @@ def run_pair(pair: str, gate: Gate, config_path: str | None, days: int | None, r
         keep = set(sorted({r.date for r in rows if r.role == "check"})[:days])
         last = max(keep)
         rows = [r for r in rows if r.date <= last]
+    # A fresh index every run: within the feed, a day's records are stored after its checks,
+    # so a run over the last run's index found each checked paper already there.
+    shutil.rmtree(root / "index", ignore_errors=True)
     root.mkdir(parents=True, exist_ok=True)
     encoder, judge = gate.encoders()
     with KnowledgeBase(
