@@ -54,10 +54,12 @@ def test_alignment_is_one_for_the_same_tokens_in_any_order_and_lower_for_others(
     assert token_alignment(a, np.zeros((0, 32), np.float32)) == 0.0
 
 
-def _check(tmp_path: Path, config: DedupeConfig, tokens: FakeTokenEncoder | None) -> dict:
+def _check(
+    tmp_path: Path, config: DedupeConfig, tokens: FakeTokenEncoder | None, encoder: FakeEncoder | None = None
+) -> dict:
     spec = resolve_model("fake")
     with KnowledgeBase(
-        tmp_path / "idx", spec, create=True, encoder=FakeEncoder(), judge=judge_encoder(), tokens=tokens
+        tmp_path / "idx", spec, create=True, encoder=encoder or FakeEncoder(), judge=judge_encoder(), tokens=tokens
     ) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         item = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [ITEM])), config=config).items[0]
@@ -169,35 +171,26 @@ def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models
     waits to see the other one started, which only happens when they overlap."""
     import threading
 
-    token_started, sentence_started = threading.Event(), threading.Event()
+    started = {"tokens": threading.Event(), "sentences": threading.Event()}
     seen: dict[str, bool] = {}
-    armed = threading.Event()
+
+    def meet(mine: str, other: str, texts: list[str]) -> None:
+        """On its first run for the item, an encoder says it started and waits for the other."""
+        if mine not in seen and any("甲" in text for text in texts):
+            started[mine].set()
+            seen[mine] = started[other].wait(timeout=5)
 
     class Tokens(FakeTokenEncoder):
         def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
-            if armed.is_set() and "tokens" not in seen:
-                token_started.set()
-                seen["tokens"] = sentence_started.wait(timeout=5)
+            meet("tokens", "sentences", list(texts))
             return super().encode_tokens(texts)
 
     class Sentences(FakeEncoder):
         def encode(self, texts):  # type: ignore[no-untyped-def]
-            if armed.is_set() and "sentences" not in seen:
-                sentence_started.set()
-                seen["sentences"] = token_started.wait(timeout=5)
+            meet("sentences", "tokens", list(texts))
             return super().encode(texts)
 
     config = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
-    with KnowledgeBase(
-        tmp_path / "idx",
-        resolve_model("fake"),
-        create=True,
-        encoder=Sentences(),
-        judge=judge_encoder(),
-        tokens=Tokens(TRANSLATIONS),
-    ) as kb:
-        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
-        armed.set()
-        item = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [ITEM])), config=config).items[0]
+    matches = _check(tmp_path, config, Tokens(TRANSLATIONS), encoder=Sentences())
     assert seen == {"tokens": True, "sentences": True}
-    assert any(m.id == "k-des" and m.same_item for m in item.matches)  # the overlap changes no decision
+    assert matches["k-des"].same_item  # the overlap changes no decision

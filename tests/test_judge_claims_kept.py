@@ -14,8 +14,22 @@ from test_judge import FAKE_JUDGE_DEDUPE, ITEM, KNOWN, judge_encoder, judged_mod
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.judged_passages import JudgedPassages, judged_passages
+from kbsearch.dedupe.scorer import Scorer
+from kbsearch.embed import TokenEncoder
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
+
+
+def _config(said: Scorer | None = None) -> DedupeConfig:
+    """The fake judge's config with its cosine claim decision, and ``said`` as ``claim_said``."""
+    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
+    return DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": said})
+
+
+def _kb(tmp_path: Path, judge: FakeEncoder, tokens: TokenEncoder | None = None) -> KnowledgeBase:
+    """A new index on the fake model with ``judge`` (and ``tokens``) to check with."""
+    spec = resolve_model("fake")
+    return KnowledgeBase(tmp_path / "idx", spec, create=True, encoder=FakeEncoder(), judge=judge, tokens=tokens)
 
 
 def test_a_record_s_passages_are_embedded_once_and_give_the_same_vectors() -> None:
@@ -67,11 +81,10 @@ def test_a_second_check_reads_the_kept_vectors_of_its_same_item_records(
 ) -> None:
     """The check path itself keeps them: checking a repeat twice in one process
     embeds the known record's passages with the judge once."""
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"]})
+    config = _config()
     judge = judge_encoder()
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
-    with KnowledgeBase(tmp_path / "idx", resolve_model("fake"), create=True, encoder=FakeEncoder(), judge=judge) as kb:
+    with _kb(tmp_path, judge) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         item = str(write_jsonl(tmp_path / "item.jsonl", [repeat]))
         embedded = []
@@ -99,8 +112,7 @@ def test_claim_said_weighs_the_same_item_records_else_the_claims_nearest_passage
 
     import kbsearch.dedupe.check as check_module
 
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    config = _config(COVERED)
     weighed: list[tuple[set[str], list[str]]] = []
     real = check_module.judge_said
 
@@ -111,10 +123,7 @@ def test_claim_said_weighs_the_same_item_records_else_the_claims_nearest_passage
     monkeypatch.setattr(check_module, "judge_said", spy)
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
     fresh = {"id": "i-new", "title": "Paged prefix sharing", "text": "prefix pages are shared across tenants"}
-    fake = resolve_model("fake")
-    with KnowledgeBase(
-        tmp_path / "idx", fake, create=True, encoder=FakeEncoder(), judge=judge_encoder(), tokens=TOKENS
-    ) as kb:
+    with _kb(tmp_path, judge_encoder(), TOKENS) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         kb.check(str(write_jsonl(tmp_path / "repeat.jsonl", [repeat])), config=config)
         assert weighed and all(same and set(ids) <= same for same, ids in weighed)
@@ -139,11 +148,10 @@ def test_a_claim_that_is_the_whole_text_is_not_embedded_again(
             self.texts.extend(texts)
             return super().encode(texts)
 
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"]})
+    config = _config()
     judge = Recording()
     repeat = {**ITEM, "text": "TriAttention keeps keys in a frequency basis and KV memory falls by 6x"}
-    with KnowledgeBase(tmp_path / "idx", resolve_model("fake"), create=True, encoder=FakeEncoder(), judge=judge) as kb:
+    with _kb(tmp_path, judge) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         judge.texts.clear()
         result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
@@ -172,18 +180,10 @@ def test_an_item_s_claims_are_read_token_by_token_beside_its_sentence_vectors(
             calls.append((threading.current_thread() is threading.main_thread(), list(texts)))
             return super().encode_tokens(texts)
 
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    config = _config(COVERED)
     points = ["TriAttention keeps the keys in a frequency basis", "KV memory falls by 6x"]
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
-    with KnowledgeBase(
-        tmp_path / "idx",
-        resolve_model("fake"),
-        create=True,
-        encoder=FakeEncoder(),
-        judge=judge_encoder(),
-        tokens=Tokens(),
-    ) as kb:
+    with _kb(tmp_path, judge_encoder(), Tokens()) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         calls.clear()
         result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
@@ -211,21 +211,13 @@ def test_a_new_item_s_claims_are_judged_in_one_run_against_kept_record_batches(
             calls.append(list(texts))
             return super().encode(texts)
 
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    config = _config(COVERED)
     fresh = {
         "id": "i-new",
         "title": "Paged prefix sharing",
         "text": "Prefix pages are shared. The KV cache hit rate doubles.",
     }
-    with KnowledgeBase(
-        tmp_path / "idx",
-        resolve_model("fake"),
-        create=True,
-        encoder=FakeEncoder(),
-        judge=Recording("fakejudge", 32),
-        tokens=TOKENS,
-    ) as kb:
+    with _kb(tmp_path, Recording("fakejudge", 32), TOKENS) as kb:
         # Records of several passages (a text and its 要点): a passage alone is not their batch.
         known_records = [{**k, "claims": k["text"].split(" and ")} for k in KNOWN]
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", known_records)])
@@ -264,18 +256,10 @@ def test_a_large_check_stops_between_claim_token_runs_once_its_request_is_given_
                 cancellation.cancel("the caller has gone")
             return super().encode_tokens(texts)
 
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    config = _config(COVERED)
     points = [f"point number {n} of a long briefing item" for n in range(3 * CLAIM_TOKEN_BATCH)]
     item = {"id": "i-long", "title": "A long item", "text": "a long item of many points", "claims": points}
-    with KnowledgeBase(
-        tmp_path / "idx",
-        resolve_model("fake"),
-        create=True,
-        encoder=FakeEncoder(),
-        judge=judge_encoder(),
-        tokens=GivesUp(),
-    ) as kb:
+    with _kb(tmp_path, judge_encoder(), GivesUp()) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         runs.clear()
         with watching(cancellation), pytest.raises(Stopped):
@@ -311,17 +295,9 @@ def test_an_item_s_claims_are_embedded_by_the_judge_while_its_tokens_are_encoded
                 overlapped.append(judging.wait(timeout=5))
             return super().encode_tokens(texts)
 
-    raw = json.loads(FAKE_JUDGE_DEDUPE.read_text(encoding="utf-8"))
-    config = DedupeConfig.model_validate({**raw, "judge_claim_known": raw["claim_known"], "claim_said": COVERED})
+    config = _config(COVERED)
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
-    with KnowledgeBase(
-        tmp_path / "idx",
-        resolve_model("fake"),
-        create=True,
-        encoder=FakeEncoder(),
-        judge=Judge("fakejudge", 32),
-        tokens=Tokens(),
-    ) as kb:
+    with _kb(tmp_path, Judge("fakejudge", 32), Tokens()) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
     assert overlapped == [True] and any(m.same_item for m in result.matches)

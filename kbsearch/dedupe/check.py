@@ -21,7 +21,7 @@ import numpy as np
 
 import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, embed_claims, judge_claim, judge_said
-from kbsearch.dedupe.config import TOKEN_FEATURES, DedupeConfig
+from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
@@ -74,8 +74,7 @@ class Checker:
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
-        self._early_claims: dict[int, np.ndarray] = {}
-        """The judge's vectors of each item's claims, by ``id`` of its record, embedded with the items."""
+        self._early_claims: dict[int, np.ndarray] = {}  # the judge's of each item's claims, by id(record)
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -119,12 +118,10 @@ class Checker:
             with timings.phase("judge items"):
                 judged = list(self.judge.encode([item.embed_text() for item in items]))
         if self.judge is not None and self.config.claim_said is not None:
-            # claim_said reads every item's claims: embedded here, while the
-            # token graph still runs beside, not after the search.
+            # claim_said reads every claim: embedded while the token graph runs beside.
             with timings.phase("judge claims"):
                 for item, whole in zip(items, judged, strict=True):
-                    texts = item.claim_texts() or [item.embed_text()]
-                    self._early_claims[id(item)] = embed_claims(self.judge, texts, item.embed_text(), whole)
+                    self._early_claims[id(item)] = embed_claims(self.judge, _claims_of(item), item.embed_text(), whole)
         return vectors, judged
 
     def _tokens_beside(self, items: list[Record]) -> list[np.ndarray | None]:
@@ -132,9 +129,8 @@ class Checker:
         coverage, its claims' too, kept by the passage reader for the claim decision
         (each claim's own model run came after the search, on one core)."""
         tokens = self._token_vectors([item.embed_text() for item in items])
-        said = self.config.claim_said
-        if said is not None and set(said.features) & set(TOKEN_FEATURES):
-            claims = list(dict.fromkeys(t for item in items for t in item.claim_texts() or [item.embed_text()]))
+        if self.config.said_reads_tokens():
+            claims = list(dict.fromkeys(t for item in items for t in _claims_of(item)))
             with timings.phase("claim tokens"):
                 for start in range(0, len(claims), CLAIM_TOKEN_BATCH):
                     checkpoint()  # a large check stops here once its request is over budget
@@ -291,7 +287,7 @@ class Checker:
         return found
 
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
-        texts = item.record.claim_texts() or [item.whole_text]
+        texts = _claims_of(item.record)
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
         judged = self._judged_claims(texts, self._claim_judge_vectors(item, texts, same), same)
@@ -397,3 +393,8 @@ def _first_seen(same: list[Match]) -> Match | None:
 def _with_claims(item: Record) -> list[str]:
     own = item.passages()
     return own + [claim for claim in item.claim_texts() if claim not in own]
+
+
+def _claims_of(item: Record) -> list[str]:
+    """What the claim decisions judge: the item's claims, else its whole text."""
+    return item.claim_texts() or [item.embed_text()]

@@ -143,8 +143,11 @@ class DedupeConfig(BaseModel):
 
     def reads_tokens(self) -> bool:
         """Whether a check reads the judge's token vectors (the aligned forms)."""
-        said = self.claim_said is not None and bool(set(self.claim_said.features) & set(TOKEN_FEATURES))
-        return self.aligned_same_item is not None or said
+        return self.aligned_same_item is not None or self.said_reads_tokens()
+
+    def said_reads_tokens(self) -> bool:
+        """Whether ``claim_said`` reads the claims' token vectors (their coverage)."""
+        return self.claim_said is not None and bool(set(self.claim_said.features) & set(TOKEN_FEATURES))
 
     def same_item_for(self, features: dict[str, float]) -> Scorer:
         """The same-item decision for a pair: the aligned one when the pair
