@@ -194,3 +194,35 @@ def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models
     matches = _check(tmp_path, config, Tokens(TRANSLATIONS), encoder=Sentences())
     assert seen == {"tokens": True, "sentences": True}
     assert matches["k-des"].same_item  # the overlap changes no decision
+
+
+def test_a_model_that_runs_concurrently_is_not_made_to_take_turns() -> None:
+    """onnxruntime's sessions run from several threads at once: only the kept rows are
+    behind the lock, so a check's claims encoded beside do not hold up its candidates."""
+    import threading
+
+    from kbsearch.embed.tokens import RememberedTokens
+
+    class Together(FakeTokenEncoder):
+        runs_concurrently = True
+        both_inside = threading.Barrier(2, timeout=5)
+
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            self.both_inside.wait()  # broken (an error) unless the two calls are inside at once
+            return super().encode_tokens(texts)
+
+    inner = Together()
+    kept = RememberedTokens(inner)
+    results: dict[int, list[np.ndarray]] = {}
+    threads = [
+        threading.Thread(target=lambda n=n: results.update({n: kept.encode_tokens([f"text {n}", "shared"])}))
+        for n in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not inner.both_inside.broken and len(results) == 2
+    assert np.array_equal(results[0][1], results[1][1])  # the shared text, the same rows
+    again = kept.encode_tokens(["text 0", "text 1", "shared"])  # all kept now: no model run
+    assert inner.texts_seen == 4 and np.array_equal(again[2], results[0][1])

@@ -301,3 +301,46 @@ def test_an_item_s_claims_are_embedded_by_the_judge_while_its_tokens_are_encoded
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
     assert overlapped == [True] and any(m.same_item for m in result.matches)
+
+
+def test_the_claims_token_vectors_are_encoded_while_the_item_is_compared(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the claim decision reads the claims' token vectors, so their run goes on beside
+    the search and the comparisons: the run waits to see the comparisons start, which only
+    happens when the check does not wait for the run first. Decisions are unchanged."""
+    import threading
+
+    from test_claim_said import COVERED
+
+    import kbsearch.dedupe.check as check_module
+    from fake_encoder import FakeTokenEncoder
+
+    points = ["TriAttention keeps the keys in a frequency basis", "KV memory falls by 6x"]
+    comparing, overlapped = threading.Event(), []
+    compare_all = check_module.compare_all
+
+    def compared(*args, **kwargs):  # type: ignore[no-untyped-def]
+        comparing.set()
+        return compare_all(*args, **kwargs)
+
+    class Tokens(FakeTokenEncoder):
+        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
+            if set(points) <= set(texts):
+                overlapped.append(comparing.wait(timeout=5))
+            return super().encode_tokens(texts)
+
+    config = _config(COVERED)
+    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
+    with _kb(tmp_path, judge_encoder(), FakeTokenEncoder()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        before = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
+    with _kb(tmp_path / "again", judge_encoder(), Tokens()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        monkeypatch.setattr(check_module, "compare_all", compared)
+        after = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
+    assert overlapped == [True]
+    assert [c.model_dump() for c in after.claims] == [c.model_dump() for c in before.claims]
+    assert after.verdict == before.verdict and any(m.same_item for m in after.matches)

@@ -8,6 +8,7 @@ import io
 import json
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,37 @@ def test_the_work_beside_obeys_the_caller_s_cancellation() -> None:
     cancellation.cancel("the caller has gone")
     with watching(cancellation), pytest.raises(Stopped):
         side_by_side(lambda: None, checkpoint, "wait")
+
+
+def test_a_pipeline_left_by_an_error_stops_its_work_and_drops_what_has_not_begun() -> None:
+    """A check that failed part-way must not go on encoding claims nobody will read."""
+    from kbsearch.runtime.overlap import Pipeline
+
+    began, steps, second, stopped = threading.Event(), [], [], []
+    with pytest.raises(ValueError), Pipeline() as beside:
+
+        def long_work() -> None:
+            began.set()
+            for step in range(200):
+                if beside.stopping():
+                    stopped.append(step)
+                    return
+                steps.append(step)
+                time.sleep(0.01)
+
+        beside.start(long_work, "waiting")
+        beside.start(lambda: second.append(True), "waiting")
+        assert began.wait(timeout=5)
+        raise ValueError("the check failed")
+    assert stopped and 0 < len(steps) < 200 and not second
+
+
+def test_a_pipeline_piece_s_result_is_waited_for_where_it_is_read() -> None:
+    from kbsearch.runtime.overlap import Pipeline
+
+    with Pipeline() as beside:
+        first = beside.start(lambda: 1, "waiting")
+        failing = beside.start(lambda: 1 / 0, "waiting")
+        assert first.result() == 1
+        with pytest.raises(ZeroDivisionError):
+            failing.result()

@@ -23,23 +23,23 @@ import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, embed_claims, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.flags import NEW_MARKERS, table_flags
+from kbsearch.dedupe.flags import item_flags, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.names import NameHolders, rare_name_candidates
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, Flag, ItemResult, Match
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.runtime.blas import one_blas_thread
 from kbsearch.runtime.cancel import checkpoint
-from kbsearch.runtime.overlap import side_by_side
+from kbsearch.runtime.overlap import Pending, Pipeline
 from kbsearch.store import SearchFilter, Store
 
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
+"""A record's token vectors when its text is too long for the aligned decision."""
 CLAIM_TOKEN_BATCH = 16
 """Claims encoded token by token per model run: a request's budget is checked between runs."""
-"""A record's token vectors when its text is too long for the aligned decision."""
 
 
 class Checker:
@@ -75,14 +75,16 @@ class Checker:
         self._loaded: dict[int, Embedded] = {}
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
         self._early_claims: dict[int, np.ndarray] = {}  # the judge's of each item's claims, by id(record)
+        self._claim_tokens: Pending[None] | None = None  # their token vectors, encoded beside
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
     ) -> CheckResult:
         self.store.require_current_passages()  # the rules read a record's passages by position
-        embedded = self._embed(items)
-        resubmitted = self._resubmitted(items)
-        results = [self._check_one(item, resubmitted) for item in embedded]
+        with Pipeline() as beside:
+            embedded = self._embed(items, beside)
+            resubmitted = self._resubmitted(items)
+            results = [self._check_one(item, resubmitted) for item in embedded]
         flags = table_flags(self.store, mentions or [], SearchFilter(until=self.as_of, exclude_ids=resubmitted))
         return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
 
@@ -91,7 +93,7 @@ class Checker:
         stored = self.store.column_of_ids([item.id for item in items], "content_hash")
         return [item.id for item in items if stored.get(item.id) == item.content_hash]
 
-    def _embed(self, items: list[Record]) -> list[Embedded]:
+    def _embed(self, items: list[Record], beside: Pipeline) -> list[Embedded]:
         # Split once: encoding and Embedded share them. Each claim is judged on
         # its own, so a claim that is not a stored passage (a sentence of a
         # short text) is embedded too, after the passages.
@@ -99,10 +101,14 @@ class Checker:
         texts = [p for each in passages for p in each]
         # The token graph runs beside both sentence encoders: a short item's
         # runs are too small to use both cores each, so one after the other
-        # left a core idle for most of a warm check's encoding.
-        (vectors, judged), tokens = side_by_side(
-            lambda: self._sentence_vectors(items, texts), lambda: self._tokens_beside(items), "judge tokens wait"
-        )
+        # left a core idle for most of a warm check's encoding. The claims'
+        # token vectors, read by the claim decision alone, run on beside the
+        # search and the comparisons.
+        whole = beside.start(lambda: self._token_vectors([i.embed_text() for i in items]), "judge tokens wait")
+        claim_rows = (lambda: self._claim_token_rows(items, beside)) if self.config.said_reads_tokens() else None
+        self._claim_tokens = beside.start(claim_rows, "claim tokens wait") if claim_rows else None
+        vectors, judged = self._sentence_vectors(items, texts)
+        tokens = whole.result()
         out, start = [], 0
         for item, own, judge, own_tokens in zip(items, passages, judged, tokens, strict=True):
             out.append(Embedded(item, vectors[start : start + len(own)], own, judge, own_tokens))
@@ -124,18 +130,15 @@ class Checker:
                     self._early_claims[id(item)] = embed_claims(self.judge, _claims_of(item), item.embed_text(), whole)
         return vectors, judged
 
-    def _tokens_beside(self, items: list[Record]) -> list[np.ndarray | None]:
-        """The token vectors of each item's whole text; and, when ``claim_said`` reads
-        coverage, its claims' too, kept by the passage reader for the claim decision
-        (each claim's own model run came after the search, on one core)."""
-        tokens = self._token_vectors([item.embed_text() for item in items])
-        if self.config.said_reads_tokens():
-            claims = list(dict.fromkeys(t for item in items for t in _claims_of(item)))
-            with timings.phase("claim tokens"):
-                for start in range(0, len(claims), CLAIM_TOKEN_BATCH):
-                    checkpoint()  # a large check stops here once its request is over budget
-                    self._reader.token_rows(claims[start : start + CLAIM_TOKEN_BATCH])
-        return tokens
+    def _claim_token_rows(self, items: list[Record], beside: Pipeline) -> None:
+        """The token vectors of every claim, kept by the passage reader for ``claim_said``."""
+        claims = list(dict.fromkeys(t for item in items for t in _claims_of(item)))
+        with timings.phase("claim tokens"):
+            for start in range(0, len(claims), CLAIM_TOKEN_BATCH):
+                if beside.stopping():  # the check failed: nobody will read them
+                    return
+                checkpoint()  # a large check stops here once its request is over budget
+                self._reader.token_rows(claims[start : start + CLAIM_TOKEN_BATCH])
 
     def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:
         """The judge's token vectors of each text; none (an empty array) for a
@@ -191,7 +194,7 @@ class Checker:
             reason=reason,
             matches=matches[: self.config.matches_shown],
             claims=claims,
-            flags=self._item_flags(record, first),
+            flags=item_flags(record, first),
             first_seen=first,
             as_of=flt.until or flt.not_after,
             resubmitted=record.id in resubmitted,
@@ -291,6 +294,8 @@ class Checker:
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
         judged = self._judged_claims(texts, self._claim_judge_vectors(item, texts, same), same)
+        if self._claim_tokens is not None:
+            self._claim_tokens.result()  # read by judge_said below; an error there is raised here
         statuses = []
         for number, text in enumerate(texts):
             checkpoint()
@@ -359,17 +364,6 @@ class Checker:
         """A same-item record's passages embedded by the judge, kept across checks."""
         assert self.judge is not None
         return judged_passages(self.judge).vectors(known.passages)
-
-    def _item_flags(self, record: Record, first: Match | None) -> list[Flag]:
-        marker = record.anchor or ""
-        if first is None or not NEW_MARKERS.search(marker):
-            return []
-        earlier = first.date is not None and (record.date is None or first.date < record.date)
-        other = first.instance is not None and first.instance != record.instance
-        if not (earlier or other):
-            return []
-        seen = f"{first.instance or 'unknown'} on {first.date or 'an unknown day'}"
-        return [Flag.seen_before(first, f"marked {marker!r} but first seen by {seen} ({first.id})")]
 
 
 def _first_seen(same: list[Match]) -> Match | None:

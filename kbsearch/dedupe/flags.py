@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from kbsearch.dedupe.results import Flag, FlagKind
-from kbsearch.records import IdMention
+from kbsearch.dedupe.results import Flag, FlagKind, Match
+from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
 
 # Words by which a writer claims an item is new today.
@@ -47,3 +47,16 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
         f"{first.instance or 'a record'} had it on {first.date} ({first.id})"
     )
     return [Flag.seen_before(first, message, arxiv_id=mention.arxiv_id)]
+
+
+def item_flags(record: Record, first: Match | None) -> list[Flag]:
+    """A seen-before flag on an item its writer marks new, first seen earlier or by another writer."""
+    marker = record.anchor or ""
+    if first is None or not NEW_MARKERS.search(marker):
+        return []
+    earlier = first.date is not None and (record.date is None or first.date < record.date)
+    other = first.instance is not None and first.instance != record.instance
+    if not (earlier or other):
+        return []
+    seen = f"{first.instance or 'unknown'} on {first.date or 'an unknown day'}"
+    return [Flag.seen_before(first, f"marked {marker!r} but first seen by {seen} ({first.id})")]

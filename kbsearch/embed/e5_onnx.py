@@ -101,6 +101,9 @@ class OnnxE5:
     may be run from several threads at once.
     """
 
+    runs_concurrently = True
+    """Its sessions and tokenizer may be run from several threads at once (``RememberedTokens``)."""
+
     def __init__(
         self,
         model_id: str,

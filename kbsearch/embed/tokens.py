@@ -9,9 +9,11 @@ a model through sentence-transformers, from its transformer (``hub.py``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 
 import numpy as np
 
@@ -32,8 +34,12 @@ class RememberedTokens:
     least recently asked let go first past ``max_rows`` token rows (float16).
     A warm process (``serve``, the TUI) checks one briefing after another
     against the same known records: each is encoded once, not per check.
-    Threads take turns, as with ``SharedEncoder``: the model's state and the
-    kept vectors are out of reach of concurrent calls."""
+
+    The kept vectors are behind a lock held only to read or store them. The
+    model runs outside it: at once from several threads when the inner encoder
+    says it may (``runs_concurrently``, onnxruntime's sessions), else taking
+    turns as with ``SharedEncoder``. A check's claims encoded beside its
+    comparisons would otherwise hold every candidate's kept rows hostage."""
 
     def __init__(
         self, inner: TokenEncoder, max_rows: int = MAX_REMEMBERED_ROWS, disk: DiskTokens | None = None
@@ -44,35 +50,33 @@ class RememberedTokens:
         self.disk = disk
         self._kept: KeptRows[str] = KeptRows(max_rows)
         self._lock = threading.Lock()
+        together = getattr(inner, "runs_concurrently", False)
+        self._model_turn: AbstractContextManager[object] = contextlib.nullcontext() if together else threading.Lock()
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        with self._lock:
+        with self._model_turn:
             return self.inner.count_tokens(texts)
 
     def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
         with self._lock:
-            return self._encode(texts)
-
-    def _encode(self, texts: Sequence[str]) -> list[np.ndarray]:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._kept))
+            found = {t: rows for t in dict.fromkeys(texts) if (rows := self._kept.get(t)) is not None}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         on_disk = self.disk.get(missing) if self.disk is not None and missing else {}
         to_encode = [t for t in missing if t not in on_disk]
-        # Rounded to float16 as kept ones are, so a later check reads the same numbers.
-        encoded = {
-            text: rows.astype(np.float16)
-            for text, rows in zip(to_encode, self.inner.encode_tokens(to_encode) if to_encode else [], strict=True)
-        }
+        encoded: dict[str, np.ndarray] = {}
+        if to_encode:
+            with self._model_turn:
+                rows_of = self.inner.encode_tokens(to_encode)
+            # Rounded to float16 as kept ones are, so a later check reads the same numbers.
+            encoded = {text: rows.astype(np.float16) for text, rows in zip(to_encode, rows_of, strict=True)}
         if self.disk is not None and encoded:
             self.disk.put(encoded)
         fresh = {**on_disk, **encoded}
-        out = []
-        for text in texts:
-            rows = fresh[text] if text in fresh else self._kept.get(text)
-            assert rows is not None  # not fresh: it was kept, and nothing was let go since
-            out.append(rows.astype(np.float32))
-        for text, rows in fresh.items():
-            self._kept.put(text, rows.astype(np.float16))
-        return out
+        with self._lock:
+            for text, rows in fresh.items():
+                self._kept.put(text, rows.astype(np.float16))
+        found.update(fresh)
+        return [found[text].astype(np.float32) for text in texts]
 
 
 def load_once(spec: ModelSpec) -> TokenEncoder | None:
