@@ -242,7 +242,7 @@ def test_a_large_check_stops_between_claim_token_runs_once_its_request_is_given_
     from test_claim_said import COVERED
 
     from fake_encoder import FakeTokenEncoder
-    from kbsearch.dedupe.check import CLAIM_TOKEN_BATCH
+    from kbsearch.dedupe.claim_inputs import CLAIM_TOKEN_BATCH
     from kbsearch.errors import Stopped
     from kbsearch.runtime.cancel import Cancellation, watching
 
@@ -267,50 +267,15 @@ def test_a_large_check_stops_between_claim_token_runs_once_its_request_is_given_
     assert runs == [1, CLAIM_TOKEN_BATCH]  # the item's text, then one run of claims
 
 
-def test_an_item_s_claims_are_embedded_by_the_judge_while_its_tokens_are_encoded(
-    judged_models: Path,  # noqa: F811
-    tmp_path: Path,
-) -> None:
-    """With ``claim_said`` every claim is judged, so its judge vectors are embedded with the
-    item's, while the token graph runs beside, not after the search: the token run of the
-    claims waits to see the judge's run of them start, which only happens if they overlap."""
-    import threading
-
-    from test_claim_said import COVERED
-
-    from fake_encoder import FakeTokenEncoder
-
-    points = ["TriAttention keeps the keys in a frequency basis", "KV memory falls by 6x"]
-    judging, overlapped = threading.Event(), []
-
-    class Judge(FakeEncoder):
-        def encode(self, texts):  # type: ignore[no-untyped-def]
-            if list(texts) == points:
-                judging.set()
-            return super().encode(texts)
-
-    class Tokens(FakeTokenEncoder):
-        def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
-            if set(points) <= set(texts):
-                overlapped.append(judging.wait(timeout=5))
-            return super().encode_tokens(texts)
-
-    config = _config(COVERED)
-    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
-    with _kb(tmp_path, Judge("fakejudge", 32), Tokens()) as kb:
-        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
-        result = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
-    assert overlapped == [True] and any(m.same_item for m in result.matches)
-
-
-def test_the_claims_token_vectors_are_encoded_while_the_item_is_compared(
+def test_the_claims_are_embedded_while_the_item_is_compared(
     judged_models: Path,  # noqa: F811
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Only the claim decision reads the claims' token vectors, so their run goes on beside
-    the search and the comparisons: the run waits to see the comparisons start, which only
-    happens when the check does not wait for the run first. Decisions are unchanged."""
+    """Only the claim decisions read the judge's vectors of the claims and their token
+    vectors, so both runs go on beside the search and the comparisons: each waits to see
+    the comparisons start, which only happens when the check does not wait for it first.
+    Decisions are unchanged."""
     import threading
 
     from test_claim_said import COVERED
@@ -329,18 +294,27 @@ def test_the_claims_token_vectors_are_encoded_while_the_item_is_compared(
     class Tokens(FakeTokenEncoder):
         def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
             if set(points) <= set(texts):
-                overlapped.append(comparing.wait(timeout=5))
+                overlapped.append(("tokens", comparing.wait(timeout=5)))
             return super().encode_tokens(texts)
+
+    class Judge(FakeEncoder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            if list(texts) == points:
+                overlapped.append(("judge", comparing.wait(timeout=5)))
+            return super().encode(texts)
 
     config = _config(COVERED)
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18", "claims": points}
-    with _kb(tmp_path, judge_encoder(), FakeTokenEncoder()) as kb:
+    with _kb(tmp_path, Judge("fakejudge", 32), FakeTokenEncoder()) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        comparing.set()  # the first check waits for nothing
         before = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
-    with _kb(tmp_path / "again", judge_encoder(), Tokens()) as kb:
+    comparing.clear()
+    overlapped.clear()
+    with _kb(tmp_path / "again", Judge("fakejudge", 32), Tokens()) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         monkeypatch.setattr(check_module, "compare_all", compared)
         after = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [repeat])), config=config).items[0]
-    assert overlapped == [True]
+    assert overlapped == [("judge", True), ("tokens", True)]
     assert [c.model_dump() for c in after.claims] == [c.model_dump() for c in before.claims]
     assert after.verdict == before.verdict and any(m.same_item for m in after.matches)

@@ -20,7 +20,8 @@ import datetime as dt
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, embed_claims, judge_claim, judge_said
+from kbsearch.dedupe.claim_inputs import ClaimInputs
+from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import item_flags, table_flags
@@ -33,13 +34,11 @@ from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.runtime.blas import one_blas_thread
 from kbsearch.runtime.cancel import checkpoint
-from kbsearch.runtime.overlap import Pending, Pipeline
+from kbsearch.runtime.overlap import Pipeline
 from kbsearch.store import SearchFilter, Store
 
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
 """A record's token vectors when its text is too long for the aligned decision."""
-CLAIM_TOKEN_BATCH = 16
-"""Claims encoded token by token per model run: a request's budget is checked between runs."""
 
 
 class Checker:
@@ -74,8 +73,7 @@ class Checker:
         # Known records are immutable while a check runs; many items share candidates.
         self._loaded: dict[int, Embedded] = {}
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
-        self._early_claims: dict[int, np.ndarray] = {}  # the judge's of each item's claims, by id(record)
-        self._claim_tokens: Pending[None] | None = None  # their token vectors, encoded beside
+        self._claim_inputs = ClaimInputs(self.judge, self._reader, _claims_of)
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -101,12 +99,12 @@ class Checker:
         texts = [p for each in passages for p in each]
         # The token graph runs beside both sentence encoders: a short item's
         # runs are too small to use both cores each, so one after the other
-        # left a core idle for most of a warm check's encoding. The claims'
-        # token vectors, read by the claim decision alone, run on beside the
-        # search and the comparisons.
+        # left a core idle for most of a warm check's encoding. What the claim
+        # decision alone reads (the judge's claim vectors, their token vectors)
+        # runs on beside the search and the comparisons.
         whole = beside.start(lambda: self._token_vectors([i.embed_text() for i in items]), "judge tokens wait")
-        claim_rows = (lambda: self._claim_token_rows(items, beside)) if self.config.said_reads_tokens() else None
-        self._claim_tokens = beside.start(claim_rows, "claim tokens wait") if claim_rows else None
+        said = self.judge is not None and self.config.claim_said is not None
+        self._claim_inputs.start(items, beside, vectors=said, tokens=self.config.said_reads_tokens())
         vectors, judged = self._sentence_vectors(items, texts)
         tokens = whole.result()
         out, start = [], 0
@@ -123,22 +121,7 @@ class Checker:
         if self.judge is not None and items:
             with timings.phase("judge items"):
                 judged = list(self.judge.encode([item.embed_text() for item in items]))
-        if self.judge is not None and self.config.claim_said is not None:
-            # claim_said reads every claim: embedded while the token graph runs beside.
-            with timings.phase("judge claims"):
-                for item, whole in zip(items, judged, strict=True):
-                    self._early_claims[id(item)] = embed_claims(self.judge, _claims_of(item), item.embed_text(), whole)
         return vectors, judged
-
-    def _claim_token_rows(self, items: list[Record], beside: Pipeline) -> None:
-        """The token vectors of every claim, kept by the passage reader for ``claim_said``."""
-        claims = list(dict.fromkeys(t for item in items for t in _claims_of(item)))
-        with timings.phase("claim tokens"):
-            for start in range(0, len(claims), CLAIM_TOKEN_BATCH):
-                if beside.stopping():  # the check failed: nobody will read them
-                    return
-                checkpoint()  # a large check stops here once its request is over budget
-                self._reader.token_rows(claims[start : start + CLAIM_TOKEN_BATCH])
 
     def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:
         """The judge's token vectors of each text; none (an empty array) for a
@@ -294,8 +277,7 @@ class Checker:
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
         judged = self._judged_claims(texts, self._claim_judge_vectors(item, texts, same), same)
-        if self._claim_tokens is not None:
-            self._claim_tokens.result()  # read by judge_said below; an error there is raised here
+        self._claim_inputs.wait_for_token_rows()  # read by judge_said below
         statuses = []
         for number, text in enumerate(texts):
             checkpoint()
@@ -337,10 +319,7 @@ class Checker:
             self.config.claim_said is None and (self.config.judge_claim_known is None or not same)
         ):
             return None
-        vectors = self._early_claims.pop(id(item.record), None)
-        if vectors is None:
-            with timings.phase("judge claims"):
-                vectors = embed_claims(self.judge, texts, item.whole_text, item.judge)
+        vectors = self._claim_inputs.judge_vectors(item.record, texts, item.whole_text, item.judge)
         self._reader.remember_claims(texts, vectors)
         return vectors
 

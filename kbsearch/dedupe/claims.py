@@ -114,9 +114,18 @@ def embed_claims(judge: Encoder, texts: list[str], whole_text: str, whole: np.nd
     item's whole text (an item without 要点 or sentences) has it already (``whole``)."""
     if whole is None:
         return judge.encode(texts)
+    return claim_vectors(texts, whole_text, whole, embed_other_claims(judge, texts, whole_text))
+
+
+def embed_other_claims(judge: Encoder, texts: list[str], whole_text: str) -> dict[str, np.ndarray]:
+    """The judge's vectors of the claims that are not the item's whole text, in one run:
+    needing not the whole text's vector, it may run before that vector is made."""
     others = [t for t in texts if t != whole_text]
-    encoded = dict(zip(others, judge.encode(others), strict=True)) if others else {}
-    return np.stack([whole if t == whole_text else encoded[t] for t in texts])
+    return dict(zip(others, judge.encode(others), strict=True)) if others else {}
+
+
+def claim_vectors(texts: list[str], whole_text: str, whole: np.ndarray, others: dict[str, np.ndarray]) -> np.ndarray:
+    return np.stack([whole if t == whole_text else others[t] for t in texts])
 
 
 class PassageReader:
