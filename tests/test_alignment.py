@@ -55,12 +55,15 @@ def test_alignment_is_one_for_the_same_tokens_in_any_order_and_lower_for_others(
 
 
 def _check(
-    tmp_path: Path, config: DedupeConfig, tokens: FakeTokenEncoder | None, encoder: FakeEncoder | None = None
+    tmp_path: Path,
+    config: DedupeConfig,
+    tokens: FakeTokenEncoder | None,
+    encoder: FakeEncoder | None = None,
+    judge: FakeEncoder | None = None,
 ) -> dict:
     spec = resolve_model("fake")
-    with KnowledgeBase(
-        tmp_path / "idx", spec, create=True, encoder=encoder or FakeEncoder(), judge=judge_encoder(), tokens=tokens
-    ) as kb:
+    encoders = {"encoder": encoder or FakeEncoder(), "judge": judge or judge_encoder(), "tokens": tokens}
+    with KnowledgeBase(tmp_path / "idx", spec, create=True, **encoders) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         item = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [ITEM])), config=config).items[0]
     return {m.id: m for m in item.matches}
@@ -165,35 +168,61 @@ def test_only_the_candidates_nearest_by_the_judge_are_aligned(judged_models: Pat
     assert tokens.texts_seen == 2  # the item and its nearest candidate
 
 
+class Meeting:
+    """Two encoders' first runs of the item: each says it started and waits to see the
+    other start, which only happens when they run at once."""
+
+    def __init__(self, *names: str) -> None:
+        import threading
+
+        self.started = {name: threading.Event() for name in names}
+        self.seen: dict[str, bool] = {}
+
+    def meet(self, mine: str, other: str, texts: list[str]) -> None:
+        if mine not in self.seen and any("甲" in text for text in texts):
+            self.started[mine].set()
+            self.seen[mine] = self.started[other].wait(timeout=5)
+
+
 def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
     """A short item's model runs are too small to use both cores each, so the token
-    graph runs on a thread while the sentence encoders run here: each encoder below
-    waits to see the other one started, which only happens when they overlap."""
-    import threading
-
-    started = {"tokens": threading.Event(), "sentences": threading.Event()}
-    seen: dict[str, bool] = {}
-
-    def meet(mine: str, other: str, texts: list[str]) -> None:
-        """On its first run for the item, an encoder says it started and waits for the other."""
-        if mine not in seen and any("甲" in text for text in texts):
-            started[mine].set()
-            seen[mine] = started[other].wait(timeout=5)
+    graph runs on a thread while the index's encoder runs here."""
+    meeting = Meeting("tokens", "sentences")
 
     class Tokens(FakeTokenEncoder):
         def encode_tokens(self, texts):  # type: ignore[no-untyped-def]
-            meet("tokens", "sentences", list(texts))
+            meeting.meet("tokens", "sentences", list(texts))
             return super().encode_tokens(texts)
 
     class Sentences(FakeEncoder):
         def encode(self, texts):  # type: ignore[no-untyped-def]
-            meet("sentences", "tokens", list(texts))
+            meeting.meet("sentences", "tokens", list(texts))
             return super().encode(texts)
 
     config = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
     matches = _check(tmp_path, config, Tokens(TRANSLATIONS), encoder=Sentences())
-    assert seen == {"tokens": True, "sentences": True}
+    assert meeting.seen == {"tokens": True, "sentences": True}
     assert matches["k-des"].same_item  # the overlap changes no decision
+
+
+def test_the_item_s_judge_vector_is_embedded_beside_the_index_encoder(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """The judge embeds the item on the thread beside while the index's encoder embeds its passages here."""
+    meeting = Meeting("judge", "index")
+
+    class Judge(FakeEncoder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            meeting.meet("judge", "index", list(texts))
+            return super().encode(texts)
+
+    class Index(FakeEncoder):
+        def encode(self, texts):  # type: ignore[no-untyped-def]
+            meeting.meet("index", "judge", list(texts))
+            return super().encode(texts)
+
+    config = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
+    matches = _check(tmp_path, config, FakeTokenEncoder(TRANSLATIONS), encoder=Index(), judge=Judge("fakejudge", 32))
+    assert meeting.seen == {"judge": True, "index": True}
+    assert matches["k-des"].same_item
 
 
 def test_a_model_that_runs_concurrently_is_not_made_to_take_turns() -> None:

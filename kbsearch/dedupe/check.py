@@ -97,31 +97,30 @@ class Checker:
         # short text) is embedded too, after the passages.
         passages = [_with_claims(item) for item in items]
         texts = [p for each in passages for p in each]
-        # The token graph runs beside both sentence encoders: a short item's
-        # runs are too small to use both cores each, so one after the other
-        # left a core idle for most of a warm check's encoding. What the claim
-        # decision alone reads (the judge's claim vectors, their token vectors)
-        # runs on beside the search and the comparisons.
+        # The judge and its token graph run beside the index's encoder: a short
+        # item's runs are too small to use both cores each, so one after the
+        # other left a core idle for most of a warm check's encoding. What the
+        # claim decisions alone read (the judge's claim vectors, their token
+        # vectors) runs on beside the search and the comparisons.
         whole = beside.start(lambda: self._token_vectors([i.embed_text() for i in items]), "judge tokens wait")
         said = self.judge is not None and self.config.claim_said is not None
+        judge_vectors = beside.start(lambda: self._judge_vectors_of(items), "judge items wait")
         self._claim_inputs.start(items, beside, vectors=said, tokens=self.config.said_reads_tokens())
-        vectors, judged = self._sentence_vectors(items, texts)
-        tokens = whole.result()
+        with timings.phase("embed items"):
+            vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
+        tokens, judged = whole.result(), judge_vectors.result()
         out, start = [], 0
         for item, own, judge, own_tokens in zip(items, passages, judged, tokens, strict=True):
             out.append(Embedded(item, vectors[start : start + len(own)], own, judge, own_tokens))
             start += len(own)
         return out
 
-    def _sentence_vectors(self, items: list[Record], texts: list[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
-        """The encoder's vector of every passage, and the judge's of each item's whole text."""
-        with timings.phase("embed items"):
-            vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
-        judged: list[np.ndarray | None] = [None] * len(items)
-        if self.judge is not None and items:
-            with timings.phase("judge items"):
-                judged = list(self.judge.encode([item.embed_text() for item in items]))
-        return vectors, judged
+    def _judge_vectors_of(self, items: list[Record]) -> list[np.ndarray | None]:
+        """The judge's vector of each item's whole text (all None without a judge)."""
+        if self.judge is None or not items:
+            return [None] * len(items)
+        with timings.phase("judge items"):
+            return list(self.judge.encode([item.embed_text() for item in items]))
 
     def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:
         """The judge's token vectors of each text; none (an empty array) for a
