@@ -183,6 +183,17 @@ class Meeting:
             self.started[mine].set()
             self.seen[mine] = self.started[other].wait(timeout=5)
 
+    def encoder(self, mine: str, other: str, *args: object) -> FakeEncoder:
+        """A fake sentence encoder that meets ``other`` on its first run of the item."""
+        meeting = self
+
+        class Meets(FakeEncoder):
+            def encode(self, texts):  # type: ignore[no-untyped-def]
+                meeting.meet(mine, other, list(texts))
+                return super().encode(texts)
+
+        return Meets(*args)
+
 
 def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
     """A short item's model runs are too small to use both cores each, so the token
@@ -194,13 +205,8 @@ def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models
             meeting.meet("tokens", "sentences", list(texts))
             return super().encode_tokens(texts)
 
-    class Sentences(FakeEncoder):
-        def encode(self, texts):  # type: ignore[no-untyped-def]
-            meeting.meet("sentences", "tokens", list(texts))
-            return super().encode(texts)
-
     config = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
-    matches = _check(tmp_path, config, Tokens(TRANSLATIONS), encoder=Sentences())
+    matches = _check(tmp_path, config, Tokens(TRANSLATIONS), encoder=meeting.encoder("sentences", "tokens"))
     assert meeting.seen == {"tokens": True, "sentences": True}
     assert matches["k-des"].same_item  # the overlap changes no decision
 
@@ -208,19 +214,9 @@ def test_the_item_s_tokens_are_encoded_beside_its_sentence_vectors(judged_models
 def test_the_item_s_judge_vector_is_embedded_beside_the_index_encoder(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
     """The judge embeds the item on the thread beside while the index's encoder embeds its passages here."""
     meeting = Meeting("judge", "index")
-
-    class Judge(FakeEncoder):
-        def encode(self, texts):  # type: ignore[no-untyped-def]
-            meeting.meet("judge", "index", list(texts))
-            return super().encode(texts)
-
-    class Index(FakeEncoder):
-        def encode(self, texts):  # type: ignore[no-untyped-def]
-            meeting.meet("index", "judge", list(texts))
-            return super().encode(texts)
-
+    index, judge = meeting.encoder("index", "judge"), meeting.encoder("judge", "index", "fakejudge", 32)
     config = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
-    matches = _check(tmp_path, config, FakeTokenEncoder(TRANSLATIONS), encoder=Index(), judge=Judge("fakejudge", 32))
+    matches = _check(tmp_path, config, FakeTokenEncoder(TRANSLATIONS), encoder=index, judge=judge)
     assert meeting.seen == {"judge": True, "index": True}
     assert matches["k-des"].same_item
 

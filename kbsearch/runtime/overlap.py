@@ -29,14 +29,10 @@ def side_by_side(
     first: ``python -X importtime`` keeps one tally for all threads, which two
     threads importing at once corrupt (negative self times)."""
     import_first(imports)
-    # In this thread's context: a request's cancellation (``cancel.checkpoint``) holds there too.
-    context = contextvars.copy_context()
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-load") as pool:
-        future = pool.submit(context.run, beside)
+    with Pipeline() as pipeline:
+        second = pipeline.start(beside, waiting)
         first = here()
-        with timings.phase(waiting):
-            second = future.result()
-    return first, second
+        return first, second.result()
 
 
 def import_first(modules: Sequence[str]) -> None:
@@ -55,8 +51,6 @@ class Pending(Generic[T]):
         self._future, self._waiting = future, waiting
 
     def result(self) -> T:
-        if self._future.done():
-            return self._future.result()
         with timings.phase(self._waiting):
             return self._future.result()
 
@@ -72,7 +66,7 @@ class Pipeline:
     at its next step instead of finishing work nobody will read."""
 
     def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-beside")
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-beside")  # one: pieces in order
         self._stopping = threading.Event()
 
     def __enter__(self) -> Pipeline:
