@@ -63,9 +63,10 @@ import numpy as np  # noqa: E402
 from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
 
+from kbsearch.dedupe.claims import SURELY_SAID  # noqa: E402
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig, config_for, load_config  # noqa: E402
 from kbsearch.dedupe.replay import Checked, ClaimOutcome, ReplayResult, read_stream, replay  # noqa: E402
-from kbsearch.dedupe.results import Verdict  # noqa: E402
+from kbsearch.dedupe.results import ClaimEvidence, Verdict  # noqa: E402
 from kbsearch.dedupe.scorer import Scorer, fit_logistic  # noqa: E402
 from kbsearch.kb import KnowledgeBase  # noqa: E402
 
@@ -239,8 +240,15 @@ def items_of(pair: str) -> dict[str, str]:
 def said(outcome: ClaimOutcome, form: Scorer) -> bool:
     """Whether check calls the claim known under ``form``: the form on its weighed passages
     (as ``judge_said``), or the judge's cosine decision, which the form does not change."""
-    by_form = any(form.decide(form.probability(e.features)) and not e.new_numbers for e in outcome.evidence)
+    by_form = any(_said_by(e, form) for e in outcome.evidence)
     return by_form or outcome.cosine_known
+
+
+def _said_by(evidence: ClaimEvidence, form: Scorer) -> bool:
+    """As ``judge_said`` decides one weighed passage: the counts a surely-said claim adds are detail."""
+    probability = form.probability(evidence.features)
+    detail = evidence.added_counts and probability >= SURELY_SAID
+    return form.decide(probability) and (not evidence.new_numbers or detail)
 
 
 def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:

@@ -142,3 +142,40 @@ def test_only_the_same_item_passages_nearest_by_the_judge_are_read_token_by_toke
     status = judge_said(claim, hits(abstract, claim), {"abs"}, reader, COVERED)
     assert tokens.texts_seen == 1 + COVERAGE_CANDIDATES  # the claim, then three passages
     assert status.known
+
+
+def test_a_claim_its_records_say_between_them_is_covered_by_them_together() -> None:
+    """Monday's record gives the method, Tuesday's the figure; a third writer says both in
+    one sentence. No passage alone covers the claim; the item's records do."""
+    monday, tuesday = record("mon", "cache compression on long contexts"), record("tue", "reaches 10x")
+    claim = "cache compression reaches 10x"
+    [evidence] = said(claim, monday, tuesday, same={"mon", "tue"}).evidence  # type: ignore[attr-defined]
+    assert evidence.features["coverage"] < 0.8
+    assert evidence.features["record_coverage"] == pytest.approx(1.0, abs=1e-6)
+    [alone] = said(claim, monday, same={"mon"}).evidence  # type: ignore[attr-defined]
+    assert alone.features["record_coverage"] == pytest.approx(alone.features["coverage"])
+
+
+SURE = form({"bias": 10.0}, threshold=0.1)
+UNSURE = form({"bias": -1.0}, threshold=0.1)  # said (0.27 ≥ 0.1), but not surely
+
+
+def test_counts_a_surely_said_claim_adds_are_detail_shown_beside_it() -> None:
+    """Another writer of the paper gives the dataset's size: the method is the record's, and
+    the count is kept beside the known claim, not lost."""
+    known = record("k", "a dataset of driving queries on Argoverse")
+    detail = said("a dataset of 10,000 driving queries on Argoverse", known, same={"k"}, shape=SURE)
+    assert detail.known and detail.extra_numbers == ["10k"] and detail.new_numbers == []  # type: ignore[attr-defined]
+    [evidence] = detail.evidence  # type: ignore[attr-defined]
+    assert evidence.added_counts and evidence.new_numbers == ["10k"]
+
+
+def test_a_measured_result_a_changed_count_or_an_unsure_passage_keeps_the_number_new() -> None:
+    known = record("k", "a dataset of driving queries on Argoverse served on 8 H200")
+    for claim, shape in [
+        ("a dataset of driving queries on Argoverse scoring 35%", SURE),  # a result is news
+        ("a dataset of driving queries on Argoverse served on 4 H200", SURE),  # 8 → 4 changed
+        ("a dataset of 10,000 driving queries on Argoverse", UNSURE),
+    ]:
+        status = said(claim, known, same={"k"}, shape=shape)
+        assert not status.known and status.new_numbers, claim  # type: ignore[attr-defined]

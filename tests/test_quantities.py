@@ -8,7 +8,7 @@ import pytest
 from test_dedupe_rules import claim_status, embedded
 
 from kbsearch.records import Kind
-from kbsearch.text.quantities import new_figures, same_figure, unstated
+from kbsearch.text.quantities import added_counts, new_figures, same_figure, unstated
 from kbsearch.text.textsim import numbers, substantive_numbers
 
 
@@ -89,3 +89,12 @@ def test_a_figure_of_another_size_is_no_change_of_a_stated_one() -> None:
 
 def test_chinese_units_read_without_a_boundary_and_after_an_approximation() -> None:
     assert numbers("800万Q&A对，3000多万份网页，12百万帧") == {"8m", "30m", "12m"}
+
+
+def test_only_whole_counts_that_change_no_stated_count_are_added_detail() -> None:
+    assert added_counts(["10k"], {"10k"}, set())  # a dataset's size the record never gave
+    assert added_counts(["18", "432"], {"18", "432", "2.3x"}, {"2.3x"})
+    assert not added_counts(["35%"], {"35%"}, set())  # a measured result
+    assert not added_counts(["0.93"], {"0.93"}, set())  # a score
+    assert not added_counts(["4"], {"4"}, {"8"})  # 8 H200 → 4 H200
+    assert not added_counts([], set(), set())

@@ -53,19 +53,25 @@ DISAGGREGATION_VS_SHARED_POOL = {
 }
 
 # claim_said, a claim against the passage covering most of it, measured in a replay of the
-# dev digest feeds (feature values only): a same-paper passage saying the claim, one of the
-# same paper that does not (the claim was a new fact), and another paper's passage.
+# dev digest feeds (`within`, 3 December 2026; feature values only): a same-paper passage
+# saying the claim, one of the same paper that does not (the claim was a new fact), another
+# paper's passage, and a known claim that the paper's passages say only between them.
 SAID = {"cross_cosine": 0.0, "cross_lingual": 0.0, "cross_judge_cosine": 0.0, "cross_coverage": 0.0}
 
 
-def said(cosine: float, lexical: float, judge: float, coverage: float, names: float, same: float) -> dict[str, float]:
+def said(
+    cosine: float, lexical: float, judge: float, coverage: float, record: float, names: float, same: float
+) -> dict[str, float]:
     return {**SAID, "cosine": cosine, "lexical": lexical, "judge_cosine": judge, "coverage": coverage,
-            "names_missing": names, "numbers_missing": 0.0, "numbers_shared": 0.0, "same_item": same}  # fmt: skip
+            "record_coverage": record, "names_missing": names, "numbers_missing": 0.0, "numbers_shared": 0.0,
+            "same_item": same}  # fmt: skip
 
 
-SAID_BY_ITS_PAPER = said(0.7737, 0.2619, 0.9662, 0.9424, names=0.0, same=1.0)
-NEW_FACT_OF_ITS_PAPER = said(0.4675, 0.1, 0.9349, 0.8848, names=0.0, same=1.0)
-ANOTHER_PAPER = said(0.3583, 0.175, 0.9118, 0.8378, names=1.0, same=0.0)
+SAID_BY_ITS_PAPER = said(0.9415, 0.5882, 0.9854, 0.9674, 0.9727, names=0.0, same=1.0)
+NEW_FACT_OF_ITS_PAPER = said(0.5066, 0.0952, 0.9231, 0.8708, 0.8708, names=0.0, same=1.0)
+ANOTHER_PAPER = said(0.4336, 0.0789, 0.909, 0.8276, 0.8276, names=2.0, same=0.0)
+SAID_BETWEEN_ITS_PASSAGES = said(0.5446, 0.1296, 0.956, 0.8939, 0.9143, names=0.0, same=1.0)
+SAID_BY_NO_ONE_PASSAGE = {**SAID_BETWEEN_ITS_PASSAGES, "record_coverage": 0.8939}
 
 # e5 alone: its own cosines in every feature.
 E5_BIT_PLANES = pair(0.9079, 0.0719, 0.6931, 1.1403, top=1.0)
@@ -84,6 +90,8 @@ CASES = [
     (USE, E5, "claim_said", SAID_BY_ITS_PAPER, True),
     (USE, E5, "claim_said", NEW_FACT_OF_ITS_PAPER, False),
     (USE, E5, "claim_said", ANOTHER_PAPER, False),
+    (USE, E5, "claim_said", SAID_BETWEEN_ITS_PASSAGES, True),
+    (USE, E5, "claim_said", SAID_BY_NO_ONE_PASSAGE, False),  # the same, were its record read passage by passage
     (USE, E5, "claim_known", claim(0.6829), True),
     (USE, E5, "claim_known", claim(0.2632), False),
     (USE, None, "same_item", BIT_PLANES, True),

@@ -21,7 +21,7 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder, TokenEncoder
-from kbsearch.text.quantities import new_figures, unstated
+from kbsearch.text.quantities import added_counts, new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -191,6 +191,7 @@ class Weighed:
     features: dict[str, float]
     probability: float = 0.0
     new_numbers: list[str] = field(default_factory=list)
+    added_counts: bool = False
 
     def evidence(self) -> ClaimEvidence:
         rounded = {name: round(value, 6) for name, value in self.features.items()}
@@ -200,6 +201,7 @@ class Weighed:
             probability=round(self.probability, 4),
             features=rounded,
             new_numbers=self.new_numbers,
+            added_counts=self.added_counts,
         )
 
 
@@ -229,9 +231,13 @@ def judge_said(
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
-    unseen = new_figures(substantive_numbers(claim), stated)
+    numbers = substantive_numbers(claim)
+    unseen = new_figures(numbers, stated)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
+        same.added_counts = added_counts(unseen, numbers, stated)
+        if same.added_counts and same.probability >= SURELY_SAID:
+            unseen = []  # shown beside the known claim (``extra_numbers``), not lost
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
     said_other = other is not None and form.decide(other.probability) and not other.new_numbers
     known = said_same or said_other
@@ -277,6 +283,12 @@ def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
     return by_cosine.model_copy(update={"cosine_known": by_cosine.known, "evidence": by_form.evidence})
 
 
+SURELY_SAID = 0.5
+"""A same-item passage that says the claim with at least this probability (``claim_said``)
+carries the counts the claim adds (``quantities.added_counts``) as detail: another writer
+of the paper gives the dataset's size or how many models were compared, and the method is
+the one the record states. Chosen on the earlier half of the dev pairs (docs/dedupe.md)."""
+
 COVERAGE_CANDIDATES = 3
 """Same-item passages, nearest by the judge's cosine, whose token coverage of a claim
 is read: the token graph was most of a check's added cost on records of many
@@ -301,6 +313,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
     claim_tokens, *tokened = reader.token_rows([claim, *(h.known.passages[h.index] for h in hits)])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
     names, numbers = latin_names(claim), substantive_numbers(claim)
+    pooled = _pooled_coverage(claim_tokens, hits, tokened, same_ids)
     out = []
     for hit, judge_cosine, token_rows in zip(hits, cosines, tokened, strict=True):
         passage_language, passage_words = hit.known.passage_features(hit.index)
@@ -317,10 +330,20 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             numbers_missing=float(len(missing_numbers)),
             numbers_shared=float(len(numbers) - len(missing_numbers)),
             same_item=1.0 if hit.known.record.id in same_ids else 0.0,
+            record_coverage=pooled if hit.known.record.id in same_ids else covered,
         )
         changed = new_figures(numbers, hit.known.stated_numbers)
         out.append(Weighed(hit, hit.known.record.id in same_ids, features, new_numbers=changed))
     return out
+
+
+def _pooled_coverage(
+    claim_tokens: np.ndarray | None, hits: list[PassageHit], tokened: list[np.ndarray | None], same_ids: set[str]
+) -> float:
+    """How much of the claim the same-item passages say between them: a writer who splits
+    one fact over a summary and a key point says it all, though no passage alone does."""
+    rows = [r for h, r in zip(hits, tokened, strict=True) if h.known.record.id in same_ids and r is not None and len(r)]
+    return coverage(claim_tokens, np.vstack(rows)) if rows else 0.0
 
 
 def _best(weighed: list[Weighed]) -> Weighed | None:

@@ -31,9 +31,10 @@ SAID_FEATURES = (
     "numbers_missing",
     "numbers_shared",
     "same_item",
+    "record_coverage",
 )
 """What ``claim_said`` may read (see ``kbsearch.dedupe.claims``)."""
-TOKEN_FEATURES = ("coverage", "cross_coverage")
+TOKEN_FEATURES = ("coverage", "cross_coverage", "record_coverage")
 FIT_HINT = "fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --until half --out FILE' (see docs/dedupe.md)"
 
 

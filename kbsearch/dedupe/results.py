@@ -90,6 +90,9 @@ class ClaimEvidence(BaseModel):
     features: dict[str, float]
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers of the claim that this passage's record does not carry."""
+    added_counts: bool = False
+    """Those numbers only count what the claim adds in detail (``quantities.added_counts``):
+    a passage that surely says the claim carries them (``claims.SURELY_SAID``)."""
 
 
 class ClaimStatus(BaseModel):

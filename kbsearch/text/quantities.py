@@ -113,3 +113,20 @@ def new_figures(claimed: set[str], stated: Iterable[str]) -> list[str]:
     if any(could_be_changed(n, m) for n in missing for m in left_out):
         return sorted(missing)
     return []
+
+
+def added_counts(missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str]) -> bool:
+    """Whether the numbers a record lacks only count what a restated claim adds in detail
+    (a dataset of 10,000 queries, 18 models compared): each a whole count with no unit,
+    none of them a stated count changed (8 → 4 H200). A measured result (a percentage,
+    a speed-up, a score) is never detail."""
+    missing = list(missing)
+    if not missing or not all(_is_count(n) for n in missing):
+        return False
+    left_out = unstated(stated, claimed)
+    return not any(could_be_changed(n, m) for n in missing for m in left_out)
+
+
+def _is_count(number: str) -> bool:
+    parsed = _parse(number)
+    return parsed is not None and parsed[1] == "" and parsed[0] == parsed[0].to_integral_value()
