@@ -43,9 +43,10 @@ class Settings(BaseSettings):
     ``token-vectors`` in the model cache)."""
     token_cache_rows: int = Field(default=1_000_000, ge=0)
     """Token rows kept there (float16; e5: 768 bytes each); 0 keeps none."""
-    token_fill: int = Field(default=2_000, ge=0)
+    token_fill: int = Field(default=20_000, ge=0)
     """After an ingest, a background process keeps on disk the token vectors of
-    this many of the newest records (``kbsearch/kb/token_fill.py``); 0: none."""
+    at most this many of the newest records, as many as fit in most of the disk
+    tier (``kbsearch/kb/token_fill.py``); 0: none."""
     lock_timeout: float = Field(default=600.0, ge=0)
     """Seconds a writer waits for another writer's lock on the index before giving up."""
     use_threads: int | None = Field(default=None, ge=1)

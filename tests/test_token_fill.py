@@ -55,12 +55,23 @@ def written(root: Path, records: list[Record]) -> None:
 def test_what_is_filled_is_every_passage_and_a_short_whole_text_that_is_not_one() -> None:
     short = record(1, claims=["FP4 KV cache kernels", "1.8x decode throughput"])
     long = record(2, text=" ".join(["word"] * 50), claims=["one claim"])
-    texts = token_fill.texts_to_fill([short, long], FakeTokenEncoder().count_tokens, aligned_max_tokens=20)
+    texts = token_fill.plan_fill([short, long], FakeTokenEncoder().count_tokens, aligned_max_tokens=20).texts
     for each in (short, long):
         assert set(each.passages()) <= set(texts)
     wholes = {short.embed_text(), long.embed_text()} - set(short.passages()) - set(long.passages())
     for whole in wholes:  # only a whole text that is no passage is judged by its length
         assert (whole in texts) == (len(whole.split()) <= 20)
+
+
+def test_a_fill_takes_the_newest_records_while_their_token_rows_fit() -> None:
+    records = [record(i, text=f"note {i} " + "word " * 8, claims=[f"claim {i}"]) for i in (3, 2, 1)]
+    count = FakeTokenEncoder().count_tokens
+    rows_each = sum(count(token_fill.plan_fill([records[0]], count, aligned_max_tokens=100).texts))
+    plan = token_fill.plan_fill(records, count, aligned_max_tokens=100, max_rows=2 * rows_each)
+    assert [r.id for r in plan.records] == ["tom/r3", "tom/r2"]
+    assert set(plan.texts) == {t for r in records[:2] for t in r.passages()} | {r.embed_text() for r in records[:2]}
+    unbounded = token_fill.plan_fill(records, count, aligned_max_tokens=100)
+    assert [r.id for r in unbounded.records] == ["tom/r3", "tom/r2", "tom/r1"]
 
 
 def test_the_newest_records_are_those_written_last(tmp_path: Path) -> None:
@@ -117,6 +128,22 @@ def test_a_fill_keeps_the_newest_records_vectors_on_disk(tmp_path: Path, monkeyp
     seen = disks.token_encoder.texts_seen
     token_fill.fill(root, "fake")  # all on disk now: nothing is computed again
     assert disks.token_encoder.texts_seen == seen
+
+
+def test_a_fill_stops_where_the_disk_tier_has_no_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "idx"
+    records = [record(i, claims=[f"claim {i}"]) for i in range(4)]
+    written(root, records)
+    disks = fill_setup(tmp_path, monkeypatch, reads_tokens=True)
+    monkeypatch.setenv("KBSEARCH_TOKEN_FILL", "4")
+    count = disks.token_encoder.count_tokens
+    newest_rows = sum(count(token_fill.plan_fill([records[3]], count, aligned_max_tokens=123).texts))
+    monkeypatch.setenv("KBSEARCH_TOKEN_CACHE_ROWS", str(int(newest_rows / token_fill.FILL_SHARE) + 1))
+
+    token_fill.fill(root, "fake")
+    assert set(disks.tokens.get(records[3].passages())) == set(records[3].passages())
+    assert disks.tokens.get(records[2].passages()) == {}
+    assert disks.passages.get([disk_key(records[2].passages())]) == {}
 
 
 def test_a_config_that_reads_no_token_vectors_fills_the_judges_vectors_alone(

@@ -11,8 +11,9 @@ paid for its tokens.
 
 So an ingest that wrote records starts ``python -m kbsearch.kb.token_fill
 INDEX MODEL`` and returns without waiting: at low priority, on one core, it
-reads the ``$KBSEARCH_TOKEN_FILL`` newest records (the rowids written last)
-and puts on disk what the disk lacks of them: the judge's vectors of each
+reads the newest records (the rowids written last), as many as the disk
+tier has room for (``FILL_SHARE`` of its rows, at most ``$KBSEARCH_TOKEN_FILL``
+records), and puts on disk what the disk lacks of them: the judge's vectors of each
 record's passages (``kbsearch/dedupe/judged_passages.py``: a check embeds
 them for every record it judges the same item), then the token vectors of
 their passages and of a whole text short enough to be aligned, newest
@@ -26,6 +27,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +43,12 @@ if TYPE_CHECKING:
     from kbsearch.ingest import IngestReport
 
 FILL_LOCK = ".token-fill.lock"
+FILL_SHARE = 0.8
+"""Of the disk tier's rows (``$KBSEARCH_TOKEN_CACHE_ROWS``), what a fill may
+take: a check meeting a record the fill passed over encodes it, four times a
+filled check's CPU (docs/serve.md), so a fill takes what the tier holds; the
+rest is room for what checks compute before the tier trims (to 90%, the
+texts written first going first)."""
 AT_ONCE = 64
 """Texts per encoder call: the disk is written after each, so an interrupted fill keeps its work."""
 
@@ -86,14 +94,18 @@ def fill(root: Path, model: str | None = None) -> int:
         records = newest_records(store, settings().token_fill)
     finally:
         store.close()
+    config = config_for(spec, None)
+    tokens = load_token_encoder(judge) if config.reads_tokens() else None
+    texts: list[str] = []
+    if tokens is not None:
+        budget = int(settings().token_cache_rows * FILL_SHARE)
+        plan = plan_fill(records, tokens.count_tokens, config.aligned_max_tokens, budget)
+        records, texts = plan.records, plan.texts
     kept = judged_passages(load_judge(judge, spec.name))
     for record in records:
         kept.vectors(record.passages())
-    config = config_for(spec, None)
-    tokens = load_token_encoder(judge) if config.reads_tokens() else None
     if tokens is None:
         return sum(len(record.passages()) for record in records)
-    texts = texts_to_fill(records, tokens.count_tokens, config.aligned_max_tokens)
     for begin in range(0, len(texts), AT_ONCE):
         tokens.encode_tokens(texts[begin : begin + AT_ONCE])  # kept on disk as they are read
     return len(texts)
@@ -107,17 +119,40 @@ def newest_records(store: Store, count: int) -> list[Record]:
     return [found[r] for r in rowids if r in found]
 
 
-def texts_to_fill(
-    records: list[Record], count_tokens: Callable[[Sequence[str]], list[int]], aligned_max_tokens: int
-) -> list[str]:
-    """What a check reads token vectors of: every passage (the claims are
-    weighed against them), and the whole text where it is short enough to be
-    aligned (``DedupeConfig.aligned_max_tokens``) but is not a passage."""
-    passages = dict.fromkeys(p for record in records for p in record.passages())
-    wholes = [w for w in dict.fromkeys(record.embed_text() for record in records) if w not in passages]
-    counts = count_tokens(wholes) if wholes else []
-    aligned = [w for w, n in zip(wholes, counts, strict=True) if n <= aligned_max_tokens]
-    return [*passages, *aligned]
+@dataclass
+class FillPlan:
+    records: list[Record]
+    """The records taken, newest first."""
+    texts: list[str]
+    """Their texts a check reads token vectors of."""
+
+
+def plan_fill(
+    records: list[Record],
+    count_tokens: Callable[[Sequence[str]], list[int]],
+    aligned_max_tokens: int,
+    max_rows: int | None = None,
+) -> FillPlan:
+    """What a check reads token vectors of, record by record in the order given
+    (newest first): every passage (the claims are weighed against them), and
+    the whole text where it is short enough to be aligned
+    (``DedupeConfig.aligned_max_tokens``) but is not a passage. With ``max_rows``,
+    records are taken while their texts' token rows add up to at most that."""
+    own = [list(dict.fromkeys([*r.passages(), r.embed_text()])) for r in records]
+    counts = iter(count_tokens([t for texts in own for t in texts]))
+    taken: list[Record] = []
+    chosen: dict[str, None] = {}
+    rows = 0
+    for record, texts in zip(records, own, strict=True):
+        passages = set(record.passages())
+        sized = [(t, next(counts)) for t in texts]
+        kept = [(t, n) for t, n in sized if t not in chosen and (t in passages or n <= aligned_max_tokens)]
+        rows += sum(n for _, n in kept)
+        if max_rows is not None and rows > max_rows:
+            break
+        taken.append(record)
+        chosen.update(dict.fromkeys(t for t, _ in kept))
+    return FillPlan(taken, list(chosen))
 
 
 def main(argv: list[str]) -> int:
