@@ -156,6 +156,15 @@ def test_a_claim_its_records_say_between_them_is_covered_by_them_together() -> N
     assert alone.features["record_coverage"] == pytest.approx(alone.features["coverage"])
 
 
+def test_another_papers_record_adds_nothing_to_what_the_item_says() -> None:
+    """The figure is in an unrelated record: the item's own passages still say half the claim."""
+    monday, other = record("mon", "cache compression on long contexts"), record("oth", "reaches 10x")
+    evidence = said("cache compression reaches 10x", monday, other, same={"mon"}).evidence  # type: ignore[attr-defined]
+    own = next(e for e in evidence if e.same_item)
+    assert own.features["record_coverage"] == pytest.approx(own.features["coverage"])
+    assert own.features["record_coverage"] < 0.8
+
+
 SURE = form({"bias": 10.0}, threshold=0.1)
 UNSURE = form({"bias": -1.0}, threshold=0.1)  # said (0.27 ≥ 0.1), but not surely
 
