@@ -63,7 +63,7 @@ import numpy as np  # noqa: E402
 from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
 
-from kbsearch.dedupe.claims import SURELY_SAID  # noqa: E402
+from kbsearch.dedupe.claims import numbers_make_new  # noqa: E402
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig, config_for, load_config  # noqa: E402
 from kbsearch.dedupe.replay import Checked, ClaimOutcome, ReplayResult, read_stream, replay  # noqa: E402
 from kbsearch.dedupe.results import ClaimEvidence, Verdict  # noqa: E402
@@ -245,10 +245,9 @@ def said(outcome: ClaimOutcome, form: Scorer) -> bool:
 
 
 def _said_by(evidence: ClaimEvidence, form: Scorer) -> bool:
-    """As ``judge_said`` decides one weighed passage: the counts a surely-said claim adds are detail."""
+    """As ``judge_said`` decides one weighed passage (``numbers_make_new``)."""
     probability = form.probability(evidence.features)
-    detail = evidence.added_counts and probability >= SURELY_SAID
-    return form.decide(probability) and (not evidence.new_numbers or detail)
+    return form.decide(probability) and not numbers_make_new(evidence.new_numbers, evidence.added_counts, probability)
 
 
 def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:

@@ -236,8 +236,8 @@ def judge_said(
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated)
-        if same.added_counts and same.probability >= SURELY_SAID:
-            unseen = []  # shown beside the known claim (``extra_numbers``), not lost
+        if not numbers_make_new(unseen, same.added_counts, same.probability):
+            unseen = []  # counts as detail: shown beside the known claim (``extra_numbers``), not lost
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
     said_other = other is not None and form.decide(other.probability) and not other.new_numbers
     known = said_same or said_other
@@ -289,6 +289,13 @@ carries the counts the claim adds (``quantities.added_counts``) as detail: anoth
 of the paper gives the dataset's size or how many models were compared, and the method is
 the one the record states. Chosen on the earlier half of the dev pairs (docs/dedupe.md)."""
 
+
+def numbers_make_new(missing: list[str], counts_only: bool, probability: float) -> bool:
+    """Whether the numbers a passage's record lacks make the claim new: they do unless
+    they only add counts (``quantities.added_counts``) to a claim it surely says."""
+    return bool(missing) and not (counts_only and probability >= SURELY_SAID)
+
+
 COVERAGE_CANDIDATES = 3
 """Same-item passages, nearest by the judge's cosine, whose token coverage of a claim
 is read: the token graph was most of a check's added cost on records of many
@@ -316,6 +323,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
     pooled = _pooled_coverage(claim_tokens, hits, tokened, same_ids)
     out = []
     for hit, judge_cosine, token_rows in zip(hits, cosines, tokened, strict=True):
+        is_same = hit.known.record.id in same_ids
         passage_language, passage_words = hit.known.passage_features(hit.index)
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_words, passage_words))
@@ -329,11 +337,11 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             names_missing=float(min(3, len(names - hit.known.side.names))),
             numbers_missing=float(len(missing_numbers)),
             numbers_shared=float(len(numbers) - len(missing_numbers)),
-            same_item=1.0 if hit.known.record.id in same_ids else 0.0,
-            record_coverage=pooled if hit.known.record.id in same_ids else covered,
+            same_item=1.0 if is_same else 0.0,
+            record_coverage=pooled if is_same else covered,
         )
         changed = new_figures(numbers, hit.known.stated_numbers)
-        out.append(Weighed(hit, hit.known.record.id in same_ids, features, new_numbers=changed))
+        out.append(Weighed(hit, is_same, features, new_numbers=changed))
     return out
 
 

@@ -138,15 +138,15 @@ def plan_fill(
     the whole text where it is short enough to be aligned
     (``DedupeConfig.aligned_max_tokens``) but is not a passage. With ``max_rows``,
     records are taken while their texts' token rows add up to at most that."""
-    own = [list(dict.fromkeys([*r.passages(), r.embed_text()])) for r in records]
+    passages = [r.passages() for r in records]
+    own = [list(dict.fromkeys([*p, r.embed_text()])) for r, p in zip(records, passages, strict=True)]
     counts = iter(count_tokens([t for texts in own for t in texts]))
     taken: list[Record] = []
     chosen: dict[str, None] = {}
     rows = 0
-    for record, texts in zip(records, own, strict=True):
-        passages = set(record.passages())
+    for record, texts, its_passages in zip(records, own, passages, strict=True):
         sized = [(t, next(counts)) for t in texts]
-        kept = [(t, n) for t, n in sized if t not in chosen and (t in passages or n <= aligned_max_tokens)]
+        kept = [(t, n) for t, n in sized if t not in chosen and (t in its_passages or n <= aligned_max_tokens)]
         rows += sum(n for _, n in kept)
         if max_rows is not None and rows > max_rows:
             break

@@ -109,10 +109,14 @@ def new_figures(claimed: set[str], stated: Iterable[str]) -> list[str]:
     missing = unstated(claimed, said)
     if not missing or len(missing) == len(claimed):
         return sorted(missing)
-    left_out = unstated(said, claimed)  # the record's numbers the claim does not restate
-    if any(could_be_changed(n, m) for n in missing for m in left_out):
-        return sorted(missing)
-    return []
+    return sorted(missing) if _any_changed(missing, claimed, said) else []
+
+
+def _any_changed(missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str]) -> bool:
+    """Whether a number the record lacks can be one of its figures that the claim
+    does not restate, changed (8 H200 → 4 H200)."""
+    left_out = unstated(stated, claimed)
+    return any(could_be_changed(n, m) for n in missing for m in left_out)
 
 
 def added_counts(missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str]) -> bool:
@@ -123,8 +127,7 @@ def added_counts(missing: Iterable[str], claimed: Iterable[str], stated: Iterabl
     missing = list(missing)
     if not missing or not all(_is_count(n) for n in missing):
         return False
-    left_out = unstated(stated, claimed)
-    return not any(could_be_changed(n, m) for n in missing for m in left_out)
+    return not _any_changed(missing, claimed, stated)
 
 
 def _is_count(number: str) -> bool:
