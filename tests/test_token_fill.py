@@ -208,3 +208,39 @@ def test_the_module_runs_as_the_ingest_starts_it(fake_models: Path, tmp_path: Pa
         timeout=120,
     )
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_past_the_tier_s_bound_the_oldest_filled_record_goes_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fill writes the newest record first; the tier trims the rows stamped first. The
+    fill's stamps rank its records newest first, so a check's write past the bound lets
+    the older record's rows go, and the newest record's (and the check's) stay."""
+    import sqlite3
+
+    root = tmp_path / "idx"
+    older, newest = (record(i, claims=[f"claim {i}"]) for i in range(2))
+    written(root, [older, newest])
+    disks = fill_setup(tmp_path, monkeypatch, reads_tokens=True)
+    token_fill.fill(root, "fake")
+    with sqlite3.connect(disks.tokens.path) as db:
+        held = db.execute("SELECT sum(n) FROM tokens").fetchone()[0]
+    disks.tokens.max_rows = held  # full: the next write trims to 90%
+    disks.tokens.put({"a text a check read after the fill": np.ones((1, 32), np.float16)})
+    assert set(disks.tokens.get(newest.passages())) == set(newest.passages())
+    assert "a text a check read after the fill" in disks.tokens.get(["a text a check read after the fill"])
+    assert set(disks.tokens.get(older.passages())) < set(older.passages())
+    # The judge's passage vectors, one batch a record, the same way.
+    with sqlite3.connect(disks.passages.path) as db:
+        disks.passages.max_rows = db.execute("SELECT sum(n) FROM tokens").fetchone()[0]
+    disks.passages.put({"a batch a check read after the fill": np.ones((1, 32), np.float32)})
+    assert disks.passages.get([disk_key(newest.passages())]) and not disks.passages.get([disk_key(older.passages())])
+
+
+def test_ranked_rows_are_trimmed_in_the_order_given(tmp_path: Path) -> None:
+    disk = DiskTokens(tmp_path / "tokens.sqlite", max_rows=3)
+    for text in ("a", "b", "c"):  # written a first: unranked, a would go first
+        disk.put({text: np.ones((1, 4), np.float16)})
+    disk.rank(["a", "b", "c", "not on disk"], latest=1.0)
+    disk.put({"d": np.ones((1, 4), np.float16)})  # 4 rows > 3: down to 2
+    assert set(disk.get(["a", "b", "c", "d"])) == {"a", "d"}

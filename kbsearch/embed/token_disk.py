@@ -24,7 +24,7 @@ import hashlib
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +32,9 @@ import numpy as np
 MAX_DISK_ROWS = 1_000_000
 """Token rows kept (e5: 768 bytes each in float16, about 0.8 GB): some 25,000
 texts at the dev streams' median of 40 tokens."""
+STAMP_STEP = 1e-6
+"""Seconds between two texts ranked by ``DiskTokens.rank``: a million texts span one
+second, and ``time.time()``'s doubles still tell two stamps a microsecond apart."""
 _BUSY_MS = 200
 _AT_ONCE = 500
 
@@ -59,6 +62,21 @@ class DiskTokens:
         """Keep these texts' rows (in ``dtype``), then let the oldest go past the bound."""
         with self._lock:
             self._put(vectors)
+
+    def rank(self, texts: Sequence[str], latest: float) -> None:
+        """Order these texts' rows for the trim as ``texts`` lists them, the first kept
+        longest: the first is stamped ``latest``, each next one ``STAMP_STEP`` earlier.
+        A text not on disk is passed over."""
+        with self._lock:
+            db = self._open()
+            if db is None or not texts:
+                return
+            stamps = [(latest - i * STAMP_STEP, _key(text)) for i, text in enumerate(texts)]
+            try:
+                with db:
+                    db.executemany("UPDATE tokens SET written = ? WHERE key = ?", stamps)
+            except sqlite3.Error:
+                self._give_up()
 
     def _get(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         keys = {_key(text): text for text in texts}

@@ -17,15 +17,19 @@ records), and puts on disk what the disk lacks of them: the judge's vectors of e
 record's passages (``kbsearch/dedupe/judged_passages.py``: a check embeds
 them for every record it judges the same item), then the token vectors of
 their passages and of a whole text short enough to be aligned, newest
-first; then it ends. A check that comes before it is done computes its own,
-as before. One fill at a time per index: a second one that finds the lock
-taken leaves the work to it.
+first; then it ends. Its rows are stamped newest first, each before the fill
+began: the disk tier trims the rows stamped first, so past its bound the
+oldest records the fill took go first, after everything checks wrote since.
+A check that comes before it is done computes its own, as before. One fill
+at a time per index: a second one that finds the lock taken leaves the work
+to it.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,12 +38,14 @@ from typing import TYPE_CHECKING
 from filelock import FileLock, Timeout
 
 import kbsearch.store.background as background
+from kbsearch.embed.token_disk import STAMP_STEP
 from kbsearch.models import ModelSpec, resolve_judge, resolve_model
 from kbsearch.records import Record
 from kbsearch.settings import settings
 from kbsearch.store import Store
 
 if TYPE_CHECKING:
+    from kbsearch.embed.token_disk import DiskTokens
     from kbsearch.ingest import IngestReport
 
 FILL_LOCK = ".token-fill.lock"
@@ -48,7 +54,7 @@ FILL_SHARE = 0.8
 take: a check meeting a record the fill passed over encodes it, four times a
 filled check's CPU (docs/serve.md), so a fill takes what the tier holds; the
 rest is room for what checks compute before the tier trims (to 90%, the
-texts written first going first)."""
+rows stamped first going first: the fill's oldest records, see ``_rank``)."""
 AT_ONCE = 64
 """Texts per encoder call: the disk is written after each, so an interrupted fill keeps its work."""
 
@@ -81,7 +87,7 @@ def fill(root: Path, model: str | None = None) -> int:
     check embeds them) and, when the config reads them, their token vectors. How
     many texts were encoded or read."""
     from kbsearch.dedupe.config import config_for
-    from kbsearch.dedupe.judged_passages import judged_passages
+    from kbsearch.dedupe.judged_passages import disk_key, judged_passages
     from kbsearch.embed import load_judge, load_token_encoder
 
     spec = resolve_model(model)
@@ -101,14 +107,29 @@ def fill(root: Path, model: str | None = None) -> int:
         budget = int(settings().token_cache_rows * FILL_SHARE)
         plan = plan_fill(records, tokens.count_tokens, config.aligned_max_tokens, budget)
         records, texts = plan.records, plan.texts
+    started = time.time()
     kept = judged_passages(load_judge(judge, spec.name))
-    for record in records:
-        kept.vectors(record.passages())
+    batches = [record.passages() for record in records]
+    for begin in range(0, len(batches), AT_ONCE):
+        some = batches[begin : begin + AT_ONCE]
+        for passages in some:
+            kept.vectors(passages)
+        _rank(kept.disk, [disk_key(p) for p in some], started - begin * STAMP_STEP)
     if tokens is None:
-        return sum(len(record.passages()) for record in records)
+        return sum(map(len, batches))
     for begin in range(0, len(texts), AT_ONCE):
-        tokens.encode_tokens(texts[begin : begin + AT_ONCE])  # kept on disk as they are read
+        chunk = texts[begin : begin + AT_ONCE]
+        tokens.encode_tokens(chunk)  # kept on disk as they are read
+        _rank(getattr(tokens, "disk", None), chunk, started - begin * STAMP_STEP)
     return len(texts)
+
+
+def _rank(disk: DiskTokens | None, texts: list[str], latest: float) -> None:
+    """Stamp what the fill wrote or found newest first, each before the fill began: the
+    disk tier trims the rows stamped first, so the oldest records the fill took go first,
+    and every row a check writes meanwhile outlives them (it was read since)."""
+    if disk is not None:
+        disk.rank(texts, latest)
 
 
 def newest_records(store: Store, count: int) -> list[Record]:
