@@ -26,7 +26,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import item_flags, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
-from kbsearch.dedupe.names import NameHolders, rare_name_candidates
+from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
 from kbsearch.embed import Encoder, TokenEncoder
@@ -67,7 +67,7 @@ class Checker:
         self.config = config
         self.as_of = as_of
         one_blas_thread()  # hundreds of small products: split over busy cores, each waited
-        self.names = NameHolders(store, NAME_COUNT_CAP)
+        self.names = NameHolders(store, NAME_COUNT_CAP, kept_lookups(store))
         self._reader = PassageReader(self.judge, self.tokens)
         self.name_count = self.names.count
         # Known records are immutable while a check runs; many items share candidates.
