@@ -318,3 +318,47 @@ def test_the_claims_are_embedded_while_the_item_is_compared(
     assert overlapped == [("judge", True), ("tokens", True)]
     assert [c.model_dump() for c in after.claims] == [c.model_dump() for c in before.claims]
     assert after.verdict == before.verdict and any(m.same_item for m in after.matches)
+
+
+def test_a_warm_process_reads_its_known_records_once_until_a_write(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The candidates a check builds are kept for the next check of the same index
+    (``kept_records``), with the same verdict; a write starts afresh, so the next
+    check reads what was written."""
+    config = _config()
+    repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
+    with _kb(tmp_path, judge_encoder()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        read: list[list[int]] = []
+        real = kb.store.by_rowids
+        monkeypatch.setattr(kb.store, "by_rowids", lambda rowids: read.append(list(rowids)) or real(rowids))
+        item = str(write_jsonl(tmp_path / "item.jsonl", [repeat]))
+        first = kb.check(item, config=config).items[0]
+        assert read, "the first check reads its candidates"
+        candidates = {rowid for rowids in read for rowid in rowids}
+        read.clear()
+        again = kb.check(item, config=config).items[0]
+        assert not read and again.verdict == first.verdict and again.matches == first.matches
+        another = {"id": "k-new", "title": "Prefix caching", "text": "Prefix pages are shared across tenants"}
+        kb.ingest([write_jsonl(tmp_path / "another.jsonl", [another])])
+        kb.check(item, config=config)
+        assert candidates <= {rowid for rowids in read for rowid in rowids}, "after a write they are read again"
+
+
+def test_kept_records_leave_their_token_vectors_to_the_token_encoder_s_keep() -> None:
+    """A record's token vectors (100 KB and more) are kept once, by the token encoder;
+    a kept record is handed out without them, and the check that built it keeps its own."""
+    from kbsearch.dedupe.kept_records import KeptRecords
+    from kbsearch.dedupe.rules import Embedded
+    from kbsearch.records import Kind, Record
+
+    record = Record(id="k", kind=Kind.increment, title="KV cache", text="KV cache paging")
+    built = Embedded(record, FakeEncoder().encode(record.passages()), judge_tokens=np.ones((3, 32), np.float32))
+    kept = KeptRecords(generation=1)
+    kept.keep({7: built})
+    [(rowid, taken)] = kept.take([7, 8]).items()
+    assert rowid == 7 and taken.judge_tokens is None and built.judge_tokens is not None
+    assert taken.record == record and np.array_equal(taken.vectors, built.vectors)

@@ -26,6 +26,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import item_flags, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
+from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
@@ -70,8 +71,10 @@ class Checker:
         self.names = NameHolders(store, NAME_COUNT_CAP, kept_lookups(store))
         self._reader = PassageReader(self.judge, self.tokens)
         self.name_count = self.names.count
-        # Known records are immutable while a check runs; many items share candidates.
+        # Known records are immutable while a check runs; many items share candidates,
+        # and a warm process's checks too, until a write (``kept_records``).
         self._loaded: dict[int, Embedded] = {}
+        self._kept = kept_records(store)
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
         self._claim_inputs = ClaimInputs(self.judge, self._reader, _claims_of)
 
@@ -248,14 +251,19 @@ class Checker:
     def _load(self, rowids: list[int]) -> dict[int, Embedded]:
         missing = [r for r in rowids if r not in self._loaded]
         if missing:
+            self._loaded.update(self._kept.take(missing))
+            missing = [r for r in missing if r not in self._loaded]
+        if missing:
             records = self.store.by_rowids(missing)
             vectors = self.store.passage_vectors(missing)
             judged = self._judge_vectors(records)
-            self._loaded.update(
-                (r, Embedded(records[r], vectors[r], judge=judged.get(r)))
+            built = {
+                r: Embedded(records[r], vectors[r], judge=judged.get(r))
                 for r in missing
                 if r in records and r in vectors
-            )
+            }
+            self._loaded.update(built)
+            self._kept.keep(built)
         return {r: self._loaded[r] for r in rowids if r in self._loaded}
 
     def _judge_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
