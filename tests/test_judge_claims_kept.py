@@ -357,7 +357,7 @@ def test_kept_records_leave_their_token_vectors_to_the_token_encoder_s_keep() ->
 
     record = Record(id="k", kind=Kind.increment, title="KV cache", text="KV cache paging")
     built = Embedded(record, FakeEncoder().encode(record.passages()), judge_tokens=np.ones((3, 32), np.float32))
-    kept = KeptRecords(generation=1)
+    kept = KeptRecords()
     kept.keep({7: built})
     [(rowid, taken)] = kept.take([7, 8]).items()
     assert rowid == 7 and taken.judge_tokens is None and built.judge_tokens is not None

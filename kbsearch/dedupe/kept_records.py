@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import copy
 import threading
-import weakref
 from collections import OrderedDict
 
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.store import Store
+from kbsearch.store.per_generation import PerGeneration
 
 KEPT_RECORDS = 2_000
 """Records kept per store, the least recently read let go first: some 30 KB each
@@ -24,10 +24,9 @@ KEPT_RECORDS = 2_000
 
 
 class KeptRecords:
-    """Rowid → the record as a check built it, for one state of the index."""
+    """Rowid → the record as a check built it, for one state of the index (``kept_records``)."""
 
-    def __init__(self, generation: int, capacity: int = KEPT_RECORDS) -> None:
-        self.generation = generation
+    def __init__(self, capacity: int = KEPT_RECORDS) -> None:
         self.capacity = capacity
         self._kept: OrderedDict[int, Embedded] = OrderedDict()
         self._lock = threading.Lock()
@@ -54,15 +53,9 @@ class KeptRecords:
                 self._kept.popitem(last=False)
 
 
-_BY_STORE: weakref.WeakKeyDictionary[Store, KeptRecords] = weakref.WeakKeyDictionary()
-_GUARD = threading.Lock()
+_KEPT = PerGeneration(KeptRecords)
 
 
 def kept_records(store: Store) -> KeptRecords:
     """The records kept for ``store`` at its generation now (called inside its snapshot)."""
-    generation = store.generation
-    with _GUARD:
-        kept = _BY_STORE.get(store)
-        if kept is None or kept.generation != generation:
-            kept = _BY_STORE[store] = KeptRecords(generation)
-        return kept
+    return _KEPT.of(store)

@@ -11,12 +11,11 @@ share a rare one (extra candidates for ``check``) come from here.
 from __future__ import annotations
 
 import string
-import threading
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kbsearch.store import SearchFilter, Store
+from kbsearch.store.per_generation import PerGeneration
 from kbsearch.text.folding import fold
 
 SCAN = 400
@@ -38,21 +37,14 @@ class NameLookups:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-_KEPT: weakref.WeakKeyDictionary[Store, tuple[int, NameLookups]] = weakref.WeakKeyDictionary()
-_KEPT_LOCK = threading.Lock()
+_KEPT = PerGeneration(NameLookups, full=lambda kept: len(kept.found) + len(kept.counts) > KEPT_NAMES)
 
 
 def kept_lookups(store: Store) -> NameLookups:
-    """The lookups made through ``store`` since its index last changed (its generation,
-    which every write moves on). A warm process checks one briefing after another, and
-    each name's lookup reads up to ``SCAN`` texts: 8 ms of a served check went there.
-    Called inside the store's snapshot, so the generation is the one the check reads."""
-    generation = store.generation
-    with _KEPT_LOCK:
-        kept = _KEPT.get(store)
-        if kept is None or kept[0] != generation or len(kept[1].found) + len(kept[1].counts) > KEPT_NAMES:
-            kept = _KEPT[store] = (generation, NameLookups())
-        return kept[1]
+    """The lookups made through ``store`` since its index last changed. A warm process
+    checks one briefing after another, and each name's lookup reads up to ``SCAN`` texts:
+    8 ms of a served check went there. Called inside the store's snapshot."""
+    return _KEPT.of(store)
 
 
 class NameHolders:
