@@ -153,6 +153,7 @@ def test_learned_judgements_never_chain_a_cluster_past_its_first_seen_record() -
         file_key=np.arange(1, 5),
         text_key=np.arange(1, 5),
         marked_new=np.zeros(4, dtype=bool),
+        chinese=np.zeros(4, dtype=bool),
     )
     learned = [(a, b, 0.9), (b, c, 0.9), (a, d, 0.6), (c, d, 0.95)]
     judged = Judged.of(4, [(e, later, False, p, f"same item {p}") for e, later, p in learned])

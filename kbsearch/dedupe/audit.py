@@ -36,11 +36,13 @@ from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import table_flags
-from kbsearch.dedupe.judging import Judged, SpilledVectors, candidates, judge_candidates
+from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
+from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, read_roster
+from kbsearch.dedupe.spilled import SpilledVectors
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
 from kbsearch.store import SearchFilter, Store
@@ -65,7 +67,14 @@ def audit(
     with tempfile.TemporaryDirectory(prefix="kbsearch-audit-") as spill:
         finder = _NeighbourFinder(store, rowids, config.audit_neighbours)
         judges = SpilledVectors(Path(spill) / "judge.f32", len(rowids)) if config.judge else None
-        roster = read_roster(store, rowids, config.judge, finder.visit, judges.write if judges else None, chunk)
+        wholes = SpilledVectors(Path(spill) / "whole.f32", len(rowids)) if config.audit_other_language else None
+
+        def visit(rows: np.ndarray, vectors: np.ndarray) -> None:
+            finder.visit(rows, vectors)
+            if wholes is not None:
+                wholes.write(rows, vectors.astype(np.float32, copy=False))
+
+        roster = read_roster(store, rowids, config.judge, visit, judges.write if judges else None, chunk)
         if roster.lacking_judge:
             raise KbError(
                 f"{len(roster.lacking_judge)} records have no {config.judge!r} vector, "
@@ -74,13 +83,18 @@ def audit(
             )
         phase("the roster read, each chunk's neighbours asked", f"{roster.audited:,} records")
         neighbours = finder.pairs(roster)
+        across = _across(roster, config, judges, wholes)
         judge_cosines = (
             judges.cosines(neighbours.left, neighbours.right)
             if judges is not None
             else np.zeros(len(neighbours), dtype=np.float32)
         )
-    found = candidates(roster, neighbours, judge_cosines)
-    phase("the candidate pairs", f"{len(found.later):,} pairs, {len(neighbours):,} of them neighbours")
+    found = candidates(roster, neighbours, judge_cosines, across)
+    phase(
+        "the candidate pairs",
+        f"{len(found.later):,} pairs, {len(neighbours):,} of them neighbours, "
+        f"{len(across.candidates) if across else 0:,} in the other language",
+    )
     judged, built = judge_candidates(store, roster, found, config, NameHolders(store, NAME_COUNT_CAP).count)
     phase("the pairs judged", f"{len(judged):,} same-item judgements kept; {built:,} records built")
     groups = grow_clusters(roster, judged)
@@ -90,6 +104,17 @@ def audit(
     flags = _claimed_new_flags(store, roster, judged) + _table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
     return AuditResult(model=model, records=roster.audited, clusters=clusters, claimed_new_seen_before=flags)
+
+
+def _across(
+    roster: Roster, config: DedupeConfig, judges: SpilledVectors | None, wholes: SpilledVectors | None
+) -> OtherLanguage | None:
+    """Each record's nearest records in the other language, in the judge's
+    space when there is one; None when the config asks for none."""
+    if wholes is None:
+        return None
+    finder = OtherLanguagePairs(judges or wholes, wholes, judges is not None, config.audit_other_language)
+    return finder.pairs(roster, config.neighbourhood)
 
 
 class _NeighbourFinder:

@@ -112,6 +112,10 @@ class DedupeConfig(BaseModel):
     corpus's revised titles; the dev streams copy titles verbatim."""
     audit_neighbours: int = Field(default=10, ge=1)
     """Nearest records each record is compared with in ``audit``."""
+    audit_other_language: int = Field(default=0, ge=0)
+    """Nearest records written in the other language each record is also
+    compared with in ``audit``, in the judge's space when there is one
+    (``dedupe/other_language.py``); 0: none."""
     matches_shown: int = Field(default=5, ge=1)
     """Matches reported per item (a display choice)."""
 

@@ -16,7 +16,6 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -25,6 +24,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.neighbours import NeighbourPairs
+from kbsearch.dedupe.other_language import OtherLanguage
 from kbsearch.dedupe.results import Match, Rule
 from kbsearch.dedupe.roster import Roster
 from kbsearch.dedupe.rules import Embedded, around_of, compare, one_item
@@ -87,18 +87,56 @@ class Candidates:
     later: np.ndarray
     neighbours: NeighbourPairs
     judge_cosines: np.ndarray
+    across: OtherLanguage | None = None
+    """Each row's nearest records in the other language, when audit asks for
+    them: the neighbourhood a pair across languages is judged against."""
 
-    def around_reader(self, rows: int, config: DedupeConfig) -> Callable[[int], Neighbourhood]:
-        """Row → its neighbourhood, read from the neighbour pairs at either end."""
-        order, starts = by_row(np.concatenate([self.neighbours.left, self.neighbours.right]), rows)
-        cosines = np.concatenate([self.neighbours.cosine, self.neighbours.cosine])[order]
-        judged = np.concatenate([self.judge_cosines, self.judge_cosines])[order]
+    def around_reader(self, rows: int, config: DedupeConfig) -> Callable[[int], Callable[[int], Neighbourhood]]:
+        """Later row → (earlier row → the later row's neighbourhood for that
+        pair): among its nearest records, or, for a pair across languages when
+        ``across`` is known, among its nearest records in the earlier one's
+        language (the language gap lowers every cosine across it, so a repeat
+        is judged against the records it competes with). Each is read once
+        per later row."""
+        near = _reader(self.neighbours, self.judge_cosines, rows, config)
+        if self.across is None:
+            return lambda later: _constant(near(later))
+        far = _reader(self.across.nearby, self.across.nearby_judged, rows, config)
+        chinese = self.across.chinese
 
-        def around(row: int) -> Neighbourhood:
-            at = slice(int(starts[row]), int(starts[row + 1]))
-            return around_of(cosines[at].tolist(), judged[at].tolist(), config)
+        def for_later(later: int) -> Callable[[int], Neighbourhood]:
+            own = near(later)
+            other: list[Neighbourhood] = []
 
-        return around
+            def around(earlier: int) -> Neighbourhood:
+                if chinese[later] == chinese[earlier]:
+                    return own
+                if not other:
+                    other.append(far(later))
+                return other[0]
+
+            return around
+
+        return for_later
+
+
+def _constant(neighbourhood: Neighbourhood) -> Callable[[int], Neighbourhood]:
+    return lambda earlier: neighbourhood
+
+
+def _reader(
+    pairs: NeighbourPairs, judge_cosines: np.ndarray, rows: int, config: DedupeConfig
+) -> Callable[[int], Neighbourhood]:
+    """Row → its neighbourhood, read from ``pairs`` at either end."""
+    order, starts = by_row(np.concatenate([pairs.left, pairs.right]), rows)
+    cosines = np.concatenate([pairs.cosine, pairs.cosine])[order]
+    judged = np.concatenate([judge_cosines, judge_cosines])[order]
+
+    def around(row: int) -> Neighbourhood:
+        at = slice(int(starts[row]), int(starts[row + 1]))
+        return around_of(cosines[at].tolist(), judged[at].tolist(), config)
+
+    return around
 
 
 def by_row(keys: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -108,10 +146,16 @@ def by_row(keys: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
     return order, np.searchsorted(keys[order], np.arange(rows + 1))
 
 
-def candidates(roster: Roster, neighbours: NeighbourPairs, judge_cosines: np.ndarray) -> Candidates:
-    """Every pair to judge: nearest neighbours, records about one arXiv id and
-    records of identical text, each once, none of two records of one file."""
+def candidates(
+    roster: Roster, neighbours: NeighbourPairs, judge_cosines: np.ndarray, across: OtherLanguage | None = None
+) -> Candidates:
+    """Every pair to judge: nearest neighbours, nearest records in the other
+    language, records about one arXiv id and records of identical text, each
+    once, none of two records of one file. Only ``neighbours`` make a
+    record's neighbourhood."""
     exact = _id_pairs(roster) + _identical_text_pairs(roster)
+    if across is not None:
+        exact.append((across.candidates.left, across.candidates.right))
     left = np.concatenate([neighbours.left, *(pair[0] for pair in exact)]).astype(np.int64)
     right = np.concatenate([neighbours.right, *(pair[1] for pair in exact)]).astype(np.int64)
     n = max(len(roster), 1)
@@ -126,6 +170,7 @@ def candidates(roster: Roster, neighbours: NeighbourPairs, judge_cosines: np.nda
         later=np.where(later_is_right, right, left),
         neighbours=neighbours,
         judge_cosines=judge_cosines,
+        across=across,
     )
 
 
@@ -167,11 +212,10 @@ def judge_candidates(
     for chunk in _chunks(found, len(roster)):
         records.hold({r for later, earliers in chunk for r in (later, *earliers)})
         for later, earliers in chunk:
-            item = records[later]
-            near = around(later)
+            item, near = records[later], around(later)
             same = []
             for earlier in earliers:
-                match = compare(item, records[earlier], config, near, name_count)
+                match = compare(item, records[earlier], config, near(earlier), name_count)
                 if match.same_item:
                     same.append((earlier, match))
             for earlier, match in _one_item(same, records, roster, config, name_count):
@@ -263,37 +307,3 @@ class RecordCache:
         for row, rowid in zip(rows, rowids, strict=True):
             self.items[row] = Embedded.whole_only(records[rowid], wholes[rowid], judges.get(rowid))
         self.built += len(rows)
-
-
-class SpilledVectors:
-    """One vector per row in a file, for the few passes that need every
-    record's judge vector (the neighbourhoods' judge cosines): in memory they
-    would cost 1.5 KB a record for the whole audit."""
-
-    def __init__(self, path: Path, rows: int) -> None:
-        self.path = path
-        self.rows = rows
-        self.dim = 0
-
-    def write(self, rows: np.ndarray, vectors: np.ndarray) -> None:
-        if not len(rows):
-            return
-        if not self.dim:
-            self.dim = vectors.shape[1]
-            np.memmap(self.path, dtype=np.float32, mode="w+", shape=(self.rows, self.dim)).flush()
-        # Mapped for one chunk at a time: a mapping's pages count as the process's memory.
-        mapped = np.memmap(self.path, dtype=np.float32, mode="r+", shape=(self.rows, self.dim))
-        mapped[rows] = vectors
-        mapped.flush()
-        del mapped
-
-    def cosines(self, left: np.ndarray, right: np.ndarray, batch: int = 200_000) -> np.ndarray:
-        out = np.zeros(len(left), dtype=np.float32)
-        if not self.dim:
-            return out
-        for start in range(0, len(left), batch):
-            mapped = np.memmap(self.path, dtype=np.float32, mode="r", shape=(self.rows, self.dim))
-            a, b = mapped[left[start : start + batch]], mapped[right[start : start + batch]]
-            out[start : start + batch] = np.einsum("ij,ij->i", a, b)
-            del mapped
-        return out

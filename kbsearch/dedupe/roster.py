@@ -22,7 +22,7 @@ import numpy as np
 from kbsearch.dedupe.flags import NEW_MARKERS
 from kbsearch.records import Record
 from kbsearch.store import Store
-from kbsearch.text.textsim import normalized
+from kbsearch.text.textsim import language, normalized
 
 CHUNK = 20_000
 """Records read at once: 20k records are about 90 MB as pydantic objects."""
@@ -52,6 +52,8 @@ class Roster:
     """A key of the normalised whole text: equal keys are candidate identical texts."""
     marked_new: np.ndarray
     """The record's anchor calls it new (本次新增, 首次锚入, new …)."""
+    chinese: np.ndarray
+    """The record is written in Chinese (``textsim.language``), else in English."""
     arxiv: dict[int, frozenset[str]] = field(default_factory=dict)
     """Row → the arXiv ids the record is about, for the rows that have any."""
     lacking_judge: list[str] = field(default_factory=list)
@@ -94,6 +96,7 @@ def read_roster(
         file_key=np.zeros(n, dtype=np.int64),
         text_key=np.zeros(n, dtype=np.int64),
         marked_new=np.zeros(n, dtype=bool),
+        chinese=np.zeros(n, dtype=bool),
     )
     order = _OrderKeys(n)
     for start in range(0, n, chunk):
@@ -137,6 +140,7 @@ def _note(roster: Roster, order: _OrderKeys, row: int, record: Record, file: str
     roster.file_key[row] = _key(file) if file else 0
     roster.text_key[row] = _key(normalized(record.embed_text()))
     roster.marked_new[row] = bool(record.anchor and NEW_MARKERS.search(record.anchor))
+    roster.chinese[row] = language(record.embed_text()) == "zh"
     if record.arxiv_ids:
         roster.arxiv[row] = frozenset(record.arxiv_ids)
     order.note(row, record)
