@@ -1,6 +1,7 @@
 """``kbsearch audit`` as a whole process beside SemHash's self-deduplication, on labelled duplicates.
 
     python bench/audit_semhash.py [--sizes 100000,1000000] [--runs 5] [--million-runs 1] [--work DIR]
+                                  [--baseline CHECKOUT] [--no-semhash]
 
 Needs ``semhash`` (bench only: ``make bench-deps``). The records are the
 corpus of ``bench/corpus.py`` (first 100k, and all 1M): its labelled part is
@@ -27,6 +28,11 @@ SemHash is fitted here, on the other half. Each tool runs ``--runs`` times
 (``--million-runs`` at 1M): the median and range (min-max) of its seconds
 and of its peak RSS; the clusters of the first run are scored (a note says
 when a later run's differ).
+
+``--baseline CHECKOUT`` runs that checkout's ``kbsearch audit`` (a git
+worktree of an earlier commit) on the same index, alternating with this
+code's runs, as a row of its own with the ratio of the times;
+``--no-semhash`` leaves SemHash out.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 import time
 import zlib
@@ -49,6 +56,7 @@ import corpus
 from benchlib import report_peak_rss, run_child
 
 SELF = [sys.executable, __file__]
+ROOT = Path(__file__).resolve().parents[1]
 SEMHASH_DEFAULT = 0.9
 
 
@@ -147,6 +155,17 @@ def audit_groups(out: str) -> list[list[str]]:
     return [[c["first_seen"]["id"], *(m["id"] for m in c["repeats"])] for c in clusters]
 
 
+def audit_runs(index: Path, runs: int, checkouts: list[Path]) -> dict[Path, list[tuple[float, int, str, dict]]]:
+    """``kbsearch audit --json`` of each checkout as a whole process, ``runs``
+    times, the checkouts alternating so that a busy spell falls on each."""
+    done: dict[Path, list[tuple[float, int, str, dict]]] = {checkout: [] for checkout in checkouts}
+    for _ in range(runs):
+        for checkout in checkouts:
+            command = [sys.executable, str(checkout / "bench" / "scale.py"), "_cli", "audit", "--index", str(index)]
+            done[checkout].append(run_child([*command, "--json"]))
+    return done
+
+
 # -- inputs --------------------------------------------------------------------------------
 
 
@@ -171,14 +190,21 @@ def whole_vectors(records: int, work: Path) -> tuple[Path, Path]:
     return vectors_file, ids_file
 
 
-def index_for(records: int, work: Path) -> Path:
-    index = work / f"bulk-{records}"
-    if not (index / "manifest.json").is_file():
-        import corpus_encoder
-        import scale
+def index_for(records: int, work: Path, judge: bool = False) -> Path:
+    """The bench's index of the first ``records`` records; with ``judge``, one
+    whose ingest ran the default judge too (e5 over every record: about 30 ms
+    a record here, so 50 minutes at 100k)."""
+    import corpus_encoder
+    import scale
 
-        data = corpus.corpus_file(records) if records == 1_000_000 else scale.first_lines(records, work)
-        env = {**__import__("os").environ, "KBSEARCH_MODELS": str(corpus_encoder.models_file(work))}
+    index = work / f"{'judge' if judge else 'bulk'}-{records}"
+    if not (index / "manifest.json").is_file():
+        if judge:
+            data, models = corpus.corpus_file(records), corpus_encoder.judged_models_file(work)
+        else:
+            data = corpus.corpus_file(records) if records == 1_000_000 else scale.first_lines(records, work)
+            models = corpus_encoder.models_file(work)
+        env = {**os.environ, "KBSEARCH_MODELS": str(models)}
         run_child([*scale.SELF, "_cli", "ingest", str(data), "--index", str(index)], env)
     return index
 
@@ -186,20 +212,42 @@ def index_for(records: int, work: Path) -> Path:
 # -- the table ---------------------------------------------------------------------------------
 
 
-def compare(records: int, runs: int, work: Path, fitted: str | None, default: bool = True) -> str:
+def compare(
+    records: int,
+    runs: int,
+    work: Path,
+    fitted: str | None,
+    default: bool = True,
+    baseline: Path | None = None,
+    semhash: bool = True,
+    judge: bool = False,
+) -> str | None:
     """One size's table; returns SemHash's fitted threshold, which larger sizes reuse."""
-    import scale
-
     truth = Truth(records)
-    index = index_for(records, work)
-    vectors, ids = whole_vectors(records, work)
+    index = index_for(records, work, judge)
     _header(records, runs, truth)
-    kb_runs = [run_child([*scale.SELF, "_cli", "audit", "--index", str(index), "--json"]) for _ in range(runs)]
-    kb_groups = audit_groups(kb_runs[0][2])
-    if any(audit_groups(r[2]) != kb_groups for r in kb_runs[1:]):
-        print("(the runs' clusters differ: the first run's are scored)")
-    _row(truth, "kbsearch audit (whole process)", [r[0] for r in kb_runs], [r[1] for r in kb_runs], kb_groups)
-    out, notes = work / "semhash-out.json", []
+    checkouts = [ROOT] if baseline is None else [baseline, ROOT]
+    done, notes = audit_runs(index, runs, checkouts), []
+    for checkout in checkouts:
+        groups = audit_groups(done[checkout][0][2])
+        if any(audit_groups(r[2]) != groups for r in done[checkout][1:]):
+            print("(the runs' clusters differ: the first run's are scored)")
+        label = "kbsearch audit (whole process)" if checkout == ROOT else f"kbsearch audit at {checkout} (baseline)"
+        _row(truth, label, [r[0] for r in done[checkout]], [r[1] for r in done[checkout]], groups)
+        other = truth.score(groups, reported=False)
+        notes.append(
+            f"{label}, on the other half of the papers (the half a setting is chosen on): P {other['P']:.3f}, "
+            f"R {other['R']:.3f}, F1 {other['F1']:.3f}, R across languages {other.get('R across languages', 0):.3f}"
+        )
+    print("\n" + "\n".join(notes), flush=True)
+    notes = []
+    if baseline is not None:
+        ratio = np.median([r[0] for r in done[ROOT]]) / np.median([r[0] for r in done[baseline]])
+        print(f"\nthis code's audit takes {ratio:.2f}x the baseline's time (medians, runs alternating)", flush=True)
+    if not semhash:
+        return fitted
+    vectors, ids = whole_vectors(records, work)
+    out = work / "semhash-out.json"
     if fitted is None:
         run_child([*SELF, "_semhash", str(vectors), str(ids), "0.50", str(out)])
         sweep = json.loads(out.read_text())["sweep"]
@@ -255,9 +303,9 @@ def _row(truth: Truth, label: str, times: list[float], peaks: list[int], groups:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "_semhash":
         return child_semhash(*sys.argv[2:6])
+    import corpus_encoder
     import scale
 
-    scale.without_judge()  # an index built from the corpus cache has no judge vectors
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--runs", type=int, default=5)
@@ -271,15 +319,49 @@ def main() -> None:
         action="store_true",
         help="at 1M, skip SemHash at its default threshold (15-20 minutes a run, and it finds a fifth of the pairs)",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout (a git worktree) whose kbsearch audit runs on the same index, alternating with this code's",
+    )
+    parser.add_argument("--no-semhash", action="store_true", help="kbsearch's rows only")
+    parser.add_argument(
+        "--judge",
+        action="store_true",
+        help="an index whose ingest ran the default judge (e5), audited with it (built once: e5 over every record)",
+    )
+    parser.add_argument(
+        "--dedupe",
+        type=Path,
+        help="a dedupe config for the model (dedupe= on its models.txt line), for trying a setting",
+    )
     args = parser.parse_args()
-    corpus.require_eval()
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.judge:
+        os.environ["KBSEARCH_MODELS"] = str(corpus_encoder.judged_models_file(args.work))
+    else:
+        scale.without_judge()  # an index built from the corpus cache has no judge vectors
+    if args.dedupe is not None:
+        models = Path(os.environ["KBSEARCH_MODELS"])
+        lines = models.read_text(encoding="utf-8").splitlines()
+        ours = [
+            f"{line} dedupe={args.dedupe.resolve()}" if line.split()[:1] == [corpus.MODEL] else line for line in lines
+        ]
+        models.write_text("\n".join(ours) + "\n", encoding="utf-8")
+    corpus.require_eval()
     print("## 5. kbsearch audit beside SemHash, labelled duplicates of the three dev digest streams")
     fitted = args.semhash_threshold
     for records in sorted(int(s) for s in args.sizes.split(",")):
         runs = args.million_runs if records >= 1_000_000 else args.runs
         fitted = compare(
-            records, runs, args.work, fitted, default=not (args.no_default_at_million and records >= 1_000_000)
+            records,
+            runs,
+            args.work,
+            fitted,
+            default=not (args.no_default_at_million and records >= 1_000_000),
+            baseline=args.baseline,
+            semhash=not args.no_semhash,
+            judge=args.judge,
         )
 
 

@@ -61,6 +61,19 @@ def make(spec: object) -> CachedEncoder:
     return CachedEncoder(getattr(spec, "name", MODEL), load_encoder(real_spec))
 
 
+def judged_models_file(folder: Path) -> Path:
+    """A models.txt whose default is this encoder with the default judge (the
+    real e5, run by the ingest and read by audit) named on its line."""
+    real = {s.name: s for s in load_models(ROOT / "models.txt")}
+    judge = real[MODEL].judge
+    judge_line = next(
+        line for line in (ROOT / "models.txt").read_text(encoding="utf-8").splitlines() if line.split()[:1] == [judge]
+    )
+    path = folder / "models-judged.txt"
+    path.write_text(f"{MODEL}  python:corpus_encoder:make  dim=512 judge={judge}\n{judge_line}\n", encoding="utf-8")
+    return path
+
+
 def models_file(folder: Path) -> Path:
     """A models.txt whose default is this encoder under the real model's name."""
     path = folder / "models-cached.txt"
