@@ -53,8 +53,10 @@ def spilled_pairs(tmp_path: Path, vectors: np.ndarray, chinese: np.ndarray, k: i
     for start in range(0, len(vectors), 7):  # the roster hands vectors over a chunk at a time
         rows = np.arange(start, min(start + 7, len(vectors)))
         spilled.write(rows, vectors[rows])
-    pairs = OtherLanguagePairs(spilled, spilled, False, k).pairs(roster_of(chinese), nearby=k).candidates
-    return set(zip(pairs.left.tolist(), pairs.right.tolist(), strict=True))
+    found = OtherLanguagePairs(spilled, None, k).pairs(roster_of(chinese), nearby=k)
+    if found is None:
+        return set()
+    return set(zip(found.candidates.left.tolist(), found.candidates.right.tolist(), strict=True))
 
 
 def random_vectors(n: int, seed: int) -> np.ndarray:
@@ -133,12 +135,11 @@ def test_a_pair_across_languages_is_judged_against_the_records_of_the_earlier_on
         candidates=NeighbourPairs(left=np.array([0]), right=np.array([3]), cosine=np.array([0.8])),
         nearby=NeighbourPairs(left=np.array([0]), right=np.array([3]), cosine=np.array([0.5])),
         nearby_judged=np.array([0.8]),
-        chinese=chinese,
     )
     config = fake_config()
     found = Candidates(np.array([1, 3]), np.array([0, 0]), same_language, np.array([0.9, 0.88]), across)
-    around = found.around_reader(4, config)
+    around = found.around_reader(roster_of(chinese), config)
     assert around(0)(3).best == pytest.approx(0.5) and around(0)(3).judge_best == pytest.approx(0.8)
     assert around(0)(1).best == pytest.approx(0.9)
     without = Candidates(np.array([1, 3]), np.array([0, 0]), same_language, np.array([0.9, 0.88]))
-    assert without.around_reader(4, config)(0)(3).best == pytest.approx(0.9)
+    assert without.around_reader(roster_of(chinese), config)(0)(3).best == pytest.approx(0.9)

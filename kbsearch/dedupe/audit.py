@@ -113,8 +113,7 @@ def _across(
     space when there is one; None when the config asks for none."""
     if wholes is None:
         return None
-    finder = OtherLanguagePairs(judges or wholes, wholes, judges is not None, config.audit_other_language)
-    return finder.pairs(roster, config.neighbourhood)
+    return OtherLanguagePairs(wholes, judges, config.audit_other_language).pairs(roster, config.neighbourhood)
 
 
 class _NeighbourFinder:

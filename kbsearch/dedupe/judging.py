@@ -16,6 +16,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -91,37 +92,26 @@ class Candidates:
     """Each row's nearest records in the other language, when audit asks for
     them: the neighbourhood a pair across languages is judged against."""
 
-    def around_reader(self, rows: int, config: DedupeConfig) -> Callable[[int], Callable[[int], Neighbourhood]]:
+    def around_reader(self, roster: Roster, config: DedupeConfig) -> Callable[[int], Callable[[int], Neighbourhood]]:
         """Later row → (earlier row → the later row's neighbourhood for that
         pair): among its nearest records, or, for a pair across languages when
         ``across`` is known, among its nearest records in the earlier one's
         language (the language gap lowers every cosine across it, so a repeat
         is judged against the records it competes with). Each is read once
         per later row."""
-        near = _reader(self.neighbours, self.judge_cosines, rows, config)
-        if self.across is None:
-            return lambda later: _constant(near(later))
-        far = _reader(self.across.nearby, self.across.nearby_judged, rows, config)
-        chinese = self.across.chinese
+        near = _reader(self.neighbours, self.judge_cosines, len(roster), config)
+        across = self.across
+        far = None if across is None else _reader(across.nearby, across.nearby_judged, len(roster), config)
+        chinese = roster.chinese
 
         def for_later(later: int) -> Callable[[int], Neighbourhood]:
             own = near(later)
-            other: list[Neighbourhood] = []
-
-            def around(earlier: int) -> Neighbourhood:
-                if chinese[later] == chinese[earlier]:
-                    return own
-                if not other:
-                    other.append(far(later))
-                return other[0]
-
-            return around
+            if far is None:
+                return lambda earlier: own
+            other = cache(lambda: far(later))
+            return lambda earlier: own if chinese[later] == chinese[earlier] else other()
 
         return for_later
-
-
-def _constant(neighbourhood: Neighbourhood) -> Callable[[int], Neighbourhood]:
-    return lambda earlier: neighbourhood
 
 
 def _reader(
@@ -207,7 +197,7 @@ def judge_candidates(
 ) -> tuple[Judged, int]:
     """The kept same-item judgements, and how many records were built to make them."""
     records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
-    around = found.around_reader(len(roster), config)
+    around = found.around_reader(roster, config)
     kept: list[tuple[int, int, bool, float, str]] = []
     for chunk in _chunks(found, len(roster)):
         records.hold({r for later, earliers in chunk for r in (later, *earliers)})

@@ -54,26 +54,22 @@ class OtherLanguage:
     cosine: the neighbourhood a pair across languages is judged against."""
     nearby_judged: np.ndarray
     """The judge's cosine of each ``nearby`` pair (zeros without a judge)."""
-    chinese: np.ndarray
-    """Per roster row, whether the record is written in Chinese."""
-
-    @classmethod
-    def none(cls, roster: Roster) -> OtherLanguage:
-        return cls(_no_pairs(), _no_pairs(), np.zeros(0, dtype=np.float32), roster.chinese)
 
 
 class OtherLanguagePairs:
     """Finds each audited record's nearest records of the other language, in
-    ``space`` (the judge's vectors, else the index encoder's), one row per
-    roster row; ``wholes`` holds the index encoder's vectors."""
+    the judge's space when ``judges`` holds its vectors, else in the index
+    encoder's (``wholes``); both one row per roster row."""
 
-    def __init__(self, space: SpilledVectors, wholes: SpilledVectors, judged: bool, k: int) -> None:
-        self.space, self.wholes, self.judged, self.k = space, wholes, judged, k
+    def __init__(self, wholes: SpilledVectors, judges: SpilledVectors | None, k: int) -> None:
+        self.wholes, self.judges, self.k = wholes, judges, k
+        self.space = judges or wholes
 
-    def pairs(self, roster: Roster, nearby: int) -> OtherLanguage:
-        """Each record's ``k`` nearest as candidates, its ``nearby`` nearest as its neighbourhood."""
+    def pairs(self, roster: Roster, nearby: int) -> OtherLanguage | None:
+        """Each record's ``k`` nearest as candidates, its ``nearby`` nearest as
+        its neighbourhood; None when there are none to find."""
         if not self.k or not self.space.dim:
-            return OtherLanguage.none(roster)
+            return None
         chinese = roster.chinese & roster.present
         other = ~roster.chinese & roster.present
         ranked = [
@@ -82,7 +78,7 @@ class OtherLanguagePairs:
             if mine.any() and theirs.any()
         ]
         if not ranked:
-            return OtherLanguage.none(roster)
+            return None
         rank = np.concatenate([r[1] for r in ranked])
         found = NeighbourPairs(
             left=np.concatenate([r[0].left for r in ranked]),
@@ -92,9 +88,9 @@ class OtherLanguagePairs:
         candidates = unique_pairs([_subset(found, rank < self.k)], len(roster))
         near = unique_pairs([found], len(roster))
         # Exact cosines from the spilled vectors: a graph scores 8-bit codes.
-        judged = self.space.cosines(near.left, near.right) if self.judged else np.zeros(len(near), np.float32)
+        judged = np.zeros(len(near), np.float32) if self.judges is None else self.judges.cosines(near.left, near.right)
         by_encoder = NeighbourPairs(left=near.left, right=near.right, cosine=self.wholes.cosines(near.left, near.right))
-        return OtherLanguage(candidates, by_encoder, judged, roster.chinese)
+        return OtherLanguage(candidates, by_encoder, judged)
 
     def _nearest(self, rows: np.ndarray, targets: np.ndarray, most: int) -> tuple[NeighbourPairs, np.ndarray]:
         """Each row with its ``most`` nearest targets, and each pair's rank among the row's (0: nearest)."""
@@ -119,10 +115,6 @@ class OtherLanguagePairs:
 
 def _subset(pairs: NeighbourPairs, keep: np.ndarray) -> NeighbourPairs:
     return NeighbourPairs(left=pairs.left[keep], right=pairs.right[keep], cosine=pairs.cosine[keep])
-
-
-def _no_pairs() -> NeighbourPairs:
-    return unique_pairs([], 0)
 
 
 def _searchable(vectors: SpilledVectors, targets: np.ndarray) -> faiss.Index:
