@@ -333,7 +333,7 @@ def main() -> None:
     parser.add_argument(
         "--dedupe",
         type=Path,
-        help="a dedupe config for the model (dedupe= on its models.txt line), for trying a setting",
+        help="a dedupe config for the model (dedupe= on its models.txt line), to try a setting; --baseline reads it",
     )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
