@@ -25,7 +25,7 @@ from tui_support import SIZE, build_index, drive, search_for, search_screen, wai
 
 from fake_encoder import FakeEncoder
 from kbsearch import render
-from kbsearch.cli import main
+from kbsearch.cli import main, write_commands
 from kbsearch.errors import KbError
 from kbsearch.filters import SearchFilter
 from kbsearch.ingest import IngestReport, ingest_records
@@ -366,16 +366,29 @@ async def test_the_tui_marks_dates_in_the_wrong_order_and_says_why(tui_index: st
 # -- 5: an ingest's wait for another writer is not its work ---------------------
 
 
-def test_an_ingest_reports_its_wait_for_another_writer_apart(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+def test_an_ingest_reports_its_wait_for_another_writer_apart(  # type: ignore[no-untyped-def]
+    index: str, cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lock = FileLock(str(Path(index) / LOCK_NAME), thread_local=False)
     lock.acquire()
-    threading.Timer(1.5, lock.release).start()  # another writer, done in 1.5 s
+    say_waiting = write_commands.say_waiting
+
+    def another_writer_done_in_1_5_s() -> None:
+        # Timed from the ingest's wait, not the test's start: a slow import before
+        # the lock is asked for is no part of the wait (CI once read 0.963 s).
+        threading.Timer(1.5, lock.release).start()
+        say_waiting()
+
+    monkeypatch.setattr(write_commands, "say_waiting", another_writer_done_in_1_5_s)
+    never_hang = threading.Timer(60, lock.release)  # should the ingest wait without saying so
+    never_hang.start()
     card = EXAMPLES / "cards" / "card-1093-c2kv.md"
     code, out, err = cli("ingest", str(card), "--index", index, "--json")
     assert code == 0 and "waiting for it to finish" in err
     report = json.loads(out)
     assert report["waited"] >= 1.4
     assert report["seconds"] < report["waited"]  # nothing to embed: the work is short, the wait is not
+    never_hang.cancel()
     code, out, _ = cli("ingest", str(card), "--index", index)
     assert code == 0 and "waited" not in out  # no other writer this time
     line = render.ingest_text(IngestReport(model="fake", files=1, records=1, seconds=2.1, waited=92.0))
