@@ -1,6 +1,6 @@
 """Which claims are new: the gate, claim by claim, on increments shaped like the team's.
 
-    python bench/eval_claims.py [--pairs within,feed,xling] [--days N] [--reuse] [--config F]
+    python bench/eval_claims.py [--pairs within,feed,xling,mixed] [--days N] [--reuse] [--config F]
                                 [--fit OUT [--features A,B,...]] [--rescore F]
 
 The claim protocol of ../shared/eval (README there, "Claim-level replay"),
@@ -12,7 +12,10 @@ run through ``KnowledgeBase`` (the code the CLI runs) with cached vectors:
 - checked side: each day, one increment per paper with text = TLDR and
   claims = [method, result] in that feed's own words: feed a itself against
   its earlier days (``within``), feed c (``feed``), feed g in English
-  (``xling``). Checked with ``check --as-of DAY``, never ingested (within
+  (``xling``); or feed g's English of half the papers (by crc32 of the paper
+  id) against feed a's Chinese plus g's English of the other half, stored
+  (``mixed``: a store in both languages, where an English check's nearest
+  records are English ones of other papers). Checked with ``check --as-of DAY``, never ingested (within
   the feed, the KB form of the day's papers is stored after the checks).
 - Truth: P unseen → NEW; seen with k = 2 → DUPLICATE; else UPDATE, and a
   checked claim is new exactly when its field is not among the KB record's
@@ -52,6 +55,7 @@ import json
 import re
 import shutil
 import sys
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -70,7 +74,12 @@ from kbsearch.dedupe.results import ClaimEvidence, Verdict  # noqa: E402
 from kbsearch.dedupe.scorer import Scorer, fit_logistic  # noqa: E402
 from kbsearch.kb import KnowledgeBase  # noqa: E402
 
-PAIRS = {"within": None, "feed": "arxiv-digest-dev-c.jsonl", "xling": "arxiv-digest-en-dev.jsonl"}
+PAIRS = {
+    "within": None,
+    "feed": "arxiv-digest-dev-c.jsonl",
+    "xling": "arxiv-digest-en-dev.jsonl",
+    "mixed": "arxiv-digest-en-dev.jsonl",
+}
 FIELDS = ("method", "result")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 WORK = CACHE_DIR / "claims"
@@ -129,6 +138,13 @@ def stream_lines(pair: str) -> list[dict]:
         {**_increment(r, f"k-{n}", known_fields(r["paper"])), "item": r["paper"], "role": role}
         for n, r in enumerate(base)
     ]
+    if pair == "mixed":
+        lines += [
+            {**_increment(r, f"e-{n}", len(FIELDS)), "item": r["paper"], "role": "known"}
+            for n, r in enumerate(checked)
+            if _stored_in_english(r["paper"])
+        ]
+        checked = [r for r in checked if not _stored_in_english(r["paper"])]
     for n, row in enumerate(checked):
         k = known_fields(row["paper"])
         known = [j < k for j in range(len(FIELDS))]
@@ -136,6 +152,13 @@ def stream_lines(pair: str) -> list[dict]:
         line = {**_increment(row, f"q-{n}", len(FIELDS)), "item": row["paper"], "role": "check"}
         lines.append({**line, "claims_known": known, "claims_clear": clear})
     return lines
+
+
+def _stored_in_english(paper: str) -> bool:
+    """``mixed``: the papers whose English summaries are stored beside feed a's Chinese.
+    The others are checked in English: a known record of theirs is Chinese only, while
+    English records of their neighbouring papers sit closer to them than any Chinese one."""
+    return zlib.crc32(paper.encode()) % 2 == 0
 
 
 def write_stream(pair: str) -> Path:
