@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.files import write_jsonl
@@ -19,6 +20,7 @@ import kbsearch.kb.facade as facade
 import kbsearch.runtime.timings as timings
 from kbsearch.kb import KnowledgeBase
 from kbsearch.runtime.overlap import side_by_side
+from kbsearch.store import Store
 
 
 def test_the_second_load_runs_while_the_first_does() -> None:
@@ -174,3 +176,34 @@ def test_a_pipeline_piece_s_result_is_waited_for_where_it_is_read() -> None:
         assert first.result() == 1
         with pytest.raises(ZeroDivisionError):
             failing.result()
+
+
+@pytest.mark.usefixtures("judged_models")
+def test_a_check_searches_its_candidates_while_the_judge_reads_the_item(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The candidates' search reads USE's vectors only: it runs during the
+    judge's run over the item, not after it (had it waited, the judge's run,
+    waiting in turn for a search, would give up after 5 s)."""
+    with KnowledgeBase.open(tmp_path / "idx", create=True) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+    searched = threading.Event()
+    search_records = Store.search_records
+
+    def search_seen(self: Store, *args: Any, **kwargs: Any) -> Any:
+        searched.set()
+        return search_records(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "search_records", search_seen)
+    with KnowledgeBase.open(tmp_path / "idx") as kb:
+        judge = kb.judge
+        encode = judge.encode
+        searched_first: list[bool] = []
+
+        def encode_after_a_search(texts: Any) -> Any:
+            searched_first.append(searched.wait(5))
+            return encode(texts)
+
+        monkeypatch.setattr(judge, "encode", encode_after_a_search)
+        result = kb.check_text(json.dumps(ITEM))
+    assert result.items[0].matches and searched_first[:1] == [True]

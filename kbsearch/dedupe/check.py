@@ -16,6 +16,7 @@ from the store, so the decision reads both encoders.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 import numpy as np
 
@@ -83,9 +84,9 @@ class Checker:
     ) -> CheckResult:
         self.store.require_current_passages()  # the rules read a record's passages by position
         with Pipeline() as beside:
-            embedded = self._embed(items, beside)
+            embedded, judged = self._embed(items, beside)
             resubmitted = self._resubmitted(items)
-            results = [self._check_one(item, resubmitted) for item in embedded]
+            results = [self._check_one(item, resubmitted, judged) for item in embedded]
         flags = table_flags(self.store, mentions or [], SearchFilter(until=self.as_of, exclude_ids=resubmitted))
         return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
 
@@ -94,7 +95,10 @@ class Checker:
         stored = self.store.column_of_ids([item.id for item in items], "content_hash")
         return [item.id for item in items if stored.get(item.id) == item.content_hash]
 
-    def _embed(self, items: list[Record], beside: Pipeline) -> list[Embedded]:
+    def _embed(self, items: list[Record], beside: Pipeline) -> tuple[list[Embedded], Callable[[], None]]:
+        """The items with their passages' vectors, and what gives them the
+        judge's vector and token vectors: waited for where the comparisons need
+        them, after the candidates' search, which the judge's run overlaps."""
         # Split once: encoding and Embedded share them. Each claim is judged on
         # its own, so a claim that is not a stored passage (a sentence of a
         # short text) is embedded too, after the passages.
@@ -111,12 +115,20 @@ class Checker:
         self._claim_inputs.start(items, beside, vectors=said, tokens=self.config.said_reads_tokens())
         with timings.phase("embed items"):
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
-        tokens, judged = whole.result(), judge_vectors.result()
         out, start = [], 0
-        for item, own, judge, own_tokens in zip(items, passages, judged, tokens, strict=True):
-            out.append(Embedded(item, vectors[start : start + len(own)], own, judge, own_tokens))
+        for item, own in zip(items, passages, strict=True):
+            out.append(Embedded(item, vectors[start : start + len(own)], own))
             start += len(own)
-        return out
+
+        given: list[bool] = []
+
+        def judged() -> None:
+            if not given:
+                for embedded, judge, tokens in zip(out, judge_vectors.result(), whole.result(), strict=True):
+                    embedded.judge, embedded.judge_tokens = judge, tokens
+                given.append(True)
+
+        return out, judged
 
     def _judge_vectors_of(self, items: list[Record]) -> list[np.ndarray | None]:
         """The judge's vector of each item's whole text (all None without a judge)."""
@@ -155,10 +167,10 @@ class Checker:
             return SearchFilter(not_after=item.date, exclude_ids=resubmitted)
         return SearchFilter(exclude_ids=resubmitted)  # nothing later: no filter to scan the index for
 
-    def _check_one(self, item: Embedded, resubmitted: list[str]) -> ItemResult:
+    def _check_one(self, item: Embedded, resubmitted: list[str], judged: Callable[[], None]) -> ItemResult:
         checkpoint()  # a server's request stops here once over its budget or abandoned
         flt = self._filter(item.record, resubmitted)
-        known = self._candidates(item, flt)
+        known = self._candidates(item, flt, judged)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
             one_item(compared, known, self.config, self.name_count),
@@ -206,9 +218,12 @@ class Checker:
             for m in later
         ]
 
-    def _candidates(self, item: Embedded, flt: SearchFilter) -> dict[str, Embedded]:
+    def _candidates(
+        self, item: Embedded, flt: SearchFilter, judged: Callable[[], None] = lambda: None
+    ) -> dict[str, Embedded]:
         """Nearest records by whole text and by title, plus every record sharing an
-        id, plus the records holding a rare name of the item."""
+        id, plus the records holding a rare name of the item; ``judged()`` once
+        they are read, before anything reads the item's judge vectors."""
         rowids: dict[int, None] = {}
         # Without a title the first passage is the whole text: one search does.
         vectors = [item.whole] if item.passages[0] == item.whole_text else [item.whole, item.vectors[0]]
@@ -217,9 +232,10 @@ class Checker:
                 rowids[rowid] = None
         by_id = self.store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
         rowids.update((r, None) for r in self.store.restrict(by_id, flt))
-        by_name = rare_name_candidates(self.names, item.side.names, flt, self.config.rare_name_records)
+        by_name = rare_name_candidates(self.names, item.names, flt, self.config.rare_name_records)
         rowids.update((r, None) for r in by_name)
         found = {e.record.id: e for e in self._load(list(rowids)).values()}
+        judged()
         if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
             self._with_tokens(self._to_align(item, list(found.values())))
         return found

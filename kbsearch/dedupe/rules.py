@@ -107,6 +107,11 @@ class Embedded:
         return normalized(self.whole_text)
 
     @cached_property
+    def names(self) -> frozenset[str]:
+        """The coined names of the whole text."""
+        return frozenset(latin_names(self.whole_text))
+
+    @cached_property
     def side(self) -> Side:
         """What the same-item features read of this record."""
         return Side(
@@ -114,7 +119,7 @@ class Embedded:
             judge=self.judge,
             language=self.language,
             tokens=self.tokens,
-            names=frozenset(latin_names(self.whole_text)),
+            names=self.names,
             numbers=frozenset(self.numbers),
             length=len(self.whole_text),
         )
