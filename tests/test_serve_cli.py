@@ -30,6 +30,7 @@ from serve_support import (
 )
 
 from kbsearch.cli import main
+from kbsearch.serve import listening_socket
 
 LARGEST_CHECK = BRIEFING.split("## 增量 1")[0] + "".join(
     "## 增量 1" + briefing_with_claims(49).split("## 增量 1")[1].split("## 增量 2")[0].replace("增量 1", f"增量 {n}")
@@ -315,3 +316,25 @@ def test_a_sigterm_before_uvicorn_runs_skips_it_and_one_after_asks_it_to_stop() 
     late.server = server
     late(signal.SIGTERM, None)
     assert server.should_exit
+
+
+def test_the_server_s_connections_send_without_waiting_for_an_ack() -> None:
+    """Nagle is off on each connection uvicorn accepts from the listening
+    socket (asyncio's own accept path): with it on, an answer's body waited
+    40 ms behind its headers for the client's delayed ACK, on every request."""
+
+    async def nodelay_of_an_accepted_connection() -> int:
+        sock = listening_socket("127.0.0.1", 0)
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            seen.set_result(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        async with await asyncio.start_server(accepted, sock=sock):
+            _, client = await asyncio.open_connection(*sock.getsockname()[:2])
+            value = await asyncio.wait_for(seen, 10)
+            client.close()
+        return value
+
+    assert asyncio.run(nodelay_of_an_accepted_connection()) != 0

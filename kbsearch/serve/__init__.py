@@ -159,6 +159,25 @@ class _StopOnSigterm:
             server.run(sockets=[sock])
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host:port``, before the server says so: a
+    client that reads the line and connects at once must be queued, not
+    refused while uvicorn is still starting."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named, not left 0: asyncio turns Nagle off only on a connection
+    # whose socket says TCP, and with Nagle on an answer's body waited 40 ms
+    # behind its headers for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(LISTEN_BACKLOG)
+    except OSError as err:
+        sock.close()
+        raise KbError(f"cannot listen on {host}:{port}: {err.strerror}", hint="pick another port") from err
+    return sock
+
+
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     import uvicorn
 
@@ -167,16 +186,7 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     from kbsearch.serve.tokens import Tokens
 
     tokens, paths = Tokens.in_folder(_where(options)[0])
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        # Listen before saying so: a client that reads the line and connects
-        # at once must be queued, not refused while uvicorn is still starting.
-        sock.listen(LISTEN_BACKLOG)
-    except OSError as err:
-        raise KbError(f"cannot listen on {host}:{port}: {err.strerror}", hint="pick another port") from err
+    sock = listening_socket(host, port)
     service = _service(options)
     try:
         app = build_app(service, tokens, host=host, max_body=options.max_body)
