@@ -20,6 +20,13 @@
 5. Times whole ``kbsearch search --server`` processes beside ``python -c
    pass`` and a local ``kbsearch search`` (which loads the model).
 
+    python bench/serve_load.py --lone 100 [--filled N --fill-copy DIR]
+
+One client on one kept-alive connection (``httpx.Client``, as an agent or a
+pipeline holds one): after ten warm-up checks, that many first checks of
+known papers' increments one after the other, then half as many searches;
+p50/p90 of each. This is issue 26's single-client row.
+
     python bench/serve_load.py --rate 20 [--seconds 60]
 
 Open loop instead: requests arrive at random (exponential gaps) at
@@ -226,6 +233,29 @@ with KnowledgeBase.open(sys.argv[2]) as kb:
             cpu[kind].append(time.process_time() - started)
 print(json.dumps(cpu))
 """
+
+
+def lone_client(index: Path, args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    """One client, one connection, one request at a time: what a lone agent waits."""
+    empty_token_folder(args.cache, index, args.filled, args.fill_copy)
+    checks, queries = check_items(rows, 200), pick_queries(rows, 400)
+    server = Server(index)
+    try:
+        with httpx.Client(base_url=server.url, headers=_auth(server.read), timeout=120) as http:
+            for text in ["kbsearch serve warm-up", *checks[:10]]:
+                http.post("/api/check", json={"text": text}).raise_for_status()
+            timed = {"check": [{"text": t} for t in checks[10 : 10 + args.lone]]}
+            timed["search"] = [{"query": q} for q in queries[: max(1, args.lone // 2)]]
+            for kind, bodies in timed.items():
+                seconds = []
+                for body in bodies:
+                    started = time.perf_counter()
+                    http.post(f"/api/{kind}", json=body).raise_for_status()
+                    seconds.append(time.perf_counter() - started)
+                p50, p90 = (1000 * percentile(seconds, q) for q in (0.5, 0.9))
+                print(f"one client, one connection: {kind} x{len(seconds)}, p50 {p50:.1f} ms, p90 {p90:.1f} ms")
+    finally:
+        server.stop()
 
 
 def in_process_cpu(index: Path, count: int) -> dict[str, list[float]]:
@@ -484,12 +514,15 @@ def main() -> None:
     parser.add_argument("--rate", type=float, help="open loop: this many requests a second, arriving at random")
     parser.add_argument("--in-process", type=int, default=40, help="open loop: in-process requests of each kind")
     parser.add_argument(
-        "--filled", type=int, default=0, help="open loop: the fill after an ingest kept this many newest records"
+        "--lone", type=int, help="one client: this many checks one after the other, then half as many searches"
+    )
+    parser.add_argument(
+        "--filled", type=int, default=0, help="open loop, --lone: the fill after an ingest kept this many records"
     )
     parser.add_argument(
         "--fill-copy",
         type=Path,
-        help="open loop: take the fill from this folder when an earlier run saved it there, else save it there "
+        help="open loop, --lone: take the fill from this folder when an earlier run saved it there, else save it there "
         "(the fill of 10,000 records takes 13 minutes; the same index and --filled only)",
     )
     args = parser.parse_args()
@@ -507,6 +540,9 @@ def main() -> None:
     print(f"before: {machine()}")
     if args.rate:
         run_open_loop(index, args, rows)
+        return
+    if args.lone:
+        lone_client(index, args, rows)
         return
     empty_token_folder(args.cache)
     server = Server(index)
