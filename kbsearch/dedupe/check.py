@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
@@ -120,13 +121,10 @@ class Checker:
             out.append(Embedded(item, vectors[start : start + len(own)], own))
             start += len(own)
 
-        given: list[bool] = []
-
+        @cache  # once: every item's check calls it
         def judged() -> None:
-            if not given:
-                for embedded, judge, tokens in zip(out, judge_vectors.result(), whole.result(), strict=True):
-                    embedded.judge, embedded.judge_tokens = judge, tokens
-                given.append(True)
+            for embedded, judge, tokens in zip(out, judge_vectors.result(), whole.result(), strict=True):
+                embedded.judge, embedded.judge_tokens = judge, tokens
 
         return out, judged
 

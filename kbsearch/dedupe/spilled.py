@@ -9,8 +9,9 @@ import numpy as np
 
 class SpilledVectors:
     """One vector per row in a file, for the few passes that need every
-    record's judge vector (the neighbourhoods' judge cosines): in memory they
-    would cost 1.5 KB a record for the whole audit."""
+    record's vector (the judge's for the neighbourhoods' judge cosines; both
+    encoders' for the search across languages): in memory they would cost
+    1.5 to 2 KB a record for the whole audit."""
 
     def __init__(self, path: Path, rows: int) -> None:
         self.path = path
