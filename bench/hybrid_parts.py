@@ -13,11 +13,14 @@ the first row is then the second row again (the bench says so).
 One warm process opens both copies with the real model and runs each
 held-apart query (``corpus.held_out``, cut to 80 characters as typed) through
 ``KnowledgeBase.search`` (hybrid, k = 10, the call the CLI and the TUI make) in
-four ways, in an order that rotates from query to query so that every way sees
+five ways, in an order that rotates from query to query so that every way sees
 the same load: each copy, with the dense side (the query's embedding and the
-index walk) inline, before the lexical side, as before, and beside it, as now. It prints p50 / p90 /
-p99 of each, each against the first, and whether all four returned the same
-hits (ids and scores) for every query.
+index walk) inline, before the lexical side, as before, and beside it, as now;
+and the merged copy with the dense side beside but nothing read while it walks
+(the lexical side's candidates' vectors and texts read after it, as before
+``kbsearch.search.reads``). It prints p50 / p90 / p99 of each, each against the
+first, and whether all five returned the same hits (ids and scores) for every
+query.
 """
 
 from __future__ import annotations
@@ -69,31 +72,39 @@ def inline_dense_side(*args):  # type: ignore[no-untyped-def]
     return found
 
 
+def read_after_the_walk(*args):  # type: ignore[no-untyped-def]
+    """Nothing read while the dense side walks: the lexical side's candidates are read after it, as before."""
+
+
 def run(folders: dict[str, Path], queries: list[str], rounds: int) -> dict[str, list[float]]:
     import kbsearch.search.hybrid as hybrid
     from kbsearch.kb import KnowledgeBase
+    from kbsearch.search.reads import CandidateReads
 
-    beside = hybrid.dense_side
+    beside, ahead = hybrid.dense_side, CandidateReads.read_ahead
     kbs = {name: KnowledgeBase.open(folder, corpus.MODEL) for name, folder in folders.items()}
-    ways: list[tuple[str, str, Callable]] = [
-        (f"{name}, {how}", name, fn) for name in kbs for how, fn in (("inline", inline_dense_side), ("beside", beside))
+    ways: list[tuple[str, str, Callable, Callable]] = [
+        (f"{name}, {how}", name, fn, ahead)
+        for name in kbs
+        for how, fn in (("inline", inline_dense_side), ("beside", beside))
     ]
+    ways.append(("merged, beside, the lexical side read after the walk", "merged", beside, read_after_the_walk))
     for kb in kbs.values():
         kb.search(queries[0], 10)  # the model, the graph, the first pages
-    times: dict[str, list[float]] = {label: [] for label, _, _ in ways}
-    hits: dict[str, list[list[tuple[str, float]]]] = {label: [] for label, _, _ in ways}
+    times: dict[str, list[float]] = {label: [] for label, _, _, _ in ways}
+    hits: dict[str, list[list[tuple[str, float]]]] = {label: [] for label, _, _, _ in ways}
     for n, query in enumerate(queries * rounds):
         turn = n % len(ways)
-        for label, name, fn in ways[turn:] + ways[:turn]:
-            hybrid.dense_side = fn
+        for label, name, fn, reads in ways[turn:] + ways[:turn]:
+            hybrid.dense_side, CandidateReads.read_ahead = fn, reads
             started = time.perf_counter()
             response = kbs[name].search(query, 10)
             times[label].append((time.perf_counter() - started) * 1000)
             hits[label].append([(h.id, h.score) for h in response.results])
-    hybrid.dense_side = beside
+    hybrid.dense_side, CandidateReads.read_ahead = beside, ahead
     first = next(iter(hits.values()))
     same = all(found == first for found in hits.values())
-    print(f"\nAll four ways returned the same hits (ids and scores) for every query: {'yes' if same else 'NO'}")
+    print(f"\nAll {len(ways)} ways returned the same hits (ids and scores) for every query: {'yes' if same else 'NO'}")
     return times
 
 

@@ -30,7 +30,7 @@ from kbsearch.search.fusion import Fusion, reciprocal_rank, term_coverage, weigh
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
 from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS
-from kbsearch.store.vector_search import DenseSearch
+from kbsearch.store.vector_search import DenseSearch, StoredVectors
 from kbsearch.text.snippet import ELLIPSIS, make_snippet
 
 MODES = list(SearchMode)
@@ -301,6 +301,42 @@ def test_the_index_is_walked_while_the_lexical_side_runs(
     after = search(store, None, query, 3, vector=encoder.encode([query])[0])
     assert saw_it == [True]
     assert [(h.id, h.score) for h in after.results] == [(h.id, h.score) for h in before.results]
+
+
+def test_the_lexical_side_s_candidates_are_read_while_the_index_is_walked(
+    store: Store, monkeypatch: pytest.MonkeyPatch, encoder: FakeEncoder
+) -> None:
+    """Their vectors are read during the walk (had the caller waited for the
+    walk first, the walk, waiting in turn for that read, would give up after 5 s)."""
+    read, saw_it = threading.Event(), []
+    stored_vectors, nearest = store.stored_vectors, DenseSearch.nearest
+
+    def read_seen(rowids: list[int]) -> StoredVectors:
+        read.set()
+        return stored_vectors(rowids)
+
+    def walk(self: DenseSearch, query: np.ndarray, k: int) -> list[tuple[int, float, int]]:
+        saw_it.append(read.wait(timeout=5))
+        return nearest(self, query, k)
+
+    query = "SGLang 前缀缓存 vLLM"
+    before = search(store, None, query, 3, vector=encoder.encode([query])[0])
+    monkeypatch.setattr(store, "stored_vectors", read_seen)
+    monkeypatch.setattr(DenseSearch, "nearest", walk)
+    after = search(store, None, query, 3, vector=encoder.encode([query])[0])
+    assert saw_it == [True]
+    assert [(h.id, h.score) for h in after.results] == [(h.id, h.score) for h in before.results]
+
+
+def test_vectors_read_together_score_as_those_read_alone(store: Store, encoder: FakeEncoder) -> None:
+    """Scores from vectors read among others' (a search's read ahead) are those
+    ``score_records`` reads for the records alone, to the last bit, in the order asked."""
+    rowids = [r for (r,) in store.db.execute("SELECT rowid FROM records ORDER BY rowid DESC")]
+    query = encoder.encode(["KV cache 压缩"])[0]
+    together = store.stored_vectors(rowids[::2]).joined(store.stored_vectors(rowids[1::2]))
+    some = [*rowids[1:4], 10**9]  # one row id that holds nothing
+    assert together.scores(some, query) == store.score_records(some, query)
+    assert [r for r, _, _ in together.scores(some, query)] == rowids[1:4]
 
 
 def test_an_encoder_error_reaches_the_caller(store: Store) -> None:

@@ -16,12 +16,13 @@ import numpy as np
 
 import kbsearch.search.fusion as fuse
 from kbsearch.embed import Encoder
-from kbsearch.records import EMBED_CHARS, RecordHead
+from kbsearch.records import RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.search.candidates import Candidates, dense_side, depth_of, gather_lexical
 from kbsearch.search.exact import Pins, find_pins, query_ids
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
+from kbsearch.search.reads import CandidateReads
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms, query_terms
 from kbsearch.text.snippet import Span, make_snippet
@@ -110,12 +111,15 @@ def search(
     exact = query_ids(query)
     pins = find_pins(store, exact, flt)
     found = gather_lexical(store, terms, flt, mode, k, fusion)
+    reads = CandidateReads(store)
     if dense is not None:
+        if mode is SearchMode.hybrid and fusion.method == "weighted":
+            reads.read_ahead(_lexical_side(found))  # while the dense side walks
         vector, found.dense = dense.result()
     _add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
-    ranked = rank(store, found, terms, vector, mode, fusion)
+    ranked = rank(store, found, terms, vector, mode, fusion, reads)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
-        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion)
+        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads)
     ranked = _pin_first(pins, ranked)[:k]
     hits = _hits(store, ranked, terms, exact.all())
     model = encoder.model_id if encoder is not None else (store.model or "")
@@ -132,9 +136,15 @@ def search(
 
 
 def rank(
-    store: Store, found: Candidates, terms: QueryTerms, vector: np.ndarray | None, mode: SearchMode, fusion: Fusion
+    store: Store,
+    found: Candidates,
+    terms: QueryTerms,
+    vector: np.ndarray | None,
+    mode: SearchMode,
+    fusion: Fusion,
+    reads: CandidateReads | None = None,
 ) -> list[Ranked]:
-    """One ranking from the candidates, best first."""
+    """One ranking from the candidates, best first; ``reads`` holds what this search read of them already."""
     dense = {rowid: (score, idx) for rowid, score, idx in found.dense}
     lexical = {rowid: (i, score) for i, (rowid, score) in enumerate(found.lexical, start=1)}
     if mode is SearchMode.dense:
@@ -144,7 +154,7 @@ def rank(
     elif fusion.method == "rrf":
         order = fuse.ordered(fuse.reciprocal_rank(list(dense), list(lexical), fusion))
     else:
-        order = fuse.ordered(_weighted(store, found, terms, vector, dense, fusion))
+        order = fuse.ordered(_weighted(reads or CandidateReads(store), found, terms, vector, dense, fusion))
     return [
         Ranked(
             rowid=rowid,
@@ -159,7 +169,7 @@ def rank(
 
 
 def _weighted(
-    store: Store,
+    reads: CandidateReads,
     found: Candidates,
     terms: QueryTerms,
     vector: np.ndarray | None,
@@ -172,23 +182,33 @@ def _weighted(
     so that their hits report it too.
     """
     cosine = {rowid: score for rowid, (score, _) in dense.items()}
-    lexical_side = [rowid for rowid, _ in found.lexical] + [r for rows in found.named.values() for r in rows]
+    lexical_side = _lexical_side(found)
     outside = list(dict.fromkeys(r for r in lexical_side if r not in cosine))
     if outside and vector is not None:
-        for rowid, score, idx in store.score_records(outside, vector):
+        for rowid, score, idx in reads.scores(outside, vector):
             cosine[rowid] = score
             dense[rowid] = (score, idx)
-    parts = store.lexical_parts(list(cosine.keys() | set(lexical_side)))
-    weights = store.term_weights(terms, [f"{main}\n{meta}" for main, meta in parts.values()])
+    parts = reads.parts(sorted(cosine.keys() | set(lexical_side)))
+    weights = reads.store.term_weights(terms, [f"{main}\n{meta}" for main, meta in parts.values()])
     query_language = _query_language(terms)
-    coverage = {rowid: _coverage(weights, main, meta, query_language, fusion) for rowid, (main, meta) in parts.items()}
+    coverage = {
+        rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion)
+        for rowid, (main, meta) in parts.items()
+    }
     return fuse.weighted_sum(cosine, coverage, fusion, found.named)
 
 
-def _coverage(weights: dict[str, float], main: str, meta: str, query_language: str | None, fusion: Fusion) -> float:
-    """The record's term coverage; across languages, its meta counts less and the whole is scaled."""
-    # A record's language is that of its head, the part that is embedded.
-    if query_language is None or query_language == language(main[:EMBED_CHARS]):
+def _lexical_side(found: Candidates) -> list[int]:
+    """The lexical side's candidates and the records holding the query's rare names, in that order."""
+    return [rowid for rowid, _ in found.lexical] + [r for rows in found.named.values() for r in rows]
+
+
+def _coverage(
+    weights: dict[str, float], main: str, meta: str, query_language: str | None, own_language: str, fusion: Fusion
+) -> float:
+    """The record's term coverage; across languages, its meta counts less and the whole is scaled.
+    ``own_language`` is that of the record's head, the part that is embedded."""
+    if query_language is None or query_language == own_language:
         return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power)
     share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, fusion.cross_language_meta)
     return share * fusion.cross_language
@@ -209,6 +229,7 @@ def _same_item_lift(
     vector: np.ndarray | None,
     flt: SearchFilter,
     fusion: Fusion,
+    reads: CandidateReads,
 ) -> list[Ranked]:
     """Records of the same item as one of the best ``ITEM_LEADERS`` hits score
     at least ``fusion.item_share`` of that hit's score (see ``kbsearch.search.items``);
@@ -221,7 +242,7 @@ def _same_item_lift(
     missing = [r for r in sibling_of if r not in have]
     if missing and vector is not None:
         found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
-        ranked = rank(store, found, terms, vector, SearchMode.hybrid, fusion)
+        ranked = rank(store, found, terms, vector, SearchMode.hybrid, fusion, reads)
     score = {r.rowid: r.score for r in ranked}
     names = {rowid: head.id for rowid, head in store.heads(leaders, 0).items()}
     for row in ranked:

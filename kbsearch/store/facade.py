@@ -1,13 +1,12 @@
 """``Store``: one open knowledge base folder, read through one facade.
 
 SQLite is the source of truth: every record, every vector (keyed by model and
-content hash, so unchanged text is never embedded twice) and a generation
-counter bumped by each write. ``vectors.faiss`` and ``manifest.json`` are a
-search cache stamped with the generation they were built from (``vector_cache``):
-a stale stamp after a crash makes the next open rebuild it, embedding nothing.
-Readers wrap each query in ``snapshot()`` (one SQLite read transaction), so the
-records they fetch and the generation their vector index was checked against
-agree whatever a writer commits. Writes go through ``apply`` and ``rebind_model``.
+content hash, so unchanged text is never embedded twice) and a generation counter
+bumped by each write. ``vectors.faiss`` and ``manifest.json`` are a search cache
+stamped with the generation they were built from (``vector_cache``): after a crash
+a stale stamp makes the next open rebuild it, embedding nothing. Readers wrap each
+query in ``snapshot()`` (one read transaction): the records they fetch and their
+index's generation agree whatever a writer commits. Writes: ``apply``, ``rebind_model``.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from kbsearch.store.manifest import Manifest, read_manifest
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
 from kbsearch.store.vector_cache import VectorCache
-from kbsearch.store.vector_search import DenseSearch, VectorSearch
+from kbsearch.store.vector_search import DenseSearch, StoredVectors, VectorSearch
 from kbsearch.vector_index import IndexParams, VectorIndex
 from kbsearch.vector_index.choice import VectorStore
 
@@ -346,6 +345,10 @@ class Store:
     def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
         """(rowid, best passage score, passage number) for the given records."""
         return self._vectors.score_records(rowids, query)
+
+    def stored_vectors(self, rowids: list[int]) -> StoredVectors:
+        """The records' passage vectors read now, to score later: ``score_records`` in two steps."""
+        return self._vectors.stored(rowids)
 
     def passage_vectors(self, rowids: list[int]) -> dict[int, np.ndarray]:
         """rowid → its passage vectors, one row per passage in ``Record.passages()`` order."""

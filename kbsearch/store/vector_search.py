@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kbsearch.filters import SearchFilter, where_sql
-from kbsearch.records import Record, text_hash
+from kbsearch.records import MAX_PASSAGES, Record, text_hash
 from kbsearch.store.sql import VECTOR_ID, read_meta, select_in_chunks, unpack_vector_id
 from kbsearch.store.vector_cache import VectorCache
 from kbsearch.vector_index import VectorIndex
@@ -134,10 +134,11 @@ class VectorSearch:
     def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
         """(rowid, best passage score, passage number) for the given records,
         from their float32 vectors in SQLite (the dedupe rules read these scores)."""
-        vids, vectors = self._stored(rowids)
-        best = best_per_record(vectors @ np.asarray(query, dtype=np.float32), vids)
-        order = {r: i for i, r in enumerate(rowids)}
-        return sorted(best, key=lambda row: order[row[0]])
+        return self.stored(rowids).scores(rowids, query)
+
+    def stored(self, rowids: list[int]) -> StoredVectors:
+        """The records' float32 passage vectors, to score later (``StoredVectors.scores``)."""
+        return StoredVectors.of_rows(*self._stored(rowids))
 
     def passage_vectors(self, rowids: list[int]) -> dict[int, np.ndarray]:
         """rowid → its float32 passage vectors, one row per passage in ``Record.passages()`` order."""
@@ -196,6 +197,37 @@ class VectorSearch:
     def passage_vector_ids(self) -> np.ndarray:
         """The vector id of every passage in the database (what the cache must hold)."""
         return np.fromiter((r[0] for r in self.db.execute(f"SELECT {VECTOR_ID} FROM passages p")), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class StoredVectors:
+    """Some records' float32 passage vectors as SQLite holds them, in vector id
+    order, whichever order they were read in: a record's scores are then the
+    same to the last bit whether its vectors were read alone or among others'
+    (a product's rounding may depend on the rows around it)."""
+
+    ids: np.ndarray
+    rows: np.ndarray
+
+    @classmethod
+    def of_rows(cls, ids: np.ndarray, rows: np.ndarray) -> StoredVectors:
+        order = np.argsort(ids, kind="stable")
+        return cls(ids[order], rows[order])
+
+    def joined(self, other: StoredVectors) -> StoredVectors:
+        return StoredVectors.of_rows(np.concatenate([self.ids, other.ids]), np.concatenate([self.rows, other.rows]))
+
+    def of(self, rowids: Iterable[int]) -> StoredVectors:
+        """Only the passages of ``rowids``."""
+        keep = np.isin(self.ids // MAX_PASSAGES, np.fromiter(rowids, dtype=np.int64))
+        return StoredVectors(self.ids[keep], self.rows[keep])
+
+    def scores(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
+        """(rowid, best passage score, passage number) of ``rowids``, in their order; those without vectors left out."""
+        wanted = self.of(rowids)
+        best = best_per_record(wanted.rows @ np.asarray(query, dtype=np.float32), wanted.ids)
+        order = {r: i for i, r in enumerate(rowids)}
+        return sorted(best, key=lambda row: order[row[0]])
 
 
 def best_per_record(scores: np.ndarray, vector_ids: np.ndarray) -> list[tuple[int, float, int]]:

@@ -13,6 +13,7 @@ one of a few pages.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 
 from pydantic import BaseModel
@@ -74,11 +75,10 @@ def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
     nothing), so overlapping hits such as the trigrams of a Chinese phrase are
     all found; longer terms are tried first.
     """
-    wanted = sorted({fold(t) for t in terms if t}, key=len, reverse=True)
-    if not wanted:
+    pattern = _terms_pattern(tuple(terms))
+    if pattern is None:
         return []
     folded, origin = fold_offsets(text)
-    pattern = re.compile("(?=(" + "|".join(map(re.escape, wanted)) + "))")
     merged: list[tuple[int, int]] = []
     for found in pattern.finditer(folded):
         end = found.start() + len(found.group(1))
@@ -89,6 +89,14 @@ def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
         else:
             merged.append((lo, hi))
     return merged
+
+
+@functools.lru_cache(maxsize=32)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for the terms, folded, longer first; made once per search
+    (every hit's snippet asks for it), not once per snippet."""
+    wanted = sorted({fold(t) for t in terms if t}, key=len, reverse=True)
+    return re.compile("(?=(" + "|".join(map(re.escape, wanted)) + "))") if wanted else None
 
 
 def _best_window(matches: list[tuple[int, int]], width: int, size: int) -> int:

@@ -1,0 +1,65 @@
+"""What one hybrid search reads of its candidates, each read once: their
+stored passage vectors, their texts as the lexical index holds them, and the
+language of each text.
+
+The lexical side's candidates are known before the dense side's index walk
+ends (the walk runs on another thread, ``candidates.dense_side``), so the
+caller's thread reads theirs meanwhile (``read_ahead``) instead of waiting
+idle; the dense side's own candidates, and those a re-ranking adds, are read
+when first asked for. The scores are those ``Store.score_records`` gives, to
+the last bit (``StoredVectors``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kbsearch.records import EMBED_CHARS
+from kbsearch.store import Store
+from kbsearch.store.vector_search import StoredVectors
+from kbsearch.text.textsim import language
+
+
+class CandidateReads:
+    """One search's reads of its candidates, kept for the rest of that search."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._vectors: StoredVectors | None = None
+        self._vectors_read: set[int] = set()
+        self._parts: dict[int, tuple[str, str]] = {}
+        self._parts_read: set[int] = set()
+        self._languages: dict[int, str] = {}
+
+    def read_ahead(self, rowids: list[int]) -> None:
+        """Read ``rowids``' vectors, texts and languages now, while nothing else can be done."""
+        self._stored(rowids)
+        for rowid in self.parts(rowids):
+            self.language(rowid)
+
+    def scores(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
+        """As ``Store.score_records``: (rowid, best passage score, passage number), in ``rowids``' order."""
+        return self._stored(rowids).scores(rowids, query)
+
+    def parts(self, rowids: list[int]) -> dict[int, tuple[str, str]]:
+        """As ``Store.lexical_parts``: row id → (title and body, meta), for those the lexical index holds."""
+        missing = [r for r in dict.fromkeys(rowids) if r not in self._parts_read]
+        if missing:
+            self._parts.update(self.store.lexical_parts(missing))
+            self._parts_read.update(missing)
+        return {r: self._parts[r] for r in rowids if r in self._parts}
+
+    def language(self, rowid: int) -> str:
+        """The language of the record's head, the part that is embedded (``parts`` read it first)."""
+        found = self._languages.get(rowid)
+        if found is None:
+            found = self._languages[rowid] = language(self._parts[rowid][0][:EMBED_CHARS])
+        return found
+
+    def _stored(self, rowids: list[int]) -> StoredVectors:
+        missing = [r for r in dict.fromkeys(rowids) if r not in self._vectors_read]
+        if missing or self._vectors is None:
+            read = self.store.stored_vectors(missing)
+            self._vectors = read if self._vectors is None else self._vectors.joined(read)
+            self._vectors_read.update(missing)
+        return self._vectors
