@@ -1,6 +1,6 @@
 """Hybrid search at 100k and 1M records: the lexical plan before and after, side by side.
 
-    python bench/lexical_scale.py [--sizes 100000,1000000] [--work DIR] [--queries 200]
+    python bench/lexical_scale.py [--sizes 100000,1000000] [--work DIR] [--queries 200] [--default-graph]
 
 The records are the corpus of ``bench/corpus.py`` (its first N lines, real
 text in both languages). Their vectors come from the corpus's vector cache
@@ -9,11 +9,13 @@ model) and, for the rest, from a seeded pseudo-random unit vector per text:
 encoding a million texts takes hours here, and what this bench measures is the
 lexical side, which never reads a vector. The dense side of a 1M search is
 therefore a graph walk over mostly synthetic vectors, which costs what a real
-one costs (the graph's size and shape do not depend on the vectors' meaning),
-and the 1M graph is built with ``M`` 16 and ``efConstruction`` 40 to take
-minutes rather than most of an hour (the dense side is measured with the
-defaults in docs/performance.md, section 3). The indexes are built once,
-through ``kbsearch ingest``, and kept under ``--work``.
+one costs (the graph's size and shape do not depend on the vectors' meaning).
+The 100k index is built through ``kbsearch ingest`` (its graph with ``M`` 16
+and ``efConstruction`` 40), the 1M one from its records copied (see
+``child_replicate``), its graph with ``M`` 8 and ``efConstruction`` 16 to take
+minutes rather than most of an hour; ``--default-graph`` builds the 1M graph
+with kbsearch's own parameters instead, the graph a user's index gets. The
+indexes are built once and kept under ``--work``.
 
 Then one warm process per size opens the index with the real model and runs
 the held-apart queries (``corpus.held_out``, cut to 80 characters as typed)
@@ -83,9 +85,10 @@ def make_encoder(spec: object) -> CorpusOrSynthetic:
     return CorpusOrSynthetic(getattr(spec, "name", MODEL))
 
 
-def quick_graph(hnsw_m: int, ef_construction: int) -> None:
-    """This child builds its HNSW graph with these parameters and no background compaction:
-    the bench times search on the graph, not how long a full-quality build takes here."""
+def quick_graph(**graph: int) -> None:
+    """This child builds its HNSW graph with these parameters (none: kbsearch's
+    own) and no background compaction: the bench times search on the graph,
+    not how long a full-quality build takes here."""
     from dataclasses import dataclass
 
     import kbsearch.store.vector_cache as vector_cache
@@ -96,7 +99,7 @@ def quick_graph(hnsw_m: int, ef_construction: int) -> None:
     class QuickBuild(IndexParams):
         background_compaction: bool = False
 
-    params = functools.partial(QuickBuild, hnsw_m=hnsw_m, ef_construction=ef_construction)
+    params = functools.partial(QuickBuild, **graph)
     vector_cache.IndexParams = params  # type: ignore[assignment,misc]
     index_facade.IndexParams = params  # type: ignore[assignment,misc]
 
@@ -115,14 +118,15 @@ def child_build(data: str, index: str) -> None:
     report_peak_rss()
 
 
-def child_replicate(small: str, copies: int, index: str) -> None:
+def child_replicate(small: str, copies: int, index: str, graph: str = "quick") -> None:
     """The 1M index: the 100k one (built by ``kbsearch ingest``) and nine
     copies of each of its records under new ids, written by SQL inside one
     transaction: the records, their passages (the same texts, so the same
     stored vectors), ids, references and FTS rows (tokenized by FTS5 as any
     insert is, then merged into one segment), the trigram counts times ten.
     Then the graph is built once from the stored vectors (``M`` 8,
-    ``efConstruction`` 16).
+    ``efConstruction`` 16; with ``graph`` "default", kbsearch's own ``M`` 24
+    and ``efConstruction`` 120, the graph a user's 1M index gets).
 
     A whole ``kbsearch ingest`` of the 1M corpus, or the writer fed its next
     900k records, ran at under 100 records a second on this shared machine
@@ -135,7 +139,10 @@ def child_replicate(small: str, copies: int, index: str) -> None:
     from kbsearch.store import Store, writer
     from kbsearch.store.sql import write_meta
 
-    quick_graph(hnsw_m=8, ef_construction=16)
+    if graph == "default":
+        quick_graph()
+    else:
+        quick_graph(hnsw_m=8, ef_construction=16)
     started = time.perf_counter()
     Path(index).mkdir(parents=True)
     shutil.copy(Path(small) / "kb.sqlite", Path(index) / "kb.sqlite")
@@ -186,8 +193,11 @@ def child_replicate(small: str, copies: int, index: str) -> None:
     report_peak_rss()
 
 
-def build(records: int, work: Path) -> Path:
-    index = work / f"lexical-{records}"
+def build(records: int, work: Path, default_graph: bool = False) -> Path:
+    """The index of ``records`` records, built once into ``work``; past 100k
+    with kbsearch's own graph when ``default_graph``, else a quick one."""
+    default_graph = default_graph and records > 100_000
+    index = work / f"lexical-{records}{'-default-graph' if default_graph else ''}"
     if (index / BUILT).is_file():
         return index
     if records > 100_000:
@@ -197,7 +207,8 @@ def build(records: int, work: Path) -> Path:
         shutil.rmtree(index, ignore_errors=True)
         print(f"building {index} from {small} ...", file=sys.stderr, flush=True)
         copies = str(records // 100_000)
-        seconds, rss, _, _ = run_child([*SELF, "_replicate", str(small), copies, str(index)], _search_env())
+        graph = "default" if default_graph else "quick"
+        seconds, rss, _, _ = run_child([*SELF, "_replicate", str(small), copies, str(index), graph], _search_env())
         print(f"built in {seconds / 60:.1f} min, peak {rss:,} MB", file=sys.stderr, flush=True)
         return index
     import shutil
@@ -457,7 +468,7 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "_build":
         return child_build(sys.argv[2], sys.argv[3])
     if len(sys.argv) > 1 and sys.argv[1] == "_replicate":
-        return child_replicate(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        return child_replicate(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5])
     if len(sys.argv) > 1 and sys.argv[1] == "_latency":
         return child_latency(sys.argv[2], sys.argv[3])
     if len(sys.argv) > 1 and sys.argv[1] == "_lexical":
@@ -469,6 +480,11 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=corpus.CACHE / "work")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--build-only", action="store_true")
+    parser.add_argument(
+        "--default-graph",
+        action="store_true",
+        help="past 100k, the graph kbsearch builds (M 24, efConstruction 120; most of an hour at 1M), not a quick one",
+    )
     parser.add_argument("--lexical-only", action="store_true", help="the lexical side alone, on --index as it is")
     parser.add_argument("--index", type=Path, help="with --lexical-only: this index, of --sizes records")
     parser.add_argument("--budgets", help="only: hybrid with these posting budgets (2000,10000) against the old plan")
@@ -490,7 +506,7 @@ def main() -> None:
         _, _, out, _ = run_child(command, _search_env())
         print(out + f"load {os.getloadavg()[0]:.1f} at the end")
         return
-    indexes = {n: build(n, args.work) for n in sizes}
+    indexes = {n: build(n, args.work, args.default_graph) for n in sizes}
     if args.build_only:
         return
     print(f"# hybrid search, the lexical plan before and after; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
