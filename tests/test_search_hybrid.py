@@ -30,7 +30,7 @@ from kbsearch.search.fusion import Fusion, reciprocal_rank, term_coverage, weigh
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, writer
 from kbsearch.store.lexical_counts import COUNTS_TABLE
 from kbsearch.store.migrations import MIGRATIONS
-from kbsearch.store.vector_search import DenseSearch, StoredVectors
+from kbsearch.store.vector_search import DenseSearch
 from kbsearch.text.snippet import ELLIPSIS, make_snippet
 
 MODES = list(SearchMode)
@@ -280,48 +280,30 @@ def test_the_query_is_embedded_while_the_lexical_side_runs(
     assert [(h.id, h.score) for h in response.results] == [(h.id, h.score) for h in alone.results]
 
 
-def test_the_index_is_walked_while_the_lexical_side_runs(
-    store: Store, monkeypatch: pytest.MonkeyPatch, encoder: FakeEncoder
+@pytest.mark.parametrize(
+    ("store_call", "query"),
+    [("lexical_search", "SGLang 前缀缓存"), ("stored_vectors", "SGLang 前缀缓存 vLLM")],
+    ids=["the lexical side runs", "its candidates are read"],
+)
+def test_the_index_is_walked_while_the_caller_s_thread_works(
+    store: Store, monkeypatch: pytest.MonkeyPatch, encoder: FakeEncoder, store_call: str, query: str
 ) -> None:
-    started, saw_it = threading.Event(), []
-    lexical_search, nearest = store.lexical_search, DenseSearch.nearest
+    """During the walk the caller's thread runs the lexical side, then reads
+    its candidates' vectors and texts. Had it waited for the walk first, the
+    walk, waiting in turn for that call, would give up after 5 s."""
+    called, saw_it = threading.Event(), []
+    original, nearest = getattr(store, store_call), DenseSearch.nearest
 
-    def lexical_side(*args: Any, **kwargs: Any) -> list[tuple[int, float]]:
-        started.set()
-        return lexical_search(*args, **kwargs)
+    def seen(*args: Any, **kwargs: Any) -> Any:
+        called.set()
+        return original(*args, **kwargs)
 
     def walk(self: DenseSearch, query: np.ndarray, k: int) -> list[tuple[int, float, int]]:
-        saw_it.append(started.wait(timeout=5))
+        saw_it.append(called.wait(timeout=5))
         return nearest(self, query, k)
 
-    query = "SGLang 前缀缓存"
     before = search(store, None, query, 3, vector=encoder.encode([query])[0])
-    monkeypatch.setattr(store, "lexical_search", lexical_side)
-    monkeypatch.setattr(DenseSearch, "nearest", walk)
-    after = search(store, None, query, 3, vector=encoder.encode([query])[0])
-    assert saw_it == [True]
-    assert [(h.id, h.score) for h in after.results] == [(h.id, h.score) for h in before.results]
-
-
-def test_the_lexical_side_s_candidates_are_read_while_the_index_is_walked(
-    store: Store, monkeypatch: pytest.MonkeyPatch, encoder: FakeEncoder
-) -> None:
-    """Their vectors are read during the walk (had the caller waited for the
-    walk first, the walk, waiting in turn for that read, would give up after 5 s)."""
-    read, saw_it = threading.Event(), []
-    stored_vectors, nearest = store.stored_vectors, DenseSearch.nearest
-
-    def read_seen(rowids: list[int]) -> StoredVectors:
-        read.set()
-        return stored_vectors(rowids)
-
-    def walk(self: DenseSearch, query: np.ndarray, k: int) -> list[tuple[int, float, int]]:
-        saw_it.append(read.wait(timeout=5))
-        return nearest(self, query, k)
-
-    query = "SGLang 前缀缓存 vLLM"
-    before = search(store, None, query, 3, vector=encoder.encode([query])[0])
-    monkeypatch.setattr(store, "stored_vectors", read_seen)
+    monkeypatch.setattr(store, store_call, seen)
     monkeypatch.setattr(DenseSearch, "nearest", walk)
     after = search(store, None, query, 3, vector=encoder.encode([query])[0])
     assert saw_it == [True]
