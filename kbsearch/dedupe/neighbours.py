@@ -22,8 +22,8 @@ import faiss
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from kbsearch.records import MAX_PASSAGES
 from kbsearch.settings import settings
+from kbsearch.store.sql import vector_rowids
 from kbsearch.vector_index import VectorIndex
 from kbsearch.vector_index.threads import all_cores, free_cores, omp_threads
 
@@ -93,7 +93,7 @@ class RowsOf:
         self.rowids = rowids
 
     def __call__(self, vector_ids: np.ndarray) -> np.ndarray:
-        rowids = vector_ids // MAX_PASSAGES
+        rowids = vector_rowids(vector_ids)
         if not len(self.rowids):
             return np.full(rowids.shape, -1, dtype=np.int64)
         at = np.minimum(np.searchsorted(self.rowids, rowids), len(self.rowids) - 1)

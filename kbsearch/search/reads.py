@@ -27,8 +27,7 @@ class CandidateReads:
         self.store = store
         self._vectors: StoredVectors | None = None
         self._vectors_read: set[int] = set()
-        self._parts: dict[int, tuple[str, str]] = {}
-        self._parts_read: set[int] = set()
+        self._parts: dict[int, tuple[str, str] | None] = {}  # None: not in the lexical index
         self._languages: dict[int, str] = {}
 
     def read_ahead(self, rowids: list[int]) -> None:
@@ -43,17 +42,18 @@ class CandidateReads:
 
     def parts(self, rowids: list[int]) -> dict[int, tuple[str, str]]:
         """As ``Store.lexical_parts``: row id → (title and body, meta), for those the lexical index holds."""
-        missing = [r for r in dict.fromkeys(rowids) if r not in self._parts_read]
+        missing = [r for r in dict.fromkeys(rowids) if r not in self._parts]
         if missing:
-            self._parts.update(self.store.lexical_parts(missing))
-            self._parts_read.update(missing)
-        return {r: self._parts[r] for r in rowids if r in self._parts}
+            found = self.store.lexical_parts(missing)
+            self._parts.update((r, found.get(r)) for r in missing)
+        return {r: parts for r in rowids if (parts := self._parts[r]) is not None}
 
     def language(self, rowid: int) -> str:
-        """The language of the record's head, the part that is embedded (``parts`` read it first)."""
+        """The language of the record's head, the part that is embedded (a record the lexical index holds)."""
         found = self._languages.get(rowid)
         if found is None:
-            found = self._languages[rowid] = language(self._parts[rowid][0][:EMBED_CHARS])
+            main, _ = self.parts([rowid])[rowid]
+            found = self._languages[rowid] = language(main[:EMBED_CHARS])
         return found
 
     def _stored(self, rowids: list[int]) -> StoredVectors:

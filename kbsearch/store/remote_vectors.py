@@ -31,12 +31,11 @@ import numpy as np
 from filelock import FileLock, Timeout
 
 from kbsearch.errors import KbError
-from kbsearch.records import MAX_PASSAGES
 from kbsearch.settings import settings
 from kbsearch.store.database import DB_NAME
 from kbsearch.store.manifest import CACHE_FORMAT, Manifest, library_versions, read_manifest
 from kbsearch.store.migrations import FORMAT_VERSION
-from kbsearch.store.sql import VECTOR_ID, chunks, float32_rows, read_meta, select_in_chunks, write_meta
+from kbsearch.store.sql import VECTOR_ID, chunks, float32_rows, read_meta, select_in_chunks, vector_rowids, write_meta
 from kbsearch.vector_index import IndexParams, VectorIndex, write_atomic
 from kbsearch.vector_index.choice import VectorStore, parse_vector_store
 from kbsearch.vector_index.milvus import MilvusBackend, collection_name, connect, digest, disconnect
@@ -196,7 +195,7 @@ class RemoteVectors:
             same[known] = held[position[known]] == digests[known]
             wanted = ids[~same]
             backend.remove(stale)
-            rowids = np.unique(wanted // MAX_PASSAGES)
+            rowids = np.unique(vector_rowids(wanted))
             for part in chunks(rowids.tolist(), 5_000):
                 vids, vectors, fields, hashes = self._points(db, list(part), model, dim)
                 keep = np.isin(vids, wanted)

@@ -2,9 +2,10 @@
 
 A FAISS id packs a record's rowid and its passage number as
 ``rowid * MAX_PASSAGES + idx``: ``VECTOR_ID`` packs it in SQL over
-``passages p`` (the only place ids are made), ``unpack_vector_id`` reads it. ``select_in_chunks`` runs one
-query per 500 values of an ``IN (…)`` list, below SQLite's limit on
-parameters, so no caller writes out the ``?,?,?`` itself.
+``passages p`` (the only place ids are made), ``unpack_vector_id`` and
+``vector_rowids`` read it. ``select_in_chunks`` runs one query per 500 values
+of an ``IN (…)`` list, below SQLite's limit on parameters, so no caller
+writes out the ``?,?,?`` itself.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ def unpack_vector_id(vector_id: int) -> tuple[int, int]:
     """(rowid, passage number) of a vector id."""
     rowid, idx = divmod(int(vector_id), MAX_PASSAGES)
     return rowid, idx
+
+
+def vector_rowids(vector_ids: np.ndarray) -> np.ndarray:
+    """The record rowid of each vector id (``unpack_vector_id`` over an array)."""
+    return vector_ids // MAX_PASSAGES
 
 
 def marks(count: int) -> str:

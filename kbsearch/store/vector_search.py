@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from kbsearch.filters import SearchFilter, where_sql
-from kbsearch.records import MAX_PASSAGES, Record, text_hash
-from kbsearch.store.sql import VECTOR_ID, read_meta, select_in_chunks, unpack_vector_id
+from kbsearch.records import Record, text_hash
+from kbsearch.store.sql import VECTOR_ID, read_meta, select_in_chunks, unpack_vector_id, vector_rowids
 from kbsearch.store.vector_cache import VectorCache
 from kbsearch.vector_index import VectorIndex
 from kbsearch.vector_index.predicate import Predicate
@@ -219,7 +219,7 @@ class StoredVectors:
 
     def of(self, rowids: Iterable[int]) -> StoredVectors:
         """Only the passages of ``rowids``."""
-        keep = np.isin(self.ids // MAX_PASSAGES, np.fromiter(rowids, dtype=np.int64))
+        keep = np.isin(vector_rowids(self.ids), np.fromiter(rowids, dtype=np.int64))
         return StoredVectors(self.ids[keep], self.rows[keep])
 
     def scores(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
