@@ -230,6 +230,26 @@ def test_a_verdict_never_contradicts_its_claims(
         assert f"{known.count(False)} of {len(known)} claims new" in reason
 
 
+def test_the_reason_names_the_item_not_the_doc_section_that_cites_it() -> None:
+    """A section sharing the paper's id is the same item by that id, and surer
+    than the paper's card; the reason still names the card."""
+    section = _match(True, Rule.shared_id).model_copy(update={"id": "doc/inference#§3.3", "kind": Kind.doc_section})
+    card = _match(True).model_copy(update={"id": "card/1095", "kind": Kind.paper_card, "probability": 0.95})
+    claims = [ClaimStatus(text="c", known=True, score=0.9, threshold=0.5)]
+    assert decide([section, card], claims) == (Verdict.DUPLICATE, "same item as card/1095, and all 1 claims are known")
+    _, alone = decide([section], claims)
+    assert alone.startswith("same item as doc/inference#§3.3")
+
+
+def test_a_new_item_s_closest_record_is_one_the_learned_decision_weighed() -> None:
+    """A section's learned probability, overridden by its rule, is not shown as how close the item came."""
+    section = _match(False, Rule.doc_section).model_copy(update={"id": "doc/x#§1.1", "probability": 0.99})
+    other = _match(False).model_copy(update={"id": "jay/1#3", "probability": 0.02})
+    claims = [ClaimStatus(text="c", known=False, score=0.1, threshold=0.5)]
+    assert decide([section, other], claims)[1].endswith("closest jay/1#3, same item 0.02")
+    assert decide([section], claims)[1] == "no known record describes the same item"
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     words=st.lists(

@@ -357,7 +357,7 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
     (nothing in the item is new), UPDATE when one is and some claim is new,
     NEW when none is: a claim of such an item that its nearest passage says
     (``claim_said``) is shown known, but is no evidence of the item."""
-    same = [m for m in matches if m.same_item]
+    same = _item_first([m for m in matches if m.same_item])
     identical = [m for m in same if m.rule is Rule.identical_text]
     new = [c for c in claims if not c.known]
     if identical and not new:  # the same text with a key point of its own is an update
@@ -365,9 +365,19 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
     if same and claims and not new:
         return Verdict.DUPLICATE, f"same item as {same[0].id}, and all {len(claims)} claims are known"
     if not same:
-        best = max(matches, key=lambda m: m.probability, default=None)
+        # A probability that a rule overrode (a doc section, other ids) would
+        # read as "same item 0.99" beside NEW: the closest is a learned one.
+        learned = [m for m in matches if m.rule is Rule.learned]
+        best = max(learned, key=lambda m: m.probability, default=None)
         closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
         return Verdict.NEW, "no known record describes the same item" + closest
     numbers = sorted({n for c in new for n in c.new_numbers})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     return Verdict.UPDATE, f"same item as {same[0].id}, {len(new)} of {len(claims)} claims new{extra}"
+
+
+def _item_first(same: list[Match]) -> list[Match]:
+    """The same-item matches, those of the item itself (a card, an increment)
+    before the living-doc sections that cite it: a section shares the item's
+    id because it was accepted there, so it is evidence, not the item a reason names."""
+    return sorted(same, key=lambda m: m.kind is Kind.doc_section)
