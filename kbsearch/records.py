@@ -22,11 +22,12 @@ from kbsearch.text.textsim import sentences
 EMBED_CHARS = 2000
 # Vector ids pack (record rowid, passage number) into one int64; see store.py.
 MAX_PASSAGES = 64
-PASSAGES_VERSION = 2
+PASSAGES_VERSION = 3
 """How ``Record.passages`` chooses: 1 embedded every sentence of every text;
 2 embeds the sentences of a text only when it is long or its claims are
-given, and never a sentence that repeats the whole text or the title. An
-index written by another version is re-chosen by ``kbsearch reindex``."""
+given, and never a sentence that repeats the whole text or the title; 3
+never takes a markdown heading line ("## Method" in a card) for a sentence.
+An index written by another version is re-chosen by ``kbsearch reindex``."""
 CLAIMS_FROM_CHARS = 300
 """A text shorter than this (about three sentences) is embedded whole,
 without its sentences: a query or claim about one of them still meets the

@@ -50,6 +50,15 @@ def test_given_claims_are_kept_unless_they_repeat_the_title() -> None:
     assert passages[1] == "Paged eviction\n" + "\n".join(claims)
 
 
+def test_a_markdown_heading_is_neither_a_claim_nor_a_passage() -> None:
+    """A card's body is split by headings; "## Method" labels a part and says nothing."""
+    body = [f"Point {i} says something of its own about caches and pages." for i in range(6)]
+    text = "\n".join(["## Method", *body[:3], "### Results", *body[3:]])
+    card = record(text)
+    assert card.claim_texts() == body
+    assert not any(p.startswith("#") for p in card.passages())
+
+
 # -- an index of another passage version -----------------------------------------------------
 
 

@@ -201,9 +201,13 @@ def _is_incidental(token: str) -> bool:
 
 
 def sentences(text: str, min_chars: int = 8) -> list[str]:
-    """Split prose into sentences, dropping fragments too short to be a claim."""
+    """Split prose into sentences, dropping fragments too short to be a claim
+    and markdown headings ("## Method"), which label a part and claim nothing."""
     parts = (p.strip(" -•·\t") for p in _SENTENCE_END.split(text))
-    return [p for p in parts if len(p) >= min_chars]
+    return [p for p in parts if len(p) >= min_chars and not _HEADING.match(p)]
+
+
+_HEADING = re.compile(r"#{1,6}\s")
 
 
 def normalized(text: str) -> str:
