@@ -1,6 +1,6 @@
 """Which claims are new: the gate, claim by claim, on increments shaped like the team's.
 
-    python bench/eval_claims.py [--pairs within,feed,xling,mixed] [--days N] [--reuse] [--config F]
+    python bench/eval_claims.py [--pairs within,feed,xling,mixed,within-en] [--days N] [--reuse] [--config F]
                                 [--fit OUT [--features A,B,...]] [--rescore F]
 
 The claim protocol of ../shared/eval (README there, "Claim-level replay"),
@@ -15,7 +15,8 @@ run through ``KnowledgeBase`` (the code the CLI runs) with cached vectors:
   (``xling``); or feed g's English of half the papers (by crc32 of the paper
   id) against feed a's Chinese plus g's English of the other half, stored
   (``mixed``: a store in both languages, where an English check's nearest
-  records are English ones of other papers). Checked with ``check --as-of DAY``, never ingested (within
+  records are English ones of other papers); or feed g against its own
+  earlier days (``within-en``: English against English). Checked with ``check --as-of DAY``, never ingested (within
   the feed, the KB form of the day's papers is stored after the checks).
 - Truth: P unseen → NEW; seen with k = 2 → DUPLICATE; else UPDATE, and a
   checked claim is new exactly when its field is not among the KB record's
@@ -38,7 +39,9 @@ With a config whose ``claim_said`` is set, each claim keeps the passages that
 form weighed, with their features (``ClaimStatus.evidence``); they do not
 depend on the form's weights (the passage weighed is the one covering most of
 the claim). So ``--fit OUT`` fits ``claim_said`` on the earlier half of the
-check days of the pairs run (examples: each weighed passage; positive when
+check days of the pairs run (``within-en``: on half its papers, and it is
+reported on the other half, since feed g repeats papers only on its second
+and third days) (examples: each weighed passage; positive when
 its record is of the claim's paper and the claim is known), picks the
 threshold with the best mean of the clear-label and every-claim new-claim
 F1 on those days, and writes OUT; and
@@ -79,7 +82,12 @@ PAIRS = {
     "feed": "arxiv-digest-dev-c.jsonl",
     "xling": "arxiv-digest-en-dev.jsonl",
     "mixed": "arxiv-digest-en-dev.jsonl",
+    "within-en": None,
 }
+KB_FEED = {"within-en": "arxiv-digest-en-dev.jsonl"}
+"""The KB side's feed where it is not feed a: ``within-en`` is feed g, in
+English, against its own earlier days (English claims against English
+records, which no other pair holds)."""
 FIELDS = ("method", "result")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 WORK = CACHE_DIR / "claims"
@@ -124,7 +132,7 @@ def _clear_new(row: dict, kb_text: str) -> bool:
 
 def stream_lines(pair: str) -> list[dict]:
     """The labelled stream of one pair (see ``kbsearch.dedupe.replay``)."""
-    base = [r for r in _rows("arxiv-digest-dev.jsonl") if _usable(r)]
+    base = [r for r in _rows(KB_FEED.get(pair, "arxiv-digest-dev.jsonl")) if _usable(r)]
     first_day = min(r["date"] for r in base)
     checked_name = PAIRS[pair]
     checked = base if checked_name is None else [r for r in _rows(checked_name) if _usable(r)]
@@ -249,10 +257,28 @@ def scores(checked: list[Checked]) -> dict[str, object]:
     }
 
 
-def halves(result: ReplayResult) -> dict[str, list[Checked]]:
-    days = sorted({c.date for c in result.checked})
-    later = set(days[len(days) // 2 :])
-    return {"later half": [c for c in result.checked if c.date in later], "all days": result.checked}
+FITTING = "the earlier half of the days; within-en: the papers of even crc32"
+PAPER_SPLIT = {"within-en"}
+"""Pairs fitted on half their papers and reported on the other half, not split by day:
+feed g repeats its papers on its second and third days only, so its later days hold
+almost no repeat."""
+
+
+def fitting_part(pair: str, checked: list[Checked]) -> list[Checked]:
+    """The checks a form may be fitted on: the earlier half of the days, or half the papers."""
+    if pair in PAPER_SPLIT:
+        papers = items_of(pair)
+        return [c for c in checked if zlib.crc32(papers[c.id].encode()) % 2 == 0]
+    days = sorted({c.date for c in checked})
+    earlier = set(days[: len(days) // 2])
+    return [c for c in checked if c.date in earlier]
+
+
+def halves(pair: str, checked: list[Checked]) -> dict[str, list[Checked]]:
+    """The part reported apart from the fitting (the later half, or the other papers), and all."""
+    fitted = {c.id for c in fitting_part(pair, checked)}
+    label = "other papers" if pair in PAPER_SPLIT else "later half"
+    return {label: [c for c in checked if c.id not in fitted], "all days": checked}
 
 
 def items_of(pair: str) -> dict[str, str]:
@@ -285,10 +311,10 @@ def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:
     return out
 
 
-def examples(result: ReplayResult, items: dict[str, str], days: set) -> tuple[np.ndarray, np.ndarray]:
-    """(features, labels) of every weighed passage of the claims checked on ``days``."""
+def examples(checked: list[Checked], items: dict[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """(features, labels) of every weighed passage of the ``checked`` items' claims."""
     rows, labels = [], []
-    for item in (c for c in result.checked if c.date in days):
+    for item in checked:
         for claim in item.claims:
             for evidence in claim.evidence:
                 rows.append([evidence.features[name] for name in FEATURES])
@@ -310,24 +336,23 @@ def _fitting_f1(fitting: list[list[Checked]], form: Scorer, threshold: float) ->
 
 
 def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) -> DedupeConfig:
-    """Fit ``claim_said`` on the earlier half of each pair's check days; the threshold with the
+    """Fit ``claim_said`` on each pair's fitting part (``fitting_part``); the threshold with the
     best mean new-claim F1 (clear labels and every claim) there. Writes and returns the config."""
-    xs, ys, earlier = [], [], {}
-    for pair, result in results.items():
-        days = sorted({c.date for c in result.checked})
-        earlier[pair] = set(days[: len(days) // 2])
-        x, y = examples(result, items_of(pair), earlier[pair])
+    xs, ys = [], []
+    fitting = [fitting_part(pair, result.checked) for pair, result in results.items()]
+    for pair, part in zip(results, fitting, strict=True):
+        x, y = examples(part, items_of(pair))
         xs.append(x)
         ys.append(y)
     x, y = np.vstack(xs), np.concatenate(ys)
     names = ", ".join(results)
-    form = fit_logistic(FEATURES, x, y, l2=1.0, fitted_on=f"{len(y)} weighed passages, earlier half of {names}")
+    fitted_on = f"{len(y)} weighed passages, fitting part of {names} ({FITTING})"
+    form = fit_logistic(FEATURES, x, y, l2=1.0, fitted_on=fitted_on)
     # Clear new claims carry a number the record lacks, which the number rule catches at any
     # threshold: chosen on them alone, the threshold falls to the floor and every qualitative
     # new fact of a same-item record is called known. So the mean of the clear-label and the
     # every-claim F1, over each pair's earlier half.
     grid = np.concatenate([np.arange(0.01, 0.2, 0.01), np.arange(0.2, 0.81, 0.02)])
-    fitting = [[c for c in r.checked if c.date in earlier[pair]] for pair, r in results.items()]
     best = max((round(float(t), 2) for t in grid), key=lambda t: _fitting_f1(fitting, form, t))
     config = base.model_copy(update={"claim_said": form.model_copy(update={"threshold": round(best, 2)})})
     out.write_text(config.model_dump_json(indent=2), encoding="utf-8")
@@ -397,7 +422,7 @@ def main() -> None:
         form = load_config(args.rescore, gate.spec.name, judge=gate.spec.judge).claim_said
     for pair, result in results.items():
         checked = result.checked if form is None else redecided(result, form)
-        for label, part in halves(ReplayResult(checked=checked)).items():
+        for label, part in halves(pair, checked).items():
             line = {"pair": pair, "days": label, **scores(part)}
             if args.raw:
                 line["raw_e5_new_claims"] = raw_baseline(pair, part)
