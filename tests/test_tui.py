@@ -121,6 +121,32 @@ async def test_keystrokes_before_the_model_is_loaded_are_answered_by_the_words_t
 
 
 @drive
+async def test_a_keystroke_after_the_first_results_does_not_wait_for_the_model(index: str) -> None:
+    """The first results select a record, whose neighbours are searched on the gateway's one
+    thread: by meaning, that search waited for the model, and every later keystroke behind it."""
+    loading = threading.Event()
+
+    def slow_load(_: object) -> FakeEncoder:
+        loading.wait()
+        return FakeEncoder()
+
+    spec = resolve_model(None)
+    shared = SharedEncoder(spec, load=slow_load)  # type: ignore[arg-type]
+    app = make_app(index, open_kb=lambda: KnowledgeBase(Path(index), spec, encoder=shared))  # type: ignore[arg-type]
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.stats is not None, "the stats")
+            await search_for(pilot, "RingKV")
+            assert shown_ids(app) and not app.warmed  # a record is selected: its neighbours are asked
+            screen = search_screen(app)
+            screen.query_one("#query", Input).value = ""
+            await search_for(pilot, "KV cache")
+            assert not app.warmed and screen.words_only
+    finally:
+        loading.set()
+
+
+@drive
 async def test_a_stale_search_never_reaches_the_table(index: str) -> None:
     started, release = threading.Event(), threading.Event()
 
