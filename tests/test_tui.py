@@ -306,15 +306,20 @@ async def test_record_text_with_markup_and_escapes_is_shown_literally(index: str
         table.move_cursor(row=row)
         detail = screen.query_one(RecordDetail)
         await wait_for(pilot, lambda: detail.record_id == HOSTILE_ID, "the hostile record's detail")
-        await pilot.pause(0.3)
-        screenshot = app.export_screenshot()
-        for literal in (
+        literals = [
             "[bold]not bold[/bold]",
             "[link=https://evil.example]click[/link]",
             "[red]not red[/red]",
             "[@click=app.quit]not a button[/]",
-        ):
-            assert literal.replace(" ", "&#160;") in screenshot, literal
+        ]
+        # The body's Markdown renders after the selection; a fixed pause was too short on a busy machine.
+        await wait_for(
+            pilot,
+            lambda: all(literal.replace(" ", "&#160;") in app.export_screenshot() for literal in literals),
+            "every markup literal shown as text",
+            timeout=20.0,
+        )
+        screenshot = app.export_screenshot()
         body = detail.query_one(Markdown).source
         assert "\x1b" not in body and "\x07" not in body and "red" in body
         assert "\x1b" not in screenshot and "[31m" not in screenshot
