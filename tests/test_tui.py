@@ -88,22 +88,27 @@ async def test_typing_fast_embeds_only_the_last_query(index: str) -> None:
         assert len(typed) < len("speculative decoding") // 2
 
 
-@drive
-async def test_keystrokes_before_the_model_is_loaded_are_answered_by_the_words_then_by_meaning(index: str) -> None:
-    """Issue 26: the first keystrokes waited seconds for the model. They are answered at once,
-    by the words alone and marked so, and searched again by meaning once the model is loaded."""
+def app_with_a_held_model(index: str) -> tuple[KbApp, threading.Event]:
+    """An app whose model "loads" until the returned event is set, however long the machine
+    takes to get there: a time limit ended the load early on a busy CI machine, and the first
+    keystrokes were searched by meaning. Callers set the event in a finally."""
     loading = threading.Event()
     spec = resolve_model(None)
 
     def slow_load(_: object) -> FakeEncoder:
-        # The model "loads" until the test lets it, however long the machine takes to get
-        # there: a time limit here ended the load early on a busy CI machine, and the first
-        # keystrokes were searched by meaning. The finally below always lets it go.
         loading.wait()
         return FakeEncoder()
 
     shared = SharedEncoder(spec, load=slow_load)  # type: ignore[arg-type]
     app = make_app(index, open_kb=lambda: KnowledgeBase(Path(index), spec, encoder=shared))  # type: ignore[arg-type]
+    return app, loading
+
+
+@drive
+async def test_keystrokes_before_the_model_is_loaded_are_answered_by_the_words_then_by_meaning(index: str) -> None:
+    """Issue 26: the first keystrokes waited seconds for the model. They are answered at once,
+    by the words alone and marked so, and searched again by meaning once the model is loaded."""
+    app, loading = app_with_a_held_model(index)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.stats is not None, "the stats")
@@ -124,15 +129,7 @@ async def test_keystrokes_before_the_model_is_loaded_are_answered_by_the_words_t
 async def test_a_keystroke_after_the_first_results_does_not_wait_for_the_model(index: str) -> None:
     """The first results select a record, whose neighbours are searched on the gateway's one
     thread: by meaning, that search waited for the model, and every later keystroke behind it."""
-    loading = threading.Event()
-
-    def slow_load(_: object) -> FakeEncoder:
-        loading.wait()
-        return FakeEncoder()
-
-    spec = resolve_model(None)
-    shared = SharedEncoder(spec, load=slow_load)  # type: ignore[arg-type]
-    app = make_app(index, open_kb=lambda: KnowledgeBase(Path(index), spec, encoder=shared))  # type: ignore[arg-type]
+    app, loading = app_with_a_held_model(index)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.stats is not None, "the stats")
