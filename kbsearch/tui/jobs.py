@@ -15,7 +15,7 @@ from textual.message_pump import MessagePump
 from textual.worker import get_current_worker
 
 from kbsearch.errors import KbError
-from kbsearch.kb import KnowledgeBase
+from kbsearch.kb import KnowledgeBase, SearchMode
 from kbsearch.tui.gateway import KbGateway, Superseded
 
 T = TypeVar("T")
@@ -56,3 +56,10 @@ def run_job(
         return
     if wanted():
         target.post_message(done(result))
+
+
+def search_mode(kb: KnowledgeBase) -> SearchMode:
+    """Hybrid once the model is loaded; until then the words alone. The gateway runs one
+    job at a time, so a search by meaning during the load (seconds, on a thread of its own)
+    would hold every later keystroke's search behind it."""
+    return SearchMode.hybrid if kb.model_ready() else SearchMode.lexical

@@ -15,8 +15,9 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 import kbsearch.tui.hits as hitview
-from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchMode
+from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit
 from kbsearch.records import Record
+from kbsearch.tui.jobs import search_mode
 from kbsearch.tui.literal import join
 from kbsearch.tui.messages import OpenRecord
 
@@ -31,11 +32,8 @@ def neighbours_job(record_id: str) -> Callable[[KnowledgeBase], list[Neighbour]]
 
     def job(kb: KnowledgeBase) -> list[Neighbour]:
         record = kb.show(record_id)
-        # The gateway runs one job at a time: a search by meaning here, while the
-        # model loads, would hold every keystroke's search behind the load.
-        mode = SearchMode.hybrid if kb.model_ready() else SearchMode.lexical
         flt = SearchFilter(exclude_ids=[record_id])
-        response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, flt, mode)
+        response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, flt, search_mode(kb))
         return [(hitview.neighbour_line(hit, record), hit.id) for hit in hitview.neighbours(record, response)]
 
     return job

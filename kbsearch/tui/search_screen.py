@@ -22,7 +22,7 @@ from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchMode, Sear
 from kbsearch.records import Kind
 from kbsearch.tui.filter_bar import FilterBar
 from kbsearch.tui.gateway import KbGateway
-from kbsearch.tui.jobs import run_job
+from kbsearch.tui.jobs import run_job, search_mode
 from kbsearch.tui.literal import plain
 from kbsearch.tui.record_detail import Neighbour, RecordDetail, neighbours_job
 from kbsearch.tui.results_table import ResultsTable
@@ -119,10 +119,8 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def search_worker(self, serial: int, query: str, flt: SearchFilter) -> None:
         def job(kb: KnowledgeBase) -> SearchResponse:
-            # Until the model is loaded (seconds, on a thread of its own), the words
-            # answer at once; the results are searched again by meaning when it is.
-            mode = SearchMode.hybrid if kb.model_ready() else SearchMode.lexical
-            return kb.search(query, RESULTS, flt, mode)
+            # The results are searched again by meaning once the model is loaded.
+            return kb.search(query, RESULTS, flt, search_mode(kb))
 
         run_job(self, self.gateway, "search", job, lambda response: self.Found(serial, response))
 
