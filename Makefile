@@ -65,10 +65,12 @@ bench: bench-deps bench-corpus-100k
 
 # The million-record rows (about two hours): the bulk import of 100k and 1M
 # lines and their re-import, a warm search session at 1M with the index beside
-# an exact scan, hybrid search at 1M with both lexical plans, and audit beside
+# an exact scan, hybrid search at 1M with both lexical plans, hybrid search in
+# a fresh process with and without the database read ahead, and audit beside
 # SemHash at 1M (one run each, SemHash's threshold fitted at 100k first).
 bench-million: bench-deps bench-corpus
 	$(BIN)/python -m bench scale_million
+	$(BIN)/python -m bench read_ahead --rounds 2
 	$(BIN)/python -m bench lexical_scale --sizes 1000000 --queries 100
 	$(BIN)/python -m bench audit_semhash --sizes 100000,1000000 --runs 1 --million-runs 1 --no-default-at-million
 

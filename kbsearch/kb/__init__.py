@@ -3,7 +3,8 @@
 ``facade`` (``KnowledgeBase``: one index folder, one model; ingest, search,
 check, audit and the read commands), ``opener`` (one model and judge shared
 by the TUI's threads), ``calibration`` (``kbsearch calibrate``'s scratch
-knowledge bases), ``doctor`` (is the index whole), ``reading`` (``show``, ``list``, ``stats``)
+knowledge bases), ``doctor`` (is the index whole), ``reading`` (``show``, ``list``, ``stats``),
+``read_ahead`` (the database into the OS's cache, for a process that stays)
 and ``writer_lock`` (one writer at a time, the others waiting and saying so).
 """
 
@@ -30,6 +31,7 @@ from kbsearch.kb.facade import (
     run_side_by_side,
 )
 from kbsearch.kb.opener import Opener
+from kbsearch.kb.read_ahead import read_ahead
 
 __all__ = [
     "HIT_TEXT_CHARS",
@@ -50,5 +52,6 @@ __all__ = [
     "examine",
     "index_dir",
     "index_model",
+    "read_ahead",
     "run_side_by_side",
 ]

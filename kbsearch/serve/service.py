@@ -23,7 +23,7 @@ from typing import TypeVar, cast
 
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError
-from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder, run_side_by_side
+from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder, read_ahead, run_side_by_side
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
 from kbsearch.runtime.cancel import Cancellation
@@ -77,6 +77,7 @@ class Service:
         with KnowledgeBase(root, spec) as kb:  # "no index at …" or a model mismatch, before anything starts
             kb.stats()
             judge_spec = kb.judge_spec
+        read_ahead(root)  # while the models load: the searches' pages in memory from the first request on
         self.encoder = SharedEncoder(spec, encoder, turn=TURN)
         _ = self.encoder.dim  # the model loads now, not on the first request
         self.judge = None
