@@ -44,7 +44,7 @@ def make_snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> lis
     ``SCAN_CHARS`` characters are read.
     """
     cut = len(text) > SCAN_CHARS
-    flat = " ".join(text[:SCAN_CHARS].split())
+    flat = " ".join(_HEADING_LINE.sub(_as_label, text[:SCAN_CHARS]).split())
     matches = _match_intervals(flat, terms)
     start = _best_window(matches, width, len(flat))
     end = min(len(flat), start + width)
@@ -65,6 +65,17 @@ def make_snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> lis
     if end < len(flat) or cut:
         spans.append(Span(text=ELLIPSIS))
     return spans
+
+
+# A markdown heading ("## 问题") labels the text after it. On one line its marks
+# are noise ("…0.71。 ## 问题 RAG 段落…"), so it reads as a label there ("问题: RAG 段落").
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+_ENDS_A_LABEL = tuple(":：.。!?！？")
+
+
+def _as_label(heading: re.Match[str]) -> str:
+    title = heading.group(1)
+    return title if not title or title.endswith(_ENDS_A_LABEL) else f"{title}:"
 
 
 def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
