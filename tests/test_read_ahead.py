@@ -94,3 +94,19 @@ def test_the_server_reads_its_index_ahead_at_start(
         assert [p.resolve() for p in asked] == [index.resolve()]
     finally:
         service.close()
+
+
+def test_the_tui_reads_its_index_ahead_when_it_opens_it(
+    fake_models: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from serve_support import build_index
+
+    import kbsearch.tui.app as tui_app
+    from kbsearch.kb import KnowledgeBase
+
+    asked: list[Path] = []
+    monkeypatch.setattr(tui_app, "read_ahead", lambda root: asked.append(root))
+    index = build_index(tmp_path)
+    with KnowledgeBase.open(index) as kb:
+        tui_app._open_cache(kb)
+    assert [p.resolve() for p in asked] == [index.resolve()]
