@@ -79,34 +79,35 @@ def test_unknown_available_memory_reads_nothing_ahead(
     assert not advice
 
 
-def test_the_server_reads_its_index_ahead_at_start(
-    fake_models: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    from serve_support import build_index, service_for
+@pytest.fixture
+def index(fake_models: Path, tmp_path: Path) -> Path:
+    from serve_support import build_index
+
+    return build_index(tmp_path)
+
+
+def read_ahead_asked(module: object, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The folders ``module`` asks to read ahead from now on (none is read)."""
+    asked: list[Path] = []
+    monkeypatch.setattr(module, "read_ahead", lambda root: asked.append(Path(root).resolve()))
+    return asked
+
+
+def test_the_server_reads_its_index_ahead_at_start(index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from serve_support import service_for
 
     import kbsearch.serve.service as service_module
 
-    asked: list[Path] = []
-    monkeypatch.setattr(service_module, "read_ahead", lambda root: asked.append(root))
-    index = build_index(tmp_path)
-    service = service_for(index)
-    try:
-        assert [p.resolve() for p in asked] == [index.resolve()]
-    finally:
-        service.close()
+    asked = read_ahead_asked(service_module, monkeypatch)
+    service_for(index).close()
+    assert asked == [index.resolve()]
 
 
-def test_the_tui_reads_its_index_ahead_when_it_opens_it(
-    fake_models: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    from serve_support import build_index
-
+def test_the_tui_reads_its_index_ahead_when_it_opens_it(index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import kbsearch.tui.app as tui_app
     from kbsearch.kb import KnowledgeBase
 
-    asked: list[Path] = []
-    monkeypatch.setattr(tui_app, "read_ahead", lambda root: asked.append(root))
-    index = build_index(tmp_path)
+    asked = read_ahead_asked(tui_app, monkeypatch)
     with KnowledgeBase.open(index) as kb:
         tui_app._open_cache(kb)
-    assert [p.resolve() for p in asked] == [index.resolve()]
+    assert asked == [index.resolve()]
