@@ -11,6 +11,7 @@ given.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,24 @@ def test_the_tui_reads_its_index_ahead_when_it_opens_it(index: Path, monkeypatch
     with KnowledgeBase.open(index) as kb:
         tui_app._open_cache(kb)
     assert asked == [index.resolve()]
+
+
+def test_a_file_still_being_read_ahead_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The TUI asks on every reload: a second pass would compete with the first."""
+    monkeypatch.setattr(page_cache, "available_memory", lambda: 1 << 34)
+    path = database_of(tmp_path / "idx", 2 * page_cache.ADVICE_BYTES)
+    release, calls = threading.Event(), []
+
+    def slow_advice(fd: int, offset: int, length: int, what: int) -> None:
+        calls.append(offset)
+        release.wait(10)
+
+    monkeypatch.setattr(page_cache.os, "posix_fadvise", slow_advice)
+    first = page_cache.read_ahead(path)
+    assert first is not None and page_cache.read_ahead(path) is first
+    release.set()
+    first.join(10)
+    assert calls == [0, page_cache.ADVICE_BYTES]  # one pass
+    again = page_cache.read_ahead(path)  # once it has ended, a later ask reads again
+    assert again is not None and again is not first
+    again.join(10)

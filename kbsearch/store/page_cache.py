@@ -31,6 +31,10 @@ AVAILABLE_SHARE = 0.5
 # one-byte read now and then waits for the queued reads, so they never pile up.
 ADVICE_BYTES = 4 << 20
 PACE_BYTES = 64 << 20
+# The read ahead under way per file: the TUI asks again on every reload, and
+# a second pass over a file the first is still reading would only compete with it.
+_RUNNING: dict[Path, threading.Thread] = {}
+_RUNNING_GUARD = threading.Lock()
 
 
 def available_memory() -> int | None:
@@ -63,15 +67,21 @@ def read_ahead_plan(path: Path) -> str | None:
 
 def read_ahead(path: Path) -> threading.Thread | None:
     """Start reading ``path`` into the OS's page cache on a daemon thread (the
-    advice can block while the kernel queues gigabytes of reads); None, with
-    the reason logged, when it is not to be read ahead."""
+    advice can block while the kernel queues gigabytes of reads), or return
+    the one still reading it; None, with the reason logged, when it is not
+    to be read ahead."""
     reason = read_ahead_plan(path)
     if reason is not None:
         LOG.info("not reading %s ahead: %s", path, reason)
         return None
-    LOG.info("reading %s into the OS's cache, in the background", path)
-    thread = threading.Thread(target=_advise, args=(path,), name="kbsearch-read-ahead", daemon=True)
-    thread.start()
+    key = path.resolve()
+    with _RUNNING_GUARD:
+        running = _RUNNING.get(key)
+        if running is not None and running.is_alive():
+            return running
+        LOG.info("reading %s into the OS's cache, in the background", path)
+        thread = _RUNNING[key] = threading.Thread(target=_advise, args=(path,), name="kbsearch-read-ahead", daemon=True)
+        thread.start()
     return thread
 
 
