@@ -93,6 +93,15 @@ def test_a_result_number_no_same_item_record_carries_keeps_the_claim_new() -> No
     assert not status.known and status.new_numbers == ["4x"]  # type: ignore[attr-defined]
 
 
+def test_a_figure_the_record_spells_in_words_is_no_new_number() -> None:
+    """ "三倍" in the Chinese record and "3x" in the English claim: one figure, so the claim
+    is known; with "4x" it stays new."""
+    known = record("zh", "缓存 压缩 吞吐提升三倍")
+    assert said("cache compression 3x", known, same={"zh"}, shape=form({"bias": 10.0})).known  # type: ignore[attr-defined]
+    changed = said("cache compression 4x", known, same={"zh"}, shape=form({"bias": 10.0}))
+    assert not changed.known and changed.new_numbers == ["4x"]  # type: ignore[attr-defined]
+
+
 def test_another_item_is_heard_only_when_it_says_that_very_fact() -> None:
     section = record("doc", "§1.3 cache compression 10x", kind=Kind.doc_section)
     assert said("cache compression 10x", section, same=set()).known  # type: ignore[attr-defined]

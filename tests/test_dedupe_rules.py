@@ -83,6 +83,38 @@ def test_one_quantity_reads_alike_however_its_unit_or_magnitude_is_written(
     assert substantive_numbers(one) == substantive_numbers(other) == expected
 
 
+@pytest.mark.parametrize(
+    ("words", "digits", "expected"),
+    [
+        ("吞吐提升三倍", "throughput up 3x", {"3x"}),
+        ("显存占用降到十分之一，约小了十倍", "roughly a tenfold smaller footprint", {"10x"}),
+        ("about ten times smaller", "about 10x smaller", {"10x"}),
+        ("twice as fast as vLLM", "2x faster than vLLM", {"2x"}),
+        ("a 1.5-fold speedup", "加速一点五倍", {"1.5x"}),
+        ("二十五倍的压缩比", "twenty-five times more compression", {"25x"}),
+        ("延迟降低百分之三十", "latency down 30 percent", {"30%"}),
+        ("百分之12.5的请求", "12.5% of requests", {"12.5%"}),
+    ],
+)
+def test_a_figure_written_in_words_reads_as_in_digits(words: str, digits: str, expected: set[str]) -> None:
+    """Issue 25: "三倍" or "tenfold" read as no number, "3x" as 3x, so a faithful retelling
+    in the other language or style brought a "new" figure."""
+    assert substantive_numbers(words) == substantive_numbers(digits) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "训练两个7B参数的模型",  # a count in words: no figure
+        "5-fold cross-validation on three datasets",  # a protocol, not a speed-up
+        "we ran each benchmark three times",  # repetitions, not a multiplier
+        "提升三四倍",  # a range of two numerals reads as no single figure
+    ],
+)
+def test_words_that_count_or_name_a_protocol_state_no_figure(text: str) -> None:
+    assert substantive_numbers(text) <= {"7b"}
+
+
 def test_a_number_that_is_not_a_round_magnitude_keeps_its_digits() -> None:
     assert substantive_numbers("1,618 tokens in 2026, 2,632 pairs") == {"1618", "2632"}
 

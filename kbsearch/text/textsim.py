@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
+from kbsearch.text.spelled import spelled_out
+
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
@@ -153,8 +155,9 @@ def numbers(text: str) -> set[str]:
     """Quantities in normalized form: 10.7x, 2.5×, 10.7 倍 → ``10.7x``; 1,618 → ``1618``.
 
     Labels are skipped: sections (§3.3), issues (#13165), figures and tables
-    (Figure 10, 表2), versions (v0.26.0, Apache 2.0) and fractions of themselves (2048/2048)."""
-    text = _DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text)))
+    (Figure 10, 表2), versions (v0.26.0, Apache 2.0) and fractions of themselves (2048/2048).
+    A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``)."""
+    text = _DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", spelled_out(text))))
     found = set()
     for match in _NUMBER.finditer(text):
         value, unit = match.group(1), (match.group(2) or match.group(3) or "").lower()
