@@ -34,6 +34,11 @@ _COMPARED = (
 )
 _FOLD = re.compile(rf"\b{_AMOUNT}[- ]?fold\b(?![- ]?(?:cross|cv\b|validation))", re.IGNORECASE)
 _TIMES = re.compile(rf"\b{_AMOUNT}\s+times\s+(?=(?:{_COMPARED})\b)", re.IGNORECASE)
+# "cut by about ten times": after "by" a number of times is a multiplier, whatever follows.
+_BY_TIMES = re.compile(
+    rf"(?<=\bby )((?:about |roughly |nearly |around |almost |over |up to |more than )?){_AMOUNT}\s+times\b",
+    re.IGNORECASE,
+)
 _TWICE = re.compile(r"\btwice\s+(?=(?:as|the)\b)", re.IGNORECASE)
 _PERCENT = re.compile(rf"\b{_AMOUNT}\s*(?:percent|per cent)\b", re.IGNORECASE)
 
@@ -49,7 +54,8 @@ _CN_PERCENT = re.compile(rf"百分之\s*({_CN_NUMERAL}|\d+(?:\.\d+)?)")
 
 def spelled_out(text: str) -> str:
     """``text`` with each figure written in words rewritten in digits (三倍 → 3倍,
-    tenfold → 10x, three times faster → 3x faster, 百分之三十 → 30%, 40 percent → 40%)."""
+    tenfold → 10x, three times faster → 3x faster, by ten times → by 10x, 百分之三十 → 30%,
+    40 percent → 40%)."""
     lowered = text.lower()
     if any(cue in lowered for cue in _EN_CUES):
         text = _english(text)
@@ -61,6 +67,7 @@ def spelled_out(text: str) -> str:
 def _english(text: str) -> str:
     text = _FOLD.sub(lambda m: _en(m.group(1), m.group(0)) + "x", text)
     text = _TIMES.sub(lambda m: _en(m.group(1), m.group(0)) + "x ", text)
+    text = _BY_TIMES.sub(lambda m: m.group(1) + _en(m.group(2), m.group(0)) + "x", text)
     text = _TWICE.sub("2x ", text)
     return _PERCENT.sub(lambda m: _en(m.group(1), m.group(0)) + "%", text)
 
