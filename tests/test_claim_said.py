@@ -93,6 +93,21 @@ def test_a_result_number_no_same_item_record_carries_keeps_the_claim_new() -> No
     assert not status.known and status.new_numbers == ["4x"]  # type: ignore[attr-defined]
 
 
+def test_a_new_claim_of_an_item_seen_before_is_shown_by_its_own_record() -> None:
+    """Issue 25: a claim called new was shown by the closest passage of any record, and
+    USE's cosine put an unrelated title in the other language first, printed as saying
+    the claim ("← tom/…#2 says the same 0.56 ≥ 0.50, but is not the same item"). With a
+    same-item record, the passage of that record the form weighed is shown instead."""
+    weighed = [ClaimEvidence(id="spark#1", same_item=True, probability=0.05, features={"coverage": 0.86})]
+    by_form = status(False, "spark#1", weighed).model_copy(update={"score": 0.05, "threshold": 0.14})
+    unrelated = status(False, "tom#2").model_copy(update={"score": 0.56})  # "says the same", another item
+    shown = either_says(by_form, unrelated, same_ids={"spark#1", "jay#1"})
+    assert not shown.known and shown.best_id == "spark#1" and not shown.said_by_another_item
+    assert shown.evidence == weighed and shown.cosine_known is False
+    # the cosine decision's own same-item passage is shown as before
+    assert either_says(by_form, status(False, "jay#1"), same_ids={"spark#1", "jay#1"}).best_id == "jay#1"
+
+
 def test_a_figure_the_record_spells_in_words_is_no_new_number() -> None:
     """ "三倍" in the Chinese record and "3x" in the English claim: one figure, so the claim
     is known; with "4x" it stays new."""
