@@ -87,6 +87,16 @@ def test_a_name_the_record_lacks_keeps_the_claim_new() -> None:
     assert status.evidence[0].features["names_missing"] == 1.0  # type: ignore[attr-defined]
 
 
+def test_the_form_reads_which_language_pair_a_cosine_was_measured_in() -> None:
+    """An English claim against an English passage is its own case: a loose English
+    retelling sits where a Chinese pair's new fact does (docs/dedupe.md, within-en)."""
+    english = said("cache compression 10x", record("en", "the cache compression reaches 10x"), same={"en"})
+    chinese = said("缓存 压缩 十倍", record("zh", "长上下文 缓存 压缩 十倍"), same={"zh"})
+    across = said("cache compression 10x", record("zh", "长上下文 缓存 压缩 十倍"), same={"zh"})
+    pairs = [s.evidence[0].features["english_pair"] for s in (english, chinese, across)]  # type: ignore[attr-defined]
+    assert pairs == [1.0, 0.0, 0.0]
+
+
 def test_a_result_number_no_same_item_record_carries_keeps_the_claim_new() -> None:
     known = record("k", "cache compression 8x")
     status = said("cache compression 4x", known, same={"k"}, shape=form({"bias": 10.0}))

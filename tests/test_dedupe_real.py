@@ -134,6 +134,42 @@ def test_two_rewrites_with_nothing_new_are_duplicates(examples_kb: KnowledgeBase
     assert trt.first_seen is not None and trt.first_seen.id == "stephen/2026-09-21-stephen-ai-industry-e1prep#1"
 
 
+# spark's TriAttention increment (examples/) retold in English by another writer: nothing new.
+TRI_EN = {
+    "id": "tom-tri-en",
+    "instance": "tom",
+    "date": "2026-09-22",
+    "title": "TriAttention compresses the KV cache with trigonometric components",
+    "claims": [
+        "Keys are rewritten as trigonometric frequency components and only the dominant ones are kept",
+        "It ships as a plugin for vLLM, leaving model code untouched",
+        "The KV cache shrinks by about ten times on long math reasoning",
+    ],
+}
+
+
+def test_an_english_retelling_of_an_english_note_is_a_duplicate(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Issue 25: every claim was new at e5 cosines of 0.87-0.90 ("2 of 3 claims new", UPDATE):
+    the form was fitted where a Chinese pair at those cosines is a new fact. With a figure
+    changed (ten → twenty times) and two new facts, exactly those three are new."""
+    [same] = check_rows(examples_kb, tmp_path, [TRI_EN])
+    assert same.verdict.value == "DUPLICATE", [(c.text, c.score) for c in same.claims]
+    changed = {
+        **TRI_EN,
+        "id": "tom-tri-en-2",
+        "claims": [
+            TRI_EN["claims"][0],  # type: ignore[index]
+            "The KV cache shrinks by about twenty times on long math reasoning",
+            "An SGLang integration was merged upstream this week, so both major engines now support it",
+            "The authors report a drop in GSM8K accuracy for small models below 7B parameters",
+        ],
+    }
+    [item] = check_rows(examples_kb, tmp_path, [changed])
+    assert item.verdict.value == "UPDATE", item.reason
+    assert [c.known for c in item.claims] == [True, False, False, False], [(c.text, c.score) for c in item.claims]
+    assert item.claims[1].new_numbers == ["20x"]
+
+
 def test_another_system_on_the_same_topic_is_new(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
     [item] = check_rows(examples_kb, tmp_path, [OTHER_SYSTEM])
     tri = next(m for m in item.matches if m.id == "jay/2026-09-17-jay-inference-e1prep#1")

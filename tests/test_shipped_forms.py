@@ -56,7 +56,9 @@ DISAGGREGATION_VS_SHARED_POOL = {
 # dev digest feeds (`within`, 3 December 2026; feature values only): a same-paper passage
 # saying the claim, one of the same paper that does not (the claim was a new fact), another
 # paper's passage, and a known claim that the paper's passages say only between them.
-SAID = {"cross_cosine": 0.0, "cross_lingual": 0.0, "cross_judge_cosine": 0.0, "cross_coverage": 0.0}
+SAID = {
+    "cross_cosine": 0.0, "cross_lingual": 0.0, "cross_judge_cosine": 0.0, "cross_coverage": 0.0, "english_pair": 0.0,
+}  # fmt: skip
 
 
 def said(
@@ -72,6 +74,10 @@ NEW_FACT_OF_ITS_PAPER = said(0.5066, 0.0952, 0.9231, 0.8708, 0.8708, names=0.0, 
 ANOTHER_PAPER = said(0.4336, 0.0789, 0.909, 0.8276, 0.8276, names=2.0, same=0.0)
 SAID_BETWEEN_ITS_PASSAGES = said(0.5446, 0.1296, 0.956, 0.8939, 0.9143, names=0.0, same=1.0)
 SAID_BY_NO_ONE_PASSAGE = {**SAID_BETWEEN_ITS_PASSAGES, "record_coverage": 0.8939}
+# English against English, measured on the example corpus (4 December 2026): a loose retelling
+# of spark's TriAttention key point, and a fact of the same item spark never states.
+RETOLD_IN_ENGLISH = {**said(0.6624, 0.2727, 0.8966, 0.8722, 0.8728, names=0.0, same=1.0), "english_pair": 1.0}
+NEW_ENGLISH_FACT = {**said(0.3567, 0.1111, 0.8391, 0.7616, 0.7717, names=1.0, same=1.0), "english_pair": 1.0}
 
 # e5 alone: its own cosines in every feature.
 E5_BIT_PLANES = pair(0.9079, 0.0719, 0.6931, 1.1403, top=1.0)
@@ -92,6 +98,8 @@ CASES = [
     (USE, E5, "claim_said", ANOTHER_PAPER, False),
     (USE, E5, "claim_said", SAID_BETWEEN_ITS_PASSAGES, True),
     (USE, E5, "claim_said", SAID_BY_NO_ONE_PASSAGE, False),  # the same, were its record read passage by passage
+    (USE, E5, "claim_said", RETOLD_IN_ENGLISH, True),  # "Keys are rewritten as trigonometric frequency components…"
+    (USE, E5, "claim_said", NEW_ENGLISH_FACT, False),  # "An SGLang integration was merged upstream this week…"
     (USE, E5, "claim_known", claim(0.6829), True),
     (USE, E5, "claim_known", claim(0.2632), False),
     (USE, None, "same_item", BIT_PLANES, True),

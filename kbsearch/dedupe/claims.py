@@ -346,6 +346,9 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             numbers_shared=float(len(numbers) - len(missing_numbers)),
             same_item=1.0 if is_same else 0.0,
             record_coverage=pooled if is_same else covered,
+            # Each language pair its own offset: a loose English retelling of a known claim
+            # sits at judge cosines (0.87-0.92) where a Chinese one would be a new fact.
+            english_pair=1.0 if not cross and claim_language == "en" else 0.0,
         )
         changed = new_figures(numbers, hit.known.stated_numbers)
         out.append(Weighed(hit, is_same, features, new_numbers=changed))

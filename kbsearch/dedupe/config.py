@@ -32,6 +32,7 @@ SAID_FEATURES = (
     "numbers_shared",
     "same_item",
     "record_coverage",
+    "english_pair",
 )
 """What ``claim_said`` may read (see ``kbsearch.dedupe.claims``)."""
 TOKEN_FEATURES = ("coverage", "cross_coverage", "record_coverage")
