@@ -319,7 +319,7 @@ class Checker:
             with timings.phase("claims"):
                 same_ids = {k.record.id for k in same}
                 by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
-            statuses.append(either_says(by_form, by_cosine, same_ids))
+            statuses.append(either_says(by_form, by_cosine))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

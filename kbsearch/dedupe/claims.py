@@ -9,7 +9,7 @@ sentence; counting those would call a new paper a duplicate.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Set
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -270,22 +270,22 @@ def _detail(claim: str, stated: Iterable[str]) -> list[str]:
     return sorted(unstated(substantive_numbers(claim), stated))
 
 
-def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus, same_ids: Set[str] = frozenset()) -> ClaimStatus:
+def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
     """Known when either decision says so. ``claim_said`` reads coverage, names and numbers;
     the cosine decision reads the judge's cosine of the same-item passages alone, which
     carries a point-by-point retelling in the other language that the form, fitted on
     new facts about one paper, takes for one (its features do not tell the two apart).
 
-    A claim neither calls known is shown by the passage of a same-item record (``same_ids``)
-    that the form weighed, when the item has one: the record it would repeat, and what that
-    record says instead. Only without one is it shown as the cosine decision shows it, the
-    closest passage of any record, so that a doc section or another item saying it is named.
-    USE's cosine put an unrelated title in the other language first ("LMCache …" for a
-    claim about TriAttention's memory), shown as saying the claim.
-    The form's evidence is kept either way, so a refit re-decides from the same inputs."""
+    A claim neither calls known is shown by the passage the form weighed: of a same-item
+    record when the item has one (what the record it would repeat says instead), else the
+    nearest passage of any record, a doc section's or another item's. The cosine decision's
+    own closest passage was shown before, scored by USE's form, which across languages put
+    unrelated titles first and printed them as saying the claim ("LMCache …" for a claim
+    about TriAttention's memory, 0.56 ≥ 0.50). It is shown only when the form weighed
+    nothing. The form's evidence is kept either way, so a refit re-decides from the same inputs."""
     if by_form.known:
         return by_form.model_copy(update={"cosine_known": by_cosine.known})
-    if not by_cosine.known and by_cosine.best_id not in same_ids and by_form.best_id in same_ids:
+    if not by_cosine.known and by_form.best_id is not None:
         return by_form.model_copy(update={"cosine_known": False})
     return by_cosine.model_copy(update={"cosine_known": by_cosine.known, "evidence": by_form.evidence})
 
