@@ -42,7 +42,7 @@ _BY_TIMES = re.compile(
 _TWICE = re.compile(r"\btwice\s+(?=(?:as|the)\b)", re.IGNORECASE)
 _PERCENT = re.compile(rf"\b{_AMOUNT}\s*(?:percent|per cent)\b", re.IGNORECASE)
 
-_EN_CUES = ("fold", "times", "twice", "percent", "per cent")
+_EN_CUE = re.compile(r"fold|times|twice|per ?cent", re.IGNORECASE)
 """Words without which no English figure in words is read: most texts skip every pattern."""
 
 _CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -56,8 +56,7 @@ def spelled_out(text: str) -> str:
     """``text`` with each figure written in words rewritten in digits (三倍 → 3倍,
     tenfold → 10x, three times faster → 3x faster, by ten times → by 10x, 百分之三十 → 30%,
     40 percent → 40%)."""
-    lowered = text.lower()
-    if any(cue in lowered for cue in _EN_CUES):
+    if _EN_CUE.search(text):
         text = _english(text)
     if "倍" in text or "百分之" in text:
         text = _chinese(text)
@@ -65,11 +64,11 @@ def spelled_out(text: str) -> str:
 
 
 def _english(text: str) -> str:
-    text = _FOLD.sub(lambda m: _en(m.group(1), m.group(0)) + "x", text)
-    text = _TIMES.sub(lambda m: _en(m.group(1), m.group(0)) + "x ", text)
-    text = _BY_TIMES.sub(lambda m: m.group(1) + _en(m.group(2), m.group(0)) + "x", text)
+    text = _FOLD.sub(lambda m: _en(m.group(1)) + "x", text)
+    text = _TIMES.sub(lambda m: _en(m.group(1)) + "x ", text)
+    text = _BY_TIMES.sub(lambda m: m.group(1) + _en(m.group(2)) + "x", text)
     text = _TWICE.sub("2x ", text)
-    return _PERCENT.sub(lambda m: _en(m.group(1), m.group(0)) + "%", text)
+    return _PERCENT.sub(lambda m: _en(m.group(1)) + "%", text)
 
 
 def _chinese(text: str) -> str:
@@ -77,15 +76,14 @@ def _chinese(text: str) -> str:
     return _CN_PERCENT.sub(lambda m: _cn(m.group(1)) + "%", text)
 
 
-def _en(amount: str, whole: str) -> str:
-    """The digits of an English amount (``whole`` is kept when it reads as none)."""
+def _en(amount: str) -> str:
+    """The digits of an English amount as ``_AMOUNT`` matches it (digits, or its words)."""
     if amount[0].isdigit():
         return amount
     words = amount.lower().replace("-", " ").split()
     if words[-1] in ("hundred", "thousand"):
         return "100" if words[-1] == "hundred" else "1000"
-    total = sum(_EN_VALUE.get(word, -1000) for word in words)
-    return str(total) if total >= 0 else whole
+    return str(sum(_EN_VALUE[word] for word in words))
 
 
 def _cn(numeral: str) -> str:
