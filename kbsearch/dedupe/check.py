@@ -40,6 +40,8 @@ from kbsearch.runtime.cancel import checkpoint
 from kbsearch.runtime.overlap import Pipeline
 from kbsearch.store import SearchFilter, Store
 
+SEARCHES_KEPT = 4
+"""An item's latest nearest-record lists kept for its claims (whole text, title, …)."""
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
 """A record's token vectors when its text is too long for the aligned decision."""
 
@@ -259,7 +261,11 @@ class Checker:
         found = self._searched.get(key)
         if found is None or found[0] < k:
             found = (k, self.store.search_records(vector, k, flt))
-            self._searched = {key: found}
+            # Not only the last: the title's search comes between the whole text's and the claims'.
+            self._searched.pop(key, None)
+            self._searched[key] = found
+            while len(self._searched) > SEARCHES_KEPT:
+                del self._searched[next(iter(self._searched))]
         return found[1][:k]
 
     def _load(self, rowids: list[int]) -> dict[int, Embedded]:
