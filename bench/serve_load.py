@@ -107,10 +107,13 @@ def environment() -> dict[str, str]:
 class Server:
     """``kbsearch serve --http 127.0.0.1:0`` in its own process."""
 
+    workers = 1
+    """``--workers`` of every server the bench starts (its own option of the same name)."""
+
     def __init__(self, index: Path) -> None:
         self.index = index
         self.process = subprocess.Popen(
-            kbsearch("serve", "--http", "127.0.0.1:0", "--index", str(index)),
+            kbsearch("serve", "--http", "127.0.0.1:0", "--index", str(index), "--workers", str(self.workers)),
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
@@ -278,7 +281,10 @@ def report_open_loop(load: Load, args: argparse.Namespace, alone: dict[str, list
         errors = sum(s.status != 200 for s in mine)
         print(f"{kind:8} {len(mine):6d} {percentile(times, 0.5):8.1f} {percentile(times, 0.9):8.1f} "
               f"{percentile(times, 0.99):8.1f} {errors:6d}")  # fmt: skip
-    for line in load.errors[:10]:
+    answered = sum(s.status == 200 for s in load.samples)
+    print(f"answered {answered} of {len(load.samples)} in {elapsed:.1f}s (until the last answer): "
+          f"{answered / elapsed:.1f} a second")  # fmt: skip
+    for line in load.errors[:3]:
         print("   ", line)
     mix = {k: sum(s.kind == k for s in load.samples) / max(1, len(load.samples)) for k in ("search", "check")}
     mean = {k: 1000 * statistics.fmean(v) for k, v in alone.items()}
@@ -351,9 +357,15 @@ async def drive(server: Server, args: argparse.Namespace, rows: list[dict[str, A
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time so far of a process and its children (a server's
+    workers, ``--workers``), from /proc."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if stat.parent.name == str(pid) or fields[1] == str(pid):
+                total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -510,6 +522,7 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=10, help="whole client processes timed")
     parser.add_argument("--cache", type=Path, default=CACHE)
+    parser.add_argument("--workers", type=int, default=1, help="the server's --workers")
     parser.add_argument("--kills-only", action="store_true", help="only the SIGKILL trials")
     parser.add_argument("--rate", type=float, help="open loop: this many requests a second, arriving at random")
     parser.add_argument("--in-process", type=int, default=40, help="open loop: in-process requests of each kind")
@@ -526,6 +539,7 @@ def main() -> None:
         "(the fill of 10,000 records takes 13 minutes; the same index and --filled only)",
     )
     args = parser.parse_args()
+    Server.workers = args.workers
     spec = resolve_model(None)
     base = args.cache / f"index-{RECORDS // 1000}k"
     build_index(base, spec, RECORDS)

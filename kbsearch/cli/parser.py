@@ -13,7 +13,7 @@ from kbsearch.cli.errors import Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
-from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS
+from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS, WORKERS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -250,6 +250,14 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
     where.add_argument("--stdio", action="store_true", help="MCP on stdin/stdout, for an agent on this host")
     where.add_argument("--http", metavar="HOST:PORT", help="listen here, e.g. 127.0.0.1:8765")
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback address (put TLS in front)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=WORKERS,
+        metavar="N",
+        help=f"--http: processes answering, each with its own models (and memory) and threads; one process "
+        f"answers about 95 searches a second however many cores it has (default {WORKERS})",
+    )
     serve.add_argument(
         "--readers", type=int, default=READERS, metavar="N", help=f"threads answering reads (default {READERS})"
     )

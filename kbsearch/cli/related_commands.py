@@ -58,6 +58,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise KbError(
             "--readers, --checkers, --queue, --max-body and --budget must be positive, --lock-timeout at least 0"
         )
+    if args.workers < 1:
+        raise KbError("--workers must be at least 1")
+    if args.workers > 1 and args.stdio:
+        raise KbError("--workers applies to --http only: an MCP client on stdin/stdout talks to one process")
     options = ServeOptions(
         index=args.index,
         model=args.model,
@@ -70,6 +74,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         checkers=args.checkers,
         queue=args.queue,
         budget=args.budget,
+        workers=args.workers,
         verbose=args.verbose,
     )
     return serve(options)

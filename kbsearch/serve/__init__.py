@@ -29,6 +29,7 @@ from kbsearch.serve.options import (
     MAX_BODY,
     QUEUE,
     READERS,
+    WORKERS,
     ServeOptions,
 )
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 SERVE_PIP = "pip install 'kbsearch[serve]'"
 
-__all__ = ["BUDGET", "CHECKERS", "LOCK_TIMEOUT", "MAX_BODY", "QUEUE", "READERS", "ServeOptions", "serve"]
+__all__ = ["BUDGET", "CHECKERS", "LOCK_TIMEOUT", "MAX_BODY", "QUEUE", "READERS", "WORKERS", "ServeOptions", "serve"]
 
 
 def serve(options: ServeOptions) -> int:
@@ -179,6 +180,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
+    if options.workers > 1:
+        return _serve_workers(options, host, port)
     import uvicorn
 
     from kbsearch.runtime.server_entry import remove_entry, write_entry
@@ -201,10 +204,70 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         write_entry(service.root, f"http://{shown}:{bound}")
         log.info("read token in %s, write token in %s", *paths)
         log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)", shown, bound)
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
-        stop.run(uvicorn.Server(config), sock)
+        stop.run(uvicorn.Server(_uvicorn_config(app)), sock)
     finally:
         remove_entry(service.root)
         service.close()
         sock.close()
     return 0
+
+
+def _uvicorn_config(app: Any) -> Any:
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+
+
+def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
+    """``--workers N``: the socket bound here, N forked processes answering on it
+    (``kbsearch.serve.workers``); this process loads no model."""
+    import uvicorn
+
+    # Imported before the fork, so every worker shares their pages instead of importing them again.
+    import kbsearch.serve.service  # noqa: F401
+    from kbsearch.runtime.server_entry import remove_entry, write_entry
+    from kbsearch.serve.http import build_app
+    from kbsearch.serve.tokens import Tokens
+    from kbsearch.serve.workers import Supervisor, say_ready, watch_parent
+
+    root = _where(options)[0]
+    tokens, paths = Tokens.in_folder(root)
+    sock = listening_socket(host, port)
+
+    def worker() -> int:
+        mine = _StopOnSigterm()
+        signal.signal(signal.SIGTERM, mine)
+        service = _service(options)
+        try:
+            server = uvicorn.Server(_uvicorn_config(build_app(service, tokens, host=host, max_body=options.max_body)))
+            watch_parent(lambda: mine(signal.SIGTERM, None))
+            say_ready()
+            mine.run(server, sock)
+        finally:
+            service.close()
+        return 0
+
+    stop = _StopOnSigterm()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    supervisor = Supervisor(options.workers, worker, lambda: stop.requested)
+    try:
+        code = supervisor.start()
+        if code == 0 and not stop.requested:
+            shown = f"[{host}]" if ":" in host else host
+            bound = sock.getsockname()[1]
+            write_entry(root, f"http://{shown}:{bound}")
+            log = logging.getLogger("kbsearch.serve")
+            log.info("read token in %s, write token in %s", *paths)
+            log.info(
+                "listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health) with %d worker processes",
+                shown,
+                bound,
+                options.workers,
+            )
+            code = supervisor.supervise()
+    finally:
+        supervisor.stop()
+        remove_entry(root)
+        sock.close()
+    return code

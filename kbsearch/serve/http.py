@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -65,7 +66,13 @@ def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = MA
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> Response:
         stats = await service.stats()
-        body = {"status": "ok", "records": stats.records, "model": stats.model, "generation": stats.generation}
+        body = {
+            "status": "ok",
+            "records": stats.records,
+            "model": stats.model,
+            "generation": stats.generation,
+            "pid": os.getpid(),  # which process answered, with --workers
+        }
         return JSONResponse(body)
 
     document = openapi_document(OPERATIONS)

@@ -14,6 +14,8 @@ CHECKERS = 2
 QUEUE = 8
 """Check (or accept) requests that may wait for a thread: a real briefing
 takes a fraction of a second, so eight wait seconds at most."""
+WORKERS = 1
+"""Processes answering HTTP requests (``kbsearch.serve.workers``)."""
 BUDGET = 60.0
 """Seconds a request may take, waiting included: the largest check the input
 limits allow took 34 s in a server beside 4 searching clients, on two cores
@@ -35,5 +37,7 @@ class ServeOptions:
     """Threads that check (a check never takes a reader's thread)."""
     queue: int = QUEUE
     budget: float = BUDGET
+    workers: int = WORKERS
+    """Processes answering HTTP requests, each with its own models and threads."""
     verbose: bool = False
     """-v: the libraries' own messages (faiss's loader, the model's) too."""
