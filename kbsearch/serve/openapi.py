@@ -32,9 +32,8 @@ def openapi_document(operations: Iterable[Operation]) -> dict[str, Any]:
     _, schemas = models_json_schema(models, ref_template=REF)  # type: ignore[arg-type]
     error = {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}
     paths = {f"/api/{op.name}": {"post": _operation(op)} for op in operations}
-    paths["/health"] = {
-        "get": {"summary": "status, records, model and generation; needs no token", "security": [], "responses": {}}
-    }
+    summary = "status, records, model, generation and the pid that answered; needs no token"
+    paths["/health"] = {"get": {"summary": summary, "security": [], "responses": {}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "kbsearch", "version": "1", "description": "The JSON API of 'kbsearch serve --http'."},
