@@ -160,7 +160,7 @@ def test_an_english_retelling_of_an_english_note_is_a_duplicate(examples_kb: Kno
         "claims": [
             TRI_EN["claims"][0],  # type: ignore[index]
             "The KV cache shrinks by about twenty times on long math reasoning",
-            "An SGLang integration was merged upstream this week, so both major engines now support it",
+            "A Rust port runs it on Apple M4 laptops through Metal kernels, with no CUDA at all",
             "The authors report a drop in GSM8K accuracy for small models below 7B parameters",
         ],
     }
