@@ -66,6 +66,9 @@ def test_with_no_stated_figure_every_missing_one_is_new() -> None:
         ("采用 ℓ2,0 范数约束投影矩阵", set()),
         ("12,34 与 1,618 条", {"12", "34", "1618"}),
         ("训练数据 3.5 trillion tokens，或 1.2万亿", {"3.5t", "1.2t"}),
+        # A multiple or a share is a result whatever its digits; only a bare year (or decade) is a date.
+        ("吞吐提升两千倍", {"2000x"}),
+        ("a 2000x speedup since 2024, as in the 2020s (Li et al., 2025b)", {"2000x"}),
     ],
 )
 def test_spans_of_years_norm_names_and_trillions_read_right(text: str, expected: set[str]) -> None:

@@ -198,7 +198,8 @@ def substantive_numbers(text: str) -> set[str]:
 
 def _is_incidental(token: str) -> bool:
     digits = token.rstrip("%xmsgbtk")
-    if re.fullmatch(r"(19|20)\d\d", digits):
+    # A year, a decade or a citation's year (2024, the 2020s, 2025b); 2000x and 2024% are results.
+    if re.fullmatch(r"(19|20)\d\d", digits) and token[-1] not in "x%":
         return True
     return re.fullmatch(r"\d", digits) is not None and token == digits
 
