@@ -132,3 +132,21 @@ def test_workers_need_http(fake_models: Path, tmp_path: Path, capsys: pytest.Cap
     assert "--workers applies to --http only" in capsys.readouterr().err
     assert main(["serve", "--http", "127.0.0.1:0", "--workers", "0", "--index", str(index)]) == 2
     assert "--workers must be at least 1" in capsys.readouterr().err
+
+
+def test_a_worker_that_fails_at_start_stops_the_start_with_its_exit_code() -> None:
+    """A worker that cannot load its models ends before it is ready: the parent
+    reports its exit code (2 for a KbError), or 1 when a signal ended it."""
+    from kbsearch.serve.workers import Supervisor
+
+    failing = Supervisor(2, lambda: 2, lambda: False)
+    assert failing.start() == 2
+    failing.stop()
+
+    def killed_at_start() -> int:
+        os.kill(os.getpid(), signal.SIGKILL)
+        return 0
+
+    killed = Supervisor(1, killed_at_start, lambda: False)
+    assert killed.start() == 1
+    killed.stop()

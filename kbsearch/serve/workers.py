@@ -62,7 +62,8 @@ class Supervisor:
 
     def start(self) -> int:
         """Start every worker and wait until each can answer; 0, or the exit
-        code of a worker that ended before it could (its own message said why)."""
+        code of a worker that ended before it could (1 for a signal or a clean
+        exit; its own message said why)."""
         for _ in range(self.count):
             self._fork()
         while any(w.ready is not None for w in self.workers.values()):
@@ -70,8 +71,9 @@ class Supervisor:
                 return 0
             self._read_ready()
             ended = self._reap()
-            if ended is not None and ended[1] is not None:
-                return ended[1]
+            if ended is not None:
+                log.error("worker %d ended before it could answer (%s)", ended[0], describe(ended[1]))
+                return ended[1] or 1
         return 0
 
     def supervise(self) -> int:
