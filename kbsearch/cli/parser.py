@@ -255,8 +255,8 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
         type=int,
         default=WORKERS,
         metavar="N",
-        help=f"--http: processes answering, each with its own models (and memory) and threads; one process "
-        f"answers about 95 searches a second however many cores it has (default {WORKERS})",
+        help="--http: processes answering, each with its own models (and memory) and threads: one process "
+        f"is bound by Python's interpreter lock, however many cores there are (default {WORKERS})",
     )
     serve.add_argument(
         "--readers", type=int, default=READERS, metavar="N", help=f"threads answering reads (default {READERS})"
