@@ -465,3 +465,24 @@ def test_a_doc_section_stating_a_claim_is_shown_as_its_evidence_and_never_makes_
     [claim] = item.claims
     assert item.verdict is Verdict.NEW
     assert claim.best_id == section.id and not claim.known and claim.said_by_another_item
+
+
+def test_a_claim_that_is_the_whole_text_reuses_the_whole_text_s_search(
+    small_store: tuple[Store, FakeEncoder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An item without 要点 is judged as one claim, its whole text: the index is scanned for
+    the whole text and for the title, and the claim reads the whole text's list, though the
+    title's search came between them (each scan of an exact index reads every vector)."""
+    store, encoder = small_store
+    scans: list[bytes] = []
+    real = Store.search_records
+
+    def counted(self: Store, query, k, flt=None):  # type: ignore[no-untyped-def]
+        scans.append(query.tobytes())
+        return real(self, query, k, flt)
+
+    monkeypatch.setattr(Store, "search_records", counted)
+    probe = PROBES[1]  # one sentence: no claims of its own
+    assert not probe.claim_texts() and probe.passages()[0] != probe.embed_text()
+    Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
+    assert len(scans) == len(set(scans)) == 2
