@@ -150,3 +150,39 @@ def test_a_worker_that_fails_at_start_stops_the_start_with_its_exit_code() -> No
     killed = Supervisor(1, killed_at_start, lambda: False)
     assert killed.start() == 1
     killed.stop()
+
+
+def mcp_post(url: str, token: str, message: dict, session: str | None = None) -> httpx.Response:  # type: ignore[type-arg]
+    """One JSON-RPC message to the MCP endpoint, on a new connection."""
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Accept": "application/json, text/event-stream",
+        "Connection": "close",
+    }
+    if session is not None:
+        headers["Mcp-Session-Id"] = session
+    return httpx.post(f"{url}/mcp", json=message, headers=headers, timeout=30)
+
+
+def test_an_mcp_client_is_answered_by_whichever_worker_takes_its_request(two_workers: tuple[Running, Path]) -> None:
+    """A session kept by one worker is unknown to the other: an MCP client whose next
+    request reached the other worker got 'session not found'. With workers, every MCP
+    request stands alone."""
+    server, _ = two_workers
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    started = mcp_post(server.url, server.read_token, hello)
+    assert started.status_code == 200, started.text
+    session = started.headers.get("mcp-session-id")
+
+    def list_tools(n: int) -> tuple[int, str]:
+        answer = mcp_post(server.url, server.read_token, {"jsonrpc": "2.0", "id": n, "method": "tools/list"}, session)
+        return answer.status_code, answer.text
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(list_tools, range(1, 33)))
+    assert all(status == 200 and '"search"' in text for status, text in answers), answers[:3]

@@ -239,7 +239,8 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
         signal.signal(signal.SIGTERM, mine)
         service = _service(options)
         try:
-            server = uvicorn.Server(_uvicorn_config(build_app(service, tokens, host=host, max_body=options.max_body)))
+            app = build_app(service, tokens, host=host, max_body=options.max_body, stateless_mcp=True)
+            server = uvicorn.Server(_uvicorn_config(app))
             watch_parent(lambda: mine(signal.SIGTERM, None))
             say_ready()
             mine.run(server, sock)
