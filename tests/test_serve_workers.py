@@ -139,11 +139,11 @@ def test_a_worker_that_fails_at_start_stops_the_start_with_its_exit_code() -> No
     reports its exit code (2 for a KbError), or 1 when a signal ended it."""
     from kbsearch.serve.workers import Supervisor
 
-    failing = Supervisor(2, lambda: 2, lambda: False)
+    failing = Supervisor(2, lambda link: 2, lambda: False)
     assert failing.start() == 2
     failing.stop()
 
-    def killed_at_start() -> int:
+    def killed_at_start(link: object) -> int:
         os.kill(os.getpid(), signal.SIGKILL)
         return 0
 

@@ -184,7 +184,7 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         return _serve_workers(options, host, port)
     import uvicorn
 
-    from kbsearch.runtime.server_entry import remove_entry, write_entry
+    from kbsearch.runtime.server_entry import remove_entry
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
 
@@ -193,23 +193,28 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     service = _service(options)
     try:
         app = build_app(service, tokens, host=host, max_body=options.max_body)
-        bound = sock.getsockname()[1]
-        shown = f"[{host}]" if ":" in host else host
-        log = logging.getLogger("kbsearch.serve")
         # Set before the entry is written: a SIGTERM before uvicorn runs must clean up too.
         stop = _StopOnSigterm()
         signal.signal(signal.SIGTERM, stop)
-        # The CLI finds the server through the index folder: no --server needed. Written
-        # before saying so, as the socket already listens.
-        write_entry(service.root, f"http://{shown}:{bound}")
-        log.info("read token in %s, write token in %s", *paths)
-        log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)", shown, bound)
+        _announce(service.root, host, sock, paths, "")
         stop.run(uvicorn.Server(_uvicorn_config(app)), sock)
     finally:
         remove_entry(service.root)
         service.close()
         sock.close()
     return 0
+
+
+def _announce(root: Path, host: str, sock: socket.socket, paths: list[Path], extra: str) -> None:
+    """Write the server entry, then say where the server listens: the CLI finds it
+    through the index folder (no --server needed), and the socket already listens."""
+    from kbsearch.runtime.server_entry import write_entry
+
+    shown, bound = f"[{host}]" if ":" in host else host, sock.getsockname()[1]
+    write_entry(root, f"http://{shown}:{bound}")
+    log = logging.getLogger("kbsearch.serve")
+    log.info("read token in %s, write token in %s", *paths)
+    log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)%s", shown, bound, extra)
 
 
 def _uvicorn_config(app: Any) -> Any:
@@ -225,24 +230,24 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
 
     # Imported before the fork, so every worker shares their pages instead of importing them again.
     import kbsearch.serve.service  # noqa: F401
-    from kbsearch.runtime.server_entry import remove_entry, write_entry
+    from kbsearch.runtime.server_entry import remove_entry
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
-    from kbsearch.serve.workers import Supervisor, say_ready, watch_parent
+    from kbsearch.serve.workers import Supervisor, WorkerLink
 
     root = _where(options)[0]
     tokens, paths = Tokens.in_folder(root)
     sock = listening_socket(host, port)
 
-    def worker() -> int:
+    def worker(link: WorkerLink) -> int:
         mine = _StopOnSigterm()
         signal.signal(signal.SIGTERM, mine)
         service = _service(options)
         try:
             app = build_app(service, tokens, host=host, max_body=options.max_body, stateless_mcp=True)
             server = uvicorn.Server(_uvicorn_config(app))
-            watch_parent(lambda: mine(signal.SIGTERM, None))
-            say_ready()
+            link.watch_parent(lambda: mine(signal.SIGTERM, None))
+            link.say_ready()
             mine.run(server, sock)
         finally:
             service.close()
@@ -255,17 +260,7 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
     try:
         code = supervisor.start()
         if code == 0 and not stop.requested:
-            shown = f"[{host}]" if ":" in host else host
-            bound = sock.getsockname()[1]
-            write_entry(root, f"http://{shown}:{bound}")
-            log = logging.getLogger("kbsearch.serve")
-            log.info("read token in %s, write token in %s", *paths)
-            log.info(
-                "listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health) with %d worker processes",
-                shown,
-                bound,
-                options.workers,
-            )
+            _announce(root, host, sock, paths, f" with {options.workers} worker processes")
             code = supervisor.supervise()
     finally:
         supervisor.stop()

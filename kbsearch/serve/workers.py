@@ -55,7 +55,7 @@ class Supervisor:
     code is the child's), and keeps them running until asked to stop."""
 
     count: int
-    run: Callable[[], int]
+    run: Callable[[WorkerLink], int]
     stop_requested: Callable[[], bool]
     workers: dict[int, Worker] = field(default_factory=dict)
     restarts: list[float] = field(default_factory=list)
@@ -155,14 +155,12 @@ def describe(code: int | None) -> str:
     return "killed by a signal" if code is None else f"exit code {code}"
 
 
-def _child(run: Callable[[], int], ready: int, parent: int) -> int:
+def _child(run: Callable[[WorkerLink], int], ready: int, parent: int) -> int:
     """A worker's whole life; its exit code. Never returns into the parent's code."""
     try:
         # Ctrl-C reaches the whole process group: the parent stops the workers itself.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        _ready_pipe.fd = ready
-        _ready_pipe.parent = parent
-        return run()
+        return run(WorkerLink(ready, parent))
     except KbError as err:
         log.error("worker %d: %s%s", os.getpid(), err, f" ({err.hint})" if err.hint else "")
         return 2
@@ -174,32 +172,27 @@ def _child(run: Callable[[], int], ready: int, parent: int) -> int:
         sys.stderr.flush()
 
 
-class _ReadyPipe:
-    fd: int | None = None
-    parent: int | None = None
+@dataclass
+class WorkerLink:
+    """What a worker holds of its parent: the pipe it says it is ready on, and the parent's pid."""
 
+    ready: int | None
+    parent: int
 
-_ready_pipe = _ReadyPipe()
+    def say_ready(self) -> None:
+        """Tell the parent this worker can answer."""
+        if self.ready is not None:
+            os.write(self.ready, b"1")
+            os.close(self.ready)
+            self.ready = None
 
+    def watch_parent(self, stop: Callable[[], None]) -> None:
+        """Call ``stop`` once the parent is gone (it would neither replace nor stop this worker)."""
 
-def say_ready() -> None:
-    """In a worker: tell the parent this worker can answer (nothing in a lone server)."""
-    if _ready_pipe.fd is not None:
-        os.write(_ready_pipe.fd, b"1")
-        os.close(_ready_pipe.fd)
-        _ready_pipe.fd = None
+        def watch() -> None:
+            while os.getppid() == self.parent:
+                time.sleep(1.0)
+            log.warning("worker %d: the parent server is gone; stopping", os.getpid())
+            stop()
 
-
-def watch_parent(stop: Callable[[], None]) -> None:
-    """In a worker: call ``stop`` once the parent is gone (it would not replace or stop us)."""
-    parent = _ready_pipe.parent
-    if parent is None:
-        return
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        log.warning("worker %d: the parent server is gone; stopping", os.getpid())
-        stop()
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
