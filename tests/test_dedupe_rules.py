@@ -87,7 +87,7 @@ def test_one_quantity_reads_alike_however_its_unit_or_magnitude_is_written(
     ("words", "digits", "expected"),
     [
         ("吞吐提升三倍", "throughput up 3x", {"3x"}),
-        ("显存占用降到十分之一，约小了十倍", "roughly a tenfold smaller footprint", {"10x"}),
+        ("显存占用约小了十倍", "roughly a tenfold smaller footprint", {"10x"}),
         ("about ten times smaller", "about 10x smaller", {"10x"}),
         ("the KV cache shrinks by about ten times", "a tenfold smaller KV cache", {"10x"}),
         ("twice as fast as vLLM", "2x faster than vLLM", {"2x"}),

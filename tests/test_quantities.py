@@ -101,3 +101,63 @@ def test_only_whole_counts_that_change_no_stated_count_are_added_detail() -> Non
     assert not added_counts(["0.93"], {"0.93"}, set())  # a score
     assert not added_counts(["4"], {"4"}, {"8"})  # 8 H200 → 4 H200
     assert not added_counts([], set(), set())
+
+
+@pytest.mark.parametrize(
+    ("words", "digits"),
+    [
+        ("推理速度快一个数量级", "an order of magnitude faster"),
+        ("an order of magnitude faster", "10x faster inference"),
+        ("训练成本低两个数量级", "a 100x lower training cost"),
+        ("显存减半", "halves the memory"),
+        ("显存减半", "memory drops by 50%"),
+        ("halves the memory", "显存降低50%"),
+        ("cuts the error rate in half", "the error rate falls by 50%"),
+        ("显存降到十分之一", "a 10x smaller footprint"),
+        ("仅用十分之一的指令数据", "with only 10% of the instruction data"),
+        ("one tenth of the data", "10% of the data"),
+        ("调度速度翻倍", "doubling the scheduling speed"),
+        ("吞吐提升了一倍", "throughput doubled"),
+        ("吞吐翻了两番", "4x the throughput"),
+        ("tripled throughput", "吞吐提升3倍"),
+        ("成功转化了三分之二的不可行设计", "turns 66.7% of infeasible designs feasible"),
+        ("a third of the cost", "成本仅为33%"),
+    ],
+)
+def test_a_figure_in_words_is_stated_by_the_digits_another_writer_uses(words: str, digits: str) -> None:
+    """Issue 25: "halves", "an order of magnitude", 十分之一 and 翻倍 read as no number, so a
+    record that spelled its figure left the retelling's 2x, 10x or 50% unstated: a "new" claim."""
+    spelled, written = substantive_numbers(words), substantive_numbers(digits)
+    assert spelled, words
+    assert new_figures(written, spelled) == [] and new_figures(spelled, written) == []
+
+
+@pytest.mark.parametrize(
+    ("known", "changed"),
+    [
+        ("显存减半", "memory drops by 30%"),
+        ("速度快一个数量级", "two orders of magnitude faster"),
+        ("仅用十分之一的数据", "with only a quarter of the data"),
+        ("吞吐翻倍", "tripled throughput"),
+    ],
+)
+def test_a_figure_in_words_that_changes_is_new(known: str, changed: str) -> None:
+    assert new_figures(substantive_numbers(changed), substantive_numbers(known))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "orders of magnitude faster",  # vague: no single figure
+        "快几个数量级，或低1-3个数量级的误差",
+        "one to two orders of magnitude cheaper",
+        "a doubly robust estimator of the doubling dimension",
+        "extracting knowledge triples and triplet losses",
+        "half-precision weights on separate halves of the sample, run in half precision",
+        "a third modality, the third of four steps, the first quarter of 2025",
+        "in the second half of the layers; the other half of the equation",
+        "三四分之一",
+    ],
+)
+def test_vague_sizes_ranges_ordinals_and_nouns_state_no_figure(text: str) -> None:
+    assert substantive_numbers(text) == set()

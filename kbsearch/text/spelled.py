@@ -6,9 +6,16 @@ number reader saw a figure on one side only, and a faithful retelling in the oth
 language, or in the other style, counted as a claim with a new number.
 
 Only words that state a figure are rewritten: a multiplier (倍, -fold, "N times
-faster", "twice as"), or a percentage (百分之, percent). A count in words ("two
-models", 两个模型) stays a word: a lone count is no result, and rewriting it would
-only add figures that one side spells and the other omits.
+faster", "twice as", an order of magnitude, 翻倍, doubled), a percentage (百分之,
+percent), or a share (half, 三分之一, a tenth of). A count in words ("two models",
+两个模型) stays a word: a lone count is no result, and rewriting it would only add
+figures that one side spells and the other omits.
+
+A share of one part reads both ways, since writers say it both ways: "halves the
+memory" is 2x and 50% (one writes "2x less memory", another "显存减少50%"), and
+降到十分之一 is 10x and 10%. A share of more parts (三分之二, two thirds of) is a
+percentage only. Vague sizes (orders of magnitude, 几个数量级) and ranges (1-3个
+数量级, 三四倍) state no single figure and stay words.
 """
 
 from __future__ import annotations
@@ -41,8 +48,33 @@ _BY_TIMES = re.compile(
 )
 _TWICE = re.compile(r"\btwice\s+(?=(?:as|the)\b)", re.IGNORECASE)
 _PERCENT = re.compile(rf"\b{_AMOUNT}\s*(?:percent|per cent)\b", re.IGNORECASE)
+# "one to two orders of magnitude" and "1-3 orders" are ranges: no single figure.
+_ORDERS = re.compile(
+    r"(?<![-–~])(?<!to )(?<!or )\b(an|one|two|three|four|[1-4])\s+orders?\s+of\s+magnitude\b", re.IGNORECASE
+)
+_ORDER_COUNT = {"an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+# The verb only: "doubly robust", "the doubling dimension" and "knowledge triples" state no figure.
+_MULTIPLIED = re.compile(r"\b(doubl|tripl|quadrupl)(?:ed\b|(?:es|ing)\s+(?=(?:the|its|their|our)\b))", re.IGNORECASE)
+_MULTIPLIER = {"doubl": 2, "tripl": 3, "quadrupl": 4}
+_HALVED = re.compile(
+    r"\bhalv(?:ed\b|(?:es|ing)\s+(?=(?:the|its|their|our)\b))"
+    r"|\b(?:in|by)\s+(?:about |roughly |nearly |almost |around |over |more than )?half\b(?![- ]precision)",
+    re.IGNORECASE,
+)
+_EN_DENOMINATOR = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10, "hundredth": 100}
+# Only "half" stands without a count: "the third of four steps" is an ordinal. A half
+# that places ("the second half of the layers", "the other half") is no share either.
+_PLACED = ("first", "second", "other", "latter", "former", "upper", "lower", "top", "bottom")
+_EN_SHARE = re.compile(
+    rf"\b(?:(a|one|two|three|four|nine)[- ]({'|'.join(_EN_DENOMINATOR)})s?"
+    rf"|{''.join(f'(?<!{word} )' for word in _PLACED)}(half))\s+(?=(?:of|the)\b)",
+    re.IGNORECASE,
+)
 
-_EN_CUE = re.compile(r"fold|times|twice|per ?cent", re.IGNORECASE)
+_EN_CUE = re.compile(
+    r"fold|times|twice|per ?cent|magnitude|half|halv|doubl|tripl|quadrupl|thirds?\b|quarters?\b|tenths?\b|fifths?\b",
+    re.IGNORECASE,
+)
 """Words without which no English figure in words is read: most texts skip every pattern."""
 
 _CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -50,6 +82,14 @@ _CN_UNIT = {"十": 10, "百": 100, "千": 1000}
 _CN_NUMERAL = r"[零〇一二两三四五六七八九十百千万]+(?:点[零〇一二三四五六七八九]+)?"
 _CN_TIMES = re.compile(rf"({_CN_NUMERAL})(?=\s*[多余]?倍)")
 _CN_PERCENT = re.compile(rf"百分之\s*({_CN_NUMERAL}|\d+(?:\.\d+)?)")
+# 几个/数个/多个数量级 and 1-3个数量级 are vague or ranges.
+_CN_ORDERS = re.compile(r"(?<![\d\-–~至到])([一二两三四1-4])个数量级")
+# 提升一倍 and 翻了一番 are "doubled": 一倍 read alone would be 1x. 翻两番 doubles twice.
+_CN_DOUBLED = re.compile(r"翻倍|翻了?一番|(?<=[提升高加长翻])了?一倍")
+_CN_QUADRUPLED = re.compile(r"翻了?两番")
+_CN_HALVED = re.compile(r"减半|砍半|(?:减少|降低|缩减|缩短|下降|缩小|节省|节约|降|减)了?(?:约|近|将近|大约)?一半")
+_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|一半")
+_CN_CUES = ("倍", "分之", "数量级", "半", "番")
 
 
 def spelled_out(text: str) -> str:
@@ -58,7 +98,7 @@ def spelled_out(text: str) -> str:
     40 percent → 40%)."""
     if _EN_CUE.search(text):
         text = _english(text)
-    if "倍" in text or "百分之" in text:
+    if any(cue in text for cue in _CN_CUES):
         text = _chinese(text)
     return text
 
@@ -68,12 +108,48 @@ def _english(text: str) -> str:
     text = _TIMES.sub(lambda m: _en(m.group(1)) + "x ", text)
     text = _BY_TIMES.sub(lambda m: m.group(1) + _en(m.group(2)) + "x", text)
     text = _TWICE.sub("2x ", text)
+    text = _ORDERS.sub(lambda m: f"{10 ** _order_count(m.group(1))}x", text)
+    text = _MULTIPLIED.sub(lambda m: f" {_MULTIPLIER[m.group(1).lower()]}x ", text)
+    text = _HALVED.sub(_share(1, 2), text)
+    text = _EN_SHARE.sub(_en_share, text)
     return _PERCENT.sub(lambda m: _en(m.group(1)) + "%", text)
 
 
 def _chinese(text: str) -> str:
-    text = _CN_TIMES.sub(lambda m: _cn(m.group(1)), text)
-    return _CN_PERCENT.sub(lambda m: _cn(m.group(1)) + "%", text)
+    text = _CN_ORDERS.sub(lambda m: f" {10 ** int(_cn(m.group(1)))}x ", text)
+    text = _CN_QUADRUPLED.sub(" 4x ", _CN_DOUBLED.sub(" 2x ", text))
+    text = _CN_HALVED.sub(_share(1, 2), text)
+    text = _CN_PERCENT.sub(lambda m: _cn(m.group(1)) + "%", text)
+    text = _CN_SHARE.sub(_cn_share, text)
+    return _CN_TIMES.sub(lambda m: _cn(m.group(1)), text)
+
+
+def _share(numerator: int, denominator: int) -> str:
+    """A share in digits: a percentage, and for one part of N (half, 十分之一) the N-fold
+    cut it also is, since one writer says "显存减半" and another "2x less memory"."""
+    percent = f"{round(100 * numerator / denominator, 1):g}%"
+    return f" {denominator}x {percent} " if numerator == 1 else f" {percent} "
+
+
+def _cn_share(match: re.Match[str]) -> str:
+    if match.group(0) == "一半":
+        return _share(1, 2)
+    denominator, numerator = _cn(match.group(1)), _cn(match.group(2))
+    if not (denominator.isdigit() and numerator.isdigit()) or int(denominator) == 0:
+        return match.group(0)  # a range (三四分之一) reads as no single share
+    return _share(int(numerator), int(denominator))
+
+
+def _order_count(word: str) -> int:
+    return int(word) if word.isdigit() else _ORDER_COUNT[word.lower()]
+
+
+def _en_share(match: re.Match[str]) -> str:
+    if match.group(3):
+        return _share(1, 2)
+    count = match.group(1).lower()
+    numerator = 1 if count in ("a", "one") else int(_en(count))
+    return _share(numerator, _EN_DENOMINATOR[match.group(2).lower()])
 
 
 def _en(amount: str) -> str:
