@@ -116,6 +116,7 @@ def test_only_whole_counts_that_change_no_stated_count_are_added_detail() -> Non
         ("显存降到十分之一", "a 10x smaller footprint"),
         ("仅用十分之一的指令数据", "with only 10% of the instruction data"),
         ("one tenth of the data", "10% of the data"),
+        ("识别半数测试图像", "recognises half of the test images"),
         ("调度速度翻倍", "doubling the scheduling speed"),
         ("吞吐提升了一倍", "throughput doubled"),
         ("吞吐翻了两番", "4x the throughput"),

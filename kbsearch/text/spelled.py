@@ -88,7 +88,7 @@ _CN_ORDERS = re.compile(r"(?<![\d\-–~至到])([一二两三四1-4])个数量�
 _CN_DOUBLED = re.compile(r"翻倍|翻了?一番|(?<=[提升高加长翻])了?一倍")
 _CN_QUADRUPLED = re.compile(r"翻了?两番")
 _CN_HALVED = re.compile(r"减半|砍半|(?:减少|降低|缩减|缩短|下降|缩小|节省|节约|降|减)了?(?:约|近|将近|大约)?一半")
-_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|一半")
+_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|一半|半数|过半")
 _CN_CUES = ("倍", "分之", "数量级", "半", "番")
 
 
@@ -132,7 +132,7 @@ def _share(numerator: int, denominator: int) -> str:
 
 
 def _cn_share(match: re.Match[str]) -> str:
-    if match.group(0) == "一半":
+    if match.group(0) in ("一半", "半数", "过半"):
         return _share(1, 2)
     denominator, numerator = _cn(match.group(1)), _cn(match.group(2))
     if not (denominator.isdigit() and numerator.isdigit()) or int(denominator) == 0:
