@@ -1,7 +1,7 @@
 """Which claims are new: the gate, claim by claim, on increments shaped like the team's.
 
     python bench/eval_claims.py [--pairs within,feed,xling,mixed,within-en] [--days N] [--reuse] [--config F]
-                                [--fit OUT [--features A,B,...]] [--rescore F]
+                                [--fit OUT [--features A,B,...]] [--rescore F] [--fit-items OUT]
 
 The claim protocol of ../shared/eval (README there, "Claim-level replay"),
 run through ``KnowledgeBase`` (the code the CLI runs) with cached vectors:
@@ -53,6 +53,7 @@ was found, DUPLICATE when every claim is known, else UPDATE), with no replay.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import hashlib
 import json
 import re
@@ -70,6 +71,7 @@ import numpy as np  # noqa: E402
 from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
 
+from kbsearch.dedupe.calibrate import fit_same_item  # noqa: E402
 from kbsearch.dedupe.claims import numbers_make_new  # noqa: E402
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig, config_for, load_config  # noqa: E402
 from kbsearch.dedupe.replay import Checked, ClaimOutcome, ReplayResult, read_stream, replay  # noqa: E402
@@ -360,6 +362,31 @@ def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) ->
     return config
 
 
+def fit_item_forms(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) -> DedupeConfig:
+    """Fit ``claims_same_item`` and ``aligned_claims_same_item`` on each pair's fitting part
+    (``fitting_part``: the pairs of its checks), each threshold the best seen-before F1
+    there over the items of all pairs. Writes and returns the config."""
+    parts = []
+    for pair, result in results.items():
+        checked = fitting_part(pair, result.checked)
+        ids = {c.id for c in checked}
+        parts.append(ReplayResult(checked=checked, pairs=[p for p in result.pairs if p.item in ids]))
+    update = {}
+    for name, aligned in (("claims_same_item", False), ("aligned_claims_same_item", True)):
+        fitted = fit_same_item(parts, None, "", judged=True, aligned=aligned, claims=True)
+        count = fitted.scorer.fitted_on.split()[0]
+        fitted_on = (
+            f"{count} compared pairs of the claim-level dev pairs {', '.join(results)} ({FITTING}), "
+            f"replayed through check with the judge (bench/eval_claims.py --fit-items, {dt.date.today()}); "
+            "threshold: the best seen-before F1 over those pairs' items"
+        )
+        update[name] = fitted.scorer.model_copy(update={"fitted_on": fitted_on})
+        _say(f"{name}: threshold {fitted.scorer.threshold}; on the fitting part {fitted.fitted}")
+    config = base.model_copy(update=update)
+    out.write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    return config
+
+
 def raw_baseline(pair: str, checked: list[Checked]) -> dict[str, object]:
     """e5's cosine of each claim to its nearest passage (TLDR or claim) of any record known
     by its day, new below one threshold chosen with the truth (the best new-claim F1 on
@@ -406,6 +433,9 @@ def main() -> None:
     parser.add_argument("--config", help="a dedupe config JSON (default: the shipped one)")
     parser.add_argument("--fit", type=Path, help="fit claim_said on the earlier half and write the config here")
     parser.add_argument("--features", help="comma-separated claim_said features for --fit (default: all)")
+    parser.add_argument(
+        "--fit-items", type=Path, help="fit the same-item forms for items with key points and write the config here"
+    )
     parser.add_argument("--rescore", help="re-decide from the saved evidence under this config's claim_said")
     parser.add_argument("--raw", action="store_true", help="beside each row, e5's claim-to-passage cosine alone")
     args = parser.parse_args()
@@ -415,6 +445,9 @@ def main() -> None:
     gate = Gate("use-multilingual-v3", judged=True)
     cached("use-multilingual-v3")
     results = {pair: run_pair(pair, gate, args.config, args.days, args.reuse) for pair in args.pairs.split(",")}
+    if args.fit_items:
+        fit_item_forms(results, config_for(gate.spec, args.config), args.fit_items)
+        return
     form = None
     if args.fit:
         form = fit_said(results, config_for(gate.spec, args.config), args.fit).claim_said

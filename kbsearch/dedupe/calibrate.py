@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from kbsearch.dedupe.claims import claim_features
 from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
-from kbsearch.dedupe.features import ALIGNED_FEATURES, same_item_features
+from kbsearch.dedupe.features import ALIGNED_FEATURES, CLAIMS_FEATURES, same_item_features
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.scorer import Scorer, fit_logistic
@@ -47,7 +47,7 @@ class Score(BaseModel):
 
 class Fitted(BaseModel):
     decision: str
-    """``same_item``, ``aligned_same_item`` or ``claim_known``."""
+    """``same_item``, ``aligned_same_item``, ``claims_same_item`` or ``claim_known``."""
     scorer: Scorer
     fitted: Score
     """On the data it was fitted on."""
@@ -165,23 +165,41 @@ def _cutoff(result: ReplayResult, until: Until) -> dt.date | None:
 
 
 def fit_same_item(
-    results: list[ReplayResult], until: Until, sources: str, *, judged: bool = False, aligned: bool = False
+    results: list[ReplayResult],
+    until: Until,
+    sources: str,
+    *,
+    judged: bool = False,
+    aligned: bool = False,
+    claims: bool = False,
 ) -> Fitted:
     """Fit the same-item decision on the replayed pairs of the fitting days
     (``judged``: with the judge model's features too; ``aligned``: and the
-    judge's token alignment, the decision ``check`` reads)."""
+    judge's token alignment, the decision ``check`` reads; ``claims``: instead,
+    the key points' features, on the pairs of items that have key points)."""
+    names = same_item_features(judged) + (ALIGNED_FEATURES if aligned else ()) + (CLAIMS_FEATURES if claims else ())
+    results = [_own_ids(r, n) for n, r in enumerate(results)] if len(results) > 1 else results
     cutoffs = [_cutoff(r, until) for r in results]
     early = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is None or p.date <= c]
     late = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is not None and p.date > c]
     fit_items = [x for r, c in zip(results, cutoffs, strict=True) for x in r.checked if c is None or x.date <= c]
     late_items = [x for r, c in zip(results, cutoffs, strict=True) for x in r.checked if c is not None and x.date > c]
+    # A form decides only the pairs that have its features (check reads the alignment
+    # of the nearest candidates only, and only an item with key points has their features).
+    early, late = (
+        [p for p in ps if p.rule is not Rule.learned or set(names) <= p.features.keys()] for ps in (early, late)
+    )
+    if claims:
+        with_claims = {p.item for p in early if "claims_covered" in p.features}
+        with_claims |= {p.item for p in late if "claims_covered" in p.features}
+        fit_items = [x for x in fit_items if x.id in with_claims]
+        late_items = [x for x in late_items if x.id in with_claims]
     learned = [p for p in early if p.rule is Rule.learned]
     if len({p.same for p in learned}) < 2:
         raise KbError(
             "the fitted days compared no pair of each kind (same item and not) that exact evidence left open",
             hint="give more days, or streams whose checked records repeat known ones in other words",
         )
-    names = same_item_features(judged) + (ALIGNED_FEATURES if aligned else ())
     x = np.array([[p.features[name] for name in names] for p in learned])
     y = np.array([p.same for p in learned])
     days = (
@@ -203,8 +221,17 @@ def fit_same_item(
                 f"over {held_out.examples} items of the later days, not fitted on"
             }
         )
-    decision = "aligned_same_item" if aligned else "same_item"
+    decision = {(False, False): "same_item", (True, False): "aligned_same_item"}.get((aligned, claims))
+    decision = decision or ("aligned_claims_same_item" if aligned else "claims_same_item")
     return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out)
+
+
+def _own_ids(result: ReplayResult, stream: int) -> ReplayResult:
+    """The result with its item ids prefixed by its stream's number: two streams'
+    items may share ids (q-0, q-1, ...), and the fit decides items by id."""
+    pairs = [p.model_copy(update={"item": f"{stream}/{p.item}"}) for p in result.pairs]
+    checked = [c.model_copy(update={"id": f"{stream}/{c.id}"}) for c in result.checked]
+    return ReplayResult(checked=checked, pairs=pairs)
 
 
 def _item_score(
@@ -248,4 +275,10 @@ def calibrate(
         if any("aligned" in pair.features for result in results for pair in result.pairs):
             fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True))
             config = config.model_copy(update={"aligned_same_item": fitted[-1].scorer})
+        if any("claims_covered" in pair.features for result in results for pair in result.pairs):
+            fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None, claims=True))
+            config = config.model_copy(update={"claims_same_item": fitted[-1].scorer})
+            if config.aligned_same_item is not None:
+                fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, claims=True))
+                config = config.model_copy(update={"aligned_claims_same_item": fitted[-1].scorer})
     return Calibration(model=config.model, fitted=fitted, config=config)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kbsearch.dedupe.features import ALIGNED_FEATURES, JUDGE_FEATURES, SAME_ITEM_FEATURES
+from kbsearch.dedupe.features import ALIGNED_FEATURES, CLAIMS_FEATURES, JUDGE_FEATURES, SAME_ITEM_FEATURES
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
@@ -59,6 +59,15 @@ class DedupeConfig(BaseModel):
     (``check``; ``audit`` and ``explain`` read whole texts and use
     ``same_item``). Fitted on the same days as ``same_item`` with the
     alignment features added (see its ``fitted_on``). None: no alignment."""
+    claims_same_item: Scorer | None = None
+    """The same-item decision for an item with key points (要点), whatever its
+    length: ``same_item``'s features plus how well each side's key points meet
+    the other side's passages (``claims_covered``, ``claims_back``). Fitted on
+    the claim-level dev pairs (see its ``fitted_on``). None: such an item is
+    decided as any other."""
+    aligned_claims_same_item: Scorer | None = None
+    """``claims_same_item`` with the alignment features too, for the pairs
+    whose token vectors check reads (``aligned_same_item``'s pairs)."""
     aligned_max_tokens: int = Field(default=123, ge=1)
     """The longest text, in the judge's tokens, whose pairs ``aligned_same_item``
     decides: the longest text of the dev streams it was fitted on (123 tokens;
@@ -139,6 +148,15 @@ class DedupeConfig(BaseModel):
             raise ValueError(f"unknown aligned same-item features {unknown}; known: {', '.join(known)}")
         return scorer
 
+    @field_validator("claims_same_item", "aligned_claims_same_item")
+    @classmethod
+    def _claims_features(cls, scorer: Scorer | None) -> Scorer | None:
+        known = (*SAME_ITEM_FEATURES, *ALIGNED_FEATURES, *CLAIMS_FEATURES)
+        unknown = sorted(set(scorer.features) - set(known)) if scorer is not None else []
+        if unknown:
+            raise ValueError(f"unknown claims same-item features {unknown}; known: {', '.join(known)}")
+        return scorer
+
     @field_validator("claim_said")
     @classmethod
     def _said_features(cls, scorer: Scorer | None) -> Scorer | None:
@@ -156,15 +174,22 @@ class DedupeConfig(BaseModel):
         return self.claim_said is not None and bool(set(self.claim_said.features) & set(TOKEN_FEATURES))
 
     def same_item_for(self, features: dict[str, float]) -> Scorer:
-        """The same-item decision for a pair: the aligned one when the pair
-        has the alignment features and the config has that decision."""
-        if self.aligned_same_item is not None and "aligned" in features:
+        """The same-item decision for a pair: the claims one when the item has key
+        points, else the aligned one when the pair has the alignment features,
+        each when the config has that decision."""
+        claims, aligned = "claims_covered" in features, "aligned" in features
+        if claims and aligned and self.aligned_claims_same_item is not None:
+            return self.aligned_claims_same_item
+        if claims and self.claims_same_item is not None:
+            return self.claims_same_item
+        if aligned and self.aligned_same_item is not None:
             return self.aligned_same_item
         return self.same_item
 
     @model_validator(mode="after")
     def _judge_features_need_a_judge(self) -> DedupeConfig:
-        used = sorted(set(self.same_item.features) & set(JUDGE_FEATURES))
+        forms = [f for f in (self.same_item, self.claims_same_item, self.aligned_claims_same_item) if f is not None]
+        used = sorted({f for form in forms for f in form.features} & set(JUDGE_FEATURES))
         if used and self.judge is None:
             raise ValueError(f"same-item features {used} read a judge model, and the config names none ('judge')")
         if self.aligned_same_item is not None and self.judge is None:

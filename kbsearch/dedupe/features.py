@@ -31,6 +31,15 @@ Every feature is chosen to mean the same across languages and writers:
   shares the topic's words only. Chosen by leave-one-day-out
   cross-validation on the earlier half of the dev streams
   (bench/select_same_item.py, the ``a`` variants).
+- ``claims_covered`` and ``claims_back`` (only for an item with key points,
+  要点, and only where both records' passage vectors are at hand: check,
+  similar, explain): the mean over the item's key points of each one's best
+  cosine to the known record's passages, and the mean over the known
+  record's key points (its whole text when it has none) of each one's best
+  cosine to the item's passages. A writer's summary of a paper may lead with
+  another aspect than the known record's, while its key points still say,
+  one by one, what the record says; a record on the same topic matches the
+  topic, not each point.
 - ``top`` and ``judge_top``: 1 when no other candidate of the item is closer
   under that encoder. Across languages a repeat's cosine is low on either
   scale, but it is still usually the nearest record; a record on the same
@@ -65,6 +74,8 @@ JUDGE_FEATURES = ("judge_cosine", "judge_relative", "judge_top")
 SAME_ITEM_FEATURES = (*INDEX_FEATURES, "top", *JUDGE_FEATURES)
 ALIGNED_FEATURES = ("aligned", "aligned_relative", "cross_aligned", "cross_aligned_relative")
 """The features the judge's token vectors give (check reads them; audit does not)."""
+CLAIMS_FEATURES = ("claims_covered", "claims_back")
+"""The features an item's key points give against the known record's passages."""
 
 # A cosine this close to the best counts as the best: the same dot product
 # reached by two paths may differ in its last bits.
@@ -213,6 +224,17 @@ def token_alignment(a: np.ndarray, b: np.ndarray) -> float:
     cosines = a @ b.T
     forward, backward = float(cosines.max(axis=1).mean()), float(cosines.max(axis=0).mean())
     return 2 * forward * backward / max(forward + backward, 1e-9)
+
+
+def claims_features(
+    item_claims: np.ndarray, item_body: np.ndarray, known_claims: np.ndarray, known_body: np.ndarray
+) -> dict[str, float]:
+    """``claims_covered`` and ``claims_back`` from unit passage vectors (rows):
+    each side's key points against the other side's passages, whole text included."""
+    return {
+        "claims_covered": float(np.clip((item_claims @ known_body.T).max(axis=1).mean(), -1.0, 1.0)),
+        "claims_back": float(np.clip((known_claims @ item_body.T).max(axis=1).mean(), -1.0, 1.0)),
+    }
 
 
 def pair_features(

@@ -29,7 +29,7 @@ from functools import cached_property
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import Neighbourhood, Side, latin_names, pair_features, token_alignment
+from kbsearch.dedupe.features import Neighbourhood, Side, claims_features, latin_names, pair_features, token_alignment
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, numbers, substantive_numbers
@@ -110,6 +110,20 @@ class Embedded:
     def names(self) -> frozenset[str]:
         """The coined names of the whole text."""
         return frozenset(latin_names(self.whole_text))
+
+    @cached_property
+    def body_rows(self) -> np.ndarray:
+        """The passage vectors but the title's: the whole text and each key point."""
+        title = self.record.title.strip()
+        rows = [i for i, text in enumerate(self.passages) if text != title or text == self.whole_text]
+        return self.vectors[rows] if rows else self.whole[None, :]
+
+    @cached_property
+    def claim_rows(self) -> np.ndarray | None:
+        """The key points' passage vectors; None without key points or their vectors (``whole_only``)."""
+        claims = set(self.record.claim_texts()) if self.record.claims else set()
+        rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
+        return self.vectors[rows] if rows else None
 
     @cached_property
     def side(self) -> Side:
@@ -205,6 +219,9 @@ def compare(
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
     features = pair_features(item.side, known.side, around, name_count, alignment(item, known))
+    if item.claim_rows is not None:
+        known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
+        features.update(claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows))
     scorer = config.same_item_for(features)
     probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
