@@ -77,9 +77,13 @@ def test_an_item_whose_key_points_restate_a_record_is_that_item_under_the_claims
 
 def test_claims_features_read_each_side_s_key_points_against_the_other_side() -> None:
     e = np.eye(4, dtype=np.float32)
-    # The item's two points: one the record says, one it does not; the record's one point the item says.
-    found = claims_features(e[[0, 1]], e[[0, 1, 2]], e[[0]], e[[0, 3]])
-    assert found == {"claims_covered": pytest.approx(0.5), "claims_back": pytest.approx(1.0)}
+    half = (e[0] + e[3]) / np.sqrt(2)
+    # The item's two points: one the record half says, one it does not; the record's one point the item says.
+    found = claims_features(np.stack([half, e[1]]), np.stack([half, e[1], e[2]]), e[[0]], e[[0, 3]])
+    assert found == {"claims_covered": pytest.approx(np.sqrt(0.5)), "claims_back": pytest.approx(np.sqrt(0.5))}
+    # An update: one point known, three new; the known one still carries the item.
+    update = claims_features(e[[0, 1, 2, 3]], e[[0, 1, 2, 3]], e[[0]], e[[0]])
+    assert update["claims_covered"] == pytest.approx(1.0)
 
 
 def test_only_an_item_with_key_points_and_their_vectors_gets_the_claims_features() -> None:

@@ -33,13 +33,13 @@ Every feature is chosen to mean the same across languages and writers:
   (bench/select_same_item.py, the ``a`` variants).
 - ``claims_covered`` and ``claims_back`` (only for an item with key points,
   要点, and only where both records' passage vectors are at hand: check,
-  similar, explain): the mean over the item's key points of each one's best
-  cosine to the known record's passages, and the mean over the known
-  record's key points (its whole text when it has none) of each one's best
-  cosine to the item's passages. A writer's summary of a paper may lead with
-  another aspect than the known record's, while its key points still say,
-  one by one, what the record says; a record on the same topic matches the
-  topic, not each point.
+  similar, explain): the best cosine of any of the item's key points to any
+  of the known record's passages, and of any of the known record's key
+  points (its whole text when it has none) to any of the item's passages. A
+  writer's summary may lead with another aspect than the known record's,
+  while one of its key points still says what the record says; a record on
+  the same topic matches the topic, not a point. The best, not the mean: an
+  update brings several new points beside one known one, and stays the item.
 - ``top`` and ``judge_top``: 1 when no other candidate of the item is closer
   under that encoder. Across languages a repeat's cosine is low on either
   scale, but it is still usually the nearest record; a record on the same
@@ -229,11 +229,11 @@ def token_alignment(a: np.ndarray, b: np.ndarray) -> float:
 def claims_features(
     item_claims: np.ndarray, item_body: np.ndarray, known_claims: np.ndarray, known_body: np.ndarray
 ) -> dict[str, float]:
-    """``claims_covered`` and ``claims_back`` from unit passage vectors (rows):
-    each side's key points against the other side's passages, whole text included."""
+    """``claims_covered`` and ``claims_back`` from unit passage vectors (rows): the
+    best cosine of one side's key points to the other side's passages, whole text included."""
     return {
-        "claims_covered": float(np.clip((item_claims @ known_body.T).max(axis=1).mean(), -1.0, 1.0)),
-        "claims_back": float(np.clip((known_claims @ item_body.T).max(axis=1).mean(), -1.0, 1.0)),
+        "claims_covered": float(np.clip((item_claims @ known_body.T).max(), -1.0, 1.0)),
+        "claims_back": float(np.clip((known_claims @ item_body.T).max(), -1.0, 1.0)),
     }
 
 
