@@ -170,6 +170,30 @@ def test_an_english_retelling_of_an_english_note_is_a_duplicate(examples_kb: Kno
     assert item.claims[1].new_numbers == ["20x"]
 
 
+# Another system whose title names none, with one key point as generic as TriAttention's
+# (a vLLM plugin that leaves model code alone).
+POLARKV_POINTS = {
+    "id": "tom-polarkv-points",
+    "instance": "tom",
+    "date": "2026-09-22",
+    "title": "用极坐标量化压缩 KV Cache",
+    "text": "PolarKV 用极坐标量化 Key 向量，在数学推理基准上显存降到 1/6。",
+    "claims": [
+        "角度只留 4 比特，模长保持全精度",
+        "显存降到 1/6、吞吐 1.8 倍、精度损失不到 1 分",
+        "代码以 vLLM 插件形式发布，不改模型代码",
+    ],
+}
+
+
+def test_another_system_sharing_one_generic_key_point_is_new(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Issue 25: a same-item form read by the best key point (claims_covered, fitted on the
+    dev digests, 5 December) called this TriAttention's update at 0.78; the digests hold
+    no pair of papers that share a point so nearly, so the fit never learned it."""
+    [item] = check_rows(examples_kb, tmp_path, [POLARKV_POINTS])
+    assert item.verdict.value == "NEW", [(m.id, m.probability) for m in item.matches[:3]]
+
+
 def test_another_system_on_the_same_topic_is_new(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
     [item] = check_rows(examples_kb, tmp_path, [OTHER_SYSTEM])
     tri = next(m for m in item.matches if m.id == "jay/2026-09-17-jay-inference-e1prep#1")
