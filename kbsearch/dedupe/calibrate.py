@@ -47,7 +47,8 @@ class Score(BaseModel):
 
 class Fitted(BaseModel):
     decision: str
-    """``same_item``, ``aligned_same_item``, ``claims_same_item`` or ``claim_known``."""
+    """``same_item``, ``aligned_same_item``, ``claims_same_item``, ``aligned_claims_same_item``
+    or ``claim_known``."""
     scorer: Scorer
     fitted: Score
     """On the data it was fitted on."""
@@ -221,8 +222,7 @@ def fit_same_item(
                 f"over {held_out.examples} items of the later days, not fitted on"
             }
         )
-    decision = {(False, False): "same_item", (True, False): "aligned_same_item"}.get((aligned, claims))
-    decision = decision or ("aligned_claims_same_item" if aligned else "claims_same_item")
+    decision = ("aligned_" if aligned else "") + ("claims_" if claims else "") + "same_item"
     return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out)
 
 
@@ -275,10 +275,4 @@ def calibrate(
         if any("aligned" in pair.features for result in results for pair in result.pairs):
             fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True))
             config = config.model_copy(update={"aligned_same_item": fitted[-1].scorer})
-        if any("claims_covered" in pair.features for result in results for pair in result.pairs):
-            fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None, claims=True))
-            config = config.model_copy(update={"claims_same_item": fitted[-1].scorer})
-            if config.aligned_same_item is not None:
-                fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, claims=True))
-                config = config.model_copy(update={"aligned_claims_same_item": fitted[-1].scorer})
     return Calibration(model=config.model, fitted=fitted, config=config)
