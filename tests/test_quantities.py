@@ -112,6 +112,7 @@ def test_only_whole_counts_that_change_no_stated_count_are_added_detail() -> Non
         ("显存减半", "halves the memory"),
         ("显存减半", "memory drops by 50%"),
         ("halves the memory", "显存降低50%"),
+        ("it can halve the decode latency", "解码延迟降低一半"),
         ("cuts the error rate in half", "the error rate falls by 50%"),
         ("显存降到十分之一", "a 10x smaller footprint"),
         ("仅用十分之一的指令数据", "with only 10% of the instruction data"),

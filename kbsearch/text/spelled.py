@@ -57,7 +57,7 @@ _ORDER_COUNT = {"an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 _MULTIPLIED = re.compile(r"\b(doubl|tripl|quadrupl)(?:ed\b|(?:es|ing)\s+(?=(?:the|its|their|our)\b))", re.IGNORECASE)
 _MULTIPLIER = {"doubl": 2, "tripl": 3, "quadrupl": 4}
 _HALVED = re.compile(
-    r"\bhalv(?:ed\b|(?:es|ing)\s+(?=(?:the|its|their|our)\b))"
+    r"\bhalv(?:ed\b|(?:e|es|ing)\s+(?=(?:the|its|their|our)\b))"
     r"|\b(?:in|by)\s+(?:about |roughly |nearly |almost |around |over |more than )?half\b(?![- ]precision)",
     re.IGNORECASE,
 )
