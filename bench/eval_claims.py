@@ -44,7 +44,11 @@ reported on the other half, since feed g repeats papers only on its second
 and third days) (examples: each weighed passage; positive when
 its record is of the claim's paper and the claim is known), picks the
 threshold with the best mean of the clear-label and every-claim new-claim
-F1 on those days, and writes OUT; and
+F1 on those days, and writes OUT;
+``--fit-items OUT`` fits the two same-item forms for items with key points
+(``claims_same_item``, ``aligned_claims_same_item``; docs/dedupe.md, "Key points
+as item evidence") on each pair's fitting part of a replay's kept pairs, and
+writes OUT; replay again with ``--config OUT`` to score them. And
 ``--rescore F`` re-decides every claim and verdict from the saved evidence
 under F's form, as check would (a verdict is NEW when no same-item record
 was found, DUPLICATE when every claim is known, else UPDATE), with no replay.
