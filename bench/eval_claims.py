@@ -375,16 +375,15 @@ def fit_item_forms(results: dict[str, ReplayResult], base: DedupeConfig, out: Pa
         checked = fitting_part(pair, result.checked)
         ids = {c.id for c in checked}
         parts.append(ReplayResult(checked=checked, pairs=[p for p in result.pairs if p.item in ids]))
+    sources = f"the claim-level dev pairs {', '.join(results)} ({FITTING})"
+    days = (
+        f"replayed through check with the judge (bench/eval_claims.py --fit-items, {dt.date.today()}); "
+        "threshold: the best seen-before F1 over those pairs' items"
+    )
     update = {}
     for name, aligned in (("claims_same_item", False), ("aligned_claims_same_item", True)):
-        fitted = fit_same_item(parts, None, "", judged=True, aligned=aligned, claims=True)
-        count = fitted.scorer.fitted_on.split()[0]
-        fitted_on = (
-            f"{count} compared pairs of the claim-level dev pairs {', '.join(results)} ({FITTING}), "
-            f"replayed through check with the judge (bench/eval_claims.py --fit-items, {dt.date.today()}); "
-            "threshold: the best seen-before F1 over those pairs' items"
-        )
-        update[name] = fitted.scorer.model_copy(update={"fitted_on": fitted_on})
+        fitted = fit_same_item(parts, None, sources, judged=True, aligned=aligned, claims=True, days=days)
+        update[name] = fitted.scorer
         _say(f"{name}: threshold {fitted.scorer.threshold}; on the fitting part {fitted.fitted}")
     config = base.model_copy(update=update)
     out.write_text(config.model_dump_json(indent=2), encoding="utf-8")

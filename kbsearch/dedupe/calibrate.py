@@ -173,11 +173,13 @@ def fit_same_item(
     judged: bool = False,
     aligned: bool = False,
     claims: bool = False,
+    days: str | None = None,
 ) -> Fitted:
     """Fit the same-item decision on the replayed pairs of the fitting days
     (``judged``: with the judge model's features too; ``aligned``: and the
     judge's token alignment, the decision ``check`` reads; ``claims``: instead,
-    the key points' features, on the pairs of items that have key points)."""
+    the key points' features, on the pairs of items that have key points). ``days``
+    describes the fitted part in ``fitted_on`` when ``until`` does not (a caller's own split)."""
     names = same_item_features(judged) + (ALIGNED_FEATURES if aligned else ()) + (CLAIMS_FEATURES if claims else ())
     results = [_own_ids(r, n) for n, r in enumerate(results)] if len(results) > 1 else results
     cutoffs = [_cutoff(r, until) for r in results]
@@ -185,11 +187,10 @@ def fit_same_item(
     late = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is not None and p.date > c]
     fit_items = [x for r, c in zip(results, cutoffs, strict=True) for x in r.checked if c is None or x.date <= c]
     late_items = [x for r, c in zip(results, cutoffs, strict=True) for x in r.checked if c is not None and x.date > c]
+    needed = set(names)
     # A form decides only the pairs that have its features (check reads the alignment
     # of the nearest candidates only, and only an item with key points has their features).
-    early, late = (
-        [p for p in ps if p.rule is not Rule.learned or set(names) <= p.features.keys()] for ps in (early, late)
-    )
+    early, late = ([p for p in ps if p.rule is not Rule.learned or needed <= p.features.keys()] for ps in (early, late))
     if claims:
         with_claims = {p.item for p in early if "claims_covered" in p.features}
         with_claims |= {p.item for p in late if "claims_covered" in p.features}
@@ -203,7 +204,7 @@ def fit_same_item(
         )
     x = np.array([[p.features[name] for name in names] for p in learned])
     y = np.array([p.same for p in learned])
-    days = (
+    days = days or (
         "all days"
         if until is None
         else "the earlier half of each stream's days"

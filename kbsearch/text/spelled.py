@@ -52,7 +52,6 @@ _PERCENT = re.compile(rf"\b{_AMOUNT}\s*(?:percent|per cent)\b", re.IGNORECASE)
 _ORDERS = re.compile(
     r"(?<![-–~])(?<!to )(?<!or )\b(an|one|two|three|four|[1-4])\s+orders?\s+of\s+magnitude\b", re.IGNORECASE
 )
-_ORDER_COUNT = {"an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 # The verb only: "doubly robust", "the doubling dimension" and "knowledge triples" state no figure.
 _MULTIPLIED = re.compile(r"\b(doubl|tripl|quadrupl)(?:ed\b|(?:es|ing)\s+(?=(?:the|its|their|our)\b))", re.IGNORECASE)
 _MULTIPLIER = {"doubl": 2, "tripl": 3, "quadrupl": 4}
@@ -88,7 +87,8 @@ _CN_ORDERS = re.compile(r"(?<![\d\-–~至到])([一二两三四1-4])个数量�
 _CN_DOUBLED = re.compile(r"翻倍|翻了?一番|(?<=[提升高加长翻])了?一倍")
 _CN_QUADRUPLED = re.compile(r"翻了?两番")
 _CN_HALVED = re.compile(r"减半|砍半|(?:减少|降低|缩减|缩短|下降|缩小|节省|节约|降|减)了?(?:约|近|将近|大约)?一半")
-_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|一半|半数|过半")
+_CN_HALF = ("一半", "半数", "过半")
+_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|{'|'.join(_CN_HALF)}")
 _CN_CUES = ("倍", "分之", "数量级", "半", "番")
 
 
@@ -108,7 +108,7 @@ def _english(text: str) -> str:
     text = _TIMES.sub(lambda m: _en(m.group(1)) + "x ", text)
     text = _BY_TIMES.sub(lambda m: m.group(1) + _en(m.group(2)) + "x", text)
     text = _TWICE.sub("2x ", text)
-    text = _ORDERS.sub(lambda m: f"{10 ** _order_count(m.group(1))}x", text)
+    text = _ORDERS.sub(lambda m: f"{10 ** _count(m.group(1))}x", text)
     text = _MULTIPLIED.sub(lambda m: f" {_MULTIPLIER[m.group(1).lower()]}x ", text)
     text = _HALVED.sub(_share(1, 2), text)
     text = _EN_SHARE.sub(_en_share, text)
@@ -132,7 +132,7 @@ def _share(numerator: int, denominator: int) -> str:
 
 
 def _cn_share(match: re.Match[str]) -> str:
-    if match.group(0) in ("一半", "半数", "过半"):
+    if match.group(0) in _CN_HALF:
         return _share(1, 2)
     denominator, numerator = _cn(match.group(1)), _cn(match.group(2))
     if not (denominator.isdigit() and numerator.isdigit()) or int(denominator) == 0:
@@ -140,16 +140,15 @@ def _cn_share(match: re.Match[str]) -> str:
     return _share(int(numerator), int(denominator))
 
 
-def _order_count(word: str) -> int:
-    return int(word) if word.isdigit() else _ORDER_COUNT[word.lower()]
+def _count(word: str) -> int:
+    """How many a count word says: "a", "an" and "one" are 1; digits and other words as ``_en``."""
+    return 1 if word.lower() in ("a", "an", "one") else int(_en(word))
 
 
 def _en_share(match: re.Match[str]) -> str:
     if match.group(3):
         return _share(1, 2)
-    count = match.group(1).lower()
-    numerator = 1 if count in ("a", "one") else int(_en(count))
-    return _share(numerator, _EN_DENOMINATOR[match.group(2).lower()])
+    return _share(_count(match.group(1)), _EN_DENOMINATOR[match.group(2).lower()])
 
 
 def _en(amount: str) -> str:
