@@ -145,3 +145,19 @@ def test_a_fit_over_two_streams_keeps_their_items_apart_though_they_share_ids() 
     assert found.decision == "claims_same_item"
     assert found.fitted.precision == 1.0 and found.fitted.recall == 1.0
     assert set(found.scorer.features) >= {"claims_covered", "claims_back"}
+
+
+def test_explain_reads_the_pair_by_the_form_check_decides_it_by(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """explain's "learned" row must weigh what compare weighs: under the claims form the
+    pair is one item by its key points, which the plain form's row would call two."""
+    claims = DedupeConfig.model_validate({**_raw(), "claims_same_item": _claims_only()})
+    encoders = {"encoder": FakeEncoder(), "judge": judge_encoder()}
+    with KnowledgeBase(tmp_path / "idx", resolve_model("fake"), create=True, **encoders) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", [*KNOWN, ITEM])])
+        explained = kb.explain("i-new", "k-same", config=claims)
+    learned = next(f for f in explained.rules if f.rule == "learned")
+    assert explained.match.same_item and learned.says is True, learned.detail
+    assert "claims_covered 1.00" in learned.detail

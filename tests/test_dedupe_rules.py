@@ -362,3 +362,22 @@ def test_titles_naming_two_rare_systems_are_two_items() -> None:
     retold = embedded("re", "KEDA 按前缀缓存命中率扩缩 vLLM", SUMMARY, kind=Kind.increment)
     assert compare(retold, keda, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names  # one system
     assert compare(keda, lmcache, CONFIG, Neighbourhood(), common).rule is not Rule.different_names  # not rare
+
+
+def test_a_system_named_only_in_the_text_is_another_item_than_a_title_s_system() -> None:
+    """Issue 25: an item titled for its technique names its system only in its text (PolarKV),
+    beside a known note whose title names another (TriAttention). Each never mentions the other's
+    system: two items, however alike they read. A retelling that names the known system, or an
+    item whose names are all common, is left to the learned decision."""
+    tri = embedded("tri", "TriAttention：三角注意力压缩 KV Cache", SUMMARY, kind=Kind.increment)
+    polar = embedded("polar", "用极坐标量化压缩 KV Cache", SUMMARY + " PolarKV", kind=Kind.increment)
+    rare = lambda name: 1 if name in {"triattention", "polarkv"} else 50  # noqa: E731
+    match = compare(polar, tri, CONFIG, Neighbourhood(), rare)
+    assert not match.same_item and match.rule is Rule.different_names, match.reasons
+    assert "triattention" in match.reasons[0] and "polarkv" in match.reasons[0]
+    assert match.probability >= match.threshold  # the learned decision alone would have merged them
+    retold = embedded("re", "用极坐标量化压缩 KV Cache", SUMMARY + " PolarKV, like TriAttention", kind=Kind.increment)
+    assert compare(retold, tri, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names
+    assert compare(polar, tri, CONFIG, Neighbourhood(), common).rule is not Rule.different_names  # not rare
+    unnamed = embedded("un", "用极坐标量化压缩 KV Cache", SUMMARY, kind=Kind.increment)
+    assert compare(unnamed, tri, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names  # names nothing

@@ -13,8 +13,9 @@ from filelock import FileLock
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
 from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.related import load_embedded
-from kbsearch.dedupe.rules import compare, rule_findings
+from kbsearch.dedupe.rules import compare
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
 from kbsearch.kb.doctor import examine
 from kbsearch.models import ModelSpec
@@ -132,7 +133,7 @@ def test_explain_lists_every_rule_and_the_deciding_one(index: str, capsys: pytes
         "identical text",
         "doc section",
         "paper-card titles",
-        "title names",
+        "named systems",
         "learned",
     ]
     assert rules[0]["says"] is False and "2609.19671" in rules[0]["detail"]

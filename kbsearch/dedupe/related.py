@@ -12,9 +12,10 @@ import time
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.results import Explanation, Neighbours
-from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood, rule_findings
+from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import SearchFilter
 from kbsearch.responses import ListedRecord

@@ -30,7 +30,8 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood, Side, claims_features, latin_names, pair_features, token_alignment
-from kbsearch.dedupe.results import ClaimStatus, Match, Rule, RuleFinding, Verdict
+from kbsearch.dedupe.named_systems import Named, names_differ
+from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, numbers, substantive_numbers
 
@@ -95,6 +96,11 @@ class Embedded:
     def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
         """The rare coined names of the title: held by at most ``rare_name_records`` records."""
         return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
+
+    def named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
+        """The names the different-systems rule reads."""
+        rare = config.rare_name_records
+        return Named(self.title_names(config, name_count), self.all_names, lambda name: name_count(name) <= rare)
 
     @cached_property
     def _title_coined(self) -> set[str]:
@@ -172,6 +178,18 @@ def alignment(item: Embedded, known: Embedded) -> float | None:
     return token_alignment(item.judge_tokens, known.judge_tokens)
 
 
+def decision_features(
+    item: Embedded, known: Embedded, around: Neighbourhood, name_count: Callable[[str], int]
+) -> dict[str, float]:
+    """What the learned same-item decision reads of the pair (``DedupeConfig.same_item_for``
+    picks the form by which of them are there)."""
+    features = pair_features(item.side, known.side, around, name_count, alignment(item, known))
+    if item.claim_rows is not None:
+        known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
+        features.update(claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows))
+    return features
+
+
 def compare_all(
     item: Embedded, known: list[Embedded], config: DedupeConfig, name_count: Callable[[str], int]
 ) -> list[Match]:
@@ -218,15 +236,12 @@ def compare(
 ) -> Match:
     """Decide whether ``known`` describes the same item, and say why."""
     a, b = item.record, known.record
-    features = pair_features(item.side, known.side, around, name_count, alignment(item, known))
-    if item.claim_rows is not None:
-        known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
-        features.update(claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows))
+    features = decision_features(item, known, around, name_count)
     scorer = config.same_item_for(features)
     probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
-    exact = _exact_evidence(item, known, shared, cited, config) or _different_names(item, known, config, name_count)
+    exact = _exact_evidence(item, known, shared, cited, config) or different_names(item, known, config, name_count)
     if exact is None:
         same = scorer.decide(probability)
         rule, reason = Rule.learned, f"same item {probability:.2f} {'≥' if same else '<'} {scorer.threshold:.2f}"
@@ -266,26 +281,20 @@ def _exact_evidence(
         return Rule.identical_text, True, "identical text"
     if (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section):
         return Rule.doc_section, False, DOC_SECTION
-    return _same_paper_title(a, b, config)
+    return same_paper_title(a, b, config)
 
 
-def _different_names(
+def different_names(
     item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
 ) -> tuple[Rule, bool, str] | None:
-    """A title naming a rare system the other record never mentions (TGI, beside a
-    vLLM-SGLang benchmark) is another item than that record, unless the other's title names
-    a rare system of its own that this one mentions: a system's name is written alike in
-    both languages, and a repeat names what it repeats, however alike the rest reads."""
+    """Two records naming different rare systems (``named_systems``) are two items."""
     if not known.record.title.strip():
         return None
-    ours, theirs = item.title_names(config, name_count), known.title_names(config, name_count)
-    if not ours or ours & known.all_names or theirs & item.all_names:
-        return None
-    named = f"{', '.join(sorted(ours))}" + (f" / {', '.join(sorted(theirs))}" if theirs else "")
-    return Rule.different_names, False, f"a title names what the other record never mentions ({named})"
+    reason = names_differ(item.named(config, name_count), known.named(config, name_count))
+    return None if reason is None else (Rule.different_names, False, reason)
 
 
-def _same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, bool, str] | None:
+def same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, bool, str] | None:
     """The verdict of two paper cards' titles, or None when titles do not settle it."""
     if a.kind is not Kind.paper_card or b.kind is not Kind.paper_card:
         return None
@@ -299,55 +308,6 @@ def _same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule,
     if overlap < config.different_title_overlap:
         return Rule.card_title, False, f"paper cards with different titles (word overlap {overlap:.2f})"
     return None
-
-
-def rule_findings(
-    item: Embedded,
-    known: Embedded,
-    config: DedupeConfig,
-    name_count: Callable[[str], int],
-    around: Neighbourhood | None = None,
-) -> list[RuleFinding]:
-    """What every rule of ``compare`` says about the pair, in its order; the
-    first one with a say is the one ``compare`` decides by."""
-    a, b = item.record, known.record
-    shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
-    cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
-    found = [RuleFinding(rule="arxiv ids", says=None, detail="no arXiv id is about both, or cited by one")]
-    if shared:
-        found[0] = RuleFinding(rule="arxiv ids", says=True, detail=f"both are about arXiv {', '.join(shared)}")
-    elif cited:
-        found[0] = RuleFinding(rule="arxiv ids", says=False, detail=f"one only cites arXiv {', '.join(cited)}")
-    elif a.arxiv_ids and b.arxiv_ids:
-        found[0] = RuleFinding(rule="arxiv ids", says=False, detail="about different arXiv ids")
-    identical = item.normalized_text == known.normalized_text
-    detail = "identical text" if identical else "the texts differ"
-    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))
-    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
-    found.append(
-        RuleFinding(
-            rule="doc section",
-            says=False if one_doc else None,
-            detail=DOC_SECTION if one_doc else "not a section beside an item",
-        )
-    )
-    by_title = _same_paper_title(a, b, config)
-    found.append(
-        RuleFinding(rule="paper-card titles", says=None, detail="not two paper cards with titles that settle it")
-        if by_title is None
-        else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
-    )
-    names = _different_names(item, known, config, name_count)
-    detail = names[2] if names else "no two titles naming rare systems the other never mentions"
-    found.append(RuleFinding(rule="title names", says=False if names else None, detail=detail))
-    features = pair_features(item.side, known.side, around or Neighbourhood(), name_count)
-    probability = config.same_item.probability(features)
-    same = config.same_item.decide(probability)
-    read = ", ".join(f"{name} {features[name]:.2f}" for name in config.same_item.features)
-    mark = "≥" if same else "<"
-    detail = f"same item {probability:.2f} {mark} {config.same_item.threshold:.2f} ({read})"
-    found.append(RuleFinding(rule="learned", says=same, detail=detail))
-    return found
 
 
 def ruled_out(item: Embedded, known: Embedded, config: DedupeConfig) -> bool:

@@ -1,0 +1,64 @@
+"""What every rule of ``compare`` says about one pair, in its order: ``explain``'s table.
+
+``compare`` stops at the first rule with a say; a reader asking why two records
+were (or were not) judged one item wants to see the others too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.results import RuleFinding
+from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
+from kbsearch.records import Kind
+
+
+def rule_findings(
+    item: Embedded,
+    known: Embedded,
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+    around: Neighbourhood | None = None,
+) -> list[RuleFinding]:
+    """What every rule of ``compare`` says about the pair, in its order; the
+    first one with a say is the one ``compare`` decides by."""
+    a, b = item.record, known.record
+    shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
+    cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
+    found = [RuleFinding(rule="arxiv ids", says=None, detail="no arXiv id is about both, or cited by one")]
+    if shared:
+        found[0] = RuleFinding(rule="arxiv ids", says=True, detail=f"both are about arXiv {', '.join(shared)}")
+    elif cited:
+        found[0] = RuleFinding(rule="arxiv ids", says=False, detail=f"one only cites arXiv {', '.join(cited)}")
+    elif a.arxiv_ids and b.arxiv_ids:
+        found[0] = RuleFinding(rule="arxiv ids", says=False, detail="about different arXiv ids")
+    identical = item.normalized_text == known.normalized_text
+    detail = "identical text" if identical else "the texts differ"
+    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))
+    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
+    found.append(
+        RuleFinding(
+            rule="doc section",
+            says=False if one_doc else None,
+            detail=DOC_SECTION if one_doc else "not a section beside an item",
+        )
+    )
+    by_title = same_paper_title(a, b, config)
+    found.append(
+        RuleFinding(rule="paper-card titles", says=None, detail="not two paper cards with titles that settle it")
+        if by_title is None
+        else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
+    )
+    names = different_names(item, known, config, name_count)
+    detail = names[2] if names else "the two name no rare systems that set them apart"
+    found.append(RuleFinding(rule="named systems", says=False if names else None, detail=detail))
+    features = decision_features(item, known, around or Neighbourhood(), name_count)
+    scorer = config.same_item_for(features)
+    probability = scorer.probability(features)
+    same = scorer.decide(probability)
+    read = ", ".join(f"{name} {features[name]:.2f}" for name in scorer.features)
+    detail = f"same item {probability:.2f} {'≥' if same else '<'} {scorer.threshold:.2f} ({read})"
+    found.append(RuleFinding(rule="learned", says=same, detail=detail))
+    return found
