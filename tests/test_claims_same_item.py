@@ -161,3 +161,40 @@ def test_explain_reads_the_pair_by_the_form_check_decides_it_by(
     learned = next(f for f in explained.rules if f.rule == "learned")
     assert explained.match.same_item and learned.says is True, learned.detail
     assert "claims_covered 1.00" in learned.detail
+
+
+def _stream_with_key_points() -> list[dict]:
+    """Four days: each known item's key points come back with a reworded summary, beside
+    an unseen item, so the fit meets pairs of one item and of two, all with key points."""
+    words = [f"word{n}" for n in range(16)]
+    lines = []
+    for day in range(1, 5):
+        points = [" ".join(words[(day * 3 + j) % 16 : (day * 3 + j) % 16 + 4]) for j in range(2)]
+        base = {"date": f"2026-10-0{day}", "claims": points}
+        lines.append({**base, "id": f"k{day}", "text": f"stored summary {day}", "item": f"p{day}", "role": "known"})
+        lines.append({**base, "id": f"q{day}", "text": f"retold {day} anew", "item": f"p{day}", "role": "check"})
+        unseen = {"claims": [f"rho{day} sigma{day} tau{day}"], "item": f"u{day}", "role": "check"}
+        lines.append({**base, **unseen, "id": f"u{day}", "text": f"another thing {day}"})
+    return lines
+
+
+def test_calibrate_fits_the_key_point_form_from_streams_with_key_points(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from kbsearch.kb.calibration import calibrate
+
+    with_points = write_jsonl(tmp_path / "points.jsonl", _stream_with_key_points())
+    result = calibrate([with_points], "fake", until="half")
+    fitted = {f.decision: f for f in result.fitted}
+    assert "claims_same_item" in fitted, sorted(fitted)
+    assert result.config.claims_same_item == fitted["claims_same_item"].scorer
+    assert "points.jsonl" in fitted["claims_same_item"].scorer.fitted_on
+    assert set(CLAIMS_FEATURES) <= set(fitted["claims_same_item"].scorer.features)
+    summaries = [{k: v for k, v in line.items() if k != "claims"} for line in _stream_with_key_points()]
+    plain = write_jsonl(tmp_path / "plain.jsonl", summaries)
+    given = DedupeConfig.model_validate({**_raw(), "claims_same_item": _claims_only()})
+    (tmp_path / "given.json").write_text(given.model_dump_json(), encoding="utf-8")
+    kept = calibrate([plain], "fake", until="half", config=str(tmp_path / "given.json"))
+    assert "claims_same_item" not in {f.decision for f in kept.fitted}
+    assert kept.config.claims_same_item == given.claims_same_item  # no key points: left as given

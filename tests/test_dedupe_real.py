@@ -187,9 +187,10 @@ POLARKV_POINTS = {
 
 
 def test_another_system_sharing_one_generic_key_point_is_new(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
-    """Issue 25: a same-item form read by the best key point (claims_covered, fitted on the
-    dev digests, 5 December) called this TriAttention's update at 0.78; the digests hold
-    no pair of papers that share a point so nearly, so the fit never learned it."""
+    """Issue 25: the shipped key-point form (claims_covered, fitted on the dev digests) gives
+    this pair 0.78, and alone would call it TriAttention's update; the digests hold no pair of
+    papers that share a point so nearly. TriAttention's title names a system this item never
+    mentions, and this item names one (PolarKV) that jay's note never mentions: two items."""
     [item] = check_rows(examples_kb, tmp_path, [POLARKV_POINTS])
     assert item.verdict.value == "NEW", [(m.id, m.probability) for m in item.matches[:3]]
 

@@ -273,7 +273,16 @@ def calibrate(
         sources = ", ".join(p.name for p in streams)
         fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None))
         config = config.model_copy(update={"same_item": fitted[-1].scorer})
-        if any("aligned" in pair.features for result in results for pair in result.pairs):
+        aligned = any("aligned" in pair.features for result in results for pair in result.pairs)
+        if aligned:
             fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True))
             config = config.model_copy(update={"aligned_same_item": fitted[-1].scorer})
+        # Streams without key points leave the given config's key-point forms as they were.
+        if any("claims_covered" in pair.features for result in results for pair in result.pairs):
+            judged = config.judge is not None
+            fitted.append(fit_same_item(results, until, sources, judged=judged, claims=True))
+            config = config.model_copy(update={"claims_same_item": fitted[-1].scorer})
+            if aligned:
+                fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, claims=True))
+                config = config.model_copy(update={"aligned_claims_same_item": fitted[-1].scorer})
     return Calibration(model=config.model, fitted=fitted, config=config)
