@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
-from eval_claims import PAIRS, fitting_part, halves, run_pair  # noqa: E402
+from eval_claims import PAIRS, fitting_results, halves, run_pair  # noqa: E402
 from eval_dedupe import Gate  # noqa: E402
 
 from kbsearch.dedupe.calibrate import fit_same_item, prf  # noqa: E402
@@ -55,11 +55,7 @@ Forms = tuple[Scorer, Scorer | None]
 def fit_forms(results: dict[str, ReplayResult], claims: bool = True) -> Forms:
     """The two key-point forms (``claims``; else the two summary-only forms), fitted on
     these pairs' fitting parts."""
-    parts = []
-    for pair, result in results.items():
-        checked = fitting_part(pair, result.checked)
-        ids = {c.id for c in checked}
-        parts.append(ReplayResult(checked=checked, pairs=[p for p in result.pairs if p.item in ids]))
+    parts = fitting_results(results)
     sources = ", ".join(results)
     plain, aligned = (
         fit_same_item(parts, None, sources, judged=True, aligned=a, claims=claims).scorer for a in (False, True)

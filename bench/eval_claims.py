@@ -366,15 +366,21 @@ def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) ->
     return config
 
 
-def fit_item_forms(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) -> DedupeConfig:
-    """Fit ``claims_same_item`` and ``aligned_claims_same_item`` on each pair's fitting part
-    (``fitting_part``: the pairs of its checks), each threshold the best seen-before F1
-    there over the items of all pairs. Writes and returns the config."""
+def fitting_results(results: dict[str, ReplayResult]) -> list[ReplayResult]:
+    """Each pair's replay cut to its fitting part: its checks and their compared pairs."""
     parts = []
     for pair, result in results.items():
         checked = fitting_part(pair, result.checked)
         ids = {c.id for c in checked}
         parts.append(ReplayResult(checked=checked, pairs=[p for p in result.pairs if p.item in ids]))
+    return parts
+
+
+def fit_item_forms(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) -> DedupeConfig:
+    """Fit ``claims_same_item`` and ``aligned_claims_same_item`` on each pair's fitting part
+    (``fitting_part``: the pairs of its checks), each threshold the best seen-before F1
+    there over the items of all pairs. Writes and returns the config."""
+    parts = fitting_results(results)
     sources = f"the claim-level dev pairs {', '.join(results)} ({FITTING})"
     days = (
         f"replayed through check with the judge (bench/eval_claims.py --fit-items, {dt.date.today()}); "
