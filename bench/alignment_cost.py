@@ -85,13 +85,19 @@ def warm(
 
 def shipped_and_without(field: str, folder: Path, *more: str) -> tuple[Path, Path]:
     """The shipped default config, and a copy of it in ``folder`` with ``field`` (and ``more``) set to null."""
+    return shipped_and_changed(dict.fromkeys((field, *more)), folder)
+
+
+def shipped_and_changed(changes: dict[str, object], folder: Path) -> tuple[Path, Path]:
+    """The shipped default config, and a copy of it in ``folder`` with ``changes``."""
     shipped = shipped_config_path("use-multilingual-v3", "multilingual-e5-small")
     whole = json.loads(shipped.read_text(encoding="utf-8"))
-    if whole.get(field) is None:
-        raise SystemExit(f"{shipped} has no {field} to measure")
-    plain = folder / f"without-{'-'.join((field, *more))}.json"
-    plain.write_text(json.dumps({**whole, **dict.fromkeys((field, *more))}), encoding="utf-8")
-    return shipped, plain
+    lacking = [field for field in changes if whole.get(field) in (None, 0)]
+    if lacking:
+        raise SystemExit(f"{shipped} has no {lacking[0]} to measure")
+    changed = folder / f"changed-{'-'.join(changes)}.json"
+    changed.write_text(json.dumps({**whole, **changes}), encoding="utf-8")
+    return shipped, changed
 
 
 def filled(index: Path, folder: Path) -> dict[str, str]:

@@ -1,7 +1,10 @@
 """What deciding claims with ``claim_said`` costs check: the shipped config beside
 the same config without it (the judge's cosine decision alone), side by side.
+``--set`` measures another part of the claims' path the same way.
 
-    python bench/claims_cost.py [--records 1000] [--checks 40]
+    python bench/claims_cost.py [--records 1000] [--checks 40] [--set FIELD=JSON]
+
+``--set key_point_candidates=0``: what the key points' searches for candidates cost.
 
 One index of ``--records`` dev-stream records (cards, digest increments with
 their claims, English abstracts; bench/dev_stream.py) is built with the
@@ -34,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from alignment_cost import child_cli, cold, ingested, shipped_and_without, warm, without_disk  # noqa: E402
+from alignment_cost import child_cli, cold, ingested, shipped_and_changed, warm, without_disk  # noqa: E402
 from benchlib import one_item_files, percentile  # noqa: E402
 from dev_stream import STREAM, load_rows, to_records  # noqa: E402
 
@@ -63,7 +66,7 @@ def probe_items(folder: Path, rows: list[dict], held: set[str], checks: int, day
     return one_item_files(folder, f"new-{day}", new) + one_item_files(folder, f"again-{day}", again)
 
 
-def measure(records_count: int, checks: int) -> tuple[int, int, dict[str, list[float]], dict]:
+def measure(records_count: int, checks: int, changes: dict) -> tuple[int, int, dict[str, list[float]], dict]:
     english = {json.loads(line)["paper"] for line in ENGLISH.open(encoding="utf-8")}
     rows = load_rows()
     rows = [r for r in rows if r["paper"] in english] + [r for r in rows if r["paper"] not in english]
@@ -72,8 +75,8 @@ def measure(records_count: int, checks: int) -> tuple[int, int, dict[str, list[f
     with tempfile.TemporaryDirectory(prefix="kbsearch-claims-cost-") as tmp:
         folder = Path(tmp)
         items = probe_items(folder, rows, held, checks, 0)
-        shipped, plain = shipped_and_without("claim_said", folder)
-        configs = {"claim_said (shipped)": shipped, "cosine decision alone": plain}
+        shipped, changed = shipped_and_changed(changes, folder)
+        configs = {"shipped": shipped, ", ".join(f"{k}={json.dumps(v)}" for k, v in changes.items()): changed}
         index, warmup = ingested(folder, records)
         times = warm(index, configs, warmup, items, without_disk())
         new_item = probe_items(folder, rows, held, 2, checks)[1]  # a repeat no process has checked
@@ -82,21 +85,22 @@ def measure(records_count: int, checks: int) -> tuple[int, int, dict[str, list[f
 
 
 def print_table(records: int, items: int, times: dict[str, list[float]], colds: dict) -> None:
-    said, plain = colds
+    shipped, changed = colds
     half = items // 2  # the items are the NEW ones, then the repeats
     rows = {
         "first, NEW items": lambda name: times[f"{name}, first"][:half],
         "first, repeats": lambda name: times[f"{name}, first"][half:],
         "again, all": lambda name: times[f"{name}, again"],
     }
-    print(f"{records} records; {items} increments (half NEW, half repeats across languages); ratios against {plain}\n")
-    print(f"| | {said} | {plain} | ratio |\n|---|---|---|---|")
+    mix = "half NEW, half repeats across languages"
+    print(f"{records} records; {items} increments ({mix}); ratios against {changed}\n")
+    print(f"| | {shipped} | {changed} | ratio |\n|---|---|---|---|")
     for when, values in rows.items():
         for label, q in ((f"warm check p50, {when} (ms)", 0.5), (f"warm check p90, {when} (ms)", 0.9)):
-            x, y = (percentile(values(name), q) for name in (said, plain))
+            x, y = (percentile(values(name), q) for name in (shipped, changed))
             print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
     for label, at in (("cold check of a repeat, whole process (s)", 0), ("cold check, peak RSS (MB)", 1)):
-        x, y = (colds[name][at] for name in (said, plain))
+        x, y = (colds[name][at] for name in (shipped, changed))
         print(f"| {label} | {x:.1f} | {y:.1f} | {x / y:.2f}x |")
 
 
@@ -104,8 +108,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=1000)
     parser.add_argument("--checks", type=int, default=40)
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=JSON", help="default: claim_said=null")
     args = parser.parse_args()
-    print_table(*measure(args.records, args.checks))
+    changes = dict(_change(text) for text in args.set) or {"claim_said": None}
+    print_table(*measure(args.records, args.checks, changes))
+
+
+def _change(text: str) -> tuple[str, object]:
+    field, _, value = text.partition("=")
+    return field, json.loads(value)
 
 
 if __name__ == "__main__":

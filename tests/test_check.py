@@ -16,6 +16,7 @@ from support.files import write_jsonl
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
 from kbsearch.dedupe.check import Checker
+from kbsearch.dedupe.config import with_overrides
 from kbsearch.dedupe.results import Verdict
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -486,3 +487,66 @@ def test_a_claim_that_is_the_whole_text_reuses_the_whole_text_s_search(
     assert not probe.claim_texts() and probe.passages()[0] != probe.embed_text()
     Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
     assert len(scans) == len(set(scans)) == 2
+
+
+def _kv_store(tmp_path: Path, encoder: FakeEncoder) -> tuple[Store, Record]:
+    """A record whose key point an item repeats in other words around it, and five records
+    that share the item's headline words, so its whole text finds them first."""
+    earlier = Record(
+        id="tom-lmcache",
+        kind=Kind.increment,
+        instance="tom",
+        title="LMCache tiers",
+        text="cold prefix blocks move to object storage",
+        claims=["LMCache offloads KV blocks to S3 with a 12 ms p50 reload"],
+    )
+    decoys = [
+        Record(id=f"spark-{n}", kind=Kind.increment, title=f"serving engine news {n}", text="serving engine news today")
+        for n in range(5)
+    ]
+    store = Store.open(tmp_path / "idx", create=True)
+    ingest_records(store, ChangeSet(upserts=[earlier, *decoys]), model="fake", load_encoder=lambda: encoder)
+    return store, earlier
+
+
+def test_a_key_point_finds_the_earlier_record_its_whole_text_does_not(tmp_path: Path) -> None:
+    """A repeat reworded around one verbatim key point: the whole text and the title are nearest
+    to other records, and only the key point's own search brings the earlier record in."""
+    encoder = FakeEncoder()
+    store, earlier = _kv_store(tmp_path, encoder)
+    probe = Record(
+        id="jay-news",
+        kind=Kind.increment,
+        title="serving engine news",
+        text="serving engine news today",
+        claims=[earlier.claims[0], "a second tier on local NVMe"],
+    )
+    config = with_overrides(fake_config(), {"candidates": 2, "matches_shown": 10})
+    whole = encoder.encode([probe.embed_text()])[0]
+    assert earlier.id not in {store.by_rowids([r])[r].id for r, _, _ in store.search_records(whole, 2, None)}
+    [item] = Checker(store, encoder, config).check([probe], file=None, input_name="probe").items
+    assert earlier.id in {m.id for m in item.matches}
+    assert item.claims[0].best_id == earlier.id
+    off = with_overrides(config, {"key_point_candidates": 0})
+    [alone] = Checker(store, encoder, off).check([probe], file=None, input_name="probe").items
+    assert earlier.id not in {m.id for m in alone.matches}
+
+
+def test_each_search_of_an_item_with_many_key_points_runs_once(
+    small_store: tuple[Store, FakeEncoder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key points' searches bring candidates in, and their claims' decisions read the same
+    lists: the whole text, the title and five key points scan the index seven times, once each."""
+    store, encoder = small_store
+    scans: list[bytes] = []
+    real = Store.search_records
+
+    def counted(self: Store, query, k, flt=None):  # type: ignore[no-untyped-def]
+        scans.append(query.tobytes())
+        return real(self, query, k, flt)
+
+    monkeypatch.setattr(Store, "search_records", counted)
+    points = [f"point {n}: {w} cache reuse" for n, w in enumerate(["prefix", "radix", "paged", "tiered", "shared"])]
+    probe = Record(id="many", kind=Kind.increment, title="KV cache reuse roundup", text="five ways", claims=points)
+    Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
+    assert len(scans) == len(set(scans)) == 7

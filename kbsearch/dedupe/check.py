@@ -40,8 +40,8 @@ from kbsearch.runtime.cancel import checkpoint
 from kbsearch.runtime.overlap import Pipeline
 from kbsearch.store import SearchFilter, Store
 
-SEARCHES_KEPT = 4
-"""An item's latest nearest-record lists kept for its claims (whole text, title, …)."""
+SEARCHES_KEPT = 16
+"""An item's latest nearest-record lists kept for its claims (whole text, title, key points)."""
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
 """A record's token vectors when its text is too long for the aligned decision."""
 
@@ -152,8 +152,6 @@ class Checker:
     def _with_tokens(self, records: list[Embedded]) -> None:
         """Give each record the judge's token vectors of its whole text, once."""
         lacking = [e for e in records if e.judge_tokens is None]
-        if self.tokens is None or not lacking:
-            return
         for embedded, tokens in zip(lacking, self._token_vectors([e.whole_text for e in lacking]), strict=True):
             embedded.judge_tokens = tokens
 
@@ -221,15 +219,17 @@ class Checker:
     def _candidates(
         self, item: Embedded, flt: SearchFilter, judged: Callable[[], None] = lambda: None
     ) -> dict[str, Embedded]:
-        """Nearest records by whole text and by title, plus every record sharing an
-        id, plus the records holding a rare name of the item; ``judged()`` once
-        they are read, before anything reads the item's judge vectors."""
+        """Nearest records by whole text, by title and by each key point, plus every
+        record sharing an id, plus the records holding a rare name of the item;
+        ``judged()`` once they are read, before anything reads the item's judge vectors."""
         rowids: dict[int, None] = {}
         # Without a title the first passage is the whole text: one search does.
-        vectors = [item.whole] if item.passages[0] == item.whole_text else [item.whole, item.vectors[0]]
-        for vector in vectors:
-            for rowid, _, _ in self._search(vector, self.config.candidates, flt):
-                rowids[rowid] = None
+        searches = [(item.whole, self.config.candidates)]
+        searches += [] if item.passages[0] == item.whole_text else [(item.vectors[0], self.config.candidates)]
+        if item.claim_rows is not None and self.config.key_point_candidates:
+            searches += [(v, self.config.key_point_candidates) for v in item.claim_rows]
+        for vector, k in searches:
+            rowids.update((rowid, None) for rowid, _, _ in self._search(vector, k, flt))
         by_id = self.store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
         rowids.update((r, None) for r in self.store.restrict(by_id, flt))
         by_name = rare_name_candidates(self.names, item.names, flt, self.config.rare_name_records)

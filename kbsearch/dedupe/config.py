@@ -109,6 +109,10 @@ class DedupeConfig(BaseModel):
     claim_hits: int = Field(default=5, ge=1)
     """Passages retrieved per claim from any record (a same-item record's
     passages are all compared as well)."""
+    key_point_candidates: int = Field(default=5, ge=0)
+    """Nearest records of each key point that join an item's candidates (0: none):
+    a repeat reworded or translated around one of its key points is found by that
+    point where its whole text misses it (docs/dedupe.md, "Key points as item evidence")."""
     neighbourhood: int = Field(default=10, ge=1)
     """How many of an item's nearest candidates make its neighbourhood, whose
     mean cosine the ``relative`` feature subtracts."""
