@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.files import write_jsonl
-from test_dedupe_rules import embedded
+from test_dedupe_rules import CONFIG, common, embedded
 from test_judge import FAKE_JUDGE_DEDUPE, judge_encoder, judged_models  # noqa: F401
 
 from fake_encoder import FakeEncoder
@@ -21,7 +21,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import CLAIMS_FEATURES, INDEX_FEATURES, claims_features
 from kbsearch.dedupe.replay import Checked, PairExample, ReplayResult
 from kbsearch.dedupe.results import Rule, Verdict
-from kbsearch.dedupe.rules import Embedded
+from kbsearch.dedupe.rules import Embedded, compare_all
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
 from kbsearch.records import Kind
@@ -118,6 +118,10 @@ def test_a_claims_form_with_an_unknown_feature_or_a_judge_feature_and_no_judge_i
         DedupeConfig.model_validate({**_raw(), "judge": None, "same_item": _raw()["same_item"] | {
             "features": ["cosine"], "weights": [1.0], "means": [0.0], "scales": [1.0]},
             "claims_same_item": reads_judge})  # fmt: skip
+    with pytest.raises(ValueError, match="read a judge model"):
+        DedupeConfig.model_validate({**_raw(), "judge": None, "same_item": _raw()["same_item"] | {
+            "features": ["cosine"], "weights": [1.0], "means": [0.0], "scales": [1.0]},
+            "claims_same_item": _claims_only("language_judge_relative")})  # fmt: skip
 
 
 def _stream(same_is_close: bool) -> ReplayResult:
@@ -198,3 +202,28 @@ def test_calibrate_fits_the_key_point_form_from_streams_with_key_points(
     kept = calibrate([plain], "fake", until="half", config=str(tmp_path / "given.json"))
     assert "claims_same_item" not in {f.decision for f in kept.fitted}
     assert kept.config.claims_same_item == given.claims_same_item  # no key points: left as given
+
+
+def test_a_record_in_the_other_language_is_read_against_the_candidates_of_its_language() -> None:
+    """In a store of both languages an English item's nearest records are English, and they sank
+    its Chinese record below the neighbourhood (``relative``); ``language_relative`` reads that
+    record against the Chinese candidates alone, and an English one against the English alone."""
+    points = ["paged prefix cache reuse across requests", "radix tree lookup of shared prefixes"]
+    item = embedded("i", "", "prefix cache reuse for serving", Kind.increment, claims=points)
+    chinese = embedded("zh-1", "", "跨请求复用前缀缓存，用基数树查找共享前缀", Kind.increment)
+    other_chinese = embedded("zh-2", "", "量化权重以节省显存", Kind.increment)
+    english = [
+        embedded(f"en-{n}", "", f"prefix cache reuse for serving, variant {n}", Kind.increment) for n in range(3)
+    ]
+    known = [chinese, other_chinese, *english]
+    matches = {m.id: m for m in compare_all(item, known, CONFIG, common)}
+    cosines = {k.record.id: float(item.whole @ k.whole) for k in known}
+    zh_mean = (cosines["zh-1"] + cosines["zh-2"]) / 2
+    en_mean = sum(cosines[f"en-{n}"] for n in range(3)) / 3
+    zh = matches["zh-1"].features
+    assert zh["language_relative"] == pytest.approx(cosines["zh-1"] - zh_mean, abs=1e-3)
+    assert zh["language_relative"] > zh["relative"]  # the English neighbours no longer weigh on it
+    en = matches["en-0"].features
+    assert en["language_relative"] == pytest.approx(cosines["en-0"] - en_mean, abs=1e-3)
+    plain = compare_all(embedded("j", "", "prefix cache reuse for serving", Kind.increment), known, CONFIG, common)
+    assert all("language_relative" not in m.features for m in plain)  # read for an item with key points only

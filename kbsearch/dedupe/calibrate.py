@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from kbsearch.dedupe.claims import claim_features
 from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
-from kbsearch.dedupe.features import ALIGNED_FEATURES, CLAIMS_FEATURES, same_item_features
+from kbsearch.dedupe.features import ALIGNED_FEATURES, claims_features_of, same_item_features
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.scorer import Scorer, fit_logistic
@@ -180,7 +180,8 @@ def fit_same_item(
     judge's token alignment, the decision ``check`` reads; ``claims``: instead,
     the key points' features, on the pairs of items that have key points). ``days``
     describes the fitted part in ``fitted_on`` when ``until`` does not (a caller's own split)."""
-    names = same_item_features(judged) + (ALIGNED_FEATURES if aligned else ()) + (CLAIMS_FEATURES if claims else ())
+    names = same_item_features(judged) + (ALIGNED_FEATURES if aligned else ())
+    names += claims_features_of(judged) if claims else ()
     results = [_own_ids(r, n) for n, r in enumerate(results)] if len(results) > 1 else results
     cutoffs = [_cutoff(r, until) for r in results]
     early = [p for r, c in zip(results, cutoffs, strict=True) for p in r.pairs if c is None or p.date <= c]

@@ -15,7 +15,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kbsearch.dedupe.features import ALIGNED_FEATURES, CLAIMS_FEATURES, JUDGE_FEATURES, SAME_ITEM_FEATURES
+from kbsearch.dedupe.features import (
+    ALIGNED_FEATURES,
+    CLAIMS_FEATURES,
+    JUDGE_CLAIMS_FEATURES,
+    JUDGE_FEATURES,
+    SAME_ITEM_FEATURES,
+)
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
 from kbsearch.models import ModelSpec
@@ -193,7 +199,7 @@ class DedupeConfig(BaseModel):
     @model_validator(mode="after")
     def _judge_features_need_a_judge(self) -> DedupeConfig:
         forms = [f for f in (self.same_item, self.claims_same_item, self.aligned_claims_same_item) if f is not None]
-        used = sorted({f for form in forms for f in form.features} & set(JUDGE_FEATURES))
+        used = sorted({f for form in forms for f in form.features} & {*JUDGE_FEATURES, *JUDGE_CLAIMS_FEATURES})
         if used and self.judge is None:
             raise ValueError(f"same-item features {used} read a judge model, and the config names none ('judge')")
         if self.aligned_same_item is not None and self.judge is None:

@@ -40,6 +40,14 @@ Every feature is chosen to mean the same across languages and writers:
   while one of its key points still says what the record says; a record on
   the same topic matches the topic, not a point. The best, not the mean: an
   update brings several new points beside one known one, and stays the item.
+- ``language_relative`` and ``language_judge_relative`` (for an item with key
+  points, beside those two): ``relative`` and ``judge_relative`` against the
+  item's candidates written in the known record's language only. In a store
+  of both languages an item's nearest records are mostly in its own
+  language, other papers among them, and they sink a true record in the
+  other language below the neighbourhood; among the records of its own
+  language it still stands out. In a store of one language the two equal
+  ``relative`` and ``judge_relative``.
 - ``top`` and ``judge_top``: 1 when no other candidate of the item is closer
   under that encoder. Across languages a repeat's cosine is low on either
   scale, but it is still usually the nearest record; a record on the same
@@ -52,7 +60,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -74,8 +82,17 @@ JUDGE_FEATURES = ("judge_cosine", "judge_relative", "judge_top")
 SAME_ITEM_FEATURES = (*INDEX_FEATURES, "top", *JUDGE_FEATURES)
 ALIGNED_FEATURES = ("aligned", "aligned_relative", "cross_aligned", "cross_aligned_relative")
 """The features the judge's token vectors give (check reads them; audit does not)."""
-CLAIMS_FEATURES = ("claims_covered", "claims_back")
-"""The features an item's key points give against the known record's passages."""
+JUDGE_CLAIMS_FEATURES = ("language_judge_relative",)
+"""The features read for an item with key points that only a judge model gives."""
+CLAIMS_FEATURES = ("claims_covered", "claims_back", "language_relative", *JUDGE_CLAIMS_FEATURES)
+"""The features read for an item with key points: its points against the known record's
+passages, and the neighbourhood of the known record's language."""
+
+
+def claims_features_of(judged: bool) -> tuple[str, ...]:
+    """The key-point features a decision reads (the judge's only with a judge)."""
+    return CLAIMS_FEATURES if judged else tuple(f for f in CLAIMS_FEATURES if f not in JUDGE_CLAIMS_FEATURES)
+
 
 # A cosine this close to the best counts as the best: the same dot product
 # reached by two paths may differ in its last bits.
@@ -214,6 +231,19 @@ class Neighbourhood:
     judge_best: float = -1.0
     aligned: float = 0.0
     """The mean token alignment of the nearest few (0 without token vectors)."""
+    by_language: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Per language of the candidates: (``cosine``, ``judge``) over those candidates alone."""
+
+
+def language_features(features: dict[str, float], around: Neighbourhood, language: str) -> dict[str, float]:
+    """``language_relative`` (and ``language_judge_relative``, with the judge's cosine)
+    of a pair whose ``features`` are computed, against the neighbourhood of the known
+    record's ``language`` (of all candidates when ``around`` was read without languages)."""
+    cosine, judged = around.by_language.get(language, (around.cosine, around.judge))
+    out = {"language_relative": features["cosine"] - cosine}
+    if "judge_cosine" in features:
+        out["language_judge_relative"] = features["judge_cosine"] - judged
+    return out
 
 
 def token_alignment(a: np.ndarray, b: np.ndarray) -> float:

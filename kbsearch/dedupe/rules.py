@@ -23,13 +23,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import Neighbourhood, Side, claims_features, latin_names, pair_features, token_alignment
+from kbsearch.dedupe.features import (
+    Neighbourhood,
+    Side,
+    claims_features,
+    language_features,
+    latin_names,
+    pair_features,
+    token_alignment,
+)
 from kbsearch.dedupe.named_systems import Named, names_differ
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind, Record
@@ -153,10 +161,19 @@ def mean_best(cosines: list[float], config: DedupeConfig) -> float:
 
 
 def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -> Neighbourhood:
-    """How close the item's nearest candidates are, under each encoder."""
-    judged = [float(item.judge @ k.judge) for k in known if item.judge is not None and k.judge is not None]
+    """How close the item's nearest candidates are, under each encoder, among all and
+    among those of each language."""
+    judge = [float(item.judge @ k.judge) if item.judge is not None and k.judge is not None else None for k in known]
     aligned = [a for k in known if (a := alignment(item, k)) is not None]
-    return around_of([float(item.whole @ k.whole) for k in known], judged, config, aligned)
+    cosines = [float(item.whole @ k.whole) for k in known]
+    around = around_of(cosines, [j for j in judge if j is not None], config, aligned)
+    by_language: dict[str, tuple[list[float], list[float]]] = {}
+    for k, cosine, judged in zip(known, cosines, judge, strict=True):
+        own, own_judged = by_language.setdefault(k.language, ([], []))
+        own.append(cosine)
+        own_judged.extend([] if judged is None else [judged])
+    means = {lang: (mean_best(c, config), mean_best(j, config)) for lang, (c, j) in by_language.items()}
+    return replace(around, by_language=means)
 
 
 def around_of(
@@ -187,6 +204,7 @@ def decision_features(
     if item.claim_rows is not None:
         known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
         features.update(claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows))
+        features.update(language_features(features, around, known.language))
     return features
 
 
