@@ -468,21 +468,27 @@ def test_a_doc_section_stating_a_claim_is_shown_as_its_evidence_and_never_makes_
     assert claim.best_id == section.id and not claim.known and claim.said_by_another_item
 
 
+@pytest.fixture
+def scans(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Each query vector the store's index is scanned for, in order."""
+    seen: list[bytes] = []
+    real = Store.search_records
+
+    def counted(self: Store, query, k, flt=None):  # type: ignore[no-untyped-def]
+        seen.append(query.tobytes())
+        return real(self, query, k, flt)
+
+    monkeypatch.setattr(Store, "search_records", counted)
+    return seen
+
+
 def test_a_claim_that_is_the_whole_text_reuses_the_whole_text_s_search(
-    small_store: tuple[Store, FakeEncoder], monkeypatch: pytest.MonkeyPatch
+    small_store: tuple[Store, FakeEncoder], scans: list[bytes]
 ) -> None:
     """An item without 要点 is judged as one claim, its whole text: the index is scanned for
     the whole text and for the title, and the claim reads the whole text's list, though the
     title's search came between them (each scan of an exact index reads every vector)."""
     store, encoder = small_store
-    scans: list[bytes] = []
-    real = Store.search_records
-
-    def counted(self: Store, query, k, flt=None):  # type: ignore[no-untyped-def]
-        scans.append(query.tobytes())
-        return real(self, query, k, flt)
-
-    monkeypatch.setattr(Store, "search_records", counted)
     probe = PROBES[1]  # one sentence: no claims of its own
     assert not probe.claim_texts() and probe.passages()[0] != probe.embed_text()
     Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
@@ -533,19 +539,11 @@ def test_a_key_point_finds_the_earlier_record_its_whole_text_does_not(tmp_path: 
 
 
 def test_each_search_of_an_item_with_many_key_points_runs_once(
-    small_store: tuple[Store, FakeEncoder], monkeypatch: pytest.MonkeyPatch
+    small_store: tuple[Store, FakeEncoder], scans: list[bytes]
 ) -> None:
     """The key points' searches bring candidates in, and their claims' decisions read the same
     lists: the whole text, the title and five key points scan the index seven times, once each."""
     store, encoder = small_store
-    scans: list[bytes] = []
-    real = Store.search_records
-
-    def counted(self: Store, query, k, flt=None):  # type: ignore[no-untyped-def]
-        scans.append(query.tobytes())
-        return real(self, query, k, flt)
-
-    monkeypatch.setattr(Store, "search_records", counted)
     points = [f"point {n}: {w} cache reuse" for n, w in enumerate(["prefix", "radix", "paged", "tiered", "shared"])]
     probe = Record(id="many", kind=Kind.increment, title="KV cache reuse roundup", text="five ways", claims=points)
     Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
