@@ -7,8 +7,8 @@ evidence like any other record. ``as_of`` hides everything dated later (and
 everything undated), so a past day can be replayed honestly; without it a
 dated item is compared with nothing written after its own date.
 
-Candidates come from the index's model (nearest by whole text and title),
-shared ids and rare shared names; with a judge model, each item's whole text
+Candidates come from the index's model (nearest by whole text, title and
+each key point), shared ids and rare shared names; with a judge model, each item's whole text
 is embedded by the judge too, and the known records' judge vectors are read
 from the store, so the decision reads both encoders.
 """
