@@ -8,9 +8,9 @@ everything undated), so a past day can be replayed honestly; without it a
 dated item is compared with nothing written after its own date.
 
 Candidates come from the index's model (nearest by whole text, title and
-each key point), shared ids and rare shared names; with a judge model, each item's whole text
-is embedded by the judge too, and the known records' judge vectors are read
-from the store, so the decision reads both encoders.
+each key point), shared ids and rare shared names; with a judge model, each
+item's whole text is embedded by the judge too, and the known records' judge
+vectors are read from the store, so the decision reads both encoders.
 """
 
 from __future__ import annotations
@@ -224,8 +224,8 @@ class Checker:
         ``judged()`` once they are read, before anything reads the item's judge vectors."""
         rowids: dict[int, None] = {}
         # Without a title the first passage is the whole text: one search does.
-        searches = [(item.whole, self.config.candidates)]
-        searches += [] if item.passages[0] == item.whole_text else [(item.vectors[0], self.config.candidates)]
+        vectors = [item.whole] if item.passages[0] == item.whole_text else [item.whole, item.vectors[0]]
+        searches = [(vector, self.config.candidates) for vector in vectors]
         if item.claim_rows is not None and self.config.key_point_candidates:
             searches += [(v, self.config.key_point_candidates) for v in item.claim_rows]
         for vector, k in searches:

@@ -163,15 +163,16 @@ def mean_best(cosines: list[float], config: DedupeConfig) -> float:
 def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -> Neighbourhood:
     """How close the item's nearest candidates are, under each encoder, among all and
     among those of each language."""
-    judge = [float(item.judge @ k.judge) if item.judge is not None and k.judge is not None else None for k in known]
+    judged = [float(item.judge @ k.judge) if item.judge is not None and k.judge is not None else None for k in known]
     aligned = [a for k in known if (a := alignment(item, k)) is not None]
     cosines = [float(item.whole @ k.whole) for k in known]
-    around = around_of(cosines, [j for j in judge if j is not None], config, aligned)
+    around = around_of(cosines, [j for j in judged if j is not None], config, aligned)
     by_language: dict[str, tuple[list[float], list[float]]] = {}
-    for k, cosine, judged in zip(known, cosines, judge, strict=True):
+    for k, cosine, judge_cosine in zip(known, cosines, judged, strict=True):
         own, own_judged = by_language.setdefault(k.language, ([], []))
         own.append(cosine)
-        own_judged.extend([] if judged is None else [judged])
+        if judge_cosine is not None:
+            own_judged.append(judge_cosine)
     means = {lang: (mean_best(c, config), mean_best(j, config)) for lang, (c, j) in by_language.items()}
     return replace(around, by_language=means)
 
