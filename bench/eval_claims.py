@@ -302,7 +302,12 @@ def said(outcome: ClaimOutcome, form: Scorer) -> bool:
 def _said_by(evidence: ClaimEvidence, form: Scorer) -> bool:
     """As ``judge_said`` decides one weighed passage (``numbers_make_new``)."""
     probability = form.probability(evidence.features)
-    return form.decide(probability) and not numbers_make_new(evidence.new_numbers, evidence.added_counts, probability)
+    moved = evidence.moved_on is not None
+    return (
+        form.decide(probability)
+        and not moved
+        and not numbers_make_new(evidence.new_numbers, evidence.added_counts, probability)
+    )
 
 
 def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:

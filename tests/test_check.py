@@ -452,6 +452,23 @@ def test_a_changed_count_of_the_same_hardware_makes_the_claim_new(
     assert same["verdict"] == "DUPLICATE"
 
 
+def test_a_claim_moving_a_known_item_to_a_later_stage_makes_an_update(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record said the SGLang port was under discussion; a later item says it was merged.
+    The claims read alike word for word, and the merge was dropped as a DUPLICATE."""
+    claim = "Suffix decoding for SGLang is under discussion in issue 13165"
+    stored = item(id="suffix", title="SGLang suffix decoding", claims=[claim])
+    assert main(["ingest", str(write_jsonl(tmp_path / "suffix.jsonl", [stored])), "--index", index]) == 0
+    capsys.readouterr()
+    merged = {**stored, "id": "suffix-merged", "claims": [claim.replace("is under discussion", "was merged")]}
+    verdict = check_rows(capsys, tmp_path, index, [merged])[1]["items"][0]
+    assert verdict["verdict"] == "UPDATE" and verdict["claims"][0]["moved_on"] == "planned → merged"
+    assert "(moved on: planned → merged)" in verdict["reason"]
+    same = check_rows(capsys, tmp_path, index, [{**stored, "id": "suffix-same"}])[1]["items"][0]
+    assert same["verdict"] == "DUPLICATE"
+
+
 def test_a_doc_section_stating_a_claim_is_shown_as_its_evidence_and_never_makes_it_known(tmp_path: Path) -> None:
     """A living-doc section is another item, not one exact evidence rules out: the claim it states
     shows the section's passage ("said by another item"), and stays new."""

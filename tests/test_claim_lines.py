@@ -64,3 +64,11 @@ def test_a_known_claim_shows_the_passage_that_says_it_cut_to_a_line() -> None:
     assert len(quoted) == 1 and quoted[0].strip().startswith("“KV entries of the skipped layers are copied")
     assert quoted[0].strip().endswith("…”") and "\n" not in quoted[0] and len(quoted[0]) < 120
     assert text.index(quoted[0]) == text.index(next(line for line in text if "known" in line)) + 1
+
+
+def test_a_claim_that_moves_its_item_on_says_from_which_stage() -> None:
+    """Said at 0.70 by a passage telling an earlier stage: new, and not "another item"."""
+    moved = claim(False, 0.7).model_copy(update={"moved_on": "review → merged"})
+    [line] = lines(moved)
+    assert line.lstrip().startswith("NEW") and "[moved on: review → merged]" in line
+    assert "not the same item" not in line

@@ -222,3 +222,16 @@ def test_a_measured_result_a_changed_count_or_an_unsure_passage_keeps_the_number
     ]:
         status = said(claim, known, same={"k"}, shape=shape)
         assert not status.known and status.new_numbers, claim  # type: ignore[attr-defined]
+
+
+def test_a_claim_moving_its_item_to_a_later_stage_is_new() -> None:
+    """A passage telling an earlier stage shares nearly every word with the claim: the form
+    says it, and the merge it announces would be dropped as known."""
+    known = record("k", "sglang suffix decoding", "sglang suffix decoding is under discussion, nothing merged")
+    always = form({"bias": 10.0})
+    merged = said("sglang suffix decoding was merged into main", known, same={"k"}, shape=always)
+    assert not merged.known and merged.moved_on == "planned → merged"  # type: ignore[attr-defined]
+    assert merged.evidence[0].moved_on == "planned → merged"  # type: ignore[attr-defined]
+    assert not merged.said_by_another_item  # type: ignore[attr-defined]
+    still = said("sglang suffix decoding is still under discussion", known, same={"k"}, shape=always)
+    assert still.known and still.moved_on is None  # type: ignore[attr-defined]

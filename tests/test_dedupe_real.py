@@ -337,6 +337,28 @@ def test_keda_autoscaling_and_lmcache_are_two_items(examples_kb: KnowledgeBase) 
         assert not {keda, lmcache} <= {cluster.first_seen.id, *(m.id for m in cluster.repeats)}
 
 
+def test_a_merge_of_what_was_under_discussion_is_an_update(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Jay's note had SGLang's suffix decoding at the discussion stage, nothing merged. An
+    English note saying it was merged and released was a DUPLICATE: the merge claim was
+    known at 0.11 from "状态：讨论与原型阶段，尚无合入版本", and the gate would drop it."""
+    merged = {
+        "id": "tom-suffix-merged",
+        "instance": "tom",
+        "date": "2026-09-25",
+        "title": "SGLang adopts suffix decoding",
+        "text": "SGLang ports the training-free suffix decoding that Snowflake's Arctic team built for vLLM.",
+        "claims": [
+            "Training-free: matches history with a suffix tree, suited to code completion and tool-call JSON",
+            "Can coexist with EAGLE, MTP and DFlash, which need extra heads or draft models",
+            "Merged into the SGLang main branch and released in v0.5.3",
+        ],
+    }
+    [item] = check_rows(examples_kb, tmp_path, [merged])
+    assert item.verdict.value == "UPDATE", item.reason
+    assert [c.known for c in item.claims] == [True, True, False], [(c.text, c.score) for c in item.claims]
+    assert item.claims[2].moved_on == "planned → released"
+
+
 def test_a_changed_count_of_gpus_is_a_new_claim(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
     """Accepted with 8 H200 GPUs, checked again with 4: it was DUPLICATE (new_numbers: [])."""
     folder = tmp_path / "kimi"

@@ -381,3 +381,12 @@ def test_a_system_named_only_in_the_text_is_another_item_than_a_title_s_system()
     assert compare(polar, tri, CONFIG, Neighbourhood(), common).rule is not Rule.different_names  # not rare
     unnamed = embedded("un", "用极坐标量化压缩 KV Cache", SUMMARY, kind=Kind.increment)
     assert compare(unnamed, tri, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names  # names nothing
+
+
+def test_the_cosine_decision_hears_no_earlier_stage_as_the_claim() -> None:
+    """The judge's cosine decision (and USE's, without a judge) weighs the same stage rule as
+    ``claim_said``: "review 中" does not make "merged" known."""
+    known = embedded("a", "", "TriAttention 的 TensorRT-LLM PR 目前是 review 中。", kind=Kind.increment)
+    moved = claim_status(known, "TriAttention 的 TensorRT-LLM PR 已合入主分支。", restatement=True)
+    assert not moved.known and moved.moved_on == "review → merged"
+    assert claim_status(known, "TriAttention 的 TensorRT-LLM PR 目前是 review 中。", restatement=True).known

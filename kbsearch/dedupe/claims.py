@@ -22,6 +22,7 @@ from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.text.quantities import added_counts, new_figures, unstated
+from kbsearch.text.stages import moved_on
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -78,13 +79,16 @@ def judge_claim(
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
     probability, hit, features = shown
+    moved = stage_moved(claim, hit) if said else None
     if said:
         unseen = sorted(unstated(unseen, hit.known.stated_numbers))
+    known = said and not unseen and moved is None
     record = hit.known.record
     return ClaimStatus(
         text=claim,
-        known=said and not unseen,
-        extra_numbers=_detail(claim, stated) if said and not unseen else [],
+        known=known,
+        moved_on=moved,
+        extra_numbers=_detail(claim, stated) if known else [],
         score=round(probability, 4),
         threshold=scorer.threshold,
         cosine=round(min(1.0, hit.cosine), 4),
@@ -95,6 +99,13 @@ def judge_claim(
         new_numbers=unseen,
         features={name: round(value, 6) for name, value in features.items()},
     )
+
+
+def stage_moved(claim: str, hit: PassageHit) -> str | None:
+    """The later stage the claim moves the item on to from the one the passage tells
+    (``stages.moved_on``). Only the passage weighed: another sentence of its record may
+    tell the stage of something else (a TensorRT-LLM PR in review beside a vLLM plugin)."""
+    return moved_on(claim, hit.known.passages[hit.index])
 
 
 def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[float, PassageHit, dict[str, float]]]:
@@ -192,6 +203,7 @@ class Weighed:
     probability: float = 0.0
     new_numbers: list[str] = field(default_factory=list)
     added_counts: bool = False
+    moved_on: str | None = None
 
     def evidence(self) -> ClaimEvidence:
         rounded = {name: round(value, 6) for name, value in self.features.items()}
@@ -202,6 +214,7 @@ class Weighed:
             features=rounded,
             new_numbers=self.new_numbers,
             added_counts=self.added_counts,
+            moved_on=self.moved_on,
         )
 
 
@@ -228,6 +241,7 @@ def judge_said(
     other = _best([w for w in weighed if not w.same_item])
     for chosen in (w for w in (same, other) if w is not None):
         chosen.probability = form.probability(chosen.features)
+        chosen.moved_on = stage_moved(claim, chosen.hit)
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
@@ -238,8 +252,11 @@ def judge_said(
         same.added_counts = added_counts(unseen, numbers, stated)
         if not numbers_make_new(unseen, same.added_counts, same.probability):
             unseen = []  # counts as detail: shown beside the known claim (``extra_numbers``), not lost
+    # A passage telling an earlier stage reads as the claim's own sentence (``stages``).
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
+    said_same = said_same and same is not None and same.moved_on is None
     said_other = other is not None and form.decide(other.probability) and not other.new_numbers
+    said_other = said_other and other is not None and other.moved_on is None
     known = said_same or said_other
     if known:
         shown = same if said_same else other
@@ -259,6 +276,7 @@ def judge_said(
         best_date=record.date,
         best_text=shown.hit.known.passages[shown.hit.index][:300],
         new_numbers=[] if known else (unseen if same is not None else shown.new_numbers),
+        moved_on=None if known else shown.moved_on,
         extra_numbers=_detail(claim, stated if said_same else shown.hit.known.stated_numbers) if known else [],
         features={name: round(value, 6) for name, value in shown.features.items()},
         evidence=[w.evidence() for w in (same, other) if w is not None],

@@ -93,6 +93,10 @@ class ClaimEvidence(BaseModel):
     added_counts: bool = False
     """Those numbers only count what the claim adds in detail (``quantities.added_counts``):
     a passage that surely says the claim carries them (``claims.SURELY_SAID``)."""
+    moved_on: str | None = None
+    """"<then> → <now>" when the claim says the item reached a later stage than this
+    passage (else its record) says (``stages.moved_on``): a passage that says it
+    otherwise does not make it known."""
 
 
 class ClaimStatus(BaseModel):
@@ -112,6 +116,9 @@ class ClaimStatus(BaseModel):
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers in the claim that the matched records do not carry (a
     section, issue, figure or version number is not a result)."""
+    moved_on: str | None = None
+    """Of a new claim: the stage it moves its item on to from the stage the matched
+    record told ("review → merged"; ``stages.moved_on``)."""
     extra_numbers: list[str] = Field(default_factory=list)
     """Of a known claim: numbers its records do not state, taken as detail beside
     figures they do state rather than a changed figure (``quantities.new_figures``),
@@ -130,7 +137,7 @@ class ClaimStatus(BaseModel):
     def said_by_another_item(self) -> bool:
         """New although its closest passage says the same: that passage is of a
         record that is not the same item (a claim is known only from one that is)."""
-        return not self.known and self.score >= self.threshold and not self.new_numbers
+        return not self.known and self.score >= self.threshold and not self.new_numbers and not self.moved_on
 
 
 class FlagKind(StrEnum):

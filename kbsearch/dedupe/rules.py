@@ -368,7 +368,9 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
         closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
         return Verdict.NEW, "no known record describes the same item" + closest
     numbers = sorted({n for c in new for n in c.new_numbers})
+    moved = sorted({c.moved_on for c in new if c.moved_on})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
+    extra += f" (moved on: {', '.join(moved)})" if moved else ""
     return Verdict.UPDATE, f"same item as {same[0].id}, {len(new)} of {len(claims)} claims new{extra}"
 
 

@@ -71,6 +71,8 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
     numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
     if claim.extra_numbers:
         numbers += f" [also: {', '.join(claim.extra_numbers)}]"
+    if claim.moved_on:
+        numbers += f" [moved on: {clean(claim.moved_on, one_line=True)}]"
     lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
     if claim.known and claim.best_text:
         lines.append(f"           “{fit(clean(claim.best_text, one_line=True), 100).rstrip()}”")

@@ -26,6 +26,8 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
     lines = [join(Text("  "), mark, plain(claim.text))]
     if claim.new_numbers:
         lines.append(Text(f"        new numbers: {', '.join(claim.new_numbers)}", style="green"))
+    if claim.moved_on:
+        lines.append(join(Text("        moved on: ", style="green"), plain(claim.moved_on)))
     if claim.extra_numbers:
         lines.append(Text(f"        also says: {', '.join(claim.extra_numbers)} (detail of a known figure)"))
     if claim.best_id:

@@ -1,0 +1,129 @@
+"""Where a piece of software or a proposal stands: planned, in review, merged,
+released, retired, as a sentence says it in Chinese or English.
+
+A claim that moves a known item to a later stage (the pull request the record
+saw "in review" is now merged; a feature under discussion has shipped) is news,
+though it shares nearly every word with the sentence that told the earlier
+stage: the claim decision reads them as the same sentence. ``moved_on`` tells
+the two apart, as ``quantities.new_figures`` does for a changed figure.
+
+Only wording about a project's status counts, not the words' everyday senses:
+"合并" alone also means combining (合并 KV 块) and "proposed" names a paper's own
+method, so neither is read. A stage under a negation or in the future ("nothing
+merged yet", "尚无合入版本", "will ship in 1.3") says the item is still before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Stage(IntEnum):
+    PLANNED = 1
+    REVIEW = 2
+    MERGED = 3
+    RELEASED = 4
+    RETIRED = 5
+
+
+_ENGLISH: dict[Stage, list[str]] = {
+    Stage.PLANNED: [
+        r"under discussion|being discussed|discussion (?:stage|phase|thread)|in discussion|rfc",
+        r"(?:is|are|was|were) planned|planned for",
+        r"plans? to (?:ship|release|merge|support|add|open[- ]source|upstream)",
+        r"on the roadmap|roadmap item|prototype (?:stage|phase)|still a prototype",
+    ],
+    Stage.REVIEW: [
+        r"in review|under review|pending review|awaiting (?:review|merge)",
+        r"open pull request|(?:pr|pull request) is (?:still )?open|draft (?:pr|pull request)",
+        r"in beta|public beta|preview release",
+    ],
+    Stage.MERGED: [
+        r"merged (?:into|upstream|in|on)|nothing merged",
+        r"(?:was|were|is|be|has been|have been|been|got|now|pr|request) merged",
+        r"landed (?:in|upstream|on)",
+    ],
+    Stage.RELEASED: [
+        r"released (?:in|as|on)|(?:was|were|is|has been|have been|been|now|officially) released",
+        r"be (?:released|open[- ]sourced)|ships? (?:in|with|as)|shipped (?:in|with|as)",
+        r"generally available|general availability|went ga|is ga|open[- ]sourced|now available",
+    ],
+    Stage.RETIRED: [r"deprecated|maintenance mode|end[- ]of[- ]life|archived|sunset(?:ted)?|retired"],
+}
+_CHINESE: dict[Stage, list[str]] = {
+    Stage.PLANNED: [
+        r"讨论阶段|讨论串|(?:正在|仍在|还在)讨论|(?:社区|Issue ?)(?:里|中)?(?:在)?讨论",
+        r"计划(?:于|将|支持|开源|发布|合入)|(?:列入|进入)路线图|路线图上|原型阶段|准备(?:引入|支持|合入)",
+    ],
+    Stage.REVIEW: [
+        r"review ?中|(?:PR|合并请求)[^，。；,.;]{0,10}(?:审核|评审|审查)中",
+        r"待合入|待合并|测试版(?!本)|预览版|公测",
+    ],
+    Stage.MERGED: [r"合入|已合并|被合并|PR ?合并|(?:合并|合)(?:进|到|入)主(?:分支|干|线)"],
+    Stage.RELEASED: [r"发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA"],
+    Stage.RETIRED: [r"维护模式|退役|停止维护|弃用|归档|停更"],
+}
+_MENTION = re.compile(
+    "|".join(
+        [rf"(?P<en{int(s)}>\b(?:{'|'.join(p)})\b)" for s, p in _ENGLISH.items()]
+        + [rf"(?P<zh{int(s)}>{'|'.join(p)})" for s, p in _CHINESE.items()]
+    ),
+    re.IGNORECASE,
+)
+_NOT_YET = re.compile(
+    r"(?:\b(?:not|no|nothing|never|yet to|will|to be|expected to|about to|plans? to|upcoming)\b|n't"
+    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
+    re.IGNORECASE,
+)
+_ALREADY_NOT_YET = {"nothing merged"}
+
+
+@dataclass(frozen=True)
+class StageSaid:
+    """The latest stage a text says an item reached, or the stage it is still before."""
+
+    stage: Stage
+    reached: bool
+    words: str
+
+    @property
+    def rank(self) -> float:
+        """Reached stages rank at their own step, "not yet S" just below S."""
+        return float(self.stage) if self.reached else self.stage - 0.5
+
+
+def stage_said(text: str) -> StageSaid | None:
+    """The latest stage ``text`` says was reached; when it says none was, the stage it is
+    still before; None when it says nothing of a stage."""
+    said = [_read(text, match) for match in _MENTION.finditer(text)]
+    if not said:
+        return None
+    reached = [s for s in said if s.reached]
+    if reached:
+        return max(reached, key=lambda s: s.stage)
+    return min(said, key=lambda s: s.stage)
+
+
+def _read(text: str, match: re.Match[str]) -> StageSaid:
+    stage = Stage(int((match.lastgroup or "x0")[2:]))
+    words = match.group(0)
+    before = text[max(0, match.start() - 24) : match.start()]
+    reached = words.lower() not in _ALREADY_NOT_YET and _NOT_YET.search(before) is None
+    return StageSaid(stage, reached, words)
+
+
+def moved_on(claim: str, passage: str) -> str | None:
+    """ "<earlier> → <later>" when the claim says its item reached a later stage than the
+    passage says it had, else None: either says no stage, the claim's is not later, or
+    the claim only says a stage is not reached yet (which tells nothing the passage lacks)."""
+    now, then = stage_said(claim), stage_said(passage)
+    if now is None or then is None or not now.reached or now.rank <= then.rank:
+        return None
+    return f"{_label(then)} → {_label(now)}"
+
+
+def _label(said: StageSaid) -> str:
+    name = said.stage.name.lower()
+    return name if said.reached else f"not yet {name}"
