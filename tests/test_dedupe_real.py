@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from support.briefings import FIXTURE_0826, FIXTURE_0919, SEED_0826, SEED_0919, Briefing, from_seed_and_fixture
 
-from kbsearch.dedupe.results import ItemResult, Rule
+from kbsearch.dedupe.results import AuditResult, ItemResult, Rule
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import load_models
+from kbsearch.store import SearchFilter
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
@@ -357,6 +358,23 @@ def test_a_merge_of_what_was_under_discussion_is_an_update(examples_kb: Knowledg
     assert item.verdict.value == "UPDATE", item.reason
     assert [c.known for c in item.claims] == [True, True, False], [(c.text, c.score) for c in item.claims]
     assert item.claims[2].moved_on == "planned → released"
+
+
+def test_an_audit_since_a_day_judges_pairs_as_the_whole_audit_does(examples_kb: KnowledgeBase) -> None:
+    """The README's `audit --since 2026-09-01` put card 1417 (DeepSeek-V4.1-Flash, a KV
+    compression paper) and stephen's NVIDIA tuning guide in one cluster at 0.85, which
+    `explain` judges 0.00: among 27 records the guide was the card's nearest."""
+    whole = examples_kb.audit()
+    week = examples_kb.audit(SearchFilter(since=dt.date(2026, 9, 1)))
+
+    def pairs(result: AuditResult) -> set[frozenset[str]]:
+        return {frozenset({c.first_seen.id, r.id}) for c in result.clusters for r in c.repeats}
+
+    dated = {r.id for r in examples_kb.store.iter_records() if r.date and r.date >= dt.date(2026, 9, 1)}
+    assert week.records == len(dated)
+    assert pairs(week) == {p for p in pairs(whole) if p <= dated}
+    guide = "stephen/2026-09-21-stephen-ai-industry-e1prep#1"
+    assert not any({"ex-card-1417-deepseek-v4.1-flash", guide} <= p for p in pairs(week))
 
 
 def test_a_changed_count_of_gpus_is_a_new_claim(examples_kb: KnowledgeBase, tmp_path: Path) -> None:

@@ -63,7 +63,10 @@ def audit(
     store.require_current_passages()
     flt = flt or SearchFilter()
     chosen = store.filter_rowids(flt)
-    rowids = np.unique(np.array(chosen if chosen is not None else store.all_rowids(), dtype=np.int64))
+    window = None if chosen is None else np.unique(np.array(chosen, dtype=np.int64))
+    rowids = np.unique(np.array(store.all_rowids(), dtype=np.int64)) if window is None else window
+    if window is not None:
+        rowids = _with_neighbours(store, window, config.audit_neighbours, chunk)
     with tempfile.TemporaryDirectory(prefix="kbsearch-audit-") as spill:
         finder = _NeighbourFinder(store, rowids, config.audit_neighbours)
         judges = SpilledVectors(Path(spill) / "judge.f32", len(rowids)) if config.judge else None
@@ -75,6 +78,8 @@ def audit(
                 wholes.write(rows, vectors.astype(np.float32, copy=False))
 
         roster = read_roster(store, rowids, config.judge, visit, judges.write if judges else None, chunk)
+        if window is not None:
+            roster.reported = np.isin(rowids, window)
         if roster.lacking_judge:
             raise KbError(
                 f"{len(roster.lacking_judge)} records have no {config.judge!r} vector, "
@@ -104,6 +109,25 @@ def audit(
     flags = _claimed_new_flags(store, roster, judged) + _table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
     return AuditResult(model=model, records=roster.audited, clusters=clusters, claimed_new_seen_before=flags)
+
+
+def _with_neighbours(store: Store, window: np.ndarray, k: int, chunk: int) -> np.ndarray:
+    """The window's row ids and those of each one's ``k`` nearest records in the whole
+    index: a filter chooses which records are audited, not the neighbourhood a pair is
+    judged against (in a week's records every record is the nearest of something)."""
+    everyone = np.unique(np.array(store.all_rowids(), dtype=np.int64))
+    rows_of = RowsOf(everyone)
+    found = [window]
+    for start in range(0, len(window), chunk):
+        records = store.by_rowids(window[start : start + chunk].tolist())
+        wholes = store.whole_vectors(records)
+        if not wholes:
+            continue
+        rowids = np.array(sorted(wholes), dtype=np.int64)
+        vectors = np.stack([wholes[int(r)] for r in rowids])
+        pairs = index_pairs(store.vector_index, vectors, np.searchsorted(everyone, rowids), rows_of, k, -1.0)
+        found += [everyone[pairs.left], everyone[pairs.right]]
+    return np.unique(np.concatenate(found))
 
 
 def _across(
@@ -213,7 +237,7 @@ def _claimed_new_flags(store: Store, roster: Roster, judged: Judged) -> list[Fla
     """A record marked new that was directly judged the same item as an earlier
     record, or as one of another instance on its day."""
     seen = {}
-    for row in np.flatnonzero(roster.marked_new & roster.present).tolist():
+    for row in np.flatnonzero(roster.marked_new & roster.reportable).tolist():
         direct = _earliest_direct(roster, judged, row)
         if direct is not None:
             seen[row] = direct

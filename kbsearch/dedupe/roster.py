@@ -58,13 +58,22 @@ class Roster:
     """Row → the arXiv ids the record is about, for the rows that have any."""
     lacking_judge: list[str] = field(default_factory=list)
     """Ids of records without a judge vector (when the config has a judge)."""
+    reported: np.ndarray | None = None
+    """The rows a filtered audit reports on (None: every row). The others are
+    there as neighbours only: a pair is judged against the neighbourhood it has
+    in the whole index, as ``check`` and ``explain`` judge it, not in the window."""
 
     def __len__(self) -> int:
         return len(self.rowids)
 
     @property
     def audited(self) -> int:
-        return int(self.present.sum())
+        return int(self.reportable.sum())
+
+    @property
+    def reportable(self) -> np.ndarray:
+        """Rows present and reported on."""
+        return self.present if self.reported is None else self.present & self.reported
 
     def ids_of(self, row: int) -> frozenset[str]:
         return self.arxiv.get(row, frozenset())
