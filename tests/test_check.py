@@ -219,9 +219,12 @@ def test_rechecking_an_ingested_file_never_matches_itself(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, result = check_json(capsys, "check", str(tmp_path / "known.jsonl"), "--index", index)
-    for verdict in result["items"]:
+    for number, verdict in enumerate(result["items"]):
         assert verdict["verdict"] == "NEW"
-        assert all(m["id"] not in {r["id"] for r in KNOWN} for m in verdict["matches"])
+        # Its own stored copy is left out; the earlier items of the input are compared as
+        # they were the first time (``same_input``), never as stored records.
+        earlier = {r["id"] for r in KNOWN[:number]}
+        assert all(m["id"] in earlier for m in verdict["matches"] if m["id"] in {r["id"] for r in KNOWN})
 
 
 def test_accept_stores_nothing_when_any_item_is_a_duplicate(
@@ -467,6 +470,34 @@ def test_a_claim_moving_a_known_item_to_a_later_stage_makes_an_update(
     assert "(moved on: planned → merged)" in verdict["reason"]
     same = check_rows(capsys, tmp_path, index, [{**stored, "id": "suffix-same"}])[1]["items"][0]
     assert same["verdict"] == "DUPLICATE"
+
+
+POOLED_NOTE = "FlashDecoding v3 splits the KV cache across streaming multiprocessors and merges partial softmax results"
+
+
+def test_another_writers_repeat_in_the_same_input_is_a_duplicate(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pooled inbox held spark's note and jay's retelling of it: both were NEW, and
+    ``--accept`` stored the claim twice."""
+    spark = item(id="spark-a", instance="spark", title="FlashDecoding v3", text=POOLED_NOTE)
+    jay = item(id="jay-b", instance="jay", title="FlashDecoding v3", text=POOLED_NOTE + ".")
+    code, result = check_rows(capsys, tmp_path, index, [spark, jay])
+    first, second = result["items"]
+    assert first["verdict"] == "NEW" and second["verdict"] == "DUPLICATE" and code == 1
+    assert second["first_seen"]["id"] == "spark-a"
+    assert any("earlier item of this same input" in note for note in second["notes"])
+    code, result = check_rows(capsys, tmp_path, index, [spark, jay], "--accept")
+    assert code == 1 and not result["accepted"]
+
+
+def test_one_writers_items_of_one_day_are_never_compared(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One briefing's increments are distinct by construction, as audit holds too."""
+    rows = [item(id=f"tom-{n}", instance="tom", title="FlashDecoding v3", text=POOLED_NOTE) for n in (1, 2)]
+    _, result = check_rows(capsys, tmp_path, index, rows)
+    assert [i["verdict"] for i in result["items"]] == ["NEW", "NEW"]
 
 
 def test_a_doc_section_stating_a_claim_is_shown_as_its_evidence_and_never_makes_it_known(tmp_path: Path) -> None:

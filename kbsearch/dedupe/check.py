@@ -32,6 +32,7 @@ from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
+from kbsearch.dedupe.same_input import InputItems, input_notes
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
@@ -89,7 +90,8 @@ class Checker:
         with Pipeline() as beside:
             embedded, judged = self._embed(items, beside)
             resubmitted = self._resubmitted(items)
-            results = [self._check_one(item, resubmitted, judged) for item in embedded]
+            pooled = InputItems(embedded, self.config.candidates)
+            results = [self._check_one(item, resubmitted, judged, pooled, n) for n, item in enumerate(embedded)]
         flags = table_flags(self.store, mentions or [], SearchFilter(until=self.as_of, exclude_ids=resubmitted))
         return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
 
@@ -165,10 +167,13 @@ class Checker:
             return SearchFilter(not_after=item.date, exclude_ids=resubmitted)
         return SearchFilter(exclude_ids=resubmitted)  # nothing later: no filter to scan the index for
 
-    def _check_one(self, item: Embedded, resubmitted: list[str], judged: Callable[[], None]) -> ItemResult:
+    def _check_one(
+        self, item: Embedded, resubmitted: list[str], judged: Callable[[], None], pooled: InputItems, number: int
+    ) -> ItemResult:
         checkpoint()  # a server's request stops here once over its budget or abandoned
         flt = self._filter(item.record, resubmitted)
-        known = self._candidates(item, flt, judged)
+        in_input = pooled.before(number, flt)
+        known = in_input | self._candidates(item, flt, judged)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
             one_item(compared, known, self.config, self.name_count),
@@ -193,7 +198,7 @@ class Checker:
             first_seen=first,
             as_of=flt.until or flt.not_after,
             resubmitted=record.id in resubmitted,
-            notes=self._later_notes(item, flt),
+            notes=input_notes(matches, in_input) + self._later_notes(item, flt),
         )
 
     def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
@@ -373,21 +378,13 @@ class Checker:
 
 
 def _first_seen(same: list[Match]) -> Match | None:
-    if not same:
-        return None
     # Earliest day first; on one day a writer's record before an unattributed card
     # or doc, and of one writer's records that day the one most surely the same item.
-    return min(
-        same,
-        key=lambda m: (
-            m.date is None,
-            m.date or dt.date.max,
-            m.instance is None,
-            m.instance or "",
-            -m.probability,
-            m.id,
-        ),
-    )
+    return min(same, key=_seen_order, default=None)
+
+
+def _seen_order(m: Match) -> tuple[bool, dt.date, bool, str, float, str]:
+    return (m.date is None, m.date or dt.date.max, m.instance is None, m.instance or "", -m.probability, m.id)
 
 
 def _with_claims(item: Record) -> list[str]:
