@@ -377,6 +377,23 @@ def test_an_audit_since_a_day_judges_pairs_as_the_whole_audit_does(examples_kb: 
     assert not any({"ex-card-1417-deepseek-v4.1-flash", guide} <= p for p in pairs(week))
 
 
+def test_another_product_of_the_same_vendor_is_new(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
+    """An NVIDIA Dynamo release was "same item 0.99" as stephen's NVIDIA TensorRT-LLM tuning
+    guide (both NVIDIA, DeepSeek and KV routing, rare names in this small corpus), and its
+    claim "KV-aware routing across workers" was known from the guide."""
+    dynamo = {
+        "id": "stephen-dynamo",
+        "instance": "stephen",
+        "date": "2026-09-22",
+        "title": "NVIDIA Dynamo 1.2 adds disaggregated prefill for MoE",
+        "text": "NVIDIA Dynamo 1.2 splits prefill and decode across GPU pools for MoE models and routes "
+        "requests by KV-cache locality; the release notes claim 1.8x more tokens per GPU on DeepSeek-V3.",
+        "claims": ["Prefill and decode on separate GPU pools for MoE", "KV-aware routing across workers"],
+    }
+    [item] = check_rows(examples_kb, tmp_path, [dynamo])
+    assert item.verdict.value == "NEW", item.reason
+
+
 def test_a_changed_count_of_gpus_is_a_new_claim(examples_kb: KnowledgeBase, tmp_path: Path) -> None:
     """Accepted with 8 H200 GPUs, checked again with 4: it was DUPLICATE (new_numbers: [])."""
     folder = tmp_path / "kimi"

@@ -390,3 +390,18 @@ def test_the_cosine_decision_hears_no_earlier_stage_as_the_claim() -> None:
     moved = claim_status(known, "TriAttention 的 TensorRT-LLM PR 已合入主分支。", restatement=True)
     assert not moved.known and moved.moved_on == "review → merged"
     assert claim_status(known, "TriAttention 的 TensorRT-LLM PR 目前是 review 中。", restatement=True).known
+
+
+def test_two_products_of_one_vendor_are_two_items() -> None:
+    """A shared vendor's name in both titles (NVIDIA) hid that each names a system the other
+    never mentions: an NVIDIA Dynamo release was "same item 0.99" as an NVIDIA TensorRT-LLM
+    tuning guide. A retelling that only adds a system to its title is still left to the
+    learned decision: its record names the known one's systems."""
+    guide = embedded("guide", "NVIDIA TensorRT-LLM tuning guide on GB300", SUMMARY, kind=Kind.increment)
+    dynamo = embedded("dynamo", "NVIDIA Dynamo 1.2 disaggregates prefill", SUMMARY, kind=Kind.increment)
+    rare = lambda name: 1 if name in {"nvidia", "tensorrt", "gb300", "dynamo"} else 50  # noqa: E731
+    match = compare(dynamo, guide, CONFIG, Neighbourhood(), rare)
+    assert not match.same_item and match.rule is Rule.different_names, match.reasons
+    assert "dynamo" in match.reasons[0] and "tensorrt" in match.reasons[0]
+    merged = embedded("merged", "NVIDIA TensorRT-LLM merges TriAttention", SUMMARY + " GB300", kind=Kind.increment)
+    assert compare(merged, guide, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names

@@ -6,13 +6,28 @@ rest. So when a title names a rare system that the other record never
 mentions, and the other names a rare system of its own that this one never
 mentions, no learned score makes them one item: two KV-cache papers read
 alike on every topic word, and may even share a generic key point ("a vLLM
-plugin that leaves model code alone").
+plugin that leaves model code alone"). A name both titles carry settles it the
+other way, unless each title also names a system the other never mentions: then
+the shared name is a vendor's (NVIDIA Dynamo beside an NVIDIA TensorRT-LLM guide).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+_VERSIONED = re.compile(r"\b([A-Z][a-z]{2,}[A-Za-z]*)\s+v?\d+(?:\.\d+)+\b")
+_NOT_PRODUCTS = frozenset(
+    {"version", "release", "section", "figure", "table", "chapter", "step", "phase", "stage", "level", "appendix"}
+    | {"part", "round", "rule", "equation", "apache", "the", "and", "with", "from", "since", "until"}
+)
+
+
+def versioned_names(text: str) -> set[str]:
+    """Products named in plain words, told by the version beside them (NVIDIA Dynamo 1.2,
+    Llama 3.3), lower-cased: a coined name is recognised by its shape, these only so."""
+    return {m.group(1).lower() for m in _VERSIONED.finditer(text)} - _NOT_PRODUCTS
 
 
 @dataclass(frozen=True)
@@ -33,7 +48,13 @@ def names_differ(item: Named, known: Named) -> str | None:
     Either title may carry the name: an item titled for its technique
     ("用极坐标量化压缩 KV Cache") names its system (PolarKV) only in its text."""
     if item.title & known.every or known.title & item.every:
-        return None  # one names what the other's title names: no conflict
+        # One names what the other's title names: the same system, unless the shared name
+        # is only the vendor's and each title names a system the other never mentions
+        # (NVIDIA Dynamo against an NVIDIA TensorRT-LLM guide).
+        unmentioned = (item.title - known.every, known.title - item.every)
+        if not all(unmentioned):
+            return None
+        return f"each title names what the other never mentions ({' / '.join(map(_listed, unmentioned))})"
     if item.title:
         theirs = f" / {', '.join(sorted(known.title))}" if known.title else ""
         return f"a title names what the other record never mentions ({', '.join(sorted(item.title))}{theirs})"
@@ -44,3 +65,8 @@ def names_differ(item: Named, known: Named) -> str | None:
             f"and this one names {', '.join(ours)}, never mentioned there"
         )
     return None
+
+
+def _listed(names: frozenset[str]) -> str:
+    """Names as a reason lists them."""
+    return ", ".join(sorted(names))

@@ -38,7 +38,7 @@ from kbsearch.dedupe.features import (
     pair_features,
     token_alignment,
 )
-from kbsearch.dedupe.named_systems import Named, names_differ
+from kbsearch.dedupe.named_systems import Named, names_differ, versioned_names
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, numbers, substantive_numbers
@@ -99,7 +99,8 @@ class Embedded:
     @cached_property
     def all_names(self) -> frozenset[str]:
         """The coined names anywhere in the record: title, text and claims."""
-        return frozenset(latin_names("\n".join([self.whole_text, *self.record.claims])))
+        text = "\n".join([self.whole_text, *self.record.claims])
+        return frozenset(latin_names(text) | versioned_names(text))
 
     def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
         """The rare coined names of the title: held by at most ``rare_name_records`` records."""
@@ -113,7 +114,7 @@ class Embedded:
     @cached_property
     def _title_coined(self) -> set[str]:
         """The coined names of the title (once: ``compare`` reads them for every pair)."""
-        return latin_names(self.record.title)
+        return latin_names(self.record.title) | versioned_names(self.record.title)
 
     @cached_property
     def normalized_text(self) -> str:
