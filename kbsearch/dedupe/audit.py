@@ -64,8 +64,9 @@ def audit(
     flt = flt or SearchFilter()
     chosen = store.filter_rowids(flt)
     window = None if chosen is None else np.unique(np.array(chosen, dtype=np.int64))
-    rowids = np.unique(np.array(store.all_rowids(), dtype=np.int64)) if window is None else window
-    if window is not None:
+    if window is None:
+        rowids = np.unique(np.array(store.all_rowids(), dtype=np.int64))
+    else:
         rowids = _with_neighbours(store, window, config.audit_neighbours, chunk)
     with tempfile.TemporaryDirectory(prefix="kbsearch-audit-") as spill:
         finder = _NeighbourFinder(store, rowids, config.audit_neighbours)

@@ -253,10 +253,8 @@ def judge_said(
         if not numbers_make_new(unseen, same.added_counts, same.probability):
             unseen = []  # counts as detail: shown beside the known claim (``extra_numbers``), not lost
     # A passage telling an earlier stage reads as the claim's own sentence (``stages``).
-    said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen
-    said_same = said_same and same is not None and same.moved_on is None
-    said_other = other is not None and form.decide(other.probability) and not other.new_numbers
-    said_other = said_other and other is not None and other.moved_on is None
+    said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen and not same.moved_on
+    said_other = other is not None and form.decide(other.probability) and not (other.new_numbers or other.moved_on)
     known = said_same or said_other
     if known:
         shown = same if said_same else other

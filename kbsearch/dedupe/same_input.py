@@ -26,8 +26,8 @@ class InputItems:
         self._group = _keys([(e.record.instance, e.record.date) for e in items])
         self._id = _keys([e.record.id for e in items])
         self._day = np.array([e.record.date.toordinal() if e.record.date else -1 for e in items], dtype=np.int64)
-        self._pooled = len(set(self._group.tolist())) > 1
-        self._wholes = np.stack([e.whole for e in items]) if self._pooled else None
+        pooled = len(set(self._group.tolist())) > 1  # else one writer's one day: never compared
+        self._wholes = np.stack([e.whole for e in items]) if pooled else None
 
     def before(self, number: int, flt: SearchFilter) -> dict[str, Embedded]:
         """The ``nearest`` items before item ``number`` (by whole-text cosine) that it may

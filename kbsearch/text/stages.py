@@ -41,7 +41,7 @@ _ENGLISH: dict[Stage, list[str]] = {
         r"in beta|public beta|preview release",
     ],
     Stage.MERGED: [
-        r"merged (?:into|upstream|in|on)|nothing merged",
+        r"merged (?:into|upstream|in|on)|(?<=nothing )merged",
         r"(?:was|were|is|be|has been|have been|been|got|now|pr|request) merged",
         r"landed (?:in|upstream|on)",
     ],
@@ -77,7 +77,6 @@ _NOT_YET = re.compile(
     r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
     re.IGNORECASE,
 )
-_ALREADY_NOT_YET = {"nothing merged"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,6 @@ class StageSaid:
 
     stage: Stage
     reached: bool
-    words: str
 
     @property
     def rank(self) -> float:
@@ -108,10 +106,8 @@ def stage_said(text: str) -> StageSaid | None:
 
 def _read(text: str, match: re.Match[str]) -> StageSaid:
     stage = Stage(int((match.lastgroup or "x0")[2:]))
-    words = match.group(0)
     before = text[max(0, match.start() - 24) : match.start()]
-    reached = words.lower() not in _ALREADY_NOT_YET and _NOT_YET.search(before) is None
-    return StageSaid(stage, reached, words)
+    return StageSaid(stage, reached=_NOT_YET.search(before) is None)
 
 
 def moved_on(claim: str, passage: str) -> str | None:
