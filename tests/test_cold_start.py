@@ -77,6 +77,19 @@ def test_timings_name_the_phases_of_a_check(
     assert sum(v for k, v in phases.items() if k != "total") == pytest.approx(phases["total"], abs=1e-3)
 
 
+def test_timings_name_the_steps_of_an_audit(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = ingest(tmp_path)
+    monkeypatch.setenv("KBSEARCH_TIMINGS", "1")
+    capsys.readouterr()
+    assert main(["audit", "--index", index]) == 0
+    line = next(x for x in capsys.readouterr().err.splitlines() if x.startswith(timings.PREFIX))
+    phases = json.loads(line.removeprefix(timings.PREFIX))
+    assert {"imports", "config", "audit: the candidate pairs", "audit: the pairs judged", "output"} <= set(phases)
+    assert sum(v for k, v in phases.items() if k != "total") == pytest.approx(phases["total"], abs=1e-3)
+
+
 def test_timings_are_silent_unless_asked(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     index = ingest(tmp_path)
     assert main(["stats", "--index", index]) == 0

@@ -13,6 +13,7 @@ from conftest import EXAMPLES, FAKE_DEDUPE, ROOT
 from support.cli import run
 from support.files import write, write_jsonl
 
+import kbsearch.runtime.timings as timings
 from fake_encoder import ConstantEncoder, FakeEncoder
 from kbsearch.dedupe.config import DedupeConfig, load_config
 from kbsearch.errors import KbError
@@ -144,6 +145,22 @@ def test_search_never_loads_the_judge(judged_models: Path, tmp_path: Path) -> No
     with KnowledgeBase(tmp_path / "idx", spec, encoder=FakeEncoder()) as kb:
         assert kb.search("TriAttention", k=1).results[0].id == "k-tri"
         assert kb.listing().total == 2
+
+
+def test_timings_name_the_phases_of_an_ingest_with_a_judge(
+    judged_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each second of an ingest lands in a named phase: the judge's pass over the
+    whole texts apart from the index model's over the passages (issue 26)."""
+    monkeypatch.setenv("KBSEARCH_TIMINGS", "1")
+    known = write_jsonl(tmp_path / "known.jsonl", KNOWN)
+    code, _, err = run(capsys, "ingest", str(known), "--index", str(tmp_path / "idx"))
+    assert code == 0, err
+    report = next(x for x in err.splitlines() if x.startswith(timings.PREFIX))
+    phases = json.loads(report.removeprefix(timings.PREFIX))
+    named = {"read input", "plan", "embed", "judge embed", "write", "vector index"}
+    assert named <= set(phases), sorted(named - set(phases))
+    assert sum(v for k, v in phases.items() if k != "total") == pytest.approx(phases["total"], abs=1e-3)
 
 
 def test_a_judge_that_cannot_load_says_so_and_names_the_fix(

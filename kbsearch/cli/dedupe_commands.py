@@ -42,12 +42,15 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from kbsearch import render
-    from kbsearch.kb import SearchFilter
+    with timings.phase("imports"):
+        from kbsearch import render
+        from kbsearch.kb import SearchFilter
 
     flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
     kb = open_kb(args)
-    emit(args, kb.audit(flt, kb.dedupe_config(args.config)), render.audit_text)
+    with timings.phase("config"):
+        config = kb.dedupe_config(args.config)
+    emit(args, kb.audit(flt, config), render.audit_text)
     return EXIT_OK
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.records import Record, text_hash
@@ -51,7 +52,12 @@ class Embedder:
 
     def embedded(self, part: ChangeSet) -> ChangeSet:
         if self.judge is not None and part.upserts:
-            part.judge = self._judged(part.upserts, self.judge)
+            with timings.phase("judge embed"):
+                part.judge = self._judged(part.upserts, self.judge)
+        with timings.phase("embed"):
+            return self._with_vectors(part)
+
+    def _with_vectors(self, part: ChangeSet) -> ChangeSet:
         todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
         missing = self.store.missing_hashes(todo, self.model)
         if not missing:

@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 import kbsearch.ingest.ownership as ownership
+import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
@@ -74,7 +75,8 @@ def read_inputs(paths: list[Path], report: IngestReport) -> list[Input]:
     """
     from kbsearch.parse import iter_input_files
 
-    parsed = _parse_all(iter_input_files(paths), report)
+    with timings.phase("read input"):
+        parsed = _parse_all(iter_input_files(paths), report)
     if not parsed and report.refused:
         more = len(report.refused) - 1
         raise KbError(
@@ -103,7 +105,8 @@ def ingest_parsed(
     of records at a time: each chunk is compared with what is stored, its new
     text embedded, and written before the next is read."""
     ledger = store.ingest_ledger()
-    parsed[:] = _owned(store, ledger, parsed, report, chunk)
+    with timings.phase("plan"):
+        parsed[:] = _owned(store, ledger, parsed, report, chunk)
     planner = _Planner(store, ledger, report, prune, total=sum(p.count for p in parsed), progress=progress, chunk=chunk)
     folders = [p.resolve() for p in paths if p.is_dir()]
     changes = ChangeSet(more=planner.parts(parsed, folders))
@@ -160,7 +163,8 @@ class _Planner:
         # each go after writing it.
         inputs.clear()
         if self.prune:
-            gone = _vanished(self.store, self.ledger, folders, sources)
+            with timings.phase("plan"):
+                gone = _vanished(self.store, self.ledger, folders, sources)
             self.report.removed += len(gone)
             yield ChangeSet(deletes=gone)
 
@@ -170,7 +174,7 @@ class _Planner:
             self.report.warnings += [f"{item.source}: record {old!r} is now {new!r}" for old, new in renamed.items()]
             yield ChangeSet(renames=renamed)
         records = item.iter_records()
-        while chunk := list(itertools.islice(records, self.chunk)):
+        while chunk := self._read_chunk(records):
             yield self._plan_chunk(chunk, item.source)
             # Resumed once the part is embedded and written.
             self.done += len(chunk)
@@ -187,7 +191,15 @@ class _Planner:
             self.report.removed += len(gone)
             yield ChangeSet(deletes=gone)
 
+    def _read_chunk(self, records: Iterator[Record]) -> list[Record]:
+        with timings.phase("read input"):  # a JSONL file is parsed as it is read
+            return list(itertools.islice(records, self.chunk))
+
     def _plan_chunk(self, chunk: list[Record], source: str) -> ChangeSet:
+        with timings.phase("plan"):
+            return self._planned(chunk, source)
+
+    def _planned(self, chunk: list[Record], source: str) -> ChangeSet:
         stored = self.ledger.stored_rows([r.id for r in chunk])
         part = ChangeSet()
         for record in chunk:
@@ -269,7 +281,8 @@ def reindex_store(
         # Only load the model when something needs embedding: rebuilding a
         # lost cache from stored vectors takes no model at all.
         encoder = load_encoder()
-        vectors = embed(encoder, [(h, texts[h]) for h in missing], None, progress)
+        with timings.phase("embed"):
+            vectors = embed(encoder, [(h, texts[h]) for h in missing], None, progress)
         dim = encoder.dim
     judged = 0
     judge_vectors = None
@@ -277,9 +290,12 @@ def reindex_store(
         wholes = whole_texts(store)
         todo = sorted(store.missing_hashes(wholes, judge.model))
         judged = len(todo)
-        batch = embed(judge.load(), [(h, wholes[h]) for h in todo], None, progress) if todo else {}
+        judge_encoder = judge.load() if todo else None
+        with timings.phase("judge embed"):
+            batch = embed(judge_encoder, [(h, wholes[h]) for h in todo], None, progress) if judge_encoder else {}
         judge_vectors = JudgeVectors(judge.model, [batch])
-    store.rebind_model(model, vectors, dim, judge_vectors)
+    with timings.phase("write"):
+        store.rebind_model(model, vectors, dim, judge_vectors)
     return ReindexReport(
         model=model,
         judge=judge.model if judge is not None else None,

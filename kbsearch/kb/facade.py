@@ -289,11 +289,11 @@ class KnowledgeBase:
                 )
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
-        from kbsearch.dedupe.audit import audit
-
+        with timings.phase("imports"):
+            from kbsearch.dedupe.audit import audit
         self._require_judge()
         with self.store.snapshot():
-            return audit(self.store, self.spec.name, config or self.dedupe_config(), flt)
+            return audit(self.store, self.spec.name, config or self.dedupe_config(), flt, phase=timings.laps("audit"))
 
     def dedupe_config(self, path: str | None = None, overrides: dict[str, float] | None = None) -> DedupeConfig:
         """The config in ``path`` (``--config``), else the model's own; plus a server caller's numbers."""

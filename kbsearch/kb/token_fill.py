@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
+import kbsearch.runtime.timings as timings
 import kbsearch.store.background as background
 from kbsearch.embed.token_disk import STAMP_STEP
 from kbsearch.models import ModelSpec, resolve_judge, resolve_model
@@ -62,7 +63,8 @@ AT_ONCE = 64
 def after_ingest(root: Path, spec: ModelSpec, report: IngestReport) -> None:
     """Start a fill when the ingest wrote records and a fill is due."""
     if (report.added or report.updated) and due(spec):
-        start(root, spec.name)
+        with timings.phase("token fill start"):
+            start(root, spec.name)
 
 
 def due(spec: ModelSpec) -> bool:

@@ -18,7 +18,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -52,6 +52,20 @@ def phase(name: str) -> Iterator[None]:
             spent[name] = spent.get(name, 0.0) + elapsed - inner
         if open_:
             open_[-1] += elapsed
+
+
+def laps(prefix: str) -> Callable[[str, str], None]:
+    """A callback for a step-by-step run (``audit``'s ``phase``): each call counts the
+    time since the last one (or since this) as phase ``PREFIX: NAME``."""
+    last = time.perf_counter()
+
+    def lap(name: str, _note: str) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        record(f"{prefix}: {name}", now - last)
+        last = now
+
+    return lap
 
 
 def record(name: str, seconds: float) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+import kbsearch.runtime.timings as timings
 import kbsearch.store.background as background
 import kbsearch.store.lexical as lexical
 import kbsearch.store.lexical_merge as lexical_merge
@@ -124,7 +125,8 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
         index = index.copy()  # other readers search the shared one while this one changes
     dropped, fresh, written = _Ids(), _Ids(), _Ids()
     wrote, before, fts_changes = False, store.generation, 0
-    with transaction(store) as db:
+    # Planning and embedding the parts, pulled inside, are phases of their own.
+    with timings.phase("write"), transaction(store) as db:
         store.require_model(model)
         passages.require_current(db, store.root)
         wanted = store.cache.wanted
@@ -157,14 +159,15 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
             passages.stamp(db)
             write_meta(db, "generation", str(store.generation + 1))
             write_meta(db, "last_ingest", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
-    if wrote and (remote := store.cache.remote) is not None and store.dim is not None:
-        # Every record written, not only those with new text: its kind, topic
-        # or date may have changed, and the collection filters on them.
-        remote.after_write(dropped.numpy(), written.numpy(), model, store.dim, before)
-    elif wrote:
-        _refresh_index(store, index, dropped.numpy(), fresh.numpy(), model)
-    else:
-        store.repair_cache()
+    with timings.phase("vector index"):
+        if wrote and (remote := store.cache.remote) is not None and store.dim is not None:
+            # Every record written, not only those with new text: its kind, topic
+            # or date may have changed, and the collection filters on them.
+            remote.after_write(dropped.numpy(), written.numpy(), model, store.dim, before)
+        elif wrote:
+            _refresh_index(store, index, dropped.numpy(), fresh.numpy(), model)
+        else:
+            store.repair_cache()
     return wrote
 
 
