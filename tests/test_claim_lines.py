@@ -44,6 +44,15 @@ def test_known_claims_new_numbers_and_weak_matches_read_as_before() -> None:
     assert "0.20 < 0.50" in weak and "[new numbers: 2.5×]" in numbers
 
 
+def test_a_new_claim_clearing_the_threshold_says_why_in_the_same_clause() -> None:
+    """'says the same 0.70 ≥ 0.50' on a NEW line read as known: the reason follows it."""
+    numbers, moved = lines(
+        claim(False, 0.7, ["25.8"]), claim(False, 0.7).model_copy(update={"moved_on": "review → merged"})
+    )
+    assert "0.70 ≥ 0.50, but with new numbers [new numbers: 25.8]" in numbers
+    assert "0.70 ≥ 0.50, but at an earlier stage [moved on: review → merged]" in moved
+
+
 def test_a_known_claim_shows_the_passage_that_says_it_cut_to_a_line() -> None:
     """Issue 24: the text output named the record, never what in it says the same (only --json did)."""
     passage = "KV entries of the skipped layers are copied from the last computed layer\nwhich costs accuracy " * 4

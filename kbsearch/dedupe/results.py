@@ -134,6 +134,16 @@ class ClaimStatus(BaseModel):
     its own (a claim is known when either decision does)."""
 
     @property
+    def new_though_said(self) -> str:
+        """Why a NEW claim whose passage clears the threshold is new, for the clause
+        after its score ("" otherwise): a line must not read as known."""
+        if self.known or self.score < self.threshold:
+            return ""
+        if self.new_numbers:
+            return "but with new numbers"
+        return "but at an earlier stage" if self.moved_on else "but is not the same item"
+
+    @property
     def said_by_another_item(self) -> bool:
         """New although its closest passage says the same: that passage is of a
         record that is not the same item (a claim is known only from one that is)."""

@@ -65,8 +65,8 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
     status = "known" if claim.known else "NEW  "
     mark = "≥" if claim.score >= claim.threshold else "<"
     said = f"says the same {claim.score:.2f} {mark} {claim.threshold:.2f}"
-    if claim.said_by_another_item:
-        said += ", but is not the same item"
+    if claim.new_though_said:
+        said += f", {claim.new_though_said}"
     where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
     numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
     if claim.extra_numbers:

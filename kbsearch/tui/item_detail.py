@@ -39,7 +39,7 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
                 Text(" "),
                 plain(claim.best_id, style="dim"),
                 Text(f"  says the same {claim.score:.2f} {_against(claim.score, claim.threshold)}"),
-                Text(", but is not the same item" if claim.said_by_another_item else ""),
+                Text(f", {claim.new_though_said}" if claim.new_though_said else ""),
             )
         )
     return lines
