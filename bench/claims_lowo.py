@@ -14,7 +14,9 @@ fitting parts of all five pairs, so fitted on that writer's earlier days),
 and the summary-only forms (``same_item``, ``aligned_same_item``), as
 shipped (fitted on the three item-level dev streams, writer g's among them)
 and refitted on the same claim-level pairs as the key-point forms without
-the writer: the fair comparison.
+the writer: the fair comparison. Last, the bar the issue sets for a writer
+the gate was not fitted on: each raw cosine (e5's, USE's) at its best
+threshold on the same items, chosen with the truth.
 
 Every item is re-decided from the replay's kept pairs (exact evidence
 stands; a pair with the alignment's features is decided by the aligned
@@ -87,6 +89,23 @@ def seen_before(result: ReplayResult, items: list[Checked], claims: Forms, summa
     return {"p": round(score.precision, 3), "r": round(score.recall, 3), "f1": round(score.f1, 3)}
 
 
+def raw_best(result: ReplayResult, items: list[Checked], feature: str) -> dict[str, float]:
+    """Seen-before P/R/F1 of one raw cosine at its best threshold on ``items``, chosen
+    with the truth: an item is seen when its best-scoring kept candidate reaches it.
+    The bar a decision fitted without the writer should clear (issue 25). Only the
+    candidates check kept are scored, not the whole index's nearest."""
+    ids = {c.id for c in items}
+    best: dict[str, float] = {}
+    for pair in result.pairs:
+        if pair.item in ids:
+            best[pair.item] = max(best.get(pair.item, -1.0), pair.features.get(feature, -1.0))
+    scores = np.array([best.get(c.id, -1.0) for c in items])
+    truth = np.array([c.seen_before for c in items])
+    score, threshold = max(((prf(scores >= t, truth), float(t)) for t in np.unique(scores)), key=lambda x: x[0].f1)
+    rounded = {"p": score.precision, "r": score.recall, "f1": score.f1, "at": threshold}
+    return {k: round(v, 3) for k, v in rounded.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", help="the config whose forms were replayed (default: the shipped one)")
@@ -108,6 +127,8 @@ def main() -> None:
             row["forms_all_pairs"] = seen_before(results[pair], part, shipped, summary)
             row["summary_without_writer"] = seen_before(results[pair], part, summary_without, summary_without)
             row["forms_without_writer"] = seen_before(results[pair], part, without, summary_without)
+            row["raw_judge_cosine_best"] = raw_best(results[pair], part, "judge_cosine")
+            row["raw_use_cosine_best"] = raw_best(results[pair], part, "cosine")
             row["thresholds_without_writer"] = [f.threshold for f in without if f is not None]
             print(json.dumps(row), flush=True)
 

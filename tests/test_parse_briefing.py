@@ -12,6 +12,7 @@ from support.files import write
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
+from kbsearch.parse.briefing import NO_WRITER
 from kbsearch.records import Kind, ParsedFile
 
 
@@ -233,13 +234,23 @@ def test_one_bad_increment_does_not_lose_the_others(tmp_path: Path) -> None:
     parsed = parse_file(write(tmp_path / "brief.md", text))
     assert [r.number for r in parsed.records] == [1, 3]
     assert [r.position for r in parsed.records] == [0, 1]
-    assert len(parsed.warnings) == 1 and "line 4" in parsed.warnings[0]
+    skipped = [w for w in parsed.warnings if w != NO_WRITER]
+    assert len(skipped) == 1 and "line 4" in skipped[0]
 
 
 def test_repeated_numbers_get_distinct_ids(tmp_path: Path) -> None:
     parsed = parse_file(write(tmp_path / "brief.md", "增量 1：A\n增量 1：B\n"))
     assert [r.id for r in parsed.records] == ["unknown/brief#1", "unknown/brief#1-2"]
-    assert "repeats" in parsed.warnings[0]
+    assert any("repeats" in w for w in parsed.warnings)
+
+
+def test_a_briefing_naming_no_writer_says_so(tmp_path: Path) -> None:
+    """Its records would be stored with no instance, and audit could not tell who said them first."""
+    body = "x · E1 预消化简报(2026-09-01)\n增量 1：Good\n要点：a\n"
+    assert NO_WRITER in parse_file(write(tmp_path / "2026-09-01-tom-inference-e1prep.md", body)).warnings
+    signed = parse_file(write(tmp_path / "signed.md", body + "本报告由 Tom 实例自动生成\n"))
+    dropped = parse_file(write(tmp_path / "inbox/tom/today.md", body))
+    assert NO_WRITER not in signed.warnings + dropped.warnings
 
 
 def test_invalid_header_date_is_a_warning(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import NamedTuple
 
 from kbsearch.errors import KbError
 from kbsearch.limits import active_limits
@@ -16,14 +17,24 @@ from kbsearch.text.ids import extract_arxiv_ids
 STDIN = "-"
 
 
-def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record], str | None, list[IdMention]]:
-    """(items, the file they came from, the briefing's id-table rows), within the active limits."""
+class CheckInput(NamedTuple):
+    """What check reads of its input: the items, the file they came from, the
+    briefing's id-table rows, and what the parser skipped or could not tell."""
+
+    items: list[Record]
+    file: str | None
+    mentions: list[IdMention]
+    warnings: list[str]
+
+
+def read_check_input(source: str, stdin_text: str | None) -> CheckInput:
+    """The input's items and the rest (``CheckInput``), within the active limits."""
     limits = active_limits()
     if source == STDIN:
         limits.check_text(stdin_text or "", "<stdin>")
         items = _from_text(stdin_text or "")
         limits.check_items(items, "<stdin>")
-        return items, None, []
+        return CheckInput(items, None, [], [])
     path = _input_file(source)
     if path.suffix.lower() == ".jsonl":
         # A local JSONL file is a pipeline's batch, of any length (a day of a feed is
@@ -35,7 +46,7 @@ def read_check_input(source: str, stdin_text: str | None) -> tuple[list[Record],
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=source)
     limits.check_items(parsed.records, source)
-    return parsed.records, parsed.source, parsed.id_mentions
+    return CheckInput(parsed.records, parsed.source, parsed.id_mentions, parsed.warnings)
 
 
 def _input_file(source: str) -> Path:
@@ -63,7 +74,7 @@ def read_input_file(source: str) -> tuple[str, str]:
     return text, str(path)
 
 
-def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, list[IdMention]]:
+def read_named_text(text: str, name: str) -> CheckInput:
     """As ``read_check_input`` for a file, from its text: ``name`` (the file's
     path where the text was read) picks the format and labels the records,
     and is never opened."""
@@ -80,7 +91,7 @@ def read_named_text(text: str, name: str) -> tuple[list[Record], str | None, lis
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=name)
     limits.check_items(parsed.records, name)
-    return parsed.records, parsed.source, parsed.id_mentions
+    return CheckInput(parsed.records, parsed.source, parsed.id_mentions, parsed.warnings)
 
 
 def _from_text(text: str) -> list[Record]:

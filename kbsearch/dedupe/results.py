@@ -228,6 +228,9 @@ class CheckResult(BaseModel):
     """Ids stored by ``--accept``: every item, or none when any is a DUPLICATE."""
     accept_refused: str | None = None
     """Why ``--accept`` stored nothing (a DUPLICATE among the items), else None."""
+    warnings: list[str] = Field(default_factory=list)
+    """What the parser skipped or could not tell in the input (an increment with
+    no title, no writer named), as ``ingest`` reports them."""
 
     @property
     def exit_code(self) -> int:

@@ -23,7 +23,7 @@ from kbsearch.kb.reading import find_record, listing, stats, stored_model
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
-from kbsearch.records import IdMention, Record
+from kbsearch.records import Record
 from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.runtime.overlap import side_by_side
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
@@ -35,6 +35,7 @@ from kbsearch.vector_index.choice import parse_vector_store
 
 if TYPE_CHECKING:
     # Ingest, check, audit, calibrate and doctor load in the functions that run them.
+    from kbsearch.dedupe.check_input import CheckInput
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Neighbours
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
@@ -227,8 +228,8 @@ class KnowledgeBase:
         with timings.phase("imports"):
             from kbsearch.dedupe.check_input import read_check_input
         with timings.phase("read input"):
-            items, file, mentions = read_check_input(source, stdin_text)
-        return self._check_items(items, (file, mentions), source, on_wait, **options)
+            read = read_check_input(source, stdin_text)
+        return self._check_items(read, source, on_wait, **options)
 
     def check_text(
         self, text: str, *, name: str | None = None, input_name: str | None = None, **options: Any
@@ -237,13 +238,12 @@ class KnowledgeBase:
         labels the records), else what ``check -`` reads; ``options`` as for ``check``."""
         from kbsearch.dedupe.check_input import read_check_input, read_named_text
 
-        items, file, mentions = read_check_input("-", text) if name is None else read_named_text(text, name)
-        return self._check_items(items, (file, mentions), input_name or name or "-", None, **options)
+        read = read_check_input("-", text) if name is None else read_named_text(text, name)
+        return self._check_items(read, input_name or name or "-", None, **options)
 
     def _check_items(
         self,
-        items: list[Record],
-        source: tuple[str | None, list[IdMention]],
+        read: CheckInput,
         input_name: str,
         on_wait: Callable[[], None] | None,
         as_of: dt.date | None = None,
@@ -265,25 +265,20 @@ class KnowledgeBase:
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
                 checker = Checker(self.store, encoder, config, as_of, judge=judge, tokens=tokens)
-                result = checker.check(items, file=source[0], input_name=input_name, mentions=source[1])
+                result = checker.check(read.items, file=read.file, input_name=input_name, mentions=read.mentions)
+        result.warnings = read.warnings
         if accept:
-            self._accept(result, items, source, on_wait, replace)
+            self._accept(result, read, on_wait, replace)
         return result
 
-    def _accept(
-        self,
-        result: CheckResult,
-        items: list[Record],
-        source: tuple[str | None, list[IdMention]],
-        on_wait: Callable[[], None] | None,
-        replace: bool,
-    ) -> None:
+    def _accept(self, result: CheckResult, read: CheckInput, on_wait: Callable[[], None] | None, replace: bool) -> None:
         from kbsearch.ingest.accepting import accept
 
         result.accept_refused = result.accept_refusal()
         if result.accept_refused is None:
             with self.writing(on_wait) as store:
-                load, judge = (lambda: self.encoder), self._judging()
+                load, judge, items = (lambda: self.encoder), self._judging(), read.items
+                source = (read.file, read.mentions)
                 result.accepted = accept(
                     store, result, items, source, replace=replace, model=self.spec.name, load_encoder=load, judge=judge
                 )

@@ -37,6 +37,10 @@ _INSTANCE_IN_TEXT = (
     re.compile(rf"本报告由[ \t]*{_NAME}[ \t]*实例"),
 )
 _SIGNATURE = re.compile(rf"^[ \t>*-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+NO_WRITER = (
+    "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE', or the folder inbox/NAME/): "
+    "its records have no instance, so audit cannot tell who said them first"
+)
 _FILE_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 _HEADER_SCAN_LINES = 15
 
@@ -103,6 +107,8 @@ def read_meta(lines: list[str], path: Path) -> Meta:
     if header is not None:
         _read_header_line(header, meta)
     meta.instance = _instance_from_text(lines) or _instance_from_path(path)
+    if meta.instance is None:
+        meta.warnings.append(NO_WRITER)
     if meta.date is None:
         match = _FILE_DATE.match(path.name)
         meta.date = parse_date(match.group(1)) if match else None

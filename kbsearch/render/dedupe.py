@@ -84,6 +84,8 @@ def check_text(result: CheckResult) -> str:
     parts = [item_text(item) for item in result.items]
     if result.flags:
         parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
+    if result.warnings:
+        parts.append("input warnings:\n" + "\n".join(f"   {clean(w, one_line=True)}" for w in result.warnings))
     summary = (
         f"{counted(len(result.items), 'item')}: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
         f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"

@@ -1,0 +1,45 @@
+"""check tells what the parser skipped in its input, as ingest does: an increment
+without a title was dropped from the verdicts without a word, and a briefing
+naming no writer was checked (and accepted) with no instance. With the fake encoder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.cli import check_json, ingest_rows, run
+from support.files import write
+
+from kbsearch.parse.briefing import NO_WRITER
+
+KNOWN = [{"id": "k1", "title": "Paged attention for serving", "text": "paged KV blocks", "date": "2026-09-01"}]
+UNSIGNED = (
+    "inference · E1 预消化简报(2026-09-20)\n"
+    "增量 1：Speculative decoding with EAGLE draft heads（⭐⭐⭐）\n要点：\n- drafts four tokens a step\n"
+    "增量 2：⭐⭐\n要点：\n- a point under no title\n"
+)
+
+
+@pytest.fixture
+def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    return str(ingest_rows(capsys, tmp_path, KNOWN))
+
+
+def test_check_reports_what_the_parser_skipped_in_json_and_text(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    briefing = write(tmp_path / "2026-09-20-brief.md", UNSIGNED)
+    _, document = check_json(capsys, "check", str(briefing), "--index", index)
+    assert [item["title"] for item in document["items"]] == ["Speculative decoding with EAGLE draft heads"]
+    skipped = [w for w in document["warnings"] if "increment without a title" in w]
+    assert len(skipped) == 1 and skipped[0].startswith("line 5")
+    assert NO_WRITER in document["warnings"]
+    code, out, _ = run(capsys, "check", str(briefing), "--index", index)
+    assert code == 0 and "input warnings:" in out and "line 5: increment without a title; skipped" in out
+
+
+def test_a_clean_input_has_no_warnings(index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    briefing = write(tmp_path / "brief.md", UNSIGNED.split("增量 2")[0] + "本报告由 Tom 实例自动生成\n")
+    _, document = check_json(capsys, "check", str(briefing), "--index", index)
+    assert document["warnings"] == []
+    assert "input warnings" not in run(capsys, "check", str(briefing), "--index", index)[1]
