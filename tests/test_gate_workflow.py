@@ -116,6 +116,18 @@ def test_ingesting_a_reused_file_each_day_adds_and_never_renames(
     assert stored_ids(capsys, index) == ["spark/today@2026-09-20#1", "spark/today@2026-09-21#1"]
 
 
+def test_a_reused_file_repeating_yesterdays_item_at_the_same_place_keeps_yesterdays_record(
+    inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ingested as is, day 2's word-for-word repeat renamed day 1's record to day 2's id and date:
+    the first saying was lost, and audit would have dated it a day late."""
+    for day in ("2026-09-20", "2026-09-21"):
+        code, out, err = run(capsys, "ingest", str(write(inbox, briefing(day, "flashinfer"))), "--index", index)
+        assert code == 0, err
+        assert "is now" not in out + err
+    assert stored_ids(capsys, index) == ["spark/today@2026-09-20#1", "spark/today@2026-09-21#1"]
+
+
 def test_accepting_the_same_submission_again_changes_nothing(
     inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

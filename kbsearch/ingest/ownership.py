@@ -13,9 +13,9 @@ such as cards named by their card number instead of their paper's arXiv id),
 the stored record at the same place of the same file, of the same kind and
 with the same content, whose old id the file no longer gives, is renamed to
 it: its row, passages and vectors are kept, and no record is left behind
-under the old id. Only the same content: an inbox file reused from day to day
-holds another item at the same place tomorrow, and that item is a record of
-its own, never a rename of yesterday's.
+under the old id. Only the same content of the same day: an inbox file reused
+from day to day holds another item at the same place tomorrow, or the same
+item again, and either is a record of its own, never a rename of yesterday's.
 
 Inputs are read as streams (a JSONL file may hold a million records), so the
 ids seen in this run live in the ingest's ledger, a temporary SQLite table,
@@ -81,19 +81,25 @@ def renames(store: Store, ledger: IngestLedger, item: Input) -> dict[str, str]:
     gone = ledger.unseen_of_file(item.source)
     if not gone:
         return {}
-    slots: dict[tuple[int, str, str], str] = {}
+    slots: dict[tuple[int, str, str, str], str] = {}
     for rid, (data, _file) in ledger.stored_rows(gone).items():
-        stored_record = Record.from_document(data)
-        slots[(stored_record.position, stored_record.kind.value, stored_record.content_hash)] = rid
+        slots[_slot(Record.from_document(data))] = rid
     found: dict[str, str] = {}
     records = item.iter_records()
     while chunk := list(itertools.islice(records, CHUNK)):
         stored = store.column_of_ids([r.id for r in chunk], "file")
         for record in chunk:
-            old = slots.get((record.position, record.kind.value, record.content_hash))
+            old = slots.get(_slot(record))
             if record.id not in stored and old is not None and old not in found:
                 found[old] = record.id
     return found
+
+
+def _slot(record: Record) -> tuple[int, str, str, str]:
+    """What a renamed record keeps: its place in the file, kind, content and day. A reused
+    inbox file repeating yesterday's item word for word at the same place tomorrow
+    holds a record of its own, the repeat, not a new name for yesterday's."""
+    return record.position, record.kind.value, record.content_hash, str(record.date)
 
 
 def merged_mentions(store: Store, source: str, mentions: list[IdMention]) -> list[IdMention]:
