@@ -19,8 +19,8 @@ def claim(known: bool, score: float, numbers: list[str] | None = None) -> ClaimS
     )
 
 
-def lines(*claims: ClaimStatus) -> list[str]:
-    item = ItemResult(
+def item_of(*claims: ClaimStatus) -> ItemResult:
+    return ItemResult(
         id="x",
         title="TIDE",
         kind=Kind.increment,
@@ -30,7 +30,10 @@ def lines(*claims: ClaimStatus) -> list[str]:
         reason="no match",
         claims=list(claims),
     )
-    return [line for line in item_text(item).splitlines() if "says the same" in line]
+
+
+def lines(*claims: ClaimStatus) -> list[str]:
+    return [line for line in item_text(item_of(*claims)).splitlines() if "says the same" in line]
 
 
 def test_a_new_claim_said_by_another_item_says_so() -> None:
@@ -81,3 +84,12 @@ def test_a_claim_that_moves_its_item_on_says_from_which_stage() -> None:
     [line] = lines(moved)
     assert line.lstrip().startswith("NEW") and "[moved on: review → merged]" in line
     assert "not the same item" not in line
+
+
+def test_a_claim_known_because_its_card_restates_the_paper_says_so_not_a_score_below_the_threshold() -> None:
+    """A second card of a paper: its claim with no new number is known at 0.00 < 0.08, a line that read
+    as its own contradiction."""
+    restated = claim(True, 0.0).model_copy(update={"restated": True})
+    [line] = [x for x in item_text(item_of(restated)).splitlines() if x.lstrip().startswith("known")]
+    assert "a card of the same paper: a claim is known unless it brings a new number" in line
+    assert "0.00 < 0.50" not in line

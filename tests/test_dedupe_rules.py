@@ -186,11 +186,13 @@ def test_a_later_card_of_one_paper_only_brings_news_with_a_new_number() -> None:
     later = embedded("b", "FoldKV: Merging Heads for Cheaper Caches", "合并注意力头比丢弃更稳。")
     assert restates_same_paper(later.record, [first])
     reworded = claim_status(first, "合并注意力头比丢弃更稳，适合长上下文推理。", restatement=True)
-    assert reworded.known and reworded.score < reworded.threshold
+    assert reworded.known and reworded.score < reworded.threshold and reworded.restated
     numbers = claim_status(first, "精度保持96.4%，缓存只剩原来的17.5%。", restatement=True)
     assert not numbers.known and numbers.new_numbers == ["17.5%", "96.4%"]
     as_increment = claim_status(first, "合并注意力头比丢弃更稳，适合长上下文推理。", restatement=False)
-    assert not as_increment.known
+    assert not as_increment.known and not as_increment.restated
+    said = claim_status(first, "提出合并注意力头的方法，降低缓存显存。", restatement=True)
+    assert said.known and not said.restated  # a passage says it: shown by its score, as any known claim
 
 
 def test_a_section_or_issue_number_never_makes_a_claim_new() -> None:

@@ -107,6 +107,9 @@ class ClaimStatus(BaseModel):
     passage of a same-item record when one says it, else the closest any."""
     threshold: float
     """The probability at or above which a passage says the same."""
+    restated: bool = False
+    """Known though no passage clears the threshold: the item is another card of a paper
+    that has one, and a card restates its paper, so only a new number makes its claim new."""
     cosine: float | None = None
     """Cosine of the claim and that passage."""
     best_id: str | None = None
@@ -132,6 +135,15 @@ class ClaimStatus(BaseModel):
     cosine_known: bool | None = None
     """With ``claim_said``: whether the judge's cosine decision calls the claim known on
     its own (a claim is known when either decision does)."""
+
+    @property
+    def how_said(self) -> str:
+        """What a claim line says after the record it names: the score against the
+        threshold, and why a NEW claim clearing it is new; of a restated claim, that."""
+        if self.restated:
+            return "a card of the same paper: a claim is known unless it brings a new number"
+        said = f"says the same {self.score:.2f} {'≥' if self.score >= self.threshold else '<'} {self.threshold:.2f}"
+        return f"{said}, {self.new_though_said}" if self.new_though_said else said
 
     @property
     def new_though_said(self) -> str:

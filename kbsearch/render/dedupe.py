@@ -63,10 +63,7 @@ def item_text(item: ItemResult) -> str:
 def _claim_lines(claim: ClaimStatus) -> list[str]:
     """The claim, where it is said, and (when it is known) the passage that says it."""
     status = "known" if claim.known else "NEW  "
-    mark = "≥" if claim.score >= claim.threshold else "<"
-    said = f"says the same {claim.score:.2f} {mark} {claim.threshold:.2f}"
-    if claim.new_though_said:
-        said += f", {claim.new_though_said}"
+    said = claim.how_said
     where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
     numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
     if claim.extra_numbers:

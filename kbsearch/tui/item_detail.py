@@ -38,15 +38,10 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
                 _who(claim.best_instance, claim.best_date),
                 Text(" "),
                 plain(claim.best_id, style="dim"),
-                Text(f"  says the same {claim.score:.2f} {_against(claim.score, claim.threshold)}"),
-                Text(f", {claim.new_though_said}" if claim.new_though_said else ""),
+                Text(f"  {claim.how_said}"),
             )
         )
     return lines
-
-
-def _against(score: float, threshold: float) -> str:
-    return f"{'≥' if score >= threshold else '<'} {threshold:.2f}"
 
 
 def match_lines(match: Match) -> list[Text]:
