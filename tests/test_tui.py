@@ -16,6 +16,7 @@ from fake_encoder import FakeEncoder
 from kbsearch.dedupe.results import Verdict
 from kbsearch.kb import KnowledgeBase, SearchMode, SharedEncoder
 from kbsearch.models import resolve_model
+from kbsearch.records import Kind
 from kbsearch.search import SearchResponse
 from kbsearch.store import SearchFilter
 from kbsearch.tui import make_app
@@ -419,7 +420,9 @@ async def test_audit_screen_lists_clusters_largest_first_and_expands(index: str)
         await pilot.press("enter")
         assert first.is_expanded
         labels = [child.label.plain for child in first.children]
-        assert labels[0].startswith("first") and all(label.startswith("again") for label in labels[1:])
+        members = [child.data for child in first.children]
+        roles = ["in doc" if m.kind is Kind.doc_section else "again" for m in members[1:]]  # type: ignore[attr-defined]
+        assert labels[0].startswith("first") and all(map(str.startswith, labels[1:], roles))
         assert len(labels) == sizes[0]
 
 

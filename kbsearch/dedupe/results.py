@@ -276,6 +276,12 @@ class ClusterMember(BaseModel):
     reason: str | None = None
     """Why it is the same item as ``same_as``."""
 
+    @property
+    def role(self) -> str:
+        """How a cluster lists it after its first record: a repeat ("again"), or the
+        living-doc section that holds the item ("in doc"), which repeats no one."""
+        return "in doc" if self.kind is Kind.doc_section else "again"
+
 
 class Cluster(BaseModel):
     size: int

@@ -111,7 +111,7 @@ def audit_text(result: AuditResult) -> str:
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
             lines.append(
-                f"   again  {fit(who(member.instance, member.date), 19)} "
+                f"   {member.role:<6} {fit(who(member.instance, member.date), 19)} "
                 f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
             )
             if member.same_as:

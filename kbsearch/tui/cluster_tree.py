@@ -54,7 +54,7 @@ class ClusterTree(Tree[object]):
             node = self.root.add(cluster_label(number, cluster), data=cluster)
             node.add_leaf(_member("first", cluster.first_seen, "bold green"), data=cluster.first_seen)
             for member in cluster.repeats:
-                node.add_leaf(_member("again", member, "yellow"), data=member)
+                node.add_leaf(_member(member.role, member, "yellow"), data=member)
         if result.claimed_new_seen_before:
             flags = self.root.add(
                 Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})", style="bold magenta")

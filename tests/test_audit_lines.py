@@ -1,0 +1,26 @@
+"""audit's text lists a living-doc section that holds a cluster's item as "in doc", not "again":
+a section holding several papers sat in each of their clusters as if it repeated each one."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember
+from kbsearch.records import Kind
+from kbsearch.render import audit_text
+
+
+def member(rid: str, kind: Kind, instance: str | None, day: int | None) -> ClusterMember:
+    date = dt.date(2026, 9, day) if day else None
+    return ClusterMember(id=rid, kind=kind, title=rid, instance=instance, date=date, same_as="jay#1", reason="ids")
+
+
+def test_a_doc_section_in_a_cluster_is_listed_in_doc_and_a_repeat_again() -> None:
+    cluster = Cluster(
+        size=3,
+        first_seen=member("jay#1", Kind.increment, "jay", 1),
+        repeats=[member("spark#1", Kind.increment, "spark", 2), member("doc#s3", Kind.doc_section, None, None)],
+    )
+    lines = audit_text(AuditResult(model="m", records=3, clusters=[cluster], claimed_new_seen_before=[])).splitlines()
+    assert next(line for line in lines if "spark#1" in line).lstrip().startswith("again")
+    assert next(line for line in lines if "doc#s3" in line).lstrip().startswith("in doc")
