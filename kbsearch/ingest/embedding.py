@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -17,6 +18,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.records import Record, text_hash
+from kbsearch.runtime.overlap import side_by_side
 from kbsearch.store import ChangeSet, JudgeVectors, Store
 
 Progress = Callable[[int, int], None]
@@ -51,11 +53,20 @@ class Embedder:
         self.count = self.judge_count = 0
 
     def embedded(self, part: ChangeSet) -> ChangeSet:
-        if self.judge is not None and part.upserts:
-            with timings.phase("judge embed"):
-                part.judge = self._judged(part.upserts, self.judge)
-        with timings.phase("embed"):
-            return self._with_vectors(part)
+        """The part with its vectors: the judge's run on a thread beside the index
+        model's (onnxruntime and numpy both leave the GIL), so the two share the cores."""
+        judging = self._judge_work(part.upserts) if self.judge is not None and part.upserts else None
+        if judging is None:
+            with timings.phase("embed"):
+                return self._with_vectors(part)
+
+        def passages() -> ChangeSet:
+            with timings.phase("embed"):
+                return self._with_vectors(part)
+
+        embedded, judged = side_by_side(passages, judging, "judge embed wait")
+        embedded.judge = judged
+        return embedded
 
     def _with_vectors(self, part: ChangeSet) -> ChangeSet:
         todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
@@ -73,12 +84,27 @@ class Embedder:
         self.count += len(missing)
         return part
 
-    def _judged(self, records: list[Record], judge: Judge) -> JudgeVectors:
-        """The judge's vectors of the whole texts it has none of yet."""
+    def _judge_work(self, records: list[Record]) -> Callable[[], JudgeVectors]:
+        """The judge's run over the whole texts it has no vector of yet, to be called on
+        any thread: what it needs of the store and the model is read here, first."""
+        judge = cast(Judge, self.judge)
         todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
         missing = sorted(self.store.missing_hashes(todo, judge.model))
         if not missing:
-            return JudgeVectors(judge.model)
+            return lambda: JudgeVectors(judge.model)
+        encoder = self._judge_encoder(judge)
+        self.judge_count += len(missing)
+
+        def run() -> JudgeVectors:
+            vectors: dict[str, np.ndarray] = {}
+            with timings.phase("judge embed"):
+                for batch in embed_batches(encoder, [(h, todo[h]) for h in missing], None):
+                    vectors.update(batch)
+            return JudgeVectors(judge.model, [vectors])
+
+        return run
+
+    def _judge_encoder(self, judge: Judge) -> Encoder:
         if self.judge_encoder is None:
             self.judge_encoder = judge.load()
             stored = self.store.stored_dim(judge.model)
@@ -88,11 +114,7 @@ class Embedder:
                     f"but the index holds {stored}-d ones",
                     hint="run 'kbsearch reindex' after changing a judge's weights, or give the new one its own name",
                 )
-        vectors: dict[str, np.ndarray] = {}
-        for batch in embed_batches(self.judge_encoder, [(h, todo[h]) for h in missing], None):
-            vectors.update(batch)
-        self.judge_count += len(missing)
-        return JudgeVectors(judge.model, [vectors])
+        return self.judge_encoder
 
 
 def check_dim(encoder: Encoder, store: Store | None) -> None:
