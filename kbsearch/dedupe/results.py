@@ -79,6 +79,13 @@ class Match(BaseModel):
     cited_ids: list[str] = Field(default_factory=list)
     """arXiv ids one record is about and the other only cites: not the same item."""
 
+    @property
+    def decided_by(self) -> str:
+        """A match line's first column: the probability when the learned decision
+        settled it, else "rule" (a rule overrules the probability, which would read
+        as 1.00 beside "not the same item"; the reason line names the rule)."""
+        return f"{self.probability:.2f}" if self.rule in (Rule.learned, Rule.surer_match) else "rule"
+
 
 class ClaimEvidence(BaseModel):
     """One passage the claim decision weighed: the best of the same-item records', or of the

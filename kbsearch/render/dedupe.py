@@ -25,7 +25,7 @@ def _match_line(match: Match) -> str:
     ids = f"  shares {', '.join(match.shared_ids)}" if match.shared_ids else ""
     cites = f"  cite-only {', '.join(match.cited_ids)}" if match.cited_ids else ""
     return (
-        f"     {mark} {match.probability:.2f}  {fit(who(match.instance, match.date), 19)} "
+        f"     {mark} {match.decided_by:>4}  {fit(who(match.instance, match.date), 19)} "
         f"{clean(match.id, one_line=True)}{ids}{cites}\n"
         f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}; cosine {match.score:.2f}"
     )
@@ -52,7 +52,7 @@ def item_text(item: ItemResult) -> str:
     lines += [f"   note: {clean(note, one_line=True)}" for note in item.notes]
     lines += [_flag_line(f) for f in item.flags]
     if item.matches:
-        lines.append("   matches (same-item probability; ≡ same item):")
+        lines.append("   matches (same-item probability, or the rule that settled it; ≡ same item):")
         lines += [_match_line(m) for m in item.matches]
     if item.claims:
         lines.append("   claims:")

@@ -49,7 +49,7 @@ def match_lines(match: Match) -> list[Text]:
     head = join(
         Text("  "),
         mark,
-        Text(f"{match.probability:.2f} "),
+        Text(f"{match.decided_by:>4} "),
         _who(match.instance, match.date),
         Text(" "),
         plain(match.title),
