@@ -349,6 +349,27 @@ async def test_check_screen_shows_five_verdicts_for_a_briefing(index: str, brief
 
 
 @drive
+async def test_the_check_summary_shows_what_the_parser_skipped(index: str, tmp_path: Path) -> None:
+    """An increment with no title has no row; the summary says so, as the CLI's "input warnings:" do."""
+    skipped = tmp_path / "brief.md"
+    skipped.write_text(
+        "inference · E1 预消化简报(2026-09-20)\n增量 1：Ring buffers for KV pages（⭐⭐）\n要点：\n- a point\n"
+        "增量 2：⭐⭐\n要点：\n- a point under no title\n本报告由 Tom 实例自动生成\n",
+        encoding="utf-8",
+    )
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        screen.start(str(skipped), None)
+        await wait_for(pilot, lambda: screen.result is not None, "the check")
+        assert screen.query_one(VerdictTable).row_count == 1
+        summary = str(screen.query_one("#check-summary", Static).render())
+        assert "warning: line 5: increment without a title; skipped" in summary
+
+
+@drive
 async def test_accept_is_all_or_nothing_and_asks_first(index: str) -> None:
     """A briefing holding a DUPLICATE is not offered for accepting (issue 24: the CLI's contract);
     one without is, after a confirmation, and then every item is stored."""
