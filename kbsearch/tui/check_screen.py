@@ -218,7 +218,7 @@ def summary(result: CheckResult) -> Text:
     if result.accepted:
         line.append(f"  ·  accepted {len(result.accepted)}", style="bold green")
     parts = [line, *(flag_line(flag) for flag in result.flags)]
-    parts += [Text(f"  warning: {warning}", style="yellow") for warning in result.warnings]
+    parts += [join(Text("  warning: ", style="yellow"), plain(warning)) for warning in result.warnings]
     return join(*parts, sep="\n")
 
 
