@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from support.briefings import LAYOUT_0919, Briefing
 from textual.widgets import Input, Markdown, OptionList, Static
-from tui_support import BRIEFING, SIZE, build_index, drive, search_for, search_screen, wait_for
+from tui_support import BRIEFING, SIZE, build_index, check_on_screen, drive, search_for, search_screen, wait_for
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.results import Verdict
@@ -357,13 +357,8 @@ async def test_the_check_summary_shows_what_the_parser_skipped(index: str, tmp_p
         "增量 2：⭐⭐\n要点：\n- a point under no title\n本报告由 Tom 实例自动生成\n",
         encoding="utf-8",
     )
-    app = make_app(index)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f3")
-        screen = app.screen
-        assert isinstance(screen, CheckScreen)
-        screen.start(str(skipped), None)
-        await wait_for(pilot, lambda: screen.result is not None, "the check")
+    async with make_app(index).run_test(size=SIZE) as pilot:
+        screen = await check_on_screen(pilot, str(skipped))
         assert screen.query_one(VerdictTable).row_count == 1
         summary = str(screen.query_one("#check-summary", Static).render())
         assert "warning: line 5: increment without a title; skipped" in summary

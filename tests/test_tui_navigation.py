@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList, Static
-from tui_support import BRIEFING, SIZE, build_index, drive, search_for, search_screen, wait_for
+from tui_support import BRIEFING, SIZE, build_index, check_on_screen, drive, search_for, search_screen, wait_for
 
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen
@@ -112,13 +112,8 @@ async def test_a_nearest_record_opens_and_its_own_nearest_open_in_turn(index: st
 
 @drive
 async def test_a_failed_check_clears_the_last_result_and_says_why_on_screen(index: str, tmp_path: Path) -> None:
-    app = make_app(index)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f3")
-        screen = app.screen
-        assert isinstance(screen, CheckScreen)
-        screen.start(str(BRIEFING), None)
-        await wait_for(pilot, lambda: screen.result is not None, "the first check")
+    async with make_app(index).run_test(size=SIZE) as pilot:
+        screen = await check_on_screen(pilot, str(BRIEFING))
         assert screen.query_one(VerdictTable).items
         screen.start("no/such/briefing.md", None)
         summary = screen.query_one("#check-summary", Static)

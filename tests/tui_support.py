@@ -18,6 +18,7 @@ from textual.widgets import Input, TextArea
 from kbsearch.cli import main
 from kbsearch.store import DB_NAME
 from kbsearch.tui.app import KbApp
+from kbsearch.tui.check_screen import CheckScreen
 from kbsearch.tui.search_screen import SearchScreen
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tui"
@@ -76,3 +77,13 @@ async def search_for(pilot, query: str) -> None:  # type: ignore[no-untyped-def]
     await wait_for(
         pilot, lambda: screen.last_shown is not None and screen.last_shown[0] == query, f"results for {query!r}"
     )
+
+
+async def check_on_screen(pilot, source: str) -> CheckScreen:  # type: ignore[no-untyped-def]
+    """Open the check screen (f3), check the file ``source`` and wait for its result."""
+    await pilot.press("f3")
+    screen = pilot.app.screen
+    assert isinstance(screen, CheckScreen)
+    screen.start(source, None)
+    await wait_for(pilot, lambda: screen.result is not None, "the check")
+    return screen
