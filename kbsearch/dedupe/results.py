@@ -156,11 +156,11 @@ class ClaimStatus(BaseModel):
     def new_though_said(self) -> str:
         """Why a NEW claim whose passage clears the threshold is new, for the clause
         after its score ("" otherwise): a line must not read as known."""
+        if self.said_by_another_item:
+            return "but is not the same item"
         if self.known or self.score < self.threshold:
             return ""
-        if self.new_numbers:
-            return "but with new numbers"
-        return "but at an earlier stage" if self.moved_on else "but is not the same item"
+        return "but with new numbers" if self.new_numbers else "but at an earlier stage"
 
     @property
     def said_by_another_item(self) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
@@ -55,39 +54,33 @@ class Embedder:
     def embedded(self, part: ChangeSet) -> ChangeSet:
         """The part with its vectors: the judge's run on a thread beside the index
         model's (onnxruntime and numpy both leave the GIL), so the two share the cores."""
-        judging = self._judge_work(part.upserts) if self.judge is not None and part.upserts else None
-        if judging is None:
-            with timings.phase("embed"):
-                return self._with_vectors(part)
-
-        def passages() -> ChangeSet:
-            with timings.phase("embed"):
-                return self._with_vectors(part)
-
-        embedded, judged = side_by_side(passages, judging, "judge embed wait")
+        if self.judge is None or not part.upserts:
+            return self._with_vectors(part)
+        judging = self._judge_work(part.upserts, self.judge)
+        embedded, judged = side_by_side(lambda: self._with_vectors(part), judging, "judge embed wait")
         embedded.judge = judged
         return embedded
 
     def _with_vectors(self, part: ChangeSet) -> ChangeSet:
-        todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
-        missing = self.store.missing_hashes(todo, self.model)
-        if not missing:
+        with timings.phase("embed"):
+            todo = {text_hash(t): t for r in part.upserts for t in r.passages()}
+            missing = self.store.missing_hashes(todo, self.model)
+            if not missing:
+                return part
+            if self.encoder is None:
+                self.encoder = self.load_encoder()
+                check_dim(self.encoder, self.store)
+            # Longest first, so each batch holds texts of about one length and the
+            # encoder pads little.
+            ordered = sorted(missing, key=lambda h: -len(todo[h]))
+            for batch in embed_batches(self.encoder, [(h, todo[h]) for h in ordered], self.progress):
+                part.vectors.update(batch)
+            self.count += len(missing)
             return part
-        if self.encoder is None:
-            self.encoder = self.load_encoder()
-            check_dim(self.encoder, self.store)
-        # Longest first, so each batch holds texts of about one length and the
-        # encoder pads little.
-        ordered = sorted(missing, key=lambda h: -len(todo[h]))
-        for batch in embed_batches(self.encoder, [(h, todo[h]) for h in ordered], self.progress):
-            part.vectors.update(batch)
-        self.count += len(missing)
-        return part
 
-    def _judge_work(self, records: list[Record]) -> Callable[[], JudgeVectors]:
+    def _judge_work(self, records: list[Record], judge: Judge) -> Callable[[], JudgeVectors]:
         """The judge's run over the whole texts it has no vector of yet, to be called on
         any thread: what it needs of the store and the model is read here, first."""
-        judge = cast(Judge, self.judge)
         todo = {text_hash(t): t for t in (r.embed_text() for r in records)}
         missing = sorted(self.store.missing_hashes(todo, judge.model))
         if not missing:

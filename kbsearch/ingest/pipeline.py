@@ -197,24 +197,21 @@ class _Planner:
 
     def _plan_chunk(self, chunk: list[Record], source: str) -> ChangeSet:
         with timings.phase("plan"):
-            return self._planned(chunk, source)
-
-    def _planned(self, chunk: list[Record], source: str) -> ChangeSet:
-        stored = self.ledger.stored_rows([r.id for r in chunk])
-        part = ChangeSet()
-        for record in chunk:
-            old = stored.get(record.id)
-            if old == (record.stored_json(), source):
-                self.report.unchanged += 1
-                continue
-            part.upserts.append(record)
-            part.files[record.id] = source
-            if old is None:
-                self.report.added += 1
-            else:
-                self.report.updated += 1
-        self.report.records += len(chunk)
-        return part
+            stored = self.ledger.stored_rows([r.id for r in chunk])
+            part = ChangeSet()
+            for record in chunk:
+                old = stored.get(record.id)
+                if old == (record.stored_json(), source):
+                    self.report.unchanged += 1
+                    continue
+                part.upserts.append(record)
+                part.files[record.id] = source
+                if old is None:
+                    self.report.added += 1
+                else:
+                    self.report.updated += 1
+            self.report.records += len(chunk)
+            return part
 
 
 def will_embed(store: Store | None, parsed: list[Input], model: str, *, whole: bool = False) -> bool:
