@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 from eval_claims import PAIRS, fitting_results, halves, run_pair  # noqa: E402
-from eval_dedupe import Gate  # noqa: E402
+from eval_dedupe import Gate, best_threshold  # noqa: E402
 
 from kbsearch.dedupe.calibrate import fit_same_item, prf  # noqa: E402
 from kbsearch.dedupe.config import config_for  # noqa: E402
@@ -100,10 +100,7 @@ def raw_best(result: ReplayResult, items: list[Checked], feature: str) -> dict[s
         if pair.item in ids:
             best[pair.item] = max(best.get(pair.item, -1.0), pair.features.get(feature, -1.0))
     scores = np.array([best.get(c.id, -1.0) for c in items])
-    truth = np.array([c.seen_before for c in items])
-    score, threshold = max(((prf(scores >= t, truth), float(t)) for t in np.unique(scores)), key=lambda x: x[0].f1)
-    rounded = {"p": score.precision, "r": score.recall, "f1": score.f1, "at": threshold}
-    return {k: round(v, 3) for k, v in rounded.items()}
+    return best_threshold(scores, np.array([c.seen_before for c in items]))
 
 
 def main() -> None:

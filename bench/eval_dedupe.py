@@ -131,12 +131,27 @@ def prf(predicted: np.ndarray, truth: np.ndarray) -> tuple[float, float, float]:
     return precision, recall, 2 * precision * recall / max(1e-9, precision + recall)
 
 
-def best_f1(scores: np.ndarray, truth: np.ndarray) -> float:
+def _curve(scores: np.ndarray, truth: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scores high to low, and precision, recall and F1 when the first n of them are called positive."""
     order = np.argsort(-scores)
     hits = np.cumsum(truth[order])
     precision = hits / np.arange(1, len(order) + 1)
     recall = hits / max(1, truth.sum())
-    return float((2 * precision * recall / np.maximum(precision + recall, 1e-9)).max())
+    return scores[order], precision, recall, 2 * precision * recall / np.maximum(precision + recall, 1e-9)
+
+
+def best_f1(scores: np.ndarray, truth: np.ndarray) -> float:
+    return float(_curve(scores, truth)[3].max())
+
+
+def best_threshold(scores: np.ndarray, truth: np.ndarray) -> dict[str, float]:
+    """P, R and F1 at the threshold with the best F1 (``at``), chosen with the truth: the
+    upper bound of a raw score. Only thresholds a score can take: tied scores fall together."""
+    ranked, precision, recall, f1 = _curve(scores, truth)
+    ends = np.flatnonzero(np.append(ranked[1:] != ranked[:-1], True))  # the last of each tie
+    best = ends[::-1][np.argmax(f1[ends][::-1])]  # of equal F1, the lowest threshold
+    found = {"p": precision[best], "r": recall[best], "f1": f1[best], "at": ranked[best]}
+    return {k: round(float(v), 3) for k, v in found.items()}
 
 
 class Gate:
