@@ -116,6 +116,35 @@ def test_ingesting_a_reused_file_each_day_adds_and_never_renames(
     assert stored_ids(capsys, index) == ["spark/today@2026-09-20#1", "spark/today@2026-09-21#1"]
 
 
+def test_prune_keeps_a_reused_files_earlier_days_and_names_what_it_removes(
+    inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A daily `ingest inbox --prune` deleted yesterday's items and id tables: the file no longer
+    held them. It holds one day at a time; only what is dropped from the day it holds is gone."""
+    days = [
+        briefing("2026-09-20", "flashinfer", "pricing", table="2609.11111"),
+        briefing("2026-09-21", "keda", "pricing"),
+        briefing("2026-09-22", "keda", "pricing", table="2609.19671"),
+        briefing("2026-09-22", "keda"),  # the day's file rewritten: its second item and table dropped
+    ]
+    for text in days:
+        code, out, err = run(capsys, "ingest", str(write(inbox, text)), "--index", index, "--prune")
+        assert code == 0, err
+    assert "1 removed" in out and "removed: spark/today@2026-09-22#2" in out
+    assert stored_ids(capsys, index) == [
+        "spark/today@2026-09-20#1",
+        "spark/today@2026-09-20#2",
+        "spark/today@2026-09-21#1",
+        "spark/today@2026-09-21#2",
+        "spark/today@2026-09-22#1",
+    ]
+    store = Store.open(Path(index))
+    try:
+        assert [m.arxiv_id for m in store.id_mentions()] == ["2609.11111"]
+    finally:
+        store.close()
+
+
 def test_a_reused_file_repeating_yesterdays_item_at_the_same_place_keeps_yesterdays_record(
     inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,7 +46,7 @@ def accept(
     changes = ChangeSet(
         upserts=list(items),
         files={r.id: file for r in items if file},
-        mentions={file: merged_mentions(store, file, mentions)} if file and items else {},
+        mentions={file: merged_mentions(store, file, mentions, {str(r.date) for r in items})} if file and items else {},
     )
     ingest_records(store, changes, model=model, load_encoder=load_encoder, judge=judge)
     return [r.id for r in items]

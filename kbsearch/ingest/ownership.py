@@ -25,6 +25,7 @@ and the checks run a chunk of ids at a time.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -102,9 +103,26 @@ def _slot(record: Record) -> tuple[int, str, str, str]:
     return record.position, record.kind.value, record.content_hash, str(record.date)
 
 
-def merged_mentions(store: Store, source: str, mentions: list[IdMention]) -> list[IdMention]:
+def merged_mentions(store: Store, source: str, mentions: list[IdMention], days: set[str]) -> list[IdMention]:
     """The id-table rows to keep for ``source``: ``mentions``, plus the stored rows
-    of the days they do not cover (what a reused inbox file held on earlier days)."""
-    days = {m.date for m in mentions}
+    of the days the file no longer holds (what a reused inbox file held on earlier
+    days). ``days``: those of the file's records now."""
+    covered = days | {str(m.date) for m in mentions}
     stored = (IdMention.model_validate_json(data) for data in store.mentions_json(source))
-    return [m for m in stored if m.date not in days] + mentions
+    return [m for m in stored if str(m.date) not in covered] + mentions
+
+
+_DAY_OF_ID = re.compile(r"@(\d{4}-\d{2}-\d{2})#")
+"""The day in the id of an inbox file's item (``parse.briefing.dated_stem``)."""
+
+
+def no_longer_yielded(unseen: list[str], days: set[str]) -> list[str]:
+    """Of the stored ids a file did not yield this time, those ``--prune`` removes: not
+    the items of other days of an inbox file reused from day to day, which holds one
+    day at a time. Yesterday's items are not gone from it; they were yesterday's."""
+    return [rid for rid in unseen if (day := _DAY_OF_ID.search(rid)) is None or day.group(1) in days]
+
+
+def day_keyed(ids: list[str]) -> bool:
+    """Whether some of the ids are a reused inbox file's items of a given day."""
+    return any(_DAY_OF_ID.search(rid) for rid in ids)

@@ -52,6 +52,8 @@ class IngestReport(BaseModel):
     updated: int = 0
     unchanged: int = 0
     removed: int = 0
+    removed_ids: list[str] = Field(default_factory=list)
+    """The first ``SHOWN_REMOVED`` of the ids ``--prune`` removed: a user sees what went."""
     embedded: int = 0
     judge_embedded: int = 0
     """Whole texts the judge model embedded in this run (one per new or changed record)."""
@@ -64,6 +66,7 @@ class IngestReport(BaseModel):
 
 
 Input = ParsedFile | JsonlFile
+SHOWN_REMOVED = 20
 
 
 def read_inputs(paths: list[Path], report: IngestReport) -> list[Input]:
@@ -165,7 +168,7 @@ class _Planner:
         if self.prune:
             with timings.phase("plan"):
                 gone = _vanished(self.store, self.ledger, folders, sources)
-            self.report.removed += len(gone)
+            self._count_removed(gone)
             yield ChangeSet(deletes=gone)
 
     def _file_parts(self, item: Input) -> Iterator[ChangeSet]:
@@ -173,23 +176,31 @@ class _Planner:
         if renamed:
             self.report.warnings += [f"{item.source}: record {old!r} is now {new!r}" for old, new in renamed.items()]
             yield ChangeSet(renames=renamed)
-        records = item.iter_records()
+        records, days = item.iter_records(), set()
         while chunk := self._read_chunk(records):
+            days |= {str(r.date) for r in chunk}
             yield self._plan_chunk(chunk, item.source)
             # Resumed once the part is embedded and written.
             self.done += len(chunk)
             if self.progress:
                 self.progress(self.done, self.total)
-        # Without --prune, a reused file's id tables of other days stay, as its records do.
+        # A reused file's id tables of other days stay, as its records do, --prune or not.
+        keep_other_days = not self.prune or ownership.day_keyed(self.ledger.unseen_of_file(item.source))
         mentions = (
-            item.id_mentions if self.prune else ownership.merged_mentions(self.store, item.source, item.id_mentions)
+            ownership.merged_mentions(self.store, item.source, item.id_mentions, days)
+            if keep_other_days
+            else item.id_mentions
         )
         if self.store.mentions_json(item.source) != [m.model_dump_json() for m in mentions]:
             yield ChangeSet(mentions={item.source: mentions})
         if self.prune:
-            gone = self.ledger.unseen_of_file(item.source)
-            self.report.removed += len(gone)
+            gone = ownership.no_longer_yielded(self.ledger.unseen_of_file(item.source), days)
+            self._count_removed(gone)
             yield ChangeSet(deletes=gone)
+
+    def _count_removed(self, gone: list[str]) -> None:
+        self.report.removed += len(gone)
+        self.report.removed_ids += gone[: max(0, SHOWN_REMOVED - len(self.report.removed_ids))]
 
     def _read_chunk(self, records: Iterator[Record]) -> list[Record]:
         with timings.phase("read input"):  # a JSONL file is parsed as it is read

@@ -53,6 +53,10 @@ def ingest_text(report: IngestReport) -> str:
         + f" in {report.seconds:.2f}s"
         + (f" (waited {report.waited:.2f}s for another writer)" if report.waited else "")
     ]
+    if report.removed_ids:
+        more = report.removed - len(report.removed_ids)
+        shown = ", ".join(clean(r, one_line=True) for r in report.removed_ids)
+        lines.append(f"removed: {shown}" + (f" and {more:,} more" if more else ""))
     lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
     return "\n".join(lines)
 
