@@ -76,7 +76,7 @@ from cached_encoder import CACHE_DIR  # noqa: E402
 from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
 
 from kbsearch.dedupe.calibrate import fit_same_item  # noqa: E402
-from kbsearch.dedupe.claims import numbers_make_new  # noqa: E402
+from kbsearch.dedupe.claim_numbers import numbers_make_new  # noqa: E402
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig, config_for, load_config  # noqa: E402
 from kbsearch.dedupe.replay import Checked, ClaimOutcome, ReplayResult, read_stream, replay  # noqa: E402
 from kbsearch.dedupe.results import ClaimEvidence, Verdict  # noqa: E402
@@ -301,13 +301,9 @@ def said(outcome: ClaimOutcome, form: Scorer) -> bool:
 
 def _said_by(evidence: ClaimEvidence, form: Scorer) -> bool:
     """As ``judge_said`` decides one weighed passage (``numbers_make_new``)."""
-    probability = form.probability(evidence.features)
+    weighed = evidence.model_copy(update={"probability": form.probability(evidence.features)})
     moved = evidence.moved_on is not None
-    return (
-        form.decide(probability)
-        and not moved
-        and not numbers_make_new(evidence.new_numbers, evidence.added_counts, probability)
-    )
+    return form.decide(weighed.probability) and not moved and not numbers_make_new(weighed, form)
 
 
 def redecided(result: ReplayResult, form: Scorer) -> list[Checked]:

@@ -224,6 +224,25 @@ def test_a_measured_result_a_changed_count_or_an_unsure_passage_keeps_the_number
         assert not status.known and status.new_numbers, claim  # type: ignore[attr-defined]
 
 
+def test_a_key_point_restated_with_the_figures_it_left_out_is_known() -> None:
+    """Another writer's key point of the same result, with the figures that one left out:
+    known, and the figure shown beside it. The same words as the record's summary, not a key
+    point of it, leave the figure news; so does a figure that can be the key point's own
+    changed (8 → 4 H200), however surely the key point says the rest."""
+    claim = "cache compression lifts the success rate to 90%"
+    key_points = ("cache compression lifts the success rate", "it needs no retraining")
+    key_point = record("kp", "a compression paper", *key_points)
+    restated = said(claim, key_point, same={"kp"}, shape=UNSURE)
+    assert restated.known and restated.extra_numbers == ["90%"]  # type: ignore[attr-defined]
+    [evidence] = restated.evidence  # type: ignore[attr-defined]
+    assert evidence.key_point and not evidence.changes_a_figure
+    summary = record("sm", "cache compression lifts the success rate")
+    assert not said(claim, summary, same={"sm"}, shape=UNSURE).known  # type: ignore[attr-defined]
+    deployed = record("dp", "a serving paper", "cache compression served on 8 H200", "it needs no retraining")
+    changed = said("cache compression served on 4 H200", deployed, same={"dp"}, shape=SURE)
+    assert not changed.known and changed.new_numbers == ["4"]  # type: ignore[attr-defined]
+
+
 def test_a_claim_moving_its_item_to_a_later_stage_is_new() -> None:
     """A passage telling an earlier stage shares nearly every word with the claim: the form
     says it, and the merge it announces would be dropped as known."""

@@ -63,6 +63,7 @@ def test_with_no_stated_figure_every_missing_one_is_new() -> None:
     [
         ("评估2022-2023年的考试，并扩展到2022–2024 exams", set()),
         ("2019至2021年间收集", set()),
+        ("驱动与插件版本须对齐（jay 9-17 已记），9月17日、9 月 18 号复测", set()),
         ("采用 ℓ2,0 范数约束投影矩阵", set()),
         ("12,34 与 1,618 条", {"12", "34", "1618"}),
         ("训练数据 3.5 trillion tokens，或 1.2万亿", {"3.5t", "1.2t"}),
@@ -75,6 +76,22 @@ def test_spans_of_years_norm_names_and_trillions_read_right(text: str, expected:
     assert substantive_numbers(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("ranged", "each_with_its_unit"),
+    [
+        ("成功率约 26-30%", "成功率约 26%-30%"),
+        ("WER reductions of 19–33%", "WER 降低 19% 至 33%"),
+        ("快 2~3 倍", "2x to 3x faster"),
+        ("7-8B models", "7B and 8B models"),
+        ("latency of 10 to 20 ms", "时延 10 ms 到 20 ms"),
+    ],
+)
+def test_a_range_written_with_one_unit_gives_it_to_both_ends(ranged: str, each_with_its_unit: str) -> None:
+    """One writer puts the unit once, another on both ends: one pair of figures."""
+    found = substantive_numbers(ranged)
+    assert len(found) == 2 and found == substantive_numbers(each_with_its_unit)
+
+
 def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_not() -> None:
     known = embedded("a", "", "Kimi K3 的 1T 参数版本在 8 张 H200 上部署，吞吐提升 2.3 倍。", kind=Kind.increment)
     detail = claim_status(known, "Kimi K3 的 1T 参数版本在 8 张 H200 上部署，吞吐提升 2.3 倍，显存降 40%。", True)
@@ -82,6 +99,25 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
     assert detail.extra_numbers == ["40%"]  # kept known, but the figure is shown, not lost
     changed = claim_status(known, "Kimi K3 的 1T 参数版本在 4 张 H200 上部署，吞吐提升 2.3 倍。", True)
     assert not changed.known and changed.new_numbers == ["4"]
+
+
+@pytest.mark.parametrize(
+    "retold",
+    [
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（昨天报的是 31%）",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%，而不是此前报告的 31%",
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt now 24% lower "
+        "(down from the 31% reported yesterday)",
+    ],
+)
+def test_a_figure_given_beside_the_one_it_replaces_is_a_changed_figure(retold: str) -> None:
+    """The claim restates the record's 31% only to replace it: 24% is that figure changed,
+    not one more detail of a known result."""
+    known = embedded(
+        "a", "", "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 31%。", kind=Kind.increment
+    )
+    status = claim_status(known, retold, True)
+    assert not status.known and status.new_numbers == ["24%"]
 
 
 def test_a_figure_of_another_size_is_no_change_of_a_stated_one() -> None:

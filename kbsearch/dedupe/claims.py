@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kbsearch.dedupe.claim_numbers import numbers_make_new
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.judged_passages import judged_passages
@@ -21,7 +22,7 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder, TokenEncoder
-from kbsearch.text.quantities import added_counts, new_figures, unstated
+from kbsearch.text.quantities import added_counts, changes_a_figure, new_figures, replaced_figures, unstated
 from kbsearch.text.stages import moved_on
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
@@ -73,7 +74,7 @@ def judge_claim(
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated: set[str] = set().union(*(k.stated_numbers for k in same_items))
-    unseen = new_figures(substantive_numbers(claim), stated)
+    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim))
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
@@ -204,7 +205,12 @@ class Weighed:
     probability: float = 0.0
     new_numbers: list[str] = field(default_factory=list)
     added_counts: bool = False
+    changes_a_figure: bool = False
     moved_on: str | None = None
+
+    @property
+    def key_point(self) -> bool:
+        return self.hit.known.is_key_point(self.hit.index)
 
     def evidence(self) -> ClaimEvidence:
         rounded = {name: round(value, 6) for name, value in self.features.items()}
@@ -214,6 +220,8 @@ class Weighed:
             probability=round(self.probability, 4),
             features=rounded,
             new_numbers=self.new_numbers,
+            key_point=self.key_point,
+            changes_a_figure=self.changes_a_figure,
             added_counts=self.added_counts,
             moved_on=self.moved_on,
         )
@@ -246,12 +254,13 @@ def judge_said(
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
-    numbers = substantive_numbers(claim)
-    unseen = new_figures(numbers, stated)
+    numbers, replaced = substantive_numbers(claim), replaced_figures(claim)
+    unseen = new_figures(numbers, stated, replaced)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
-        same.added_counts = added_counts(unseen, numbers, stated)
-        if not numbers_make_new(unseen, same.added_counts, same.probability):
+        same.added_counts = added_counts(unseen, numbers, stated, replaced)
+        same.changes_a_figure = changes_a_figure(unseen, numbers, stated, replaced)
+        if not numbers_make_new(same, form):
             unseen = []  # counts as detail: shown beside the known claim (``extra_numbers``), not lost
     # A passage telling an earlier stage reads as the claim's own sentence (``stages``).
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen and not same.moved_on
@@ -308,19 +317,6 @@ def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
     return by_cosine.model_copy(update={"cosine_known": by_cosine.known, "evidence": by_form.evidence})
 
 
-SURELY_SAID = 0.5
-"""A same-item passage that says the claim with at least this probability (``claim_said``)
-carries the counts the claim adds (``quantities.added_counts``) as detail: another writer
-of the paper gives the dataset's size or how many models were compared, and the method is
-the one the record states. Chosen on the earlier half of the dev pairs (docs/dedupe.md)."""
-
-
-def numbers_make_new(missing: list[str], counts_only: bool, probability: float) -> bool:
-    """Whether the numbers a passage's record lacks make the claim new: they do unless
-    they only add counts (``quantities.added_counts``) to a claim it surely says."""
-    return bool(missing) and not (counts_only and probability >= SURELY_SAID)
-
-
 COVERAGE_CANDIDATES = 3
 """Same-item passages, nearest by the judge's cosine, whose token coverage of a claim
 is read: the token graph was most of a check's added cost on records of many
@@ -344,7 +340,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
     hits, cosines = [hits[i] for i in chosen], [cosines[i] for i in chosen]
     claim_tokens, *tokened = reader.token_rows([claim, *(h.known.passages[h.index] for h in hits)])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
-    names, numbers = latin_names(claim), substantive_numbers(claim)
+    names, numbers, replaced = latin_names(claim), substantive_numbers(claim), replaced_figures(claim)
     pooled = _pooled_coverage(claim_tokens, hits, tokened, same_ids)
     out = []
     for hit, judge_cosine, token_rows in zip(hits, cosines, tokened, strict=True):
@@ -368,7 +364,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             # sits at judge cosines (0.87-0.92) where a Chinese one would be a new fact.
             english_pair=1.0 if not cross and claim_language == "en" else 0.0,
         )
-        changed = new_figures(numbers, hit.known.stated_numbers)
+        changed = new_figures(numbers, hit.known.stated_numbers, replaced)
         out.append(Weighed(hit, is_same, features, new_numbers=changed))
     return out
 

@@ -97,9 +97,15 @@ class ClaimEvidence(BaseModel):
     features: dict[str, float]
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers of the claim that this passage's record does not carry."""
+    key_point: bool = False
+    """The passage is one of its record's own key points (要点), not its title, whole
+    text or a sentence cut from the text: a key point the claim restates carries the
+    numbers it adds as detail, unless one is a figure changed (``claim_numbers.numbers_make_new``)."""
+    changes_a_figure: bool = False
+    """A number the record lacks can be one of its figures changed (8 → 4 H200)."""
     added_counts: bool = False
     """Those numbers only count what the claim adds in detail (``quantities.added_counts``):
-    a passage that surely says the claim carries them (``claims.SURELY_SAID``)."""
+    a passage that surely says the claim carries them (``claim_numbers.SURELY_SAID``)."""
     moved_on: str | None = None
     """"<then> → <now>" when the claim says the item reached a later stage than this
     passage (else its record) says (``stages.moved_on``): a passage that says it

@@ -77,6 +77,15 @@ class Embedded:
             self._features[index] = (language(text), lexical_tokens(text))
         return self._features[index]
 
+    def is_key_point(self, index: int) -> bool:
+        """Whether the passage is one of the writer's own key points (要点), not the
+        title, the whole text or a sentence cut from it."""
+        return index < len(self.passages) and self.passages[index] in self._key_points
+
+    @cached_property
+    def _key_points(self) -> frozenset[str]:
+        return frozenset(self.record.claim_texts()) if self.record.claims else frozenset()
+
     @classmethod
     def whole_only(cls, record: Record, whole: np.ndarray, judge: np.ndarray | None = None) -> Embedded:
         """A record with only its whole-record vectors: all that ``compare`` reads.

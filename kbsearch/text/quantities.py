@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
-from kbsearch.text.textsim import MAGNITUDE_SUFFIXES
+from kbsearch.text.textsim import MAGNITUDE_SUFFIXES, numbers
 
 _CANONICAL = re.compile(r"^(\d+(?:\.\d+)?)([a-z%]*)$")
 _MIN_ROUNDED_DIGITS = 2
@@ -97,29 +97,54 @@ def could_be_changed(new: str, old: str) -> bool:
     return low > 0 and high <= low * _CHANGED_WITHIN
 
 
-def new_figures(claimed: set[str], stated: Iterable[str]) -> list[str]:
+# Words by which a claim gives a figure as the one it replaces: 降低 24%（昨天报的是 31%）,
+# "now 24% (down from the 31% reported yesterday)", "24% rather than 31%".
+_REPLACED_BEFORE = re.compile(
+    r"(?:昨天|昨日|此前|之前|先前|原先|原来|上次|早先|曾经?)\s*(?:报告|报|给出|公布|说)?的?\s*(?:是|为)?"
+    r"|而(?:不是|非)|不是此前|down from|up from|revised from|corrected from|previously|rather than|instead of",
+    re.IGNORECASE,
+)
+_REPLACED_WITHIN = 24
+"""Characters after such words in which the replaced figure is read."""
+
+
+def replaced_figures(text: str) -> set[str]:
+    """The figures a claim says it replaces (see ``_REPLACED_BEFORE``), in ``numbers``' spelling."""
+    found: set[str] = set()
+    for marker in _REPLACED_BEFORE.finditer(text):
+        found |= numbers(text[marker.end() : marker.end() + _REPLACED_WITHIN])
+    return found
+
+
+def new_figures(claimed: set[str], stated: Iterable[str], replaced: Iterable[str] = ()) -> list[str]:
     """The claimed numbers that make a claim new against a record stating ``stated``.
 
     Every number the record lacks, unless the record states some of the claim's
     numbers and none it lacks can be a changed figure (a number the record states
     and the claim does not, of the same unit and size: 8 H200 → 4 H200). Then the
     claim restates a known result with more detail of it, as another writer of
-    the same paper does."""
+    the same paper does. A stated figure the claim itself gives as the one it
+    replaces (``replaced_figures``: 24%, "down from the 31%") counts as not restated."""
     said = list(stated)
     missing = unstated(claimed, said)
     if not missing or len(missing) == len(claimed):
         return sorted(missing)
-    return sorted(missing) if _any_changed(missing, claimed, said) else []
+    return sorted(missing) if changes_a_figure(missing, claimed, said, replaced) else []
 
 
-def _any_changed(missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str]) -> bool:
+def changes_a_figure(
+    missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str], replaced: Iterable[str] = ()
+) -> bool:
     """Whether a number the record lacks can be one of its figures that the claim
-    does not restate, changed (8 H200 → 4 H200)."""
-    left_out = unstated(stated, claimed)
+    does not restate, or gives as replaced, changed (8 H200 → 4 H200)."""
+    stated = list(stated)
+    left_out = unstated(stated, claimed) | (set(replaced) - unstated(replaced, stated))
     return any(could_be_changed(n, m) for n in missing for m in left_out)
 
 
-def added_counts(missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str]) -> bool:
+def added_counts(
+    missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str], replaced: Iterable[str] = ()
+) -> bool:
     """Whether the numbers a record lacks only count what a restated claim adds in detail
     (a dataset of 10,000 queries, 18 models compared): each a whole count with no unit,
     none of them a stated count changed (8 → 4 H200). A measured result (a percentage,
@@ -127,7 +152,7 @@ def added_counts(missing: Iterable[str], claimed: Iterable[str], stated: Iterabl
     missing = list(missing)
     if not missing or not all(_is_count(n) for n in missing):
         return False
-    return not _any_changed(missing, claimed, stated)
+    return not changes_a_figure(missing, claimed, stated, replaced)
 
 
 def _is_count(number: str) -> bool:

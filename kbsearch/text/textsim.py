@@ -52,11 +52,13 @@ _LABEL_BEFORE = re.compile(
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z][A-Za-z]*\s+$")
 # A fraction of itself (2048/2048 passed) says "all", not a quantity.
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
-# Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result.
+# Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result;
+# so do the writers' days (9-16锚定, jay 9-17 已记, 9月17日).
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
     r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
-    r"|\d{1,2}-\d{1,2}(?=\s*(?:锚定|棒|晚|早|$))"
+    r"|\d{1,2}-\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))"
+    r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
 # cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位.
@@ -159,13 +161,24 @@ def numbers(text: str) -> set[str]:
     A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``)."""
     text = _DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", spelled_out(text))))
     found = set()
-    for match in _NUMBER.finditer(text):
-        value, unit = match.group(1), (match.group(2) or match.group(3) or "").lower()
+    matches = list(_NUMBER.finditer(text))
+    for match, after in zip(matches, [*matches[1:], None], strict=False):
+        value, unit = match.group(1), _unit(match)
+        if not unit and after is not None and _RANGE_GAP.fullmatch(text, match.end(), after.start()):
+            unit = _unit(after)  # 26-30% is 26% to 30%: the end's unit is the start's too
         if _is_label(text, match.start(), value, unit):
             continue
         unit = "x" if unit in {"×", "倍"} else unit
         found.add(_canonical(value.replace(",", ""), unit))
     return found
+
+
+def _unit(match: re.Match[str]) -> str:
+    return (match.group(2) or match.group(3) or "").lower()
+
+
+# Between the ends of a range written with one unit (19–33%, 2~3 倍, 7-8B, 3 to 5x).
+_RANGE_GAP = re.compile(r"\s*(?:[-–—~～]|to|至|到)\s*", re.IGNORECASE)
 
 
 def _canonical(value: str, unit: str) -> str:

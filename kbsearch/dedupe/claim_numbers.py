@@ -1,0 +1,46 @@
+"""Whether the numbers a claim adds to a same-item record make it new, or are detail
+of a claim the record already states (``claims.judge_said`` and the replays' re-decision)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from kbsearch.dedupe.scorer import Scorer
+
+
+class WeighedNumbers(Protocol):
+    """What the decision reads of one weighed passage (``claims.Weighed``, or the
+    ``ClaimEvidence`` a replay saved of it)."""
+
+    @property
+    def new_numbers(self) -> list[str]: ...
+    @property
+    def probability(self) -> float: ...
+    @property
+    def added_counts(self) -> bool: ...
+    @property
+    def key_point(self) -> bool: ...
+    @property
+    def changes_a_figure(self) -> bool: ...
+
+
+SURELY_SAID = 0.5
+"""A same-item passage that says the claim with at least this probability (``claim_said``)
+carries the counts the claim adds (``quantities.added_counts``) as detail: another writer
+of the paper gives the dataset's size or how many models were compared, and the method is
+the one the record states. Chosen on the earlier half of the dev pairs (docs/dedupe.md)."""
+
+
+def numbers_make_new(weighed: WeighedNumbers, form: Scorer) -> bool:
+    """Whether the numbers a same-item passage's record lacks make the claim new. They
+    do unless they only add counts (``quantities.added_counts``) to a claim the passage
+    surely says, or the passage is a key point of the record that says the claim (by
+    ``form``) and none of them can be a figure of the record changed: another writer's
+    key point of the same result, with the figures that one left out. A summary that
+    states a result's gist is no such key point: its figures are the news."""
+    if not weighed.new_numbers:
+        return False
+    probability = weighed.probability
+    if weighed.added_counts and probability >= SURELY_SAID:
+        return False
+    return not (weighed.key_point and not weighed.changes_a_figure and form.decide(probability))
