@@ -33,7 +33,7 @@ def item_of(*claims: ClaimStatus) -> ItemResult:
 
 
 def lines(*claims: ClaimStatus) -> list[str]:
-    return [line for line in item_text(item_of(*claims)).splitlines() if "says the same" in line]
+    return [line for line in item_text(item_of(*claims)).splitlines() if "←" in line]
 
 
 def test_a_new_claim_said_by_another_item_says_so() -> None:
@@ -45,6 +45,19 @@ def test_known_claims_new_numbers_and_weak_matches_read_as_before() -> None:
     known, numbers, weak = lines(claim(True, 0.9), claim(False, 0.7, ["2.5×"]), claim(False, 0.2))
     assert not any("not the same item" in line for line in (known, numbers, weak))
     assert "0.20 < 0.50" in weak and "[new numbers: 2.5×]" in numbers
+
+
+def test_a_passage_below_the_threshold_is_named_the_nearest_not_as_saying_the_claim() -> None:
+    """'← jay#1 says the same 0.00 < 0.08' named an unrelated record as if it agreed."""
+    [weak] = lines(claim(False, 0.0))
+    assert "← jay/2026-08-26#2 is the nearest, 0.00 < 0.50" in weak and "says the same" not in weak
+
+
+def test_a_claim_new_by_its_numbers_quotes_the_passage_with_the_old_figure() -> None:
+    """A changed figure's line named the record but hid the 30% the claim's 20% replaces."""
+    changed = claim(False, 0.9, ["20%"]).model_copy(update={"best_text": "keeps about 30% of the KV entries"})
+    text = item_text(item_of(changed)).splitlines()
+    assert any(line.strip() == "“keeps about 30% of the KV entries”" for line in text)
 
 
 def test_a_new_claim_clearing_the_threshold_says_why_in_the_same_clause() -> None:

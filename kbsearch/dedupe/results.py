@@ -155,8 +155,16 @@ class ClaimStatus(BaseModel):
         threshold, and why a NEW claim clearing it is new; of a restated claim, that."""
         if self.restated:
             return "a card of the same paper: a claim is known unless it brings a new number"
-        said = f"says the same {self.score:.2f} {'≥' if self.score >= self.threshold else '<'} {self.threshold:.2f}"
+        if self.score < self.threshold:  # says nothing of the claim: only the nearest there is
+            return f"is the nearest, {self.score:.2f} < {self.threshold:.2f}"
+        said = f"says the same {self.score:.2f} ≥ {self.threshold:.2f}"
         return f"{said}, {self.new_though_said}" if self.new_though_said else said
+
+    @property
+    def passage_shown(self) -> bool:
+        """Whether a claim line quotes its passage: when it says the claim, or all of it
+        but a figure, a stage or the item (the old figure is what the user compares)."""
+        return bool(self.best_text) and (self.known or bool(self.new_though_said))
 
     @property
     def new_though_said(self) -> str:

@@ -71,7 +71,7 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
     if claim.moved_on:
         numbers += f" [moved on: {clean(claim.moved_on, one_line=True)}]"
     lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
-    if claim.known and claim.best_text:
+    if claim.passage_shown:
         lines.append(f"           “{fit(clean(claim.best_text, one_line=True), 100).rstrip()}”")
     return lines
 

@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kbsearch.dedupe.results import ClaimStatus, Flag, FlagKind, ItemResult, Match
+from kbsearch.render import clean
+from kbsearch.render.cells import fit
 from kbsearch.tui.literal import join, plain, verdict
 
 
@@ -41,6 +43,9 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
                 Text(f"  {claim.how_said}"),
             )
         )
+    if claim.passage_shown:
+        passage = plain(fit(clean(claim.best_text or "", one_line=True), 100).rstrip(), style="dim")
+        lines.append(join(Text("        “"), passage, Text("”")))
     return lines
 
 
