@@ -190,3 +190,26 @@ def test_ingest_loads_the_model_before_taking_the_writer_lock(
                 kb.ingest([path])
             assert (kb._encoder is not None) is loads  # a writer waits for the write, not for a model load
             kb.close()
+
+
+def test_explain_says_when_check_reads_key_points_the_stored_record_does_not_keep(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check embeds an incoming item's key points; a short record keeps its one key point inside
+    its text, so explain read it by another form and printed another probability and threshold
+    than check, with nothing saying why."""
+    rows = [
+        {"id": "short", "title": "DeepGEMM", "claims": ["grouped FP8 GEMM for the MoE experts on Hopper"]},
+        {"id": "split", "title": "Marlin FP8 kernels", "text": "Marlin FP8 kernels merged into vLLM for Ada GPUs, "
+         "with a long description of what they do and where they run",
+         "claims": ["FP8 weights on Ada", "merged upstream"]},
+    ]  # fmt: skip
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    folder = str(tmp_path / "idx")
+    assert run(capsys, "ingest", str(source), "--index", folder)[0] == 0
+    code, out, _ = run(capsys, "explain", "short", "split", "--index", folder)
+    assert code == 0 and "learned form read: summary" in out
+    assert "note: A's key points are stored inside its text" in out and "run 'kbsearch check'" in out
+    code, out, _ = run(capsys, "explain", "split", "short", "--index", folder)
+    assert code == 0 and "learned form read: key points" in out and "note:" not in out

@@ -14,7 +14,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.names import NameHolders
-from kbsearch.dedupe.results import Explanation, Neighbours
+from kbsearch.dedupe.results import Explanation, Match, Neighbours
 from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import SearchFilter
@@ -86,10 +86,24 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explana
     flt = SearchFilter(exclude_ids=[a_id])
     nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
     around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
+    match = compare(a, b, config, around, name_count)
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),
         model=store.model or "",
-        match=compare(a, b, config, around, name_count),
+        match=match,
         rules=rule_findings(a, b, config, name_count, around),
+        notes=_unread_by_explain(a, match),
     )
+
+
+def _unread_by_explain(a: Embedded, match: Match) -> list[str]:
+    """What check reads of A coming in again that the stored records do not give explain."""
+    if a.record.claims and a.claim_rows is None:
+        return [
+            "A's key points are stored inside its text, not as passages of their own, so explain reads "
+            f"A by its {match.form} form; check embeds an incoming item's key points and reads them "
+            "(and, for a short item, the judge's token alignment), so its probability and threshold "
+            "may differ: run 'kbsearch check' on A's file to see check's"
+        ]
+    return []

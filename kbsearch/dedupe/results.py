@@ -86,6 +86,14 @@ class Match(BaseModel):
         as 1.00 beside "not the same item"; the reason line names the rule)."""
         return f"{self.probability:.2f}" if self.rule in (Rule.learned, Rule.surer_match) else "rule"
 
+    @property
+    def form(self) -> str:
+        """Which learned form read the pair (``DedupeConfig.same_item_for``), by what it read."""
+        claims, aligned = "claims_covered" in self.features, "aligned" in self.features
+        return {(True, True): "key points, aligned", (True, False): "key points", (False, True): "aligned"}.get(
+            (claims, aligned), "summary"
+        )
+
 
 class ClaimEvidence(BaseModel):
     """One passage the claim decision weighed: the best of the same-item records', or of the
@@ -356,3 +364,5 @@ class Explanation(BaseModel):
     """The judgement ``check`` would make of B as a known record for A."""
     rules: list[RuleFinding]
     """Every rule in the order they are applied; the first with a say decides."""
+    notes: list[str] = Field(default_factory=list)
+    """Where ``check`` may read the pair otherwise (what explain cannot see of A)."""

@@ -143,7 +143,9 @@ def explanation_text(result: Explanation) -> str:
         f"B  {clean(result.b.id, one_line=True)}  {who(result.b.instance, result.b.date)}  "
         f"{clean(result.b.title, one_line=True)[:70]}",
         f"{verdict}: {'; '.join(clean(r, one_line=True) for r in result.match.reasons)}",
-        f"cosine {result.match.score:.3f}, lexical overlap {result.match.lexical:.3f} (model {result.model})",
+        f"cosine {result.match.score:.3f}, lexical overlap {result.match.lexical:.3f} (model {result.model}); "
+        f"learned form read: {result.match.form}",
+        *(f"note: {clean(note, one_line=True)}" for note in result.notes),
         "rules, in order (the first with a say decides):",
     ]
     decided = False
