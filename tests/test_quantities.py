@@ -199,3 +199,9 @@ def test_a_figure_in_words_that_changes_is_new(known: str, changed: str) -> None
 )
 def test_vague_sizes_ranges_ordinals_and_nouns_state_no_figure(text: str) -> None:
     assert substantive_numbers(text) == set()
+
+
+def test_a_gain_of_a_few_points_is_a_result_and_a_count_of_key_points_is_not() -> None:
+    """ "6 AUC points higher" is the result itself; a lone digit elsewhere is a list marker or a step."""
+    assert substantive_numbers("an average increase of 6 AUC points, 3 pp on MMLU, 提升 5 个百分点") == {"6", "3", "5"}
+    assert substantive_numbers("the 4 key points and the 3 main points of the paper") == set()
