@@ -3,9 +3,11 @@
 An error is one line on stderr (``kbsearch: what; what to do``), or under
 ``--json`` one JSON object there, so that a script reading stdout as JSON can
 read a failure the same way. A usage error (an unknown option, a bad date)
-gets the same treatment. A reader that goes away before the output is read
-(``kbsearch list | head``) ends the run quietly, with the status a process
-killed by SIGPIPE has, as other Unix tools do.
+gets the same treatment, and so does an unexpected exception (a bug), with
+an exit code of its own: a pipeline must not read a crash as a verdict. A
+reader that goes away before the output is read (``kbsearch list | head``)
+ends the run quietly, with the status a process killed by SIGPIPE has, as
+other Unix tools do.
 """
 
 from __future__ import annotations
@@ -14,12 +16,18 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from typing import NoReturn
 
 from kbsearch.errors import KbError
+from kbsearch.runtime import tracebacks
 from kbsearch.text.terminal import clean, inert_json
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+"""An unexpected exception: a bug in kbsearch. Distinct from 1 (``check``
+found a DUPLICATE, ``ingest`` refused some files) and from 2 (the input or
+the index is wrong), which a pipeline acts on."""
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 128 + 13
 """128 + SIGPIPE: what a shell reports for ``yes | head``."""
@@ -82,13 +90,29 @@ def _is_option(word: str, takes_value: dict[str, bool]) -> bool:
     return word in takes_value or takes_value.get(word[:2], False)
 
 
-def report_error(err: KbError, *, as_json: bool) -> None:
+def report_error(err: KbError, *, as_json: bool, exit_code: int = EXIT_USAGE) -> None:
     if as_json:
-        payload = {"error": err.message, "hint": err.hint, "path": err.path, "line": err.line, "exit_code": 2}
+        payload = {"error": err.message, "hint": err.hint, "path": err.path, "line": err.line, "exit_code": exit_code}
         print(inert_json(json.dumps(payload, ensure_ascii=False)), file=sys.stderr)
     else:
         # Messages quote file names and file contents: strip what a terminal would obey.
         print(f"kbsearch: {clean(err.one_line(), one_line=True)}", file=sys.stderr)
+
+
+def report_internal_error(err: Exception, *, as_json: bool) -> int:
+    """A bug, not the user's mistake: one line naming the exception (the
+    traceback above it only on request, as it tells a user nothing)."""
+    if tracebacks.wanted():
+        traceback.print_exception(err, file=sys.stderr)
+        hint = "a bug in kbsearch, not in the input: please report it with the traceback above"
+    else:
+        hint = (
+            f"a bug in kbsearch, not in the input: re-run with {tracebacks.TRACEBACK_ENV}=1 to see where, and report it"
+        )
+    report_error(
+        KbError(f"internal error: {tracebacks.described(err)}", hint=hint), as_json=as_json, exit_code=EXIT_INTERNAL
+    )
+    return EXIT_INTERNAL
 
 
 def report_usage_error(err: UsageError, *, as_json: bool) -> int:

@@ -30,8 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="kbsearch",
         description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",
-        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error, 130 interrupted, "
-        "141 the reader of the output went away",
+        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error, 3 internal error (a bug; "
+        "KBSEARCH_TRACEBACK=1 shows it), 130 interrupted, 141 the reader of the output went away",
     )
     parser.add_argument("--version", action="version", version=f"kbsearch {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -1,0 +1,97 @@
+"""What a new user runs into: a bug that must not read as a verdict, a
+misspelt or shortened option, a filter naming what the index does not hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FAKE_DEDUPE
+
+from kbsearch.cli import main
+from kbsearch.kb import KnowledgeBase
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BRIEFING = str(EXAMPLES / "briefings" / "2026-09-20-jay-engineering-e1prep.md")
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "models.txt"
+    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def index(models: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = str(tmp_path_factory.mktemp("kb") / "idx")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KBSEARCH_MODELS", str(models))
+        assert main(["ingest", str(EXAMPLES), "--index", folder]) == 0
+    return folder
+
+
+@pytest.fixture
+def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    for name in ("KBSEARCH_MODEL", "KBSEARCH_TRACEBACK", "KBSEARCH_SERVER"):
+        monkeypatch.delenv(name, raising=False)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def _breaks(error: BaseException):  # type: ignore[no-untyped-def]
+    def broken(*args: object, **kwargs: object) -> None:
+        raise error
+
+    return broken
+
+
+# -- a bug is not a verdict ------------------------------------------------------
+
+
+def test_a_bug_exits_3_with_one_line_not_1_with_a_traceback(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(KnowledgeBase, "check", _breaks(ValueError("a bug deep\nin the code")))
+    code, out, err = cli("check", BRIEFING, "--index", index)
+    assert code == 3 and out == ""
+    assert err.splitlines() == [
+        "kbsearch: internal error: ValueError: a bug deep in the code (a bug in kbsearch, not in the input: "
+        "re-run with KBSEARCH_TRACEBACK=1 to see where, and report it)"
+    ]
+    code, out, err = cli("check", BRIEFING, "--index", index, "--json")
+    assert code == 3 and out == ""
+    error = json.loads(err)
+    assert error["error"] == "internal error: ValueError: a bug deep in the code" and error["exit_code"] == 3
+    assert "KBSEARCH_TRACEBACK=1" in error["hint"]
+
+
+def test_the_traceback_of_a_bug_is_shown_on_request(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(KnowledgeBase, "check", _breaks(ValueError("a bug")))
+    monkeypatch.setenv("KBSEARCH_TRACEBACK", "1")
+    code, _, err = cli("check", BRIEFING, "--index", index)
+    assert code == 3 and err.startswith("Traceback (most recent call last):") and "in broken" in err
+    assert err.splitlines()[-1].startswith("kbsearch: internal error: ValueError: a bug (")
+
+
+def test_ctrl_c_still_exits_130_without_a_traceback(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(KnowledgeBase, "check", _breaks(KeyboardInterrupt()))
+    code, out, err = cli("check", BRIEFING, "--index", index)
+    assert code == 130 and out == "" and "Traceback" not in err and err.startswith("kbsearch: interrupted")
