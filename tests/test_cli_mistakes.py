@@ -4,10 +4,12 @@ misspelt or shortened option, a filter naming what the index does not hold."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from conftest import FAKE_DEDUPE
+from support.cli import index_files
 
 from kbsearch.cli import main
 from kbsearch.kb import KnowledgeBase
@@ -95,3 +97,48 @@ def test_ctrl_c_still_exits_130_without_a_traceback(
     monkeypatch.setattr(KnowledgeBase, "check", _breaks(KeyboardInterrupt()))
     code, out, err = cli("check", BRIEFING, "--index", index)
     assert code == 130 and out == "" and "Traceback" not in err and err.startswith("kbsearch: interrupted")
+
+
+# -- a misspelt or shortened option ----------------------------------------------
+
+
+def test_a_misspelt_option_gets_the_commands_usage_and_the_option_it_is_close_to(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("check", BRIEFING, "--asof", "2026-09-01", "--index", index)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: kbsearch check ") and "usage: kbsearch [-h]" not in err
+    assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --asof 2026-09-01; did you mean --as-of?")
+    code, _, err = cli("check", BRIEFING, "--asof", "2026-09-01", "--index", index, "--json")
+    error = json.loads(err)
+    assert code == 2 and error["error"].endswith("; did you mean --as-of?")
+    assert error["usage"].startswith("usage: kbsearch check ")
+
+
+def test_an_option_far_from_any_gets_no_guess(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("search", "x", "--zzzzzz", "--index", index)
+    assert code == 2 and err.startswith("usage: kbsearch search ")
+    assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --zzzzzz")
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["ingest", str(EXAMPLES / "cards"), "--prun"], "--prune"),
+        (["search", "x", "--inst", "jay"], "--instance"),
+        (["check", BRIEFING, "--acc"], "--accept"),
+        (["list", "--lim", "3"], "--limit"),
+    ],
+    ids=lambda value: value[0] if isinstance(value, list) else value,
+)
+def test_an_option_is_never_taken_from_its_start(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    argv: list[str],
+    meant: str,
+) -> None:
+    copy = shutil.copytree(index, tmp_path / "idx")  # taken as --prune or --accept, they would write
+    before = index_files(copy)
+    code, out, err = cli(*argv, "--index", str(copy))
+    assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
+    assert err.rstrip().endswith(f"; did you mean {meant}?")
+    assert index_files(copy) == before

@@ -13,11 +13,12 @@ other Unix tools do.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
 import traceback
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from kbsearch.errors import KbError
 from kbsearch.runtime import tracebacks
@@ -44,10 +45,45 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose usage errors reach ``main``, which reports
-    them as text or JSON; subcommand parsers are of this class too."""
+    them as text or JSON, and which takes an option only as spelt in full:
+    argparse would read ``--prun`` as ``--prune``, and a shortening that is
+    harmless today becomes another option when one is added."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.format_usage())
+
+
+class CommandParser(Parser):
+    """A command's parser (``kbsearch check …``): it refuses an unknown option
+    itself, with its own usage and the option meant, where argparse hands the
+    leftovers up to ``kbsearch``'s parser, whose usage names no option of the
+    command."""
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
+        if extras:
+            self.error(unrecognized(extras, self))
+        return parsed, extras
+
+
+def unrecognized(extras: list[str], parser: argparse.ArgumentParser) -> str:
+    """argparse's message, plus the options of ``parser`` that the unknown ones are close to."""
+    known = [option for action in parser._actions for option in action.option_strings]  # no public list
+    meant: dict[str, str] = {}
+    for word in extras:
+        name = word.split("=", 1)[0]
+        if name.startswith("-") and (close := difflib.get_close_matches(name, known, n=1)):
+            meant[name] = close[0]
+    message = f"unrecognized arguments: {' '.join(extras)}"
+    if len(meant) == 1:
+        return f"{message}; did you mean {next(iter(meant.values()))}?"
+    if meant:
+        return f"{message}; did you mean " + ", ".join(f"{right} for {wrong}" for wrong, right in meant.items()) + "?"
+    return message
 
 
 def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:

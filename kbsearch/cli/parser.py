@@ -9,7 +9,7 @@ from typing import Any
 
 from kbsearch import __version__
 from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check
-from kbsearch.cli.errors import Parser
+from kbsearch.cli.errors import CommandParser, Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         "KBSEARCH_TRACEBACK=1 shows it), 130 interrupted, 141 the reader of the output went away",
     )
     parser.add_argument("--version", action="version", version=f"kbsearch {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # Any: typeshed wants the parents to be of the commands' class, and they are only option lists.
+    commands: Any = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
     _add_ingest(commands, common)
     _add_search(commands, common)
     show = commands.add_parser("show", parents=[common, _remote()], help="print one record")
