@@ -142,3 +142,50 @@ def test_an_option_is_never_taken_from_its_start(
     assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
     assert err.rstrip().endswith(f"; did you mean {meant}?")
     assert index_files(copy) == before
+
+
+# -- a filter naming what no record has ------------------------------------------
+
+
+def test_a_filter_naming_an_instance_no_record_has_says_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("search", "KV cache", "--instance", "nobody", "--index", index)
+    assert code == 0 and err == ""
+    assert out.strip() == (
+        "no results for 'KV cache': no record has instance 'nobody' (instances: jay, spark, stephen, tom)"
+    )
+    code, out, _ = cli("search", "KV cache", "--instance", "nobody", "--topic", "cooking", "--index", index, "--json")
+    found = json.loads(out)
+    assert code == 0 and found["results"] == [] and found["filters"]["instance"] == "nobody"
+    assert found["unknown_filters"] == [
+        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]},
+        {
+            "filter": "topic",
+            "value": "cooking",
+            "known": ["agents", "ai-industry", "engineering", "inference", "llm-infra"],
+        },
+    ]
+
+
+def test_a_known_instance_is_not_called_unknown(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    # Filters match regardless of ASCII case, so JAY is jay's.
+    argv = ("search", "zzqqxx", "--mode", "lexical", "--instance", "JAY", "--index", index)
+    code, out, _ = cli(*argv)
+    assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+    code, out, _ = cli(*argv, "--json")
+    assert json.loads(out)["unknown_filters"] == []
+
+
+def test_a_kind_no_record_has_is_named_too(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    shutil.copy(EXAMPLES / "cards" / "card-1422-when2think.md", cards)
+    index = str(tmp_path / "idx")
+    assert cli("ingest", str(cards), "--index", index)[0] == 0
+    code, out, _ = cli("search", "When2Think", "--kind", "doc_section", "--kind", "increment", "--index", index)
+    assert code == 0 and out.strip() == (
+        "no results for 'When2Think': no record has kind 'doc_section' or 'increment' (kinds: paper_card)"
+    )
+    # Cards are there, so the kinds do not explain an empty result.
+    argv = ("search", "zzqqxx", "--mode", "lexical", "--kind", "doc_section", "--kind", "paper_card")
+    code, out, _ = cli(*argv, "--index", index)
+    assert code == 0 and out.strip() == "no results for 'zzqqxx'"
