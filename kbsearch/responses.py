@@ -74,6 +74,16 @@ class SearchHit(BaseModel):
     """A window of the text with the query's terms marked, as spans."""
 
 
+class UnknownFilter(BaseModel):
+    """A filter value that no stored record has, so that the filter alone
+    leaves nothing to find: said beside an empty result, not left to guess."""
+
+    filter: Literal["kind", "instance", "topic"]
+    value: str
+    known: list[str]
+    """The values stored records have (the kinds that have records), by name."""
+
+
 class SearchResponse(BaseModel):
     query: str
     model: str
@@ -82,6 +92,9 @@ class SearchResponse(BaseModel):
     filters: SearchFilter
     missing_ids: list[str] = Field(default_factory=list)
     """Exact identifiers from the query that no record within the filters carries."""
+    unknown_filters: list[UnknownFilter] = Field(default_factory=list)
+    """When there are no results: the filter's instance, topic or kinds (when
+    none of them has a record) that no stored record has; else empty."""
     results: list[SearchHit]
     seconds: float
 

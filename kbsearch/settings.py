@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     check's model runs then leave the other cores to the searches."""
     timings: bool = False
     """``1`` prints where one command spent its time (phases) on stderr."""
+    traceback: bool = False
+    """``1`` prints the whole traceback of an unexpected error (a bug in
+    kbsearch) before the one line that names it."""
     server: str | None = None
     """A running ``kbsearch serve --http`` (its URL) that ``search``, ``check``,
     ``show``, ``similar``, ``explain``, ``list`` and ``stats`` ask instead of
@@ -100,6 +103,7 @@ ALLOWED = {
     "audit_threads": "a whole number, 1 or more",
     "judge_threads": "a whole number, 1 or more",
     "timings": "1 to print phase times, 0 not to",
+    "traceback": "1 to print the traceback of an internal error, 0 not to",
     "server": "a URL such as http://127.0.0.1:8765",
     "token": "the content of a serve-read.token or serve-write.token file",
     "milvus_token": "a Milvus token: user:password, or an API key",

@@ -1,7 +1,8 @@
 """The ``kbsearch`` command line.
 
 Every command prints text, or one JSON document with ``--json``, built from
-the same pydantic result objects. Errors are one line on stderr and exit 2.
+the same pydantic result objects. Errors are one line on stderr and exit 2;
+an unexpected exception (a bug) exits 3.
 Heavy modules (the store, faiss, the encoder) are imported inside the
 commands so that ``--help`` stays instant.
 
@@ -30,9 +31,11 @@ from typing import NoReturn
 import kbsearch.runtime.timings as timings
 from kbsearch.cli.errors import (
     EXIT_BROKEN_PIPE,
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     UsageError,
     report_error,
+    report_internal_error,
     report_usage_error,
     silence_stdout,
     with_dash_hint,
@@ -42,7 +45,7 @@ from kbsearch.cli.parser import build_parser
 from kbsearch.cli.remote import refuse_local_only
 from kbsearch.errors import KbError
 
-__all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", "main", "run"]
+__all__ = ["EXIT_ERROR", "EXIT_INTERNAL", "EXIT_OK", "EXIT_PARTIAL", "build_parser", "exit_now", "main", "run"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,6 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (kbsearch list | head): stop quietly, as Unix tools do.
         silence_stdout()
         return EXIT_BROKEN_PIPE
+    except Exception as err:  # a bug: Python's own exit 1 would read as check's DUPLICATE
+        return report_internal_error(err, as_json=getattr(args, "json", False))
     finally:
         # Closing checkpoints the WAL and removes its side files when no one else has the index open.
         with timings.phase("close"):

@@ -3,23 +3,32 @@
 An error is one line on stderr (``kbsearch: what; what to do``), or under
 ``--json`` one JSON object there, so that a script reading stdout as JSON can
 read a failure the same way. A usage error (an unknown option, a bad date)
-gets the same treatment. A reader that goes away before the output is read
-(``kbsearch list | head``) ends the run quietly, with the status a process
-killed by SIGPIPE has, as other Unix tools do.
+gets the same treatment, and so does an unexpected exception (a bug), with
+an exit code of its own: a pipeline must not read a crash as a verdict. A
+reader that goes away before the output is read (``kbsearch list | head``)
+ends the run quietly, with the status a process killed by SIGPIPE has, as
+other Unix tools do.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
-from typing import NoReturn
+import traceback
+from typing import Any, NoReturn
 
 from kbsearch.errors import KbError
+from kbsearch.runtime import tracebacks
 from kbsearch.text.terminal import clean, inert_json
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+"""An unexpected exception: a bug in kbsearch. Distinct from 1 (``check``
+found a DUPLICATE, ``ingest`` refused some files) and from 2 (the input or
+the index is wrong), which a pipeline acts on."""
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 128 + 13
 """128 + SIGPIPE: what a shell reports for ``yes | head``."""
@@ -36,10 +45,45 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose usage errors reach ``main``, which reports
-    them as text or JSON; subcommand parsers are of this class too."""
+    them as text or JSON, and which takes an option only as spelt in full:
+    argparse would read ``--prun`` as ``--prune``, and a shortening that is
+    harmless today becomes another option when one is added."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.format_usage())
+
+
+class CommandParser(Parser):
+    """A command's parser (``kbsearch check …``): it refuses an unknown option
+    itself, with its own usage and the option meant, where argparse hands the
+    leftovers up to ``kbsearch``'s parser, whose usage names no option of the
+    command."""
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
+        if extras:
+            self.error(unrecognized(extras, self))
+        return parsed, extras
+
+
+def unrecognized(extras: list[str], parser: argparse.ArgumentParser) -> str:
+    """argparse's message, plus the options of ``parser`` that the unknown ones are close to."""
+    known = [option for action in parser._actions for option in action.option_strings]  # no public list
+    meant: dict[str, str] = {}
+    for word in extras:
+        name = word.split("=", 1)[0]
+        if name.startswith("-") and (close := difflib.get_close_matches(name, known, n=1)):
+            meant[name] = close[0]
+    message = f"unrecognized arguments: {' '.join(extras)}"
+    if len(meant) == 1:
+        return f"{message}; did you mean {next(iter(meant.values()))}?"
+    if meant:
+        return f"{message}; did you mean " + ", ".join(f"{right} for {wrong}" for wrong, right in meant.items()) + "?"
+    return message
 
 
 def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
@@ -82,13 +126,29 @@ def _is_option(word: str, takes_value: dict[str, bool]) -> bool:
     return word in takes_value or takes_value.get(word[:2], False)
 
 
-def report_error(err: KbError, *, as_json: bool) -> None:
+def report_error(err: KbError, *, as_json: bool, exit_code: int = EXIT_USAGE) -> None:
     if as_json:
-        payload = {"error": err.message, "hint": err.hint, "path": err.path, "line": err.line, "exit_code": 2}
+        payload = {"error": err.message, "hint": err.hint, "path": err.path, "line": err.line, "exit_code": exit_code}
         print(inert_json(json.dumps(payload, ensure_ascii=False)), file=sys.stderr)
     else:
         # Messages quote file names and file contents: strip what a terminal would obey.
         print(f"kbsearch: {clean(err.one_line(), one_line=True)}", file=sys.stderr)
+
+
+def report_internal_error(err: Exception, *, as_json: bool) -> int:
+    """A bug, not the user's mistake: one line naming the exception (the
+    traceback above it only on request, as it tells a user nothing)."""
+    if tracebacks.wanted():
+        traceback.print_exception(err, file=sys.stderr)
+        hint = "a bug in kbsearch, not in the input: please report it with the traceback above"
+    else:
+        hint = (
+            f"a bug in kbsearch, not in the input: re-run with {tracebacks.TRACEBACK_ENV}=1 to see where, and report it"
+        )
+    report_error(
+        KbError(f"internal error: {tracebacks.described(err)}", hint=hint), as_json=as_json, exit_code=EXIT_INTERNAL
+    )
+    return EXIT_INTERNAL
 
 
 def report_usage_error(err: UsageError, *, as_json: bool) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 from kbsearch import __version__
 from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check
-from kbsearch.cli.errors import Parser
+from kbsearch.cli.errors import CommandParser, Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
@@ -30,11 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="kbsearch",
         description="Multilingual search and duplicate detection for E1 briefings, paper cards and living documents.",
-        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error, 130 interrupted, "
-        "141 the reader of the output went away",
+        epilog="exit codes: 0 ok, 1 partial (see the command), 2 error, 3 internal error (a bug; "
+        "KBSEARCH_TRACEBACK=1 shows it), 130 interrupted, 141 the reader of the output went away",
     )
     parser.add_argument("--version", action="version", version=f"kbsearch {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # Any: typeshed wants the parents to be of the commands' class, and they are only option lists.
+    commands: Any = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
     _add_ingest(commands, common)
     _add_search(commands, common)
     show = commands.add_parser("show", parents=[common, _remote()], help="print one record")

@@ -19,7 +19,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder, run_side_by_side
 from kbsearch.embed.shared import SharedEncoder
 from kbsearch.errors import KbError
-from kbsearch.kb.reading import find_record, listing, stats, stored_model
+from kbsearch.kb.reading import find_record, listing, stats, stored_model, unknown_filters
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
@@ -305,7 +305,10 @@ class KnowledgeBase:
         encoder = None if mode is SearchMode.lexical else self.encoder
         map_for_search(self.store.db)
         with self.store.snapshot(), timings.phase("search"):
-            return search(self.store, encoder, query, k, flt, mode)
+            response = search(self.store, encoder, query, k, flt, mode)
+            if not response.results:
+                response.unknown_filters = unknown_filters(self.store, response.filters)
+            return response
 
     def show(self, record_id: str) -> Record:
         """The record with this id, or the one record whose id starts with it."""

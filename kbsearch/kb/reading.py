@@ -8,17 +8,21 @@ when several do, as git does with commit hashes.
 
 from __future__ import annotations
 
+import string
 from pathlib import Path
+from typing import Literal
 
 import kbsearch.store.lexical_merge as lexical_merge
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import require_limit
 from kbsearch.records import Record
-from kbsearch.responses import ListedRecord, Listing, Stats
+from kbsearch.responses import ListedRecord, Listing, Stats, UnknownFilter
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.migrations import FORMAT_VERSION
 
 SHOWN_CANDIDATES = 10
+_NOCASE = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+"""SQLite's NOCASE, which the filters compare with: ASCII letters only."""
 LIST_IDS_HINT = "list the ids with 'kbsearch list --format ids' or 'kbsearch list --json'"
 
 
@@ -53,6 +57,25 @@ def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listin
                 break
             records.append(ListedRecord.from_record(record))
         return Listing(records=records, total=store.count())
+
+
+def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
+    """The filter's values that no stored record has: an instance, a topic,
+    or kinds none of which has a record. Each is a scan of the records, so
+    it is asked only to explain an empty result."""
+    unknown: list[UnknownFilter] = []
+    fields: tuple[Literal["instance", "topic"], ...] = ("instance", "topic")
+    for field in fields:
+        value = getattr(flt, field)
+        if value:
+            known = [name for name in store.counts_by(field) if name != "-"]  # '-': the records without one
+            if value.translate(_NOCASE) not in {name.translate(_NOCASE) for name in known}:
+                unknown.append(UnknownFilter(filter=field, value=value, known=known))
+    if flt.kinds:
+        kinds = [kind for kind, count in store.counts_by("kind").items() if count]
+        if not any(kind.value in kinds for kind in flt.kinds):
+            unknown += [UnknownFilter(filter="kind", value=kind.value, known=kinds) for kind in flt.kinds]
+    return unknown
 
 
 def stored_model(root: Path) -> str | None:

@@ -29,7 +29,7 @@ def search_text(response: SearchResponse) -> Text:
     for line in missing_lines(response):
         out.append(line + "\n", style="bold")
     if not response.results:
-        out.append(f"no results for {clean(response.query, one_line=True)!r}")
+        out.append(f"no results for {clean(response.query, one_line=True)!r}{unknown_filters_text(response)}")
         return out
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
@@ -69,6 +69,24 @@ def missing_lines(response: SearchResponse) -> list[str]:
     so that the results below are not taken for records about it."""
     where = "no record" if response.filters.is_empty() else "no record within the filters"
     return [f"{where} carries {clean(ident, one_line=True)}" for ident in response.missing_ids]
+
+
+SHOWN_VALUES = 12
+
+
+def unknown_filters_text(response: SearchResponse) -> str:
+    """``: no record has instance 'nobody' (instances: jay, spark)``, for
+    each filter that no stored record matches; empty when there is none."""
+    said: list[str] = []
+    for field in dict.fromkeys(unknown.filter for unknown in response.unknown_filters):
+        named = [unknown for unknown in response.unknown_filters if unknown.filter == field]
+        values = " or ".join(repr(clean(unknown.value, one_line=True)) for unknown in named)
+        known = named[0].known
+        shown = ", ".join(clean(name, one_line=True) for name in known[:SHOWN_VALUES])
+        more = f", … ({len(known)} in all)" if len(known) > SHOWN_VALUES else ""
+        where = f"{field}s: {shown}{more}" if known else f"no record has any {field}"
+        said.append(f"no record has {field} {values} ({where})")
+    return ": " + "; ".join(said) if said else ""
 
 
 def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:

@@ -1,0 +1,191 @@
+"""What a new user runs into: a bug that must not read as a verdict, a
+misspelt or shortened option, a filter naming what the index does not hold."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FAKE_DEDUPE
+from support.cli import index_files
+
+from kbsearch.cli import main
+from kbsearch.kb import KnowledgeBase
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BRIEFING = str(EXAMPLES / "briefings" / "2026-09-20-jay-engineering-e1prep.md")
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "models.txt"
+    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def index(models: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = str(tmp_path_factory.mktemp("kb") / "idx")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KBSEARCH_MODELS", str(models))
+        assert main(["ingest", str(EXAMPLES), "--index", folder]) == 0
+    return folder
+
+
+@pytest.fixture
+def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    for name in ("KBSEARCH_MODEL", "KBSEARCH_TRACEBACK", "KBSEARCH_SERVER"):
+        monkeypatch.delenv(name, raising=False)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def _breaks(error: BaseException):  # type: ignore[no-untyped-def]
+    def broken(*args: object, **kwargs: object) -> None:
+        raise error
+
+    return broken
+
+
+# -- a bug is not a verdict ------------------------------------------------------
+
+
+def test_a_bug_exits_3_with_one_line_not_1_with_a_traceback(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(KnowledgeBase, "check", _breaks(ValueError("a bug deep\nin the code")))
+    code, out, err = cli("check", BRIEFING, "--index", index)
+    assert code == 3 and out == ""
+    assert err.splitlines() == [
+        "kbsearch: internal error: ValueError: a bug deep in the code (a bug in kbsearch, not in the input: "
+        "re-run with KBSEARCH_TRACEBACK=1 to see where, and report it)"
+    ]
+    code, out, err = cli("check", BRIEFING, "--index", index, "--json")
+    assert code == 3 and out == ""
+    error = json.loads(err)
+    assert error["error"] == "internal error: ValueError: a bug deep in the code" and error["exit_code"] == 3
+    assert "KBSEARCH_TRACEBACK=1" in error["hint"]
+
+
+def test_the_traceback_of_a_bug_is_shown_on_request(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(KnowledgeBase, "check", _breaks(ValueError("a bug")))
+    monkeypatch.setenv("KBSEARCH_TRACEBACK", "1")
+    code, _, err = cli("check", BRIEFING, "--index", index)
+    assert code == 3 and err.startswith("Traceback (most recent call last):") and "in broken" in err
+    assert err.splitlines()[-1].startswith("kbsearch: internal error: ValueError: a bug (")
+
+
+def test_ctrl_c_still_exits_130_without_a_traceback(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(KnowledgeBase, "check", _breaks(KeyboardInterrupt()))
+    code, out, err = cli("check", BRIEFING, "--index", index)
+    assert code == 130 and out == "" and "Traceback" not in err and err.startswith("kbsearch: interrupted")
+
+
+# -- a misspelt or shortened option ----------------------------------------------
+
+
+def test_a_misspelt_option_gets_the_commands_usage_and_the_option_it_is_close_to(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("check", BRIEFING, "--asof", "2026-09-01", "--index", index)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: kbsearch check ") and "usage: kbsearch [-h]" not in err
+    assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --asof 2026-09-01; did you mean --as-of?")
+    code, _, err = cli("check", BRIEFING, "--asof", "2026-09-01", "--index", index, "--json")
+    error = json.loads(err)
+    assert code == 2 and error["error"].endswith("; did you mean --as-of?")
+    assert error["usage"].startswith("usage: kbsearch check ")
+
+
+def test_an_option_far_from_any_gets_no_guess(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("search", "x", "--zzzzzz", "--index", index)
+    assert code == 2 and err.startswith("usage: kbsearch search ")
+    assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --zzzzzz")
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["ingest", str(EXAMPLES / "cards"), "--prun"], "--prune"),
+        (["search", "x", "--inst", "jay"], "--instance"),
+        (["check", BRIEFING, "--acc"], "--accept"),
+        (["list", "--lim", "3"], "--limit"),
+    ],
+    ids=lambda value: value[0] if isinstance(value, list) else value,
+)
+def test_an_option_is_never_taken_from_its_start(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    argv: list[str],
+    meant: str,
+) -> None:
+    copy = shutil.copytree(index, tmp_path / "idx")  # taken as --prune or --accept, they would write
+    before = index_files(copy)
+    code, out, err = cli(*argv, "--index", str(copy))
+    assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
+    assert err.rstrip().endswith(f"; did you mean {meant}?")
+    assert index_files(copy) == before
+
+
+# -- a filter naming what no record has ------------------------------------------
+
+
+def test_a_filter_naming_an_instance_no_record_has_says_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("search", "KV cache", "--instance", "nobody", "--index", index)
+    assert code == 0 and err == ""
+    assert out.strip() == (
+        "no results for 'KV cache': no record has instance 'nobody' (instances: jay, spark, stephen, tom)"
+    )
+    code, out, _ = cli("search", "KV cache", "--instance", "nobody", "--topic", "cooking", "--index", index, "--json")
+    found = json.loads(out)
+    assert code == 0 and found["results"] == [] and found["filters"]["instance"] == "nobody"
+    assert found["unknown_filters"] == [
+        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]},
+        {
+            "filter": "topic",
+            "value": "cooking",
+            "known": ["agents", "ai-industry", "engineering", "inference", "llm-infra"],
+        },
+    ]
+
+
+def test_a_known_instance_is_not_called_unknown(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    # Filters match regardless of ASCII case, so JAY is jay's.
+    argv = ("search", "zzqqxx", "--mode", "lexical", "--instance", "JAY", "--index", index)
+    code, out, _ = cli(*argv)
+    assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+    code, out, _ = cli(*argv, "--json")
+    assert json.loads(out)["unknown_filters"] == []
+
+
+def test_a_kind_no_record_has_is_named_too(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    shutil.copy(EXAMPLES / "cards" / "card-1422-when2think.md", cards)
+    index = str(tmp_path / "idx")
+    assert cli("ingest", str(cards), "--index", index)[0] == 0
+    code, out, _ = cli("search", "When2Think", "--kind", "doc_section", "--kind", "increment", "--index", index)
+    assert code == 0 and out.strip() == (
+        "no results for 'When2Think': no record has kind 'doc_section' or 'increment' (kinds: paper_card)"
+    )
+    # Cards are there, so the kinds do not explain an empty result.
+    argv = ("search", "zzqqxx", "--mode", "lexical", "--kind", "doc_section", "--kind", "paper_card")
+    code, out, _ = cli(*argv, "--index", index)
+    assert code == 0 and out.strip() == "no results for 'zzqqxx'"
