@@ -304,7 +304,10 @@ def test_audit_clusters_by_subject_id_not_by_citation(
     flagged = result["claimed_new_seen_before"]
     assert flagged and flagged[0]["first_seen_id"] == "jay-c2kv"
     _, only_jay = check_json(capsys, "audit", "--instance", "jay", "--index", index)
-    assert all(c["instances"] == ["jay"] for c in only_jay["clusters"])
+    assert only_jay["clusters"] and all("jay" in c["instances"] for c in only_jay["clusters"])
+    assert c2kv in only_jay["clusters"] and not only_jay["claimed_new_seen_before"]  # the flag is tom's
+    _, only_tom = check_json(capsys, "audit", "--instance", "tom", "--index", index)
+    assert only_tom["clusters"] == [c2kv] and only_tom["claimed_new_seen_before"] == flagged
 
 
 def _small_store(tmp_path: Path, encoder: FakeEncoder) -> Store:

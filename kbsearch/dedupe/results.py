@@ -301,6 +301,10 @@ class Cluster(BaseModel):
 class AuditResult(BaseModel):
     model: str
     records: int
+    """Records the filter chose (all of them unfiltered): the clusters shown hold
+    at least one of them, and the flags are theirs."""
+    compared: int
+    """Records compared: every record with a vector, whatever the filter."""
     clusters: list[Cluster]
     claimed_new_seen_before: list[Flag]
 

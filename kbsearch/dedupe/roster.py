@@ -59,9 +59,10 @@ class Roster:
     lacking_judge: list[str] = field(default_factory=list)
     """Ids of records without a judge vector (when the config has a judge)."""
     reported: np.ndarray | None = None
-    """The rows a filtered audit reports on (None: every row). The others are
-    there as neighbours only: a pair is judged against the neighbourhood it has
-    in the whole index, as ``check`` and ``explain`` judge it, not in the window."""
+    """The rows a filtered audit reports on (None: every row): their flags, and
+    the clusters holding any of them. Every row is compared and clustered all
+    the same, so a reported row's cluster, and who in it was first, is the one
+    the unfiltered audit finds."""
 
     def __len__(self) -> int:
         return len(self.rowids)
