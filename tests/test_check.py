@@ -200,7 +200,9 @@ def test_a_dated_item_is_compared_with_nothing_written_after_it(
 def test_a_dated_item_still_reads_undated_records(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Living-doc sections carry no date: the default as-of leaves them in (--as-of leaves them out)."""
+    """A record with no date (a living doc that states none) cannot be shown to be later than
+    any day: the default as-of and --as-of both leave it in, so --as-of the item's own date
+    gives the default's evidence. --as-of left every such record out."""
     doc = {
         "id": "doc/inference#kv",
         "kind": "doc_section",
@@ -210,9 +212,16 @@ def test_a_dated_item_still_reads_undated_records(
     undated = write_jsonl(tmp_path / "doc.jsonl", [doc])
     assert main(["ingest", str(undated), "--index", index]) == 0
     capsys.readouterr()
-    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])
-    verdict = check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]
-    assert "doc/inference#kv" in {m["id"] for m in verdict["matches"]}
+    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])  # dated 2026-09-19
+
+    def evidence(*as_of: str) -> list[tuple[str, bool, float]]:
+        verdict = check_rows(capsys, tmp_path, index, [copy], *as_of)[1]["items"][0]
+        return [(m["id"], m["same_item"], m["probability"]) for m in verdict["matches"]]
+
+    default = evidence()
+    assert "doc/inference#kv" in {m for m, _, _ in default} and "late-keda" not in {m for m, _, _ in default}
+    assert evidence("--as-of", "2026-09-19") == default
+    assert "doc/inference#kv" in {m for m, _, _ in evidence("--as-of", "2026-12-31")}
 
 
 def test_rechecking_an_ingested_file_never_matches_itself(

@@ -227,7 +227,8 @@ class ItemResult(BaseModel):
     """The earliest known record of the same item."""
     as_of: dt.date | None = None
     """Records dated after this day were not compared: ``--as-of``, else the
-    item's own date when records written after it are stored."""
+    item's own date when records written after it are stored. Undated records
+    were compared either way: they cannot be shown to be later."""
     resubmitted: bool = False
     """This very text is stored under this id (an earlier accept of the same
     submission): it is not compared with itself."""
