@@ -608,3 +608,24 @@ def test_each_search_of_an_item_with_many_key_points_runs_once(
     probe = Record(id="many", kind=Kind.increment, title="KV cache reuse roundup", text="five ways", claims=points)
     Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
     assert len(scans) == len(set(scans)) == 7
+
+
+def test_a_living_doc_dated_on_a_cards_day_was_not_first(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A doc section's date is the doc's last update, not when the section was written: on that
+    day the card it took the paper from came first, whatever the ids (doc/… sorted first)."""
+    day = {"date": "2026-09-18", "arxiv_ids": ["2609.19969"], "text": "DeepSeek-V4.1-Flash KV compression"}
+    doc = {"id": "doc/inference#§1.3", "kind": "doc_section", "title": "§1.3 KV Cache", **day}
+    card = {"id": "ex-card-1417", "kind": "paper_card", "title": "DeepSeek-V4.1-Flash", **day}
+    for name, row in (("doc", doc), ("card", card)):  # one file's records are never compared
+        assert main(["ingest", str(write_jsonl(tmp_path / f"{name}.jsonl", [row])), "--index", index]) == 0
+    capsys.readouterr()
+    copy = item(
+        id="k", title="DeepSeek-V4.1-Flash compresses the KV cache", date="2026-09-20", arxiv_ids=["2609.19969"]
+    )
+    assert check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]["first_seen"]["id"] == "ex-card-1417"
+    _, audited = check_json(capsys, "audit", "--index", index)
+    [cluster] = [c for c in audited["clusters"] if c["shared_ids"] == ["2609.19969"]]
+    assert cluster["first_seen"]["id"] == "ex-card-1417"
+    assert [m["id"] for m in cluster["repeats"]] == ["doc/inference#§1.3"]

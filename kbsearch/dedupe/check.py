@@ -28,7 +28,7 @@ from kbsearch.dedupe.claim_inputs import ClaimInputs
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.flags import item_flags, table_flags
+from kbsearch.dedupe.flags import item_flags, seen_order, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
@@ -381,13 +381,8 @@ class Checker:
 
 
 def _first_seen(same: list[Match]) -> Match | None:
-    # Earliest day first; on one day a writer's record before an unattributed card
-    # or doc, and of one writer's records that day the one most surely the same item.
-    return min(same, key=_seen_order, default=None)
-
-
-def _seen_order(m: Match) -> tuple[bool, dt.date, bool, str, float, str]:
-    return (m.date is None, m.date or dt.date.max, m.instance is None, m.instance or "", -m.probability, m.id)
+    # In first-seen order; of one writer's records on one day, the one most surely the same item.
+    return min(same, key=lambda m: (*seen_order(m.date, m.kind, m.instance), -m.probability, m.id), default=None)
 
 
 def _with_claims(item: Record) -> list[str]:
