@@ -26,10 +26,11 @@ class SearchFilter(BaseModel):
     topic: str | None = None
     since: dt.date | None = None
     until: dt.date | None = None
-    """Records dated after this day are left out, and so are undated ones (an exact replay of a past day)."""
+    """Records dated after this day are left out, and so are undated ones (``search --until``)."""
     not_after: dt.date | None = None
-    """Records dated after this day are left out; undated ones (living docs) stay. A dated briefing is
-    checked so by default: what was written after it is no evidence that it repeats anything."""
+    """Records dated after this day are left out; undated ones (a living doc stating no date) stay,
+    as they cannot be shown to be later. ``check``'s as-of: ``--as-of``, else the item's own date
+    (what was written after it is no evidence that it repeats anything)."""
     section: str | None = None
     exclude_sources: list[str] = []
     """Files whose records are left out (a file is never checked against itself)."""

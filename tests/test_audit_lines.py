@@ -1,5 +1,6 @@
-"""audit's text lists a living-doc section that holds a cluster's item as "in doc", not "again":
-a section holding several papers sat in each of their clusters as if it repeated each one."""
+"""audit's text lines. A living-doc section that holds a cluster's item is listed as "in doc",
+not "again": a section holding several papers sat in each of their clusters as if it repeated
+each one. A filtered audit's first line says how many records it chose and how many it compared."""
 
 from __future__ import annotations
 
@@ -21,6 +22,23 @@ def test_a_doc_section_in_a_cluster_is_listed_in_doc_and_a_repeat_again() -> Non
         first_seen=member("jay#1", Kind.increment, "jay", 1),
         repeats=[member("spark#1", Kind.increment, "spark", 2), member("doc#s3", Kind.doc_section, None, None)],
     )
-    lines = audit_text(AuditResult(model="m", records=3, clusters=[cluster], claimed_new_seen_before=[])).splitlines()
+    lines = audit_text(
+        AuditResult(model="m", records=3, compared=3, clusters=[cluster], claimed_new_seen_before=[])
+    ).splitlines()
     assert next(line for line in lines if "spark#1" in line).lstrip().startswith("again")
     assert next(line for line in lines if "doc#s3" in line).lstrip().startswith("in doc")
+
+
+def test_a_filtered_audit_says_how_many_records_it_chose_and_compared() -> None:
+    cluster = Cluster(
+        size=2,
+        first_seen=member("jay#1", Kind.increment, "jay", 1),
+        repeats=[member("nova#1", Kind.increment, "nova", 25)],
+    )
+    whole = AuditResult(model="m", records=47, compared=47, clusters=[cluster], claimed_new_seen_before=[])
+    chosen = whole.model_copy(update={"records": 1})
+    assert audit_text(whole).splitlines()[0] == "1 cluster of the same item among 47 records"
+    assert (
+        audit_text(chosen).splitlines()[0]
+        == "1 cluster of the same item holding any of the 1 record chosen (47 compared)"
+    )

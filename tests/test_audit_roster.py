@@ -7,6 +7,7 @@ import datetime as dt
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kbsearch.dedupe.flags import seen_order
 from kbsearch.dedupe.roster import _OrderKeys
 from kbsearch.records import Kind, Record
 
@@ -14,23 +15,21 @@ DAYS = st.one_of(st.none(), st.dates(min_value=dt.date(2026, 8, 1), max_value=dt
 WHO = st.one_of(st.none(), st.sampled_from(["", "jay", "spark", "stephen", "tom", "Tom"]))
 
 
-def first_seen(record: Record) -> tuple[bool, dt.date, bool, str, str]:
-    """The order the audit documents: earliest date first, undated last; on one
-    day a writer's record before an unattributed one, writers by name; then id."""
-    return (
-        record.date is None,
-        record.date or dt.date.max,
-        record.instance is None,
-        record.instance or "",
-        record.id,
-    )
+KINDS = st.sampled_from([Kind.increment, Kind.paper_card, Kind.doc_section])
 
 
-@given(st.lists(st.tuples(DAYS, WHO), min_size=1, max_size=40))
-def test_ranks_follow_first_seen_order(rows: list[tuple[dt.date | None, str | None]]) -> None:
+def first_seen(record: Record) -> tuple[bool, dt.date, bool, bool, str, str]:
+    """The order check and the id-table flags read (``seen_order``), then the id: earliest
+    date first, undated last; on one day a living doc's section last (its date is its last
+    update), a writer's record before an unattributed one, writers by name."""
+    return (*seen_order(record.date, record.kind, record.instance), record.id)
+
+
+@given(st.lists(st.tuples(DAYS, WHO, KINDS), min_size=1, max_size=40))
+def test_ranks_follow_first_seen_order(rows: list[tuple[dt.date | None, str | None, Kind]]) -> None:
     records = [
-        Record(id=f"r{i:03d}", kind=Kind.increment, title="", text="x", date=day, instance=who)
-        for i, (day, who) in reversed(list(enumerate(rows)))
+        Record(id=f"r{i:03d}", kind=kind, title="", text="x", date=day, instance=who)
+        for i, (day, who, kind) in reversed(list(enumerate(rows)))
     ]
     keys = _OrderKeys(len(records))
     for row, record in enumerate(records):

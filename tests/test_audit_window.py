@@ -1,11 +1,14 @@
-"""A filtered audit (``--since``, ``--instance``) reports on fewer records, but judges each
-pair against the neighbourhood it has in the whole index, as ``check`` and ``explain`` do."""
+"""A filtered audit (``--since``, ``--instance``) reports on fewer records, but compares them
+as the whole audit does: each pair is judged against the neighbourhood it has in the whole
+index, as ``check`` and ``explain`` judge it, and a cluster keeps its members from outside
+the filter."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from conftest import fake_config
 
 from fake_encoder import FakeEncoder
@@ -53,6 +56,49 @@ def test_a_filter_does_not_change_how_a_pair_is_judged(tmp_path: Path, encoder: 
         return {frozenset({c.first_seen.id, r.id}) for c in found.clusters for r in c.repeats}
 
     week = SearchFilter(since=dt.date(2026, 9, 1))
-    assert audit(store, "fake", config, week).records == len(WEEK)
+    whole, chosen = audit(store, "fake", config), audit(store, "fake", config, week)
+    assert chosen.records == len(WEEK)
     assert frozenset({"new1", "new2"}) not in pairs(None)  # among the August notes neither stands out
-    assert pairs(week) == {p for p in pairs(None) if p <= {i for i, _, _ in WEEK}}
+    assert frozenset({"new1", "new2"}) not in pairs(week)
+    in_week = {i for i, _, _ in WEEK}
+    assert chosen.clusters == [c for c in whole.clusters if in_week & {c.first_seen.id, *(r.id for r in c.repeats)}]
+
+
+# spark tells of KEDA autoscaling in August; nova tells it again in September and marks it new.
+SAID_AGAIN = [
+    ("spark-keda", "spark", "2026-08-28", None, "Prefix cache aware autoscaling for vLLM with KEDA on queue depth"),
+    ("jay-dra", "jay", "2026-08-29", None, "Kubernetes DRA hands out MIG slices to inference pods"),
+    ("jay-price", "jay", "2026-09-02", None, "Cached input tokens are billed at a tenth of the price"),
+    ("nova-keda", "nova", "2026-09-25", "首次锚入", "Autoscaling vLLM with KEDA on queue depth and prefix cache hits"),
+    ("nova-uv", "nova", "2026-09-26", None, "uv pins CUDA wheels per platform with an index url"),
+]
+
+
+def said_again(tmp_path: Path, encoder: FakeEncoder) -> Store:
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [
+        Record(id=i, kind=Kind.increment, instance=who, date=dt.date.fromisoformat(d), anchor=anchor, text=t)
+        for i, who, d, anchor, t in SAID_AGAIN
+    ]
+    files = {r.id: f"/src/{r.id}.md" for r in records}
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=lambda: encoder)
+    return store
+
+
+@pytest.mark.parametrize(
+    "flt", [SearchFilter(since=dt.date(2026, 9, 20)), SearchFilter(instance="nova")], ids=["since", "instance"]
+)
+def test_a_filter_chooses_what_is_reported_not_what_is_compared(
+    tmp_path: Path, encoder: FakeEncoder, flt: SearchFilter
+) -> None:
+    """nova's repeat of spark's August item, marked new, is a cluster of both and a flag in a
+    filtered audit as in the whole one: spark's record, outside the filter, says who was first."""
+    store = said_again(tmp_path, encoder)
+    whole, chosen = audit(store, "fake", fake_config()), audit(store, "fake", fake_config(), flt)
+    [cluster] = [c for c in whole.clusters if c.first_seen.id == "spark-keda"]
+    assert [r.id for r in cluster.repeats] == ["nova-keda"] and cluster.repeats[0].same_as == "spark-keda"
+    assert chosen.clusters == [cluster]
+    assert chosen.records == 2 and chosen.compared == whole.records == len(SAID_AGAIN)
+    [flag] = [f.message for f in chosen.claimed_new_seen_before]
+    assert flag.startswith("nova-keda (nova, 2026-09-25) is marked '首次锚入' but spark had it on 2026-08-28")
+    assert flag in [f.message for f in whole.claimed_new_seen_before]

@@ -200,7 +200,9 @@ def test_a_dated_item_is_compared_with_nothing_written_after_it(
 def test_a_dated_item_still_reads_undated_records(
     index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Living-doc sections carry no date: the default as-of leaves them in (--as-of leaves them out)."""
+    """A record with no date (a living doc that states none) cannot be shown to be later than
+    any day: the default as-of and --as-of both leave it in, so --as-of the item's own date
+    gives the default's evidence. --as-of left every such record out."""
     doc = {
         "id": "doc/inference#kv",
         "kind": "doc_section",
@@ -210,9 +212,16 @@ def test_a_dated_item_still_reads_undated_records(
     undated = write_jsonl(tmp_path / "doc.jsonl", [doc])
     assert main(["ingest", str(undated), "--index", index]) == 0
     capsys.readouterr()
-    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])
-    verdict = check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]
-    assert "doc/inference#kv" in {m["id"] for m in verdict["matches"]}
+    copy = item(id="k", title=KNOWN[3]["title"], text=KNOWN[3]["text"])  # dated 2026-09-19
+
+    def evidence(*as_of: str) -> list[tuple[str, bool, float]]:
+        verdict = check_rows(capsys, tmp_path, index, [copy], *as_of)[1]["items"][0]
+        return [(m["id"], m["same_item"], m["probability"]) for m in verdict["matches"]]
+
+    default = evidence()
+    assert "doc/inference#kv" in {m for m, _, _ in default} and "late-keda" not in {m for m, _, _ in default}
+    assert evidence("--as-of", "2026-09-19") == default
+    assert "doc/inference#kv" in {m for m, _, _ in evidence("--as-of", "2026-12-31")}
 
 
 def test_rechecking_an_ingested_file_never_matches_itself(
@@ -304,7 +313,10 @@ def test_audit_clusters_by_subject_id_not_by_citation(
     flagged = result["claimed_new_seen_before"]
     assert flagged and flagged[0]["first_seen_id"] == "jay-c2kv"
     _, only_jay = check_json(capsys, "audit", "--instance", "jay", "--index", index)
-    assert all(c["instances"] == ["jay"] for c in only_jay["clusters"])
+    assert only_jay["clusters"] and all("jay" in c["instances"] for c in only_jay["clusters"])
+    assert c2kv in only_jay["clusters"] and not only_jay["claimed_new_seen_before"]  # the flag is tom's
+    _, only_tom = check_json(capsys, "audit", "--instance", "tom", "--index", index)
+    assert only_tom["clusters"] == [c2kv] and only_tom["claimed_new_seen_before"] == flagged
 
 
 def _small_store(tmp_path: Path, encoder: FakeEncoder) -> Store:
@@ -596,3 +608,24 @@ def test_each_search_of_an_item_with_many_key_points_runs_once(
     probe = Record(id="many", kind=Kind.increment, title="KV cache reuse roundup", text="five ways", claims=points)
     Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe")
     assert len(scans) == len(set(scans)) == 7
+
+
+def test_a_living_doc_dated_on_a_cards_day_was_not_first(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A doc section's date is the doc's last update, not when the section was written: on that
+    day the card it took the paper from came first, whatever the ids (doc/… sorted first)."""
+    day = {"date": "2026-09-18", "arxiv_ids": ["2609.19969"], "text": "DeepSeek-V4.1-Flash KV compression"}
+    doc = {"id": "doc/inference#§1.3", "kind": "doc_section", "title": "§1.3 KV Cache", **day}
+    card = {"id": "ex-card-1417", "kind": "paper_card", "title": "DeepSeek-V4.1-Flash", **day}
+    for name, row in (("doc", doc), ("card", card)):  # one file's records are never compared
+        assert main(["ingest", str(write_jsonl(tmp_path / f"{name}.jsonl", [row])), "--index", index]) == 0
+    capsys.readouterr()
+    copy = item(
+        id="k", title="DeepSeek-V4.1-Flash compresses the KV cache", date="2026-09-20", arxiv_ids=["2609.19969"]
+    )
+    assert check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]["first_seen"]["id"] == "ex-card-1417"
+    _, audited = check_json(capsys, "audit", "--index", index)
+    [cluster] = [c for c in audited["clusters"] if c["shared_ids"] == ["2609.19969"]]
+    assert cluster["first_seen"]["id"] == "ex-card-1417"
+    assert [m["id"] for m in cluster["repeats"]] == ["doc/inference#§1.3"]

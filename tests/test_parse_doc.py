@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
@@ -83,3 +85,46 @@ def test_headings_without_text_are_refused(tmp_path: Path) -> None:
     path.write_text("# A\n\n## B\n", encoding="utf-8")
     with pytest.raises(KbError, match=r"hollow\.md.*no section with text"):
         parse_file(path)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "> 维护：E2 晚间接力 · 最后更新：2026-09-18 · 只收已入库条目",
+        "最近更新 2026年9月18日",
+        "*Last updated: 2026-09-18*",
+        "Last updated on 2026/9/18.",
+        "_Updated: 2026-09-18_",
+    ],
+)
+def test_the_last_updated_date_dates_every_section(tmp_path: Path, line: str) -> None:
+    """The doc's last-updated date is each section's date: written no later than that day."""
+    path = tmp_path / "inference.md"
+    path.write_text(DOC.replace("> 维护说明", line), encoding="utf-8")
+    assert {r.date for r in parse_file(path).records} == {dt.date(2026, 9, 18)}
+
+
+def test_front_matter_and_the_latest_of_several_dates(tmp_path: Path) -> None:
+    path = tmp_path / "inference.md"
+    path.write_text("---\nupdated: 2026-09-10\n---\n" + DOC.replace("> 维护说明", "最后更新：2026-09-18"), "utf-8")
+    assert {r.date for r in parse_file(path).records} == {dt.date(2026, 9, 18)}
+
+
+def test_a_doc_without_a_date_is_undated_and_dates_in_its_text_are_not_its_date(doc: list) -> None:
+    assert {r.date for r in doc} == {None}
+    path = Path(doc[0].source or "")
+    path.write_text(DOC.replace("KV = key/value.", "TriAttention was merged into TensorRT-LLM on 2026-08-04."), "utf-8")
+    assert {r.date for r in parse_file(path).records} == {None}
+
+
+def test_an_impossible_last_updated_date_is_warned_of(tmp_path: Path) -> None:
+    path = tmp_path / "inference.md"
+    path.write_text(DOC.replace("> 维护说明", "最后更新：2026-13-45"), encoding="utf-8")
+    parsed = parse_file(path)
+    assert {r.date for r in parsed.records} == {None}
+    assert parsed.warnings == ["last-updated date 2026-13-45 is not a day; the sections are stored undated"]
+
+
+def test_the_example_doc_is_dated_by_its_last_update() -> None:
+    doc = EXAMPLES / "docs" / "inference.md"  # "最后更新：2026-09-18"
+    assert {r.date for r in parse_file(doc).records} == {dt.date(2026, 9, 18)}

@@ -32,4 +32,6 @@ def test_only_earlier_notes_of_other_writers_or_days_are_asked_nearest_first() -
     pooled = InputItems(items, nearest=2)
     assert list(pooled.before(5, SearchFilter())) == ["undated", "jay-near"]
     assert list(pooled.before(5, SearchFilter(until=dt.date(2026, 9, 22)))) == ["jay-near", "jay-far"]
+    # check's as-of (the item's own date, or --as-of) hides later items, not undated ones, as in the store
+    assert list(pooled.before(5, SearchFilter(not_after=dt.date(2026, 9, 22)))) == ["undated", "jay-near"]
     assert InputItems(items[4:], nearest=2).before(1, SearchFilter()) == {}

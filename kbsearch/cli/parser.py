@@ -102,7 +102,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         "--as-of",
         type=_date,
         metavar="YYYY-MM-DD",
-        help="compare only with records dated on or before this day (and not with undated ones); "
+        help="compare only with records dated on or before this day, and undated ones; "
         "default: a dated item is compared with nothing written after its own date",
     )
     check.add_argument(

@@ -17,6 +17,12 @@ cluster's first-seen record is its earliest member; each repeat names the
 earliest record of the cluster it was itself judged the same item as, and a
 "claimed new" flag is raised only from such a direct judgement.
 
+A filter (``--since``, ``--instance``) chooses the records reported, not those
+compared: every record is compared and clustered as without it, and the
+clusters holding a chosen record are shown whole, with the chosen records'
+flags (``_reported``). A cluster's members from before the window say who
+was first, and only the whole index gives each pair its true neighbourhood.
+
 Memory is bounded by the chunk, not the store: the records are read in
 chunks into a roster of a few numbers each (``roster``), the nearest
 neighbours are asked chunk by chunk, the pairs are judged a chunk at a
@@ -62,12 +68,8 @@ def audit(
 ) -> AuditResult:
     store.require_current_passages()
     flt = flt or SearchFilter()
+    rowids = np.unique(np.array(store.all_rowids(), dtype=np.int64))
     chosen = store.filter_rowids(flt)
-    window = None if chosen is None else np.unique(np.array(chosen, dtype=np.int64))
-    if window is None:
-        rowids = np.unique(np.array(store.all_rowids(), dtype=np.int64))
-    else:
-        rowids = _with_neighbours(store, window, config.audit_neighbours, chunk)
     with tempfile.TemporaryDirectory(prefix="kbsearch-audit-") as spill:
         finder = _NeighbourFinder(store, rowids, config.audit_neighbours)
         judges = SpilledVectors(Path(spill) / "judge.f32", len(rowids)) if config.judge else None
@@ -79,8 +81,8 @@ def audit(
                 wholes.write(rows, vectors.astype(np.float32, copy=False))
 
         roster = read_roster(store, rowids, config.judge, visit, judges.write if judges else None, chunk)
-        if window is not None:
-            roster.reported = np.isin(rowids, window)
+        if chosen is not None:
+            roster.reported = np.isin(rowids, np.array(chosen, dtype=np.int64))
         if roster.lacking_judge:
             raise KbError(
                 f"{len(roster.lacking_judge)} records have no {config.judge!r} vector, "
@@ -103,32 +105,28 @@ def audit(
     )
     judged, built = judge_candidates(store, roster, found, config, NameHolders(store, NAME_COUNT_CAP).count)
     phase("the pairs judged", f"{len(judged):,} same-item judgements kept; {built:,} records built")
-    groups = grow_clusters(roster, judged)
+    groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
     clusters = _clusters(store, roster, judged, groups, chunk)
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
     flags = _claimed_new_flags(store, roster, judged) + _table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
-    return AuditResult(model=model, records=roster.audited, clusters=clusters, claimed_new_seen_before=flags)
+    return AuditResult(
+        model=model,
+        records=roster.audited,
+        compared=int(roster.present.sum()),
+        clusters=clusters,
+        claimed_new_seen_before=flags,
+    )
 
 
-def _with_neighbours(store: Store, window: np.ndarray, k: int, chunk: int) -> np.ndarray:
-    """The window's row ids and those of each one's ``k`` nearest records in the whole
-    index: a filter chooses which records are audited, not the neighbourhood a pair is
-    judged against (in a week's records every record is the nearest of something)."""
-    everyone = np.unique(np.array(store.all_rowids(), dtype=np.int64))
-    rows_of = RowsOf(everyone)
-    found = [window]
-    for start in range(0, len(window), chunk):
-        records = store.by_rowids(window[start : start + chunk].tolist())
-        wholes = store.whole_vectors(records)
-        if not wholes:
-            continue
-        rowids = np.array(sorted(wholes), dtype=np.int64)
-        vectors = np.stack([wholes[int(r)] for r in rowids])
-        pairs = index_pairs(store.vector_index, vectors, np.searchsorted(everyone, rowids), rows_of, k, -1.0)
-        found += [everyone[pairs.left], everyone[pairs.right]]
-    return np.unique(np.concatenate(found))
+def _reported(roster: Roster, groups: list[list[int]]) -> list[list[int]]:
+    """The clusters holding a record the filter chose: a cluster is grown from every
+    record, as the unfiltered audit grows it, so its members from before the window
+    still say who was first."""
+    if roster.reported is None:
+        return groups
+    return [group for group in groups if roster.reported[group].any()]
 
 
 def _across(

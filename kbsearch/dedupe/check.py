@@ -3,9 +3,11 @@
 An item is never compared with itself: the records stored under the items'
 ids with the items' very content (an earlier accept of the same submission)
 are left out, and nothing else, so what a reused inbox file held yesterday is
-evidence like any other record. ``as_of`` hides everything dated later (and
-everything undated), so a past day can be replayed honestly; without it a
-dated item is compared with nothing written after its own date.
+evidence like any other record. ``as_of`` hides everything dated later, so a
+past day can be replayed honestly; without it a dated item is compared with
+nothing written after its own date. Either way a record with no date stays
+(a living doc that states none): it cannot be shown to be later, and
+``--as-of`` the item's own date gives the default's evidence.
 
 Candidates come from the index's model (nearest by whole text, title and
 each key point), shared ids and rare shared names; with a judge model, each
@@ -26,7 +28,7 @@ from kbsearch.dedupe.claim_inputs import ClaimInputs
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.flags import item_flags, table_flags
+from kbsearch.dedupe.flags import item_flags, seen_order, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
@@ -92,7 +94,7 @@ class Checker:
             resubmitted = self._resubmitted(items)
             pooled = InputItems(embedded, self.config.candidates)
             results = [self._check_one(item, resubmitted, judged, pooled, n) for n, item in enumerate(embedded)]
-        flags = table_flags(self.store, mentions or [], SearchFilter(until=self.as_of, exclude_ids=resubmitted))
+        flags = table_flags(self.store, mentions or [], SearchFilter(not_after=self.as_of, exclude_ids=resubmitted))
         return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
 
     def _resubmitted(self, items: list[Record]) -> list[str]:
@@ -161,10 +163,11 @@ class Checker:
         # Only this submission is left out. A stored record under an item's
         # id with other content (an earlier version, what a reused file held
         # yesterday) is the very record to compare with.
-        if self.as_of is not None:
-            return SearchFilter(until=self.as_of, exclude_ids=resubmitted)
-        if item.date is not None and self.store.has_records_after(item.date):
-            return SearchFilter(not_after=item.date, exclude_ids=resubmitted)
+        # --as-of and the default (the item's own date) are one rule: later records
+        # are hidden, undated ones are kept.
+        day = self.as_of or item.date
+        if day is not None and self.store.has_records_after(day):
+            return SearchFilter(not_after=day, exclude_ids=resubmitted)
         return SearchFilter(exclude_ids=resubmitted)  # nothing later: no filter to scan the index for
 
     def _check_one(
@@ -196,7 +199,7 @@ class Checker:
             claims=claims,
             flags=item_flags(record, first),
             first_seen=first,
-            as_of=flt.until or flt.not_after,
+            as_of=self.as_of or flt.not_after,
             resubmitted=record.id in resubmitted,
             notes=input_notes(matches, in_input) + self._later_notes(item, flt),
         )
@@ -204,7 +207,7 @@ class Checker:
     def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
         """When the item's own date hid later records: those that would have been the same item."""
         day = flt.not_after
-        if day is None:
+        if day is None or day != item.record.date:
             return []
         known = self._candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
         if not any(e.record.date is not None and e.record.date > day for e in known.values()):
@@ -378,13 +381,8 @@ class Checker:
 
 
 def _first_seen(same: list[Match]) -> Match | None:
-    # Earliest day first; on one day a writer's record before an unattributed card
-    # or doc, and of one writer's records that day the one most surely the same item.
-    return min(same, key=_seen_order, default=None)
-
-
-def _seen_order(m: Match) -> tuple[bool, dt.date, bool, str, float, str]:
-    return (m.date is None, m.date or dt.date.max, m.instance is None, m.instance or "", -m.probability, m.id)
+    # In first-seen order; of one writer's records on one day, the one most surely the same item.
+    return min(same, key=lambda m: (*seen_order(m.date, m.kind, m.instance), -m.probability, m.id), default=None)
 
 
 def _with_claims(item: Record) -> list[str]:

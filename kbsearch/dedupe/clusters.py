@@ -23,7 +23,7 @@ from kbsearch.dedupe.roster import Roster
 
 def grow_clusters(roster: Roster, judged: Judged) -> list[list[int]]:
     """The clusters of more than one record, as lists of rows."""
-    single = roster.reportable.copy()
+    single = roster.present.copy()
     for row in roster.arxiv:
         single[row] &= not roster.is_hub(row)
     group_of = _exact_groups(roster, single, judged)

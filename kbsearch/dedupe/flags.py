@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from kbsearch.dedupe.results import Flag, FlagKind, Match
-from kbsearch.records import IdMention, Record
+from kbsearch.records import IdMention, Kind, Record
 from kbsearch.store import SearchFilter, Store
 
 # Words by which a writer claims an item is new today.
 NEW_MARKERS = re.compile(r"首次锚入|首次|本次新增|新增|净增|\bnew\b|\bfirst\b", re.IGNORECASE)
+
+
+def seen_order(date: dt.date | None, kind: Kind, instance: str | None) -> tuple[bool, dt.date, bool, bool, str]:
+    """Who was first: the earliest day (undated last); on one day a living doc's section
+    after the rest (its date is its last update, not when the section was written), a
+    writer's record before an unattributed card, writers by name. ``audit``'s roster ranks so."""
+    return (date is None, date or dt.date.max, kind is Kind.doc_section, instance is None, instance or "")
 
 
 def table_flags(store: Store, mentions: list[IdMention], known: SearchFilter) -> list[Flag]:
@@ -37,7 +45,7 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
     rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), known)
     earlier = sorted(
         (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
-        key=lambda r: (r.date, r.instance is None, r.instance or "", r.id),
+        key=lambda r: (*seen_order(r.date, r.kind, r.instance), r.id),
     )
     if not earlier:
         return []

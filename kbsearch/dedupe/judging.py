@@ -151,7 +151,7 @@ def candidates(
     n = max(len(roster), 1)
     keys = np.unique(left * n + right)
     left, right = keys // n, keys % n
-    keep = roster.reportable[left] & roster.reportable[right]
+    keep = roster.present[left] & roster.present[right]
     keep &= ~((roster.file_key[left] != 0) & (roster.file_key[left] == roster.file_key[right]))
     left, right = left[keep], right[keep]
     later_is_right = roster.rank[right] > roster.rank[left]

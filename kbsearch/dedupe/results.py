@@ -249,7 +249,8 @@ class ItemResult(BaseModel):
     """The earliest known record of the same item."""
     as_of: dt.date | None = None
     """Records dated after this day were not compared: ``--as-of``, else the
-    item's own date when records written after it are stored."""
+    item's own date when records written after it are stored. Undated records
+    were compared either way: they cannot be shown to be later."""
     resubmitted: bool = False
     """This very text is stored under this id (an earlier accept of the same
     submission): it is not compared with itself."""
@@ -323,6 +324,10 @@ class Cluster(BaseModel):
 class AuditResult(BaseModel):
     model: str
     records: int
+    """Records the filter chose (all of them unfiltered): the clusters shown hold
+    at least one of them, and the flags are theirs."""
+    compared: int
+    """Records compared: every record with a vector, whatever the filter."""
     clusters: list[Cluster]
     claimed_new_seen_before: list[Flag]
 

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.dedupe.flags import NEW_MARKERS
-from kbsearch.records import Record
+from kbsearch.records import Kind, Record
 from kbsearch.store import Store
 from kbsearch.text.textsim import language, normalized
 
 CHUNK = 20_000
 """Records read at once: 20k records are about 90 MB as pydantic objects."""
 
-# Sorts after every real date, as ``_order`` puts undated records last.
+# Sorts after every real date, as ``seen_order`` puts undated records last.
 _NO_DATE = dt.date.max.toordinal() + 1
 
 Visit = Callable[[np.ndarray, np.ndarray], None]
@@ -43,8 +43,9 @@ class Roster:
     present: np.ndarray
     """Whether the record has a whole-text vector; records without one are not audited."""
     rank: np.ndarray
-    """Place in first-seen order: earliest date first, on one day a writer's
-    record before an unattributed card or doc, then by id."""
+    """Place in first-seen order (``flags.seen_order``, then by id): earliest date
+    first, on one day a living doc's section last and a writer's record before
+    an unattributed card."""
     file_key: np.ndarray
     """A key of the file the record came from (0: none). One file's records
     are never compared: a briefing's increments are distinct by construction."""
@@ -59,9 +60,10 @@ class Roster:
     lacking_judge: list[str] = field(default_factory=list)
     """Ids of records without a judge vector (when the config has a judge)."""
     reported: np.ndarray | None = None
-    """The rows a filtered audit reports on (None: every row). The others are
-    there as neighbours only: a pair is judged against the neighbourhood it has
-    in the whole index, as ``check`` and ``explain`` judge it, not in the window."""
+    """The rows a filtered audit reports on (None: every row): their flags, and
+    the clusters holding any of them. Every row is compared and clustered all
+    the same, so a reported row's cluster, and who in it was first, is the one
+    the unfiltered audit finds."""
 
     def __len__(self) -> int:
         return len(self.rowids)
@@ -161,17 +163,19 @@ def _key(text: str) -> int:
 
 
 class _OrderKeys:
-    """The parts of ``_order`` (date, instance, id) for every row, turned into
-    ranks once all are read: a million key tuples would cost 200 MB."""
+    """The parts of ``flags.seen_order`` (date, doc or not, instance) and the id for
+    every row, turned into ranks once all are read: a million key tuples would cost 200 MB."""
 
     def __init__(self, n: int) -> None:
         self.dates = np.full(n, _NO_DATE + 1, dtype=np.int64)
+        self.docs = np.zeros(n, dtype=bool)
         self.instances = np.full(n, -1, dtype=np.int64)
         self.names: dict[str, int] = {}
         self.ids: list[str] = [""] * n
 
     def note(self, row: int, record: Record) -> None:
         self.dates[row] = record.date.toordinal() if record.date else _NO_DATE
+        self.docs[row] = record.kind is Kind.doc_section
         if record.instance is not None:
             self.instances[row] = self.names.setdefault(record.instance, len(self.names))
         self.ids[row] = record.id
@@ -185,7 +189,7 @@ class _OrderKeys:
         instance = name_rank[self.instances]  # -1 (none) reads the last entry
         id_rank = np.empty(len(self.ids), dtype=np.int64)
         id_rank[sorted(range(len(self.ids)), key=self.ids.__getitem__)] = np.arange(len(self.ids))
-        first_seen = np.lexsort((id_rank, instance, self.dates))
+        first_seen = np.lexsort((id_rank, instance, self.docs, self.dates))
         ranks = np.empty(len(first_seen), dtype=np.int64)
         ranks[first_seen] = np.arange(len(first_seen))
         return ranks

@@ -40,7 +40,7 @@ class InputItems:
         last = min((d.toordinal() for d in (item.record.date, flt.until, flt.not_after) if d is not None), default=None)
         days = self._day[:number]
         dated_in_time = (days >= 0) & (days <= last) if last is not None else days >= 0
-        undated_seen = (days < 0) & (flt.until is None and flt.not_after is None)
+        undated_seen = (days < 0) & (flt.until is None)  # as in the store: only ``until`` hides undated records
         keep = (self._group[:number] != self._group[number]) & (self._id[:number] != self._id[number])
         rows = np.flatnonzero(keep & (dated_in_time | undated_seen))
         nearest = rows[np.argsort(-(self._wholes[rows] @ item.whole), kind="stable")[: self.nearest]]

@@ -7,16 +7,24 @@ that lists several is an overview, about none of them in particular: search
 ranks the records about an id alone above it (``kbsearch.search.exact``). Sections are cut at
 headings of levels 1-4; deeper headings stay inside their section's text.
 A section's text excludes its sub-sections, which are records of their own.
+
+Every section is dated by the document's last-updated date (``最后更新：
+2026-09-18``, ``Last updated: 2026-09-18``, ``updated:`` in the front matter;
+the latest, when it says several): each was written no later than that day,
+so ``check`` as of an earlier day leaves it out. A doc that states none is
+stored undated, and ``check`` keeps it whatever the day.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbsearch.errors import KbError
-from kbsearch.parse.common import clean_block, clean_line, split_front_matter, unique_id
+from kbsearch.parse.common import clean_block, clean_line, parse_date, split_front_matter, unique_id
 from kbsearch.records import Kind, ParsedFile, Record
 from kbsearch.text.ids import extract_arxiv_ids
 
@@ -24,6 +32,14 @@ _HEADING = re.compile(r"^[ ]{0,3}(#{1,4})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _ANY_HEADING = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
 _FENCE = re.compile(r"^[ ]{0,3}(```|~~~)")
 _SECTION_NUMBER = re.compile(r"§\s*(\d+(?:\.\d+)*)")
+# "最后更新：2026-09-18", "Last updated on 2026/9/18", "updated: 2026-09-18" (front matter). A bare
+# "updated" or "更新" needs its colon, so "TensorRT-LLM 更新 2026-08-04 版本" in a section is not the doc's date.
+_UPDATED = re.compile(
+    r"(?:(?:最后|最近)更新|更新(?:日期|时间|于)|last[ _-]?(?:updated|modified)(?:\s+on)?"
+    r"|(?:(?<![a-z])(?:updated|lastmod)|(?<![\u4e00-\u9fff])更新)(?=[*_\s]*:))"
+    r"[*_\s]*:?[*_\s]*(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -42,10 +58,11 @@ def looks_like_doc(text: str) -> bool:
 def parse_doc(text: str, path: Path) -> ParsedFile:
     _, body, first_line = split_front_matter(text)
     sections = split_sections(body.split("\n"), first_line, preamble_title=path.stem)
+    updated, warnings = last_updated(text)
     records: list[Record] = []
     taken: set[str] = set()
     for section in sections:
-        record = _record(section, path, len(records), taken)
+        record = _record(section, path, len(records), taken, updated)
         if record is not None:
             records.append(record)
     if not records:
@@ -54,7 +71,19 @@ def parse_doc(text: str, path: Path) -> ParsedFile:
             hint="a section needs a heading (#) and some text under it",
             path=str(path),
         )
-    return ParsedFile(source=str(path), format="doc", records=records)
+    return ParsedFile(source=str(path), format="doc", records=records, warnings=warnings)
+
+
+def last_updated(text: str) -> tuple[dt.date | None, list[str]]:
+    """The latest last-updated date the document states, and a warning for each that is no day."""
+    days, warnings = [], []
+    for match in _UPDATED.finditer(unicodedata.normalize("NFKC", text)):
+        day = parse_date(match.group(1))
+        if day is None:
+            warnings.append(f"last-updated date {match.group(1)} is not a day; the sections are stored undated")
+        else:
+            days.append(day)
+    return max(days, default=None), [] if days else warnings
 
 
 def split_sections(lines: list[str], first_line: int, preamble_title: str) -> list[Section]:
@@ -93,7 +122,7 @@ def _clean_heading(text: str) -> str:
     return clean_line(text.replace("**", "").replace("`", ""))
 
 
-def _record(section: Section, path: Path, position: int, taken: set[str]) -> Record | None:
+def _record(section: Section, path: Path, position: int, taken: set[str], updated: dt.date | None) -> Record | None:
     text = clean_block("\n".join(section.body))
     if not text or not section.title:
         return None
@@ -102,6 +131,7 @@ def _record(section: Section, path: Path, position: int, taken: set[str]) -> Rec
         kind=Kind.doc_section,
         title=section.title,
         text=text,
+        date=updated,
         topic=path.stem,
         arxiv_ids=extract_arxiv_ids(f"{section.title}\n{text}"),
         source=str(path),

@@ -10,7 +10,7 @@ escape sequences and control characters before it reaches the terminal.
 """
 
 from kbsearch.render.cells import MATCH_STYLE, counted, fit
-from kbsearch.render.dedupe import audit_text, check_text, explanation_text, item_text, neighbours_text
+from kbsearch.render.dedupe import audit_scope, audit_text, check_text, explanation_text, item_text, neighbours_text
 from kbsearch.render.records import (
     listing_ids,
     listing_text,
@@ -35,6 +35,7 @@ from kbsearch.text.terminal import clean
 
 __all__ = [
     "MATCH_STYLE",
+    "audit_scope",
     "audit_text",
     "calibration_text",
     "check_text",

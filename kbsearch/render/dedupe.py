@@ -96,8 +96,16 @@ def check_text(result: CheckResult) -> str:
     return "\n\n".join([*parts, summary])
 
 
+def audit_scope(result: AuditResult) -> str:
+    """How many clusters, among which records: a filter chooses the records reported, not those compared."""
+    clusters = f"{counted(len(result.clusters), 'cluster')} of the same item"
+    if result.records == result.compared:
+        return f"{clusters} among {counted(result.records, 'record')}"
+    return f"{clusters} holding any of the {counted(result.records, 'record')} chosen ({result.compared} compared)"
+
+
 def audit_text(result: AuditResult) -> str:
-    lines = [f"{counted(len(result.clusters), 'cluster')} of the same item among {counted(result.records, 'record')}"]
+    lines = [audit_scope(result)]
     for number, cluster in enumerate(result.clusters, 1):
         first = cluster.first_seen
         ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""

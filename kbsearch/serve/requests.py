@@ -83,7 +83,9 @@ class CheckRequest(Body):
         "Without it the text is read as 'check -' reads stdin",
     )
     input: str | None = Field(default=None, description="how the result names the input (default: path, else '-')")
-    as_of: dt.date | None = Field(default=None, description="compare only with records dated on or before this day")
+    as_of: dt.date | None = Field(
+        default=None, description="compare only with records dated on or before this day, and undated ones"
+    )
     accept: bool = Field(
         default=False,
         description="then store every item, or none when any is a DUPLICATE (needs write access)",

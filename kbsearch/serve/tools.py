@@ -74,7 +74,9 @@ Path = Annotated[
         "format and names the items (records of that same file are not compared with it); omit for plain text"
     ),
 ]
-AsOf = Annotated[dt.date | None, Field(description="compare only with records dated on or before this day")]
+AsOf = Annotated[
+    dt.date | None, Field(description="compare only with records dated on or before this day, and undated ones")
+]
 
 
 def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:

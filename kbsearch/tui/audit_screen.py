@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Static, Tree
 from kbsearch.dedupe.results import AuditResult
 from kbsearch.filters import SearchFilter
 from kbsearch.kb import KnowledgeBase
+from kbsearch.render import audit_scope
 from kbsearch.tui.cluster_tree import ClusterTree, opened_id
 from kbsearch.tui.filter_bar import parse_day, range_problem
 from kbsearch.tui.gateway import KbGateway
@@ -96,8 +97,8 @@ class AuditScreen(Screen[None]):
         self.result = message.result
         result = message.result
         summary = Text(
-            f"{len(result.clusters)} clusters of the same item among {result.records} records, "
-            f"largest first; {len(result.claimed_new_seen_before)} claimed new but seen before. ",
+            f"{audit_scope(result)}, largest first; "
+            f"{len(result.claimed_new_seen_before)} claimed new but seen before. ",
             style="bold",
         )
         summary.append("enter expands a cluster, or opens a record.", style="dim")
