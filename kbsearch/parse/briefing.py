@@ -37,6 +37,8 @@ _INSTANCE_IN_TEXT = (
     re.compile(rf"本报告由[ \t]*{_NAME}[ \t]*实例"),
 )
 _SIGNATURE = re.compile(rf"^[ \t>*-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+# A line that is the writer's signature, not text of the increment above it.
+_SIGNED_BY = re.compile(rf"^[ \t>*_-]*本报告由[ \t]*{_NAME}[ \t]*实例")
 NO_WRITER = (
     "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE', or the folder inbox/NAME/): "
     "its records have no instance, so audit cannot tell who said them first"
@@ -147,16 +149,28 @@ def _instance_from_path(path: Path) -> str | None:
 def split_increments(lines: list[str]) -> list[Block]:
     blocks: list[Block] = []
     current: Block | None = None
+    last = _last_text_line(lines)
     for number, line in enumerate(lines, start=1):
         match = INCREMENT_HEADER.match(line)
         if match:
             current = Block(number, line, len(match.group("hashes") or ""))
             blocks.append(current)
-        elif current is not None and _ends_increment(line, current):
+        elif current is not None and (_ends_increment(line, current) or _is_signature(line, number == last)):
             current = None
         elif current is not None:
             current.body.append(line)
     return blocks
+
+
+def _last_text_line(lines: list[str]) -> int:
+    return next((number for number in range(len(lines), 0, -1) if lines[number - 1].strip()), 0)
+
+
+def _is_signature(line: str, is_last: bool) -> bool:
+    # A writer may sign right under the last increment, with no section between:
+    # the signature names the writer and must not become part of the last field.
+    # 'NAME · DATE' is a signature only as the last line, as for _instance_from_text.
+    return bool(_SIGNED_BY.match(line) or (is_last and _SIGNATURE.match(line)))
 
 
 def _ends_increment(line: str, block: Block) -> bool:
