@@ -12,7 +12,7 @@ from support.files import write
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
-from kbsearch.parse.briefing import NO_WRITER
+from kbsearch.parse.briefing import NO_DATE, NO_WRITER
 from kbsearch.records import Kind, ParsedFile
 
 
@@ -319,3 +319,25 @@ def test_a_signature_right_under_the_last_increment_is_not_part_of_it(
     record = parse_file(write(tmp_path / "brief.md", text)).records[0]
     assert getattr(record, field) == expected
     assert "Nova" not in record.model_dump_json() and record.instance == "nova"
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "warned"),
+    [
+        ("today.md", "", True),
+        ("today.md", "(2026-13-45)", True),
+        ("today.md", "(2026-09-20)", False),
+        ("2026-09-20-jay-engineering-e1prep.md", "", False),
+        ("20260920-notes.md", "", False),
+        ("notes-2026_09_20.md", "", False),
+    ],
+)
+def test_a_briefing_naming_no_date_says_its_ids_carry_none(
+    tmp_path: Path, name: str, header: str, warned: bool
+) -> None:
+    """A reused inbox file with an undated header gave every day's item 1 the same id, silently."""
+    path = write(tmp_path / "inbox" / "jay" / name, f"topic · E1 预消化简报{header}\n增量 1：Idea ★\n要点：x\n")
+    parsed = parse_file(path)
+    assert (NO_DATE in parsed.warnings) is warned
+    if warned:
+        assert parsed.records[0].date is None and "@" not in parsed.records[0].id

@@ -43,7 +43,14 @@ NO_WRITER = (
     "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE', or the folder inbox/NAME/): "
     "its records have no instance, so audit cannot tell who said them first"
 )
+NO_DATE = (
+    "no date named (no '(YYYY-MM-DD)' in the E1 header line, none in the file name): its items' ids carry "
+    "none, so the same file ingested again on another day replaces them; put the date in the header as "
+    "'(YYYY-MM-DD)' or in the file name"
+)
 _FILE_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+# Any date dated_stem would recognise in a stem: 2026-09-20, 20260920, 2026_09_20.
+_STEM_DATE = re.compile(r"(?<!\d)\d{4}([-_]?)(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?!\d)")
 _HEADER_SCAN_LINES = 15
 
 
@@ -114,6 +121,10 @@ def read_meta(lines: list[str], path: Path) -> Meta:
     if meta.date is None:
         match = _FILE_DATE.match(path.name)
         meta.date = parse_date(match.group(1)) if match else None
+    # Undated items of a dated file still get ids of their own (the stem carries
+    # the day); those of an undated file such as inbox/NAME/today.md do not.
+    if meta.date is None and not _STEM_DATE.search(path.stem):
+        meta.warnings.append(NO_DATE)
     return meta
 
 
