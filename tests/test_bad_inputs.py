@@ -196,6 +196,7 @@ CASES = [
     Case("unpaired surrogate escape", "jsonl-lone-surrogate.jsonl", True, "unpaired surrogate", 1),
     Case("integer beyond SQLite's range", "jsonl-huge-integer.jsonl", True, "field 'position'", 1),
     Case("wrongly typed field", "jsonl-wrong-types.jsonl", True, "'title' must be a string", 1),
+    Case("an id both about and cited", "jsonl-id-about-and-cited.jsonl", True, "2607.17715 is in both 'arxiv_ids'", 1),
     Case("record with no title and no text", "jsonl-no-title-no-text.jsonl", True, "neither title nor text", 1),
     Case("paper card with no content", "card-without-content.md", True, "paper card has no title, tldr or body"),
     Case("living doc with headings only", "doc-headings-only.md", True, "living doc has no section with text"),

@@ -1,6 +1,7 @@
 """check tells what the parser skipped in its input, as ingest does: an increment
 without a title was dropped from the verdicts without a word, and a briefing
-naming no writer was checked (and accepted) with no instance. With the fake encoder."""
+naming no writer was checked (and accepted) with no instance, one naming no date
+with ids another day's file replaces. With the fake encoder."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from support.cli import check_json, ingest_rows, run
 from support.files import write
 
-from kbsearch.parse.briefing import NO_WRITER
+from kbsearch.parse.briefing import NO_DATE, NO_WRITER
 
 KNOWN = [{"id": "k1", "title": "Paged attention for serving", "text": "paged KV blocks", "date": "2026-09-01"}]
 UNSIGNED = (
@@ -43,3 +44,16 @@ def test_a_clean_input_has_no_warnings(index: str, tmp_path: Path, capsys: pytes
     _, document = check_json(capsys, "check", str(briefing), "--index", index)
     assert document["warnings"] == []
     assert "input warnings" not in run(capsys, "check", str(briefing), "--index", index)[1]
+
+
+def test_an_undated_reused_inbox_file_is_warned_of_by_ingest_and_check(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a date its item is nova/today#1 every day: the next day's item silently replaced it."""
+    today = tmp_path / "inbox" / "nova" / "today.md"
+    write(today, "llm-infra · E1 预消化简报\n增量 1：Day one（⭐⭐⭐）\n要点：\n- alpha\n本报告由 Nova 实例自动生成\n")
+    code, out, _ = run(capsys, "ingest", str(today), "--index", index)
+    assert code == 0 and f"warning: {today}: {NO_DATE}" in out
+    write(today, "llm-infra · E1 预消化简报\n增量 1：Day two（⭐⭐⭐）\n要点：\n- beta\n本报告由 Nova 实例自动生成\n")
+    _, document = check_json(capsys, "check", str(today), "--index", index)
+    assert document["items"][0]["id"] == "nova/today#1" and document["warnings"] == [NO_DATE]

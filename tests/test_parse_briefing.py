@@ -12,7 +12,7 @@ from support.files import write
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
-from kbsearch.parse.briefing import NO_WRITER
+from kbsearch.parse.briefing import NO_DATE, NO_WRITER
 from kbsearch.records import Kind, ParsedFile
 
 
@@ -291,3 +291,53 @@ def test_an_id_carries_the_briefing_date_when_its_file_name_does_not(
     """Issue 24: one inbox file reused from day to day must not give tomorrow's item yesterday's id."""
     path = write(tmp_path / "inbox" / "jay" / name, f"topic · E1 预消化简报{header}\n增量 1：Idea ★\n要点：x\n")
     assert parse_file(path).records[0].id == expected
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        "本报告由 Nova 实例自动生成",
+        "*本报告由 Nova 实例自动生成 · 2026-09-30 22:20 CST*",
+        "Nova · 2026-09-30 22:20 CST",
+    ],
+    ids=["signed", "signed-in-italics", "name-date"],
+)
+@pytest.mark.parametrize(
+    ("last_field", "field", "expected"),
+    [
+        ("可信度：中", "credibility", "中"),
+        ("建议归入章节：§1.3", "section", "§1.3"),
+        ("- 最后一点", "claims", ["第一点", "最后一点"]),
+    ],
+    ids=["after-credibility", "after-section", "after-points"],
+)
+def test_a_signature_right_under_the_last_increment_is_not_part_of_it(
+    tmp_path: Path, signature: str, last_field: str, field: str, expected: object
+) -> None:
+    """A writer signing with no section between: the signature names the writer, nothing else."""
+    text = f"x · E1 预消化简报(2026-09-30)\n增量 1：Idea ★\n要点：\n- 第一点\n{last_field}\n{signature}\n\n"
+    record = parse_file(write(tmp_path / "brief.md", text)).records[0]
+    assert getattr(record, field) == expected
+    assert "Nova" not in record.model_dump_json() and record.instance == "nova"
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "warned"),
+    [
+        ("today.md", "", True),
+        ("today.md", "(2026-13-45)", True),
+        ("today.md", "(2026-09-20)", False),
+        ("2026-09-20-jay-engineering-e1prep.md", "", False),
+        ("20260920-notes.md", "", False),
+        ("notes-2026_09_20.md", "", False),
+    ],
+)
+def test_a_briefing_naming_no_date_says_its_ids_carry_none(
+    tmp_path: Path, name: str, header: str, warned: bool
+) -> None:
+    """A reused inbox file with an undated header gave every day's item 1 the same id, silently."""
+    path = write(tmp_path / "inbox" / "jay" / name, f"topic · E1 预消化简报{header}\n增量 1：Idea ★\n要点：x\n")
+    parsed = parse_file(path)
+    assert (NO_DATE in parsed.warnings) is warned
+    if warned:
+        assert parsed.records[0].date is None and "@" not in parsed.records[0].id

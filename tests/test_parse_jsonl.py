@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.files import write_jsonl
+from support.files import write, write_jsonl
 
 from kbsearch.errors import KbError
 from kbsearch.parse import parse_file
@@ -85,3 +86,35 @@ def test_duplicate_ids_name_both_lines(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "dup.jsonl", rows)
     with pytest.raises(KbError, match=r"dup.jsonl:3: duplicate id 'x' \(first on line 1, again on line 3\)"):
         parse_file(path)
+
+
+KVSHARE = {
+    "id": "feed/0929-1",
+    "title": "KVShare：多租户之间安全共享前缀 KV 的隔离方案",
+    "text": "公共前缀跨租户共享。相关工作：C²KV（arXiv:2607.17715）讨论过可拼接的压缩 KV 片段，但没有考虑租户隔离。",
+    "cited_ids": ["2607.17715"],
+}
+
+
+def test_an_id_it_cites_is_not_one_a_record_is_about(tmp_path: Path) -> None:
+    """A cited id found in the text was also taken for the record's subject: check
+    called the record the same item as one about that paper (rule shared_id)."""
+    record = parse_file(write_jsonl(tmp_path / "feed-2026-09-29.jsonl", [KVSHARE])).records[0]
+    assert (record.arxiv_ids, record.cited_ids) == ([], ["2607.17715"])
+
+
+def test_ids_derived_from_the_text_keep_the_uncited_ones(tmp_path: Path) -> None:
+    row = {"title": "KVShare (arXiv:2609.30001)", "text": "builds on 2607.17715", "cited_ids": ["arXiv:2607.17715v2"]}
+    record = parse_file(write_jsonl(tmp_path / "in.jsonl", [row])).records[0]
+    assert (record.arxiv_ids, record.cited_ids) == (["2609.30001"], ["2607.17715"])
+
+
+def test_an_id_given_as_both_about_and_cited_is_refused(tmp_path: Path) -> None:
+    """A record both about a paper and only citing it contradicts itself: refused, in any form of the id."""
+    row = {**KVSHARE, "kind": "increment", "arxiv_ids": ["2607.17715"], "cited_ids": ["arXiv:2607.17715v1"]}
+    lines = write_jsonl(tmp_path / "in.jsonl", [{"title": "fine"}, row])
+    listed = write(tmp_path / "in.json", json.dumps([row], ensure_ascii=False))
+    for path, where in ((lines, "in.jsonl:2: "), (listed, "in.json: item 1: ")):
+        with pytest.raises(KbError, match=r"2607\.17715 is in both 'arxiv_ids'") as caught:
+            parse_file(path)
+        assert where in str(caught.value) and "keep each id in one list" in str(caught.value)

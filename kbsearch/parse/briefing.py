@@ -37,11 +37,20 @@ _INSTANCE_IN_TEXT = (
     re.compile(rf"本报告由[ \t]*{_NAME}[ \t]*实例"),
 )
 _SIGNATURE = re.compile(rf"^[ \t>*-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+# A line that is the writer's signature, not text of the increment above it.
+_SIGNED_BY = re.compile(rf"^[ \t>*_-]*本报告由[ \t]*{_NAME}[ \t]*实例")
 NO_WRITER = (
     "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE', or the folder inbox/NAME/): "
     "its records have no instance, so audit cannot tell who said them first"
 )
+NO_DATE = (
+    "no date named (no '(YYYY-MM-DD)' in the E1 header line, none in the file name): its items' ids carry "
+    "none, so the same file ingested again on another day replaces them; put the date in the header as "
+    "'(YYYY-MM-DD)' or in the file name"
+)
 _FILE_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+# Any date dated_stem would recognise in a stem: 2026-09-20, 20260920, 2026_09_20.
+_STEM_DATE = re.compile(r"(?<!\d)\d{4}([-_]?)(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?!\d)")
 _HEADER_SCAN_LINES = 15
 
 
@@ -112,6 +121,10 @@ def read_meta(lines: list[str], path: Path) -> Meta:
     if meta.date is None:
         match = _FILE_DATE.match(path.name)
         meta.date = parse_date(match.group(1)) if match else None
+    # Undated items of a dated file still get ids of their own (the stem carries
+    # the day); those of an undated file such as inbox/NAME/today.md do not.
+    if meta.date is None and not _STEM_DATE.search(path.stem):
+        meta.warnings.append(NO_DATE)
     return meta
 
 
@@ -147,16 +160,28 @@ def _instance_from_path(path: Path) -> str | None:
 def split_increments(lines: list[str]) -> list[Block]:
     blocks: list[Block] = []
     current: Block | None = None
+    last = _last_text_line(lines)
     for number, line in enumerate(lines, start=1):
         match = INCREMENT_HEADER.match(line)
         if match:
             current = Block(number, line, len(match.group("hashes") or ""))
             blocks.append(current)
-        elif current is not None and _ends_increment(line, current):
+        elif current is not None and (_ends_increment(line, current) or _is_signature(line, number == last)):
             current = None
         elif current is not None:
             current.body.append(line)
     return blocks
+
+
+def _last_text_line(lines: list[str]) -> int:
+    return next((number for number in range(len(lines), 0, -1) if lines[number - 1].strip()), 0)
+
+
+def _is_signature(line: str, is_last: bool) -> bool:
+    # A writer may sign right under the last increment, with no section between:
+    # the signature names the writer and must not become part of the last field.
+    # 'NAME · DATE' is a signature only as the last line, as for _instance_from_text.
+    return bool(_SIGNED_BY.match(line) or (is_last and _SIGNATURE.match(line)))
 
 
 def _ends_increment(line: str, block: Block) -> bool:

@@ -9,7 +9,8 @@ This is the format other tools write to feed kbsearch directly::
 Only ``title`` or ``text`` is required. ``kind`` defaults to increment, ``id``
 to ``<file stem>#<line number>`` (``#<item number>`` in a JSON list),
 ``source`` to the file, and ``arxiv_ids``, when absent, to the ids found in
-title and text. Any other Record field (claims, cited_ids, section, anchor,
+title and text that ``cited_ids`` does not list (an id given in both lists is
+refused). Any other Record field (claims, cited_ids, section, anchor,
 number, stars, sources, credibility, relation, card_number, category,
 position) is accepted. Unknown keys and impossible dates are warnings.
 
@@ -253,7 +254,7 @@ def _record(obj: Any, where: _Where, position: int, warnings: list[str]) -> Reco
     data.setdefault("source", str(where.path))
     data.setdefault("position", position)
     data["date"] = _date(data.get("date"), where, warnings)
-    data["arxiv_ids"] = _arxiv_ids(data, where, warnings)
+    _read_ids(data, where, warnings)
     if isinstance(data.get("instance"), str):
         data["instance"] = data["instance"].strip().lower() or None
     try:
@@ -288,14 +289,36 @@ def _date(raw: Any, where: _Where, warnings: list[str]) -> dt.date | None:
     return date
 
 
-def _arxiv_ids(data: dict[str, Any], where: _Where, warnings: list[str]) -> list[str]:
-    raw = data.get("arxiv_ids")
+def _read_ids(data: dict[str, Any], where: _Where, warnings: list[str]) -> None:
+    """``arxiv_ids``, the ids the record is about, and ``cited_ids``, those it
+    only cites, both normalized. An id cited is not also one the record is
+    about: ids derived from the text leave the cited ones out, and an id given
+    in both lists is refused, as the writer contradicts itself."""
+    cited = _given_ids(data, "cited_ids", where, warnings) or []
+    about = _given_ids(data, "arxiv_ids", where, warnings)
+    if about is None:
+        found = extract_arxiv_ids(f"{data.get('title', '')}\n{data.get('text', '')}")
+        about = [i for i in found if i not in cited]
+    both = [i for i in about if i in cited]
+    if both:
+        verb = "is" if len(both) == 1 else "are"
+        raise where.error(
+            f"{', '.join(both)} {verb} in both 'arxiv_ids' (what the record is about) "
+            "and 'cited_ids' (what it only cites)",
+            hint="keep each id in one list: arxiv_ids if the record is about the paper, cited_ids if it only cites it",
+        )
+    data["arxiv_ids"], data["cited_ids"] = about, cited
+
+
+def _given_ids(data: dict[str, Any], key: str, where: _Where, warnings: list[str]) -> list[str] | None:
+    """The normalized ids of ``key``, or None when the record does not give it."""
+    raw = data.get(key)
     if raw is None:
-        return extract_arxiv_ids(f"{data.get('title', '')}\n{data.get('text', '')}")
+        return None
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(i, str) for i in raw):
-        raise where.error("'arxiv_ids' must be a list of strings")
+        raise where.error(f"{key!r} must be a list of strings")
     ids = [normalize_arxiv_id(i) for i in raw]
     for original, ident in zip(raw, ids, strict=True):
         if ident is None:
