@@ -80,6 +80,44 @@ def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+# The example corpus for command-line tests: ``index`` is examples/ ingested once per
+# module with the fake encoder (``models``), ``cli`` runs a command in-process. A module
+# needing another index defines its own ``index``, which takes precedence.
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "models.txt"
+    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def index(models: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    from kbsearch.cli import main
+
+    folder = str(tmp_path_factory.mktemp("kb") / "idx")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KBSEARCH_MODELS", str(models))
+        assert main(["ingest", str(EXAMPLES), "--index", folder]) == 0
+    return folder
+
+
+@pytest.fixture
+def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """``cli(*argv)`` → (exit code, stdout, stderr) of one command with ``models``."""
+    from kbsearch.cli import main
+
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    for name in ("KBSEARCH_MODEL", "KBSEARCH_TRACEBACK", "KBSEARCH_SERVER"):
+        monkeypatch.delenv(name, raising=False)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
 @pytest.fixture
 def encoder() -> FakeEncoder:
     return FakeEncoder()

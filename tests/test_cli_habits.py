@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FAKE_DEDUPE
 
 from kbsearch import __version__
 from kbsearch.cli import main
@@ -20,35 +19,6 @@ from kbsearch.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 TESTS = Path(__file__).resolve().parent
-
-
-@pytest.fixture(scope="module")
-def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("models") / "models.txt"
-    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def index(models: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = str(tmp_path_factory.mktemp("kb") / "idx")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KBSEARCH_MODELS", str(models))
-        assert main(["ingest", str(EXAMPLES), "--index", folder]) == 0
-    return folder
-
-
-@pytest.fixture
-def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
-    monkeypatch.delenv("KBSEARCH_MODEL", raising=False)
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 # -- 9: a closed pipe ----------------------------------------------------------

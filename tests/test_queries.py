@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import FAKE_DEDUPE
 from filelock import FileLock
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,7 +24,7 @@ from tui_support import SIZE, build_index, drive, search_for, search_screen, wai
 
 from fake_encoder import FakeEncoder
 from kbsearch import render
-from kbsearch.cli import main, write_commands
+from kbsearch.cli import write_commands
 from kbsearch.errors import KbError
 from kbsearch.filters import SearchFilter
 from kbsearch.ingest import IngestReport, ingest_records
@@ -229,34 +228,6 @@ def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
 
 
 # -- 3: a query that starts with a dash ----------------------------------------
-
-
-@pytest.fixture(scope="module")
-def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("models") / "models.txt"
-    path.write_text(f"fake   python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def index(models: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = str(tmp_path_factory.mktemp("kb") / "idx")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KBSEARCH_MODELS", str(models))
-        assert main(["ingest", str(EXAMPLES), "--index", folder]) == 0
-    return folder
-
-
-@pytest.fixture
-def cli(models: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def test_a_query_that_starts_with_a_dash_is_told_to_use_double_dash(index: str, cli) -> None:  # type: ignore[no-untyped-def]
