@@ -63,7 +63,7 @@ def test_with_no_stated_figure_every_missing_one_is_new() -> None:
     [
         ("评估2022-2023年的考试，并扩展到2022–2024 exams", set()),
         ("2019至2021年间收集", set()),
-        ("驱动与插件版本须对齐（jay 9-17 已记），9月17日、9 月 18 号复测", set()),
+        ("驱动与插件版本须对齐（jay 9-17 已记，tom 9/18 已记），9月17日、9 月 18 号复测", set()),
         ("采用 ℓ2,0 范数约束投影矩阵", set()),
         ("12,34 与 1,618 条", {"12", "34", "1618"}),
         ("训练数据 3.5 trillion tokens，或 1.2万亿", {"3.5t", "1.2t"}),
@@ -108,6 +108,10 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
         "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%，而不是此前报告的 31%",
         "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt now 24% lower "
         "(down from the 31% reported yesterday)",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（stephen 报的是 31%）",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 从降低 31% 修正为降低 24%",
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24% (was 31%)",
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24%, not 31% as first reported",
     ],
 )
 def test_a_figure_given_beside_the_one_it_replaces_is_a_changed_figure(retold: str) -> None:
@@ -205,3 +209,17 @@ def test_a_gain_of_a_few_points_is_a_result_and_a_count_of_key_points_is_not() -
     """ "6 AUC points higher" is the result itself; a lone digit elsewhere is a list marker or a step."""
     assert substantive_numbers("an average increase of 6 AUC points, 3 pp on MMLU, 提升 5 个百分点") == {"6", "3", "5"}
     assert substantive_numbers("the 4 key points and the 3 main points of the paper") == set()
+
+
+def test_a_count_of_accelerators_written_as_a_multiple_is_a_count_not_a_speed_up() -> None:
+    """ "4x H200" read as a 4x speed-up, and "8×H200" as no figure: 8 → 4 GPUs went unseen."""
+    assert substantive_numbers("在 4x H200 的集群上") == substantive_numbers("在 4 张 H200 上") == {"4"}
+    assert substantive_numbers("8×H200, 16x H100 nodes") == {"8", "16"}
+    assert substantive_numbers("a 4x speed-up on 8 H200") == {"4x", "8"}
+    known = embedded("a", "", "RouteMax：在 8 张 H200 的集群上，路由后 TTFT 降低 31%", kind=Kind.increment)
+    status = claim_status(known, "RouteMax：在 4x H200 的集群上，路由后 TTFT 降低 31%", True)
+    assert not status.known and status.new_numbers == ["4"]
+
+
+def test_points_written_as_ge_dian_are_a_result() -> None:
+    assert substantive_numbers("AUC 提升 8 个点") == {"8"}

@@ -98,14 +98,19 @@ def could_be_changed(new: str, old: str) -> bool:
 
 
 # Words by which a claim gives a figure as the one it replaces: 降低 24%（昨天报的是 31%）,
-# "now 24% (down from the 31% reported yesterday)", "24% rather than 31%".
+# （stephen 报的是 31%）, "now 24% (down from the 31% reported yesterday)", "24% (was 31%)",
+# "24% rather than 31%", "24%, not 31% as first reported".
 _REPLACED_BEFORE = re.compile(
     r"(?:昨天|昨日|此前|之前|先前|原先|原来|上次|早先|曾经?)\s*(?:报告|报|给出|公布|说)?的?\s*(?:是|为)?"
-    r"|而(?:不是|非)|不是此前|down from|up from|revised from|corrected from|previously|rather than|instead of",
+    r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|而(?:不是|非)|不是此前"
+    r"|down from|up from|revised from|corrected from|previously|rather than|instead of|[(（]\s*was\b"
+    r"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:first\s+|originally\s+|earlier\s+|previously\s+)?reported)",
     re.IGNORECASE,
 )
 _REPLACED_WITHIN = 24
 """Characters after such words in which the replaced figure is read."""
+# 从 31% 修正为 24%: the figure a correction starts from (not 从 26% 提升到 90%, a result).
+_CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|更正|改|调整|下调|上调)(?:为|到|至|成)")
 
 
 def replaced_figures(text: str) -> set[str]:
@@ -113,6 +118,8 @@ def replaced_figures(text: str) -> set[str]:
     found: set[str] = set()
     for marker in _REPLACED_BEFORE.finditer(text):
         found |= numbers(text[marker.end() : marker.end() + _REPLACED_WITHIN])
+    for corrected in _CORRECTED_FROM.finditer(text):
+        found |= numbers(corrected.group(1))
     return found
 
 

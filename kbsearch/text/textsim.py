@@ -57,16 +57,16 @@ _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
     r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
-    r"|\d{1,2}-\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))"
+    r"|\d{1,2}[-/]\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))"
     r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
 # cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位; and a gain in
 # points (6 AUC points, 3 pp, 5 个百分点), a result however small.
 _COUNTED = re.compile(
-    r"(?<![A-Za-z0-9_.@#§²³-])(\d)[\s-]*(?:[个张台块]\s*)?(?=(?:[A-Z]\d{2,3}\b|gpus?\b|nodes?\b|cards?\b|servers?\b|"
+    r"(?<![A-Za-z0-9_.@#§²³-])(\d)[\s-]*(?:[x×*]\s*|[个张台块]\s*)?(?=(?:[A-Z]\d{2,3}\b|gpus?\b|nodes?\b|cards?\b|servers?\b|"
     r"machines?\b|replicas?\b|layers?\b|experts?\b|heads?\b|bits?\b|卡|节点|层|位|比特|显卡|服务器|"
-    r"(?:(?-i:[A-Z][A-Za-z0-9@-]*)\s+)?points?\b|pp\b|个?百分点))",
+    r"(?:(?-i:[A-Z][A-Za-z0-9@-]*)\s+)?points?\b|pp\b|个?百分点|个点))",
     re.IGNORECASE,
 )
 _ARXIV_LIKE = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
@@ -171,6 +171,8 @@ def numbers(text: str) -> set[str]:
         if _is_label(text, match.start(), value, unit):
             continue
         unit = "x" if unit in {"×", "倍"} else unit
+        if unit == "x" and _HARDWARE_AFTER.match(text, match.end()):
+            unit = ""  # 4x H200, 8×H200: a count of accelerators, not a speed-up
         found.add(_canonical(value.replace(",", ""), unit))
     return found
 
@@ -179,6 +181,7 @@ def _unit(match: re.Match[str]) -> str:
     return (match.group(2) or match.group(3) or "").lower()
 
 
+_HARDWARE_AFTER = re.compile(r"\s*(?:[A-Z]\d{2,3}\b|GPUs?\b|cards?\b|nodes?\b|卡|张)", re.IGNORECASE)
 # Between the ends of a range written with one unit (19–33%, 2~3 倍, 7-8B, 3 to 5x).
 _RANGE_GAP = re.compile(r"\s*(?:[-–—~～]|to|至|到)\s*", re.IGNORECASE)
 
