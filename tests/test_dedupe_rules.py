@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
+from kbsearch.dedupe.named_systems import versioned_names
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, decide, restates_same_paper
 from kbsearch.records import Kind, Record
@@ -407,3 +408,10 @@ def test_two_products_of_one_vendor_are_two_items() -> None:
     assert "dynamo" in match.reasons[0] and "tensorrt" in match.reasons[0]
     merged = embedded("merged", "NVIDIA TensorRT-LLM merges TriAttention", SUMMARY + " GB300", kind=Kind.increment)
     assert compare(merged, guide, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names
+
+
+def test_an_arxiv_id_after_a_word_names_no_product() -> None:
+    """ "About 2609.40001, citing 2607.17715" read as a product named About, version 2609.40001:
+    the named-systems rule then gave "this one names about, never mentioned there"."""
+    assert versioned_names("About 2609.40001, citing 2607.17715.") == set()
+    assert versioned_names("NVIDIA Dynamo 1.2 beside Llama 3.3") == {"dynamo", "llama"}

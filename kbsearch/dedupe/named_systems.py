@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-_VERSIONED = re.compile(r"\b([A-Z][a-z]{2,}[A-Za-z]*)\s+v?\d+(?:\.\d+)+\b")
+# Not an arXiv id after a word ("About 2609.40001" names no product About).
+_VERSIONED = re.compile(r"\b([A-Z][a-z]{2,}[A-Za-z]*)\s+v?(?!\d{4}\.\d{4,5}\b)\d+(?:\.\d+)+\b")
 _NOT_PRODUCTS = frozenset(
     {"version", "release", "section", "figure", "table", "chapter", "step", "phase", "stage", "level", "appendix"}
     | {"part", "round", "rule", "equation", "apache", "the", "and", "with", "from", "since", "until"}
