@@ -3,6 +3,8 @@ passage clears the threshold says that passage's record is another item."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from kbsearch.dedupe.results import ClaimStatus, ItemResult, Verdict
 from kbsearch.records import Kind
 from kbsearch.render import item_text
@@ -106,3 +108,11 @@ def test_a_claim_known_because_its_card_restates_the_paper_says_so_not_a_score_b
     [line] = [x for x in item_text(item_of(restated)).splitlines() if x.lstrip().startswith("known")]
     assert "a card of the same paper: a claim is known unless it brings a new number" in line
     assert "0.00 < 0.50" not in line
+
+
+def test_an_item_says_up_to_which_day_it_was_compared_whatever_the_day() -> None:
+    """--as-of another day than the item's own printed no line: the text never said what was compared."""
+    earlier = item_of().model_copy(update={"as_of": dt.date(2026, 9, 21), "date": dt.date(2026, 9, 23)})
+    own = earlier.model_copy(update={"as_of": dt.date(2026, 9, 23)})
+    assert "compared with records dated up to 2026-09-21\n" in item_text(earlier) + "\n"
+    assert "compared with records dated up to 2026-09-23, its own date" in item_text(own)

@@ -47,8 +47,9 @@ def item_text(item: ItemResult) -> str:
         )
     if item.resubmitted:
         lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
-    if item.as_of and item.as_of == item.date:
-        lines.append(f"   compared with records dated up to {item.as_of}, its own date")
+    if item.as_of:
+        own = ", its own date" if item.as_of == item.date else ""
+        lines.append(f"   compared with records dated up to {item.as_of}{own}")
     lines += [f"   note: {clean(note, one_line=True)}" for note in item.notes]
     lines += [_flag_line(f) for f in item.flags]
     if item.matches:
