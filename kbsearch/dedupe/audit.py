@@ -41,7 +41,7 @@ import numpy as np
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.flags import table_flags
+from kbsearch.dedupe.flags import row_flags
 from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
@@ -267,9 +267,12 @@ def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
         by_source.setdefault(mention.source or "", []).append(mention)
     flags = []
     for source, mentions in by_source.items():
-        for flag in table_flags(store, mentions, SearchFilter(exclude_sources=[source] if source else [])):
-            where = f"{mentions[0].instance or '?'} {mentions[0].date or ''}".strip()
-            flags.append(flag.model_copy(update={"message": f"{where}: {flag.message}"}))
+        known = SearchFilter(exclude_sources=[source] if source else [])
+        for mention in mentions:
+            # Each row's own day: a reused inbox file holds a table per day.
+            where = f"{mention.instance or '?'} {mention.date or ''}".strip()
+            for flag in row_flags(store, mention, mentions, known):
+                flags.append(flag.model_copy(update={"message": f"{where}: {flag.message}"}))
     return flags
 
 
