@@ -150,7 +150,7 @@ def test_learned_judgements_never_chain_a_cluster_past_its_first_seen_record() -
         rowids=np.arange(1, 5),
         present=np.ones(4, dtype=bool),
         rank=np.arange(4),
-        file_key=np.arange(1, 5),
+        briefing_key=np.arange(1, 5),
         text_key=np.arange(1, 5),
         marked_new=np.zeros(4, dtype=bool),
         chinese=np.zeros(4, dtype=bool),

@@ -31,7 +31,7 @@ def roster_of(chinese: np.ndarray) -> Roster:
         rowids=np.arange(1, n + 1),
         present=np.ones(n, dtype=bool),
         rank=np.arange(n),
-        file_key=zeros,
+        briefing_key=zeros,
         text_key=np.arange(1, n + 1),
         marked_new=np.zeros(n, dtype=bool),
         chinese=chinese,

@@ -4,13 +4,15 @@ Each record is compared with its nearest records (by whole-record cosine),
 with every record about one of its arXiv ids, and with records of identical
 text, by the same judgement ``check`` makes (``dedupe.compare``, reading the
 judge model's stored vectors when the config has a judge): the later record
-is the item, the earlier one the known record. Records from one file
-are never compared: a briefing's increments are distinct by construction.
-A record's file is its declared ``source`` (a briefing's file, or the
-document a JSONL line names): a bulk file of a million lines is not one
-document. A record's learned matches must agree, as in ``check``: one that
-its surest match is a different item from is dropped, and so is a second
-record of its surest match's file.
+is the item, the earlier one the known record. Records of one briefing
+are never compared: its increments are distinct by construction. A
+briefing is a file on one day (``roster.briefing_of``): an inbox file
+reused from day to day holds a briefing a day, and its days are compared
+as dated files are. A record's file is its declared ``source`` (a
+briefing's file, or the document a JSONL line names): a bulk file of a
+million lines is not one document. A record's learned matches must agree,
+as in ``check``: one that its surest match is a different item from is
+dropped, and so is a second record of its surest match's briefing.
 
 Clusters are stars around their first-seen record (``clusters``). A
 cluster's first-seen record is its earliest member; each repeat names the
@@ -41,13 +43,13 @@ import numpy as np
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.flags import table_flags
+from kbsearch.dedupe.flags import row_flags
 from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
-from kbsearch.dedupe.roster import CHUNK, Roster, read_roster
+from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
 from kbsearch.dedupe.spilled import SpilledVectors
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
@@ -257,19 +259,26 @@ def _claimed_new_flags(store: Store, roster: Roster, judged: Judged) -> list[Fla
 
 
 def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
-    """Id-table rows calling an id new that the same table or an earlier record had."""
-    by_source: dict[str, list[IdMention]] = {}
+    """Id-table rows calling an id new that the same table or an earlier record had.
+    A table is a briefing's (``briefing_of``): a reused inbox file holds one a day."""
+    tables: dict[object, list[IdMention]] = {}
     for mention in store.id_mentions():
         if not _in_range(mention.date, flt):
             continue
         if flt.instance and (mention.instance or "").lower() != flt.instance.lower():
             continue
-        by_source.setdefault(mention.source or "", []).append(mention)
+        tables.setdefault(briefing_of(mention.source, mention.date), []).append(mention)
+    # No record is left out: a row is checked only against records dated before its
+    # table, never its own briefing's, and a reused file's other days are the very
+    # records a row calling an id new today must be checked against, as check does.
+    known = SearchFilter()
     flags = []
-    for source, mentions in by_source.items():
-        for flag in table_flags(store, mentions, SearchFilter(exclude_sources=[source] if source else [])):
-            where = f"{mentions[0].instance or '?'} {mentions[0].date or ''}".strip()
-            flags.append(flag.model_copy(update={"message": f"{where}: {flag.message}"}))
+    for mentions in tables.values():
+        for mention in mentions:
+            # Each row's own day: a reused inbox file holds a table per day.
+            where = f"{mention.instance or '?'} {mention.date or ''}".strip()
+            for flag in row_flags(store, mention, mentions, known):
+                flags.append(flag.model_copy(update={"message": f"{where}: {flag.message}"}))
     return flags
 
 

@@ -23,20 +23,26 @@ def seen_order(date: dt.date | None, kind: Kind, instance: str | None) -> tuple[
 def table_flags(store: Store, mentions: list[IdMention], known: SearchFilter) -> list[Flag]:
     """Ids a briefing's own table calls new although the table, or the records ``known`` lets
     through (never the briefing's own), knew them earlier."""
-    flags = []
-    for mention in (m for m in mentions if m.claims_new and m.arxiv_id):
-        for earlier in (m for m in mentions if m.arxiv_id == mention.arxiv_id and m.anchored_on):
-            flags.append(
-                Flag(
-                    kind=FlagKind.claimed_new_seen_before,
-                    arxiv_id=mention.arxiv_id,
-                    anchored_on=earlier.anchored_on,
-                    message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} and also as "
-                    f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table",
-                )
-            )
-        flags += _kb_flag(store, mention, known)
-    return flags
+    return [flag for mention in mentions for flag in row_flags(store, mention, mentions, known)]
+
+
+def row_flags(store: Store, mention: IdMention, table: list[IdMention], known: SearchFilter) -> list[Flag]:
+    """``table_flags`` of one row of ``table``: so a caller reading several tables at once can
+    say which table's row each flag is on."""
+    if not (mention.claims_new and mention.arxiv_id):
+        return []
+    flags = [
+        Flag(
+            kind=FlagKind.claimed_new_seen_before,
+            arxiv_id=mention.arxiv_id,
+            anchored_on=earlier.anchored_on,
+            message=f"arXiv {mention.arxiv_id} is listed as {mention.status!r} and also as "
+            f"{earlier.status!r} (anchored on {earlier.anchored_on}) in the same table",
+        )
+        for earlier in table
+        if earlier.arxiv_id == mention.arxiv_id and earlier.anchored_on
+    ]
+    return flags + _kb_flag(store, mention, known)
 
 
 def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag]:

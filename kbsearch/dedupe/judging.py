@@ -141,7 +141,7 @@ def candidates(
 ) -> Candidates:
     """Every pair to judge: nearest neighbours, nearest records in the other
     language, records about one arXiv id and records of identical text, each
-    once, none of two records of one file. Only ``neighbours`` make a
+    once, none of two records of one briefing. Only ``neighbours`` make a
     record's neighbourhood."""
     exact = _id_pairs(roster) + _identical_text_pairs(roster)
     if across is not None:
@@ -152,7 +152,7 @@ def candidates(
     keys = np.unique(left * n + right)
     left, right = keys // n, keys % n
     keep = roster.present[left] & roster.present[right]
-    keep &= ~((roster.file_key[left] != 0) & (roster.file_key[left] == roster.file_key[right]))
+    keep &= ~((roster.briefing_key[left] != 0) & (roster.briefing_key[left] == roster.briefing_key[right]))
     left, right = left[keep], right[keep]
     later_is_right = roster.rank[right] > roster.rank[left]
     return Candidates(
@@ -245,7 +245,7 @@ def _one_item(
     name_count: Callable[[str], int],
 ) -> list[tuple[int, Match]]:
     """The same-item matches of one record that agree with each other: check's
-    rule (``one_item``), and one file's records being distinct items, so a
+    rule (``one_item``), and one briefing's records being distinct items, so a
     record is never learned to be two of them (a TGI note is not also the
     vLLM benchmark of the briefing that told of TGI)."""
     known = {records[earlier].record.id: records[earlier] for earlier, _ in found}
@@ -257,7 +257,7 @@ def _one_item(
     return [
         (earlier, match)
         for earlier, match in same
-        if earlier == anchor or match.rule is not Rule.learned or not roster.same_file(anchor, earlier)
+        if earlier == anchor or match.rule is not Rule.learned or not roster.same_briefing(anchor, earlier)
     ]
 
 

@@ -4,7 +4,7 @@ At a million records audit cannot hold the records themselves (4.4 KB each
 as pydantic objects, 2 KB more for a vector, 1 KB for the text features:
 more than 17 GB with the pairs). It reads them in chunks and keeps, per
 record, only what pairing and clustering read: its place in first-seen
-order, a key of its file and of its normalised text, its arXiv ids (for the
+order, a key of its briefing (file and day) and of its normalised text, its arXiv ids (for the
 few records that have any) and whether it is marked new. About 40 bytes a
 record; a record is read again only when a pair or a cluster needs it.
 
@@ -46,9 +46,10 @@ class Roster:
     """Place in first-seen order (``flags.seen_order``, then by id): earliest date
     first, on one day a living doc's section last and a writer's record before
     an unattributed card."""
-    file_key: np.ndarray
-    """A key of the file the record came from (0: none). One file's records
-    are never compared: a briefing's increments are distinct by construction."""
+    briefing_key: np.ndarray
+    """A key of the record's briefing (``briefing_of``; 0: no file). One
+    briefing's records are never compared: its increments are distinct by
+    construction."""
     text_key: np.ndarray
     """A key of the normalised whole text: equal keys are candidate identical texts."""
     marked_new: np.ndarray
@@ -84,8 +85,15 @@ class Roster:
         """About several arXiv ids: evidence for each, a bridge between none."""
         return len(self.arxiv.get(row, ())) > 1
 
-    def same_file(self, a: int, b: int) -> bool:
-        return bool(self.file_key[a] != 0 and self.file_key[a] == self.file_key[b])
+    def same_briefing(self, a: int, b: int) -> bool:
+        return bool(self.briefing_key[a] != 0 and self.briefing_key[a] == self.briefing_key[b])
+
+
+def briefing_of(file: str | None, date: dt.date | None) -> tuple[str, dt.date | None] | None:
+    """What "one file" is to audit: one file on one day. An inbox file reused from
+    day to day (``inbox/nova/today.md``) holds a day's briefing each day, and its
+    days are compared as dated files are; one day's items are distinct items."""
+    return (file, date) if file else None
 
 
 def read_roster(
@@ -104,7 +112,7 @@ def read_roster(
         rowids=rowids,
         present=np.zeros(n, dtype=bool),
         rank=np.zeros(n, dtype=np.int64),
-        file_key=np.zeros(n, dtype=np.int64),
+        briefing_key=np.zeros(n, dtype=np.int64),
         text_key=np.zeros(n, dtype=np.int64),
         marked_new=np.zeros(n, dtype=bool),
         chinese=np.zeros(n, dtype=bool),
@@ -148,7 +156,8 @@ def _read_chunk(
 
 def _note(roster: Roster, order: _OrderKeys, row: int, record: Record, file: str | None) -> None:
     roster.present[row] = True
-    roster.file_key[row] = _key(file) if file else 0
+    briefing = briefing_of(file, record.date)
+    roster.briefing_key[row] = (hash(briefing) or 1) if briefing else 0
     roster.text_key[row] = _key(normalized(record.embed_text()))
     roster.marked_new[row] = bool(record.anchor and NEW_MARKERS.search(record.anchor))
     roster.chinese[row] = language(record.embed_text()) == "zh"

@@ -71,7 +71,8 @@ Path = Annotated[
     str | None,
     Field(
         description="the briefing's file name or path, e.g. 2026-09-20-jay-engineering-e1prep.md: picks the "
-        "format and names the items (records of that same file are not compared with it); omit for plain text"
+        "format and names the items (one writer's items of one day are not compared with each other); omit "
+        "for plain text"
     ),
 ]
 AsOf = Annotated[
