@@ -32,8 +32,6 @@ class SearchFilter(BaseModel):
     as they cannot be shown to be later. ``check``'s as-of: ``--as-of``, else the item's own date
     (what was written after it is no evidence that it repeats anything)."""
     section: str | None = None
-    exclude_sources: list[str] = []
-    """Files whose records are left out (a file is never checked against itself)."""
     exclude_ids: list[str] = []
 
     @model_validator(mode="after")
@@ -52,7 +50,7 @@ class SearchFilter(BaseModel):
 
     def include_part(self) -> SearchFilter:
         """The filter without its exclusions: what is kept, not what is dropped."""
-        return self.model_copy(update={"exclude_ids": [], "exclude_sources": []})
+        return self.model_copy(update={"exclude_ids": []})
 
 
 def require_limit(limit: int | None) -> None:
@@ -96,14 +94,11 @@ def where_sql(flt: SearchFilter | None) -> tuple[str, list[object]]:
 
 
 def exclusion_sql(flt: SearchFilter, operator: str) -> tuple[list[str], list[object]]:
-    """The filter's excluded ids and files as SQL: ``NOT IN`` to keep the rest,
+    """The filter's excluded ids as SQL: ``NOT IN`` to keep the rest,
     ``IN`` to list the excluded records themselves."""
     clauses: list[str] = []
     params: list[object] = []
     if flt.exclude_ids:
         clauses.append(f"id {operator} ({','.join('?' * len(flt.exclude_ids))})")
         params += flt.exclude_ids
-    if flt.exclude_sources:
-        clauses.append(f"coalesce(file, '') {operator} ({','.join('?' * len(flt.exclude_sources))})")
-        params += flt.exclude_sources
     return clauses, params

@@ -114,22 +114,12 @@ class VectorSearch:
         return self._allowed[1]
 
     def _excluded_rowids(self, flt: SearchFilter) -> set[int]:
-        """Records the filter's *exclude* part drops: a few ids and files, so
-        they are dropped from the results instead of listing everything else.
-        One indexed lookup per part: an OR of the two, or coalesce(file),
-        scanned every record for every search."""
-        found: set[int] = set()
-        if flt.exclude_ids:
-            marks = ",".join("?" * len(flt.exclude_ids))
-            rows = self.db.execute(f"SELECT rowid FROM records WHERE id IN ({marks})", flt.exclude_ids)
-            found.update(r[0] for r in rows)
-        files = [f for f in flt.exclude_sources if f]
-        if files:
-            marks = ",".join("?" * len(files))
-            found.update(r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE file IN ({marks})", files))
-        if "" in flt.exclude_sources:
-            found.update(r[0] for r in self.db.execute("SELECT rowid FROM records WHERE file IS NULL OR file = ''"))
-        return found
+        """Records the filter's *exclude* part drops: a few ids, so they are dropped
+        from the results instead of listing everything else (one indexed lookup)."""
+        if not flt.exclude_ids:
+            return set()
+        marks = ",".join("?" * len(flt.exclude_ids))
+        return {r[0] for r in self.db.execute(f"SELECT rowid FROM records WHERE id IN ({marks})", flt.exclude_ids)}
 
     def score_records(self, rowids: list[int], query: np.ndarray) -> list[tuple[int, float, int]]:
         """(rowid, best passage score, passage number) for the given records,
