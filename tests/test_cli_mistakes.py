@@ -1,5 +1,6 @@
 """What a new user runs into: a bug that must not read as a verdict, a
-misspelt or shortened option, a filter naming what the index does not hold."""
+misspelt or shortened option, a filter naming what the index does not hold,
+a JSONL line with an empty id."""
 
 from __future__ import annotations
 
@@ -157,3 +158,26 @@ def test_a_kind_no_record_has_is_named_too(cli, tmp_path: Path) -> None:  # type
     argv = ("search", "zzqqxx", "--mode", "lexical", "--kind", "doc_section", "--kind", "paper_card")
     code, out, _ = cli(*argv, "--index", index)
     assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+
+
+# -- a JSONL line with an empty id -------------------------------------------------
+
+
+@pytest.mark.parametrize("empty", ["", "  "], ids=["empty", "spaces"])
+def test_a_jsonl_line_with_an_empty_id_is_refused_naming_the_line(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    empty: str,
+) -> None:
+    lines = tmp_path / "inbox.jsonl"
+    lines.write_text(json.dumps({"title": "fine", "id": "x/1"}) + "\n" + json.dumps({"title": "a", "id": empty}) + "\n")
+    copy = shutil.copytree(index, tmp_path / "idx")
+    before = index_files(copy)
+    problem = "id is blank (whitespace only)" if empty else "id is empty"
+    expected = f"{lines}:2: {problem} (give the record an id, or leave the 'id' field out and it gets inbox#2)"
+    for command in ("ingest", "check"):
+        code, out, err = cli(command, str(lines), "--index", str(copy))
+        assert code == 2 and out == ""
+        assert err.splitlines()[-1].endswith(expected), command
+    assert index_files(copy) == before
