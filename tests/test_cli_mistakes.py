@@ -78,14 +78,27 @@ def test_a_misspelt_option_gets_the_commands_usage_and_the_option_it_is_close_to
     assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --asof 2026-09-01; did you mean --as-of?")
     code, _, err = cli("check", BRIEFING, "--asof", "2026-09-01", "--index", index, "--json")
     error = json.loads(err)
-    assert code == 2 and error["error"].endswith("; did you mean --as-of?")
+    assert code == 2 and error["exit_code"] == 2
+    assert error["error"] == "unrecognized arguments: --asof 2026-09-01" and error["hint"] == "did you mean --as-of?"
     assert error["usage"].startswith("usage: kbsearch check ")
 
 
-def test_an_option_far_from_any_gets_no_guess(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+def test_an_option_far_from_any_gets_no_guess_but_where_the_options_are(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("search", "x", "--zzzzzz", "--index", index)
     assert code == 2 and err.startswith("usage: kbsearch search ")
-    assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --zzzzzz")
+    assert err.rstrip().endswith(
+        "kbsearch: error: unrecognized arguments: --zzzzzz; 'kbsearch search --help' lists its options"
+    )
+    code, _, err = cli("search", "x", "--zzzzzz", "--index", index, "--json")
+    error = json.loads(err)
+    assert code == 2 and error["error"] == "unrecognized arguments: --zzzzzz"
+    assert error["hint"] == "'kbsearch search --help' lists its options"
+
+
+def test_a_usage_error_with_nothing_to_suggest_has_a_null_hint(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("search", "--index", index, "--json")
+    error = json.loads(err)
+    assert code == 2 and error["error"] == "the following arguments are required: query" and error["hint"] is None
 
 
 @pytest.mark.parametrize(
