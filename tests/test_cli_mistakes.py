@@ -5,6 +5,7 @@ a JSONL line with an empty id."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -124,6 +125,45 @@ def test_an_option_is_never_taken_from_its_start(
     assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
     assert err.rstrip().endswith(f"; did you mean {meant}?")
     assert index_files(copy) == before
+
+
+# -- an option before its command, a misspelt command ----------------------------
+
+
+def test_an_option_before_its_command_is_told_to_go_after_it(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("--json", "stats")
+    assert code == 2 and out == ""
+    assert json.loads(err) == {
+        "error": "unrecognized arguments: --json",
+        "hint": "put --json after the command: kbsearch stats --json",
+        "usage": "usage: kbsearch [-h] [--version] COMMAND ...",
+        "exit_code": 2,
+    }
+    # An option taking a value takes it along; the command line shown runs.
+    code, _, err = cli("--index", index, "-v", "search", "KV cache", "-k", "2")
+    fixed = f"kbsearch search --index {index} -v 'KV cache' -k 2"
+    assert code == 2 and err.splitlines()[-1].endswith(f"; put --index -v after the command: {fixed}")
+    code, out, _ = cli(*shlex.split(fixed)[1:])
+    assert code == 0 and "(2 results" in out
+
+
+def test_an_option_no_command_has_or_the_commands_own_error_gets_no_move(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("--jsn", "stats")
+    assert code == 2 and err.rstrip().endswith("kbsearch: error: unrecognized arguments: --jsn")
+    # check's own error (its INPUT is missing) stays the one said: moving --json would not fix it.
+    code, _, err = cli("--json", "check")
+    error = json.loads(err)
+    assert code == 2 and error["error"] == "the following arguments are required: INPUT" and error["hint"] is None
+
+
+def test_a_misspelt_command_gets_the_command_it_is_close_to(cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("serch", "list")
+    assert code == 2 and out == "" and err.startswith("usage: kbsearch [-h]")
+    assert err.rstrip().endswith("; did you mean search?")
+    code, _, err = cli("--json", "serch", "kv")
+    assert code == 2 and json.loads(err)["hint"] == "did you mean search?"
+    code, _, err = cli("zzzzzz", "kv")
+    assert code == 2 and "did you mean" not in err
 
 
 # -- a filter naming what no record has ------------------------------------------

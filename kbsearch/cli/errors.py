@@ -16,6 +16,7 @@ import argparse
 import difflib
 import json
 import os
+import shlex
 import sys
 import traceback
 from typing import Any, NoReturn
@@ -90,6 +91,43 @@ def meant_options(extras: list[str], parser: argparse.ArgumentParser) -> str:
     if meant:
         return "did you mean " + ", ".join(f"{right} for {wrong}" for wrong, right in meant.items()) + "?"
     return f"'{parser.prog} --help' lists its options"
+
+
+def with_hints(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
+    """The error, plus what a misplaced option, a misspelt command or text
+    starting with a dash calls for."""
+    return with_dash_hint(with_command_hint(err, argv, parser), argv, parser)
+
+
+def with_command_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
+    """The error, plus the command meant when none is named (``serch``), or,
+    when options of the command stand before it (``kbsearch --json stats``),
+    the command line with them after it: argparse reads them as
+    ``kbsearch``'s own, which has none but ``--version``."""
+    if err.usage != parser.format_usage():
+        return err  # a command's own error: the command was found
+    commands = _commands(parser)
+    words = argv[: argv.index("--")] if "--" in argv else argv
+    typed = next((word for word in words if not word.startswith("-")), "")
+    if typed not in commands and (close := difflib.get_close_matches(typed, list(commands), n=1)):
+        return err.with_hint(f"did you mean {close[0]}?")
+    at = next((i for i, word in enumerate(words) if word in commands), None)
+    if at is None:
+        return err
+    misplaced = [word for word in words[:at] if word.startswith("-")]
+    takes = _option_arities(commands[words[at]])
+    if not misplaced or any(word.split("=", 1)[0] not in takes for word in misplaced):
+        return err
+    moved = shlex.join(["kbsearch", words[at], *words[:at], *argv[at + 1 :]])
+    return err.with_hint(f"put {' '.join(misplaced)} after the command: {moved}")
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:  # argparse offers no public list of a parser's commands
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    return found
 
 
 def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
