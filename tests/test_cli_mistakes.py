@@ -234,3 +234,49 @@ def test_a_jsonl_line_with_an_empty_id_is_refused_naming_the_line(
         assert code == 2 and out == ""
         assert err.splitlines()[-1].endswith(expected), command
     assert index_files(copy) == before
+
+
+def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    said = "no record has instance 'nobody' (instances: jay, spark, stephen, tom)"
+    code, out, _ = cli("list", "--instance", "nobody", "--index", index)
+    assert code == 0 and out.splitlines()[-2:] == ["(0 of 46 records)", said]
+    code, out, err = cli("list", "--instance", "nobody", "--format", "ids", "--index", index)
+    assert code == 0 and out.strip() == "" and err.strip() == said  # stdout stays ids only
+    code, out, _ = cli("list", "--instance", "nobody", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"] == [
+        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]}
+    ]
+    code, out, _ = cli("audit", "--instance", "nobody", "--index", index)
+    assert code == 0 and out.splitlines()[:2] == [
+        "0 clusters of the same item holding any of the 0 records chosen (46 compared)",
+        said,
+    ]
+    code, out, _ = cli("audit", "--instance", "nobody", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"][0]["value"] == "nobody"
+
+
+def test_an_empty_listing_through_known_values_names_no_filter(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("list", "--instance", "JAY", "--since", "2030-01-01", "--index", index)
+    assert code == 0 and out.splitlines()[-1] == "(0 of 46 records)"
+    code, out, _ = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"] == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["search", "kv", "--instance", ""],
+        ["search", "kv", "--topic", "  "],
+        ["list", "--topic", ""],
+        ["audit", "--instance", ""],
+        ["similar", "x", "--instance", ""],
+    ],
+    ids=lambda argv: f"{argv[0]} {argv[-2]}",
+)
+def test_an_empty_instance_or_topic_is_a_usage_error(index: str, cli, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli(*argv, "--index", index)
+    assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
+    assert err.splitlines()[-1] == (
+        f"kbsearch: error: argument {argv[-2]}: the value is empty: name one "
+        "('kbsearch stats' lists the instances and topics), or leave the option out"
+    )
