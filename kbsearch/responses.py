@@ -150,6 +150,9 @@ class ListedRecord(BaseModel):
 class Listing(BaseModel):
     records: list[ListedRecord]
     total: int
+    unknown_filters: list[UnknownFilter] = Field(default_factory=list)
+    """When no record is listed: the filter's instance, topic or kinds that no
+    stored record has (as ``SearchResponse.unknown_filters``); else empty."""
 
 
 class Removal(BaseModel):

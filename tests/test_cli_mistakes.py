@@ -1,9 +1,11 @@
 """What a new user runs into: a bug that must not read as a verdict, a
-misspelt or shortened option, a filter naming what the index does not hold."""
+misspelt or shortened option, a filter naming what the index does not hold,
+a JSONL line with an empty id."""
 
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -77,14 +79,27 @@ def test_a_misspelt_option_gets_the_commands_usage_and_the_option_it_is_close_to
     assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --asof 2026-09-01; did you mean --as-of?")
     code, _, err = cli("check", BRIEFING, "--asof", "2026-09-01", "--index", index, "--json")
     error = json.loads(err)
-    assert code == 2 and error["error"].endswith("; did you mean --as-of?")
+    assert code == 2 and error["exit_code"] == 2
+    assert error["error"] == "unrecognized arguments: --asof 2026-09-01" and error["hint"] == "did you mean --as-of?"
     assert error["usage"].startswith("usage: kbsearch check ")
 
 
-def test_an_option_far_from_any_gets_no_guess(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+def test_an_option_far_from_any_gets_no_guess_but_where_the_options_are(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("search", "x", "--zzzzzz", "--index", index)
     assert code == 2 and err.startswith("usage: kbsearch search ")
-    assert err.rstrip().endswith("kbsearch: error: unrecognized arguments: --zzzzzz")
+    assert err.rstrip().endswith(
+        "kbsearch: error: unrecognized arguments: --zzzzzz; 'kbsearch search --help' lists its options"
+    )
+    code, _, err = cli("search", "x", "--zzzzzz", "--index", index, "--json")
+    error = json.loads(err)
+    assert code == 2 and error["error"] == "unrecognized arguments: --zzzzzz"
+    assert error["hint"] == "'kbsearch search --help' lists its options"
+
+
+def test_a_usage_error_with_nothing_to_suggest_has_a_null_hint(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("search", "--index", index, "--json")
+    error = json.loads(err)
+    assert code == 2 and error["error"] == "the following arguments are required: query" and error["hint"] is None
 
 
 @pytest.mark.parametrize(
@@ -110,6 +125,45 @@ def test_an_option_is_never_taken_from_its_start(
     assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
     assert err.rstrip().endswith(f"; did you mean {meant}?")
     assert index_files(copy) == before
+
+
+# -- an option before its command, a misspelt command ----------------------------
+
+
+def test_an_option_before_its_command_is_told_to_go_after_it(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("--json", "stats")
+    assert code == 2 and out == ""
+    assert json.loads(err) == {
+        "error": "unrecognized arguments: --json",
+        "hint": "put --json after the command: kbsearch stats --json",
+        "usage": "usage: kbsearch [-h] [--version] COMMAND ...",
+        "exit_code": 2,
+    }
+    # An option taking a value takes it along; the command line shown runs.
+    code, _, err = cli("--index", index, "-v", "search", "KV cache", "-k", "2")
+    fixed = f"kbsearch search --index {index} -v 'KV cache' -k 2"
+    assert code == 2 and err.splitlines()[-1].endswith(f"; put --index -v after the command: {fixed}")
+    code, out, _ = cli(*shlex.split(fixed)[1:])
+    assert code == 0 and "(2 results" in out
+
+
+def test_an_option_no_command_has_or_the_commands_own_error_gets_no_move(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("--jsn", "stats")
+    assert code == 2 and err.rstrip().endswith("kbsearch: error: unrecognized arguments: --jsn")
+    # check's own error (its INPUT is missing) stays the one said: moving --json would not fix it.
+    code, _, err = cli("--json", "check")
+    error = json.loads(err)
+    assert code == 2 and error["error"] == "the following arguments are required: INPUT" and error["hint"] is None
+
+
+def test_a_misspelt_command_gets_the_command_it_is_close_to(cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("serch", "list")
+    assert code == 2 and out == "" and err.startswith("usage: kbsearch [-h]")
+    assert err.rstrip().endswith("; did you mean search?")
+    code, _, err = cli("--json", "serch", "kv")
+    assert code == 2 and json.loads(err)["hint"] == "did you mean search?"
+    code, _, err = cli("zzzzzz", "kv")
+    assert code == 2 and "did you mean" not in err
 
 
 # -- a filter naming what no record has ------------------------------------------
@@ -157,3 +211,72 @@ def test_a_kind_no_record_has_is_named_too(cli, tmp_path: Path) -> None:  # type
     argv = ("search", "zzqqxx", "--mode", "lexical", "--kind", "doc_section", "--kind", "paper_card")
     code, out, _ = cli(*argv, "--index", index)
     assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+
+
+# -- a JSONL line with an empty id -------------------------------------------------
+
+
+@pytest.mark.parametrize("empty", ["", "  "], ids=["empty", "spaces"])
+def test_a_jsonl_line_with_an_empty_id_is_refused_naming_the_line(
+    index: str,
+    cli,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    empty: str,
+) -> None:
+    lines = tmp_path / "inbox.jsonl"
+    lines.write_text(json.dumps({"title": "fine", "id": "x/1"}) + "\n" + json.dumps({"title": "a", "id": empty}) + "\n")
+    copy = shutil.copytree(index, tmp_path / "idx")
+    before = index_files(copy)
+    problem = "id is blank (whitespace only)" if empty else "id is empty"
+    expected = f"{lines}:2: {problem} (give the record an id, or leave the 'id' field out and it gets inbox#2)"
+    for command in ("ingest", "check"):
+        code, out, err = cli(command, str(lines), "--index", str(copy))
+        assert code == 2 and out == ""
+        assert err.splitlines()[-1].endswith(expected), command
+    assert index_files(copy) == before
+
+
+def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    said = "no record has instance 'nobody' (instances: jay, spark, stephen, tom)"
+    code, out, _ = cli("list", "--instance", "nobody", "--index", index)
+    assert code == 0 and out.splitlines()[-2:] == ["(0 of 46 records)", said]
+    code, out, err = cli("list", "--instance", "nobody", "--format", "ids", "--index", index)
+    assert code == 0 and out.strip() == "" and err.strip() == said  # stdout stays ids only
+    code, out, _ = cli("list", "--instance", "nobody", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"] == [
+        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]}
+    ]
+    code, out, _ = cli("audit", "--instance", "nobody", "--index", index)
+    assert code == 0 and out.splitlines()[:2] == [
+        "0 clusters of the same item holding any of the 0 records chosen (46 compared)",
+        said,
+    ]
+    code, out, _ = cli("audit", "--instance", "nobody", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"][0]["value"] == "nobody"
+
+
+def test_an_empty_listing_through_known_values_names_no_filter(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("list", "--instance", "JAY", "--since", "2030-01-01", "--index", index)
+    assert code == 0 and out.splitlines()[-1] == "(0 of 46 records)"
+    code, out, _ = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"] == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["search", "kv", "--instance", ""],
+        ["search", "kv", "--topic", "  "],
+        ["list", "--topic", ""],
+        ["audit", "--instance", ""],
+        ["similar", "x", "--instance", ""],
+    ],
+    ids=lambda argv: f"{argv[0]} {argv[-2]}",
+)
+def test_an_empty_instance_or_topic_is_a_usage_error(index: str, cli, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli(*argv, "--index", index)
+    assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
+    assert err.splitlines()[-1] == (
+        f"kbsearch: error: argument {argv[-2]}: the value is empty: name one "
+        "('kbsearch stats' lists the instances and topics), or leave the option out"
+    )

@@ -38,7 +38,7 @@ from kbsearch.cli.errors import (
     report_internal_error,
     report_usage_error,
     silence_stdout,
-    with_dash_hint,
+    with_hints,
 )
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL
 from kbsearch.cli.parser import build_parser
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as err:
-        return report_usage_error(with_dash_hint(err, argv, parser), as_json="--json" in argv)
+        return report_usage_error(with_hints(err, argv, parser), as_json="--json" in argv)
     args.opened = []
     # -v: the libraries under kbsearch (model loading, faiss) may print their own progress too.
     logging.getLogger("kbsearch").setLevel(logging.DEBUG if getattr(args, "verbose", False) else logging.NOTSET)

@@ -16,6 +16,7 @@ import argparse
 import difflib
 import json
 import os
+import shlex
 import sys
 import traceback
 from typing import Any, NoReturn
@@ -35,12 +36,18 @@ EXIT_BROKEN_PIPE = 128 + 13
 
 
 class UsageError(Exception):
-    """The command line itself is wrong (raised instead of argparse's exit)."""
+    """The command line itself is wrong (raised instead of argparse's exit),
+    with what to do about it when kbsearch can tell (``hint``)."""
 
-    def __init__(self, message: str, usage: str) -> None:
+    def __init__(self, message: str, usage: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.usage = usage
+        self.hint = hint
+
+    def with_hint(self, hint: str) -> UsageError:
+        """The same error, saying ``hint`` too (after any hint it has)."""
+        return UsageError(self.message, self.usage, f"{self.hint}; {hint}" if self.hint else hint)
 
 
 class Parser(argparse.ArgumentParser):
@@ -66,24 +73,61 @@ class CommandParser(Parser):
     def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
         parsed, extras = super().parse_known_args(*args, **kwargs)
         if extras:
-            self.error(unrecognized(extras, self))
+            message = f"unrecognized arguments: {' '.join(extras)}"
+            raise UsageError(message, self.format_usage(), meant_options(extras, self))
         return parsed, extras
 
 
-def unrecognized(extras: list[str], parser: argparse.ArgumentParser) -> str:
-    """argparse's message, plus the options of ``parser`` that the unknown ones are close to."""
+def meant_options(extras: list[str], parser: argparse.ArgumentParser) -> str:
+    """The options of ``parser`` that the unknown ones are close to, else where its options are listed."""
     known = [option for action in parser._actions for option in action.option_strings]  # no public list
     meant: dict[str, str] = {}
     for word in extras:
         name = word.split("=", 1)[0]
         if name.startswith("-") and (close := difflib.get_close_matches(name, known, n=1)):
             meant[name] = close[0]
-    message = f"unrecognized arguments: {' '.join(extras)}"
     if len(meant) == 1:
-        return f"{message}; did you mean {next(iter(meant.values()))}?"
+        return f"did you mean {next(iter(meant.values()))}?"
     if meant:
-        return f"{message}; did you mean " + ", ".join(f"{right} for {wrong}" for wrong, right in meant.items()) + "?"
-    return message
+        return "did you mean " + ", ".join(f"{right} for {wrong}" for wrong, right in meant.items()) + "?"
+    return f"'{parser.prog} --help' lists its options"
+
+
+def with_hints(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
+    """The error, plus what a misplaced option, a misspelt command or text
+    starting with a dash calls for."""
+    return with_dash_hint(with_command_hint(err, argv, parser), argv, parser)
+
+
+def with_command_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
+    """The error, plus the command meant when none is named (``serch``), or,
+    when options of the command stand before it (``kbsearch --json stats``),
+    the command line with them after it: argparse reads them as
+    ``kbsearch``'s own, which has none but ``--version``."""
+    if err.usage != parser.format_usage():
+        return err  # a command's own error: the command was found
+    commands = _commands(parser)
+    words = argv[: argv.index("--")] if "--" in argv else argv
+    typed = next((word for word in words if not word.startswith("-")), "")
+    if typed not in commands and (close := difflib.get_close_matches(typed, list(commands), n=1)):
+        return err.with_hint(f"did you mean {close[0]}?")
+    at = next((i for i, word in enumerate(words) if word in commands), None)
+    if at is None:
+        return err
+    misplaced = [word for word in words[:at] if word.startswith("-")]
+    takes = _option_arities(commands[words[at]])
+    if not misplaced or any(word.split("=", 1)[0] not in takes for word in misplaced):
+        return err
+    moved = shlex.join(["kbsearch", words[at], *words[:at], *argv[at + 1 :]])
+    return err.with_hint(f"put {' '.join(misplaced)} after the command: {moved}")
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:  # argparse offers no public list of a parser's commands
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    return found
 
 
 def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentParser) -> UsageError:
@@ -102,7 +146,7 @@ def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentPa
         hint = "everything after '--' is text: put the options before it"
     else:
         return err
-    return UsageError(f"{err.message}; {hint}", err.usage)
+    return err.with_hint(hint)
 
 
 def _option_arities(parser: argparse.ArgumentParser) -> dict[str, bool]:
@@ -153,10 +197,11 @@ def report_internal_error(err: Exception, *, as_json: bool) -> int:
 
 def report_usage_error(err: UsageError, *, as_json: bool) -> int:
     if as_json:
-        payload = {"error": err.message, "usage": err.usage.strip(), "exit_code": EXIT_USAGE}
+        payload = {"error": err.message, "hint": err.hint, "usage": err.usage.strip(), "exit_code": EXIT_USAGE}
         print(inert_json(json.dumps(payload, ensure_ascii=False)), file=sys.stderr)
     else:
-        print(f"{err.usage.rstrip()}\nkbsearch: error: {clean(err.message, one_line=True)}", file=sys.stderr)
+        said = f"{err.message}; {err.hint}" if err.hint else err.message
+        print(f"{err.usage.rstrip()}\nkbsearch: error: {clean(said, one_line=True)}", file=sys.stderr)
     return EXIT_USAGE
 
 

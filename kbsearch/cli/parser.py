@@ -126,7 +126,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    audit.add_argument("--instance", help="only records by this instance")
+    audit.add_argument("--instance", type=_named, help="only records by this instance")
     audit.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(
@@ -171,8 +171,8 @@ def _filters() -> Parser:
         choices=["increment", "paper_card", "doc_section"],
         help="only this kind (repeatable)",
     )
-    filters.add_argument("--instance", help="only records by this instance")
-    filters.add_argument("--topic", help="only this topic")
+    filters.add_argument("--instance", type=_named, help="only records by this instance")
+    filters.add_argument("--topic", type=_named, help="only this topic")
     filters.add_argument("--section", help="only records whose section contains this text")
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
@@ -290,6 +290,15 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
         "--max-body", type=int, default=MAX_BODY, metavar="BYTES", help="largest request body (default 16 MiB)"
     )
     serve.set_defaults(handler=cmd_serve)
+
+
+def _named(value: str) -> str:
+    """An instance or a topic: an empty one would filter nothing, silently."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            "the value is empty: name one ('kbsearch stats' lists the instances and topics), or leave the option out"
+        )
+    return value
 
 
 def _until(value: str) -> dt.date | str:

@@ -73,10 +73,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         listing = open_kb(args, check_model=False).listing(flt, args.limit)
     if args.json:
         emit(args, listing, render.listing_text)
-    elif args.format == "ids":
-        print(render.listing_ids(listing))
-    elif args.format == "tsv":
-        print(render.listing_tsv(listing))
+    elif args.format in ("ids", "tsv"):
+        print(render.listing_ids(listing) if args.format == "ids" else render.listing_tsv(listing))
+        if listing.unknown_filters:  # on stderr: stdout stays ids or rows for the next program
+            print(render.unknown_filters_text(listing.unknown_filters), file=sys.stderr)
     else:
         print(render.listing_text(listing, full_ids=not sys.stdout.isatty()))
     return EXIT_OK

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
-from kbsearch.responses import ListedRecord
+from kbsearch.responses import ListedRecord, UnknownFilter
 
 
 class Verdict(StrEnum):
@@ -330,6 +330,9 @@ class AuditResult(BaseModel):
     """Records compared: every record with a vector, whatever the filter."""
     clusters: list[Cluster]
     claimed_new_seen_before: list[Flag]
+    unknown_filters: list[UnknownFilter] = Field(default_factory=list)
+    """When the filter chose no record: its instance if no stored record has
+    it (as ``SearchResponse.unknown_filters``); else empty."""
 
 
 class RuleFinding(BaseModel):

@@ -288,7 +288,9 @@ class KnowledgeBase:
             from kbsearch.dedupe.audit import audit
         self._require_judge()
         with self.store.snapshot():
-            return audit(self.store, self.spec.name, config or self.dedupe_config(), flt, phase=timings.laps("audit"))
+            result = audit(self.store, self.spec.name, config or self.dedupe_config(), flt, phase=timings.laps("audit"))
+            result.unknown_filters = unknown_filters(self.store, flt) if flt and not result.records else []
+            return result
 
     def dedupe_config(self, path: str | None = None, overrides: dict[str, float] | None = None) -> DedupeConfig:
         """The config in ``path`` (``--config``), else the model's own; plus a server caller's numbers."""

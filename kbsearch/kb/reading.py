@@ -56,7 +56,8 @@ def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listin
             if limit is not None and len(records) >= limit:
                 break
             records.append(ListedRecord.from_record(record))
-        return Listing(records=records, total=store.count())
+        unknown = unknown_filters(store, flt) if flt and not records else []
+        return Listing(records=records, total=store.count(), unknown_filters=unknown)
 
 
 def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:

@@ -15,7 +15,7 @@ number, stars, sources, credibility, relation, card_number, category,
 position) is accepted. Unknown keys and impossible dates are warnings.
 
 Anything structurally wrong (invalid JSON, not an object, no title and no
-text, a wrongly typed field, a repeated id) refuses the whole file, naming
+text, a wrongly typed field, an empty or repeated id) refuses the whole file, naming
 the line: a partial ingest of a machine-written file hides the bug that
 produced it.
 
@@ -273,6 +273,12 @@ def _check_text(data: dict[str, Any], where: _Where) -> None:
     data["title"] = clean_line(data.get("title", ""))
     if not (data["title"] or data.get("text", "").strip()):
         raise where.error("record has neither title nor text", hint="give at least one of them")
+    if isinstance(data.get("id"), str) and not data["id"].strip():
+        # Stored, an empty id could be neither shown nor removed: 'show ""' is no way to name a record.
+        raise where.error(
+            "id is empty" if not data["id"] else "id is blank (whitespace only)",
+            hint=f"give the record an id, or leave the 'id' field out and it gets {where.path.stem}#{where.number}",
+        )
     if isinstance(data.get("id"), str) and clean_line(data["id"]) != data["id"]:
         raise where.error(
             f"id {data['id']!a} holds control characters or surrounding spaces",

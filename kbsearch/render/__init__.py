@@ -20,6 +20,7 @@ from kbsearch.render.records import (
     score_text,
     search_text,
     snippet_text,
+    unknown_filters_text,
 )
 from kbsearch.render.reports import (
     calibration_text,
@@ -60,4 +61,5 @@ __all__ = [
     "search_text",
     "snippet_text",
     "stats_text",
+    "unknown_filters_text",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kbsearch.render.cells import counted, fit, who
+from kbsearch.render.records import unknown_filters_text
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
@@ -107,6 +108,8 @@ def audit_scope(result: AuditResult) -> str:
 
 def audit_text(result: AuditResult) -> str:
     lines = [audit_scope(result)]
+    if result.unknown_filters:
+        lines.append(unknown_filters_text(result.unknown_filters))
     for number, cluster in enumerate(result.clusters, 1):
         first = cluster.first_seen
         ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""

@@ -15,7 +15,7 @@ from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
     from kbsearch.records import Record
-    from kbsearch.responses import Listing, SearchHit, SearchResponse
+    from kbsearch.responses import Listing, SearchHit, SearchResponse, UnknownFilter
     from kbsearch.text.snippet import Span
 
 
@@ -29,7 +29,8 @@ def search_text(response: SearchResponse) -> Text:
     for line in missing_lines(response):
         out.append(line + "\n", style="bold")
     if not response.results:
-        out.append(f"no results for {clean(response.query, one_line=True)!r}{unknown_filters_text(response)}")
+        unknown = unknown_filters_text(response.unknown_filters)
+        out.append(f"no results for {clean(response.query, one_line=True)!r}{': ' + unknown if unknown else ''}")
         return out
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
@@ -74,19 +75,19 @@ def missing_lines(response: SearchResponse) -> list[str]:
 SHOWN_VALUES = 12
 
 
-def unknown_filters_text(response: SearchResponse) -> str:
-    """``: no record has instance 'nobody' (instances: jay, spark)``, for
+def unknown_filters_text(unknown_filters: list[UnknownFilter]) -> str:
+    """``no record has instance 'nobody' (instances: jay, spark)``, for
     each filter that no stored record matches; empty when there is none."""
     said: list[str] = []
-    for field in dict.fromkeys(unknown.filter for unknown in response.unknown_filters):
-        named = [unknown for unknown in response.unknown_filters if unknown.filter == field]
+    for field in dict.fromkeys(unknown.filter for unknown in unknown_filters):
+        named = [unknown for unknown in unknown_filters if unknown.filter == field]
         values = " or ".join(repr(clean(unknown.value, one_line=True)) for unknown in named)
         known = named[0].known
         shown = ", ".join(clean(name, one_line=True) for name in known[:SHOWN_VALUES])
         more = f", … ({len(known)} in all)" if len(known) > SHOWN_VALUES else ""
         where = f"{field}s: {shown}{more}" if known else f"no record has any {field}"
         said.append(f"no record has {field} {values} ({where})")
-    return ": " + "; ".join(said) if said else ""
+    return "; ".join(said)
 
 
 def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:
@@ -108,6 +109,8 @@ def listing_text(listing: Listing, *, full_ids: bool = False) -> str:
             f"{fit(clean(row.id, one_line=True), width)} {clean(row.title, one_line=True)[:70]}"
         )
     lines.append(f"({len(listing.records)} of {counted(listing.total, 'record')})")
+    if listing.unknown_filters:
+        lines.append(unknown_filters_text(listing.unknown_filters))
     return "\n".join(lines)
 
 
