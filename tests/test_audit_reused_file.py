@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.briefings import written_briefing
 from support.cli import check_json, ingest_rows, run
 from support.files import write
 
@@ -36,17 +37,7 @@ ITEMS = {
 
 
 def briefing(day: str, *names: str, new_in_table: str | None = None) -> str:
-    """A briefing in the team's layout, one increment per name; its id table lists
-    ``new_in_table`` as 本次新增."""
-    lines = [f"llm-infra · E1 预消化简报({day})", "状态摘要", "二、增量条目"]
-    for number, name in enumerate(names, 1):
-        title, point, source = ITEMS[name]
-        lines += [f"增量 {number}：{title}（⭐⭐⭐）", f"来源：{source}", "要点：", f"- {point}"]
-        lines += ["可信度：中", "建议归入章节：§1.1"]
-    if new_in_table:
-        lines += ["四、可引用 arXiv 号列表", "| arXiv 号 | 标题 | 可信度 | 与 inference.md 关系 |", "|---|---|---|---|"]
-        lines += [f"| {new_in_table} | A paper | 高 | 本次新增 → §1.1 |"]
-    return "\n".join(lines) + "\n"
+    return written_briefing(day, [ITEMS[name] for name in names], new_in_table)
 
 
 @pytest.fixture

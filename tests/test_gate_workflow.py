@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.briefings import written_briefing
 from support.cli import check_json, index_files, ingest_rows, run, run_json
 
 from kbsearch.store import DB_NAME, Store
@@ -34,18 +35,10 @@ ITEMS = {
 
 
 def briefing(day: str | None, *names: str, table: str | None = None) -> str:
-    """A briefing in the team's layout with one increment per name; no date line when ``day`` is None;
+    """One increment per name of ``ITEMS``, from spark's inbox; no date line when ``day`` is None;
     ``table``: an arXiv id its id table lists as new today."""
-    head = f"llm-infra · E1 预消化简报({day})" if day else "llm-infra · E1 预消化简报"
-    lines = [head, "状态摘要", "二、增量条目"]
-    for number, name in enumerate(names, 1):
-        title, point = ITEMS[name]
-        lines += [f"增量 {number}：{title}（⭐⭐⭐）", f"来源：inbox/spark/{name}.md", "要点：", f"- {point}"]
-        lines += ["可信度：中", "建议归入章节：§1.1"]
-    if table:
-        lines += ["四、可引用 arXiv 号列表", "| arXiv 号 | 标题 | 可信度 | 与 inference.md 关系 |", "|---|---|---|---|"]
-        lines += [f"| {table} | A paper | 高 | 本次新增 → §1.1 |"]
-    return "\n".join(lines) + "\n"
+    items = [(*ITEMS[name], f"inbox/spark/{name}.md") for name in names]
+    return written_briefing(day, items, table)
 
 
 @pytest.fixture

@@ -62,3 +62,18 @@ LAYOUT_0919 = from_seed_and_fixture(SEED_0919, FIXTURE_0919)
 LAYOUT_0826 = from_seed_and_fixture(SEED_0826, FIXTURE_0826)
 # Folders holding exactly the two briefings above, ten increments in all.
 BRIEFING_FOLDERS = from_seed_and_fixture(SEEDS, FIXTURES)
+
+
+def written_briefing(day: str | None, items: list[tuple[str, str, str]], new_in_table: str | None = None) -> str:
+    """A briefing in the team's layout, written for a test: one increment per
+    (title, key point, 来源) of ``items``; no date when ``day`` is None; its id
+    table lists ``new_in_table`` as 本次新增."""
+    head = f"llm-infra · E1 预消化简报({day})" if day else "llm-infra · E1 预消化简报"
+    lines = [head, "状态摘要", "二、增量条目"]
+    for number, (title, point, source) in enumerate(items, 1):
+        lines += [f"增量 {number}：{title}（⭐⭐⭐）", f"来源：{source}", "要点：", f"- {point}"]
+        lines += ["可信度：中", "建议归入章节：§1.1"]
+    if new_in_table:
+        lines += ["四、可引用 arXiv 号列表", "| arXiv 号 | 标题 | 可信度 | 与 inference.md 关系 |", "|---|---|---|---|"]
+        lines += [f"| {new_in_table} | A paper | 高 | 本次新增 → §1.1 |"]
+    return "\n".join(lines) + "\n"
