@@ -8,7 +8,7 @@ import pytest
 from test_dedupe_rules import claim_status, embedded
 
 from kbsearch.records import Kind
-from kbsearch.text.quantities import added_counts, new_figures, same_figure, unstated
+from kbsearch.text.quantities import added_counts, approximate_figures, new_figures, same_figure, unstated
 from kbsearch.text.textsim import numbers, substantive_numbers
 
 
@@ -223,3 +223,15 @@ def test_a_count_of_accelerators_written_as_a_multiple_is_a_count_not_a_speed_up
 
 def test_points_written_as_ge_dian_are_a_result() -> None:
     assert substantive_numbers("AUC 提升 8 个点") == {"8"}
+
+
+def test_a_rough_figure_is_the_stated_one_rounded_to_one_digit() -> None:
+    """ "roughly a tenfold smaller KV footprint" against 10.7x: the writer rounds the stated
+    figure, and 10x read as a new one. Without the rough word, 10x stays another figure."""
+    assert approximate_figures("roughly a tenfold smaller, 约 3 倍, ~40% less") == {"10x", "3x", "40%"}
+    assert unstated({"10x"}, {"10.7x"}, approximate={"10x"}) == set()
+    assert unstated({"10x"}, {"10.7x"}) == {"10x"}
+    assert unstated({"10x"}, {"14x"}, approximate={"10x"}) == {"10x"}  # rough, but 40% off
+    known = embedded("a", "", "TriAttention 把 KV 显存降低 10.7 倍。", kind=Kind.increment)
+    assert claim_status(known, "TriAttention 把 KV 显存降低约 10 倍。", True).new_numbers == []
+    assert claim_status(known, "TriAttention 把 KV 显存降低 10 倍。", True).new_numbers == ["10x"]

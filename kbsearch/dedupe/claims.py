@@ -22,7 +22,14 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder, TokenEncoder
-from kbsearch.text.quantities import added_counts, changes_a_figure, new_figures, replaced_figures, unstated
+from kbsearch.text.quantities import (
+    added_counts,
+    approximate_figures,
+    changes_a_figure,
+    new_figures,
+    replaced_figures,
+    unstated,
+)
 from kbsearch.text.stages import moved_on
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
@@ -74,7 +81,7 @@ def judge_claim(
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated: set[str] = set().union(*(k.stated_numbers for k in same_items))
-    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim))
+    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), approximate_figures(claim))
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
@@ -82,7 +89,7 @@ def judge_claim(
     probability, hit, features = shown
     moved = stage_moved(claim, hit) if said else None
     if said:
-        unseen = sorted(unstated(unseen, hit.known.stated_numbers))
+        unseen = sorted(unstated(unseen, hit.known.stated_numbers, approximate_figures(claim)))
     known = said and not unseen and moved is None
     record = hit.known.record
     return ClaimStatus(
@@ -254,8 +261,8 @@ def judge_said(
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
-    numbers, replaced = substantive_numbers(claim), replaced_figures(claim)
-    unseen = new_figures(numbers, stated, replaced)
+    numbers, replaced, rough = substantive_numbers(claim), replaced_figures(claim), approximate_figures(claim)
+    unseen = new_figures(numbers, stated, replaced, rough)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated, replaced)
@@ -294,7 +301,7 @@ def judge_said(
 
 def _detail(claim: str, stated: Iterable[str]) -> list[str]:
     """A known claim's numbers that its records do not state (detail, not a changed figure)."""
-    return sorted(unstated(substantive_numbers(claim), stated))
+    return sorted(unstated(substantive_numbers(claim), stated, approximate_figures(claim)))
 
 
 def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
@@ -340,7 +347,8 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
     hits, cosines = [hits[i] for i in chosen], [cosines[i] for i in chosen]
     claim_tokens, *tokened = reader.token_rows([claim, *(h.known.passages[h.index] for h in hits)])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
-    names, numbers, replaced = latin_names(claim), substantive_numbers(claim), replaced_figures(claim)
+    names, numbers = latin_names(claim), substantive_numbers(claim)
+    replaced, rough = replaced_figures(claim), approximate_figures(claim)
     pooled = _pooled_coverage(claim_tokens, hits, tokened, same_ids)
     out = []
     for hit, judge_cosine, token_rows in zip(hits, cosines, tokened, strict=True):
@@ -349,7 +357,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_words, passage_words))
         covered = coverage(claim_tokens, token_rows)
-        missing_numbers = unstated(numbers, hit.known.stated_numbers)
+        missing_numbers = unstated(numbers, hit.known.stated_numbers, rough)
         features.update(
             judge_cosine=judge_cosine,
             cross_judge_cosine=judge_cosine if cross else 0.0,
@@ -364,7 +372,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
             # sits at judge cosines (0.87-0.92) where a Chinese one would be a new fact.
             english_pair=1.0 if not cross and claim_language == "en" else 0.0,
         )
-        changed = new_figures(numbers, hit.known.stated_numbers, replaced)
+        changed = new_figures(numbers, hit.known.stated_numbers, replaced, rough)
         out.append(Weighed(hit, is_same, features, new_numbers=changed))
     return out
 

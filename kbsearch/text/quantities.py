@@ -53,24 +53,45 @@ def _rounded(value: Decimal, digits: int) -> Decimal:
     return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP)
 
 
-def same_figure(a: str, b: str) -> bool:
-    """One figure in two spellings: equal, or one the other rounded (see the module)."""
+def same_figure(a: str, b: str, approximate: bool = False) -> bool:
+    """One figure in two spellings: equal, or one the other rounded (see the module).
+    ``approximate``: written as a rough figure (约 10 倍, roughly tenfold), so one
+    significant digit is rounding enough (10x for 10.7x, still within 10%: ``_near``)."""
     if a == b:
         return True
     left, right = _parse(a), _parse(b)
     if left is None or right is None or left[1] != right[1]:
         return False
     (precise, _, _), (rounder, _, digits) = sorted((left, right), key=lambda part: -part[2])
-    return digits >= _MIN_ROUNDED_DIGITS and _rounded(precise, digits) == rounder
+    return digits >= (1 if approximate else _MIN_ROUNDED_DIGITS) and _rounded(precise, digits) == rounder
 
 
-def unstated(claimed: Iterable[str], stated: Iterable[str]) -> set[str]:
-    """The claimed numbers that no stated number is the same figure as."""
-    said = set(stated)
+def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterable[str] = ()) -> set[str]:
+    """The claimed numbers that no stated number is the same figure as; ``approximate``:
+    those the claim writes as rough figures (``approximate_figures``)."""
+    said, rough = set(stated), set(approximate)
     missing = {n for n in claimed if n not in said}
     if not missing:
         return missing
-    return {n for n in missing if not any(same_figure(n, m) for m in _near(n, said))}
+    return {n for n in missing if not any(same_figure(n, m, n in rough) for m in _near(n, said))}
+
+
+# Words that make the figure after them a rough one: 约 10 倍, roughly a tenfold, ~10x.
+_APPROXIMATELY = re.compile(
+    r"(?:大约|大概|约莫|约为|约|将近|接近|近)\s*|\b(?:roughly|about|around|nearly|approximately|almost)\s+|[~～≈]\s*",
+    re.IGNORECASE,
+)
+_APPROXIMATE_WITHIN = 12
+
+
+def approximate_figures(text: str) -> set[str]:
+    """The figures a text writes as rough ones (see ``_APPROXIMATELY``), in ``numbers``' spelling."""
+    found: set[str] = set()
+    for marker in _APPROXIMATELY.finditer(text):
+        window = text[marker.end() : marker.end() + _APPROXIMATE_WITHIN]
+        first = numbers(re.split(r"[，,。；;]", window)[0])
+        found |= first
+    return found
 
 
 def _near(number: str, stated: set[str]) -> list[str]:
@@ -123,7 +144,9 @@ def replaced_figures(text: str) -> set[str]:
     return found
 
 
-def new_figures(claimed: set[str], stated: Iterable[str], replaced: Iterable[str] = ()) -> list[str]:
+def new_figures(
+    claimed: set[str], stated: Iterable[str], replaced: Iterable[str] = (), approximate: Iterable[str] = ()
+) -> list[str]:
     """The claimed numbers that make a claim new against a record stating ``stated``.
 
     Every number the record lacks, unless the record states some of the claim's
@@ -133,7 +156,7 @@ def new_figures(claimed: set[str], stated: Iterable[str], replaced: Iterable[str
     the same paper does. A stated figure the claim itself gives as the one it
     replaces (``replaced_figures``: 24%, "down from the 31%") counts as not restated."""
     said = list(stated)
-    missing = unstated(claimed, said)
+    missing = unstated(claimed, said, approximate)
     if not missing or len(missing) == len(claimed):
         return sorted(missing)
     return sorted(missing) if changes_a_figure(missing, claimed, said, replaced) else []
