@@ -81,7 +81,8 @@ def judge_claim(
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated: set[str] = set().union(*(k.stated_numbers for k in same_items))
-    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), approximate_figures(claim))
+    rough = approximate_figures(claim)
+    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
@@ -89,14 +90,14 @@ def judge_claim(
     probability, hit, features = shown
     moved = stage_moved(claim, hit) if said else None
     if said:
-        unseen = sorted(unstated(unseen, hit.known.stated_numbers, approximate_figures(claim)))
+        unseen = sorted(unstated(unseen, hit.known.stated_numbers, rough))
     known = said and not unseen and moved is None
     record = hit.known.record
     return ClaimStatus(
         text=claim,
         known=known,
         moved_on=moved,
-        extra_numbers=_detail(claim, stated) if known else [],
+        extra_numbers=sorted(unstated(substantive_numbers(claim), stated, rough)) if known else [],
         score=round(probability, 4),
         threshold=scorer.threshold,
         restated=known and not scorer.decide(probability),
@@ -252,7 +253,8 @@ def judge_said(
     claim's words but not what it says; its coverage of the claim's names, numbers and
     tokens is what tells the two apart. Another record that says the very fact is most
     often the item's own earlier record that the item decision missed."""
-    weighed = _weigh(claim, hits, same_ids, reader)
+    numbers, replaced, rough = substantive_numbers(claim), replaced_figures(claim), approximate_figures(claim)
+    weighed = _weigh(claim, (numbers, replaced, rough), hits, same_ids, reader)
     same = _best([w for w in weighed if w.same_item])
     other = _best([w for w in weighed if not w.same_item])
     for chosen in (w for w in (same, other) if w is not None):
@@ -261,7 +263,6 @@ def judge_said(
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
-    numbers, replaced, rough = substantive_numbers(claim), replaced_figures(claim), approximate_figures(claim)
     unseen = new_figures(numbers, stated, replaced, rough)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
@@ -280,6 +281,8 @@ def judge_said(
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=form.threshold, new_numbers=unseen)
     record = shown.hit.known.record
+    # Detail, not a changed figure: a known claim's numbers its records do not state.
+    detail = unstated(numbers, stated if said_same else shown.hit.known.stated_numbers, rough) if known else set()
     return ClaimStatus(
         text=claim,
         known=known,
@@ -293,15 +296,10 @@ def judge_said(
         best_text=shown.hit.known.passages[shown.hit.index][:300],
         new_numbers=[] if known else (unseen if same is not None else shown.new_numbers),
         moved_on=None if known else shown.moved_on,
-        extra_numbers=_detail(claim, stated if said_same else shown.hit.known.stated_numbers) if known else [],
+        extra_numbers=sorted(detail),
         features={name: round(value, 6) for name, value in shown.features.items()},
         evidence=[w.evidence() for w in (same, other) if w is not None],
     )
-
-
-def _detail(claim: str, stated: Iterable[str]) -> list[str]:
-    """A known claim's numbers that its records do not state (detail, not a changed figure)."""
-    return sorted(unstated(substantive_numbers(claim), stated, approximate_figures(claim)))
 
 
 def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
@@ -338,7 +336,15 @@ def _nearest_by_judge(hits: list[PassageHit], cosines: list[float], same_ids: se
     return sorted(kept)
 
 
-def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: PassageReader) -> list[Weighed]:
+def _weigh(
+    claim: str,
+    figures: tuple[set[str], set[str], set[str]],
+    hits: list[PassageHit],
+    same_ids: set[str],
+    reader: PassageReader,
+) -> list[Weighed]:
+    """Each kept passage with its features; ``figures``: the claim's numbers, the ones it
+    gives as replaced and the ones it writes as rough (read once per claim)."""
     claim_judge, judged = reader.claim(claim), reader.passages(hits)
     cosines = [
         float(claim_judge @ vector) if claim_judge is not None and vector is not None else 0.0 for vector in judged
@@ -347,8 +353,7 @@ def _weigh(claim: str, hits: list[PassageHit], same_ids: set[str], reader: Passa
     hits, cosines = [hits[i] for i in chosen], [cosines[i] for i in chosen]
     claim_tokens, *tokened = reader.token_rows([claim, *(h.known.passages[h.index] for h in hits)])
     claim_language, claim_words = language(claim), lexical_tokens(claim)
-    names, numbers = latin_names(claim), substantive_numbers(claim)
-    replaced, rough = replaced_figures(claim), approximate_figures(claim)
+    names, (numbers, replaced, rough) = latin_names(claim), figures
     pooled = _pooled_coverage(claim_tokens, hits, tokened, same_ids)
     out = []
     for hit, judge_cosine, token_rows in zip(hits, cosines, tokened, strict=True):

@@ -86,12 +86,7 @@ _APPROXIMATE_WITHIN = 12
 
 def approximate_figures(text: str) -> set[str]:
     """The figures a text writes as rough ones (see ``_APPROXIMATELY``), in ``numbers``' spelling."""
-    found: set[str] = set()
-    for marker in _APPROXIMATELY.finditer(text):
-        window = text[marker.end() : marker.end() + _APPROXIMATE_WITHIN]
-        first = numbers(re.split(r"[，,。；;]", window)[0])
-        found |= first
-    return found
+    return _figures_after(_APPROXIMATELY, text, _APPROXIMATE_WITHIN, stop="，,。；;")
 
 
 def _near(number: str, stated: set[str]) -> list[str]:
@@ -136,11 +131,19 @@ _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|�
 
 def replaced_figures(text: str) -> set[str]:
     """The figures a claim says it replaces (see ``_REPLACED_BEFORE``), in ``numbers``' spelling."""
-    found: set[str] = set()
-    for marker in _REPLACED_BEFORE.finditer(text):
-        found |= numbers(text[marker.end() : marker.end() + _REPLACED_WITHIN])
+    found = _figures_after(_REPLACED_BEFORE, text, _REPLACED_WITHIN)
     for corrected in _CORRECTED_FROM.finditer(text):
         found |= numbers(corrected.group(1))
+    return found
+
+
+def _figures_after(marker: re.Pattern[str], text: str, within: int, stop: str = "") -> set[str]:
+    """The numbers in the ``within`` characters after each match of ``marker``, cut at
+    the first of ``stop``'s characters."""
+    found: set[str] = set()
+    for match in marker.finditer(text):
+        window = text[match.end() : match.end() + within]
+        found |= numbers(re.split(f"[{stop}]", window)[0] if stop else window)
     return found
 
 
