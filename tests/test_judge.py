@@ -12,6 +12,7 @@ import pytest
 from conftest import EXAMPLES, FAKE_DEDUPE, ROOT
 from support.cli import run
 from support.files import write, write_jsonl
+from support.timing import assert_phases_make_the_total
 
 import kbsearch.runtime.timings as timings
 from fake_encoder import ConstantEncoder, FakeEncoder
@@ -161,7 +162,7 @@ def test_timings_name_the_phases_of_an_ingest_with_a_judge(
     phases = json.loads(report.removeprefix(timings.PREFIX))
     named = {"read input", "plan", "embed", "beside: judge embed", "judge embed wait", "write", "vector index"}
     assert named <= set(phases), sorted(named - set(phases))
-    assert sum(v for k, v in phases.items() if k != "total") == pytest.approx(phases["total"], abs=1e-3)
+    assert_phases_make_the_total(phases)
 
 
 def test_a_judge_that_cannot_load_says_so_and_names_the_fix(
