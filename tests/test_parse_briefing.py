@@ -299,8 +299,24 @@ def test_an_id_carries_the_briefing_date_when_its_file_name_does_not(
         "本报告由 Nova 实例自动生成",
         "*本报告由 Nova 实例自动生成 · 2026-09-30 22:20 CST*",
         "Nova · 2026-09-30 22:20 CST",
+        "—— Nova",
+        "——Nova",
+        "— Nova",
+        "-- Nova",
+        "—— Nova 实例",
+        "—— Nova · 2026-09-30 22:20",
     ],
-    ids=["signed", "signed-in-italics", "name-date"],
+    ids=[
+        "signed",
+        "signed-in-italics",
+        "name-date",
+        "dashes",
+        "dashes-unspaced",
+        "dash",
+        "ascii",
+        "dashes-instance",
+        "dashes-date",
+    ],
 )
 @pytest.mark.parametrize(
     ("last_field", "field", "expected"),
@@ -319,6 +335,18 @@ def test_a_signature_right_under_the_last_increment_is_not_part_of_it(
     record = parse_file(write(tmp_path / "brief.md", text)).records[0]
     assert getattr(record, field) == expected
     assert "Nova" not in record.model_dump_json() and record.instance == "nova"
+
+
+@pytest.mark.parametrize(
+    "last_line",
+    ["-- 注：TensorRT-LLM 状态待核实", "--enable-prefix-caching", "TensorRT-LLM —— 待核实", "—— Nova Prime Beta"],
+    ids=["dash-note", "flag", "dash-in-sentence", "not-a-bare-name"],
+)
+def test_a_last_line_with_dashes_that_is_not_a_bare_name_stays_text(tmp_path: Path, last_line: str) -> None:
+    """Only dashes and a short name sign; a note, a flag or a sentence is the last field's text."""
+    text = f"x · E1 预消化简报(2026-09-30)\n增量 1：Idea ★\n要点：\n- 第一点\n可信度：中\n{last_line}\n"
+    record = parse_file(write(tmp_path / "brief.md", text)).records[0]
+    assert record.credibility == f"中\n{last_line}" and record.instance is None
 
 
 @pytest.mark.parametrize(

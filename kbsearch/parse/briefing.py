@@ -36,11 +36,15 @@ _INSTANCE_IN_TEXT = (
     re.compile(rf"^[ \t>*-]*执行[ \t]*[：:][ \t]*{_NAME}", re.MULTILINE),
     re.compile(rf"本报告由[ \t]*{_NAME}[ \t]*实例"),
 )
-_SIGNATURE = re.compile(rf"^[ \t>*-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+_SIGNATURE = re.compile(rf"^[ \t>*—―–-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+# '—— Nova', '——Nova', '-- Nova 实例': dashes and a bare name, nothing else. ASCII
+# dashes need a space after them, so a last key point '--enable-x' stays a point.
+_DASH_SIGNATURE = re.compile(rf"^[ \t>*_]*(?:[—―–]+[ \t]*|-{{2,}}[ \t]+){_NAME}(?:[ \t]*实例(?:自动生成)?)?[ \t*_]*$")
 # A line that is the writer's signature, not text of the increment above it.
 _SIGNED_BY = re.compile(rf"^[ \t>*_-]*本报告由[ \t]*{_NAME}[ \t]*实例")
 NO_WRITER = (
-    "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE', or the folder inbox/NAME/): "
+    "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE' or '—— NAME', or the folder "
+    "inbox/NAME/): "
     "its records have no instance, so audit cannot tell who said them first"
 )
 NO_DATE = (
@@ -144,8 +148,13 @@ def _instance_from_text(lines: list[str]) -> str | None:
         if match:
             return match.group(1).lower()
     last = next((line for line in reversed(lines) if line.strip()), "")
-    signature = _SIGNATURE.match(last)
+    signature = _last_line_signature(last)
     return signature.group(1).lower() if signature else None
+
+
+def _last_line_signature(line: str) -> re.Match[str] | None:
+    # Only as the last line: elsewhere 'NAME · DATE' or '-- NAME' may be text of an item.
+    return _SIGNATURE.match(line) or _DASH_SIGNATURE.match(line)
 
 
 def _instance_from_path(path: Path) -> str | None:
@@ -180,8 +189,8 @@ def _last_text_line(lines: list[str]) -> int:
 def _is_signature(line: str, is_last: bool) -> bool:
     # A writer may sign right under the last increment, with no section between:
     # the signature names the writer and must not become part of the last field.
-    # 'NAME · DATE' is a signature only as the last line, as for _instance_from_text.
-    return bool(_SIGNED_BY.match(line) or (is_last and _SIGNATURE.match(line)))
+    # 'NAME · DATE' and '—— NAME' are signatures only as the last line, as for _instance_from_text.
+    return bool(_SIGNED_BY.match(line) or (is_last and _last_line_signature(line)))
 
 
 def _ends_increment(line: str, block: Block) -> bool:
