@@ -280,3 +280,18 @@ def test_an_empty_instance_or_topic_is_a_usage_error(index: str, cli, argv: list
         f"kbsearch: error: argument {argv[-2]}: the value is empty: name one "
         "('kbsearch stats' lists the instances and topics), or leave the option out"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["search", "kv", "--section", ""], ["list", "--section", " "], ["similar", "x", "--section", ""]],
+    ids=lambda argv: argv[0],
+)
+def test_an_empty_section_is_a_usage_error(index: str, cli, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Every section contains the empty text: the filter filtered nothing, silently."""
+    code, out, err = cli(*argv, "--index", index)
+    assert code == 2 and out == "" and err.startswith(f"usage: kbsearch {argv[0]} ")
+    assert err.splitlines()[-1] == (
+        "kbsearch: error: argument --section: the value is empty: give a section text such as '§1.3' "
+        "(as 'kbsearch show' prints it), or leave the option out"
+    )

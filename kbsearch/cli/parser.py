@@ -173,7 +173,7 @@ def _filters() -> Parser:
     )
     filters.add_argument("--instance", type=_named, help="only records by this instance")
     filters.add_argument("--topic", type=_named, help="only this topic")
-    filters.add_argument("--section", help="only records whose section contains this text")
+    filters.add_argument("--section", type=_section_text, help="only records whose section contains this text")
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
     return filters
@@ -297,6 +297,16 @@ def _named(value: str) -> str:
     if not value.strip():
         raise argparse.ArgumentTypeError(
             "the value is empty: name one ('kbsearch stats' lists the instances and topics), or leave the option out"
+        )
+    return value
+
+
+def _section_text(value: str) -> str:
+    """Text a section contains: an empty one is in every section, so it would filter nothing, silently."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            "the value is empty: give a section text such as '§1.3' (as 'kbsearch show' prints it), "
+            "or leave the option out"
         )
     return value
 
