@@ -19,6 +19,7 @@ from kbsearch.cli import main
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
 from kbsearch.serve import is_loopback, parse_address
 from kbsearch.serve.http import build_app
+from kbsearch.serve.requests import EMPTY_NAME, EMPTY_SECTION
 from kbsearch.serve.service import Service
 from kbsearch.serve.tokens import READ_TOKEN, WRITE_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
@@ -224,6 +225,28 @@ def test_bad_bodies_get_one_line_and_the_server_goes_on(api: tuple[Any, Tokens],
         assert words in error and "\n" not in error
     assert client.post("/api/show", json={"id": "nope"}, headers=auth).status_code == 404
     assert client.post("/api/search", json={"query": "KV"}, headers=auth).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("operation", "body", "field"),
+    [
+        ("search", {"query": "KV", "instance": ""}, "instance"),
+        ("search", {"query": "KV", "instance": "  "}, "instance"),
+        ("list", {"topic": ""}, "topic"),
+        ("similar", {"id": "tri-jay", "instance": " "}, "instance"),
+        ("list", {"section": ""}, "section"),
+    ],
+)
+def test_an_empty_filter_is_refused_as_the_cli_refuses_it(
+    api: tuple[Any, Tokens], service: Service, index: Path, operation: str, body: dict[str, Any], field: str
+) -> None:
+    """An empty instance filtered nothing (or, of spaces, everything) with a 200: `--instance ""` is exit 2."""
+    client, _ = api
+    answer = client.post(f"/api/{operation}", json=body, headers=bearer(index, READ_TOKEN))
+    problem = f"{field}: {EMPTY_SECTION if field == 'section' else EMPTY_NAME}"
+    assert answer.status_code == 422 and answer.json() == {"error": problem}
+    (called,) = call_tools(service, Access.read, [(operation, body)])
+    assert called.is_error and problem in called.content[0].text
 
 
 def test_a_busy_writer_is_503_with_a_retry_hint(api: tuple[Any, Tokens], index: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from kbsearch.filters import SearchFilter
 from kbsearch.limits import UNICODE_HINT, unicode_problem
@@ -16,6 +16,9 @@ from kbsearch.records import Kind
 from kbsearch.responses import SearchMode
 
 MAX_K = 1000
+# As the CLI words an empty --instance, --topic or --section (kbsearch/cli/parser.py).
+EMPTY_NAME = "the value is empty: name one (stats lists the instances and topics), or leave the field out"
+EMPTY_SECTION = "the value is empty: give a section text such as '§1.3' (as show prints it), or leave the field out"
 
 
 class Body(BaseModel):
@@ -50,6 +53,14 @@ class Filters(Body):
     section: str | None = Field(default=None, description="only records whose section contains this text")
     since: dt.date | None = Field(default=None, description="only records dated on or after this day")
     until: dt.date | None = Field(default=None, description="only records dated on or before this day")
+
+    @field_validator("instance", "topic", "section", mode="after")
+    @classmethod
+    def _not_empty(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # An empty text would filter nothing, silently: the CLI refuses it too.
+        if value is not None and not value.strip():
+            raise ValueError(EMPTY_SECTION if info.field_name == "section" else EMPTY_NAME)
+        return value
 
     def search_filter(self) -> SearchFilter:
         return SearchFilter(
