@@ -147,9 +147,25 @@ def test_an_option_before_its_command_is_told_to_go_after_it(index: str, cli) ->
     assert code == 0 and "(2 results" in out
 
 
+def test_a_misspelt_option_before_its_command_gets_the_option_and_where_it_goes(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("--jsn", "stats")
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1] == (
+        "kbsearch: error: unrecognized arguments: --jsn; did you mean --json? "
+        "put --json after the command: kbsearch stats --json"
+    )
+    code, _, err = cli("--indx", index, "--jsn", "search", "KV", "-k", "1")
+    fixed = f"kbsearch search --index {index} --json KV -k 1"
+    assert code == 2 and err.splitlines()[-1].endswith(
+        f"; did you mean --index for --indx, --json for --jsn? put --index --json after the command: {fixed}"
+    )
+    code, out, _ = cli(*shlex.split(fixed)[1:])
+    assert code == 0 and len(json.loads(out)["results"]) == 1
+
+
 def test_an_option_no_command_has_or_the_commands_own_error_gets_no_move(index: str, cli) -> None:  # type: ignore[no-untyped-def]
-    code, _, err = cli("--jsn", "stats")
-    assert code == 2 and err.rstrip().endswith("kbsearch: error: unrecognized arguments: --jsn")
+    code, _, err = cli("--zzzz", "stats")
+    assert code == 2 and err.rstrip().endswith("kbsearch: error: unrecognized arguments: --zzzz")
     # check's own error (its INPUT is missing) stays the one said: moving --json would not fix it.
     code, _, err = cli("--json", "check")
     error = json.loads(err)

@@ -114,12 +114,27 @@ def with_command_hint(err: UsageError, argv: list[str], parser: argparse.Argumen
     at = next((i for i, word in enumerate(words) if word in commands), None)
     if at is None:
         return err
-    misplaced = [word for word in words[:at] if word.startswith("-")]
     takes = _option_arities(commands[words[at]])
-    if not misplaced or any(word.split("=", 1)[0] not in takes for word in misplaced):
+    meant = {word: _spelt_right(word, takes) for word in words[:at] if word.startswith("-")}
+    if not meant or None in meant.values():
         return err
-    moved = shlex.join(["kbsearch", words[at], *words[:at], *argv[at + 1 :]])
-    return err.with_hint(f"put {' '.join(misplaced)} after the command: {moved}")
+    before = [meant.get(word) or word for word in words[:at]]
+    moved = shlex.join(["kbsearch", words[at], *before, *argv[at + 1 :]])
+    hint = f"put {' '.join(w for w in before if w.startswith('-'))} after the command: {moved}"
+    misspelt = [word for word, right in meant.items() if right != word]
+    if misspelt:
+        hint = f"{meant_options(misspelt, commands[words[at]])} {hint}"
+    return err.with_hint(hint)
+
+
+def _spelt_right(word: str, options: dict[str, bool]) -> str | None:
+    """``word`` (``--jsn``, ``--indx=DIR``) with the option it is close to, if it is not one already; None
+    when it is close to none. A short option is never respelt: ``-k5`` is ``-k`` with its value."""
+    name, equals, value = word.partition("=")
+    if name in options or _is_option(word, options):
+        return word
+    close = difflib.get_close_matches(name, list(options), n=1) if word.startswith("--") else None
+    return close[0] + equals + value if close else None
 
 
 def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
