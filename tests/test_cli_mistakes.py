@@ -163,6 +163,14 @@ def test_a_misspelt_option_before_its_command_gets_the_option_and_where_it_goes(
     assert code == 0 and len(json.loads(out)["results"]) == 1
 
 
+def test_an_options_value_before_the_command_is_not_a_misspelt_command(cli) -> None:  # type: ignore[no-untyped-def]
+    """argparse reads idx as the command: it was taken for a misspelt reindex."""
+    for option in ("--index", "--indx"):
+        code, _, err = cli(option, "idx", "stats")
+        assert code == 2 and "did you mean reindex?" not in err
+        assert err.rstrip().endswith("put --index after the command: kbsearch stats --index idx")
+
+
 def test_an_option_no_command_has_or_the_commands_own_error_gets_no_move(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("--zzzz", "stats")
     assert code == 2 and err.rstrip().endswith("kbsearch: error: unrecognized arguments: --zzzz")

@@ -108,7 +108,7 @@ def with_command_hint(err: UsageError, argv: list[str], parser: argparse.Argumen
         return err  # a command's own error: the command was found
     commands = _commands(parser)
     words = argv[: argv.index("--")] if "--" in argv else argv
-    typed = next((word for word in words if not word.startswith("-")), "")
+    typed = _first_word(words, _option_arities(parser))
     if typed not in commands and (close := difflib.get_close_matches(typed, list(commands), n=1)):
         return err.with_hint(f"did you mean {close[0]}?")
     at = next((i for i, word in enumerate(words) if word in commands), None)
@@ -125,6 +125,20 @@ def with_command_hint(err: UsageError, argv: list[str], parser: argparse.Argumen
     if misspelt:
         hint = f"{meant_options(misspelt, commands[words[at]])} {hint}"
     return err.with_hint(hint)
+
+
+def _first_word(words: list[str], takes_value: dict[str, bool]) -> str:
+    """The first word that is neither an option nor an option's value: the command typed. In
+    ``kbsearch --index idx stats`` it is ``stats``; ``idx`` is no misspelt ``reindex``."""
+    value_next = False
+    for word in words:
+        if value_next:
+            value_next = False
+        elif word.startswith("-"):
+            value_next = "=" not in word and takes_value.get(_spelt_right(word, takes_value) or word, False)
+        else:
+            return word
+    return ""
 
 
 def _spelt_right(word: str, options: dict[str, bool]) -> str | None:
