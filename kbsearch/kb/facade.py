@@ -279,7 +279,7 @@ class KnowledgeBase:
             with self.writing(on_wait) as store:
                 load, judge, items = (lambda: self.encoder), self._judging(), read.items
                 source = (read.file, read.mentions)
-                result.accepted = accept(
+                accept(
                     store, result, items, source, replace=replace, model=self.spec.name, load_encoder=load, judge=judge
                 )
 
