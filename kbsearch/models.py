@@ -75,6 +75,11 @@ def models_file() -> Path:
     return Path(str(resources.files("kbsearch") / "models.txt"))
 
 
+def line_of(model: str) -> str:
+    """Where a model's options live, for a hint: the file in use, not always models.txt."""
+    return f"the line of {model!r} in {models_file()}"
+
+
 def load_models(path: Path | None = None) -> list[ModelSpec]:
     path = path or models_file()
     try:
@@ -105,7 +110,7 @@ def _check_judges(specs: list[ModelSpec], path: Path) -> None:
             continue
         if spec.judge not in names:
             raise KbError(
-                f"model {spec.name!r} names judge {spec.judge!r}, which models.txt does not list",
+                f"model {spec.name!r} names judge {spec.judge!r}, which the file does not list",
                 path=str(path),
                 hint=f"add a line for {spec.judge!r}, or drop judge= to let {spec.name!r} decide alone",
             )
@@ -158,7 +163,7 @@ def resolve_judge(spec: ModelSpec) -> ModelSpec | None:
             return other.model_copy(update={"default": False})
     raise KbError(
         f"model {spec.name!r} names judge {spec.judge!r}, which {models_file()} does not list",
-        hint=f"add a line for {spec.judge!r}, or drop judge= from {spec.name!r}'s line",
+        hint=f"add a line for {spec.judge!r}, or drop judge= from {line_of(spec.name)}",
     )
 
 

@@ -153,13 +153,34 @@ def test_a_reused_file_repeating_yesterdays_item_at_the_same_place_keeps_yesterd
 def test_accepting_the_same_submission_again_changes_nothing(
     inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write(inbox, briefing("2026-09-20", "flashinfer", "keda"))
-    assert accept(capsys, inbox, index)[0] == 0
-    before = stored_ids(capsys, index)
+    """Accepted again, every item was written again: a new generation, new time
+    stamps, the full-text tables rewritten (and each serving worker reloaded its
+    vectors), where ingest of the same file wrote nothing."""
+    write(inbox, briefing("2026-09-20", "flashinfer", "keda", table="2609.19671"))
+    code, first = accept(capsys, inbox, index)
+    assert code == 0 and first["unchanged"] == []
+    before = index_files(Path(index))
     code, again = accept(capsys, inbox, index)
     assert code == 0 and [i["verdict"] for i in again["items"]] == ["NEW", "NEW"]
     assert all(i["resubmitted"] for i in again["items"])
-    assert stored_ids(capsys, index) == before
+    assert again["accepted"] == again["unchanged"] == first["accepted"]
+    assert index_files(Path(index)) == before
+    code, out, _ = run(capsys, "check", str(inbox), "--accept", "--index", index)
+    assert code == 0 and out.rstrip().endswith("; accepted 2 (2 unchanged)")
+    assert index_files(Path(index)) == before
+
+
+def test_accepting_a_submission_with_one_item_edited_writes_that_item_only(
+    inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(inbox, briefing("2026-09-20", "flashinfer", "keda"))
+    assert accept(capsys, inbox, index)[0] == 0
+    generation = run_json(capsys, "stats", "--index", index)["generation"]
+    write(inbox, briefing("2026-09-20", "flashinfer", "keda").replace("1.9x", "2.1x"))
+    code, edited = accept(capsys, inbox, index)
+    assert code == 0 and edited["unchanged"] == ["spark/today@2026-09-20#2"]
+    assert run_json(capsys, "stats", "--index", index)["generation"] == generation + 1
+    assert "2.1x" in run_json(capsys, "show", "spark/today@2026-09-20#1", "--index", index)["text"]
 
 
 def test_a_mixed_briefing_stores_nothing_then_its_fixed_version_everything(

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import EXAMPLES, FAKE_DEDUPE, ROOT
-from support.cli import run
+from support.cli import run, run_json
 from support.files import write, write_jsonl
 from support.timing import assert_phases_make_the_total
 
@@ -177,7 +177,7 @@ def test_a_judge_that_cannot_load_says_so_and_names_the_fix(
     code, _, err = run(capsys, "ingest", str(known), "--index", str(tmp_path / "idx"))
     assert code == 2
     assert "the judge model 'broken' of 'fake' cannot be loaded: No module named 'onnxruntime'" in err
-    assert "drop judge= from 'fake'" in err and len(err.strip().splitlines()) == 1
+    assert f"drop judge= from the line of 'fake' in {judged_models}" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "idx").exists()  # nothing was created
 
 
@@ -196,6 +196,47 @@ def test_an_index_refuses_another_judge_and_names_the_fix(
             assert code == 2 and expected in err and "kbsearch reindex" in err, (argv, err)
     with KnowledgeBase(index, resolve_model("fake"), encoder=FakeEncoder()) as kb:
         assert kb.store.generation == generation and kb.store.count() == len(KNOWN)  # nothing changed
+
+
+def test_doctor_reports_the_models_check_and_ingest_refuse_in_their_words(
+    judged_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """doctor said healthy (exit 0) while every check and ingest refused the
+    models file: it never asked the binding check they make."""
+    index = tmp_path / "idx"
+    with _kb(index) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+    item = str(write_jsonl(tmp_path / "item.jsonl", [ITEM]))
+    assert run_json(capsys, "doctor", "--index", str(index))["healthy"]
+    another_first = write(
+        tmp_path / "models-3.txt", "fake2 python:fake_encoder:make dim=32\n" + judged_models.read_text()
+    )
+    for models in ("no judge", "another judge", another_first):
+        if isinstance(models, Path):
+            monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+        else:
+            _models_without_judge(tmp_path, monkeypatch, "" if models == "no judge" else "otherjudge")
+        for argv in (("check", item), ("ingest", item)):
+            code, _, err = run(capsys, *argv, "--index", str(index))
+            assert code == 2, (models, argv, err)
+        report = run_json(capsys, "doctor", "--index", str(index), codes=(2,))
+        finding = next(f for f in report["findings"] if f["check"] == "models")
+        assert not report["healthy"] and not finding["ok"]
+        assert err.strip() == f"kbsearch: {finding['message']} ({finding['fix']})", models
+
+
+def test_a_models_mismatch_names_the_models_file_in_use(
+    judged_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The message said 'models.txt' whatever $KBSEARCH_MODELS named, and quoted "'fake''s line"."""
+    index = tmp_path / "idx"
+    with _kb(index) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+    _models_without_judge(tmp_path, monkeypatch)
+    code, _, err = run(capsys, "check", str(write_jsonl(tmp_path / "item.jsonl", [ITEM])), "--index", str(index))
+    models = tmp_path / "models-2.txt"
+    assert code == 2 and f"names no judge in {models} (add judge=fakejudge to the line of 'fake' in {models}," in err
+    assert "''s" not in err
 
 
 def test_reindex_adds_the_judge_to_an_index_without_one_and_drops_it(

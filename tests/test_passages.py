@@ -98,7 +98,9 @@ def text_hash_list(r: Record) -> list[str]:
     return [h for h, _ in old_texts(r)]
 
 
-def test_an_index_of_another_passage_version_says_reindex_and_reindex_mends_it(old_index: Path) -> None:
+def test_an_index_of_another_passage_version_says_reindex_and_reindex_mends_it(
+    old_index: Path, fake_models: Path
+) -> None:
     encoder = FakeEncoder()
     store = Store.open(old_index, model="fake")
     assert checkup.passages_version(store) == 1 and store.passage_count() == 60

@@ -235,3 +235,52 @@ def test_a_rough_figure_is_the_stated_one_rounded_to_one_digit() -> None:
     known = embedded("a", "", "TriAttention 把 KV 显存降低 10.7 倍。", kind=Kind.increment)
     assert claim_status(known, "TriAttention 把 KV 显存降低约 10 倍。", True).new_numbers == []
     assert claim_status(known, "TriAttention 把 KV 显存降低 10 倍。", True).new_numbers == ["10x"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LMCache 0.4 adds a Redis backend",
+        "vLLM 0.4 ships chunked prefill",
+        "SGLang 0.5 and SGLang v0.5.2",
+        "DeepSpeed 0.18, Redis 7.2, PyTorch 2.5",
+        "TensorRT-LLM 0.13 supports FP8",
+        "llama.cpp 0.3 adds a server",
+        "升级到vLLM 0.4 后",
+        "微调Llama 3.2 与 LLaMA 3.1 模型",
+    ],
+)
+def test_a_decimal_after_a_product_name_in_mixed_case_is_its_version(text: str) -> None:
+    """ "LMCache 0.4" read as a result figure: a name starting with two capitals (LMCache,
+    SGLang) or a small letter (vLLM) was not taken for a name, so a release was news."""
+    assert numbers(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("TTFT 0.4s, TTFT 0.4", {"0.4s", "0.4"}),
+        ("AUC 0.93, ECE 0.05", {"0.93", "0.05"}),
+        ("BLEU 34.5 and MMLU 0.72", {"34.5", "0.72"}),
+        ("top-1 0.81, Top-1 0.82", {"0.81", "0.82"}),
+        ("F1 0.9 on H100 80GB", {"0.9", "80gb"}),
+        ("mAP 0.45, mIoU 0.78, nDCG 0.5", {"0.45", "0.78", "0.5"}),
+        ("BERTScore 0.91, SacreBLEU 27.3, ROUGE-L 0.41", {"0.91", "27.3", "0.41"}),
+        ("gFID 1.50, sFID 1.92, COMETkiwi 71.84, SoTA 3.9", {"1.50", "1.92", "71.84", "3.9"}),
+        ("pass@1 0.62, GFLOPs 1.5", {"0.62", "1.5"}),
+        ("GPT-4o 0.88, Qwen2.5 0.71", {"0.88", "0.71"}),
+        ("Accuracy 0.93; vLLM. 0.4 of the runs", {"0.93", "0.4"}),
+    ],
+)
+def test_a_decimal_after_a_metric_in_capitals_or_a_name_with_digits_is_a_figure(text: str, expected: set[str]) -> None:
+    """A metric is named in capitals (or small letters, or one of a few mixed-case spellings),
+    a product in mixed case: widening the versions to vLLM and SGLang kept these figures."""
+    assert numbers(text) == expected
+
+
+def test_a_product_release_named_in_a_claim_is_no_new_number() -> None:
+    known = embedded(
+        "a", "", "LMCache 把 KV Cache 放到 CPU 内存或远端存储，以 connector 接入 vLLM", kind=Kind.increment
+    )
+    status = claim_status(known, "LMCache 0.4 把 KV Cache 放到 CPU 内存或远端存储，以 connector 接入 vLLM", False)
+    assert status.new_numbers == []

@@ -125,7 +125,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from kbsearch import render
     from kbsearch.kb import examine
 
-    report = examine(args.index)
+    report = examine(args.index, args.model)
     emit(args, report, render.doctor_text)
     return EXIT_OK if report.healthy else EXIT_ERROR
 

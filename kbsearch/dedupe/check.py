@@ -37,6 +37,7 @@ from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, resta
 from kbsearch.dedupe.same_input import InputItems, input_notes
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
+from kbsearch.models import line_of
 from kbsearch.records import IdMention, Record
 from kbsearch.runtime.blas import one_blas_thread
 from kbsearch.runtime.cancel import checkpoint
@@ -65,7 +66,7 @@ class Checker:
         if config.judge is not None and judge is None:
             raise KbError(
                 f"the dedupe config reads judge {config.judge!r}, and no judge model was given",
-                hint=f"set judge={config.judge} on {config.model!r}'s line in models.txt, or use a config without one",
+                hint=f"set judge={config.judge} on {line_of(config.model)}, or use a config without one",
             )
         self.store = store
         self.encoder = encoder

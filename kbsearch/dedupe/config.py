@@ -24,7 +24,7 @@ from kbsearch.dedupe.features import (
 )
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec
+from kbsearch.models import ModelSpec, line_of
 
 CLAIM_FEATURES = ("cosine", "cross_cosine", "cross_lingual", "lexical")
 SAID_FEATURES = (
@@ -271,7 +271,7 @@ def load_config(
             f"the dedupe config was fitted with judge {config.judge!r}, "
             + (f"and model {model!r} names judge {judge!r}" if judge else f"and model {model!r} names none"),
             path=str(file),
-            hint=f"set judge={config.judge} on {model!r}'s line in models.txt, or use a config fitted for it",
+            hint=f"set judge={config.judge} on {line_of(model)}, or use a config fitted for it",
         )
     return config
 

@@ -268,6 +268,10 @@ class CheckResult(BaseModel):
     """Flags about the input as a whole, such as its arXiv id table."""
     accepted: list[str] = Field(default_factory=list)
     """Ids stored by ``--accept``: every item, or none when any is a DUPLICATE."""
+    unchanged: list[str] = Field(default_factory=list)
+    """Of ``accepted``, the ids stored already with this very content (the same
+    submission accepted again): nothing was written for them, as ``ingest``
+    writes nothing for an unchanged record."""
     accept_refused: str | None = None
     """Why ``--accept`` stored nothing (a DUPLICATE among the items), else None."""
     warnings: list[str] = Field(default_factory=list)

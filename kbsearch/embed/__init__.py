@@ -22,7 +22,7 @@ from kbsearch.embed.base import (
     quiet_libraries,
 )
 from kbsearch.errors import KbError
-from kbsearch.models import ONNX_BACKENDS, ModelSpec
+from kbsearch.models import ONNX_BACKENDS, ModelSpec, line_of
 from kbsearch.runtime.cores import free_cores
 from kbsearch.settings import settings
 
@@ -99,7 +99,7 @@ def load_judge(spec: ModelSpec, owner: str) -> Encoder:
         first = f"{err.hint}; or " if isinstance(err, KbError) and err.hint else ""
         raise KbError(
             f"the judge model {spec.name!r} of {owner!r} cannot be loaded: {cause}",
-            hint=f"{first}drop judge= from {owner!r}'s line in models.txt to decide with {owner!r} alone "
+            hint=f"{first}drop judge= from {line_of(owner)} to decide with {owner!r} alone "
             "(docs/models.md says what that costs)",
         ) from err
 

@@ -7,7 +7,10 @@ sent a moment ago stands in its way. Otherwise every item is stored.
 
 Accepting never replaces a stored record of another item. A stored record
 under an item's id with the very same content is this submission, accepted
-before (storing it again changes nothing); with other content it is either
+before: it is left as it is (written again, it would bump the index's
+generation, restamp the record and make every serving worker reload its
+vectors, though nothing changed), and reported unchanged, as ``ingest``
+reports an unchanged record. With other content it is either
 an earlier version of the same item (the check judged it so: it is replaced,
 as an edit) or another item that happens to share the id, which only
 ``replace`` may overwrite.
@@ -22,7 +25,7 @@ from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.ingest.embedding import Judge
 from kbsearch.ingest.ownership import merged_mentions
-from kbsearch.ingest.pipeline import ingest_records
+from kbsearch.ingest.pipeline import ingest_records, stored_as_is
 from kbsearch.records import IdMention, Record
 from kbsearch.store import ChangeSet, Store
 
@@ -37,19 +40,36 @@ def accept(
     model: str,
     load_encoder: Callable[[], Encoder],
     judge: Judge | None,
-) -> list[str]:
-    """Store every item of a check that ``refusal`` lets through; their ids.
+) -> None:
+    """Store every item of a check that ``refusal`` lets through, and say so in
+    ``result``: ``accepted`` every item, ``unchanged`` those stored already with
+    this very content, for which nothing was written.
     ``source``: the file the items came from and its id-table rows."""
     if not replace:
         refuse_replacing_another_item(store, result, items, source[0])
     file, mentions = source
+    stored = store.ingest_ledger().stored_rows([r.id for r in items])
+    same = {r.id for r in items if stored_as_is(stored, r, file or r.source)}
     changes = ChangeSet(
-        upserts=list(items),
+        upserts=[r for r in items if r.id not in same],
         files={r.id: file for r in items if file},
-        mentions={file: merged_mentions(store, file, mentions, {str(r.date) for r in items})} if file and items else {},
+        mentions=_changed_mentions(store, file, mentions, items),
     )
     ingest_records(store, changes, model=model, load_encoder=load_encoder, judge=judge)
-    return [r.id for r in items]
+    result.accepted = [r.id for r in items]
+    result.unchanged = [rid for rid in result.accepted if rid in same]
+
+
+def _changed_mentions(
+    store: Store, file: str | None, mentions: list[IdMention], items: list[Record]
+) -> dict[str, list[IdMention]]:
+    """The file's id-table rows to write, none when they are stored so already (as ``ingest`` decides)."""
+    if not file or not items:
+        return {}
+    merged = merged_mentions(store, file, mentions, {str(r.date) for r in items})
+    if store.mentions_json(file) == [m.model_dump_json() for m in merged]:
+        return {}
+    return {file: merged}
 
 
 def refuse_replacing_another_item(store: Store, result: CheckResult, items: list[Record], file: str | None) -> None:

@@ -211,18 +211,25 @@ class _Planner:
             stored = self.ledger.stored_rows([r.id for r in chunk])
             part = ChangeSet()
             for record in chunk:
-                old = stored.get(record.id)
-                if old == (record.stored_json(), source):
+                if stored_as_is(stored, record, source):
                     self.report.unchanged += 1
                     continue
                 part.upserts.append(record)
                 part.files[record.id] = source
-                if old is None:
+                if record.id not in stored:
                     self.report.added += 1
                 else:
                     self.report.updated += 1
             self.report.records += len(chunk)
             return part
+
+
+def stored_as_is(stored: dict[str, tuple[str, str | None]], record: Record, file: str | None) -> bool:
+    """Whether ``record``, read from ``file``, is stored exactly so (``stored``:
+    ``IngestLedger.stored_rows``): writing it again would change nothing but its
+    time stamp and the index's generation, so ``ingest`` and ``check --accept``
+    leave it as it is and call it unchanged."""
+    return stored.get(record.id) == (record.stored_json(), file)
 
 
 def will_embed(store: Store | None, parsed: list[Input], model: str, *, whole: bool = False) -> bool:

@@ -16,9 +16,10 @@ import numpy as np
 from pydantic import BaseModel
 
 from kbsearch.errors import KbError
+from kbsearch.models import models_file, resolve_judge, resolve_model
 from kbsearch.records import PASSAGES_VERSION, text_hash
 from kbsearch.runtime.server_entry import SERVER_FILE, read_entry
-from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup
+from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup, require_models
 from kbsearch.store.files import REBUILD, UnfinishedIndex
 from kbsearch.store.texts import whole_texts
 from kbsearch.store.vector_cache import CacheProblem, leftover_temp_files, load_cache
@@ -39,8 +40,9 @@ class DoctorReport(BaseModel):
     findings: list[Finding]
 
 
-def examine(root: Path) -> DoctorReport:
+def examine(root: Path, model: str | None = None) -> DoctorReport:
     """Every check, in order; a database that is missing, empty or won't open is the only finding.
+    ``model``: the one a command would use (``--model``, else $KBSEARCH_MODEL, else models.txt's first).
 
     Nothing is created or changed: an empty or missing database is reported,
     never opened (SQLite would make an empty database of it), and an older
@@ -63,7 +65,7 @@ def examine(root: Path) -> DoctorReport:
         findings = _database(store)
         if all(f.ok for f in findings):
             with store.snapshot():
-                findings += _records(store) + _cache(store) + _judge(store)
+                findings += _records(store) + _cache(store) + _judge(store) + [_models(store, model)]
     except sqlite3.DatabaseError as err:  # pages SQLite can't even read
         findings = [Finding(check="database", ok=False, message=f"SQLite: {err}", fix=REBUILD)]
     finally:
@@ -203,6 +205,22 @@ def _judge(store: Store) -> list[Finding]:
             )
         ]
     return [Finding(check="judge vectors", ok=True, message=f"every record text has a vector of the judge {judge!r}")]
+
+
+def _models(store: Store, model: str | None) -> Finding:
+    """Whether the model and judge a command would use are the index's own: the
+    very check ``check``, ``ingest`` and ``audit`` make (``require_models``), so
+    doctor never calls healthy an index they all refuse."""
+    try:
+        spec = resolve_model(model)
+        resolve_judge(spec)  # a judge the file does not list stops every command
+        require_models(store, spec.name, spec.judge)
+    except KbError as err:
+        where = f"{err.path}:{err.line}: " if err.line else f"{err.path}: " if err.path else ""
+        return Finding(check="models", ok=False, message=where + err.message, fix=err.hint)
+    judged = f" judged by {spec.judge!r}" if spec.judge else " without a judge"
+    message = f"{spec.name!r}{judged} ({models_file()}) is what the index was built with"
+    return Finding(check="models", ok=True, message=message if store.count() else f"{spec.name!r}: the index is empty")
 
 
 def _cache(store: Store) -> list[Finding]:

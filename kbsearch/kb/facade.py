@@ -28,7 +28,7 @@ from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.runtime.overlap import side_by_side
 from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
 from kbsearch.settings import settings
-from kbsearch.store import IndexShare, SearchFilter, Store
+from kbsearch.store import IndexShare, SearchFilter, Store, require_models
 from kbsearch.store.database import map_for_search, read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
 from kbsearch.vector_index.choice import parse_vector_store
@@ -155,8 +155,8 @@ class KnowledgeBase:
 
         return None if (spec := self.judge_spec) is None else Judge(spec.name, lambda: cast(Encoder, self.judge))
 
-    def _require_judge(self) -> None:  # check, audit, similar, explain read its vectors: refuse another judge's
-        self.store.require_judge(self.spec.name, self.spec.judge)
+    def _require_models(self) -> None:  # check, audit, similar, explain, ingest: doctor asks the same
+        require_models(self.store, self.spec.name, self.spec.judge)
 
     def close(self) -> None:
         if self._store is not None:
@@ -188,7 +188,7 @@ class KnowledgeBase:
         store = self.store if Store.exists(self.root) else None
         if writable(self.root):  # seconds of loading, done before the writer lock, not while holding it
             if store is not None:
-                self._require_judge()  # before any model loads
+                self._require_models()  # before any model loads
                 if wanted:
                     store.require_vectors(wanted)
             use = self._encoder is None and will_embed(store, parsed, self.spec.name)
@@ -253,7 +253,7 @@ class KnowledgeBase:
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
-        self._require_judge()
+        self._require_models()
         with timings.phase("config"):
             config = config or self.dedupe_config()
         # The models load outside the snapshot (it can take seconds), the judge beside USE.
@@ -279,14 +279,14 @@ class KnowledgeBase:
             with self.writing(on_wait) as store:
                 load, judge, items = (lambda: self.encoder), self._judging(), read.items
                 source = (read.file, read.mentions)
-                result.accepted = accept(
+                accept(
                     store, result, items, source, replace=replace, model=self.spec.name, load_encoder=load, judge=judge
                 )
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.audit import audit
-        self._require_judge()
+        self._require_models()
         with self.store.snapshot():
             result = audit(self.store, self.spec.name, config or self.dedupe_config(), flt, phase=timings.laps("audit"))
             result.unknown_filters = unknown_filters(self.store, flt) if flt and not result.records else []
@@ -320,7 +320,7 @@ class KnowledgeBase:
         """The records nearest to a stored one, each judged same item or not as ``check`` would."""
         from kbsearch.dedupe.related import neighbours
 
-        self._require_judge()
+        self._require_models()
         with self.store.snapshot():
             return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config())
 
@@ -328,7 +328,7 @@ class KnowledgeBase:
         """Why two stored records are, or are not, the same item."""
         from kbsearch.dedupe.related import explain
 
-        self._require_judge()
+        self._require_models()
         with self.store.snapshot():
             return explain(self.store, a, b, config or self.dedupe_config())
 
@@ -393,8 +393,8 @@ def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
     return stored_model(index_dir(index))
 
 
-def examine(index: str | os.PathLike[str] | None = None) -> DoctorReport:
-    """``kbsearch doctor``: every check of the index, each naming its fix."""
+def examine(index: str | os.PathLike[str] | None = None, model: str | None = None) -> DoctorReport:
+    """``kbsearch doctor``: every check of the index, ``model``'s binding included; each naming its fix."""
     from kbsearch.kb.doctor import examine as run_checks
 
-    return run_checks(index_dir(index))
+    return run_checks(index_dir(index), model)

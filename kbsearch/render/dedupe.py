@@ -92,7 +92,9 @@ def check_text(result: CheckResult) -> str:
         + ")"
     )
     if result.accepted:
-        summary += f"; accepted {len(result.accepted)}"
+        summary += f"; accepted {len(result.accepted)}" + (
+            f" ({len(result.unchanged)} unchanged)" if result.unchanged else ""
+        )
     if result.accept_refused:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
     return "\n\n".join([*parts, summary])

@@ -12,6 +12,7 @@
 """
 
 from kbsearch.filters import SearchFilter
+from kbsearch.store.binding import require_models
 from kbsearch.store.database import DB_NAME
 from kbsearch.store.facade import Store
 from kbsearch.store.index_share import IndexShare
@@ -29,4 +30,5 @@ __all__ = [
     "Manifest",
     "SearchFilter",
     "Store",
+    "require_models",
 ]

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kbsearch.errors import KbError
+from kbsearch.models import line_of, models_file
 from kbsearch.store.sql import read_meta, write_meta
+
+if TYPE_CHECKING:
+    from kbsearch.store.facade import Store
 
 MODELS_DOC = "docs/models.md"
 
@@ -26,24 +31,33 @@ def require_model(root: Path, built_with: str | None, model: str, count: int) ->
         )
 
 
+def require_models(store: Store, model: str, judge: str | None) -> None:
+    """Refuse a model or judge other than the index's own: what check, ingest,
+    audit, similar and explain require of models.txt, and what doctor reports,
+    so that the two never disagree."""
+    store.require_model(model)
+    store.require_judge(model, judge)
+
+
 def require_judge(root: Path, model: str, kept: str | None, judge: str | None, count: int) -> None:
     """Refuse to judge with, or add records for, a judge other than the index's own."""
     if kept == judge or count == 0:
         return
     if kept is None:
         raise KbError(
-            f"the index at {root} has no judge vectors, and model {model!r} names judge {judge!r} in models.txt",
+            f"the index at {root} has no judge vectors, and model {model!r} names judge {judge!r} in {models_file()}",
             hint=f"run 'kbsearch reindex' to add them (one {judge!r} vector per record), "
-            f"or drop judge= from {model!r}'s line to let it decide alone ({MODELS_DOC})",
+            f"or drop judge= from {line_of(model)} to let it decide alone ({MODELS_DOC})",
         )
     if judge is None:
         raise KbError(
-            f"the index at {root} keeps judge vectors of {kept!r}, but model {model!r} names no judge in models.txt",
-            hint=f"add judge={kept} to {model!r}'s line, or run 'kbsearch reindex' to go on without a judge",
+            f"the index at {root} keeps judge vectors of {kept!r}, but model {model!r} names no judge "
+            f"in {models_file()}",
+            hint=f"add judge={kept} to {line_of(model)}, or run 'kbsearch reindex' to go on without a judge",
         )
     raise KbError(
         f"the index at {root} keeps judge vectors of {kept!r}, not {judge!r}",
-        hint=f"run 'kbsearch reindex' to embed {judge!r}'s vectors, or set judge={kept} on {model!r}'s line",
+        hint=f"run 'kbsearch reindex' to embed {judge!r}'s vectors, or set judge={kept} on {line_of(model)}",
     )
 
 

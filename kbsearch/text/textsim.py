@@ -47,9 +47,23 @@ _LABEL_BEFORE = re.compile(
     r"page|listing|algorithm|theorem|lemma|version|ver|release|v)\.?|[图表节章第]|附录|公式|版本)\s*$",
     re.IGNORECASE,
 )
-# A decimal right after a capitalised name is its version (Python 3.11, Llama 3.1);
-# metric names are written in capitals (BLEU 34.5), so they keep their numbers.
-_NAME_BEFORE = re.compile(r"\b[A-Z][a-z][A-Za-z]*\s+$")
+# A decimal right after a product's name is its version (Python 3.11, vLLM 0.4, SGLang 0.5,
+# LMCache 0.4, TensorRT-LLM 0.13, llama.cpp 0.3). Products and metrics are told apart by
+# how they are spelled: a product's name is in mixed case, a capital and a small letter in
+# one word (or a lower-case file name with a dot), while a metric's is in capitals (AUC
+# 0.93, BLEU 34.5, TTFT 0.4, MMLU 0.72, ECE 0.05) or in small letters (top-1, accuracy),
+# and keeps its number. A name carrying a digit (F1, H100, GPT-4o, Qwen2.5) already says
+# which one it is, so the decimal after it is a score; so is one after a plural acronym
+# (GFLOPs), a metric at k (pass@1), or one of the few metrics spelled in mixed case (mAP,
+# mIoU, nDCG, gFID, BERTScore, SacreBLEU, COMETkiwi; SoTA) or capitalised at a sentence's
+# start (Accuracy 0.93): those are listed, since vLLM has their very shape. Only Latin
+# letters, digits and name marks bound a name: Chinese runs into it (微调Llama 3.2).
+_NAME_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9_@#.+-])"
+    r"(?![A-Z][A-Z-]*s\s|[A-Za-z]*(?:Score|BLEU|COMET[A-Za-z]*)\s|[a-z]?FID\s"
+    r"|(?:mAP|mAR|mIoU|mAcc|nDCG|chrF|SoTA|Acc|Accuracy|Precision|Recall|Perplexity)\s)"
+    r"(?:(?=[A-Za-z.+-]*[a-z])(?=[A-Za-z.+-]*[A-Z])[A-Za-z](?:[A-Za-z.+-]*[A-Za-z+])?|[a-z]+(?:\.[a-z]+)+)\s+$"
+)
 # A fraction of itself (2048/2048 passed) says "all", not a quantity.
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 # Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result;

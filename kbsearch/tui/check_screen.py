@@ -217,6 +217,8 @@ def summary(result: CheckResult) -> Text:
         line.append(f"  ·  as of {result.as_of}", style="dim")
     if result.accepted:
         line.append(f"  ·  accepted {len(result.accepted)}", style="bold green")
+        if result.unchanged:
+            line.append(f" ({len(result.unchanged)} unchanged)", style="dim")
     parts = [line, *(flag_line(flag) for flag in result.flags)]
     parts += [join(Text("  warning: ", style="yellow"), plain(warning)) for warning in result.warnings]
     return join(*parts, sep="\n")
