@@ -127,6 +127,15 @@ def test_a_figure_the_record_spells_in_words_is_no_new_number() -> None:
     assert not changed.known and changed.new_numbers == ["4x"]  # type: ignore[attr-defined]
 
 
+def test_a_figure_the_record_gives_for_another_quantity_is_a_new_number() -> None:
+    """Probe, 5 December: "显存占用下降 71%" was known from a record whose 71% is a prefetch
+    hit rate (its memory falls to 47GB), so a repeat with a new figure came out DUPLICATE."""
+    known = record("ef", "ExpertFlow", "预取命中率从 92% 降到 71%", "显存占用降到 47GB")
+    status = said("显存占用下降 71%", known, same={"ef"}, shape=form({"bias": 10.0}))
+    assert not status.known and status.new_numbers == ["71%"]  # type: ignore[attr-defined]
+    assert said("预取命中率降到 71%", known, same={"ef"}, shape=form({"bias": 10.0})).known  # type: ignore[attr-defined]
+
+
 def test_another_item_is_heard_only_when_it_says_that_very_fact() -> None:
     section = record("doc", "§1.3 cache compression 10x", kind=Kind.doc_section)
     assert said("cache compression 10x", section, same=set()).known  # type: ignore[attr-defined]

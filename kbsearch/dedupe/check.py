@@ -330,7 +330,7 @@ class Checker:
             # earlier record, which the item decision missed (reading every near passage
             # with the judge cost a new item about 0.8 s).
             own = [PassageHit(k, i, float(s)) for k in same for i, s in enumerate(k.vectors @ vector)]
-            candidates = own or hits[:1]
+            candidates = own or [PassageHit(h.known, *h.known.stating(h.index, h.cosine, vector)) for h in hits[:1]]
             with timings.phase("claims"):
                 same_ids = {k.record.id for k in same}
                 by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
@@ -344,7 +344,7 @@ class Checker:
         return [
             PassageHit(loaded[r], idx, score)
             for r, score, idx in hits
-            if r in loaded and not ruled_out(item, loaded[r], self.config)
+            if r in loaded and not ruled_out(item, loaded[r], self.config, self.name_count)
         ]
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:

@@ -3,9 +3,12 @@ of a claim the record already states (``claims.judge_said`` and the replays' re-
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
+from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
+from kbsearch.text.measures import measured_elsewhere, without
 
 
 class WeighedNumbers(Protocol):
@@ -44,3 +47,12 @@ def numbers_make_new(weighed: WeighedNumbers, form: Scorer) -> bool:
     if weighed.added_counts and probability >= SURELY_SAID:
         return False
     return not (weighed.key_point and not weighed.changes_a_figure and form.decide(probability))
+
+
+def stated_for(claim: str, records: Iterable[Embedded]) -> set[str]:
+    """The figures ``records`` state, less those they give only for another quantity than
+    the claim's (``measures.measured_elsewhere``: a hit rate's 71% is no memory drop of 71%)."""
+    kept = list({r.record.id: r for r in records}.values())
+    stated: set[str] = set().union(*(r.stated_numbers for r in kept))
+    texts = [text for r in kept for text in (r.whole_text, *r.record.claims)]
+    return without(stated, measured_elsewhere(claim, texts)) if stated else stated

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kbsearch.dedupe.claim_numbers import numbers_make_new
+from kbsearch.dedupe.claim_numbers import numbers_make_new, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.judged_passages import judged_passages
@@ -80,7 +80,7 @@ def judge_claim(
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
-    stated: set[str] = set().union(*(k.stated_numbers for k in same_items))
+    stated = stated_for(claim, same_items)
     rough = approximate_figures(claim)
     unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
@@ -90,7 +90,7 @@ def judge_claim(
     probability, hit, features = shown
     moved = stage_moved(claim, hit) if said else None
     if said:
-        unseen = sorted(unstated(unseen, hit.known.stated_numbers, rough))
+        unseen = sorted(unstated(unseen, stated_for(claim, [hit.known]), rough))
     known = said and not unseen and moved is None
     record = hit.known.record
     return ClaimStatus(
@@ -262,7 +262,7 @@ def judge_said(
         chosen.moved_on = stage_moved(claim, chosen.hit)
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
-    stated = set().union(*(h.known.stated_numbers for h in hits if h.known.record.id in same_ids))
+    stated = stated_for(claim, [h.known for h in hits if h.known.record.id in same_ids])
     unseen = new_figures(numbers, stated, replaced, rough)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by

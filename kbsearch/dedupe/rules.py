@@ -21,146 +21,26 @@ same and it brings no result number the known records lack.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.embedded import Embedded
 from kbsearch.dedupe.features import (
     Neighbourhood,
-    Side,
     claims_features,
     language_features,
-    latin_names,
     pair_features,
     token_alignment,
 )
-from kbsearch.dedupe.named_systems import Named, names_differ, versioned_names
+from kbsearch.dedupe.named_systems import names_differ
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind, Record
-from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized, numbers, substantive_numbers
+from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
 
 DOC_SECTION = "a living-doc section covers a field: evidence for the claims it states, not the same item"
-
-
-@dataclass
-class Embedded:
-    """A record with one unit vector per passage (``Record.passages()`` order),
-    and the judge's vector of its whole text when there is a judge."""
-
-    record: Record
-    vectors: np.ndarray
-    passages: list[str] = field(default_factory=list)
-    judge: np.ndarray | None = None
-    judge_tokens: np.ndarray | None = None
-    """The judge's token vectors of the whole text, when check reads them
-    (no rows: a text longer than ``DedupeConfig.aligned_max_tokens``)."""
-
-    def __post_init__(self) -> None:
-        if not self.passages:
-            self.passages = self.record.passages()
-        self.whole_text = self.record.embed_text()
-        self.language = language(self.whole_text)
-        # Audit holds every record's tokens at once: one frozenset, shared with
-        # ``side``, of interned strings (a bigram recurs across thousands of records).
-        self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
-        self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
-        self._features: dict[int, tuple[str, set[str]]] = {}
-
-    def passage_features(self, index: int) -> tuple[str, set[str]]:
-        """(language, lexical tokens) of one passage, computed once."""
-        if index not in self._features:
-            text = self.passages[index]
-            self._features[index] = (language(text), lexical_tokens(text))
-        return self._features[index]
-
-    def is_key_point(self, index: int) -> bool:
-        """Whether the passage is one of the writer's own key points (要点), not the
-        title, the whole text or a sentence cut from it."""
-        return index < len(self.passages) and self.passages[index] in self._key_points
-
-    @cached_property
-    def _key_points(self) -> frozenset[str]:
-        return frozenset(self.record.claim_texts()) if self.record.claims else frozenset()
-
-    @classmethod
-    def whole_only(cls, record: Record, whole: np.ndarray, judge: np.ndarray | None = None) -> Embedded:
-        """A record with only its whole-record vectors: all that ``compare`` reads.
-        ``audit`` uses it to avoid loading every title and claim vector."""
-        text = record.embed_text()
-        return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text], judge)
-
-    @cached_property
-    def whole(self) -> np.ndarray:
-        """The whole-record vector (looked up once: ``compare`` reads it for every pair)."""
-        index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
-        return self.vectors[index]
-
-    @cached_property
-    def stated_numbers(self) -> frozenset[str]:
-        """Every number the record states, incidental ones too: a claim's "6 layers"
-        is not new against a record that says "6-ply", though a lone 6 is no result there."""
-        return frozenset(numbers(self.whole_text + "\n" + "\n".join(self.record.claims)))
-
-    @cached_property
-    def all_names(self) -> frozenset[str]:
-        """The coined names anywhere in the record: title, text and claims."""
-        text = "\n".join([self.whole_text, *self.record.claims])
-        return frozenset(latin_names(text) | versioned_names(text))
-
-    def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
-        """The rare coined names of the title: held by at most ``rare_name_records`` records."""
-        return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
-
-    def named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
-        """The names the different-systems rule reads."""
-        rare = config.rare_name_records
-        return Named(self.title_names(config, name_count), self.all_names, lambda name: name_count(name) <= rare)
-
-    @cached_property
-    def _title_coined(self) -> set[str]:
-        """The coined names of the title (once: ``compare`` reads them for every pair)."""
-        return latin_names(self.record.title) | versioned_names(self.record.title)
-
-    @cached_property
-    def normalized_text(self) -> str:
-        """The whole text as the identical-text rule reads it (once: audit compares a record ten times)."""
-        return normalized(self.whole_text)
-
-    @cached_property
-    def names(self) -> frozenset[str]:
-        """The coined names of the whole text."""
-        return frozenset(latin_names(self.whole_text))
-
-    @cached_property
-    def body_rows(self) -> np.ndarray:
-        """The passage vectors but the title's: the whole text and each key point."""
-        title = self.record.title.strip()
-        rows = [i for i, text in enumerate(self.passages) if text != title or text == self.whole_text]
-        return self.vectors[rows] if rows else self.whole[None, :]
-
-    @cached_property
-    def claim_rows(self) -> np.ndarray | None:
-        """The key points' passage vectors; None without key points or their vectors (``whole_only``)."""
-        claims = set(self.record.claim_texts()) if self.record.claims else set()
-        rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
-        return self.vectors[rows] if rows else None
-
-    @cached_property
-    def side(self) -> Side:
-        """What the same-item features read of this record."""
-        return Side(
-            vector=self.whole,
-            judge=self.judge,
-            language=self.language,
-            tokens=self.tokens,
-            names=self.names,
-            numbers=frozenset(self.numbers),
-            length=len(self.whole_text),
-        )
 
 
 def mean_best(cosines: list[float], config: DedupeConfig) -> float:
@@ -339,10 +219,15 @@ def same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, 
     return None
 
 
-def ruled_out(item: Embedded, known: Embedded, config: DedupeConfig) -> bool:
+def ruled_out(
+    item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int] | None = None
+) -> bool:
     """Whether exact evidence says ``known`` is another item (it only cites the
-    item's id, or is about other ids, or is a card of another paper): what it
+    item's id, or is about other ids, or is a card of another paper, or, given
+    ``name_count``, each names a rare system the other never mentions): what it
     says then never makes a claim of the item known."""
+    if name_count is not None and different_names(item, known, config, name_count) is not None:
+        return True
     a, b = item.record, known.record
     shared = set(a.arxiv_ids) & set(b.arxiv_ids)
     cited = (set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids))

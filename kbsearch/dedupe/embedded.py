@@ -1,0 +1,149 @@
+"""A record as the rules read it: its passages with their vectors, and what the
+features need of it (names, numbers, tokens), computed once per record.
+
+``check`` and ``audit`` load each candidate once and compare it with many items,
+so everything here is a cached property of the record and its vectors."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import Side, latin_names
+from kbsearch.dedupe.named_systems import Named, versioned_names
+from kbsearch.records import Record
+from kbsearch.text.textsim import language, lexical_tokens, normalized, numbers, substantive_numbers
+
+
+@dataclass
+class Embedded:
+    """A record with one unit vector per passage (``Record.passages()`` order),
+    and the judge's vector of its whole text when there is a judge."""
+
+    record: Record
+    vectors: np.ndarray
+    passages: list[str] = field(default_factory=list)
+    judge: np.ndarray | None = None
+    judge_tokens: np.ndarray | None = None
+    """The judge's token vectors of the whole text, when check reads them
+    (no rows: a text longer than ``DedupeConfig.aligned_max_tokens``)."""
+
+    def __post_init__(self) -> None:
+        if not self.passages:
+            self.passages = self.record.passages()
+        self.whole_text = self.record.embed_text()
+        self.language = language(self.whole_text)
+        # Audit holds every record's tokens at once: one frozenset, shared with
+        # ``side``, of interned strings (a bigram recurs across thousands of records).
+        self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
+        self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
+        self._features: dict[int, tuple[str, set[str]]] = {}
+
+    def passage_features(self, index: int) -> tuple[str, set[str]]:
+        """(language, lexical tokens) of one passage, computed once."""
+        if index not in self._features:
+            text = self.passages[index]
+            self._features[index] = (language(text), lexical_tokens(text))
+        return self._features[index]
+
+    def is_key_point(self, index: int) -> bool:
+        """Whether the passage is one of the writer's own key points (要点), not the
+        title, the whole text or a sentence cut from it."""
+        return index < len(self.passages) and self.passages[index] in self._key_points
+
+    def stating(self, index: int, cosine: float, vector: np.ndarray) -> tuple[int, float]:
+        """The passage at ``index`` with its cosine to ``vector``, or when that is the title
+        alone, the nearest of the others: a title names its item, and says no fact that
+        another item's claim could repeat ("An Internet for the KV Cache" for HydraKV's)."""
+        title = self.record.title.strip()
+        others = [i for i, p in enumerate(self.passages) if p != title or p == self.whole_text]
+        if index in others or not others:
+            return index, cosine
+        cosines = self.vectors[others] @ vector
+        best = int(np.argmax(cosines))
+        return others[best], float(cosines[best])
+
+    @cached_property
+    def _key_points(self) -> frozenset[str]:
+        return frozenset(self.record.claim_texts()) if self.record.claims else frozenset()
+
+    @classmethod
+    def whole_only(cls, record: Record, whole: np.ndarray, judge: np.ndarray | None = None) -> Embedded:
+        """A record with only its whole-record vectors: all that ``compare`` reads.
+        ``audit`` uses it to avoid loading every title and claim vector."""
+        text = record.embed_text()
+        return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text], judge)
+
+    @cached_property
+    def whole(self) -> np.ndarray:
+        """The whole-record vector (looked up once: ``compare`` reads it for every pair)."""
+        index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
+        return self.vectors[index]
+
+    @cached_property
+    def stated_numbers(self) -> frozenset[str]:
+        """Every number the record states, incidental ones too: a claim's "6 layers"
+        is not new against a record that says "6-ply", though a lone 6 is no result there."""
+        return frozenset(numbers(self.whole_text + "\n" + "\n".join(self.record.claims)))
+
+    @cached_property
+    def all_names(self) -> frozenset[str]:
+        """The coined names anywhere in the record: title, text and claims."""
+        text = "\n".join([self.whole_text, *self.record.claims])
+        return frozenset(latin_names(text) | versioned_names(text))
+
+    def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
+        """The rare coined names of the title: held by at most ``rare_name_records`` records."""
+        return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
+
+    def named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
+        """The names the different-systems rule reads."""
+        rare = config.rare_name_records
+        return Named(self.title_names(config, name_count), self.all_names, lambda name: name_count(name) <= rare)
+
+    @cached_property
+    def _title_coined(self) -> set[str]:
+        """The coined names of the title (once: ``compare`` reads them for every pair)."""
+        return latin_names(self.record.title) | versioned_names(self.record.title)
+
+    @cached_property
+    def normalized_text(self) -> str:
+        """The whole text as the identical-text rule reads it (once: audit compares a record ten times)."""
+        return normalized(self.whole_text)
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        """The coined names of the whole text."""
+        return frozenset(latin_names(self.whole_text))
+
+    @cached_property
+    def body_rows(self) -> np.ndarray:
+        """The passage vectors but the title's: the whole text and each key point."""
+        title = self.record.title.strip()
+        rows = [i for i, text in enumerate(self.passages) if text != title or text == self.whole_text]
+        return self.vectors[rows] if rows else self.whole[None, :]
+
+    @cached_property
+    def claim_rows(self) -> np.ndarray | None:
+        """The key points' passage vectors; None without key points or their vectors (``whole_only``)."""
+        claims = set(self.record.claim_texts()) if self.record.claims else set()
+        rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
+        return self.vectors[rows] if rows else None
+
+    @cached_property
+    def side(self) -> Side:
+        """What the same-item features read of this record."""
+        return Side(
+            vector=self.whole,
+            judge=self.judge,
+            language=self.language,
+            tokens=self.tokens,
+            names=self.names,
+            numbers=frozenset(self.numbers),
+            length=len(self.whole_text),
+        )

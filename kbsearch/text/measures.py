@@ -1,0 +1,75 @@
+"""What a figure measures, as far as its own clause tells: a record that states 71%
+for a prefetch hit rate has not stated a claim's 71% drop in memory.
+
+A figure's measure is the words of the clause around it (split at commas, colons,
+semicolons and full stops). Two clauses in one language that share no word rarely
+measure one thing; two in different languages share none whatever they measure, so
+across languages a figure's value is all there is to go by and this module never
+speaks. Rewording within a language can also leave two clauses of one quantity with
+no word in common ("TTFT 降低 31%" and "首 token 延迟下降 31%"), so a lack of shared
+words alone is no evidence: the record must also give the claim's quantity, in a
+clause sharing the claim's words, another figure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kbsearch.text.quantities import same_figure
+from kbsearch.text.textsim import language, lexical_tokens, numbers, substantive_numbers
+
+_CLAUSE_END = re.compile(r"[，。；;：:！？!?\n]|[,.](?=\s)")
+_DIGITS = re.compile(r"\d[\d.,]*")
+
+
+@dataclass(frozen=True)
+class Clause:
+    figures: frozenset[str]
+    words: frozenset[str]
+    language: str
+
+    def gives(self, figure: str) -> bool:
+        return any(same_figure(figure, mine) for mine in self.figures)
+
+
+MEASURE_WORDS = 2
+"""A clause with fewer words than this names nothing it measures ("19.83 到 25.82" in a
+list of figures): it belongs to the clause before it."""
+
+
+def clauses(text: str) -> list[Clause]:
+    """The clauses of a text, each with its figures and words (digits left out)."""
+    out: list[Clause] = []
+    for part in _CLAUSE_END.split(text):
+        words = frozenset(lexical_tokens(_DIGITS.sub(" ", part)))
+        figures = frozenset(numbers(part))
+        if out and len(words) < MEASURE_WORDS:
+            last = out[-1]
+            out[-1] = Clause(last.figures | figures, last.words | words, last.language)
+        elif words or figures:
+            out.append(Clause(figures, words, language(part)))
+    return out
+
+
+def measured_elsewhere(claim: str, known_texts: Iterable[str]) -> set[str]:
+    """The claim's figures that the known texts state only for another quantity: every
+    clause of theirs giving the figure shares no word with the claim's clause of it,
+    while a clause of theirs in that language sharing its words gives another figure."""
+    known = [c for text in known_texts for c in clauses(text)]
+    results = substantive_numbers(claim)
+    elsewhere: set[str] = set()
+    for own in clauses(claim):
+        for figure in own.figures & results:
+            giving = [c for c in known if c.gives(figure)]
+            if not giving or any(c.language != own.language or c.words & own.words for c in giving):
+                continue
+            if any(c.language == own.language and c.words & own.words and c.figures for c in known):
+                elsewhere.add(figure)
+    return elsewhere
+
+
+def without(stated: Iterable[str], figures: set[str]) -> set[str]:
+    """``stated`` less the figures it gives for another quantity than the claim's."""
+    return {s for s in stated if not any(same_figure(f, s) for f in figures)}

@@ -1,0 +1,45 @@
+"""What a figure measures: a record's 71% of a hit rate is not a claim's 71% drop in memory
+(probe, 5 December: such a claim was known, so a repeat with a new figure came out DUPLICATE)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbsearch.text.measures import measured_elsewhere
+
+EXPERTFLOW = "方法：预取命中率从 92% 降到 71%\n显存占用降到 47GB，Mixtral 8x22B 可在单张 H100 上推理"
+
+
+@pytest.mark.parametrize(
+    ("claim", "known"),
+    [
+        ("复现结果：显存占用下降 71%", EXPERTFLOW),
+        ("Memory use drops 71%.", "The prefetch hit rate falls from 92% to 71%. Memory use falls to 47GB on one H100."),
+    ],
+)
+def test_a_figure_the_record_gives_for_another_quantity_is_measured_elsewhere(claim: str, known: str) -> None:
+    assert measured_elsewhere(claim, [known]) == {"71%"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "known"),
+    [
+        # One quantity reworded: no clause of the record gives the claim's words another figure.
+        ("首 token 延迟下降 31%", "TTFT 降低 31%，吞吐基本不变"),
+        # The record's clause of the figure shares the claim's words.
+        ("显存占用下降 71%", "显存占用下降 71%，预取命中率 92%"),
+        # Across languages no clause shares a word whatever it measures: the value is all there is.
+        ("Memory use drops 71%", EXPERTFLOW),
+        # A figure the record does not give at all is another rule's business (new_figures).
+        ("显存占用下降 64%", EXPERTFLOW),
+    ],
+)
+def test_a_figure_is_not_taken_for_another_quantity_without_evidence(claim: str, known: str) -> None:
+    assert measured_elsewhere(claim, [known]) == set()
+
+
+def test_a_clause_that_names_nothing_belongs_to_the_one_before() -> None:
+    """Dev feed, 5 December: "（mAP@50 从 5.92 到 7.51，19.83 到 25.82）" split at its comma left
+    "19.83 到 25.82" a clause of its own, sharing no word with the claim's "提升到 25.82"."""
+    known = "TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92到7.51，19.83到25.82）。"
+    assert measured_elsewhere("TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92提升到25.82）", [known]) == set()
