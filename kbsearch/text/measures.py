@@ -57,8 +57,10 @@ def measured_elsewhere(claim: str, known_texts: Iterable[str]) -> set[str]:
     """The claim's figures that the known texts state only for another quantity: every
     clause of theirs giving the figure shares no word with the claim's clause of it,
     while a clause of theirs in that language sharing its words gives another figure."""
-    known = [c for text in known_texts for c in clauses(text)]
     results = substantive_numbers(claim)
+    if not results:  # most claims: nothing to split the records for
+        return set()
+    known = [c for text in known_texts for c in clauses(text)]
     elsewhere: set[str] = set()
     for own in clauses(claim):
         for figure in own.figures & results:
