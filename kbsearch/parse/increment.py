@@ -49,6 +49,9 @@ _ID_MENTION = re.compile(r"(?:arxiv\s*(?:id|号)?\s*[:：]?\s*)?\d{4}\.\d{4,5}(?
 # Markers and emoji carry status, not title meaning (🟢, ⚠️, ✅, ☆, ZWJ...).
 _DECORATION = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
 _ANCHOR_MARKERS = ("首次锚入", "本次新增", "净增", "首次", "新增")
+# A tag of its own in a header's （…） or a later 【…】: 本次新增, or 本次新增，⭐⭐.
+_TAG_PART_SPLIT = re.compile(r"[,，;；、/|]")
+_TAGS = re.compile(r"【([^】]*)】|[（(]([^（）()]*)[）)]")
 _SECTION_REF = re.compile(r"§\s*\d+(?:\.\d+)*")
 _MULTI_FIELD_LABELS = {"category", "tags", "form"}
 # Fields whose bullets (also "- a - b" on one line) are separate items.
@@ -95,7 +98,7 @@ def read_header(line: str) -> Header | None:
         number=int(match.group("num")),
         title=title,
         stars=stars,
-        anchor=_anchor(block) or _anchor(title),
+        anchor=_anchor(block) or _tag_anchor(rest),
         section_hint=section.group(0).replace(" ", "") if section else None,
         raw=line,
     )
@@ -121,6 +124,18 @@ def _keep_meaningful_paren(match: re.Match[str]) -> str:
 
 def _anchor(text: str) -> str | None:
     return next((marker for marker in _ANCHOR_MARKERS if marker in text), None)
+
+
+def _tag_anchor(text: str) -> str | None:
+    """A marker standing alone as a tag; a word of the title's prose (新增 SGLang
+    后端, 首次支持 FP8) says what the item adds, not that it is new."""
+    for match in _TAGS.finditer(text):
+        inner = _STAR.sub("", match.group(1) or match.group(2) or "")
+        parts = {part.strip() for part in _TAG_PART_SPLIT.split(inner)}
+        found = next((marker for marker in _ANCHOR_MARKERS if marker in parts), None)
+        if found:
+            return found
+    return None
 
 
 def read_fields(lines: list[str]) -> Fields:
