@@ -61,8 +61,11 @@ def score_text(hit: SearchHit) -> str:
 def _matched(hit: SearchHit) -> str:
     """The ids beyond its own arXiv ids that put an exact hit first: the ids it cites, its repos and links."""
     cites, refs = [a for a in hit.matched_ids if a in hit.cited_ids], [a for a in hit.matched_ids if ":" in a]
-    said = (f"  cites {', '.join(cites)}" if cites else "") + (f"  carries {', '.join(refs)}" if refs else "")
-    return clean(said, one_line=True)
+    # The separators stay outside clean, which strips a text's leading spaces.
+    said = (f"  cites {clean(', '.join(cites), one_line=True)}" if cites else "") + (
+        f"  carries {clean(', '.join(refs), one_line=True)}" if refs else ""
+    )
+    return said
 
 
 def missing_lines(response: SearchResponse) -> list[str]:
