@@ -111,7 +111,10 @@ def listing_text(listing: Listing, *, full_ids: bool = False) -> str:
             f"{fit(str(row.date or '-'), 10)}  {fit(row.instance or '-', 8)} {fit(row.kind, 11)} "
             f"{fit(clean(row.id, one_line=True), width)} {clean(row.title, one_line=True)[:70]}"
         )
-    lines.append(f"({len(listing.records)} of {counted(listing.total, 'record')})")
+    if listing.matched or not listing.total:
+        lines.append(f"({len(listing.records)} of {counted(listing.matched, 'record')})")
+    else:  # "0 of 0" would hide that the index holds records, none of them chosen
+        lines.append(f"(0 of {counted(listing.total, 'record')} match the filters)")
     if listing.unknown_filters:
         lines.append(unknown_filters_text(listing.unknown_filters))
     return "\n".join(lines)
