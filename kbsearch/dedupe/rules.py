@@ -369,7 +369,7 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
     if identical and not new:  # the same text with a key point of its own is an update
         return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
     if same and claims and not new:
-        return Verdict.DUPLICATE, f"same item as {same[0].id}, and all {len(claims)} claims are known"
+        return Verdict.DUPLICATE, f"same item as {same[0].id}, and {_claims_said(0, len(claims))}"
     if not same:
         # A probability that a rule overrode (a doc section, other ids) would
         # read as "same item 0.99" beside NEW: the closest is a learned one.
@@ -381,7 +381,16 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
     moved = sorted({c.moved_on for c in new if c.moved_on})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     extra += f" (moved on: {', '.join(moved)})" if moved else ""
-    return Verdict.UPDATE, f"same item as {same[0].id}, {len(new)} of {len(claims)} claims new{extra}"
+    return Verdict.UPDATE, f"same item as {same[0].id}, {_claims_said(len(new), len(claims))}{extra}"
+
+
+def _claims_said(new: int, claims: int) -> str:
+    """How many claims are new, worded for none, one and more (``all 3 claims are known``, ``2 of 3 claims new``)."""
+    if not claims:
+        return "no claims to compare"
+    if claims == 1:
+        return f"its 1 claim is {'new' if new else 'known'}"
+    return f"{new} of {claims} claims new" if new else f"all {claims} claims are known"
 
 
 def _item_first(same: list[Match]) -> list[Match]:

@@ -143,7 +143,7 @@ def neighbours_text(result: Neighbours) -> str:
     ]
     lines += [_match_line(m) for m in result.matches] or ["     none"]
     same = sum(m.same_item for m in result.matches)
-    lines.append(f"({len(result.matches)} records, {same} the same item; model {result.model})")
+    lines.append(f"({counted(len(result.matches), 'record')}, {same} the same item; model {result.model})")
     return "\n".join(lines)
 
 
