@@ -140,7 +140,7 @@ def test_check_of_a_folder_or_an_empty_file_says_what_is_wrong(index: str, cli, 
     assert code == 2 and "has no items" in err and "ingest" not in err
 
 
-def test_a_file_check_or_ingest_cannot_read_is_the_json_errors_path(index: str, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_file_check_cannot_read_is_the_json_errors_path(index: str, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     missing, fifo = tmp_path / "nosuch.md", tmp_path / "fifo.md"
     os.mkfifo(fifo)
     for path, problem in [(missing, "no such file or folder"), (fifo, "not a regular file or folder")]:
@@ -149,10 +149,6 @@ def test_a_file_check_or_ingest_cannot_read_is_the_json_errors_path(index: str, 
         assert code == 2 and out == "" and (error["error"], error["path"]) == (problem, str(path))
     code, _, err = cli("check", str(missing), "--index", index)
     assert err.startswith(f"kbsearch: {missing}: no such file or folder (give a briefing, paper card or JSONL file")
-    code, _, err = cli("ingest", str(missing), "--index", str(tmp_path / "idx"), "--json")
-    error = json.loads(err)
-    assert code == 2 and error["path"] == str(missing)
-    assert error["error"].startswith("nothing could be ingested: no such file")
 
 
 def test_counts_agree_with_their_nouns(models: Path, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

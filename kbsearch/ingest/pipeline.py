@@ -82,12 +82,9 @@ def read_inputs(paths: list[Path], report: IngestReport) -> list[Input]:
         parsed = _parse_all(iter_input_files(paths), report)
     if not parsed and report.refused:
         more = len(report.refused) - 1
-        if not more:  # the one input refused is the error's file (path and line under --json)
-            only = report.refused[0]
-            raise KbError(f"nothing could be ingested: {only.message}", path=only.path, line=only.line)
         raise KbError(
             f"nothing could be ingested: {report.refused[0].one_line()}"
-            + f" (and {more} more {'input' if more == 1 else 'inputs'})"
+            + (f" (and {more} more {'input' if more == 1 else 'inputs'})" if more else "")
         )
     return parsed
 
