@@ -14,7 +14,8 @@ from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.named_systems import versioned_names
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
-from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, decide, restates_same_paper
+from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, restates_same_paper
+from kbsearch.dedupe.verdict import decide
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import substantive_numbers
 

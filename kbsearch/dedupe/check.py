@@ -33,8 +33,9 @@ from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
-from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
+from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
+from kbsearch.dedupe.verdict import decide
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Record
