@@ -185,9 +185,9 @@ class Checker:
         )
         same = [known[m.id] for m in matches if m.same_item]
         claims = self._claims(item, flt, same)
-        verdict, reason = decide(matches, claims)
-        first = _first_seen([m for m in matches if m.same_item])
         record = item.record
+        verdict, reason = decide(matches, claims, own_id=record.id)
+        first = _first_seen([m for m in matches if m.same_item])
         return ItemResult(
             id=record.id,
             title=record.title,
@@ -202,6 +202,7 @@ class Checker:
             first_seen=first,
             as_of=self.as_of or flt.not_after,
             resubmitted=record.id in resubmitted,
+            own_earlier_version=any(m.same_item and m.id == record.id for m in matches),
             notes=input_notes(matches, in_input) + self._later_notes(item, flt),
         )
 

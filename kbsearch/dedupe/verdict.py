@@ -6,13 +6,15 @@ from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind
 
 
-def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:
+def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None = None) -> tuple[Verdict, str]:
     """The verdict and a one-line reason; never at odds with the claims.
 
     DUPLICATE when a known record is the same item and every claim is known
     (nothing in the item is new), UPDATE when one is and some claim is new,
     NEW when none is: a claim of such an item that its nearest passage says
-    (``claim_said``) is shown known, but is no evidence of the item."""
+    (``claim_said``) is shown known, but is no evidence of the item. A
+    record under ``own_id`` (the item's id) is the item's own earlier version,
+    and the reason says so: an edited item checked again is matched with it."""
     same = _item_first([m for m in matches if m.same_item])
     identical = [m for m in same if m.rule is Rule.identical_text]
     new = [c for c in claims if not c.known]
@@ -25,7 +27,7 @@ def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, st
         best = max(learned, key=lambda m: m.probability, default=None)
         closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
         return Verdict.NEW, "no known record describes the same item" + closest
-    named = same[0].id
+    named = f"its own earlier version {same[0].id}" if same[0].id == own_id else same[0].id
     if claims and not new:
         return Verdict.DUPLICATE, f"same item as {named}, and {_claims_said(0, len(claims))}"
     numbers = sorted({n for c in new for n in c.new_numbers})

@@ -42,9 +42,10 @@ def item_text(item: ItemResult) -> str:
         f"   {clean(item.reason, one_line=True)}",
     ]
     if item.first_seen:
+        own = " (its own earlier version)" if item.first_seen.id == item.id else ""
         lines.append(
             f"   first seen: {who(item.first_seen.instance, item.first_seen.date)} "
-            f"{clean(item.first_seen.id, one_line=True)}"
+            f"{clean(item.first_seen.id, one_line=True)}{own}"
         )
     if item.resubmitted:
         lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
