@@ -222,6 +222,8 @@ def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]
     if header is None or not header.title:
         meta.warnings.append(f"line {block.line}: increment without a title; skipped")
         return None
+    if header.problem:
+        meta.warnings.append(f"line {block.line}: the header of increment {header.number} {header.problem}")
     fields = read_fields(block.body)
     subjects = subject_ids(header, fields)
     wanted = f"{meta.instance or 'unknown'}/{dated_stem(path.stem, meta.date)}#{header.number}"

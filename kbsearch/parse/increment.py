@@ -53,6 +53,13 @@ _ANCHOR_MARKERS = ("首次锚入", "本次新增", "净增", "首次", "新增")
 _TAG_PART_SPLIT = re.compile(r"[,，;；、/|]")
 _TAGS = re.compile(r"【([^】]*)】|[（(]([^（）()]*)[）)]")
 _SECTION_REF = re.compile(r"§\s*\d+(?:\.\d+)*")
+# Where a header's 【 left open would have closed: before the status dot (🟢, 🟡, …)
+# that follows the block, or after an area, a section and a status word.
+_STATUS_DOT = re.compile(r"[\U0001F7E0-\U0001F7EB\U0001F534\U0001F535\u26AA\u26AB]")
+_STATUS_WORDS = (*_ANCHOR_MARKERS, "补强", "邻接", "行业信号")
+_OPEN_BLOCK = re.compile(
+    r"(?P<block>[^§【】]{0,40}§\s*\d+(?:\.\d+)*(?:[ \t]+(?:" + "|".join(_STATUS_WORDS) + r"))?)[ \t]+\S"
+)
 _MULTI_FIELD_LABELS = {"category", "tags", "form"}
 # Fields whose bullets (also "- a - b" on one line) are separate items.
 _LIST_FIELDS = ("points", "sources", "warning")
@@ -66,6 +73,8 @@ class Header:
     anchor: str | None
     section_hint: str | None
     raw: str
+    problem: str | None = None
+    """What is wrong with the line though it was read (a 【 left open), for a warning."""
 
 
 @dataclass
@@ -88,7 +97,7 @@ def read_header(line: str) -> Header | None:
     match = INCREMENT_HEADER.match(line)
     if not match:
         return None
-    rest = match.group("rest")
+    rest, problem = _closed_block(match.group("rest"))
     block_match = _BLOCK.search(rest)
     block = block_match.group(1) if block_match else ""
     title = clean_title(_BLOCK.sub(" ", rest))
@@ -101,7 +110,24 @@ def read_header(line: str) -> Header | None:
         anchor=_anchor(block) or _tag_anchor(rest),
         section_hint=section.group(0).replace(" ", "") if section else None,
         raw=line,
+        problem=problem,
     )
+
+
+def _closed_block(rest: str) -> tuple[str, str | None]:
+    """The header's text after 增量 N with a 【 left open closed where it can be
+    told, and what was wrong; a title of 【KV Cache · §1.3 Title… would hold the
+    block, and the block's section and marker would be lost."""
+    opened = rest.rfind("【")
+    if opened < 0 or "】" in rest[opened:]:
+        return rest, None
+    inside = rest[opened + 1 :]
+    dot, block = _STATUS_DOT.search(inside), _OPEN_BLOCK.match(inside)
+    end = dot.start() if dot else block.end("block") if block else 0
+    if not inside[:end].strip():
+        return rest, "leaves 【 open, and where it would close cannot be told: the title keeps it (close it with 】)"
+    closed = inside[:end].strip()
+    return f"{rest[:opened]}【{closed}】{inside[end:]}", f"leaves 【 open: read as 【{closed}】 (close it with 】)"
 
 
 def clean_title(text: str) -> str:
