@@ -150,6 +150,9 @@ class ListedRecord(BaseModel):
 class Listing(BaseModel):
     records: list[ListedRecord]
     total: int
+    """Every record the index holds."""
+    matched: int
+    """The records passing the filters, of which ``records`` are the first ``--limit``."""
     unknown_filters: list[UnknownFilter] = Field(default_factory=list)
     """When no record is listed: the filter's instance, topic or kinds that no
     stored record has (as ``SearchResponse.unknown_filters``); else empty."""

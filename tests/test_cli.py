@@ -179,3 +179,26 @@ def test_shipped_models_txt_has_use_judged_by_e5_first_and_every_model_a_dedupe_
     }
     hub = [s for s in specs if s.kind == "sentence-transformers"]
     assert hub and hub[0].prompt == "query: "
+
+
+@pytest.mark.parametrize("command", ["search", "check", "show", "list", "stats", "similar", "explain"])
+def test_local_says_it_passes_over_the_server_found_through_the_index_too(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kbsearch.cli.parser import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([command, "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    local = said[said.index("--local ") : said.index("--server URL ask")]
+    assert "$KBSEARCH_SERVER" in local and "serve.json" in local
+
+
+def test_local_of_a_command_with_no_server_form_names_the_setting_it_overrides(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kbsearch.cli.parser import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["ingest", "--help"])
+    assert "--local run even when $KBSEARCH_SERVER names a server" in " ".join(capsys.readouterr().out.split())

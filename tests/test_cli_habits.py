@@ -75,6 +75,18 @@ def test_list_prints_whole_ids_when_not_on_a_terminal(index: str, cli) -> None: 
     assert card[1] == "paper_card" and card[4] == "2609.19671" and card[5].startswith("When2Think")
 
 
+def test_a_filtered_listing_counts_the_records_the_filters_match(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = cli("list", "--index", index, "--json")
+    everything = json.loads(out)
+    spark = [row for row in everything["records"] if row["instance"] == "spark"]
+    assert len(spark) > 3 and everything["matched"] == everything["total"] > len(spark)
+    code, out, _ = cli("list", "--instance", "spark", "--limit", "3", "--index", index)
+    assert code == 0 and out.splitlines()[-1] == f"(3 of {len(spark)} records)"
+    code, out, _ = cli("list", "--instance", "spark", "--limit", "3", "--index", index, "--json")
+    listing = json.loads(out)
+    assert (len(listing["records"]), listing["matched"], listing["total"]) == (3, len(spark), everything["total"])
+
+
 def test_show_takes_the_start_of_an_id(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("show", "stephen/2026-09-21", "--index", index)
     assert code == 2  # three increments start that way
@@ -126,6 +138,17 @@ def test_check_of_a_folder_or_an_empty_file_says_what_is_wrong(index: str, cli, 
     empty.write_text("", encoding="utf-8")
     code, _, err = cli("check", str(empty), "--index", index)
     assert code == 2 and "has no items" in err and "ingest" not in err
+
+
+def test_a_file_check_cannot_read_is_the_json_errors_path(index: str, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    missing, fifo = tmp_path / "nosuch.md", tmp_path / "fifo.md"
+    os.mkfifo(fifo)
+    for path, problem in [(missing, "no such file or folder"), (fifo, "not a regular file or folder")]:
+        code, out, err = cli("check", str(path), "--index", index, "--json")
+        error = json.loads(err)
+        assert code == 2 and out == "" and (error["error"], error["path"]) == (problem, str(path))
+    code, _, err = cli("check", str(missing), "--index", index)
+    assert err.startswith(f"kbsearch: {missing}: no such file or folder (give a briefing, paper card or JSONL file")
 
 
 def test_counts_agree_with_their_nouns(models: Path, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

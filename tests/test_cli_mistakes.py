@@ -263,7 +263,7 @@ def test_a_jsonl_line_with_an_empty_id_is_refused_naming_the_line(
 def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     said = "no record has instance 'nobody' (instances: jay, spark, stephen, tom)"
     code, out, _ = cli("list", "--instance", "nobody", "--index", index)
-    assert code == 0 and out.splitlines()[-2:] == ["(0 of 46 records)", said]
+    assert code == 0 and out.splitlines()[-2:] == ["(0 of 46 records match the filters)", said]
     code, out, err = cli("list", "--instance", "nobody", "--format", "ids", "--index", index)
     assert code == 0 and out.strip() == "" and err.strip() == said  # stdout stays ids only
     code, out, _ = cli("list", "--instance", "nobody", "--index", index, "--json")
@@ -281,7 +281,7 @@ def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli
 
 def test_an_empty_listing_through_known_values_names_no_filter(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("list", "--instance", "JAY", "--since", "2030-01-01", "--index", index)
-    assert code == 0 and out.splitlines()[-1] == "(0 of 46 records)"
+    assert code == 0 and out.splitlines()[-1] == "(0 of 46 records match the filters)"
     code, out, _ = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--json")
     assert json.loads(out)["unknown_filters"] == []
 

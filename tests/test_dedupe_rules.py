@@ -14,7 +14,8 @@ from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.named_systems import versioned_names
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
-from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, decide, restates_same_paper
+from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, restates_same_paper
+from kbsearch.dedupe.verdict import decide
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import substantive_numbers
 
@@ -263,7 +264,8 @@ def test_a_verdict_never_contradicts_its_claims(
     else:
         assert verdict is Verdict.UPDATE  # the same item, and something in it is new
     if verdict is Verdict.UPDATE:
-        assert f"{known.count(False)} of {len(known)} claims new" in reason
+        said = "its 1 claim is new" if len(known) == 1 else f"{known.count(False)} of {len(known)} claims new"
+        assert said in reason
 
 
 def test_the_reason_names_the_item_not_the_doc_section_that_cites_it() -> None:
@@ -272,9 +274,24 @@ def test_the_reason_names_the_item_not_the_doc_section_that_cites_it() -> None:
     section = _match(True, Rule.shared_id).model_copy(update={"id": "doc/inference#§3.3", "kind": Kind.doc_section})
     card = _match(True).model_copy(update={"id": "card/1095", "kind": Kind.paper_card, "probability": 0.95})
     claims = [ClaimStatus(text="c", known=True, score=0.9, threshold=0.5)]
-    assert decide([section, card], claims) == (Verdict.DUPLICATE, "same item as card/1095, and all 1 claims are known")
+    assert decide([section, card], claims) == (Verdict.DUPLICATE, "same item as card/1095, and its 1 claim is known")
     _, alone = decide([section], claims)
     assert alone.startswith("same item as doc/inference#§3.3")
+
+
+@pytest.mark.parametrize(
+    ("known", "reason"),
+    [
+        ([], "same item as k, no claims to compare"),
+        ([True], "same item as k, and its 1 claim is known"),
+        ([False], "same item as k, its 1 claim is new"),
+        ([True, True], "same item as k, and all 2 claims are known"),
+        ([True, False], "same item as k, 1 of 2 claims new"),
+    ],
+)
+def test_the_reason_counts_the_claims_in_good_english(known: list[bool], reason: str) -> None:
+    claims = [ClaimStatus(text=f"c{i}", known=k, score=0.5, threshold=0.5) for i, k in enumerate(known)]
+    assert decide([_match(True)], claims)[1] == reason
 
 
 def test_a_new_item_s_closest_record_is_one_the_learned_decision_weighed() -> None:

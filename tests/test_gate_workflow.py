@@ -291,3 +291,19 @@ def test_a_command_without_a_server_form_refuses_while_a_server_is_set(
     assert "--local" in err and err.count("\n") == 1
     code, _, err = run(capsys, *argv, "--index", index, "--local")
     assert code == 0, err
+
+
+def test_an_edited_item_checked_again_is_matched_with_its_own_earlier_version(
+    inbox: Path, index: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = briefing("2026-09-20", "flashinfer")
+    assert accept(capsys, write(inbox, text), index)[0] == 0
+    write(inbox, text.replace("1.9x the FP8 throughput", "2.3x the FP8 throughput"))
+    code, result = check_json(capsys, "check", str(inbox), "--index", index)
+    [item] = result["items"]
+    assert code == 0 and item["verdict"] == "UPDATE"  # a new figure
+    own = "spark/today@2026-09-20#1"
+    assert item["id"] == own and item["own_earlier_version"] and not item["resubmitted"]
+    assert item["reason"].startswith(f"same item as its own earlier version {own}, ")
+    _, out, _ = run(capsys, "check", str(inbox), "--index", index)
+    assert f"first seen: spark 2026-09-20 {own} (its own earlier version)" in out

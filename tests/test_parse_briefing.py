@@ -253,10 +253,19 @@ def test_a_briefing_naming_no_writer_says_so(tmp_path: Path) -> None:
     assert NO_WRITER not in signed.warnings + dropped.warnings
 
 
-def test_invalid_header_date_is_a_warning(tmp_path: Path) -> None:
-    parsed = parse_file(write(tmp_path / "brief.md", "x · E1 预消化简报(2026-13-45)\n增量 1：A\n"))
+def test_invalid_header_date_is_a_warning_saying_what_date_is_used(tmp_path: Path) -> None:
+    body = "x · E1 预消化简报(2026-13-45)\n增量 1：A\n"
+    parsed = parse_file(write(tmp_path / "brief.md", body))
     assert parsed.records[0].date is None
-    assert "invalid date" in parsed.warnings[0]
+    assert parsed.warnings[0] == (
+        "briefing header has an invalid date: (2026-13-45); its items are undated "
+        "(no date read from the file name either)"
+    )
+    named = parse_file(write(tmp_path / "2026-09-25-tom-x.md", body))
+    assert named.records[0].date == dt.date(2026, 9, 25)
+    assert named.warnings[0] == (
+        "briefing header has an invalid date: (2026-13-45); its items are dated 2026-09-25 from the file name instead"
+    )
 
 
 def test_counts_are_not_increment_headers(tmp_path: Path) -> None:

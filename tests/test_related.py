@@ -114,6 +114,8 @@ def test_similar_judges_the_nearest_records(index: str, capsys: pytest.CaptureFi
     assert [m["id"] for m in only["matches"]] == ["tri-spark"]
     code, out, _ = run(capsys, "similar", "tri-jay", "--index", index)
     assert code == 0 and "≡" in out and "tri-spark" in out
+    code, out, _ = run(capsys, "similar", "tri-jay", "--instance", "spark", "-k", "1", "--index", index)
+    assert out.splitlines()[-1].startswith("(1 record, 1 the same item; model ")
 
 
 def test_similar_and_explain_refuse_an_unknown_id(index: str, capsys: pytest.CaptureFixture[str]) -> None:

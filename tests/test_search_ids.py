@@ -89,3 +89,9 @@ def test_the_json_carries_the_missing_ids(
     response = json.loads(capsys.readouterr().out)
     assert response["missing_ids"] == ["2699.99999"]
     assert response["results"][0]["id"] == "card/1093" and response["results"][0]["exact"] == "about"
+
+
+def test_the_ids_a_hit_cites_are_set_apart_from_its_own(examples: tuple[Store, FakeEncoder]) -> None:
+    response = ranked(examples, "2609.19499")
+    line = next(line for line in render.search_text(response).plain.splitlines() if "id card/1422" in line)
+    assert line.endswith("arXiv 2609.19671  cites 2609.19499"), line

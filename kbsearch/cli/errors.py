@@ -78,18 +78,21 @@ class CommandParser(Parser):
         return parsed, extras
 
 
-def meant_options(extras: list[str], parser: argparse.ArgumentParser) -> str:
-    """The options of ``parser`` that the unknown ones are close to, else where its options are listed."""
+def meant_options(extras: list[str], parser: argparse.ArgumentParser) -> str | None:
+    """The options of ``parser`` that the unknown ones are close to, else where its options are listed;
+    None when the leftovers are its options spelt right (after ``--``, which makes them text)."""
     known = [option for action in parser._actions for option in action.option_strings]  # no public list
+    names = [word.split("=", 1)[0] for word in extras]
     meant: dict[str, str] = {}
-    for word in extras:
-        name = word.split("=", 1)[0]
-        if name.startswith("-") and (close := difflib.get_close_matches(name, known, n=1)):
+    for name in names:
+        if name.startswith("-") and name not in known and (close := difflib.get_close_matches(name, known, n=1)):
             meant[name] = close[0]
     if len(meant) == 1:
         return f"did you mean {next(iter(meant.values()))}?"
     if meant:
         return "did you mean " + ", ".join(f"{right} for {wrong}" for wrong, right in meant.items()) + "?"
+    if any(name in known for name in names):
+        return None
     return f"'{parser.prog} --help' lists its options"
 
 

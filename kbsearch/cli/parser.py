@@ -22,9 +22,6 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     common.add_argument("--json", action="store_true", help="print one JSON document")
     common.add_argument(
-        "--local", action="store_true", help="use the index here even when $KBSEARCH_SERVER names a server"
-    )
-    common.add_argument(
         "-v", "--verbose", action="store_true", help="let the model and index libraries print their own progress too"
     )
     parser = Parser(
@@ -50,18 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
     tui.set_defaults(handler=cmd_tui)
     stats = commands.add_parser("stats", parents=[common, _remote()], help="what the index holds")
     stats.set_defaults(handler=cmd_stats)
-    models = commands.add_parser("models", parents=[common], help="list the models in models.txt")
+    models = commands.add_parser("models", parents=[common, _local()], help="list the models in models.txt")
     models.set_defaults(handler=cmd_models)
     reindex = commands.add_parser(
         "reindex",
-        parents=[common],
+        parents=[common, _local()],
         help="rebuild the vectors from the text in SQLite, with --model or the "
         "default model (after a model change, or a lost or corrupt vector file)",
     )
     reindex.set_defaults(handler=cmd_reindex)
     doctor = commands.add_parser(
         "doctor",
-        parents=[common],
+        parents=[common, _local()],
         help="check the index and name the fix for each problem",
         description="Check SQLite's integrity, that every record's passages are whole and have vectors, "
         "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.",
@@ -73,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
     ingest = commands.add_parser(
         "ingest",
-        parents=[common],
+        parents=[common, _local()],
         help="add or update files and folders",
         description="Parse briefings, paper cards, living docs and JSONL (folders recursively) and "
         "index them. Exit 0 when every file was ingested, 1 when some were refused, 2 when none was.",
@@ -123,7 +120,9 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         "bulk run; local only: a server keeps its limits",
     )
     check.set_defaults(handler=cmd_check)
-    audit = commands.add_parser("audit", parents=[common], help="clusters of the same item across instances and days")
+    audit = commands.add_parser(
+        "audit", parents=[common, _local()], help="clusters of the same item across instances and days"
+    )
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--instance", type=_named, help="only records by this instance")
@@ -131,7 +130,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(
         "calibrate",
-        parents=[common],
+        parents=[common, _local()],
         help="fit the learned same-item and claim decisions on labelled data",
         description="Fit the same-item decision on labelled streams (.jsonl: records with 'item' and 'role', "
         "replayed day by day through check) and the claim decision on labelled pairs (.tsv: a, b, label[, lang]); "
@@ -155,12 +154,25 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
 def _remote() -> Parser:
     remote = Parser(add_help=False)
     remote.add_argument(
+        "--local",
+        action="store_true",
+        help="use the index here, not a server: neither the one --server or $KBSEARCH_SERVER names "
+        "nor the one found running for the index (its serve.json)",
+    )
+    remote.add_argument(
         "--server",
         metavar="URL",
         help="ask a running 'kbsearch serve --http' (its index and model) instead (default: $KBSEARCH_SERVER)",
     )
     remote.add_argument("--token-file", metavar="FILE", help="the server's bearer token (default: $KBSEARCH_TOKEN)")
     return remote
+
+
+def _local() -> Parser:
+    """``--local`` of a command with no server form, which refuses to run while $KBSEARCH_SERVER is set."""
+    local = Parser(add_help=False)
+    local.add_argument("--local", action="store_true", help="run even when $KBSEARCH_SERVER names a server")
+    return local
 
 
 def _filters() -> Parser:
@@ -228,7 +240,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     explain.set_defaults(handler=cmd_explain)
     remove = commands.add_parser(
         "remove",
-        parents=[common],
+        parents=[common, _local()],
         help="delete records by id",
         description="Delete records, their passages and vectors in one transaction, under the writer lock. "
         "An unknown id is an error and then nothing is removed. A record whose file is ingested again comes back.",
@@ -241,7 +253,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
 def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
     serve = commands.add_parser(
         "serve",
-        parents=[common],
+        parents=[common, _local()],
         help="keep the index and the model warm for agents (MCP) and scripts (HTTP JSON API)",
         description="Serve the index over MCP on stdin/stdout (--stdio), or over HTTP (--http HOST:PORT): MCP at "
         "/mcp, a JSON API at /api/{search,check,show,similar,explain,list,stats}, /health. HTTP callers need a "

@@ -33,8 +33,9 @@ from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
-from kbsearch.dedupe.rules import Embedded, compare_all, decide, one_item, restates_same_paper, ruled_out
+from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
+from kbsearch.dedupe.verdict import decide
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.models import line_of
@@ -185,9 +186,9 @@ class Checker:
         )
         same = [known[m.id] for m in matches if m.same_item]
         claims = self._claims(item, flt, same)
-        verdict, reason = decide(matches, claims)
-        first = _first_seen([m for m in matches if m.same_item])
         record = item.record
+        verdict, reason = decide(matches, claims, own_id=record.id)
+        first = _first_seen([m for m in matches if m.same_item])
         return ItemResult(
             id=record.id,
             title=record.title,
@@ -202,6 +203,7 @@ class Checker:
             first_seen=first,
             as_of=self.as_of or flt.not_after,
             resubmitted=record.id in resubmitted,
+            own_earlier_version=any(m.same_item and m.id == record.id for m in matches),
             notes=input_notes(matches, in_input) + self._later_notes(item, flt),
         )
 

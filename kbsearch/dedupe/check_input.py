@@ -15,6 +15,7 @@ from kbsearch.records import IdMention, Kind, Record
 from kbsearch.text.ids import extract_arxiv_ids
 
 STDIN = "-"
+CHECK_HINT = "give a briefing, paper card or JSONL file, or - for stdin"
 
 
 class CheckInput(NamedTuple):
@@ -60,7 +61,11 @@ def _input_file(source: str) -> Path:
             path=source,
         )
     if not path.is_file():
-        raise KbError(f"no such file: {source}", hint="give a briefing, paper card or JSONL file, or - for stdin")
+        try:
+            check_input(path)  # says what is there instead: nothing, a broken link, a FIFO
+        except KbError as err:
+            raise KbError(err.message, hint=CHECK_HINT, path=source) from err
+        raise KbError("no such file", hint=CHECK_HINT, path=source)  # gone since
     return path.resolve()
 
 

@@ -254,6 +254,9 @@ class ItemResult(BaseModel):
     resubmitted: bool = False
     """This very text is stored under this id (an earlier accept of the same
     submission): it is not compared with itself."""
+    own_earlier_version: bool = False
+    """A same-item match is the record stored under this item's id with other
+    text: the item itself, accepted or ingested before and edited since."""
     notes: list[str] = Field(default_factory=list)
     """What is worth knowing about the comparison, such as a record written
     after the item that would also be the same item."""

@@ -36,7 +36,7 @@ from kbsearch.dedupe.features import (
     token_alignment,
 )
 from kbsearch.dedupe.named_systems import names_differ
-from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
+from kbsearch.dedupe.results import Match, Rule
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
 
@@ -239,38 +239,3 @@ def ruled_out(
 def restates_same_paper(item: Record, same_items: list[Embedded]) -> bool:
     """Whether the item is a paper card and a known card is the same paper."""
     return item.kind is Kind.paper_card and any(k.record.kind is Kind.paper_card for k in same_items)
-
-
-def decide(matches: list[Match], claims: list[ClaimStatus]) -> tuple[Verdict, str]:
-    """The verdict and a one-line reason; never at odds with the claims.
-
-    DUPLICATE when a known record is the same item and every claim is known
-    (nothing in the item is new), UPDATE when one is and some claim is new,
-    NEW when none is: a claim of such an item that its nearest passage says
-    (``claim_said``) is shown known, but is no evidence of the item."""
-    same = _item_first([m for m in matches if m.same_item])
-    identical = [m for m in same if m.rule is Rule.identical_text]
-    new = [c for c in claims if not c.known]
-    if identical and not new:  # the same text with a key point of its own is an update
-        return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
-    if same and claims and not new:
-        return Verdict.DUPLICATE, f"same item as {same[0].id}, and all {len(claims)} claims are known"
-    if not same:
-        # A probability that a rule overrode (a doc section, other ids) would
-        # read as "same item 0.99" beside NEW: the closest is a learned one.
-        learned = [m for m in matches if m.rule is Rule.learned]
-        best = max(learned, key=lambda m: m.probability, default=None)
-        closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
-        return Verdict.NEW, "no known record describes the same item" + closest
-    numbers = sorted({n for c in new for n in c.new_numbers})
-    moved = sorted({c.moved_on for c in new if c.moved_on})
-    extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
-    extra += f" (moved on: {', '.join(moved)})" if moved else ""
-    return Verdict.UPDATE, f"same item as {same[0].id}, {len(new)} of {len(claims)} claims new{extra}"
-
-
-def _item_first(same: list[Match]) -> list[Match]:
-    """The same-item matches, those of the item itself (a card, an increment)
-    before the living-doc sections that cite it: a section shares the item's
-    id because it was accepted there, so it is evidence, not the item a reason names."""
-    return sorted(same, key=lambda m: m.kind is Kind.doc_section)

@@ -57,7 +57,9 @@ def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listin
                 break
             records.append(ListedRecord.from_record(record))
         unknown = unknown_filters(store, flt) if flt and not records else []
-        return Listing(records=records, total=store.count(), unknown_filters=unknown)
+        total = store.count()
+        matched = store.count(flt) if flt and not flt.is_empty() else total
+        return Listing(records=records, total=total, matched=matched, unknown_filters=unknown)
 
 
 def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:

@@ -117,14 +117,17 @@ def parse_briefing(text: str, path: Path) -> ParsedFile:
 def read_meta(lines: list[str], path: Path) -> Meta:
     meta = Meta()
     header = _e1_header(lines)
-    if header is not None:
-        _read_header_line(header, meta)
-    meta.instance = _instance_from_text(lines) or _instance_from_path(path)
-    if meta.instance is None:
-        meta.warnings.append(NO_WRITER)
+    invalid = _read_header_line(header, meta) if header is not None else None
     if meta.date is None:
         match = _FILE_DATE.match(path.name)
         meta.date = parse_date(match.group(1)) if match else None
+    if invalid is not None:
+        undated = "undated (no date read from the file name either)"
+        used = f"dated {meta.date} from the file name instead" if meta.date else undated
+        meta.warnings.append(f"briefing header has an invalid date: {invalid}; its items are {used}")
+    meta.instance = _instance_from_text(lines) or _instance_from_path(path)
+    if meta.instance is None:
+        meta.warnings.append(NO_WRITER)
     # Undated items of a dated file still get ids of their own (the stem carries
     # the day); those of an undated file such as inbox/NAME/today.md do not.
     if meta.date is None and not _STEM_DATE.search(path.stem):
@@ -132,13 +135,13 @@ def read_meta(lines: list[str], path: Path) -> Meta:
     return meta
 
 
-def _read_header_line(line: str, meta: Meta) -> None:
+def _read_header_line(line: str, meta: Meta) -> str | None:
+    """Topic and date into ``meta``; the date as written when it is not a real day."""
     before, after = E1_HEADER.split(line, maxsplit=1)
     topic = clean_line(before.replace("#", "").replace("*", "")).rstrip("·•|:：—- ")
     meta.topic = topic or None
     meta.date = parse_date(after)
-    if meta.date is None and re.search(r"\d{4}", after):
-        meta.warnings.append(f"briefing header has an invalid date: {clean_line(after)[:40]}")
+    return clean_line(after)[:40] if meta.date is None and re.search(r"\d{4}", after) else None
 
 
 def _instance_from_text(lines: list[str]) -> str | None:
@@ -222,6 +225,8 @@ def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]
     if header is None or not header.title:
         meta.warnings.append(f"line {block.line}: increment without a title; skipped")
         return None
+    if header.problem:
+        meta.warnings.append(f"line {block.line}: the header of increment {header.number} {header.problem}")
     fields = read_fields(block.body)
     subjects = subject_ids(header, fields)
     wanted = f"{meta.instance or 'unknown'}/{dated_stem(path.stem, meta.date)}#{header.number}"

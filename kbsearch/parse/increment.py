@@ -49,7 +49,17 @@ _ID_MENTION = re.compile(r"(?:arxiv\s*(?:id|号)?\s*[:：]?\s*)?\d{4}\.\d{4,5}(?
 # Markers and emoji carry status, not title meaning (🟢, ⚠️, ✅, ☆, ZWJ...).
 _DECORATION = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
 _ANCHOR_MARKERS = ("首次锚入", "本次新增", "净增", "首次", "新增")
+# A tag of its own in a header's （…） or a later 【…】: 本次新增, or 本次新增，⭐⭐.
+_TAG_PART_SPLIT = re.compile(r"[,，;；、/|]")
+_TAGS = re.compile(r"【([^】]*)】|[（(]([^（）()]*)[）)]")
 _SECTION_REF = re.compile(r"§\s*\d+(?:\.\d+)*")
+# Where a header's 【 left open would have closed: before the status dot (🟢, 🟡, …)
+# that follows the block, or after an area, a section and a status word.
+_STATUS_DOT = re.compile(r"[\U0001F7E0-\U0001F7EB\U0001F534\U0001F535\u26AA\u26AB]")
+_STATUS_WORDS = (*_ANCHOR_MARKERS, "补强", "邻接", "行业信号")
+_OPEN_BLOCK = re.compile(
+    r"(?P<block>[^§【】]{0,40}§\s*\d+(?:\.\d+)*(?:[ \t]+(?:" + "|".join(_STATUS_WORDS) + r"))?)[ \t]+\S"
+)
 _MULTI_FIELD_LABELS = {"category", "tags", "form"}
 # Fields whose bullets (also "- a - b" on one line) are separate items.
 _LIST_FIELDS = ("points", "sources", "warning")
@@ -63,6 +73,8 @@ class Header:
     anchor: str | None
     section_hint: str | None
     raw: str
+    problem: str | None = None
+    """What is wrong with the line though it was read (a 【 left open), for a warning."""
 
 
 @dataclass
@@ -85,7 +97,7 @@ def read_header(line: str) -> Header | None:
     match = INCREMENT_HEADER.match(line)
     if not match:
         return None
-    rest = match.group("rest")
+    rest, problem = _closed_block(match.group("rest"))
     block_match = _BLOCK.search(rest)
     block = block_match.group(1) if block_match else ""
     title = clean_title(_BLOCK.sub(" ", rest))
@@ -95,10 +107,27 @@ def read_header(line: str) -> Header | None:
         number=int(match.group("num")),
         title=title,
         stars=stars,
-        anchor=_anchor(block) or _anchor(title),
+        anchor=_anchor(block) or _tag_anchor(rest),
         section_hint=section.group(0).replace(" ", "") if section else None,
         raw=line,
+        problem=problem,
     )
+
+
+def _closed_block(rest: str) -> tuple[str, str | None]:
+    """The header's text after 增量 N with a 【 left open closed where it can be
+    told, and what was wrong; a title of 【KV Cache · §1.3 Title… would hold the
+    block, and the block's section and marker would be lost."""
+    opened = rest.rfind("【")
+    if opened < 0 or "】" in rest[opened:]:
+        return rest, None
+    inside = rest[opened + 1 :]
+    dot, block = _STATUS_DOT.search(inside), _OPEN_BLOCK.match(inside)
+    end = dot.start() if dot else block.end("block") if block else 0
+    if not inside[:end].strip():
+        return rest, "leaves 【 open, and where it would close cannot be told: the title keeps it (close it with 】)"
+    closed = inside[:end].strip()
+    return f"{rest[:opened]}【{closed}】{inside[end:]}", f"leaves 【 open: read as 【{closed}】 (close it with 】)"
 
 
 def clean_title(text: str) -> str:
@@ -121,6 +150,18 @@ def _keep_meaningful_paren(match: re.Match[str]) -> str:
 
 def _anchor(text: str) -> str | None:
     return next((marker for marker in _ANCHOR_MARKERS if marker in text), None)
+
+
+def _tag_anchor(text: str) -> str | None:
+    """A marker standing alone as a tag; a word of the title's prose (新增 SGLang
+    后端, 首次支持 FP8) says what the item adds, not that it is new."""
+    for match in _TAGS.finditer(text):
+        inner = _STAR.sub("", match.group(1) or match.group(2) or "")
+        parts = {part.strip() for part in _TAG_PART_SPLIT.split(inner)}
+        found = next((marker for marker in _ANCHOR_MARKERS if marker in parts), None)
+        if found:
+            return found
+    return None
 
 
 def read_fields(lines: list[str]) -> Fields:

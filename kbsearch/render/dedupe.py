@@ -42,9 +42,10 @@ def item_text(item: ItemResult) -> str:
         f"   {clean(item.reason, one_line=True)}",
     ]
     if item.first_seen:
+        own = " (its own earlier version)" if item.first_seen.id == item.id else ""
         lines.append(
             f"   first seen: {who(item.first_seen.instance, item.first_seen.date)} "
-            f"{clean(item.first_seen.id, one_line=True)}"
+            f"{clean(item.first_seen.id, one_line=True)}{own}"
         )
     if item.resubmitted:
         lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
@@ -145,7 +146,7 @@ def neighbours_text(result: Neighbours) -> str:
     ]
     lines += [_match_line(m) for m in result.matches] or ["     none"]
     same = sum(m.same_item for m in result.matches)
-    lines.append(f"({len(result.matches)} records, {same} the same item; model {result.model})")
+    lines.append(f"({counted(len(result.matches), 'record')}, {same} the same item; model {result.model})")
     return "\n".join(lines)
 
 

@@ -61,8 +61,11 @@ def score_text(hit: SearchHit) -> str:
 def _matched(hit: SearchHit) -> str:
     """The ids beyond its own arXiv ids that put an exact hit first: the ids it cites, its repos and links."""
     cites, refs = [a for a in hit.matched_ids if a in hit.cited_ids], [a for a in hit.matched_ids if ":" in a]
-    said = (f"  cites {', '.join(cites)}" if cites else "") + (f"  carries {', '.join(refs)}" if refs else "")
-    return clean(said, one_line=True)
+    # The separators stay outside clean, which strips a text's leading spaces.
+    said = (f"  cites {clean(', '.join(cites), one_line=True)}" if cites else "") + (
+        f"  carries {clean(', '.join(refs), one_line=True)}" if refs else ""
+    )
+    return said
 
 
 def missing_lines(response: SearchResponse) -> list[str]:
@@ -108,7 +111,10 @@ def listing_text(listing: Listing, *, full_ids: bool = False) -> str:
             f"{fit(str(row.date or '-'), 10)}  {fit(row.instance or '-', 8)} {fit(row.kind, 11)} "
             f"{fit(clean(row.id, one_line=True), width)} {clean(row.title, one_line=True)[:70]}"
         )
-    lines.append(f"({len(listing.records)} of {counted(listing.total, 'record')})")
+    if listing.matched or not listing.total:
+        lines.append(f"({len(listing.records)} of {counted(listing.matched, 'record')})")
+    else:  # "0 of 0" would hide that the index holds records, none of them chosen
+        lines.append(f"(0 of {counted(listing.total, 'record')} match the filters)")
     if listing.unknown_filters:
         lines.append(unknown_filters_text(listing.unknown_filters))
     return "\n".join(lines)

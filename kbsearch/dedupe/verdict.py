@@ -1,0 +1,53 @@
+"""An item's verdict from its judged matches and claims, with the one-line reason check prints."""
+
+from __future__ import annotations
+
+from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
+from kbsearch.records import Kind
+
+
+def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None = None) -> tuple[Verdict, str]:
+    """The verdict and a one-line reason; never at odds with the claims.
+
+    DUPLICATE when a known record is the same item and every claim is known
+    (nothing in the item is new), UPDATE when one is and some claim is new,
+    NEW when none is: a claim of such an item that its nearest passage says
+    (``claim_said``) is shown known, but is no evidence of the item. A
+    record under ``own_id`` (the item's id) is the item's own earlier version,
+    and the reason says so: an edited item checked again is matched with it."""
+    same = _item_first([m for m in matches if m.same_item])
+    identical = [m for m in same if m.rule is Rule.identical_text]
+    new = [c for c in claims if not c.known]
+    if identical and not new:  # the same text with a key point of its own is an update
+        return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
+    if not same:
+        # A probability that a rule overrode (a doc section, other ids) would
+        # read as "same item 0.99" beside NEW: the closest is a learned one.
+        learned = [m for m in matches if m.rule is Rule.learned]
+        best = max(learned, key=lambda m: m.probability, default=None)
+        closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
+        return Verdict.NEW, "no known record describes the same item" + closest
+    named = f"its own earlier version {same[0].id}" if same[0].id == own_id else same[0].id
+    if claims and not new:
+        return Verdict.DUPLICATE, f"same item as {named}, and {_claims_said(0, len(claims))}"
+    numbers = sorted({n for c in new for n in c.new_numbers})
+    moved = sorted({c.moved_on for c in new if c.moved_on})
+    extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
+    extra += f" (moved on: {', '.join(moved)})" if moved else ""
+    return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}"
+
+
+def _claims_said(new: int, claims: int) -> str:
+    """How many claims are new, worded for none, one and more (``all 3 claims are known``, ``2 of 3 claims new``)."""
+    if not claims:
+        return "no claims to compare"
+    if claims == 1:
+        return f"its 1 claim is {'new' if new else 'known'}"
+    return f"{new} of {claims} claims new" if new else f"all {claims} claims are known"
+
+
+def _item_first(same: list[Match]) -> list[Match]:
+    """The same-item matches, those of the item itself (a card, an increment)
+    before the living-doc sections that cite it: a section shares the item's
+    id because it was accepted there, so it is evidence, not the item a reason names."""
+    return sorted(same, key=lambda m: m.kind is Kind.doc_section)
