@@ -263,3 +263,5 @@ def test_a_claim_moving_its_item_to_a_later_stage_is_new() -> None:
     assert not merged.said_by_another_item  # type: ignore[attr-defined]
     still = said("sglang suffix decoding is still under discussion", known, same={"k"}, shape=always)
     assert still.known and still.moved_on is None  # type: ignore[attr-defined]
+    corrected = said("更正：sglang suffix decoding 并未合入", known, same={"k"}, shape=always)
+    assert not corrected.known and corrected.moved_on == "reported → corrected"  # type: ignore[attr-defined]

@@ -76,3 +76,54 @@ def test_a_claim_moves_on_only_to_a_later_stage_it_says_was_reached() -> None:
     assert moved_on("The PR has not been merged", "The PR is in review") is None  # says nothing later
     assert moved_on("The PR is in review", "The PR was merged into main") is None  # an earlier stage
     assert moved_on("The PR was merged into main", "The method halves the cache") is None  # told no stage
+
+
+def test_a_stage_in_the_future_with_its_release_is_not_yet_reached() -> None:
+    """Probe, 5 December: "PR 已合并进 main，将随下个版本发布" read as released."""
+    assert moved_on("状态：PR 已合并进 main，将随下个版本发布", "状态：PR 已开启，review 中") == "review → merged"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "moved"),
+    [
+        ("状态：从 arXiv 预印本变为 ICLR 2027 正式接收", "状态：arXiv 预印本，代码已开源", "preprint → accepted"),
+        ("The paper was accepted at NeurIPS 2026 as a spotlight", "A preprint on arXiv", "preprint → accepted"),
+        ("论文已被 ACL 2026 录用", "目前仅有预印本", "preprint → accepted"),
+        ("正式发表于 OSDI '26 会议", "被 OSDI '26 接收", "accepted → published"),
+        ("The authors withdrew the HydraServe paper", "HydraServe preprint on arXiv", "preprint → withdrawn"),
+    ],
+)
+def test_a_paper_moves_on_from_preprint_to_a_venue_or_withdrawal(claim: str, passage: str, moved: str) -> None:
+    """Probe, 5 December: "从 arXiv 预印本变为 ICLR 2027 正式接收" was known from the preprint's
+    key point, so the acceptance came out DUPLICATE."""
+    assert moved_on(claim, passage) == moved
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "decode 节点接收 KV 后直接解码",  # receiving, not a paper accepted
+        "Accepted requests are batched by prefix",
+        "The scheduler was accepted by the maintainers",  # no venue
+        "作者在博客上发表了复现笔记",  # posting a note
+        "Error correction codes protect the KV pages",  # a technique
+    ],
+)
+def test_everyday_senses_of_paper_and_correction_words_move_nothing(claim: str) -> None:
+    assert moved_on(claim, "A preprint on arXiv describes the method") is None
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "此前报道有误：GPU 不能直接按页读取 CXL 内存，KV 页要先经 CPU 中转",
+        "更正：P99 延迟降低 40% 是相对 vLLM 原生 LoRA",
+        "Correction: the GPU cannot read KV pages in CXL memory directly",
+        "Our earlier report was wrong: the speed-up holds only at batch 1",
+    ],
+)
+def test_a_correction_of_what_was_reported_is_news(claim: str) -> None:
+    """Probe, 5 December: a retraction shared the words of the passage it corrects, was
+    "known" from it, and the correction came out DUPLICATE, blocked by the gate."""
+    assert moved_on(claim, "GPU 直接按页读取 CXL 内存，P99 延迟降低 40%") == "reported → corrected"
+    assert moved_on(claim, claim) is None  # the same correction again is no news

@@ -11,6 +11,12 @@ Only wording about a project's status counts, not the words' everyday senses:
 "合并" alone also means combining (合并 KV 块) and "proposed" names a paper's own
 method, so neither is read. A stage under a negation or in the future ("nothing
 merged yet", "尚无合入版本", "will ship in 1.3") says the item is still before it.
+
+A paper has its own track (preprint, accepted, published, withdrawn), read only
+in a venue's wording ("被 ICLR 2027 接收", "accepted at NeurIPS"): 接收 alone is
+also a decode node receiving KV. A claim that says it corrects earlier reporting
+("此前报道有误", "Correction:") moves its item on from what was reported, whatever
+stage either tells: it contradicts the passage it shares its words with.
 """
 
 from __future__ import annotations
@@ -65,6 +71,30 @@ _CHINESE: dict[Stage, list[str]] = {
     Stage.RELEASED: [r"发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA"],
     Stage.RETIRED: [r"维护模式|退役|停止维护|弃用|归档|停更"],
 }
+
+
+class PaperStage(IntEnum):
+    PREPRINT = 1
+    ACCEPTED = 2
+    PUBLISHED = 3
+    WITHDRAWN = 4
+
+
+_VENUE = r"(?:[A-Z]|the [A-Z]|an? (?:oral|poster|spotlight))"
+_PAPER_MENTION = re.compile(
+    r"(?P<p1>预印本|\b[Pp]reprints?\b|\b[Oo]n arXiv\b)"
+    r"|(?P<p2>被[^，。；,.;]{0,20}(?:接收|录用)|正式接收|录用为|接收为|中稿"
+    rf"|\b[Aa]ccepted (?:at|to|by|in|for|as) {_VENUE}|\b[Tt]o appear (?:at|in)\b|\b[Cc]amera[- ]ready\b)"
+    r"|(?P<p3>正式发表|见刊|刊出|发表(?:于|在)[^，。；,.;]{0,12}(?:会议|期刊|[A-Z]{3,})"
+    rf"|\b[Pp]ublished (?:in|at) {_VENUE})"
+    r"|(?P<p4>撤稿|撤回(?:了)?(?:论文|预印本|稿件)|\b(?:[Ww]ithdrawn|[Ww]ithdrew|[Rr]etracted|[Rr]etraction)\b)"
+)
+_CORRECTION = re.compile(
+    r"(?:此前|之前|早先)[^，。；,.;]{0,10}有误|(?:报道|说法|数据|数字)有误|更正|勘误|误报"
+    r"|^\s*(?:correction|erratum)\b|\b(?:correction|erratum)\s*[:：]|\bmisreported\b|incorrectly reported"
+    r"|\b(?:earlier|previous|our|first) report(?:ed|ing)? (?:was |is )?(?:wrong|incorrect|mistaken|in error)",
+    re.IGNORECASE,
+)
 _MENTION = re.compile(
     "|".join(
         [rf"(?P<en{int(s)}>\b(?:{'|'.join(p)})\b)" for s, p in _ENGLISH.items()]
@@ -74,7 +104,7 @@ _MENTION = re.compile(
 )
 _NOT_YET = re.compile(
     r"(?:\b(?:not|no|nothing|never|yet to|will|to be|expected to|about to|plans? to|upcoming)\b|n't"
-    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
+    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
     re.IGNORECASE,
 )
 
@@ -83,7 +113,7 @@ _NOT_YET = re.compile(
 class StageSaid:
     """The latest stage a text says an item reached, or the stage it is still before."""
 
-    stage: Stage
+    stage: Stage | PaperStage
     reached: bool
 
     @property
@@ -92,10 +122,11 @@ class StageSaid:
         return float(self.stage) if self.reached else self.stage - 0.5
 
 
-def stage_said(text: str) -> StageSaid | None:
+def stage_said(text: str, mentions: re.Pattern[str] = _MENTION) -> StageSaid | None:
     """The latest stage ``text`` says was reached; when it says none was, the stage it is
-    still before; None when it says nothing of a stage."""
-    said = [_read(text, match) for match in _MENTION.finditer(text)]
+    still before; None when it says nothing of a stage. ``mentions``: the track read
+    (a project's by default; ``_PAPER_MENTION`` a paper's)."""
+    said = [_read(text, match) for match in mentions.finditer(text)]
     if not said:
         return None
     reached = [s for s in said if s.reached]
@@ -105,7 +136,8 @@ def stage_said(text: str) -> StageSaid | None:
 
 
 def _read(text: str, match: re.Match[str]) -> StageSaid:
-    stage = Stage(int((match.lastgroup or "x0")[2:]))
+    group = match.lastgroup or "x0"
+    stage = PaperStage(int(group[1:])) if group.startswith("p") else Stage(int(group[2:]))
     before = text[max(0, match.start() - 24) : match.start()]
     return StageSaid(stage, reached=_NOT_YET.search(before) is None)
 
@@ -114,10 +146,13 @@ def moved_on(claim: str, passage: str) -> str | None:
     """ "<earlier> → <later>" when the claim says its item reached a later stage than the
     passage says it had, else None: either says no stage, the claim's is not later, or
     the claim only says a stage is not reached yet (which tells nothing the passage lacks)."""
-    now, then = stage_said(claim), stage_said(passage)
-    if now is None or then is None or not now.reached or now.rank <= then.rank:
-        return None
-    return f"{_label(then)} → {_label(now)}"
+    for track in (_MENTION, _PAPER_MENTION):
+        now, then = stage_said(claim, track), stage_said(passage, track)
+        if now is not None and then is not None and now.reached and now.rank > then.rank:
+            return f"{_label(then)} → {_label(now)}"
+    if _CORRECTION.search(claim) and not _CORRECTION.search(passage):
+        return "reported → corrected"
+    return None
 
 
 def _label(said: StageSaid) -> str:
