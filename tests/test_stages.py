@@ -127,3 +127,18 @@ def test_a_correction_of_what_was_reported_is_news(claim: str) -> None:
     "known" from it, and the correction came out DUPLICATE, blocked by the gate."""
     assert moved_on(claim, "GPU 直接按页读取 CXL 内存，P99 延迟降低 40%") == "reported → corrected"
     assert moved_on(claim, claim) is None  # the same correction again is no news
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "美国缩略图更正式、精细",  # 更正式: "more formal"
+        "无需访问模型内部细节，能有效防止误报",  # 误报: a false alarm
+        "降低误报率并提高检测准确性",
+        "利用 arXiv 撤稿论文验证不同大语言模型的性能",  # retracted papers as data
+        "We evaluate on retracted papers from arXiv",
+    ],
+)
+def test_words_of_the_dev_digests_that_say_no_correction_or_withdrawal(text: str) -> None:
+    """Found scanning the dev digests for the new words: none of these is news."""
+    assert moved_on(text, "A preprint on arXiv describes the method") is None

@@ -87,10 +87,12 @@ _PAPER_MENTION = re.compile(
     rf"|\b[Aa]ccepted (?:at|to|by|in|for|as) {_VENUE}|\b[Tt]o appear (?:at|in)\b|\b[Cc]amera[- ]ready\b)"
     r"|(?P<p3>正式发表|见刊|刊出|发表(?:于|在)[^，。；,.;]{0,12}(?:会议|期刊|[A-Z]{3,})"
     rf"|\b[Pp]ublished (?:in|at) {_VENUE})"
-    r"|(?P<p4>撤稿|撤回(?:了)?(?:论文|预印本|稿件)|\b(?:[Ww]ithdrawn|[Ww]ithdrew|[Rr]etracted|[Rr]etraction)\b)"
+    r"|(?P<p4>(?:已|被|宣布|作者)撤稿|撤回(?:了)?(?:论文|预印本|稿件)|\b(?:[Ww]ithdrawn|[Ww]ithdrew|[Rr]etracted)\b(?! papers))"
 )
 _CORRECTION = re.compile(
-    r"(?:此前|之前|早先)[^，。；,.;]{0,10}有误|(?:报道|说法|数据|数字)有误|更正|勘误|误报"
+    # 更正 and 误报 need their context: 更正式 is "more formal", 误报 also a false alarm.
+    r"(?:此前|之前|早先)[^，。；,.;]{0,10}有误|(?:报道|说法|数据|数字)有误|报道失实|(?:系|属)误报|勘误"
+    r"|^\s*更正|更正(?=[:：，,]|为|如下|说明)"
     r"|^\s*(?:correction|erratum)\b|\b(?:correction|erratum)\s*[:：]|\bmisreported\b|incorrectly reported"
     r"|\b(?:earlier|previous|our|first) report(?:ed|ing)? (?:was |is )?(?:wrong|incorrect|mistaken|in error)",
     re.IGNORECASE,
