@@ -87,7 +87,8 @@ _PAPER_MENTION = re.compile(
     rf"|\b[Aa]ccepted (?:at|to|by|in|for|as) {_VENUE}|\b[Tt]o appear (?:at|in)\b|\b[Cc]amera[- ]ready\b)"
     r"|(?P<p3>正式发表|见刊|刊出|发表(?:于|在)[^，。；,.;]{0,12}(?:会议|期刊|[A-Z]{3,})"
     rf"|\b[Pp]ublished (?:in|at) {_VENUE})"
-    r"|(?P<p4>(?:已|被|宣布|作者)撤稿|撤回(?:了)?(?:论文|预印本|稿件)|\b(?:[Ww]ithdrawn|[Ww]ithdrew|[Rr]etracted)\b(?! papers))"
+    r"|(?P<p4>(?:已|被|宣布|作者)撤稿|撤回(?:了)?(?:论文|预印本|稿件)"
+    r"|\b(?:[Ww]ithdrawn|[Ww]ithdrew|[Rr]etracted)\b(?! papers))"
 )
 _CORRECTION = re.compile(
     # 更正 and 误报 need their context: 更正式 is "more formal", 误报 also a false alarm.
@@ -106,7 +107,7 @@ _MENTION = re.compile(
 )
 _NOT_YET = re.compile(
     r"(?:\b(?:not|no|nothing|never|yet to|will|to be|expected to|about to|plans? to|upcoming)\b|n't"
-    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
+    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随(?!机)|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
     re.IGNORECASE,
 )
 
