@@ -215,3 +215,41 @@ def test_explain_says_when_check_reads_key_points_the_stored_record_does_not_kee
     assert "note: A's key points are stored inside its text" in out and "run 'kbsearch check'" in out
     code, out, _ = run(capsys, "explain", "split", "short", "--index", folder)
     assert code == 0 and "learned form read: key points" in out and "note:" not in out
+
+
+def test_explain_says_when_audit_reading_the_whole_texts_alone_decides_otherwise(
+    fake_models: Path, tmp_path: Path
+) -> None:
+    """Probe, 5 December: audit clustered two records at 0.70 ≥ 0.30 that explain called
+    different items (0.00 < 0.45): explain reads A's key points, audit the whole texts alone,
+    and nothing said so. explain now notes audit's reading when it decides otherwise."""
+    from kbsearch.dedupe.related import explain
+
+    rows = [
+        {"id": "a", "title": "Marlin FP8 kernels", "text": "Marlin FP8 kernels merged into vLLM for Ada GPUs, "
+         "with a long description of what they do and where they run",
+         "claims": ["FP8 weights on Ada", "merged upstream"]},
+        {"id": "b", "title": "Marlin FP8 on Ada", "text": "FP8 Marlin kernels for Ada GPUs in vLLM"},
+    ]  # fmt: skip
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    config = fake_config()
+    summary = config.same_item.model_copy(update={"bias": 40.0})  # says "same" whatever it reads
+    key_points = summary.model_copy(
+        update={
+            "features": [*summary.features, "claims_covered", "claims_back"],
+            "weights": [*summary.weights, 0.0, 0.0],
+            "means": [*summary.means, 0.0, 0.0],
+            "scales": [*summary.scales, 1.0, 1.0],
+            "bias": -40.0,  # says "different"
+        }
+    )
+    forced = config.model_copy(update={"same_item": summary, "claims_same_item": key_points})
+    with KnowledgeBase(tmp_path / "idx", ModelSpec(name="fake", source="python:fake_encoder:make"), create=True,
+                       encoder=FakeEncoder()) as kb:  # fmt: skip
+        kb.ingest([source])
+        told = explain(kb.store, "a", "b", forced)
+        same_forms = explain(kb.store, "a", "b", config)
+    assert not told.match.same_item and told.match.form == "key points"
+    assert any("audit judges pairs by the whole texts alone" in n and "the same item" in n for n in told.notes)
+    assert not any("audit" in n for n in same_forms.notes)  # one form, one reading: nothing to say

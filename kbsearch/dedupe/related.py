@@ -87,14 +87,32 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explana
     nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
     around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
     match = compare(a, b, config, around, name_count)
+    by_whole_texts = compare(_whole_only(a), _whole_only(b), config, around, name_count)
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),
         model=store.model or "",
         match=match,
         rules=rule_findings(a, b, config, name_count, around),
-        notes=_unread_by_explain(a, match),
+        notes=_unread_by_explain(a, match) + _as_audit_reads(match, by_whole_texts),
     )
+
+
+def _whole_only(record: Embedded) -> Embedded:
+    return Embedded.whole_only(record.record, record.whole, record.judge)
+
+
+def _as_audit_reads(match: Match, by_whole_texts: Match) -> list[str]:
+    """Where audit, which judges a pair by the whole texts alone (no key points, no
+    alignment: at a million records it could not read them), may decide otherwise."""
+    if by_whole_texts.same_item == match.same_item:
+        return []
+    verdict = "the same item" if by_whole_texts.same_item else "different items"
+    return [
+        f"audit judges pairs by the whole texts alone ({by_whole_texts.form} form): read so, these are {verdict} "
+        f"({by_whole_texts.probability:.2f} against {by_whole_texts.threshold:.2f}; audit's own neighbourhood "
+        "may move it), so an audit may cluster them otherwise than check would"
+    ]
 
 
 def _unread_by_explain(a: Embedded, match: Match) -> list[str]:
