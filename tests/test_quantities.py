@@ -284,3 +284,23 @@ def test_a_product_release_named_in_a_claim_is_no_new_number() -> None:
     )
     status = claim_status(known, "LMCache 0.4 把 KV Cache 放到 CPU 内存或远端存储，以 connector 接入 vLLM", False)
     assert status.new_numbers == []
+
+
+@pytest.mark.parametrize(
+    ("claimed", "stated"),
+    [
+        ("1.22x", "22%"),  # 吞吐是原来的 1.22 倍 against 提高 22%
+        ("50%", "1.5x"),  # 50% faster against 1.5倍
+        ("150%", "1.5x"),  # 达到原来的 150%
+        ("0.5x", "50%"),
+    ],
+)
+def test_one_multiple_spelt_as_a_percentage_is_stated(claimed: str, stated: str) -> None:
+    """Probe, 5 December: "prefill 吞吐是原来的 1.22 倍" against "提高 22%" read 1.22x as new,
+    and "50% faster" against 1.5倍 made an UPDATE of a restatement."""
+    assert unstated({claimed}, {stated}) == set()
+
+
+@pytest.mark.parametrize(("claimed", "stated"), [("100%", "2x"), ("2x", "100%"), ("60%", "1.5x"), ("1.3x", "22%")])
+def test_other_multiples_and_a_whole_hundred_percent_are_not_one_figure(claimed: str, stated: str) -> None:
+    assert unstated({claimed}, {stated}) == {claimed}

@@ -73,7 +73,37 @@ def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterabl
     missing = {n for n in claimed if n not in said}
     if not missing:
         return missing
-    return {n for n in missing if not any(same_figure(n, m, n in rough) for m in _near(n, said))}
+    return {
+        n
+        for n in missing
+        if not any(same_figure(form, m, n in rough) for form in one_figure_as(n) for m in _near(form, said))
+    }
+
+
+_WHOLE = Decimal(100)
+
+
+@lru_cache(maxsize=65536)
+def one_figure_as(number: str) -> tuple[str, ...]:
+    """The number and the other spellings of one multiple: 1.22x is a 22% rise and 122% of
+    the base, 1.5x a 50% rise; a percentage the other way. 100% (and 2x as a 100% rise)
+    is left alone: "100% recall" is no doubling."""
+    parsed = _parse(number)
+    if parsed is None or parsed[1] not in ("x", "%"):
+        return (number,)
+    value, unit, _ = parsed
+    if unit == "x":
+        others = [(value - 1) * _WHOLE, value * _WHOLE]
+        spelled = [f"{_plain(v)}%" for v in others if v > 0 and v != _WHOLE]
+    else:
+        others = [1 + value / _WHOLE, value / _WHOLE] if value != _WHOLE else []
+        spelled = [f"{_plain(v)}x" for v in others if v > 0]
+    return (number, *spelled)
+
+
+def _plain(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 # Words that make the figure after them a rough one: 约 10 倍, roughly a tenfold, ~10x.
