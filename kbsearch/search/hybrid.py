@@ -231,9 +231,10 @@ def _same_item_lift(
     fusion: Fusion,
     reads: CandidateReads,
 ) -> list[Ranked]:
-    """Records of the same item as one of the best ``ITEM_LEADERS`` hits score
-    at least ``fusion.item_share`` of that hit's score (see ``kbsearch.search.items``);
-    those the search missed join the candidates first."""
+    """Records of the same item as one of the best ``ITEM_LEADERS`` hits (a
+    worse one of those hits included) score at least ``fusion.item_share`` of
+    that hit's score (see ``kbsearch.search.items``); those the search missed
+    join the candidates first."""
     leaders = [r.rowid for r in ranked[:ITEM_LEADERS]]
     sibling_of = same_item(store, leaders, flt)
     if not sibling_of:
@@ -243,14 +244,26 @@ def _same_item_lift(
     if missing and vector is not None:
         found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
         ranked = rank(store, found, terms, vector, SearchMode.hybrid, fusion, reads)
-    score = {r.rowid: r.score for r in ranked}
+    # The share is a floor under the whole item, the item's other leaders
+    # included: a second direct hit of the item left at its own score fell
+    # below the item's weaker records lifted past it, and below another
+    # item's record that it would have outranked had it been lifted as they
+    # were. On one floor the records keep the order of their own scores, so
+    # the item's records rank among themselves as the query found them. A
+    # leader stays above its item, as a share of its score is below it; of a
+    # score below zero (a query that found nothing) a share is above it, so
+    # such a leader lifts nothing.
+    own = {r.rowid: r.score for r in ranked}
     names = {rowid: head.id for rowid, head in store.heads(leaders, 0).items()}
     for row in ranked:
         leader = sibling_of.get(row.rowid)
-        if leader is not None and fusion.item_share * score.get(leader, 0.0) > row.score:
-            row.score = fusion.item_share * score[leader]
+        if leader is None or own.get(leader, 0.0) <= 0.0:
+            continue
+        floor = fusion.item_share * own[leader]
+        if floor > row.score:
+            row.score = floor
             row.item_of = names.get(leader)
-    return sorted(ranked, key=lambda r: (-r.score, r.rowid))
+    return sorted(ranked, key=lambda r: (-r.score, -own[r.rowid], r.rowid))
 
 
 def _add_pinned(store: Store, found: Candidates, pins: Pins, terms: QueryTerms, vector: np.ndarray | None) -> None:

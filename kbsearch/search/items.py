@@ -24,16 +24,17 @@ RARE_TITLES_SHARE = 0.01
 
 def same_item(store: Store, leaders: list[int], flt: SearchFilter) -> dict[int, int]:
     """Record → the first of ``leaders`` (row ids, best first) it shares an
-    item with, for the records within ``flt`` other than the leaders."""
+    item with, for the records within ``flt``. A leader maps only to a better
+    leader of its item, never to itself or to a worse one."""
     heads = store.heads(leaders, 0)
     limit = int(max(RARE_TITLES_MIN, RARE_TITLES_SHARE * store.record_total()))
     found: dict[int, int] = {}
-    for leader in leaders:
+    for place, leader in enumerate(leaders):
         head = heads.get(leader)
         if head is None:
             continue
         for rowid in store.restrict(_siblings(store, head, limit), flt):
-            if rowid not in leaders and rowid not in found:
+            if rowid not in found and rowid not in leaders[: place + 1]:
                 found[rowid] = leader
     return found
 
