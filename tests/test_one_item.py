@@ -87,3 +87,21 @@ def test_a_judges_claim_decision_needs_a_judge() -> None:
     data.update(judge=None, judge_claim_known=BY_COSINE.model_dump())
     with pytest.raises(ValueError, match="judge_claim_known reads a judge model"):
         DedupeConfig.model_validate(data)
+
+
+def test_of_matches_as_sure_the_one_the_others_agree_with_keeps_them() -> None:
+    """Probe, 5 December: a round-up of two items matched a later repeat of one of them as
+    surely as that item's own records (1.00 against 0.9994); as the surest it set them all
+    apart, and check named the round-up first seen. Of matches about as sure, the one the
+    others agree with is kept."""
+    item = embedded("item", unit(1, 0, 0))
+    own = embedded("own", unit(1, 0, 0))  # the item's own earlier record
+    again = embedded("again", unit(1, 0.001, 0))  # another writer's record of it
+    roundup = embedded("roundup", unit(1, 0, 0.1))  # a round-up: told apart from both below
+    known = {k.record.id: k for k in (own, again, roundup)}
+    compared = [m.model_copy(update={"probability": p}) for m, p in zip(
+        compare_all(item, list(known.values()), CONFIG, common), (0.999, 0.998, 1.0), strict=True)]  # fmt: skip
+    apart = BY_COSINE.model_copy(update={"means": [0.999]})  # the round-up is another item than each
+    kept = {m.id: m for m in one_item(compared, known, CONFIG.model_copy(update={"same_item": apart}), common)}
+    assert kept["own"].same_item and kept["again"].same_item, kept
+    assert not kept["roundup"].same_item and kept["roundup"].rule is Rule.surer_match

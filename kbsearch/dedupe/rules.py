@@ -112,7 +112,8 @@ def one_item(
 ) -> list[Match]:
     """Keep the item's same-item matches consistent with each other.
 
-    The surest same-item match (exact evidence first, then probability) is
+    The surest same-item match (exact evidence first, then probability; of
+    learned ones about as sure, the one fewest others disagree with) is
     compared with every other match the learned decision called the same
     item; one its record is a different item from is not the item either (a
     note sharing a framework name with the item, say), however close it came.
@@ -121,19 +122,52 @@ def one_item(
     same = [m for m in matches if m.same_item]
     if len(same) < 2:
         return matches
-    anchor = min(same, key=lambda m: (m.rule is Rule.learned, -m.probability))
+    apart = {anchor.id: _set_apart(anchor, matches, known, config, name_count) for anchor in _anchors(same)}
+    # Of matches about as sure as the surest, the one most others agree with: a round-up
+    # naming two items scores as high as either's own record, and would set it apart.
+    anchor = min(_anchors(same), key=lambda m: (len(apart[m.id]), m.rule is Rule.learned, -m.probability))
+    out = []
+    for match in matches:
+        other = apart[anchor.id].get(match.id)
+        if other is not None:
+            reason = f"a different item from {anchor.id}, the surer match ({other.reasons[0]})"
+            update = {"same_item": False, "rule": Rule.surer_match, "reasons": [*match.reasons, reason]}
+            match = match.model_copy(update=update)
+        out.append(match)
+    return out
+
+
+AS_SURE = 0.02
+"""Learned matches this close to the surest are as sure: a retelling's probability saturates near 1."""
+
+
+def _anchors(same: list[Match]) -> list[Match]:
+    """The matches one_item may keep the others consistent with: exact evidence when there
+    is some (never overruled), else the learned matches about as sure as the surest."""
+    exact = [m for m in same if m.rule is not Rule.learned]
+    if exact:
+        return [min(exact, key=lambda m: -m.probability)]
+    surest = max(m.probability for m in same)
+    return [m for m in same if m.probability >= surest - AS_SURE]
+
+
+def _set_apart(
+    anchor: Match,
+    matches: list[Match],
+    known: dict[str, Embedded],
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+) -> dict[str, Match]:
+    """The learned same-item matches other than ``anchor`` that its record is a different item from."""
     base = known[anchor.id]
     around = neighbourhood(base, [known[m.id] for m in matches if m.id != anchor.id], config)
-    out = []
+    apart = {}
     for match in matches:
         if match.same_item and match.rule is Rule.learned and match.id != anchor.id:
             other = compare(base, known[match.id], config, around, name_count)
             if not other.same_item:
-                reason = f"a different item from {anchor.id}, the surer match ({other.reasons[0]})"
-                update = {"same_item": False, "rule": Rule.surer_match, "reasons": [*match.reasons, reason]}
-                match = match.model_copy(update=update)
-        out.append(match)
-    return out
+                apart[match.id] = other
+    return apart
 
 
 def compare(
