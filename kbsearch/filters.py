@@ -18,6 +18,20 @@ from kbsearch.errors import KbError
 from kbsearch.records import Kind
 
 
+def empty_text_filter(field: str, value: str | None, *, command: str = "{}", part: str = "option") -> str | None:
+    """Why an instance, topic or section filter given empty is refused, else None: an
+    empty text filters nothing (every section contains it), silently. The CLI and the
+    server say it alike, each naming a command (``command``: how its reader writes one,
+    ``'kbsearch {}'`` on the command line) and what was given (``part``: an option, a field)."""
+    if value is None or value.strip():
+        return None
+    if field == "section":
+        shown = command.format("show")
+        return f"the value is empty: give a section text such as '§1.3' (as {shown} prints it), or leave the {part} out"
+    listed = command.format("stats")
+    return f"the value is empty: name one ({listed} lists the instances and topics), or leave the {part} out"
+
+
 class SearchFilter(BaseModel):
     """Restrictions applied inside the vector and lexical searches, before the top-k cut."""
 

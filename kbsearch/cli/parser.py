@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from kbsearch.cli.errors import CommandParser, Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
+from kbsearch.filters import empty_text_filter
 from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS, WORKERS
 
 
@@ -125,7 +127,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    audit.add_argument("--instance", type=_named, help="only records by this instance")
+    audit.add_argument("--instance", type=_filter_text("instance"), help="only records by this instance")
     audit.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(
@@ -183,9 +185,11 @@ def _filters() -> Parser:
         choices=["increment", "paper_card", "doc_section"],
         help="only this kind (repeatable)",
     )
-    filters.add_argument("--instance", type=_named, help="only records by this instance")
-    filters.add_argument("--topic", type=_named, help="only this topic")
-    filters.add_argument("--section", type=_section_text, help="only records whose section contains this text")
+    filters.add_argument("--instance", type=_filter_text("instance"), help="only records by this instance")
+    filters.add_argument("--topic", type=_filter_text("topic"), help="only this topic")
+    filters.add_argument(
+        "--section", type=_filter_text("section"), help="only records whose section contains this text"
+    )
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
     return filters
@@ -304,23 +308,16 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
     serve.set_defaults(handler=cmd_serve)
 
 
-def _named(value: str) -> str:
-    """An instance or a topic: an empty one would filter nothing, silently."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError(
-            "the value is empty: name one ('kbsearch stats' lists the instances and topics), or leave the option out"
-        )
-    return value
+def _filter_text(field: str) -> Callable[[str], str]:
+    """An instance, topic or section as argparse reads it: refused empty (``empty_text_filter``)."""
 
+    def checked(value: str) -> str:
+        problem = empty_text_filter(field, value, command="'kbsearch {}'")
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+        return value
 
-def _section_text(value: str) -> str:
-    """Text a section contains: an empty one is in every section, so it would filter nothing, silently."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError(
-            "the value is empty: give a section text such as '§1.3' (as 'kbsearch show' prints it), "
-            "or leave the option out"
-        )
-    return value
+    return checked
 
 
 def _until(value: str) -> dt.date | str:

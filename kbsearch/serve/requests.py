@@ -10,15 +10,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from kbsearch.filters import SearchFilter
+from kbsearch.filters import SearchFilter, empty_text_filter
 from kbsearch.limits import UNICODE_HINT, unicode_problem
 from kbsearch.records import Kind
 from kbsearch.responses import SearchMode
 
 MAX_K = 1000
-# As the CLI words an empty --instance, --topic or --section (kbsearch/cli/parser.py).
-EMPTY_NAME = "the value is empty: name one (stats lists the instances and topics), or leave the field out"
-EMPTY_SECTION = "the value is empty: give a section text such as '§1.3' (as show prints it), or leave the field out"
+# As the CLI refuses an empty --instance, --topic or --section, in a caller's words.
+EMPTY_NAME = str(empty_text_filter("instance", "", part="field"))
+EMPTY_SECTION = str(empty_text_filter("section", "", part="field"))
 
 
 class Body(BaseModel):
@@ -58,8 +58,9 @@ class Filters(Body):
     @classmethod
     def _not_empty(cls, value: str | None, info: ValidationInfo) -> str | None:
         # An empty text would filter nothing, silently: the CLI refuses it too.
-        if value is not None and not value.strip():
-            raise ValueError(EMPTY_SECTION if info.field_name == "section" else EMPTY_NAME)
+        problem = empty_text_filter(info.field_name or "", value, part="field")
+        if problem:
+            raise ValueError(problem)
         return value
 
     def search_filter(self) -> SearchFilter:
