@@ -14,7 +14,7 @@ Rows are positions among the audited row ids, ascending.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -157,7 +157,7 @@ def _read_chunk(
 def _note(roster: Roster, order: _OrderKeys, row: int, record: Record, file: str | None) -> None:
     roster.present[row] = True
     briefing = briefing_of(file, record.date)
-    roster.briefing_key[row] = (hash(briefing) or 1) if briefing else 0
+    roster.briefing_key[row] = _key(briefing) if briefing else 0
     roster.text_key[row] = _key(normalized(record.embed_text()))
     roster.marked_new[row] = bool(record.anchor and NEW_MARKERS.search(record.anchor))
     roster.chinese[row] = language(record.embed_text()) == "zh"
@@ -166,9 +166,9 @@ def _note(roster: Roster, order: _OrderKeys, row: int, record: Record, file: str
     order.note(row, record)
 
 
-def _key(text: str) -> int:
-    """A 64-bit key of a string (0 is kept for "none"); equal strings, equal keys."""
-    return hash(text) or 1
+def _key(value: Hashable) -> int:
+    """A 64-bit key of a string or a briefing (0 is kept for "none"); equal values, equal keys."""
+    return hash(value) or 1
 
 
 class _OrderKeys:

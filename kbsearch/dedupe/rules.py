@@ -122,10 +122,11 @@ def one_item(
     same = [m for m in matches if m.same_item]
     if len(same) < 2:
         return matches
-    apart = {anchor.id: _set_apart(anchor, matches, known, config, name_count) for anchor in _anchors(same)}
+    anchors = _anchors(same)
+    apart = {anchor.id: _set_apart(anchor, matches, known, config, name_count) for anchor in anchors}
     # Of matches about as sure as the surest, the one most others agree with: a round-up
     # naming two items scores as high as either's own record, and would set it apart.
-    anchor = min(_anchors(same), key=lambda m: (len(apart[m.id]), m.rule is Rule.learned, -m.probability))
+    anchor = min(anchors, key=lambda m: (len(apart[m.id]), -m.probability))
     out = []
     for match in matches:
         other = apart[anchor.id].get(match.id)

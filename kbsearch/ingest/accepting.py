@@ -25,7 +25,7 @@ from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.ingest.embedding import Judge
 from kbsearch.ingest.ownership import merged_mentions
-from kbsearch.ingest.pipeline import ingest_records, stored_as_is
+from kbsearch.ingest.pipeline import ingest_records, mentions_stored_as_is, stored_as_is
 from kbsearch.records import IdMention, Record
 from kbsearch.store import ChangeSet, Store
 
@@ -67,9 +67,7 @@ def _changed_mentions(
     if not file or not items:
         return {}
     merged = merged_mentions(store, file, mentions, {str(r.date) for r in items})
-    if store.mentions_json(file) == [m.model_dump_json() for m in merged]:
-        return {}
-    return {file: merged}
+    return {} if mentions_stored_as_is(store, file, merged) else {file: merged}
 
 
 def refuse_replacing_another_item(store: Store, result: CheckResult, items: list[Record], file: str | None) -> None:

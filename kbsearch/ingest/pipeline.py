@@ -20,7 +20,7 @@ from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
 from kbsearch.parse.jsonl import JsonlFile
-from kbsearch.records import ParsedFile, Record, text_hash
+from kbsearch.records import IdMention, ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
 from kbsearch.store import ChangeSet, JudgeVectors, Store
 from kbsearch.store.ledger import IngestLedger
@@ -191,7 +191,7 @@ class _Planner:
             if keep_other_days
             else item.id_mentions
         )
-        if self.store.mentions_json(item.source) != [m.model_dump_json() for m in mentions]:
+        if not mentions_stored_as_is(self.store, item.source, mentions):
             yield ChangeSet(mentions={item.source: mentions})
         if self.prune:
             gone = ownership.no_longer_yielded(self.ledger.unseen_of_file(item.source), days)
@@ -230,6 +230,12 @@ def stored_as_is(stored: dict[str, tuple[str, str | None]], record: Record, file
     time stamp and the index's generation, so ``ingest`` and ``check --accept``
     leave it as it is and call it unchanged."""
     return stored.get(record.id) == (record.stored_json(), file)
+
+
+def mentions_stored_as_is(store: Store, file: str, mentions: list[IdMention]) -> bool:
+    """Whether ``file``'s id-table rows are stored exactly so: then ``ingest`` and
+    ``check --accept`` write none of them (``stored_as_is`` for the table)."""
+    return store.mentions_json(file) == [m.model_dump_json() for m in mentions]
 
 
 def will_embed(store: Store | None, parsed: list[Input], model: str, *, whole: bool = False) -> bool:
