@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbsearch.text.measures import measured_elsewhere
+from kbsearch.text.measures import clauses, measured_elsewhere
 
 EXPERTFLOW = "方法：预取命中率从 92% 降到 71%\n显存占用降到 47GB，Mixtral 8x22B 可在单张 H100 上推理"
 
@@ -18,7 +18,7 @@ EXPERTFLOW = "方法：预取命中率从 92% 降到 71%\n显存占用降到 47G
     ],
 )
 def test_a_figure_the_record_gives_for_another_quantity_is_measured_elsewhere(claim: str, known: str) -> None:
-    assert measured_elsewhere(claim, [known]) == {"71%"}
+    assert measured_elsewhere(claim, clauses(known)) == {"71%"}
 
 
 @pytest.mark.parametrize(
@@ -35,11 +35,11 @@ def test_a_figure_the_record_gives_for_another_quantity_is_measured_elsewhere(cl
     ],
 )
 def test_a_figure_is_not_taken_for_another_quantity_without_evidence(claim: str, known: str) -> None:
-    assert measured_elsewhere(claim, [known]) == set()
+    assert measured_elsewhere(claim, clauses(known)) == set()
 
 
 def test_a_clause_that_names_nothing_belongs_to_the_one_before() -> None:
     """Dev feed, 5 December: "（mAP@50 从 5.92 到 7.51，19.83 到 25.82）" split at its comma left
     "19.83 到 25.82" a clause of its own, sharing no word with the claim's "提升到 25.82"."""
     known = "TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92到7.51，19.83到25.82）。"
-    assert measured_elsewhere("TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92提升到25.82）", [known]) == set()
+    assert measured_elsewhere("TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92提升到25.82）", clauses(known)) == set()

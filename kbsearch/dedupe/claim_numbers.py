@@ -54,5 +54,5 @@ def stated_for(claim: str, records: Iterable[Embedded]) -> set[str]:
     the claim's (``measures.measured_elsewhere``: a hit rate's 71% is no memory drop of 71%)."""
     kept = list({r.record.id: r for r in records}.values())
     stated: set[str] = set().union(*(r.stated_numbers for r in kept))
-    texts = [text for r in kept for text in (r.whole_text, *r.record.claims)]
-    return without(stated, measured_elsewhere(claim, texts)) if stated else stated
+    known = (clause for r in kept for clause in r.clauses)  # split only if the claim has a figure to place
+    return without(stated, measured_elsewhere(claim, known)) if stated else stated

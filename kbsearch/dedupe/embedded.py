@@ -17,6 +17,8 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
 from kbsearch.dedupe.named_systems import Named, versioned_names
 from kbsearch.records import Record
+from kbsearch.text.measures import Clause
+from kbsearch.text.measures import clauses as clauses_of
 from kbsearch.text.textsim import language, lexical_tokens, normalized, numbers, substantive_numbers
 
 
@@ -60,8 +62,7 @@ class Embedded:
         """The passage at ``index`` with its cosine to ``vector``, or when that is the title
         alone, the nearest of the others: a title names its item, and says no fact that
         another item's claim could repeat ("An Internet for the KV Cache" for HydraKV's)."""
-        title = self.record.title.strip()
-        others = [i for i, p in enumerate(self.passages) if p != title or p == self.whole_text]
+        others = self._body_indices
         if index in others or not others:
             return index, cosine
         cosines = self.vectors[others] @ vector
@@ -122,11 +123,22 @@ class Embedded:
         return frozenset(latin_names(self.whole_text))
 
     @cached_property
+    def _body_indices(self) -> list[int]:
+        """The passages but the title alone: the whole text and each key point."""
+        title = self.record.title.strip()
+        return [i for i, text in enumerate(self.passages) if text != title or text == self.whole_text]
+
+    @cached_property
     def body_rows(self) -> np.ndarray:
         """The passage vectors but the title's: the whole text and each key point."""
-        title = self.record.title.strip()
-        rows = [i for i, text in enumerate(self.passages) if text != title or text == self.whole_text]
+        rows = self._body_indices
         return self.vectors[rows] if rows else self.whole[None, :]
+
+    @cached_property
+    def clauses(self) -> list[Clause]:
+        """The clauses of the whole text and the key points, with their figures and words
+        (``measures``): split once, however many claims read them."""
+        return [clause for text in (self.whole_text, *self.record.claims) for clause in clauses_of(text)]
 
     @cached_property
     def claim_rows(self) -> np.ndarray | None:

@@ -53,14 +53,14 @@ def clauses(text: str) -> list[Clause]:
     return out
 
 
-def measured_elsewhere(claim: str, known_texts: Iterable[str]) -> set[str]:
-    """The claim's figures that the known texts state only for another quantity: every
-    clause of theirs giving the figure shares no word with the claim's clause of it,
-    while a clause of theirs in that language sharing its words gives another figure."""
+def measured_elsewhere(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
+    """The claim's figures that the known clauses (``clauses`` of the records' texts) state
+    only for another quantity: every clause giving the figure shares no word with the
+    claim's clause of it, while a clause in that language sharing its words gives another figure."""
     results = substantive_numbers(claim)
-    if not results:  # most claims: nothing to split the records for
+    if not results:  # most claims: no figure to place
         return set()
-    known = [c for text in known_texts for c in clauses(text)]
+    known = list(known_clauses)
     elsewhere: set[str] = set()
     for own in clauses(claim):
         for figure in own.figures & results:
