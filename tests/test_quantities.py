@@ -257,6 +257,17 @@ def test_a_decimal_after_a_product_name_in_mixed_case_is_its_version(text: str) 
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["CXL 2.0 内存池把 KV 放到远端", "CUDA 12.4 and TLS 1.3", "MCP 1.0 spec, ONNX 1.17, NCCL 2.21"],
+)
+def test_a_decimal_after_a_standard_spelled_in_capitals_is_its_version(text: str) -> None:
+    """ "CXL 2.0" read as a result figure: a standard or runtime named in capitals looked
+    like a metric (AUC 0.93), so a claim naming CXL 2.0 where the record said CXL had a
+    new number."""
+    assert numbers(text) == set()
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("TTFT 0.4s, TTFT 0.4", {"0.4s", "0.4"}),

@@ -53,7 +53,9 @@ _ENGLISH: dict[Stage, list[str]] = {
     ],
     Stage.RELEASED: [
         r"released (?:in|as|on)|(?:was|were|is|has been|have been|been|now|officially) released",
-        r"be (?:released|open[- ]sourced)|ships? (?:in|with|as)|shipped (?:in|with|as)",
+        r"be (?:released|open[- ]sourced)|ships? (?:in|with|as)|shipped",
+        # A release that ships a feature: after its version (vLLM 0.27 ships FP4) or "now".
+        r"(?<=\d )ships?|(?:now|finally|officially) ships?",
         r"generally available|general availability|went ga|is ga|open[- ]sourced|now available",
     ],
     Stage.RETIRED: [r"deprecated|maintenance mode|end[- ]of[- ]life|archived|sunset(?:ted)?|retired"],

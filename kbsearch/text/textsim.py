@@ -56,13 +56,16 @@ _LABEL_BEFORE = re.compile(
 # which one it is, so the decimal after it is a score; so is one after a plural acronym
 # (GFLOPs), a metric at k (pass@1), or one of the few metrics spelled in mixed case (mAP,
 # mIoU, nDCG, gFID, BERTScore, SacreBLEU, COMETkiwi; SoTA) or capitalised at a sentence's
-# start (Accuracy 0.93): those are listed, since vLLM has their very shape. Only Latin
-# letters, digits and name marks bound a name: Chinese runs into it (微调Llama 3.2).
+# start (Accuracy 0.93): those are listed, since vLLM has their very shape. The few
+# standards and runtimes spelled in capitals that a briefing versions (CXL 2.0, CUDA 12.4,
+# TLS 1.3) are listed too: metrics have their very shape. Only Latin letters, digits and
+# name marks bound a name: Chinese runs into it (微调Llama 3.2).
 _NAME_BEFORE = re.compile(
     r"(?<![A-Za-z0-9_@#.+-])"
-    r"(?![A-Z][A-Z-]*s\s|[A-Za-z]*(?:Score|BLEU|COMET[A-Za-z]*)\s|[a-z]?FID\s"
+    r"(?:(?![A-Z][A-Z-]*s\s|[A-Za-z]*(?:Score|BLEU|COMET[A-Za-z]*)\s|[a-z]?FID\s"
     r"|(?:mAP|mAR|mIoU|mAcc|nDCG|chrF|SoTA|Acc|Accuracy|Precision|Recall|Perplexity)\s)"
-    r"(?:(?=[A-Za-z.+-]*[a-z])(?=[A-Za-z.+-]*[A-Z])[A-Za-z](?:[A-Za-z.+-]*[A-Za-z+])?|[a-z]+(?:\.[a-z]+)+)\s+$"
+    r"(?:(?=[A-Za-z.+-]*[a-z])(?=[A-Za-z.+-]*[A-Z])[A-Za-z](?:[A-Za-z.+-]*[A-Za-z+])?|[a-z]+(?:\.[a-z]+)+)"
+    r"|CXL|CUDA|HTTP|USB|TLS|MCP|ONNX|NCCL|UCX|HIP|OCI)\s+$"
 )
 # A fraction of itself (2048/2048 passed) says "all", not a quantity.
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
