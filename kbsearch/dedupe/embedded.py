@@ -15,7 +15,7 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
-from kbsearch.dedupe.named_systems import Named, versioned_names
+from kbsearch.dedupe.named_systems import Named, cited_names, versioned_names
 from kbsearch.records import Record
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
@@ -103,9 +103,16 @@ class Embedded:
         return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
 
     def named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
-        """The names the different-systems rule reads."""
+        """The names the different-systems rule reads: those only cited are left out."""
         rare = config.rare_name_records
-        return Named(self.title_names(config, name_count), self.all_names, lambda name: name_count(name) <= rare)
+        cited = self._cited_names - self._title_coined
+        is_rare = lambda name: name_count(name) <= rare  # noqa: E731
+        return Named(self.title_names(config, name_count), self.all_names - cited, is_rare, cited)
+
+    @cached_property
+    def _cited_names(self) -> frozenset[str]:
+        """The names written with an earlier day's anchor note (``named_systems.cited_names``)."""
+        return frozenset(cited_names("\n".join([self.whole_text, *self.record.claims]), latin_names))
 
     @cached_property
     def _title_coined(self) -> set[str]:

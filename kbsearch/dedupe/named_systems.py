@@ -9,6 +9,10 @@ alike on every topic word, and may even share a generic key point ("a vLLM
 plugin that leaves model code alone"). A name both titles carry settles it the
 other way, unless each title also names a system the other never mentions: then
 the shared name is a vendor's (NVIDIA Dynamo beside an NVIDIA TensorRT-LLM guide).
+
+A name written with an earlier day's anchor note ("与 TriAttention（9-17 锚定）叠加")
+is a citation: the record is about something else, and names the known item as
+context, so the name is not shared evidence, unless the record's title names it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,20 @@ _NOT_PRODUCTS = frozenset(
     {"version", "release", "section", "figure", "table", "chapter", "step", "phase", "stage", "level", "appendix"}
     | {"part", "round", "rule", "equation", "apache", "the", "and", "with", "from", "since", "until"}
 )
+
+
+# A writer points at an item anchored on an earlier day by its name and a note:
+# "TriAttention（9-17 锚定）", "ExpertFlow (jay 9-22 已锚定)", "C²KV（8-28 已记）".
+_CITED = re.compile(
+    r"(\S{1,40}?)\s*[（(][^（()）\n]{0,30}?\d{1,2}\s*[-/月]\s*\d{1,2}\s*日?\s*"
+    r"(?:已|首次)?(?:锚定|锚入|已锚|记|入库)[^（()）\n]{0,20}[）)]"
+)
+
+
+def cited_names(text: str, coined: Callable[[str], set[str]]) -> set[str]:
+    """The names ``text`` only cites: each written with an earlier day's anchor note.
+    ``coined`` reads the names of the words before the note (``features.latin_names``)."""
+    return {name for m in _CITED.finditer(text) for name in coined(m.group(1))}
 
 
 def versioned_names(text: str) -> set[str]:
@@ -41,6 +59,8 @@ class Named:
     """Every coined name anywhere (title, text, key points), rare or not."""
     is_rare: Callable[[str], bool]
     """Asked only for the few names the rule weighs: each is a lookup in the store."""
+    cited: frozenset[str] = frozenset()
+    """Names written only with an earlier day's anchor note, left out of ``every``."""
 
 
 def names_differ(item: Named, known: Named) -> str | None:
@@ -58,7 +78,8 @@ def names_differ(item: Named, known: Named) -> str | None:
         return f"each title names what the other never mentions ({' / '.join(map(_listed, unmentioned))})"
     if item.title:
         theirs = f" / {', '.join(sorted(known.title))}" if known.title else ""
-        return f"a title names what the other record never mentions ({', '.join(sorted(item.title))}{theirs})"
+        reason = f"a title names what the other record never mentions ({', '.join(sorted(item.title))}{theirs})"
+        return reason + _only_cited(item, known)
     ours = sorted(n for n in item.every - known.every if item.is_rare(n)) if known.title else []
     if ours:
         return (
@@ -66,6 +87,12 @@ def names_differ(item: Named, known: Named) -> str | None:
             f"and this one names {', '.join(ours)}, never mentioned there"
         )
     return None
+
+
+def _only_cited(item: Named, known: Named) -> str:
+    """What the reason adds when ``item`` names the other's system only as a citation."""
+    cited = sorted(item.cited & known.title)
+    return f"; {', '.join(cited)} only cited here, with its anchor note" if cited else ""
 
 
 def _listed(names: frozenset[str]) -> str:
