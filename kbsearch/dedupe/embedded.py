@@ -107,7 +107,8 @@ class Embedded:
         rare = config.rare_name_records
         cited = self._cited_names - self._title_coined
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
-        return Named(self.title_names(config, name_count), self.all_names - cited, is_rare, cited)
+        title = self.title_names(config, name_count)
+        return Named(title, self.all_names - cited, is_rare, cited, frozenset(self._title_coined))
 
     @cached_property
     def _cited_names(self) -> frozenset[str]:

@@ -61,6 +61,8 @@ class Named:
     """Asked only for the few names the rule weighs: each is a lookup in the store."""
     cited: frozenset[str] = frozenset()
     """Names written only with an earlier day's anchor note, left out of ``every``."""
+    title_every: frozenset[str] = frozenset()
+    """Every coined name of the title, rare or not (vLLM, NVIDIA)."""
 
 
 def names_differ(item: Named, known: Named) -> str | None:
@@ -77,6 +79,11 @@ def names_differ(item: Named, known: Named) -> str | None:
             return None
         return f"each title names what the other never mentions ({' / '.join(map(_listed, unmentioned))})"
     if item.title:
+        if not known.title and item.title_every & known.title_every:
+            # Only this title names a rare system, and both titles name a common one
+            # ("vLLM v0.30 … over NIXL" against "vLLM v0.30 默认开启 PD 分离"): the rare
+            # name may be a detail of the shared subject, so the learned decision weighs it.
+            return None
         theirs = f" / {', '.join(sorted(known.title))}" if known.title else ""
         reason = f"a title names what the other record never mentions ({', '.join(sorted(item.title))}{theirs})"
         return reason + _only_cited(item, known)
