@@ -17,6 +17,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
 from kbsearch.dedupe.named_systems import Named, cited_names, versioned_names
 from kbsearch.records import Record
+from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
 from kbsearch.text.textsim import language, lexical_tokens, normalized, numbers, substantive_numbers
@@ -109,6 +110,13 @@ class Embedded:
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
         title = self.title_names(config, name_count)
         return Named(title, self.all_names - cited, is_rare, cited, frozenset(self._title_coined))
+
+    @cached_property
+    def anchored_ids(self) -> frozenset[str]:
+        """The ids written with an earlier day's anchor note (``text.anchors``): neither
+        the record's subject nor a bare citation."""
+        record = self.record
+        return frozenset(anchored_ids("\n".join([record.relation or "", self.whole_text, *record.claims])))
 
     @cached_property
     def _cited_names(self) -> frozenset[str]:

@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kbsearch.text.anchors import EARLIER_DAY_NOTE
+
 # Not an arXiv id after a word ("About 2609.40001" names no product About).
 _VERSIONED = re.compile(r"\b([A-Z][a-z]{2,}[A-Za-z]*)\s+v?(?!\d{4}\.\d{4,5}\b)\d+(?:\.\d+)+\b")
 _NOT_PRODUCTS = frozenset(
@@ -31,10 +33,7 @@ _NOT_PRODUCTS = frozenset(
 
 # A writer points at an item anchored on an earlier day by its name and a note:
 # "TriAttention（9-17 锚定）", "ExpertFlow (jay 9-22 已锚定)", "C²KV（8-28 已记）".
-_CITED = re.compile(
-    r"(\S{1,40}?)\s*[（(][^（()）\n]{0,30}?\d{1,2}\s*[-/月]\s*\d{1,2}\s*日?\s*"
-    r"(?:已|首次)?(?:锚定|锚入|已锚|记|入库)[^（()）\n]{0,20}[）)]"
-)
+_CITED = re.compile(rf"(\S{{1,40}}?)\s*[（(][^（()）\n]{{0,30}}?{EARLIER_DAY_NOTE}[^（()）\n]{{0,20}}[）)]")
 
 
 def cited_names(text: str, coined: Callable[[str], set[str]]) -> set[str]:

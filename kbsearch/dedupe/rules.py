@@ -184,7 +184,7 @@ def compare(
     scorer = config.same_item_for(features)
     probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
-    cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
+    cited = sorted(only_cited(item, known))
     exact = _exact_evidence(item, known, shared, cited, config) or different_names(item, known, config, name_count)
     if exact is None:
         same = scorer.decide(probability)
@@ -207,6 +207,16 @@ def compare(
         features={k: round(v, 4) for k, v in features.items()},
         shared_ids=shared,
         cited_ids=[c for c in cited if c not in shared],
+    )
+
+
+def only_cited(item: Embedded, known: Embedded) -> set[str]:
+    """The ids one record is about and the other only cites. An id the citing record
+    writes with an earlier day's anchor note is left out: the note does not say
+    whether the record continues that item or sets itself beside it."""
+    a, b = item.record, known.record
+    return (set(a.arxiv_ids) & (set(b.cited_ids) - known.anchored_ids)) | (
+        (set(a.cited_ids) - item.anchored_ids) & set(b.arxiv_ids)
     )
 
 
@@ -265,8 +275,7 @@ def ruled_out(
         return True
     a, b = item.record, known.record
     shared = set(a.arxiv_ids) & set(b.arxiv_ids)
-    cited = (set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids))
-    exact = _exact_evidence(item, known, sorted(shared), sorted(cited), config)
+    exact = _exact_evidence(item, known, sorted(shared), sorted(only_cited(item, known)), config)
     # A section is another item but still says things: its passages stay evidence for claims.
     return exact is not None and not exact[1] and exact[0] is not Rule.doc_section
 
