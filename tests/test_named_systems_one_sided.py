@@ -42,3 +42,11 @@ def test_a_rare_system_in_one_title_sharing_no_name_with_the_other_title_is_anot
     tgi = embedded("tgi", "TGI 正式进入维护模式", RELEASE)
     match = compare(tgi, bench, CONFIG, Neighbourhood(), rare)
     assert not match.same_item and match.rule is Rule.different_names, match.reasons
+
+
+def test_hardware_and_model_sizes_name_no_system() -> None:
+    """Probe: "70b" and "h100" were read as rare system names, so a retelling on other
+    hardware titled for it ("H100 集群上…") was set apart from the item it retells."""
+    known = embedded("tom", "预填充与解码分离成为多节点默认配置", RELEASE)
+    retold = embedded("re", "H100 集群上 70B 模型的预填充解码分离复测", RELEASE)
+    assert compare(retold, known, CONFIG, Neighbourhood(), lambda name: 1).rule is not Rule.different_names

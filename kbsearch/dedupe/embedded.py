@@ -15,7 +15,7 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
-from kbsearch.dedupe.named_systems import Named, cited_names, versioned_names
+from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
 from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
@@ -108,8 +108,9 @@ class Embedded:
         rare = config.rare_name_records
         cited = self._cited_names - self._title_coined
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
-        title = self.title_names(config, name_count)
-        return Named(title, self.all_names - cited, is_rare, cited, frozenset(self._title_coined))
+        title = systems_only(self.title_names(config, name_count))
+        every = systems_only(self.all_names - cited)
+        return Named(title, every, is_rare, cited, systems_only(frozenset(self._title_coined)))
 
     @cached_property
     def anchored_ids(self) -> frozenset[str]:

@@ -36,6 +36,16 @@ _NOT_PRODUCTS = frozenset(
 _CITED = re.compile(rf"(\S{{1,40}}?)\s*[（(][^（()）\n]{{0,30}}?{EARLIER_DAY_NOTE}[^（()）\n]{{0,20}}[）)]")
 
 
+# Sizes and hardware read as coined names (70b, 40gb, h100, gb300, mi300x): an item
+# told on other hardware or at another size is the same system, so they set nothing apart.
+_NOT_A_SYSTEM = re.compile(r"\d+(?:\.\d+)?[kmgbt]b?|(?:[abhlvt]|gb|mi|rtx)\d{2,4}[a-z]?")
+
+
+def systems_only(names: frozenset[str]) -> frozenset[str]:
+    """``names`` without the sizes and hardware among them."""
+    return frozenset(n for n in names if not _NOT_A_SYSTEM.fullmatch(n))
+
+
 def cited_names(text: str, coined: Callable[[str], set[str]]) -> set[str]:
     """The names ``text`` only cites: each written with an earlier day's anchor note.
     ``coined`` reads the names of the words before the note (``features.latin_names``)."""
