@@ -1,8 +1,11 @@
-"""The server found through the index folder (``serve.json``): one per index.
+"""The server found through the index folder (``serve.json``): one per index, and used with
+the token the user gave.
 
 A second ``serve --http`` on an index whose server runs and answers is refused: it
 used to start, replace the first one's entry and delete it on stopping, so that
-commands without flags no longer found the first server, which still ran.
+commands without flags no longer found the first server, which still ran. A found
+server is asked with ``$KBSEARCH_TOKEN`` (or ``--token-file``) when the user gives
+one: a read token could accept through the folder's write token.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pathlib import Path
 
 import pytest
 from serve_support import ROOT, TESTS, Running, build_index, running_server
+
+from kbsearch.cli import main
+from kbsearch.kb import KnowledgeBase
 
 
 @pytest.fixture
@@ -67,3 +73,65 @@ def test_an_entry_whose_process_runs_but_does_not_answer_is_replaced(fake_models
         assert server.logged("does not answer", f"pid {os.getpid()}")
         assert json.loads((index / "serve.json").read_text())["pid"] == server.process.pid
     assert not (index / "serve.json").exists()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def stored(index: Path) -> int:
+    with KnowledgeBase.open(str(index)) as kb:
+        return kb.stats().records
+
+
+def test_a_found_server_is_asked_with_the_users_token(
+    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$KBSEARCH_TOKEN holding the read token may not accept through a server found without a flag."""
+    server, index = served
+    briefing = tmp_path / "2026-09-21-stephen-inference-e1prep.md"
+    briefing.write_text(NEW_ITEMS, encoding="utf-8")
+    before = stored(index)
+    models = os.environ["KBSEARCH_MODELS"]
+    # A local run could not load the model now: every answer below is the found server's.
+    monkeypatch.setenv("KBSEARCH_MODELS", str(tmp_path / "no-models.txt"))
+    monkeypatch.delenv("KBSEARCH_SERVER", raising=False)
+    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
+    code, out, err = run(capsys, "check", str(briefing), "--accept", "--index", str(index))
+    assert code == 2 and "accepting needs the write token" in err, (out, err)
+    code, out, err = run(capsys, "check", str(briefing), "--index", str(index))  # the read token reads
+    assert code == 0 and "NEW" in out, err
+    monkeypatch.setenv("KBSEARCH_TOKEN", "not-a-token-of-this-server")
+    code, _, err = run(capsys, "stats", "--index", str(index))
+    assert code == 2 and "refused the token" in err
+    token_file = tmp_path / "write.token"
+    token_file.write_text(server.write_token + "\n")
+    code, out, err = run(capsys, "stats", "--index", str(index), "--token-file", str(token_file))
+    assert code == 0, err  # --token-file is the user's token too, over $KBSEARCH_TOKEN
+    monkeypatch.delenv("KBSEARCH_TOKEN")
+    code, out, err = run(capsys, "check", str(briefing), "--accept", "--index", str(index))
+    assert code == 0, err  # no token given: the folder's (the write token) may accept
+    monkeypatch.setenv("KBSEARCH_MODELS", models)
+    assert stored(index) == before + 2
+
+
+NEW_ITEMS = """\
+# inference · E1 预消化简报(2026-09-21)
+
+执行： Stephen
+
+## 增量 1：Photonic interconnect pilot for rack-scale inference（⭐⭐⭐）
+
+- 要点：
+  - a photonic link carries 1.6 Tb/s between two racks in the pilot
+
+## 增量 2：Zero-copy tokenizer service for batch jobs（⭐⭐）
+
+- 要点：
+  - tokenizing moves to a shared-memory service, 40% less CPU per batch
+
+本报告由 Stephen 实例自动生成
+"""
