@@ -166,7 +166,12 @@ def _remote() -> Parser:
         metavar="URL",
         help="ask a running 'kbsearch serve --http' (its index and model) instead (default: $KBSEARCH_SERVER)",
     )
-    remote.add_argument("--token-file", metavar="FILE", help="the server's bearer token (default: $KBSEARCH_TOKEN)")
+    remote.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="the server's bearer token (default: $KBSEARCH_TOKEN; for a found server with neither, "
+        "its index folder's write token, else its read token)",
+    )
     return remote
 
 

@@ -26,16 +26,17 @@ FILTERS = ("kind", "instance", "topic", "section", "since", "until")
 
 def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     """(url, token, found) of the server to ask: named (found False), or found running for
-    the index; None to run locally. A command naming a model of its own runs locally."""
+    the index; None to run locally. A command naming a model of its own runs locally. The
+    token is the user's ($KBSEARCH_TOKEN, --token-file) whenever given, a found server's too."""
     with timings.phase("imports"):  # the settings and pydantic: a cold run's, whichever path it takes
-        from kbsearch.cli.client import found_server, server_url, token
+        from kbsearch.cli.client import found_server, given_token, server_url, token
 
     if args.local:
         return None
     url = server_url(args.server)
     if url is not None:
         return url, token(args.token_file), False
-    found = None if args.model else found_server(args.index)
+    found = None if args.model else found_server(args.index, given_token(args.token_file))
     return None if found is None else (*found, True)
 
 
