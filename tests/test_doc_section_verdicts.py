@@ -50,11 +50,11 @@ def always_said() -> DedupeConfig:
     return fake_config().model_copy(update={"claim_said": form})
 
 
-def check(tmp_path: Path, stored: list[Record], item: Record) -> ItemResult:
+def check(tmp_path: Path, stored: list[Record], item: Record, config: DedupeConfig | None = None) -> ItemResult:
     encoder = FakeEncoder()
     store = Store.open(tmp_path / "idx", create=True)
     ingest_records(store, ChangeSet(upserts=stored), model="fake", load_encoder=lambda: encoder)
-    [result] = Checker(store, encoder, always_said()).check([item], file=None, input_name="probe").items
+    [result] = Checker(store, encoder, config or always_said()).check([item], file=None, input_name="probe").items
     return result
 
 
@@ -74,6 +74,24 @@ def test_an_increment_whose_claims_a_section_states_is_a_duplicate_of_it_not_its
     assert item.first_seen is not None and item.first_seen.id == SECTION.id
     [flag] = item.flags
     assert flag.message == "marked '本次新增' but first in doc/inference §1.1 on 2026-09-18"
+
+
+def test_a_stating_section_that_was_no_candidate_is_still_named_first_seen(tmp_path: Path) -> None:
+    """The claim's nearest passage need not be among the item's candidates (here one: the
+    nearest record by whole text); the section is compared with the item all the same."""
+    config = always_said().model_copy(update={"candidates": 1, "key_point_candidates": 0})
+    card = {"kind": Kind.paper_card, "date": dt.date(2026, 12, 6)}
+    note = Record(
+        id="card/1", title="Speculative decoding with draft trees", text="GPU health, step alarms per rank", **card
+    )
+    item = Record(
+        id="card/2", title="GPU health checks for training", text="GPU health, step alarms", claims=[ALBIREO], **card
+    )
+    result = check(tmp_path, [SECTION, note], item, config)  # the note, another paper's card, is the one candidate
+    assert [m.id for m in result.matches] == [note.id] and not result.matches[0].same_item
+    assert result.verdict is Verdict.DUPLICATE and result.claims[0].best_id == SECTION.id
+    assert result.first_seen is not None and result.first_seen.id == SECTION.id
+    assert result.first_seen.rule is Rule.doc_section and not result.first_seen.same_item
 
 
 def test_a_doc_section_is_not_the_same_item_as_the_increment_about_its_paper(tmp_path: Path) -> None:
