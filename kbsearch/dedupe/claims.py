@@ -1,7 +1,6 @@
-"""Is a claim (要点) of an item known? Each claim against the passages of the
-records the item was judged the same item as, and the closest passages of
-any record: known when a same-item record says it (for an item with none,
-its nearest passage), and no result number in it is unseen.
+"""Is a claim (要点) of an item known? Each claim against the passages of the records the item
+was judged the same item as, and the closest passages of any record: known when a same-item
+record says it (for an item with none, its nearest passage), and no result number in it is unseen.
 
 Two summaries of different papers on one topic read alike sentence by
 sentence; counting those would call a new paper a duplicate.
@@ -80,8 +79,7 @@ def judge_claim(
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
-    stated = stated_for(claim, same_items)
-    rough = approximate_figures(claim)
+    stated, rough = stated_for(claim, same_items), approximate_figures(claim)
     unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
@@ -103,6 +101,7 @@ def judge_claim(
         restated=known and not scorer.decide(probability),
         cosine=round(min(1.0, hit.cosine), 4),
         best_id=record.id,
+        best_kind=record.kind,
         best_instance=record.instance,
         best_date=record.date,
         best_text=hit.known.passages[hit.index][:300],
@@ -291,6 +290,7 @@ def judge_said(
         restated=said_same and not form.decide(shown.probability),
         cosine=round(min(1.0, shown.hit.cosine), 4),
         best_id=record.id,
+        best_kind=record.kind,
         best_instance=record.instance,
         best_date=record.date,
         best_text=shown.hit.known.passages[shown.hit.index][:300],

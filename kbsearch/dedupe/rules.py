@@ -7,8 +7,11 @@ Exact evidence decides first, where there is some:
 1. Two records about the same arXiv id are the same paper; about different
    ids, different papers; a record that only cites the id the other is
    about is a different item.
-2. Identical text is the same item.
-3. A paper card's title is its paper's name: two cards with one title are
+2. A living-doc section is never the same item as an increment or a card,
+   even one about an arXiv id it lists: it covers its field, and is
+   evidence for the claims it states.
+3. Identical text is the same item.
+4. A paper card's title is its paper's name: two cards with one title are
    one paper, and two cards whose titles in one language share little are
    two papers, however alike their summaries (papers on one topic read alike).
 
@@ -225,16 +228,21 @@ def _exact_evidence(
 ) -> tuple[Rule, bool, str] | None:
     """(rule, same, reason) when ids, identical text or card titles settle it."""
     a, b = item.record, known.record
+    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
     if shared:
+        # A section lists the papers accepted into its field: it holds the item, and
+        # says what it says of it (evidence for the claims), but it is not the item.
+        if one_doc:
+            return Rule.doc_section, False, f"{DOC_SECTION} (it lists arXiv {', '.join(shared)})"
         return Rule.shared_id, True, f"both are about arXiv {', '.join(shared)}"
     if cited:
         return Rule.cited_id, False, f"one only cites arXiv {', '.join(cited)}, which the other is about"
     if a.arxiv_ids and b.arxiv_ids:
         return Rule.different_ids, False, "about different arXiv ids"
+    if one_doc:
+        return Rule.doc_section, False, DOC_SECTION
     if item.normalized_text == known.normalized_text:
         return Rule.identical_text, True, "identical text"
-    if (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section):
-        return Rule.doc_section, False, DOC_SECTION
     return same_paper_title(a, b, config)
 
 

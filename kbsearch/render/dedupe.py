@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kbsearch.records import Kind
 from kbsearch.render.cells import counted, fit, who
 from kbsearch.render.records import unknown_filters_text
 from kbsearch.text.terminal import clean
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
         AuditResult,
         CheckResult,
         ClaimStatus,
+        ClusterMember,
         Explanation,
         Flag,
         ItemResult,
@@ -123,6 +125,7 @@ def audit_text(result: AuditResult) -> str:
             f"   first  {fit(who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
             f"{clean(first.title, one_line=True)[:70]}"
         )
+        kinds = {m.id: m.kind for m in [first, *cluster.repeats]}
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
             lines.append(
@@ -130,11 +133,20 @@ def audit_text(result: AuditResult) -> str:
                 f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
             )
             if member.same_as:
-                lines.append(f"{'':10}same item as {clean(member.same_as, one_line=True)}: {member.reason or ''}")
+                relation = _relation(member, kinds.get(member.same_as))
+                lines.append(f"{'':10}{relation} {clean(member.same_as, one_line=True)}: {member.reason or ''}")
     if result.claimed_new_seen_before:
         lines.append("\nclaimed new but seen before:")
         lines += [_flag_line(f) for f in result.claimed_new_seen_before]
     return "\n".join(lines)
+
+
+def _relation(member: ClusterMember, other: Kind | None) -> str:
+    """How a cluster's record relates to the one it joined by: a living-doc section
+    holds an increment's or a card's item, and is never the same item (``rules``)."""
+    if (member.kind is Kind.doc_section) == (other is Kind.doc_section):
+        return "same item as"
+    return "holds the item of" if member.kind is Kind.doc_section else "held in"
 
 
 def neighbours_text(result: Neighbours) -> str:
