@@ -265,7 +265,8 @@ def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli
     code, out, _ = cli("list", "--instance", "nobody", "--index", index)
     assert code == 0 and out.splitlines()[-2:] == ["(0 of 46 records match the filters)", said]
     code, out, err = cli("list", "--instance", "nobody", "--format", "ids", "--index", index)
-    assert code == 0 and out.strip() == "" and err.strip() == said  # stdout stays ids only
+    # stdout stays ids only: not even an empty line, which 'while read id' reads as an empty id
+    assert code == 0 and out == "" and err.strip() == said
     code, out, _ = cli("list", "--instance", "nobody", "--index", index, "--json")
     assert json.loads(out)["unknown_filters"] == [
         {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]}
@@ -282,6 +283,8 @@ def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli
 def test_an_empty_listing_through_known_values_names_no_filter(index: str, cli) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = cli("list", "--instance", "JAY", "--since", "2030-01-01", "--index", index)
     assert code == 0 and out.splitlines()[-1] == "(0 of 46 records match the filters)"
+    code, out, err = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--format", "ids")
+    assert (code, out, err) == (0, "", "")
     code, out, _ = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--json")
     assert json.loads(out)["unknown_filters"] == []
 

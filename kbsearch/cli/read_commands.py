@@ -74,7 +74,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         emit(args, listing, render.listing_text)
     elif args.format in ("ids", "tsv"):
-        print(render.listing_ids(listing) if args.format == "ids" else render.listing_tsv(listing))
+        rows = render.listing_ids(listing) if args.format == "ids" else render.listing_tsv(listing)
+        if rows:  # no id, no line: an empty line is an empty id to 'while read id'
+            print(rows)
         if listing.unknown_filters:  # on stderr: stdout stays ids or rows for the next program
             print(render.unknown_filters_text(listing.unknown_filters), file=sys.stderr)
     else:
