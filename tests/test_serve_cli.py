@@ -78,6 +78,14 @@ def test_cli_output_through_the_server_is_the_local_output(
             remote = run(capsys, *argv, *output, "--server", server.url, "--token-file", str(token_file))
             assert remote[0] == local[0], (argv, remote[2])
             assert normalized(remote[1]) == normalized(local[1]), argv
+    # What the parser skipped, on stderr naming the file, through the server as locally.
+    skipped = tmp_path / "2026-09-22-skipped.md"
+    untitled = BRIEFING.replace("## 增量 2：GPU 作业健康检查新增按 rank 的 step 时间告警", "## 增量 2：")
+    skipped.write_text(untitled, encoding="utf-8")
+    warned = f"kbsearch: warning: {skipped}: line 13: increment without a title; skipped\n"
+    local = run(capsys, "check", str(skipped), "--index", str(index), "--local")
+    remote = run(capsys, "check", str(skipped), "--server", server.url, "--token-file", str(token_file))
+    assert warned in local[2] and warned in remote[2]
     monkeypatch.setenv("KBSEARCH_SERVER", server.url)
     monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
     monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention frequency-domain KV cache compression\n10.7x less")

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 import kbsearch.runtime.timings as timings
-from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
+from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_check_warnings, print_notes, say_waiting
 from kbsearch.cli.remote import check_remotely
 
 
@@ -38,6 +38,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
     print_notes(kb)
     emit(args, result, render.check_text)
+    print_check_warnings(args, result)
     return result.exit_code
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.text import Text
 
+    from kbsearch.dedupe.results import CheckResult
     from kbsearch.kb import KnowledgeBase
 
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
@@ -40,6 +41,18 @@ def emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], s
 def print_notes(kb: KnowledgeBase) -> None:
     for note in kb.notes:
         print(f"kbsearch: note: {clean(note, one_line=True)}", file=sys.stderr)
+
+
+def print_check_warnings(args: argparse.Namespace, result: CheckResult) -> None:
+    """What the parser skipped or could not tell in check's input, on stderr after the verdicts
+    (a gate's stdout may go to a log or nowhere); ``--json`` carries them in ``warnings``."""
+    if args.json or not result.warnings:
+        return
+    from kbsearch.render import check_warnings
+
+    sys.stdout.flush()  # on a terminal, after the verdicts they qualify
+    for line in check_warnings(result):
+        print(f"kbsearch: {line}", file=sys.stderr)
 
 
 def say_waiting() -> None:

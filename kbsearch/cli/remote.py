@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import kbsearch.runtime.timings as timings
-from kbsearch.cli.output import print_styled
+from kbsearch.cli.output import print_check_warnings, print_styled
 from kbsearch.errors import KbError
 from kbsearch.text.terminal import inert_json
 
@@ -133,4 +133,5 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | No
         return None  # the found server stopped meanwhile
     result = CheckResult.model_validate_json(answer)
     print_answer(args, answer, result, render.check_text)
+    print_check_warnings(args, result)
     return result.exit_code
