@@ -4,6 +4,7 @@ run, a CLI ingest seen by the running server, MCP over HTTP behind the token."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -91,6 +92,12 @@ def test_cli_output_through_the_server_is_the_local_output(
     monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention frequency-domain KV cache compression\n10.7x less")
     code, out, _ = run(capsys, "check", "-", "--json")
     assert code == 1 and '"verdict": "DUPLICATE"' in out
+    # Stdin named with --path is read as that file there too: its ids, its date and writer.
+    named = "inbox/stephen/2026-09-21-inference-e1prep.md"
+    monkeypatch.setattr("sys.stdin.read", lambda: BRIEFING)
+    remote = json.loads(run(capsys, "check", "-", "--path", named, "--json")[1])
+    local = json.loads(run(capsys, "check", named, "--json", "--index", str(index), "--local")[1])
+    assert remote["input"] == named and [i["id"] for i in remote["items"]] == [i["id"] for i in local["items"]]
 
 
 def test_the_client_says_what_went_wrong(

@@ -114,6 +114,13 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --accept: let an item overwrite a stored record of another item under the same id",
     )
+    check.add_argument(
+        "--path",
+        metavar="FILE",
+        help="with INPUT -: read stdin as this file (never opened): its name gives the format and the records' "
+        "ids, date and writer, as 'check FILE' and 'ingest FILE' read them, so an accepted text is not stored "
+        "again by the file's ingest",
+    )
     check.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     check.add_argument(
         "--bulk",
