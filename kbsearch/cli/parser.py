@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -328,11 +329,16 @@ def _filter_text(field: str) -> Callable[[str], str]:
 
 
 def _until(value: str) -> dt.date | str:
-    return "half" if value == "half" else _date(value)
+    try:
+        return "half" if value == "half" else _date(value)
+    except argparse.ArgumentTypeError as err:
+        raise argparse.ArgumentTypeError(f"{err} (or 'half')") from err
 
 
 def _date(value: str) -> dt.date:
     try:
         return dt.date.fromisoformat(value)
     except ValueError as err:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2026-09-19") from err
+        # 2026-13-01 is written right and still no day: say which part is wrong.
+        why = f" ({err})" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else ""
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date{why}; write YYYY-MM-DD, like 2026-09-19") from err

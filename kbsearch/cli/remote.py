@@ -39,6 +39,20 @@ def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     return None if found is None else (*found, True)
 
 
+def require_k(args: argparse.Namespace) -> None:
+    """``-k`` of 1 or more, and no more than a server answers when one is asked (a found one
+    too): its validator's words (``k: Input should be …``) said nothing of the flag or of --local."""
+    if args.k < 1:
+        raise KbError(f"-k must be at least 1, not {args.k}")
+    from kbsearch.serve.requests import MAX_K
+
+    if args.k > MAX_K and (target := server_for(args)) is not None:
+        raise KbError(
+            f"-k must be at most {MAX_K} when a server answers ({target[0]}), not {args.k}",
+            hint="lower -k, or pass --local to read the index here, which takes any -k",
+        )
+
+
 def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
     """The server's answer (see ``server_for``), else None: run locally. A found server that
     no longer answers (it just stopped) sends the command to the local index."""
