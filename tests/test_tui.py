@@ -350,7 +350,7 @@ async def test_check_screen_shows_five_verdicts_for_a_briefing(index: str, brief
 
 @drive
 async def test_the_check_summary_shows_what_the_parser_skipped(index: str, tmp_path: Path) -> None:
-    """An increment with no title has no row; the summary says so, as the CLI's "input warnings:" do."""
+    """An increment with no title has no row; the summary says so, as the CLI's warnings on stderr do."""
     skipped = tmp_path / "brief.md"
     skipped.write_text(
         "inference · E1 预消化简报(2026-09-20)\n增量 1：Ring buffers for KV pages（⭐⭐）\n要点：\n- a point\n"

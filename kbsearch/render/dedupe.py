@@ -86,14 +86,14 @@ def check_text(result: CheckResult) -> str:
     parts = [item_text(item) for item in result.items]
     if result.flags:
         parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
-    if result.warnings:
-        parts.append("input warnings:\n" + "\n".join(f"   {clean(w, one_line=True)}" for w in result.warnings))
     summary = (
         f"{counted(len(result.items), 'item')}: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
         f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
         + (f", as of {result.as_of}" if result.as_of else "")
         + ")"
     )
+    if result.warnings:  # the warnings themselves go to stderr (check_warnings), where a gate's log sees them
+        summary += f"; {counted(len(result.warnings), 'input warning')} on stderr"
     if result.accepted:
         summary += f"; accepted {len(result.accepted)}" + (
             f" ({len(result.unchanged)} unchanged)" if result.unchanged else ""
@@ -101,6 +101,13 @@ def check_text(result: CheckResult) -> str:
     if result.accept_refused:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
     return "\n\n".join([*parts, summary])
+
+
+def check_warnings(result: CheckResult) -> list[str]:
+    """What the parser skipped or could not tell in the input, a line each, naming
+    the input as ``ingest``'s warnings name the file: for stderr."""
+    name = "<stdin>" if result.input == "-" else result.input
+    return [f"warning: {clean(name, one_line=True)}: {clean(w, one_line=True)}" for w in result.warnings]
 
 
 def audit_scope(result: AuditResult) -> str:
