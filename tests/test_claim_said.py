@@ -265,3 +265,20 @@ def test_a_claim_moving_its_item_to_a_later_stage_is_new() -> None:
     assert still.known and still.moved_on is None  # type: ignore[attr-defined]
     corrected = said("更正：sglang suffix decoding 并未合入", known, same={"k"}, shape=always)
     assert not corrected.known and corrected.moved_on == "reported → corrected"  # type: ignore[attr-defined]
+
+
+def test_a_second_measurement_set_against_the_key_points_figure_is_new() -> None:
+    """Probe, 6 December: "a rerun measured only a 28% TTFT drop, below the 35% in the release
+    note" was known from the key point giving 35%, its 28% shown as detail, since it restates
+    the 35%. A figure the claim sets against the record's for one quantity changes it; a figure
+    for what the record states in words stays detail."""
+    known = record(
+        "vl", "vLLM v0.30", "the release note says TTFT drops 35% on Llama 3.3 70B", "chunked prefill is gone"
+    )
+    rerun = said("a community rerun measured only a 28% TTFT drop, below the 35% in the release note", known,
+                 same={"vl"}, shape=UNSURE)  # fmt: skip
+    assert not rerun.known and rerun.new_numbers == ["28%"]  # type: ignore[attr-defined]
+    [evidence] = rerun.evidence  # type: ignore[attr-defined]
+    assert evidence.changes_a_figure
+    detail = said("the release note says TTFT drops 35%, and throughput rises 20%", known, same={"vl"}, shape=UNSURE)
+    assert detail.known and detail.extra_numbers == ["20%"]  # type: ignore[attr-defined]

@@ -253,6 +253,14 @@ def test_a_changed_count_of_agents_makes_the_claim_new_in_either_language() -> N
     assert claim_status(known, "SwarmKV：在 5 个 Agent 的辩论任务上 prefill 计算减少 62%", True).known
 
 
+def test_a_figure_set_against_the_records_for_one_quantity_is_new_though_the_claim_restates_it() -> None:
+    """The cosine decision too: "低于官方所说的 35%" restates the record's figure, and the
+    rerun's 28% is a second measurement of it, not detail (probe, 6 December)."""
+    known = embedded("a", "", "vLLM v0.30：官方 release note 称在 Llama 3.3 70B 上 TTFT 下降 35%", kind=Kind.increment)
+    status = claim_status(known, "vLLM v0.30：社区复测 TTFT 只下降 28%，低于官方所说的 35%", True)
+    assert not status.known and status.new_numbers == ["28%"]
+
+
 def test_points_written_as_ge_dian_are_a_result() -> None:
     assert substantive_numbers("AUC 提升 8 个点") == {"8"}
 

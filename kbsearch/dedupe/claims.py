@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kbsearch.dedupe.claim_numbers import numbers_make_new, stated_for
+from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.judged_passages import judged_passages
@@ -27,7 +27,6 @@ from kbsearch.text.quantities import (
     approximate_figures,
     changes_a_figure,
     new_figures,
-    replaced_figures,
     unstated,
 )
 from kbsearch.text.stages import moved_on
@@ -82,7 +81,7 @@ def judge_claim(
     scorer = config.claim_known
     stated = stated_for(claim, same_items)
     rough = approximate_figures(claim)
-    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), rough)
+    unseen = new_figures(substantive_numbers(claim), stated, replaced_for(claim, same_items), rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
@@ -253,7 +252,8 @@ def judge_said(
     claim's words but not what it says; its coverage of the claim's names, numbers and
     tokens is what tells the two apart. Another record that says the very fact is most
     often the item's own earlier record that the item decision missed."""
-    numbers, replaced, rough = substantive_numbers(claim), replaced_figures(claim), approximate_figures(claim)
+    same_records = [h.known for h in hits if h.known.record.id in same_ids]
+    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_records), approximate_figures(claim)
     weighed = _weigh(claim, (numbers, replaced, rough), hits, same_ids, reader)
     same = _best([w for w in weighed if w.same_item])
     other = _best([w for w in weighed if not w.same_item])
@@ -262,7 +262,7 @@ def judge_said(
         chosen.moved_on = stage_moved(claim, chosen.hit)
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
-    stated = stated_for(claim, [h.known for h in hits if h.known.record.id in same_ids])
+    stated = stated_for(claim, same_records)
     unseen = new_figures(numbers, stated, replaced, rough)
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
