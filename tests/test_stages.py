@@ -171,3 +171,15 @@ def test_code_released_moves_on_from_code_not_yet_open(passage: str) -> None:
 )
 def test_open_and_public_as_kinds_of_model_or_data_say_no_stage(text: str) -> None:
     assert stage_said(text) is None
+
+
+def test_a_passage_tells_a_claims_stage_only_when_it_says_that_stage_or_a_later_one() -> None:
+    from kbsearch.text.stages import told
+
+    assert told("The PR was merged into main", "PR 已合入主分支")
+    assert told("The PR was merged into main", "It ships in release 1.3")  # later still
+    assert not told("The PR was merged into main", "The PR is in review")
+    assert not told("The PR was merged into main", "The method halves the cache")  # tells no stage
+    assert told("更正：加速 2.3 倍（此前报告为 3.1 倍）", "SpecPipe 加速倍数更正：3.1 倍应为 2.3 倍")
+    assert not told("更正：加速 2.3 倍", "加速 3.1 倍")
+    assert told("The method halves the cache", "anything at all")  # a claim of no stage

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kbsearch.dedupe.agreeing import Figures, agrees, contradicts
 from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
@@ -70,9 +71,13 @@ def judge_claim(
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated = stated_for(claim, same_items)
-    rough = approximate_figures(claim)
-    unseen = new_figures(substantive_numbers(claim), stated, replaced_for(claim, same_items), rough)
+    figures = substantive_numbers(claim), replaced_for(claim, same_items), approximate_figures(claim)
+    rough = figures[2]
+    unseen = new_figures(figures[0], stated, figures[1], rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
+    if said and not unseen and known_best is not None:
+        # The passage nearest may contradict what another same-item record states (``agreeing``).
+        known_best = _agreeing_pair(claim, known_best, scored, same_ids, (scorer, restatement), figures)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
@@ -98,6 +103,39 @@ def judge_claim(
         new_numbers=unseen,
         features={name: round(value, 6) for name, value in features.items()},
     )
+
+
+Scored = tuple[float, PassageHit, dict[str, float]]
+Said = tuple[Scorer, bool]
+"""A decision's form and whether the item restates its paper (``restatement``: any passage says it)."""
+
+
+Context = tuple[set[str], Said, Figures]
+"""The same-item records' ids, the decision and the claim's figures."""
+
+
+def _says(said: Said, probability: float) -> bool:
+    form, restatement = said
+    return form.decide(probability) or restatement
+
+
+def _agreeing_pair(
+    claim: str, best: Scored, scored: list[Scored], same_ids: set[str], said: Said, figures: Figures
+) -> Scored:
+    """The cosine decision's best same-item passage, unless it contradicts the claim (an
+    earlier stage, another figure) while another one it says states what the claim does."""
+    if not contradicts(claim, _text(best[1]), best[1].known.stated_numbers, figures):
+        return best
+    agreeing = (
+        pair
+        for pair in scored
+        if pair[1].known.record.id in same_ids and _says(said, pair[0]) and agrees(claim, _text(pair[1]), figures)
+    )
+    return next(agreeing, best)
+
+
+def _text(hit: PassageHit) -> str:
+    return hit.known.passages[hit.index]
 
 
 def stage_moved(claim: str, hit: PassageHit) -> str | None:
@@ -200,6 +238,10 @@ def judge_said(
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = stated_for(claim, same_records)
     unseen = new_figures(numbers, stated, replaced, rough)
+    figures = numbers, replaced, rough
+    if same is not None and not unseen and contradicts(claim, _text(same.hit), same.hit.known.stated_numbers, figures):
+        # It tells an earlier stage or a replaced figure: another same-item passage may state what the claim does.
+        same = _agreeing(claim, same, hits, reader, (same_ids, (form, restatement), figures))
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated, replaced)
@@ -236,6 +278,27 @@ def judge_said(
         features={name: round(value, 6) for name, value in shown.features.items()},
         evidence=[w.evidence() for w in (same, other) if w is not None],
     )
+
+
+def _agreeing(claim: str, same: Weighed, hits: list[PassageHit], reader: PassageReader, context: Context) -> Weighed:
+    """``same``, said but contradicting the claim, or the same-item passage covering most of
+    the claim among those that state what it does (``agreeing.agrees``) and are said too.
+    They are read here, only then: one the judge put past the nearest three may be one."""
+    same_ids, said, figures = context
+    if not _says(said, same.probability):
+        return same
+    agreeing = [
+        h
+        for h in hits
+        if h.known.record.id in same_ids and _text(h) != _text(same.hit) and agrees(claim, _text(h), figures)
+    ]
+    weighed = _weigh(claim, figures, agreeing, same_ids, reader) if agreeing else []
+    for candidate in sorted(weighed, key=_covering, reverse=True):
+        candidate.features["record_coverage"] = same.features["record_coverage"]  # pooled over the passages read
+        candidate.probability = said[0].probability(candidate.features)
+        if _says(said, candidate.probability):
+            return candidate
+    return same
 
 
 def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
@@ -329,8 +392,8 @@ def _pooled_coverage(
 
 def _best(weighed: list[Weighed]) -> Weighed | None:
     """The passage covering most of the claim (the judge's cosine, then USE's, break ties)."""
-    return max(
-        weighed,
-        key=lambda w: (w.features["coverage"], w.features["judge_cosine"], w.features["cosine"]),
-        default=None,
-    )
+    return max(weighed, key=_covering, default=None)
+
+
+def _covering(w: Weighed) -> tuple[float, float, float]:
+    return w.features["coverage"], w.features["judge_cosine"], w.features["cosine"]

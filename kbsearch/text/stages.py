@@ -169,6 +169,20 @@ def moved_on(claim: str, passage: str) -> str | None:
     return None
 
 
+def told(claim: str, passage: str) -> bool:
+    """Whether the passage tells every stage the claim says its item reached, as late or
+    later on each track, and is a correction when the claim corrects what was reported:
+    then the claim moves nothing on from it ("3.1 倍应为 2.3 倍" on record, a card's
+    "v3 更正：加速 2.3 倍" is no news). Vacuously true of a claim that tells no stage."""
+    for track in (_MENTION, _PAPER_MENTION):
+        now = stage_said(claim, track)
+        if now is not None and now.reached:
+            then = stage_said(passage, track)
+            if then is None or then.rank < now.rank:
+                return False
+    return not _CORRECTION.search(claim) or _CORRECTION.search(passage) is not None
+
+
 def _label(said: StageSaid) -> str:
     name = said.stage.name.lower()
     return name if said.reached else f"not yet {name}"
