@@ -27,6 +27,9 @@ def test_a_doc_section_in_a_cluster_is_listed_in_doc_and_a_repeat_again() -> Non
     ).splitlines()
     assert next(line for line in lines if "spark#1" in line).lstrip().startswith("again")
     assert next(line for line in lines if "doc#s3" in line).lstrip().startswith("in doc")
+    # A section is never the same item as the increment it holds (README, issue 25): it holds it.
+    reasons = [line.strip() for line in lines if line.strip().endswith(": ids")]
+    assert reasons == ["same item as jay#1: ids", "holds the item of jay#1: ids"]
 
 
 def test_a_filtered_audit_says_how_many_records_it_chose_and_compared() -> None:

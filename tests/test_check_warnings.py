@@ -5,6 +5,7 @@ with ids another day's file replaces. With the fake encoder."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -35,15 +36,29 @@ def test_check_reports_what_the_parser_skipped_in_json_and_text(
     skipped = [w for w in document["warnings"] if "increment without a title" in w]
     assert len(skipped) == 1 and skipped[0].startswith("line 5")
     assert NO_WRITER in document["warnings"]
-    code, out, _ = run(capsys, "check", str(briefing), "--index", index)
-    assert code == 0 and "input warnings:" in out and "line 5: increment without a title; skipped" in out
+    code, out, err = run(capsys, "check", str(briefing), "--index", index)
+    # On stderr, naming the file as ingest does: a gate's stdout may go to a log or nowhere.
+    assert code == 0 and f"kbsearch: warning: {briefing}: line 5: increment without a title; skipped\n" in err
+    assert f"kbsearch: warning: {briefing}: {NO_WRITER}\n" in err
+    assert "increment without a title" not in out and out.rstrip().endswith("; 2 input warnings on stderr")
+    code, out, err = run(capsys, "check", str(briefing), "--index", index, "--json")
+    assert code == 0 and err == ""  # under --json they are the document's warnings
+
+
+def test_check_of_stdin_warns_naming_stdin(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(UNSIGNED))
+    code, _, err = run(capsys, "check", "-", "--index", index)
+    assert code == 0 and "kbsearch: warning: <stdin>: line 5: increment without a title; skipped\n" in err
 
 
 def test_a_clean_input_has_no_warnings(index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     briefing = write(tmp_path / "brief.md", UNSIGNED.split("增量 2")[0] + "本报告由 Tom 实例自动生成\n")
     _, document = check_json(capsys, "check", str(briefing), "--index", index)
     assert document["warnings"] == []
-    assert "input warnings" not in run(capsys, "check", str(briefing), "--index", index)[1]
+    _, out, err = run(capsys, "check", str(briefing), "--index", index)
+    assert "warning" not in out + err
 
 
 def test_an_undated_reused_inbox_file_is_warned_of_by_ingest_and_check(

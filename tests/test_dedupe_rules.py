@@ -14,7 +14,7 @@ from kbsearch.dedupe.claims import PassageHit, judge_claim
 from kbsearch.dedupe.features import Neighbourhood, latin_names, name_weight
 from kbsearch.dedupe.named_systems import versioned_names
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
-from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, restates_same_paper
+from kbsearch.dedupe.rules import Embedded, around_of, compare, compare_all, restates_same_paper, ruled_out
 from kbsearch.dedupe.verdict import decide
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import substantive_numbers
@@ -357,8 +357,9 @@ def test_a_records_tokens_are_held_once_and_shared_with_other_records() -> None:
 
 def test_a_doc_section_is_never_the_same_item_as_an_increment_it_covers() -> None:
     """Issue 25: a living-doc section is a survey of its field. Said in the very same words, it is
-    still another item (the claims it states stay evidence); about the item's own arXiv id, it is
-    the paper's accepted home."""
+    still another item (the claims it states stay evidence); listing the item's own arXiv id, it
+    holds the paper, and is still not the item (the ids rule came first: "same item as
+    doc/inference#§1.1 (both are about arXiv 2606.01927)", a new user's probe, 6 December)."""
     words = "vLLM and SGLang lead serving; FP4 kernels land in FlashInfer"
     section = embedded("doc/inference#§1.1", "§1.1 engines", words, kind=Kind.doc_section)
     item = embedded("x", "FlashInfer FP4", words, kind=Kind.increment)
@@ -367,7 +368,11 @@ def test_a_doc_section_is_never_the_same_item_as_an_increment_it_covers() -> Non
     assert match.probability >= match.threshold  # the learned decision alone would have merged them
     listed = embedded("doc/inference#§1.3", "§1.3 KV cache", words, kind=Kind.doc_section, arxiv_ids=["2607.17715"])
     about = embedded("y", "C2KV", "another text", kind=Kind.increment, arxiv_ids=["2607.17715"])
-    assert judge(about, listed).same_item and judge(about, listed).rule is Rule.shared_id
+    for a, b in ((about, listed), (listed, about)):  # checking an increment, and checking the doc
+        match = judge(a, b)
+        assert not match.same_item and match.rule is Rule.doc_section and match.shared_ids == ["2607.17715"]
+        assert "it lists arXiv 2607.17715" in match.reasons[0]
+        assert not ruled_out(a, b, CONFIG)  # what the section states stays evidence for the claims
 
 
 def test_titles_naming_two_rare_systems_are_two_items() -> None:

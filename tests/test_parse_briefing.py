@@ -208,7 +208,7 @@ def test_ascii_punctuation_and_heading_prefix(tmp_path: Path) -> None:
     assert first.claims == ["first point", "second point | with a pipe"]
     assert (first.credibility, first.section) == ("中", "§2.1")
     assert (first.topic, first.date, first.instance) == ("llm-infra", dt.date(2026, 9, 20), "spark")
-    assert second.title == "Second idea（本次新增）" and second.anchor == "本次新增"
+    assert second.title == "Second idea" and second.anchor == "本次新增"
     assert second.claims == ["a", "b", "c"] and second.cited_ids == ["2609.22222"]
     assert [(m.arxiv_id, m.claims_new, m.anchored_on) for m in parsed.id_mentions] == [
         ("2609.11111", True, None),

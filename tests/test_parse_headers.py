@@ -41,6 +41,23 @@ def test_a_marker_in_the_headers_brackets_or_as_a_tag_is_the_anchor(line: str, a
 
 
 @pytest.mark.parametrize(
+    ("line", "title", "anchor"),
+    [
+        ("增量 3：TreeSpec：树状草稿的投机解码（本次新增，⭐⭐⭐）", "TreeSpec：树状草稿的投机解码", "本次新增"),
+        ("增量 2：**Second idea**（本次新增）", "Second idea", "本次新增"),
+        ("增量 2【工程】Idea （新增）", "Idea", "新增"),
+        ("增量 2：Idea（本次新增、与 §1.5 相关，⭐⭐）", "Idea（与 §1.5 相关）", "本次新增"),
+        ("增量 2：Idea (新增 SGLang 后端) ★", "Idea (新增 SGLang 后端)", None),
+    ],
+)
+def test_a_marker_read_as_a_tag_leaves_the_title(line: str, title: str, anchor: str | None) -> None:
+    """（本次新增，⭐⭐⭐）: the stars came out of the title and the marker stayed,
+    as 'TreeSpec：树状草稿的投机解码（本次新增）'; words of the title's prose stay."""
+    header = read_header(line)
+    assert header is not None and (header.title, header.anchor) == (title, anchor)
+
+
+@pytest.mark.parametrize(
     ("line", "title", "section", "anchor"),
     [
         ("增量 1【KV Cache · §1.3 Title text ★★", "Title text", "§1.3", None),

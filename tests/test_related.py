@@ -132,8 +132,8 @@ def test_explain_lists_every_rule_and_the_deciding_one(index: str, capsys: pytes
     rules = explained["rules"]
     assert [r["rule"] for r in rules] == [
         "arxiv ids",
-        "identical text",
         "doc section",
+        "identical text",
         "paper-card titles",
         "named systems",
         "learned",

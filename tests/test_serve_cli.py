@@ -4,6 +4,7 @@ run, a CLI ingest seen by the running server, MCP over HTTP behind the token."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -78,11 +79,25 @@ def test_cli_output_through_the_server_is_the_local_output(
             remote = run(capsys, *argv, *output, "--server", server.url, "--token-file", str(token_file))
             assert remote[0] == local[0], (argv, remote[2])
             assert normalized(remote[1]) == normalized(local[1]), argv
+    # What the parser skipped, on stderr naming the file, through the server as locally.
+    skipped = tmp_path / "2026-09-22-skipped.md"
+    untitled = BRIEFING.replace("## 增量 2：GPU 作业健康检查新增按 rank 的 step 时间告警", "## 增量 2：")
+    skipped.write_text(untitled, encoding="utf-8")
+    warned = f"kbsearch: warning: {skipped}: line 13: increment without a title; skipped\n"
+    local = run(capsys, "check", str(skipped), "--index", str(index), "--local")
+    remote = run(capsys, "check", str(skipped), "--server", server.url, "--token-file", str(token_file))
+    assert warned in local[2] and warned in remote[2]
     monkeypatch.setenv("KBSEARCH_SERVER", server.url)
     monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
     monkeypatch.setattr("sys.stdin.read", lambda: "TriAttention frequency-domain KV cache compression\n10.7x less")
     code, out, _ = run(capsys, "check", "-", "--json")
     assert code == 1 and '"verdict": "DUPLICATE"' in out
+    # Stdin named with --path is read as that file there too: its ids, its date and writer.
+    named = "inbox/stephen/2026-09-21-inference-e1prep.md"
+    monkeypatch.setattr("sys.stdin.read", lambda: BRIEFING)
+    remote = json.loads(run(capsys, "check", "-", "--path", named, "--json")[1])
+    local = json.loads(run(capsys, "check", named, "--json", "--index", str(index), "--local")[1])
+    assert remote["input"] == named and [i["id"] for i in remote["items"]] == [i["id"] for i in local["items"]]
 
 
 def test_the_client_says_what_went_wrong(

@@ -350,7 +350,7 @@ async def test_check_screen_shows_five_verdicts_for_a_briefing(index: str, brief
 
 @drive
 async def test_the_check_summary_shows_what_the_parser_skipped(index: str, tmp_path: Path) -> None:
-    """An increment with no title has no row; the summary says so, as the CLI's "input warnings:" do."""
+    """An increment with no title has no row; the summary says so, as the CLI's warnings on stderr do."""
     skipped = tmp_path / "brief.md"
     skipped.write_text(
         "inference · E1 预消化简报(2026-09-20)\n增量 1：Ring buffers for KV pages（⭐⭐）\n要点：\n- a point\n"
@@ -379,7 +379,7 @@ async def test_accept_is_all_or_nothing_and_asks_first(index: str) -> None:
         await wait_for(pilot, lambda: screen.result is not None, "the check")
         assert screen.result is not None and Verdict.DUPLICATE in [i.verdict for i in screen.result.items]
         screen.query_one(VerdictTable).focus()
-        await pilot.press("a")
+        await pilot.press("ctrl+a")
         assert app.screen is screen
         assert any(n.message.startswith("Nothing accepted: ") for n in app._notifications)
         screen.start("-", "Cached-input pricing at one tenth of list price\nthree providers bill cached tokens at 10%")
@@ -387,11 +387,11 @@ async def test_accept_is_all_or_nothing_and_asks_first(index: str) -> None:
         keep = [item.id for item in screen.result.items]
         assert [item.verdict for item in screen.result.items] == [Verdict.NEW]
         screen.query_one(VerdictTable).focus()
-        await pilot.press("a")
+        await pilot.press("ctrl+a")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
+        await pilot.press("escape")
         assert app.screen is screen and not screen.result.accepted
-        await pilot.press("a", "y")
+        await pilot.press("ctrl+a", "ctrl+y")
         await wait_for(pilot, lambda: bool(screen.result and screen.result.accepted), "the accept")
         assert screen.result.accepted == keep
         await wait_for(

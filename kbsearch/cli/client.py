@@ -3,8 +3,9 @@ or the server that runs for the index (its ``serve.json``).
 
 A ``kbsearch serve --http`` writes its address and pid into the index folder
 (``serve.json``, mode 0600) and removes it on exit. The commands that have a
-server form use it when it answers, with a token from the same folder, so a
-user gets the warm server's speed without a flag; ``--local`` opts out. An
+server form use it when it answers, with the user's token ($KBSEARCH_TOKEN,
+--token-file) or else one from the same folder, so a user gets the warm
+server's speed without a flag; ``--local`` opts out. An
 entry whose process is gone is stale: ignored, and named by ``doctor``.
 
 The server answers with the very document ``--json`` prints, so the CLI
@@ -30,13 +31,17 @@ TIMEOUT = 300.0
 """Seconds to wait for an answer: a check of a long briefing, or one queued behind another writer."""
 
 
-def found_server(index: str | None) -> tuple[str, str] | None:
+def found_server(index: str | None, given: str | None = None) -> tuple[str, str] | None:
     """(url, token) of the live server that runs for the index folder, when it left its
-    entry and a token this user can read: the write token, else the read token."""
+    entry. The token is ``given`` (the user's: ``given_token``) when there is one, so a
+    read token never accepts; else one from the folder that this user can read: the
+    write token, else the read token."""
     root = Path(index or settings().index or "index")
     entry = read_entry(root)
     if entry is None or not entry.alive():
         return None
+    if given:
+        return entry.url.rstrip("/"), given
     for name in (WRITE_TOKEN, READ_TOKEN):
         try:
             value = (root / name).read_text(encoding="utf-8").strip()
@@ -53,8 +58,8 @@ def server_url(given: str | None) -> str | None:
     return url.rstrip("/") if url else None
 
 
-def token(token_file: str | None) -> str:
-    """The bearer token: --token-file's content, else $KBSEARCH_TOKEN."""
+def given_token(token_file: str | None) -> str | None:
+    """The token the user gave: --token-file's content, else $KBSEARCH_TOKEN; None for neither."""
     if token_file:
         try:
             value = Path(token_file).read_text(encoding="utf-8").strip()
@@ -62,6 +67,12 @@ def token(token_file: str | None) -> str:
             raise KbError(f"cannot read the token file: {err.strerror}", path=token_file) from err
     else:
         value = (settings().token or "").strip()
+    return value or None
+
+
+def token(token_file: str | None) -> str:
+    """The bearer token for a named server: the one the user gave (``given_token``)."""
+    value = given_token(token_file)
     if not value:
         raise KbError(
             "the server needs a token",

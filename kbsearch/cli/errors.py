@@ -37,9 +37,11 @@ EXIT_BROKEN_PIPE = 128 + 13
 
 class UsageError(Exception):
     """The command line itself is wrong (raised instead of argparse's exit),
-    with what to do about it when kbsearch can tell (``hint``)."""
+    with what to do about it when kbsearch can tell (``hint``). ``usage`` is
+    None for a bad value of an option: the message names the option and what
+    it takes, in one line, as every other error is said."""
 
-    def __init__(self, message: str, usage: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, usage: str | None, hint: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.usage = usage
@@ -63,6 +65,47 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.format_usage())
 
+    # argparse's own hooks (no public ones): a bad value of an option is said in one line.
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as err:
+            raise bad_value(action, arg_string, err) from None
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as err:
+            raise bad_value(action, value, err) from None
+
+
+def bad_value(action: argparse.Action, value: Any, err: argparse.ArgumentError) -> Exception:
+    """A bad value of an option as one line: the option, the value, what it takes; argparse's
+    error (with the usage) for a positional argument or a command, whose usage is the help."""
+    if not action.option_strings:
+        return err
+    option = max(action.option_strings, key=len)
+    if action.choices is not None and value not in action.choices:
+        choices = [str(choice) for choice in action.choices]
+        meant = closest(str(value), choices)
+        message = f"{option}: {value!r} is not one of {', '.join(choices)}"
+        return UsageError(message, None, f"did you mean {meant}?" if meant else None)
+    if action.type in (int, float):
+        return UsageError(f"{option}: {value!r} is not a {'whole ' if action.type is int else ''}number", None)
+    return UsageError(f"{option}: {err.message}", None)  # a type of kbsearch's own says what it takes
+
+
+def closest(word: str, known: list[str]) -> str | None:
+    """What ``word`` is a shortening or a misspelling of: the only one of ``known`` starting with it,
+    else the nearest by difflib, their dashes aside, when near enough (0.7: --bogus is no --verbose)."""
+    bare = word.lstrip("-")
+    starting = [name for name in known if name.startswith(word)] if len(bare) > 1 else []
+    if len(starting) == 1:
+        return starting[0]
+    names = {name.lstrip("-"): name for name in known}
+    close = difflib.get_close_matches(bare, list(names), n=1, cutoff=0.7)
+    return names[close[0]] if close else None
+
 
 class CommandParser(Parser):
     """A command's parser (``kbsearch check …``): it refuses an unknown option
@@ -85,8 +128,8 @@ def meant_options(extras: list[str], parser: argparse.ArgumentParser) -> str | N
     names = [word.split("=", 1)[0] for word in extras]
     meant: dict[str, str] = {}
     for name in names:
-        if name.startswith("-") and name not in known and (close := difflib.get_close_matches(name, known, n=1)):
-            meant[name] = close[0]
+        if name.startswith("-") and name not in known and (close := closest(name, known)):
+            meant[name] = close
     if len(meant) == 1:
         return f"did you mean {next(iter(meant.values()))}?"
     if meant:
@@ -108,7 +151,7 @@ def with_command_hint(err: UsageError, argv: list[str], parser: argparse.Argumen
     the command line with them after it: argparse reads them as
     ``kbsearch``'s own, which has none but ``--version``."""
     if err.usage != parser.format_usage():
-        return err  # a command's own error: the command was found
+        return err  # a command's own error (or an option's bad value): the command was found
     commands = _commands(parser)
     words = argv[: argv.index("--")] if "--" in argv else argv
     typed = _first_word(words, _option_arities(parser))
@@ -150,8 +193,8 @@ def _spelt_right(word: str, options: dict[str, bool]) -> str | None:
     name, equals, value = word.partition("=")
     if name in options or _is_option(word, options):
         return word
-    close = difflib.get_close_matches(name, list(options), n=1) if word.startswith("--") else None
-    return close[0] + equals + value if close else None
+    close = closest(name, list(options)) if word.startswith("--") else None
+    return close + equals + value if close else None
 
 
 def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -228,12 +271,13 @@ def report_internal_error(err: Exception, *, as_json: bool) -> int:
 
 
 def report_usage_error(err: UsageError, *, as_json: bool) -> int:
+    usage = err.usage.strip() if err.usage is not None else None
     if as_json:
-        payload = {"error": err.message, "hint": err.hint, "usage": err.usage.strip(), "exit_code": EXIT_USAGE}
+        payload = {"error": err.message, "hint": err.hint, "usage": usage, "exit_code": EXIT_USAGE}
         print(inert_json(json.dumps(payload, ensure_ascii=False)), file=sys.stderr)
     else:
-        said = f"{err.message}; {err.hint}" if err.hint else err.message
-        print(f"{err.usage.rstrip()}\nkbsearch: error: {clean(said, one_line=True)}", file=sys.stderr)
+        said = clean(f"{err.message}; {err.hint}" if err.hint else err.message, one_line=True)
+        print(f"{usage}\nkbsearch: error: {said}" if usage else f"kbsearch: {said}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.text import Text
 
+    from kbsearch.dedupe.results import CheckResult
     from kbsearch.kb import KnowledgeBase
 
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
@@ -40,6 +41,50 @@ def emit(args: argparse.Namespace, result: BaseModel, as_text: Callable[[Any], s
 def print_notes(kb: KnowledgeBase) -> None:
     for note in kb.notes:
         print(f"kbsearch: note: {clean(note, one_line=True)}", file=sys.stderr)
+
+
+def stdin_name(args: argparse.Namespace) -> str | None:
+    """The file ``check - --path FILE`` reads stdin as, resolved as ingest resolves a file (so that
+    the records it accepts are the ones ingest finds later); None without ``--path``."""
+    from pathlib import Path
+
+    from kbsearch.errors import KbError
+
+    if args.path is None:
+        return None
+    if args.input != "-":
+        raise KbError(
+            f"--path names the text read from stdin (-), and {args.input} is a file, named by itself",
+            hint=f"drop --path, or pipe the file in: kbsearch check - --path {args.path} < {args.input}",
+        )
+    if not args.path.strip():
+        raise KbError("--path is empty", hint="name the file stdin's text is published as, or leave --path out")
+    return str(Path(args.path).resolve())
+
+
+def warn_unnamed_stdin(args: argparse.Namespace, result: CheckResult) -> bool:
+    """Add a warning to what ``check - --accept`` stored without ``--path``: ids of no file,
+    which an ingest of the file published from the text does not find, and stores again."""
+    if args.input != "-" or args.path is not None or not result.accepted:
+        return False
+    shown = result.accepted[0] + (f" and {len(result.accepted) - 1} more" if len(result.accepted) > 1 else "")
+    result.warnings.append(
+        f"no file name: accepted as {shown}, ids no file has, so ingesting the file it is published "
+        "as stores it again: name that file with --path FILE ('kbsearch remove ID' undoes this accept)"
+    )
+    return True
+
+
+def print_check_warnings(args: argparse.Namespace, result: CheckResult) -> None:
+    """What the parser skipped or could not tell in check's input, on stderr after the verdicts
+    (a gate's stdout may go to a log or nowhere); ``--json`` carries them in ``warnings``."""
+    if args.json or not result.warnings:
+        return
+    from kbsearch.render import check_warnings
+
+    sys.stdout.flush()  # on a terminal, after the verdicts they qualify
+    for line in check_warnings(result):
+        print(f"kbsearch: {line}", file=sys.stderr)
 
 
 def say_waiting() -> None:

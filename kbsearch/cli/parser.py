@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,13 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --accept: let an item overwrite a stored record of another item under the same id",
     )
+    check.add_argument(
+        "--path",
+        metavar="FILE",
+        help="with INPUT -: read stdin as this file (never opened): its name gives the format and the records' "
+        "ids, date and writer, as 'check FILE' and 'ingest FILE' read them, so an accepted text is not stored "
+        "again by the file's ingest",
+    )
     check.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     check.add_argument(
         "--bulk",
@@ -166,7 +174,12 @@ def _remote() -> Parser:
         metavar="URL",
         help="ask a running 'kbsearch serve --http' (its index and model) instead (default: $KBSEARCH_SERVER)",
     )
-    remote.add_argument("--token-file", metavar="FILE", help="the server's bearer token (default: $KBSEARCH_TOKEN)")
+    remote.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="the server's bearer token (default: $KBSEARCH_TOKEN; for a found server with neither, "
+        "its index folder's write token, else its read token)",
+    )
     return remote
 
 
@@ -321,11 +334,16 @@ def _filter_text(field: str) -> Callable[[str], str]:
 
 
 def _until(value: str) -> dt.date | str:
-    return "half" if value == "half" else _date(value)
+    try:
+        return "half" if value == "half" else _date(value)
+    except argparse.ArgumentTypeError as err:
+        raise argparse.ArgumentTypeError(f"{err} (or 'half')") from err
 
 
 def _date(value: str) -> dt.date:
     try:
         return dt.date.fromisoformat(value)
     except ValueError as err:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2026-09-19") from err
+        # 2026-13-01 is written right and still no day: say which part is wrong.
+        why = f" ({err})" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else ""
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date{why}; write YYYY-MM-DD, like 2026-09-19") from err

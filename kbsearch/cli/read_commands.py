@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 
 import kbsearch.runtime.timings as timings
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, emit, open_kb, print_notes, print_styled
-from kbsearch.cli.remote import ask_server, filter_fields, print_answer
-from kbsearch.errors import KbError
+from kbsearch.cli.remote import ask_server, filter_fields, print_answer, require_k
 from kbsearch.text.terminal import inert_json
 
 if TYPE_CHECKING:
@@ -24,9 +23,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         from kbsearch import render
         from kbsearch.responses import SearchMode, SearchResponse
 
-    if args.k < 1:
-        raise KbError(f"-k must be at least 1, not {args.k}")
-
+    require_k(args)
     flt = search_filter(args)  # refused here, before any server is asked
     answer = ask_server(args, "search", {"query": args.query, "k": args.k, "mode": args.mode, **filter_fields(args)})
     if answer is not None:
@@ -74,7 +71,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         emit(args, listing, render.listing_text)
     elif args.format in ("ids", "tsv"):
-        print(render.listing_ids(listing) if args.format == "ids" else render.listing_tsv(listing))
+        rows = render.listing_ids(listing) if args.format == "ids" else render.listing_tsv(listing)
+        if rows:  # no id, no line: an empty line is an empty id to 'while read id'
+            print(rows)
         if listing.unknown_filters:  # on stderr: stdout stays ids or rows for the next program
             print(render.unknown_filters_text(listing.unknown_filters), file=sys.stderr)
     else:

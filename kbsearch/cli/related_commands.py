@@ -7,15 +7,14 @@ import argparse
 
 from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
 from kbsearch.cli.read_commands import search_filter
-from kbsearch.cli.remote import ask_server, config_fields, filter_fields, print_answer
+from kbsearch.cli.remote import ask_server, config_fields, filter_fields, print_answer, require_k
 from kbsearch.errors import KbError
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
     from kbsearch import render
 
-    if args.k < 1:
-        raise KbError(f"-k must be at least 1, not {args.k}")
+    require_k(args)
     flt = search_filter(args)  # refused here, before any server is asked
     answer = ask_server(args, "similar", {"id": args.id, "k": args.k, **filter_fields(args)})
     if answer is not None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import kbsearch.runtime.timings as timings
-from kbsearch.cli.output import print_styled
+from kbsearch.cli.output import print_check_warnings, print_styled, warn_unnamed_stdin
 from kbsearch.errors import KbError
 from kbsearch.text.terminal import inert_json
 
@@ -26,17 +26,32 @@ FILTERS = ("kind", "instance", "topic", "section", "since", "until")
 
 def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     """(url, token, found) of the server to ask: named (found False), or found running for
-    the index; None to run locally. A command naming a model of its own runs locally."""
+    the index; None to run locally. A command naming a model of its own runs locally. The
+    token is the user's ($KBSEARCH_TOKEN, --token-file) whenever given, a found server's too."""
     with timings.phase("imports"):  # the settings and pydantic: a cold run's, whichever path it takes
-        from kbsearch.cli.client import found_server, server_url, token
+        from kbsearch.cli.client import found_server, given_token, server_url, token
 
     if args.local:
         return None
     url = server_url(args.server)
     if url is not None:
         return url, token(args.token_file), False
-    found = None if args.model else found_server(args.index)
+    found = None if args.model else found_server(args.index, given_token(args.token_file))
     return None if found is None else (*found, True)
+
+
+def require_k(args: argparse.Namespace) -> None:
+    """``-k`` of 1 or more, and no more than a server answers when one is asked (a found one
+    too): its validator's words (``k: Input should be …``) said nothing of the flag or of --local."""
+    if args.k < 1:
+        raise KbError(f"-k must be at least 1, not {args.k}")
+    from kbsearch.serve.requests import MAX_K
+
+    if args.k > MAX_K and (target := server_for(args)) is not None:
+        raise KbError(
+            f"-k must be at most {MAX_K} when a server answers ({target[0]}), not {args.k}",
+            hint="lower -k, or pass --local to read the index here, which takes any -k",
+        )
 
 
 def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -> str | None:
@@ -109,8 +124,9 @@ def config_fields(args: argparse.Namespace) -> dict[str, Any]:
     return read(args.config) if args.config else {}
 
 
-def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | None:
-    """``check`` through the server (its exit code), or None when no server is named."""
+def check_remotely(args: argparse.Namespace, stdin_text: str | None, named: str | None) -> int | None:
+    """``check`` through the server (its exit code), or None when no server is named.
+    ``named``: the file stdin is read as (``--path``), resolved here, where it is."""
     with timings.phase("imports"):  # the settings, pydantic and the result types: a cold run's, whichever path
         from kbsearch import render
         from kbsearch.cli.client import check_body, server_url
@@ -125,12 +141,16 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None) -> int | No
     if target is None:
         return None
     text, path = check_body(args.input, stdin_text)
-    body = {"text": text, "path": path, "input": args.input, "as_of": args.as_of, "accept": args.accept}
+    body = {"text": text, "path": path or named, "input": args.path or args.input}
+    body |= {"as_of": args.as_of, "accept": args.accept}
     if args.replace:
         body["replace"] = True
     answer = ask_server(args, "check", {**body, "config": config_fields(args)})
     if answer is None:
         return None  # the found server stopped meanwhile
     result = CheckResult.model_validate_json(answer)
+    if warn_unnamed_stdin(args, result):
+        answer = result.model_dump_json(indent=2)
     print_answer(args, answer, result, render.check_text)
+    print_check_warnings(args, result)
     return result.exit_code

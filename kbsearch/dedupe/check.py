@@ -24,18 +24,18 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.claim_inputs import ClaimInputs
+from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.flags import item_flags, seen_order, table_flags
+from kbsearch.dedupe.flags import item_flags, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
-from kbsearch.dedupe.verdict import decide
+from kbsearch.dedupe.verdict import decide, first_seen, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.models import line_of
@@ -85,7 +85,7 @@ class Checker:
         self._loaded: dict[int, Embedded] = {}
         self._kept = kept_records(store)
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
-        self._claim_inputs = ClaimInputs(self.judge, self._reader, _claims_of)
+        self._claim_inputs = ClaimInputs(self.judge, self._reader, claims_of)
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -111,7 +111,7 @@ class Checker:
         # Split once: encoding and Embedded share them. Each claim is judged on
         # its own, so a claim that is not a stored passage (a sentence of a
         # short text) is embedded too, after the passages.
-        passages = [_with_claims(item) for item in items]
+        passages = [with_claims(item) for item in items]
         texts = [p for each in passages for p in each]
         # The judge and its token graph run beside the index's encoder: a short
         # item's runs are too small to use both cores each, so one after the
@@ -188,7 +188,7 @@ class Checker:
         claims = self._claims(item, flt, same)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
-        first = _first_seen([m for m in matches if m.same_item])
+        first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
         return ItemResult(
             id=record.id,
             title=record.title,
@@ -207,6 +207,16 @@ class Checker:
             notes=input_notes(matches, in_input) + self._later_notes(item, flt),
         )
 
+    def _sections(
+        self, item: Embedded, known: dict[str, Embedded], matches: list[Match], claims: list[ClaimStatus]
+    ) -> list[Match]:
+        """The living-doc sections stating every claim (``stating_sections``), compared with the item."""
+        wanted = set(stating_sections(claims))
+        missing = self._load(list(self.store.rowids_of(wanted - {m.id for m in matches}).values()))
+        if missing:  # a claim's nearest passage, not a candidate: compared among the candidates
+            matches = compare_all(item, [*known.values(), *missing.values()], self.config, self.name_count)
+        return [m for m in matches if m.id in wanted]
+
     def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
         """When the item's own date hid later records: those that would have been the same item."""
         day = flt.not_after
@@ -222,8 +232,9 @@ class Checker:
             if m.same_item and m.date and m.date > day
         ]
         return [
-            f"{m.id} ({m.instance or 'unknown'}, {m.date}) would also be the same item, but was written after "
-            f"this item's date {day} and so is no evidence that it repeats anything (--as-of {m.date} compares with it)"
+            f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date}) would also be the same item, "
+            f"but was written after this item's date {day} and so is no evidence that it repeats anything "
+            f"(--as-of {m.date} compares with it)"
             for m in later
         ]
 
@@ -311,7 +322,7 @@ class Checker:
         return found
 
     def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
-        texts = _claims_of(item.record)
+        texts = claims_of(item.record)
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
         judged = self._judged_claims(texts, self._claim_judge_vectors(item, texts, same), same)
@@ -381,18 +392,3 @@ class Checker:
         """A same-item record's passages embedded by the judge, kept across checks."""
         assert self.judge is not None
         return judged_passages(self.judge).vectors(known.passages)
-
-
-def _first_seen(same: list[Match]) -> Match | None:
-    # In first-seen order; of one writer's records on one day, the one most surely the same item.
-    return min(same, key=lambda m: (*seen_order(m.date, m.kind, m.instance), -m.probability, m.id), default=None)
-
-
-def _with_claims(item: Record) -> list[str]:
-    own = item.passages()
-    return own + [claim for claim in item.claim_texts() if claim not in own]
-
-
-def _claims_of(item: Record) -> list[str]:
-    """What the claim decisions judge: the item's claims, else its whole text."""
-    return item.claim_texts() or [item.embed_text()]

@@ -33,9 +33,9 @@ def read_check_input(source: str, stdin_text: str | None) -> CheckInput:
     limits = active_limits()
     if source == STDIN:
         limits.check_text(stdin_text or "", "<stdin>")
-        items = _from_text(stdin_text or "")
+        items, warnings = _from_text(stdin_text or "")
         limits.check_items(items, "<stdin>")
-        return CheckInput(items, None, [], [])
+        return CheckInput(items, None, [], warnings)
     path = _input_file(source)
     if path.suffix.lower() == ".jsonl":
         # A local JSONL file is a pipeline's batch, of any length (a day of a feed is
@@ -99,8 +99,9 @@ def read_named_text(text: str, name: str) -> CheckInput:
     return CheckInput(parsed.records, parsed.source, parsed.id_mentions, parsed.warnings)
 
 
-def _from_text(text: str) -> list[Record]:
-    """A briefing or JSONL on stdin is read as such; any other text is one increment."""
+def _from_text(text: str) -> tuple[list[Record], list[str]]:
+    """A briefing or JSONL on stdin is read as such, with what its parser warned of;
+    any other text is one increment."""
     if not text.strip():
         raise KbError("stdin is empty", hint="pipe a briefing or the text of one increment into 'kbsearch check -'")
     try:
@@ -108,10 +109,9 @@ def _from_text(text: str) -> list[Record]:
     except KbError:
         parsed = None
     if parsed is not None and parsed.format in {"briefing", "jsonl"} and parsed.records:
-        return parsed.records
+        return parsed.records, parsed.warnings
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     title, body = lines[0][:300], "\n".join(lines[1:])
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-    return [
-        Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body, arxiv_ids=extract_arxiv_ids(text))
-    ]
+    arxiv_ids = extract_arxiv_ids(text)
+    return [Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body, arxiv_ids=arxiv_ids)], []

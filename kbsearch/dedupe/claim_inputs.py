@@ -70,3 +70,14 @@ class ClaimInputs:
                     return
                 checkpoint()  # a large check stops here once its request is over budget
                 self.reader.token_rows(claims[start : start + CLAIM_TOKEN_BATCH])
+
+
+def with_claims(item: Record) -> list[str]:
+    """The item's passages, then each of its claims that is not one: every text a check embeds of it."""
+    own = item.passages()
+    return own + [claim for claim in item.claim_texts() if claim not in own]
+
+
+def claims_of(item: Record) -> list[str]:
+    """What the claim decisions judge: the item's claims, else its whole text."""
+    return item.claim_texts() or [item.embed_text()]

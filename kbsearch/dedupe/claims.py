@@ -1,7 +1,6 @@
-"""Is a claim (要点) of an item known? Each claim against the passages of the
-records the item was judged the same item as, and the closest passages of
-any record: known when a same-item record says it (for an item with none,
-its nearest passage), and no result number in it is unseen.
+"""Is a claim (要点) of an item known? Each claim against the passages of the records the item
+was judged the same item as, and the closest passages of any record: known when a same-item
+record says it (for an item with none, its nearest passage), and no result number in it is unseen.
 
 Two summaries of different papers on one topic read alike sentence by
 sentence; counting those would call a new paper a duplicate.
@@ -71,12 +70,11 @@ def judge_claim(
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated = stated_for(claim, same_items)
-    figures = substantive_numbers(claim), replaced_for(claim, same_items), approximate_figures(claim)
-    rough = figures[2]
-    unseen = new_figures(figures[0], stated, figures[1], rough)
+    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), approximate_figures(claim)
+    unseen = new_figures(numbers, stated, replaced, rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
     if said and not unseen and known_best is not None:
-        # The passage nearest may contradict what another same-item record states (``agreeing``).
+        figures = numbers, replaced, rough  # the nearest may contradict what another record states (``agreeing``)
         known_best = _agreeing_pair(claim, known_best, scored, same_ids, (scorer, restatement), figures)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
@@ -91,12 +89,13 @@ def judge_claim(
         text=claim,
         known=known,
         moved_on=moved,
-        extra_numbers=sorted(unstated(substantive_numbers(claim), stated, rough)) if known else [],
+        extra_numbers=sorted(unstated(numbers, stated, rough)) if known else [],
         score=round(probability, 4),
         threshold=scorer.threshold,
         restated=known and not scorer.decide(probability),
         cosine=round(min(1.0, hit.cosine), 4),
         best_id=record.id,
+        best_kind=record.kind,
         best_instance=record.instance,
         best_date=record.date,
         best_text=hit.known.passages[hit.index][:300],
@@ -269,6 +268,7 @@ def judge_said(
         restated=said_same and not form.decide(shown.probability),
         cosine=round(min(1.0, shown.hit.cosine), 4),
         best_id=record.id,
+        best_kind=record.kind,
         best_instance=record.instance,
         best_date=record.date,
         best_text=shown.hit.known.passages[shown.hit.index][:300],

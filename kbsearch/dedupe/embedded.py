@@ -15,8 +15,9 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
-from kbsearch.dedupe.named_systems import Named, cited_names, versioned_names
+from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
 from kbsearch.records import Record
+from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
 from kbsearch.text.textsim import language, lexical_tokens, normalized, numbers, substantive_numbers
@@ -107,7 +108,16 @@ class Embedded:
         rare = config.rare_name_records
         cited = self._cited_names - self._title_coined
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
-        return Named(self.title_names(config, name_count), self.all_names - cited, is_rare, cited)
+        title = systems_only(self.title_names(config, name_count))
+        every = systems_only(self.all_names - cited)
+        return Named(title, every, is_rare, cited, systems_only(frozenset(self._title_coined)))
+
+    @cached_property
+    def anchored_ids(self) -> frozenset[str]:
+        """The ids written with an earlier day's anchor note (``text.anchors``): neither
+        the record's subject nor a bare citation."""
+        record = self.record
+        return frozenset(anchored_ids("\n".join([record.relation or "", self.whole_text, *record.claims])))
 
     @cached_property
     def _cited_names(self) -> frozenset[str]:

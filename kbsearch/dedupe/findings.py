@@ -27,17 +27,16 @@ def rule_findings(
     a, b = item.record, known.record
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
+    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
     found = [RuleFinding(rule="arxiv ids", says=None, detail="no arXiv id is about both, or cited by one")]
-    if shared:
+    if shared and one_doc:  # a section listing the item's id is still a section (the next rule)
+        found[0] = RuleFinding(rule="arxiv ids", says=None, detail=f"both are about arXiv {', '.join(shared)}")
+    elif shared:
         found[0] = RuleFinding(rule="arxiv ids", says=True, detail=f"both are about arXiv {', '.join(shared)}")
     elif cited:
         found[0] = RuleFinding(rule="arxiv ids", says=False, detail=f"one only cites arXiv {', '.join(cited)}")
     elif a.arxiv_ids and b.arxiv_ids:
         found[0] = RuleFinding(rule="arxiv ids", says=False, detail="about different arXiv ids")
-    identical = item.normalized_text == known.normalized_text
-    detail = "identical text" if identical else "the texts differ"
-    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))
-    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
     found.append(
         RuleFinding(
             rule="doc section",
@@ -45,6 +44,9 @@ def rule_findings(
             detail=DOC_SECTION if one_doc else "not a section beside an item",
         )
     )
+    identical = item.normalized_text == known.normalized_text
+    detail = "identical text" if identical else "the texts differ"
+    found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))
     by_title = same_paper_title(a, b, config)
     found.append(
         RuleFinding(rule="paper-card titles", says=None, detail="not two paper cards with titles that settle it")

@@ -72,5 +72,16 @@ def item_flags(record: Record, first: Match | None) -> list[Flag]:
     other = first.instance is not None and first.instance != record.instance
     if not (earlier or other):
         return []
-    seen = f"{first.instance or 'unknown'} on {first.date or 'an unknown day'}"
-    return [Flag.seen_before(first, f"marked {marker!r} but first seen by {seen} ({first.id})")]
+    return [Flag.seen_before(first, f"marked {marker!r} but {first_seen_words(first)}")]
+
+
+def first_seen_words(first: Match) -> str:
+    """Who had it first, in words: a writer (``first seen by jay on 2026-09-17 (id)``), or a
+    record no writer wrote, by name: ``first in doc/inference §1.1 on 2026-09-18``, ``first
+    seen in card/1422 on 2026-09-19`` (not "by unknown")."""
+    day = first.date or "an unknown day"
+    if first.instance:
+        return f"first seen by {first.instance} on {day} ({first.id})"
+    if first.kind is Kind.doc_section:
+        return f"first in {first.id.replace('#', ' ', 1)} on {day}"
+    return f"first seen in {first.id} on {day}"

@@ -205,13 +205,23 @@ def judge_candidates(
             item, near = records[later], around(later)
             same = []
             for earlier in earliers:
-                match = compare(item, records[earlier], config, near(earlier), name_count)
+                match = in_doc(compare(item, records[earlier], config, near(earlier), name_count))
                 if match.same_item:
                     same.append((earlier, match))
             for earlier, match in _one_item(same, records, roster, config, name_count):
                 reason = sys.intern(match.reasons[0]) if match.reasons else ""
                 kept.append((earlier, later, match.rule is not Rule.learned, match.probability, reason))
     return Judged.of(len(roster), kept), records.built
+
+
+def in_doc(match: Match) -> Match:
+    """A living-doc section listing the item's arXiv id is never the same item
+    (``rules``), but it holds the item: audit lists it in the item's cluster,
+    "in doc", and never as a bridge between two clusters."""
+    if match.rule is not Rule.doc_section or not match.shared_ids:
+        return match
+    reason = f"the section lists arXiv {', '.join(match.shared_ids)}"
+    return match.model_copy(update={"same_item": True, "reasons": [reason]})
 
 
 def _chunks(found: Candidates, rows: int) -> Iterator[list[tuple[int, list[int]]]]:

@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kbsearch.text.anchors import EARLIER_DAY_NOTE
+
 # Not an arXiv id after a word ("About 2609.40001" names no product About).
 _VERSIONED = re.compile(r"\b([A-Z][a-z]{2,}[A-Za-z]*)\s+v?(?!\d{4}\.\d{4,5}\b)\d+(?:\.\d+)+\b")
 _NOT_PRODUCTS = frozenset(
@@ -31,10 +33,17 @@ _NOT_PRODUCTS = frozenset(
 
 # A writer points at an item anchored on an earlier day by its name and a note:
 # "TriAttention（9-17 锚定）", "ExpertFlow (jay 9-22 已锚定)", "C²KV（8-28 已记）".
-_CITED = re.compile(
-    r"(\S{1,40}?)\s*[（(][^（()）\n]{0,30}?\d{1,2}\s*[-/月]\s*\d{1,2}\s*日?\s*"
-    r"(?:已|首次)?(?:锚定|锚入|已锚|记|入库)[^（()）\n]{0,20}[）)]"
-)
+_CITED = re.compile(rf"(\S{{1,40}}?)\s*[（(][^（()）\n]{{0,30}}?{EARLIER_DAY_NOTE}[^（()）\n]{{0,20}}[）)]")
+
+
+# Sizes and hardware read as coined names (70b, 40gb, h100, gb300, mi300x): an item
+# told on other hardware or at another size is the same system, so they set nothing apart.
+_NOT_A_SYSTEM = re.compile(r"\d+(?:\.\d+)?[kmgbt]b?|(?:[abhlvt]|gb|mi|rtx)\d{2,4}[a-z]?")
+
+
+def systems_only(names: frozenset[str]) -> frozenset[str]:
+    """``names`` without the sizes and hardware among them."""
+    return frozenset(n for n in names if not _NOT_A_SYSTEM.fullmatch(n))
 
 
 def cited_names(text: str, coined: Callable[[str], set[str]]) -> set[str]:
@@ -61,6 +70,8 @@ class Named:
     """Asked only for the few names the rule weighs: each is a lookup in the store."""
     cited: frozenset[str] = frozenset()
     """Names written only with an earlier day's anchor note, left out of ``every``."""
+    title_every: frozenset[str] = frozenset()
+    """Every coined name of the title, rare or not (vLLM, NVIDIA)."""
 
 
 def names_differ(item: Named, known: Named) -> str | None:
@@ -77,6 +88,11 @@ def names_differ(item: Named, known: Named) -> str | None:
             return None
         return f"each title names what the other never mentions ({' / '.join(map(_listed, unmentioned))})"
     if item.title:
+        if not known.title and item.title_every & known.title_every:
+            # Only this title names a rare system, and both titles name a common one
+            # ("vLLM v0.30 … over NIXL" against "vLLM v0.30 默认开启 PD 分离"): the rare
+            # name may be a detail of the shared subject, so the learned decision weighs it.
+            return None
         theirs = f" / {', '.join(sorted(known.title))}" if known.title else ""
         reason = f"a title names what the other record never mentions ({', '.join(sorted(item.title))}{theirs})"
         return reason + _only_cited(item, known)

@@ -134,6 +134,9 @@ class ClaimStatus(BaseModel):
     cosine: float | None = None
     """Cosine of the claim and that passage."""
     best_id: str | None = None
+    best_kind: Kind | None = None
+    """The kind of that record: when living-doc sections (``doc_section``) state every
+    claim of an item no record is the same item as, the item is a DUPLICATE."""
     best_instance: str | None = None
     best_date: dt.date | None = None
     best_text: str | None = None
@@ -246,7 +249,8 @@ class ItemResult(BaseModel):
     claims: list[ClaimStatus] = Field(default_factory=list)
     flags: list[Flag] = Field(default_factory=list)
     first_seen: Match | None = None
-    """The earliest known record of the same item."""
+    """The earliest known record of the same item; with none, the earliest
+    living-doc section stating every claim (``verdict.stating_sections``)."""
     as_of: dt.date | None = None
     """Records dated after this day were not compared: ``--as-of``, else the
     item's own date when records written after it are stored. Undated records

@@ -7,8 +7,11 @@ Exact evidence decides first, where there is some:
 1. Two records about the same arXiv id are the same paper; about different
    ids, different papers; a record that only cites the id the other is
    about is a different item.
-2. Identical text is the same item.
-3. A paper card's title is its paper's name: two cards with one title are
+2. A living-doc section is never the same item as an increment or a card,
+   even one about an arXiv id it lists: it covers its field, and is
+   evidence for the claims it states.
+3. Identical text is the same item.
+4. A paper card's title is its paper's name: two cards with one title are
    one paper, and two cards whose titles in one language share little are
    two papers, however alike their summaries (papers on one topic read alike).
 
@@ -184,7 +187,7 @@ def compare(
     scorer = config.same_item_for(features)
     probability = scorer.probability(features)
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
-    cited = sorted((set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids)))
+    cited = sorted(only_cited(item, known))
     exact = _exact_evidence(item, known, shared, cited, config) or different_names(item, known, config, name_count)
     if exact is None:
         same = scorer.decide(probability)
@@ -210,21 +213,36 @@ def compare(
     )
 
 
+def only_cited(item: Embedded, known: Embedded) -> set[str]:
+    """The ids one record is about and the other only cites. An id the citing record
+    writes with an earlier day's anchor note is left out: the note does not say
+    whether the record continues that item or sets itself beside it."""
+    a, b = item.record, known.record
+    return (set(a.arxiv_ids) & (set(b.cited_ids) - known.anchored_ids)) | (
+        (set(a.cited_ids) - item.anchored_ids) & set(b.arxiv_ids)
+    )
+
+
 def _exact_evidence(
     item: Embedded, known: Embedded, shared: list[str], cited: list[str], config: DedupeConfig
 ) -> tuple[Rule, bool, str] | None:
     """(rule, same, reason) when ids, identical text or card titles settle it."""
     a, b = item.record, known.record
+    one_doc = (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section)
     if shared:
+        # A section lists the papers accepted into its field: it holds the item, and
+        # says what it says of it (evidence for the claims), but it is not the item.
+        if one_doc:
+            return Rule.doc_section, False, f"{DOC_SECTION} (it lists arXiv {', '.join(shared)})"
         return Rule.shared_id, True, f"both are about arXiv {', '.join(shared)}"
     if cited:
         return Rule.cited_id, False, f"one only cites arXiv {', '.join(cited)}, which the other is about"
     if a.arxiv_ids and b.arxiv_ids:
         return Rule.different_ids, False, "about different arXiv ids"
+    if one_doc:
+        return Rule.doc_section, False, DOC_SECTION
     if item.normalized_text == known.normalized_text:
         return Rule.identical_text, True, "identical text"
-    if (a.kind is Kind.doc_section) != (b.kind is Kind.doc_section):
-        return Rule.doc_section, False, DOC_SECTION
     return same_paper_title(a, b, config)
 
 
@@ -265,8 +283,7 @@ def ruled_out(
         return True
     a, b = item.record, known.record
     shared = set(a.arxiv_ids) & set(b.arxiv_ids)
-    cited = (set(a.arxiv_ids) & set(b.cited_ids)) | (set(a.cited_ids) & set(b.arxiv_ids))
-    exact = _exact_evidence(item, known, sorted(shared), sorted(cited), config)
+    exact = _exact_evidence(item, known, sorted(shared), sorted(only_cited(item, known)), config)
     # A section is another item but still says things: its passages stay evidence for claims.
     return exact is not None and not exact[1] and exact[0] is not Rule.doc_section
 

@@ -56,8 +56,8 @@ def _keys(values: list[object]) -> np.ndarray:
 def input_notes(matches: list[Match], in_input: dict[str, Embedded]) -> list[str]:
     """Say which same-item matches are items of this input, not stored records."""
     return [
-        f"{m.id} ({m.instance or 'unknown'}, {m.date or 'undated'}) is an earlier item of this same input, "
-        "not a stored record: accept one of the two, or keep only what this one adds"
+        f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date or 'undated'}) is an earlier item of this "
+        "same input, not a stored record: accept one of the two, or keep only what this one adds"
         for m in matches
         if m.same_item and m.id in in_input
     ]

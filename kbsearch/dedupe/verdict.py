@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kbsearch.dedupe.flags import seen_order
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind
 
@@ -10,9 +11,11 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     """The verdict and a one-line reason; never at odds with the claims.
 
     DUPLICATE when a known record is the same item and every claim is known
-    (nothing in the item is new), UPDATE when one is and some claim is new,
-    NEW when none is: a claim of such an item that its nearest passage says
-    (``claim_said``) is shown known, but is no evidence of the item. A
+    (nothing in the item is new), or when none is but living-doc sections
+    state every claim (``stating_sections``); UPDATE when one is and some
+    claim is new; NEW when none is: a claim of such an item that another
+    item's nearest passage says (``claim_said``) is shown known, but is no
+    evidence of the item. A
     record under ``own_id`` (the item's id) is the item's own earlier version,
     and the reason says so: an edited item checked again is matched with it."""
     same = _item_first([m for m in matches if m.same_item])
@@ -21,6 +24,14 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     if identical and not new:  # the same text with a key point of its own is an update
         return Verdict.DUPLICATE, f"identical text to {identical[0].id}"
     if not same:
+        sections = stating_sections(claims)
+        if sections:  # every claim is one the living doc states: nothing in the item is new
+            them = "it" if len(claims) == 1 else "them"
+            states = "states" if len(sections) == 1 else "state"
+            return Verdict.DUPLICATE, (
+                f"{_claims_said(0, len(claims))}: {', '.join(sections)} {states} {them} "
+                f"(living-doc {'section' if len(sections) == 1 else 'sections'}: evidence, not the same item)"
+            )
         # A probability that a rule overrode (a doc section, other ids) would
         # read as "same item 0.99" beside NEW: the closest is a learned one.
         learned = [m for m in matches if m.rule is Rule.learned]
@@ -51,3 +62,19 @@ def _item_first(same: list[Match]) -> list[Match]:
     before the living-doc sections that cite it: a section shares the item's
     id because it was accepted there, so it is evidence, not the item a reason names."""
     return sorted(same, key=lambda m: m.kind is Kind.doc_section)
+
+
+def stating_sections(claims: list[ClaimStatus]) -> list[str]:
+    """The living-doc sections stating the claims of an item, when each claim is known
+    from one; else none. A section is never the same item as an increment or a card
+    (it covers its field), but what it states is known: an item all of whose claims
+    the living doc states already brings nothing new (issue 25)."""
+    if not claims or not all(c.known and c.best_kind is Kind.doc_section and c.best_id for c in claims):
+        return []
+    return sorted({c.best_id for c in claims if c.best_id})
+
+
+def first_seen(matches: list[Match]) -> Match | None:
+    """The first seen of ``matches``, in ``flags.seen_order``; of one writer's records on one
+    day, the one most surely the same item."""
+    return min(matches, key=lambda m: (*seen_order(m.date, m.kind, m.instance), -m.probability, m.id), default=None)

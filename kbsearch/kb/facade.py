@@ -235,11 +235,11 @@ class KnowledgeBase:
         self, text: str, *, name: str | None = None, input_name: str | None = None, **options: Any
     ) -> CheckResult:
         """Check a client's text: file ``name``'s content (the name, never opened, picks the format and
-        labels the records), else what ``check -`` reads; ``options`` as for ``check``."""
+        labels the records), else what ``check -`` reads; ``options`` as for ``check``, ``on_wait`` too."""
         from kbsearch.dedupe.check_input import read_check_input, read_named_text
 
         read = read_check_input("-", text) if name is None else read_named_text(text, name)
-        return self._check_items(read, input_name or name or "-", None, **options)
+        return self._check_items(read, input_name or name or "-", options.pop("on_wait", None), **options)
 
     def _check_items(
         self,

@@ -140,10 +140,13 @@ def clean_title(text: str) -> str:
 
 def _keep_meaningful_paren(match: re.Match[str]) -> str:
     inner = match.group(1)
-    if not _STAR.search(inner):
+    parts = [part.strip() for part in _TAG_PART_SPLIT.split(_STAR.sub("", inner))]
+    marker = any(part in _ANCHOR_MARKERS for part in parts)
+    if not _STAR.search(inner) and not marker:
         return match.group(0)
     # （arXiv 2609.19671，⭐⭐⭐⭐） only rates and locates: the ids are kept elsewhere.
-    leftover = _ID_MENTION.sub("", _STAR.sub("", inner))
+    # （本次新增，⭐⭐⭐） is a tag, read as the anchor (``_tag_anchor``), not words of the title.
+    leftover = _ID_MENTION.sub("", "，".join(part for part in parts if part not in _ANCHOR_MARKERS))
     leftover = re.sub(r"[\s,，;；/、|]+", " ", leftover).strip()
     return f"（{leftover}）" if leftover else ""
 

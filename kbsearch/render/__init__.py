@@ -10,7 +10,15 @@ escape sequences and control characters before it reaches the terminal.
 """
 
 from kbsearch.render.cells import MATCH_STYLE, counted, fit
-from kbsearch.render.dedupe import audit_scope, audit_text, check_text, explanation_text, item_text, neighbours_text
+from kbsearch.render.dedupe import (
+    audit_scope,
+    audit_text,
+    check_text,
+    check_warnings,
+    explanation_text,
+    item_text,
+    neighbours_text,
+)
 from kbsearch.render.records import (
     listing_ids,
     listing_text,
@@ -40,6 +48,7 @@ __all__ = [
     "audit_text",
     "calibration_text",
     "check_text",
+    "check_warnings",
     "clean",
     "counted",
     "doctor_text",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kbsearch.records import Kind
 from kbsearch.render.cells import counted, fit, who
 from kbsearch.render.records import unknown_filters_text
 from kbsearch.text.terminal import clean
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
         AuditResult,
         CheckResult,
         ClaimStatus,
+        ClusterMember,
         Explanation,
         Flag,
         ItemResult,
@@ -84,14 +86,14 @@ def check_text(result: CheckResult) -> str:
     parts = [item_text(item) for item in result.items]
     if result.flags:
         parts.append("input flags:\n" + "\n".join(_flag_line(f) for f in result.flags))
-    if result.warnings:
-        parts.append("input warnings:\n" + "\n".join(f"   {clean(w, one_line=True)}" for w in result.warnings))
     summary = (
         f"{counted(len(result.items), 'item')}: {counts['NEW']} NEW, {counts['UPDATE']} UPDATE, "
         f"{counts['DUPLICATE']} DUPLICATE (model {result.model}"
         + (f", as of {result.as_of}" if result.as_of else "")
         + ")"
     )
+    if result.warnings:  # the warnings themselves go to stderr (check_warnings), where a gate's log sees them
+        summary += f"; {counted(len(result.warnings), 'input warning')} on stderr"
     if result.accepted:
         summary += f"; accepted {len(result.accepted)}" + (
             f" ({len(result.unchanged)} unchanged)" if result.unchanged else ""
@@ -99,6 +101,13 @@ def check_text(result: CheckResult) -> str:
     if result.accept_refused:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
     return "\n\n".join([*parts, summary])
+
+
+def check_warnings(result: CheckResult) -> list[str]:
+    """What the parser skipped or could not tell in the input, a line each, naming
+    the input as ``ingest``'s warnings name the file: for stderr."""
+    name = "<stdin>" if result.input == "-" else result.input
+    return [f"warning: {clean(name, one_line=True)}: {clean(w, one_line=True)}" for w in result.warnings]
 
 
 def audit_scope(result: AuditResult) -> str:
@@ -123,6 +132,7 @@ def audit_text(result: AuditResult) -> str:
             f"   first  {fit(who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
             f"{clean(first.title, one_line=True)[:70]}"
         )
+        kinds = {m.id: m.kind for m in [first, *cluster.repeats]}
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
             lines.append(
@@ -130,11 +140,20 @@ def audit_text(result: AuditResult) -> str:
                 f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
             )
             if member.same_as:
-                lines.append(f"{'':10}same item as {clean(member.same_as, one_line=True)}: {member.reason or ''}")
+                relation = _relation(member, kinds.get(member.same_as))
+                lines.append(f"{'':10}{relation} {clean(member.same_as, one_line=True)}: {member.reason or ''}")
     if result.claimed_new_seen_before:
         lines.append("\nclaimed new but seen before:")
         lines += [_flag_line(f) for f in result.claimed_new_seen_before]
     return "\n".join(lines)
+
+
+def _relation(member: ClusterMember, other: Kind | None) -> str:
+    """How a cluster's record relates to the one it joined by: a living-doc section
+    holds an increment's or a card's item, and is never the same item (``rules``)."""
+    if (member.kind is Kind.doc_section) == (other is Kind.doc_section):
+        return "same item as"
+    return "holds the item of" if member.kind is Kind.doc_section else "held in"
 
 
 def neighbours_text(result: Neighbours) -> str:

@@ -1,7 +1,8 @@
 """``serve.json``: where the server running for an index folder listens.
 
-``kbsearch serve --http`` writes it (its url and pid, mode 0600) and removes
-it on exit; the CLI reads it to use the warm server without a flag, and
+``kbsearch serve --http`` writes it (its url and pid, mode 0600), refuses to
+start while it names another server that answers, and removes it on exit
+when it is its own; the CLI reads it to use the warm server without a flag, and
 ``doctor`` names an entry whose process is gone. Kept apart and light: the
 CLI's client path imports it, and so do the server and doctor.
 """

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import signal
 import socket
 import sys
@@ -89,6 +90,42 @@ def _require_extra() -> None:
     missing = [m for m in ("mcp", "starlette", "uvicorn") if importlib.util.find_spec(m) is None]
     if missing:
         raise KbError(f"kbsearch serve needs {', '.join(missing)}", hint=SERVE_PIP)
+
+
+def refuse_a_second(root: Path, *, say: bool = True) -> None:
+    """One ``--http`` server per index. A second one would replace the first's ``serve.json``
+    and delete it on stopping: the first would run on, found by no command without a flag.
+    An entry whose process is gone, or runs but does not answer (a pid reused since, a hung
+    server), is replaced, and the log says so."""
+    from kbsearch.runtime.server_entry import SERVER_FILE, read_entry
+
+    entry = read_entry(root)
+    if entry is None or entry.pid == os.getpid() or not entry.alive():
+        return
+    if not _answers(entry.url):
+        if not say:
+            return
+        logging.getLogger("kbsearch.serve").warning(
+            "%s names pid %d at %s, which does not answer: this server replaces it",
+            root / SERVER_FILE,
+            entry.pid,
+            entry.url,
+        )
+        return
+    raise KbError(
+        f"a kbsearch server already runs for this index: pid {entry.pid} at {entry.url}",
+        path=str(root),
+        hint=f"use it: commands on this index find it without a flag; or stop it first: kill {entry.pid}",
+    )
+
+
+def _answers(url: str) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(f"{url.rstrip('/')}/health", timeout=3.0).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def _where(options: ServeOptions) -> tuple[Path, ModelSpec]:
@@ -188,7 +225,9 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
 
-    tokens, paths = Tokens.in_folder(_where(options)[0])
+    root = _where(options)[0]
+    refuse_a_second(root)
+    tokens, paths = Tokens.in_folder(root)
     sock = listening_socket(host, port)
     service = _service(options)
     try:
@@ -211,6 +250,7 @@ def _announce(root: Path, host: str, sock: socket.socket, paths: list[Path], ext
     from kbsearch.runtime.server_entry import write_entry
 
     shown, bound = f"[{host}]" if ":" in host else host, sock.getsockname()[1]
+    refuse_a_second(root, say=False)  # again: one may have started while this one loaded its model
     write_entry(root, f"http://{shown}:{bound}")
     log = logging.getLogger("kbsearch.serve")
     log.info("read token in %s, write token in %s", *paths)
@@ -236,6 +276,7 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
     from kbsearch.serve.workers import Supervisor, WorkerLink
 
     root = _where(options)[0]
+    refuse_a_second(root)
     tokens, paths = Tokens.in_folder(root)
     sock = listening_socket(host, port)
 

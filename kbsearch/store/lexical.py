@@ -18,7 +18,10 @@ Both sides are folded (``kbsearch.text.folding``): the index holds each record's
 text in NFKC and lower case, and every query term is folded the same way, so
 ``ＫＶ　ｃａｃｈｅ`` finds "KV cache" and ``c2kv`` finds C²KV. Whatever reads
 the FTS columns back (term coverage, the short-term scan, the rarity of a
-name) reads folded text.
+name) reads folded text. A figure is matched in any of its spellings
+(``kbsearch.text.figures``): each column ends with the one spelling of the
+figures it writes otherwise (``10.7×`` adds ``10.7x``), and a query's figures
+are spelled so.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import kbsearch.store.lexical_counts as lexical_counts
 from kbsearch.records import Record
 from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
+from kbsearch.text.figures import in_one_spelling, with_figures
 from kbsearch.text.folding import fold, normal_form
 from kbsearch.text.ids import extract_github_repos, extract_urls
 from kbsearch.text.textsim import is_coined
@@ -104,12 +108,14 @@ def query_terms(query: str) -> QueryTerms:
     A run of Chinese characters becomes its overlapping three-character pieces,
     so a reworded sentence still matches on the phrases it shares; any other
     token is matched whole. Tokens of one or two characters go to ``short``.
-    Terms are folded as the index's text is (``kbsearch.text.folding``).
+    Terms are folded as the index's text is (``kbsearch.text.folding``), and
+    figures are spelled as the index adds them (``10.7 倍`` is ``10.7x``:
+    ``kbsearch.text.figures``).
     """
     long: list[str] = []
     short: list[str] = []
     names: list[str] = []
-    text = _GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query)))
+    text = in_one_spelling(_GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query))))
     for match in _TOKEN.finditer(text):
         token = match.group(0)
         if not _CJK_RUN.fullmatch(token):
@@ -187,10 +193,13 @@ def match_expression(terms: list[str]) -> str:
 
 def document(record: Record) -> tuple[str, str, str]:
     """(title, body, meta) as indexed, folded: body is the text plus any claim
-    it lacks; meta holds sources, tags and the relation to the living document."""
+    it lacks; meta holds sources, tags and the relation to the living document.
+    Each ends with its figures in the one spelling it lacks (``text.figures``)."""
     body = [record.text] + [c for c in record.claims if c not in record.text]
     meta = [*record.sources, *record.tags, record.relation or ""]
-    return fold(record.title), fold("\n".join(p for p in body if p)), fold("\n".join(p for p in meta if p))
+    parts = (record.title, "\n".join(p for p in body if p), "\n".join(p for p in meta if p))
+    title, text, about = (with_figures(fold(part)) for part in parts)
+    return title, text, about
 
 
 def record_refs(record: Record) -> list[str]:

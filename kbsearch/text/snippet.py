@@ -18,6 +18,7 @@ import re
 
 from pydantic import BaseModel
 
+from kbsearch.text.figures import figure_spans
 from kbsearch.text.folding import fold, fold_offsets
 
 SNIPPET_CHARS = 160
@@ -80,7 +81,9 @@ def _as_label(heading: re.Match[str]) -> str:
 
 def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
     """Where any term occurs in ``text``, compared folded as the search
-    compares them (``kbsearch.text.folding``: c2kv marks C²KV), overlapping hits merged.
+    compares them (``kbsearch.text.folding``: c2kv marks C²KV; a figure in
+    any of its spellings, ``kbsearch.text.figures``: 10.7x marks 10.7 倍),
+    overlapping hits merged.
 
     One pattern tries every term at every position (a lookahead consumes
     nothing), so overlapping hits such as the trigrams of a Chinese phrase are
@@ -90,11 +93,15 @@ def _match_intervals(text: str, terms: list[str]) -> list[tuple[int, int]]:
     if pattern is None:
         return []
     folded, origin = fold_offsets(text)
+    hits = [(found.start(), found.start() + len(found.group(1))) for found in pattern.finditer(folded)]
+    # A figure term (10.7x) marks the figure in the record's own spelling (10.7×, 10.7 倍).
+    figures = {fold(t) for t in terms if t[:1].isdigit()}
+    if figures:
+        hits = sorted(hits + [(lo, hi) for lo, hi, spelling in figure_spans(folded) if spelling in figures])
     merged: list[tuple[int, int]] = []
-    for found in pattern.finditer(folded):
-        end = found.start() + len(found.group(1))
+    for start, end in hits:
         # back to the characters of ``text`` that the folded match came from
-        lo, hi = origin[found.start()], origin[end - 1] + 1
+        lo, hi = origin[start], origin[end - 1] + 1
         if merged and lo <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
         else:

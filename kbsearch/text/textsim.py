@@ -10,7 +10,7 @@ English texts, so English counts by whole words.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from kbsearch.text.spelled import spelled_out
@@ -200,6 +200,19 @@ def numbers(text: str) -> set[str]:
 
 def _unit(match: re.Match[str]) -> str:
     return (match.group(2) or match.group(3) or "").lower()
+
+
+def written_numbers(text: str) -> Iterator[tuple[int, int, str, bool]]:
+    """Where each number of ``text`` is written, with its unit: (start, end,
+    its spelling in ``numbers``' form, whether a unit or a thousands' comma
+    was written). ``10.7 倍`` is ``10.7x``, ``6.3万`` and ``63,000`` are ``63k``.
+    What it stands for is not read (a label, a date, a count of GPUs): only
+    how it is spelled, for matching it in any of its spellings."""
+    for match in _NUMBER.finditer(text):
+        value, unit = match.group(1), _unit(match)
+        if value.count(".") < 2:  # a version (0.26.0) has no other spelling
+            spelling = _canonical(value.replace(",", ""), "x" if unit in {"×", "倍"} else unit)
+            yield match.start(), match.end(), spelling, bool(unit) or "," in value
 
 
 _HARDWARE_AFTER = re.compile(r"\s*(?:[A-Z]\d{2,3}\b|GPUs?\b|cards?\b|nodes?\b|卡|张)", re.IGNORECASE)

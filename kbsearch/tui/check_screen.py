@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets.input import Selection
 
 from kbsearch.dedupe.results import CheckResult, Verdict
 from kbsearch.kb import KnowledgeBase
@@ -31,7 +32,7 @@ from kbsearch.tui.verdict_table import VerdictTable
 
 HINT = (
     "Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
-    "Each item gets NEW, UPDATE or DUPLICATE with its evidence; 'a' accepts the NEW and UPDATE items."
+    "Each item gets NEW, UPDATE or DUPLICATE with its evidence; ctrl+a accepts the NEW and UPDATE items."
 )
 
 
@@ -50,9 +51,13 @@ class CheckScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+o", "browse", "Open file"),
         Binding("ctrl+t", "paste", "Paste text"),
-        Binding("a", "accept", "Accept NEW/UPDATE"),
+        # Never a letter: typing the next path right after a check must not write to the
+        # index. priority: the path box's own ctrl+a (home) would hide it there.
+        Binding("ctrl+a", "accept", "Accept NEW/UPDATE", priority=True),
         Binding("ctrl+r", "recheck", "Check again"),
         Binding("ctrl+l", "focus_path", "Path", show=False),
+        # Reaches the screen only from the path and date boxes: the table and the pane use it.
+        Binding("down", "focus_items", "Items (from the path)", show=False),
     ]
 
     class Checked(Message):
@@ -132,7 +137,7 @@ class CheckScreen(Screen[None]):
         table.show(message.result.items)
         self.query_one("#check-summary", Static).update(summary(message.result))
         self.query_one(ItemDetail).show_item(message.result.items[0] if message.result.items else None)
-        table.focus()
+        self._ready_for_the_next_path()
         if message.request.accept and message.result.accept_refused:
             self.notify(message.result.accept_refused, severity="warning", markup=False)
         elif message.request.accept:
@@ -141,6 +146,34 @@ class CheckScreen(Screen[None]):
             refresh = getattr(self.app, "action_reload", None)
             if refresh is not None:
                 refresh()
+
+    def _ready_for_the_next_path(self) -> None:
+        """The focus stays where the user types (a result that took it away sent the letters
+        of the next path to the screen's keys). The path just checked is selected, so that
+        typing replaces it, unless the user has typed since."""
+        path = self.query_one("#path", Input)
+        if self.focused is path and self.request is not None and path.value.strip() == self.request.source:
+            path.selection = Selection(0, len(path.value))
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed in the table or the pane, where it has no binding, goes to the
+        path box: it replaces the path just checked, or goes on with one being typed."""
+        if not event.is_printable or event.character is None or isinstance(self.focused, Input):
+            return
+        if event.key in self.active_bindings:
+            return  # '?' still opens the help
+        event.stop()
+        event.prevent_default()
+        path = self.query_one("#path", Input)
+        checked = self.request.source if self.request is not None else None
+        typed = event.character if path.value.strip() == checked else path.value + event.character
+        self.set_focus(path)  # posts its Focus now (which selects the whole path) ...
+        path.call_later(self._type_into, path, typed)  # ... so this runs after it, before the next key
+
+    @staticmethod
+    def _type_into(path: Input, value: str) -> None:
+        path.value = value
+        path.cursor_position = len(value)
 
     def on_job_failed(self, message: JobFailed) -> None:
         """A failed check leaves no earlier result on screen to be mistaken for its own;
@@ -162,6 +195,9 @@ class CheckScreen(Screen[None]):
 
     def action_focus_path(self) -> None:
         self.query_one("#path", Input).focus()
+
+    def action_focus_items(self) -> None:
+        self.query_one(VerdictTable).focus()
 
     def action_browse(self) -> None:
         typed = Path(self.query_one("#path", Input).value.strip() or ".").expanduser()
@@ -197,7 +233,7 @@ class CheckScreen(Screen[None]):
         if refused is not None:
             self.notify(refused[0].upper() + refused[1:] + ".", severity="warning", markup=False)
             return
-        self.app.push_screen(ConfirmScreen(accept_question(self.result), yes="Accept"), self._confirmed)
+        self.app.push_screen(ConfirmScreen(accept_question(self.request, self.result), yes="Accept"), self._confirmed)
 
     def _confirmed(self, yes: bool | None) -> None:
         if yes and self.request is not None:
@@ -224,13 +260,16 @@ def summary(result: CheckResult) -> Text:
     return join(*parts, sep="\n")
 
 
-def accept_question(result: CheckResult) -> Text:
+def accept_question(request: CheckRequest, result: CheckResult) -> Text:
+    """Names what was checked: the path box may hold another path by now."""
     tally = counts(result)
     question = Text("Accept ", style="bold")
     question.append(f"{tally[Verdict.NEW]} NEW", style=VERDICT_STYLE[Verdict.NEW])
     question.append(" and ")
     question.append(f"{tally[Verdict.UPDATE]} UPDATE", style=VERDICT_STYLE[Verdict.UPDATE])
-    question.append(" items into the index?\n")
+    question.append(" items of ")
+    question.append_text(plain("the pasted text" if request.source == "-" else request.source, style="bold"))
+    question.append(" into the index?\n")
     question.append(
         "The check runs again first, exactly as 'kbsearch check --accept' does; "
         "if it now finds a DUPLICATE, nothing is stored.",

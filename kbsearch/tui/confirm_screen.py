@@ -1,4 +1,10 @@
-"""A yes/no question; dismisses with True only on an explicit yes."""
+"""A yes/no question; dismisses with True only on an explicit yes.
+
+No letter answers it: the question follows a user's typing (the check screen's
+path box), and a letter typed on would otherwise say yes. The focus starts on
+Cancel, so enter and escape both cancel; ctrl+y, or enter on the yes button
+(tab moves to it), is the yes.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +21,8 @@ from textual.widgets import Button, Static
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("ctrl+y", "answer(True)", "Yes"),
+        Binding("escape", "answer(False)", "No"),
     ]
 
     def __init__(self, question: Text, yes: str = "Yes") -> None:
@@ -28,8 +34,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-box", classes="dialog"):
             yield Static(self.question, id="confirm-question")
             with Horizontal(classes="buttons"):
-                yield Button(f"{self.yes} (y)", variant="primary", id="yes")
-                yield Button("Cancel (n)", id="no")
+                yield Button(f"{self.yes} (ctrl+y)", variant="primary", id="yes")
+                yield Button("Cancel (esc)", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

@@ -16,6 +16,8 @@ WIDGET_KEYS = [
     ("Tables", "↑ ↓ PgUp PgDn", "move; the detail pane follows the cursor"),
     ("Tables", "enter", "search: open the detail pane"),
     ("Detail", "enter", "on a nearest record: open it (escape goes back)"),
+    ("Check", "typing", "in the items: goes to the path box (replacing the path just checked)"),
+    ("Check", "ctrl+y / esc", "in the accept dialog: accept / cancel (enter presses the focused Cancel)"),
     ("Audit", "enter / space", "expand or collapse a cluster; on a record, open it"),
     ("Everywhere", "tab / shift+tab", "move between the query, filters, results and detail"),
     ("Everywhere", "ctrl+p", "command palette: every action, and every filter value"),
