@@ -265,3 +265,71 @@ def test_a_claim_moving_its_item_to_a_later_stage_is_new() -> None:
     assert still.known and still.moved_on is None  # type: ignore[attr-defined]
     corrected = said("更正：sglang suffix decoding 并未合入", known, same={"k"}, shape=always)
     assert not corrected.known and corrected.moved_on == "reported → corrected"  # type: ignore[attr-defined]
+
+
+def test_a_second_measurement_set_against_the_key_points_figure_is_new() -> None:
+    """Probe, 6 December: "a rerun measured only a 28% TTFT drop, below the 35% in the release
+    note" was known from the key point giving 35%, its 28% shown as detail, since it restates
+    the 35%. A figure the claim sets against the record's for one quantity changes it; a figure
+    for what the record states in words stays detail."""
+    known = record(
+        "vl", "vLLM v0.30", "the release note says TTFT drops 35% on Llama 3.3 70B", "chunked prefill is gone"
+    )
+    rerun = said("a community rerun measured only a 28% TTFT drop, below the 35% in the release note", known,
+                 same={"vl"}, shape=UNSURE)  # fmt: skip
+    assert not rerun.known and rerun.new_numbers == ["28%"]  # type: ignore[attr-defined]
+    [evidence] = rerun.evidence  # type: ignore[attr-defined]
+    assert evidence.changes_a_figure
+    detail = said("the release note says TTFT drops 35%, and throughput rises 20%", known, same={"vl"}, shape=UNSURE)
+    assert detail.known and detail.extra_numbers == ["20%"]  # type: ignore[attr-defined]
+
+
+ALWAYS = form({"bias": 10.0})
+FIRST = "specpipe decoding speed-up 3.1x on 8 H100s for llama 70b"  # the first report
+CORRECTED = "correction: specpipe speed-up is 2.3x, not 3.1x"  # another writer's correction
+
+
+def test_a_correction_another_record_already_states_is_known_from_that_record() -> None:
+    """Probe, 6 December: a card's "v3 更正：加速 2.3 倍" was new against spark's 3.1x
+    (moved on: reported → corrected), while tom's "3.1 倍应为 2.3 倍" was on record."""
+    first, correction = record("spark", "specpipe", FIRST), record("tom", "specpipe fix", CORRECTED)
+    claim = "Correction: specpipe decoding speed-up on 8 H100s for llama 70b is 2.3x, not 3.1x as first reported"
+    alone = said(claim, first, same={"spark"}, shape=ALWAYS)
+    assert not alone.known and alone.moved_on == "reported → corrected"  # type: ignore[attr-defined]
+    both = said(claim, first, correction, same={"spark", "tom"}, shape=ALWAYS)
+    assert both.known and both.best_id == "tom" and both.moved_on is None  # type: ignore[attr-defined]
+
+
+def test_a_known_claim_is_shown_by_the_record_that_states_its_figure_not_one_it_contradicts() -> None:
+    """Probe, 6 December: "2.3x …, not 3.1x as first reported" was known (tom states 2.3x) but
+    shown as said by spark's "3.1x faster decoding", the figure it corrects."""
+    first, correction = record("spark", "specpipe", FIRST), record("tom", "specpipe fix", CORRECTED)
+    claim = "specpipe decoding speed-up is 2.3x on 8 H100s for llama 70b, not 3.1x as first reported"
+    status = said(claim, first, correction, same={"spark", "tom"}, shape=ALWAYS)
+    assert status.known and status.best_id == "tom"  # type: ignore[attr-defined]
+    assert "2.3x" in status.best_text  # type: ignore[attr-defined]
+
+
+def test_a_later_stage_no_record_tells_stays_new_beside_passages_that_tell_no_stage() -> None:
+    """Another same-item passage that says nothing of a stage (a method's key point) is no
+    record of the merge: only a passage telling the claim's stage replaces the one weighed."""
+    discussed = record("k", "sglang suffix decoding", "sglang suffix decoding is under discussion, nothing merged")
+    method = record("m", "sglang suffix decoding", "sglang suffix decoding reuses suffix trees")
+    merged = said("sglang suffix decoding was merged into main", discussed, method, same={"k", "m"}, shape=ALWAYS)
+    assert not merged.known and merged.moved_on == "planned → merged"  # type: ignore[attr-defined]
+
+
+def test_the_cosine_decision_also_weighs_the_record_that_states_the_correction() -> None:
+    """The cosine decision read the same passage as the form did: a correction known from
+    tom's record was new against spark's nearer one, which tells the first report."""
+    from test_dedupe_rules import CONFIG
+
+    from kbsearch.dedupe.claims import judge_claim
+
+    first, correction = record("spark", "specpipe", FIRST), record("tom", "specpipe fix", CORRECTED)
+    claim = "Correction: specpipe decoding speed-up on 8 H100s for llama 70b is 2.3x, not 3.1x as first reported"
+    vector = ENCODER.encode([claim])[0]
+    alone = judge_claim(claim, vector, [], [first], CONFIG, restatement=True)
+    assert not alone.known and alone.moved_on == "reported → corrected"
+    both = judge_claim(claim, vector, [], [first, correction], CONFIG, restatement=True)
+    assert both.known and both.best_id == "tom"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbsearch.text.measures import clauses, measured_elsewhere
+from kbsearch.text.measures import clauses, measured_again, measured_elsewhere
 
 EXPERTFLOW = "方法：预取命中率从 92% 降到 71%\n显存占用降到 47GB，Mixtral 8x22B 可在单张 H100 上推理"
 
@@ -43,3 +43,39 @@ def test_a_clause_that_names_nothing_belongs_to_the_one_before() -> None:
     "19.83 到 25.82" a clause of its own, sharing no word with the claim's "提升到 25.82"."""
     known = "TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92到7.51，19.83到25.82）。"
     assert measured_elsewhere("TF-CoVR-Base 显著提升了检索性能（mAP@50从5.92提升到25.82）", clauses(known)) == set()
+
+
+RELEASE_NOTE = "数字：官方 release note 称在 Llama 3.3 70B 上 TTFT 下降 35%"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A community rerun measured only a 28% TTFT drop, below the 35% in the release note",
+        "社区复测（Llama 3.3 70B，H100×16）TTFT 只下降 28%，低于官方所说的 35%",
+        "TTFT drops 28% in a rerun vs. the official 35%",
+    ],
+)
+def test_a_figure_the_claim_quotes_to_set_its_own_against_is_measured_again(claim: str) -> None:
+    """Probe, 6 December: a rerun's 28% beside the release note's 35% was known, the 28%
+    shown as detail ([also: 28%]), since the claim restates the record's figure."""
+    assert measured_again(claim, clauses(RELEASE_NOTE)) == {"35%"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "known"),
+    [
+        # The record's figure restated with another quantity's beside it: detail, not set against.
+        ("TTFT 下降 35%，吞吐提升 20%", RELEASE_NOTE),
+        # A bound the record states too ("低于10%") is no figure of another source.
+        ("准确率低于10%，与只看最终答案相比下降了65.5%", "整体准确率低于10%，揭示了模型的脆弱性"),
+        # Nothing but a single character shared: no evidence of one quantity.
+        ("在 H100 上只有 28%，低于官方所说的 35%", "在 B200 上 TTFT 下降 35%"),
+        # No figure of the claim's own set against the quoted one.
+        ("TTFT 下降，与官方所说的 35% 一致", RELEASE_NOTE),
+    ],
+)
+def test_a_quoted_figure_is_not_measured_again_without_a_figure_of_the_claims_own_for_it(
+    claim: str, known: str
+) -> None:
+    assert measured_again(claim, clauses(known)) == set()

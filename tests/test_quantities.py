@@ -221,6 +221,46 @@ def test_a_count_of_accelerators_written_as_a_multiple_is_a_count_not_a_speed_up
     assert not status.known and status.new_numbers == ["4"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("With 8 agents in the debate task, prefill compute drops by 62%", {"8", "62%"}),
+        ("在 5 个 Agent 的辩论任务上 prefill 计算减少 62%", {"5", "62%"}),
+        ("an 8-agent debate served by 4 workers", {"8", "4"}),
+        ("3 名用户、2 个实例、6 个智能体", {"3", "2", "6"}),
+    ],
+)
+def test_a_lone_digit_counting_what_runs_side_by_side_is_a_count(text: str, expected: set[str]) -> None:
+    """Probe, 6 December: "5 个 Agent" → "8 agents" was known, both digits dropped as list markers."""
+    assert substantive_numbers(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["stage 1 processes the image", "微调 Gemma 2 模型，在 Argoverse 2 数据集上", "a 3 steps recipe", "1. agents plan",
+     "Top-3 agents", "第 3 个 Agent"],
+)  # fmt: skip
+def test_a_version_a_stage_a_list_marker_or_an_ordinal_before_such_a_word_is_no_count(text: str) -> None:
+    assert substantive_numbers(text) == set()
+
+
+def test_a_changed_count_of_agents_makes_the_claim_new_in_either_language() -> None:
+    known = embedded("a", "", "SwarmKV：在 5 个 Agent 的辩论任务上 prefill 计算减少 62%", kind=Kind.increment)
+    for claim in ("SwarmKV: with 8 agents in the debate task, prefill compute drops by 62%",
+                  "SwarmKV：在 8 个 Agent 的辩论任务上 prefill 计算减少 62%"):  # fmt: skip
+        status = claim_status(known, claim, True)
+        assert not status.known and status.new_numbers == ["8"], claim
+    assert claim_status(known, "SwarmKV：在 5 个 Agent 的辩论任务上 prefill 计算减少 62%", True).known
+
+
+def test_a_figure_set_against_the_records_for_one_quantity_is_new_though_the_claim_restates_it() -> None:
+    """The cosine decision too: "低于官方所说的 35%" restates the record's figure, and the
+    rerun's 28% is a second measurement of it, not detail (probe, 6 December)."""
+    known = embedded("a", "", "vLLM v0.30：官方 release note 称在 Llama 3.3 70B 上 TTFT 下降 35%", kind=Kind.increment)
+    status = claim_status(known, "vLLM v0.30：社区复测 TTFT 只下降 28%，低于官方所说的 35%", True)
+    assert not status.known and status.new_numbers == ["28%"]
+
+
 def test_points_written_as_ge_dian_are_a_result() -> None:
     assert substantive_numbers("AUC 提升 8 个点") == {"8"}
 

@@ -145,3 +145,41 @@ def test_a_correction_of_what_was_reported_is_news(claim: str) -> None:
 def test_words_of_the_dev_digests_that_say_no_correction_or_withdrawal(text: str) -> None:
     """Found scanning the dev digests for the new words: none of these is news."""
     assert moved_on(text, "A preprint on arXiv describes the method") is None
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "可信度：中高（预印本，附代码链接但尚未开源）",
+        "警示：代码尚未公开",
+        "代码未公开",
+        "The code has not been released",
+    ],
+)
+def test_code_released_moves_on_from_code_not_yet_open(passage: str) -> None:
+    """Probe, 6 December: "the authors released the code" was known from tom's "尚未开源"
+    and jay's "代码尚未公开": neither side read as a stage."""
+    claim = "Code: the authors released the code under Apache-2.0 on GitHub specpipe/specpipe"
+    assert moved_on(claim, passage) == "not yet released → released"
+    assert moved_on("代码已公开，采用 Apache-2.0 许可", passage) == "not yet released → released"
+    assert moved_on(claim, "代码已开源") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["开源模型 Llama 3 的推理", "在公开数据集上评测", "在未公开的内部数据上测试", "使用公开的基准"],
+)
+def test_open_and_public_as_kinds_of_model_or_data_say_no_stage(text: str) -> None:
+    assert stage_said(text) is None
+
+
+def test_a_passage_tells_a_claims_stage_only_when_it_says_that_stage_or_a_later_one() -> None:
+    from kbsearch.text.stages import told
+
+    assert told("The PR was merged into main", "PR 已合入主分支")
+    assert told("The PR was merged into main", "It ships in release 1.3")  # later still
+    assert not told("The PR was merged into main", "The PR is in review")
+    assert not told("The PR was merged into main", "The method halves the cache")  # tells no stage
+    assert told("更正：加速 2.3 倍（此前报告为 3.1 倍）", "SpecPipe 加速倍数更正：3.1 倍应为 2.3 倍")
+    assert not told("更正：加速 2.3 倍", "加速 3.1 倍")
+    assert told("The method halves the cache", "anything at all")  # a claim of no stage

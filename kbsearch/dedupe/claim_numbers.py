@@ -8,7 +8,8 @@ from typing import Protocol
 
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
-from kbsearch.text.measures import measured_elsewhere, without
+from kbsearch.text.measures import measured_again, measured_elsewhere, without
+from kbsearch.text.quantities import replaced_figures
 
 
 class WeighedNumbers(Protocol):
@@ -56,3 +57,11 @@ def stated_for(claim: str, records: Iterable[Embedded]) -> set[str]:
     stated: set[str] = set().union(*(r.stated_numbers for r in kept))
     known = (clause for r in kept for clause in r.clauses)  # split only if the claim has a figure to place
     return without(stated, measured_elsewhere(claim, known)) if stated else stated
+
+
+def replaced_for(claim: str, records: Iterable[Embedded]) -> set[str]:
+    """The records' figures the claim gives as replaced ("down from the 31%") or sets a
+    figure of its own against for the same quantity ("28%, below the 35% in the release
+    note": ``measures.measured_again``): restated, they are still figures it changes."""
+    kept = list({r.record.id: r for r in records}.values())
+    return replaced_figures(claim) | measured_again(claim, (clause for r in kept for clause in r.clauses))

@@ -8,38 +8,28 @@ sentence; counting those would call a new paper a duplicate.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from kbsearch.dedupe.claim_numbers import numbers_make_new, stated_for
+from kbsearch.dedupe.agreeing import Figures, agrees, contradicts
+from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
-from kbsearch.dedupe.judged_passages import judged_passages
+from kbsearch.dedupe.passage_reader import PassageHit, PassageReader, coverage
 from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
-from kbsearch.embed import Encoder, TokenEncoder
+from kbsearch.embed import Encoder
 from kbsearch.text.quantities import (
     added_counts,
     approximate_figures,
     changes_a_figure,
     new_figures,
-    replaced_figures,
     unstated,
 )
 from kbsearch.text.stages import moved_on
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
-
-
-@dataclass
-class PassageHit:
-    """A known passage found for one claim of the item."""
-
-    known: Embedded
-    index: int
-    cosine: float
 
 
 def claim_features(cosine: float, cross: bool, lexical: float) -> dict[str, float]:
@@ -79,9 +69,13 @@ def judge_claim(
     same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
-    stated, rough = stated_for(claim, same_items), approximate_figures(claim)
-    unseen = new_figures(substantive_numbers(claim), stated, replaced_figures(claim), rough)
+    stated = stated_for(claim, same_items)
+    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), approximate_figures(claim)
+    unseen = new_figures(numbers, stated, replaced, rough)
     said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
+    if said and not unseen and known_best is not None:
+        figures = numbers, replaced, rough  # the nearest may contradict what another record states (``agreeing``)
+        known_best = _agreeing_pair(claim, known_best, scored, same_ids, (scorer, restatement), figures)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
@@ -95,7 +89,7 @@ def judge_claim(
         text=claim,
         known=known,
         moved_on=moved,
-        extra_numbers=sorted(unstated(substantive_numbers(claim), stated, rough)) if known else [],
+        extra_numbers=sorted(unstated(numbers, stated, rough)) if known else [],
         score=round(probability, 4),
         threshold=scorer.threshold,
         restated=known and not scorer.decide(probability),
@@ -108,6 +102,39 @@ def judge_claim(
         new_numbers=unseen,
         features={name: round(value, 6) for name, value in features.items()},
     )
+
+
+Scored = tuple[float, PassageHit, dict[str, float]]
+Said = tuple[Scorer, bool]
+"""A decision's form and whether the item restates its paper (``restatement``: any passage says it)."""
+
+
+Context = tuple[set[str], Said, Figures]
+"""The same-item records' ids, the decision and the claim's figures."""
+
+
+def _says(said: Said, probability: float) -> bool:
+    form, restatement = said
+    return form.decide(probability) or restatement
+
+
+def _agreeing_pair(
+    claim: str, best: Scored, scored: list[Scored], same_ids: set[str], said: Said, figures: Figures
+) -> Scored:
+    """The cosine decision's best same-item passage, unless it contradicts the claim (an
+    earlier stage, another figure) while another one it says states what the claim does."""
+    if not contradicts(claim, _text(best[1]), best[1].known.stated_numbers, figures):
+        return best
+    agreeing = (
+        pair
+        for pair in scored
+        if pair[1].known.record.id in same_ids and _says(said, pair[0]) and agrees(claim, _text(pair[1]), figures)
+    )
+    return next(agreeing, best)
+
+
+def _text(hit: PassageHit) -> str:
+    return hit.known.passages[hit.index]
 
 
 def stage_moved(claim: str, hit: PassageHit) -> str | None:
@@ -146,60 +173,6 @@ def embed_other_claims(judge: Encoder, texts: list[str], whole_text: str) -> dic
 
 def claim_vectors(texts: list[str], whole_text: str, whole: np.ndarray, others: dict[str, np.ndarray]) -> np.ndarray:
     return np.stack([whole if t == whole_text else others[t] for t in texts])
-
-
-class PassageReader:
-    """The judge's view of the texts a check weighs claims against. A claim's vectors are
-    read once per check; a known record's passages come from the process's kept judge
-    vectors (``judged_passages``, one batch per record, shared with the cosine decision)
-    and its kept token vectors, since a warm process meets the same records again."""
-
-    def __init__(self, judge: Encoder | None, tokens: TokenEncoder | None) -> None:
-        self.judge = judge
-        self.tokens = tokens
-        self._claims: dict[str, np.ndarray] = {}
-        self._token_rows: dict[str, np.ndarray] = {}
-
-    def remember_claims(self, texts: list[str], vectors: Iterable[np.ndarray]) -> None:
-        """The judge's vectors of an item's claims, read in one batch by the cosine decision."""
-        self._claims.update(zip(texts, vectors, strict=True))
-
-    def claim(self, text: str) -> np.ndarray | None:
-        if self.judge is None:
-            return None
-        return _read_once(self._claims, [text], self.judge.encode)[0]
-
-    def passages(self, hits: list[PassageHit]) -> list[np.ndarray | None]:
-        """Each passage as the cosine decision reads it: in its record's batch, which the
-        fill after an ingest keeps on disk (a passage alone was an e5 run per claim of
-        every new item)."""
-        if self.judge is None:
-            return [None] * len(hits)
-        kept = judged_passages(self.judge)
-        return [kept.vectors(hit.known.passages)[hit.index] for hit in hits]
-
-    def token_rows(self, texts: list[str]) -> list[np.ndarray | None]:
-        if self.tokens is None:
-            return [None] * len(texts)
-        return _read_once(self._token_rows, texts, self.tokens.encode_tokens)
-
-
-def _read_once(
-    kept: dict[str, np.ndarray], texts: list[str], encode: Callable[[list[str]], Iterable[np.ndarray]]
-) -> list[np.ndarray | None]:
-    """Each text's encoding, encoding in one call only the texts not read before."""
-    missing = list(dict.fromkeys(t for t in texts if t not in kept))
-    if missing:
-        kept.update(zip(missing, encode(missing), strict=True))
-    return [kept[t] for t in texts]
-
-
-def coverage(claim: np.ndarray | None, passage: np.ndarray | None) -> float:
-    """How much of the claim the passage says: the mean, over the claim's tokens, of
-    each one's best cosine to the passage's tokens (BERTScore's recall)."""
-    if claim is None or passage is None or not len(claim) or not len(passage):
-        return 0.0
-    return float((claim @ passage.T).max(axis=1).mean())
 
 
 @dataclass
@@ -252,7 +225,8 @@ def judge_said(
     claim's words but not what it says; its coverage of the claim's names, numbers and
     tokens is what tells the two apart. Another record that says the very fact is most
     often the item's own earlier record that the item decision missed."""
-    numbers, replaced, rough = substantive_numbers(claim), replaced_figures(claim), approximate_figures(claim)
+    same_records = [h.known for h in hits if h.known.record.id in same_ids]
+    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_records), approximate_figures(claim)
     weighed = _weigh(claim, (numbers, replaced, rough), hits, same_ids, reader)
     same = _best([w for w in weighed if w.same_item])
     other = _best([w for w in weighed if not w.same_item])
@@ -261,8 +235,12 @@ def judge_said(
         chosen.moved_on = stage_moved(claim, chosen.hit)
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
-    stated = stated_for(claim, [h.known for h in hits if h.known.record.id in same_ids])
+    stated = stated_for(claim, same_records)
     unseen = new_figures(numbers, stated, replaced, rough)
+    figures = numbers, replaced, rough
+    if same is not None and not unseen and contradicts(claim, _text(same.hit), same.hit.known.stated_numbers, figures):
+        # It tells an earlier stage or a replaced figure: another same-item passage may state what the claim does.
+        same = _agreeing(claim, same, hits, reader, (same_ids, (form, restatement), figures))
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated, replaced)
@@ -300,6 +278,27 @@ def judge_said(
         features={name: round(value, 6) for name, value in shown.features.items()},
         evidence=[w.evidence() for w in (same, other) if w is not None],
     )
+
+
+def _agreeing(claim: str, same: Weighed, hits: list[PassageHit], reader: PassageReader, context: Context) -> Weighed:
+    """``same``, said but contradicting the claim, or the same-item passage covering most of
+    the claim among those that state what it does (``agreeing.agrees``) and are said too.
+    They are read here, only then: one the judge put past the nearest three may be one."""
+    same_ids, said, figures = context
+    if not _says(said, same.probability):
+        return same
+    agreeing = [
+        h
+        for h in hits
+        if h.known.record.id in same_ids and _text(h) != _text(same.hit) and agrees(claim, _text(h), figures)
+    ]
+    weighed = _weigh(claim, figures, agreeing, same_ids, reader) if agreeing else []
+    for candidate in sorted(weighed, key=_covering, reverse=True):
+        candidate.features["record_coverage"] = same.features["record_coverage"]  # pooled over the passages read
+        candidate.probability = said[0].probability(candidate.features)
+        if _says(said, candidate.probability):
+            return candidate
+    return same
 
 
 def either_says(by_form: ClaimStatus, by_cosine: ClaimStatus) -> ClaimStatus:
@@ -393,8 +392,8 @@ def _pooled_coverage(
 
 def _best(weighed: list[Weighed]) -> Weighed | None:
     """The passage covering most of the claim (the judge's cosine, then USE's, break ties)."""
-    return max(
-        weighed,
-        key=lambda w: (w.features["coverage"], w.features["judge_cosine"], w.features["cosine"]),
-        default=None,
-    )
+    return max(weighed, key=_covering, default=None)
+
+
+def _covering(w: Weighed) -> tuple[float, float, float]:
+    return w.features["coverage"], w.features["judge_cosine"], w.features["cosine"]

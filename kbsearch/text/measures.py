@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kbsearch.text.quantities import same_figure
+from kbsearch.text.quantities import could_be_changed, same_figure, set_against
 from kbsearch.text.textsim import language, lexical_tokens, numbers, substantive_numbers
 
 _CLAUSE_END = re.compile(r"[，。；;：:！？!?\n]|[,.](?=\s)")
@@ -29,6 +29,8 @@ class Clause:
     figures: frozenset[str]
     words: frozenset[str]
     language: str
+    against: frozenset[str] = frozenset()
+    """Its figures it sets against another or gives as another source's (``quantities.set_against``)."""
 
     def gives(self, figure: str) -> bool:
         return any(same_figure(figure, mine) for mine in self.figures)
@@ -45,11 +47,12 @@ def clauses(text: str) -> list[Clause]:
     for part in _CLAUSE_END.split(text):
         words = frozenset(lexical_tokens(_DIGITS.sub(" ", part)))
         figures = frozenset(numbers(part))
+        against = frozenset(set_against(part)) if figures else frozenset()
         if out and len(words) < MEASURE_WORDS:
             last = out[-1]
-            out[-1] = Clause(last.figures | figures, last.words | words, last.language)
+            out[-1] = Clause(last.figures | figures, last.words | words, last.language, last.against | against)
         elif words or figures:
-            out.append(Clause(figures, words, language(part)))
+            out.append(Clause(figures, words, language(part), against))
     return out
 
 
@@ -70,6 +73,43 @@ def measured_elsewhere(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
             if any(c.language == own.language and c.words & own.words and c.figures for c in known):
                 elsewhere.add(figure)
     return elsewhere
+
+
+_NAMING = 2
+"""A word of one letter or character (在, 上, the B left of 70B) names no quantity."""
+
+
+def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
+    """The records' figures the claim quotes only to set a figure of its own against, for the
+    same quantity: "a rerun measured only a 28% TTFT drop, below the 35% in the release note"
+    against a record's "TTFT 下降 35%". The claim's 28% is a second measurement of what the
+    record gives as 35%, not detail of it (``quantities.new_figures`` reads these as figures
+    the claim replaces). Same quantity: a clause of the records giving the quoted figure
+    shares a word with the claim's clause of its own figure, in either language (a shared
+    name such as TTFT is evidence across languages too; a single letter or character is
+    none). A figure the record itself gives as a bound or as another's ("低于10%") is no
+    figure the claim sets its own against."""
+    quoted = set_against(claim)
+    if not quoted:  # most claims: nothing set against
+        return set()
+    results = substantive_numbers(claim)
+    known = list(known_clauses)
+    again: set[str] = set()
+    for own in clauses(claim):
+        for figure in own.figures & results:
+            if figure in quoted or any(c.gives(figure) for c in known):
+                continue  # the quoted one itself, or a figure the records state
+            for c in known:
+                if not any(len(word) >= _NAMING for word in c.words & own.words):
+                    continue
+                again |= {
+                    s
+                    for s in c.figures - c.against
+                    if not same_figure(figure, s)
+                    and could_be_changed(figure, s)
+                    and any(same_figure(s, q) for q in quoted)
+                }
+    return again
 
 
 def without(stated: Iterable[str], figures: set[str]) -> set[str]:

@@ -167,6 +167,24 @@ def replaced_figures(text: str) -> set[str]:
     return found
 
 
+# Words by which a text sets a figure against another of its own or gives it as another
+# source's: "28% TTFT drop, below the 35% in the release note", "只下降 28%，低于官方所说的
+# 35%", "28% vs. the claimed 35%". Not "比": "比基线高 5%" compares with a baseline.
+_SET_AGAINST = re.compile(
+    r"\b(?:below|above|lower than|higher than|short of|versus|vs\.?|unlike|compared (?:with|to)|against)\s*(?:the\s+)?"
+    r"(?:(?:official|reported|claimed|advertised|announced|published)\s+)?"
+    r"|(?:低于|高于|不及|不如|相比|对比|而非|不同于)\s*"
+    r"|\b(?:the\s+)?(?:official|reported|claimed|advertised)\s+|官方(?:所说|所称|宣称|声称|给出|公布|报告)?的?\s*(?:是|为)?\s*",
+    re.IGNORECASE,
+)
+
+
+def set_against(text: str) -> set[str]:
+    """The figures a text sets against another (see ``_SET_AGAINST``), in ``numbers``' spelling:
+    a bound ("below 10%") or another source's figure that the text's own one differs from."""
+    return _figures_after(_SET_AGAINST, text, _REPLACED_WITHIN, stop="，,。；;")
+
+
 def _figures_after(marker: re.Pattern[str], text: str, within: int, stop: str = "") -> set[str]:
     """The numbers in the ``within`` characters after each match of ``marker``, cut at
     the first of ``stop``'s characters."""

@@ -57,6 +57,9 @@ _ENGLISH: dict[Stage, list[str]] = {
         # A release that ships a feature: after its version (vLLM 0.27 ships FP4) or "now".
         r"(?<=\d )ships?|(?:now|finally|officially) ships?",
         r"generally available|general availability|went ga|is ga|open[- ]sourced|now available",
+        # Code or weights put out: "the authors released the code", "the code is public".
+        r"(?:released|published|made public) (?:the|its|their) (?:source )?(?:code|weights)",
+        r"(?:code|weights) (?:is|are|was|were) (?:now )?(?:public|publicly available|available)",
     ],
     Stage.RETIRED: [r"deprecated|maintenance mode|end[- ]of[- ]life|archived|sunset(?:ted)?|retired"],
 }
@@ -70,7 +73,13 @@ _CHINESE: dict[Stage, list[str]] = {
         r"待合入|待合并|测试版(?!本)|预览版|公测",
     ],
     Stage.MERGED: [r"合入|已合并|被合并|PR ?合并|(?:合并|合)(?:进|到|入)主(?:分支|干|线)"],
-    Stage.RELEASED: [r"发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA"],
+    Stage.RELEASED: [
+        r"发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA",
+        # Open-sourced, or the code made public, with the word that says so: "尚未开源" and
+        # "代码尚未公开" are not yet (``_NOT_YET`` reads the 未), while "开源模型" and
+        # "公开数据集" name a kind of model or data.
+        r"(?<=未)开源|(?:代码|源码|权重)(?:已经?|均已)?公开|(?:(?<=(?:代码|源码|权重)[尚暂还仍并]未)|(?<=(?:代码|源码|权重)未))公开",
+    ],
     Stage.RETIRED: [r"维护模式|退役|停止维护|弃用|归档|停更"],
 }
 
@@ -158,6 +167,20 @@ def moved_on(claim: str, passage: str) -> str | None:
     if _CORRECTION.search(claim) and not _CORRECTION.search(passage):
         return "reported → corrected"
     return None
+
+
+def told(claim: str, passage: str) -> bool:
+    """Whether the passage tells every stage the claim says its item reached, as late or
+    later on each track, and is a correction when the claim corrects what was reported:
+    then the claim moves nothing on from it ("3.1 倍应为 2.3 倍" on record, a card's
+    "v3 更正：加速 2.3 倍" is no news). Vacuously true of a claim that tells no stage."""
+    for track in (_MENTION, _PAPER_MENTION):
+        now = stage_said(claim, track)
+        if now is not None and now.reached:
+            then = stage_said(passage, track)
+            if then is None or then.rank < now.rank:
+                return False
+    return not _CORRECTION.search(claim) or _CORRECTION.search(passage) is not None
 
 
 def _label(said: StageSaid) -> str:

@@ -78,11 +78,15 @@ _DATE = re.compile(
     r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
-# cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位; and a gain in
-# points (6 AUC points, 3 pp, 5 个百分点), a result however small.
+# cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位; what a system
+# runs side by side (8 agents, an 8-agent debate, 4 workers, 5 个 Agent, 3 名用户, 2 个实例);
+# and a gain in points (6 AUC points, 3 pp, 5 个百分点), a result however small. Not a
+# step, a dataset or a model: "Gemma 2 模型", "Argoverse 2 数据集", "Stage 1 processes"
+# name a version or a stage, and "3 steps" lists a method's parts.
 _COUNTED = re.compile(
-    r"(?<![A-Za-z0-9_.@#§²³-])(\d)[\s-]*(?:[x×*]\s*|[个张台块]\s*)?(?=(?:[A-Z]\d{2,3}\b|gpus?\b|nodes?\b|cards?\b|servers?\b|"
+    r"(?<![A-Za-z0-9_.@#§²³-])(\d)[\s-]*(?:[x×*]\s*|[个张台块名]\s*)?(?=(?:[A-Z]\d{2,3}\b|gpus?\b|nodes?\b|cards?\b|servers?\b|"
     r"machines?\b|replicas?\b|layers?\b|experts?\b|heads?\b|bits?\b|卡|节点|层|位|比特|显卡|服务器|"
+    r"(?:agent|worker|instance|thread|request|user|client|shard|device)s?\b|智能体|实例|进程|线程|用户|请求|副本|设备|"
     r"(?:(?-i:[A-Z][A-Za-z0-9@-]*)\s+)?points?\b|pp\b|个?百分点|个点))",
     re.IGNORECASE,
 )
@@ -238,8 +242,8 @@ def _is_label(text: str, start: int, value: str, unit: str) -> bool:
 
 def substantive_numbers(text: str) -> set[str]:
     """Numbers that state a result: not years, dates, list markers or section numbers.
-    A lone digit counts when it counts hardware or model parts (8 H200 GPUs, 4 张卡):
-    the same deployment on 4 GPUs instead of 8 is news."""
+    A lone digit counts when it counts hardware, model parts or what runs side by side
+    (8 H200 GPUs, 4 张卡, 5 个 Agent): the same deployment on 4 GPUs instead of 8 is news."""
     counted = {m.group(1) for m in _COUNTED.finditer(text)}
     return {n for n in numbers(text) if not _is_incidental(n) or n in counted}
 

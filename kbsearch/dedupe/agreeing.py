@@ -1,0 +1,45 @@
+"""Which same-item passage a known claim is weighed against when the one nearest to it
+contradicts it.
+
+The passage covering most of a claim is weighed (``claims.judge_said``), and the
+cosine decision's best one (``claims.judge_claim``). When that passage tells an earlier
+stage than the claim (``stages.moved_on``) or its record gives another figure than the
+claim's, while another record of the item states what the claim does, the claim is no
+news and that other passage is what says it: the card "v3 更正：加速 2.3 倍" was new
+against spark's "3.1x" beside tom's "3.1 倍应为 2.3 倍" (moved on: reported → corrected),
+and spark's correction was shown as known from spark's "3.1x", the passage it contradicts.
+"""
+
+from __future__ import annotations
+
+from kbsearch.text.quantities import new_figures, unstated
+from kbsearch.text.stages import moved_on, told
+from kbsearch.text.textsim import numbers
+
+Figures = tuple[set[str], set[str], set[str]]
+"""A claim's numbers, those it gives as replaced and those it writes as rough."""
+
+
+def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figures: Figures) -> bool:
+    """Whether the passage tells an earlier stage than the claim, or its record gives a figure
+    the claim says it replaces (spark's "3.1x" for "2.3x, not 3.1x as first reported") and
+    lacks the claim's own. A record that only lacks a figure contradicts nothing: the
+    records together state it (else the claim is new), and which passage is weighed stays
+    the one covering most of the claim."""
+    claimed, replaced, rough = figures
+    if moved_on(claim, passage) is not None:
+        return True
+    gives_replaced = len(unstated(replaced, record_numbers)) < len(replaced)
+    return gives_replaced and bool(new_figures(claimed, record_numbers, replaced, rough))
+
+
+def agrees(claim: str, passage: str, figures: Figures) -> bool:
+    """Whether the passage itself states what the claim adds to the one it contradicts: every
+    stage and correction the claim tells (``stages.told``; not merely no stage, which a
+    method's key point also tells), and the claim's figures."""
+    claimed, replaced, rough = figures
+    return (
+        moved_on(claim, passage) is None
+        and told(claim, passage)
+        and not new_figures(claimed, numbers(passage), replaced, rough)
+    )
