@@ -285,7 +285,8 @@ def test_the_reason_names_the_item_not_the_doc_section_that_cites_it() -> None:
         ([], "same item as k, no claims to compare"),
         ([True], "same item as k, and its 1 claim is known"),
         ([False], "same item as k, its 1 claim is new"),
-        ([True, True], "same item as k, and all 2 claims are known"),
+        ([True, True], "same item as k, and both claims are known"),
+        ([True, True, True], "same item as k, and all 3 claims are known"),
         ([True, False], "same item as k, 1 of 2 claims new"),
     ],
 )

@@ -49,12 +49,15 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
 
 
 def _claims_said(new: int, claims: int) -> str:
-    """How many claims are new, worded for none, one and more (``all 3 claims are known``, ``2 of 3 claims new``)."""
+    """How many claims are new, worded for none, one, two and more (``both claims are known``,
+    ``all 3 claims are known``, ``2 of 3 claims new``)."""
     if not claims:
         return "no claims to compare"
     if claims == 1:
         return f"its 1 claim is {'new' if new else 'known'}"
-    return f"{new} of {claims} claims new" if new else f"all {claims} claims are known"
+    if new:
+        return f"{new} of {claims} claims new"
+    return "both claims are known" if claims == 2 else f"all {claims} claims are known"
 
 
 def _item_first(same: list[Match]) -> list[Match]:
