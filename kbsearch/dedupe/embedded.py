@@ -44,7 +44,7 @@ class Embedded:
         # Audit holds every record's tokens at once: one frozenset, shared with
         # ``side``, of interned strings (a bigram recurs across thousands of records).
         self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
-        self.numbers = substantive_numbers(self.whole_text + "\n" + "\n".join(self.record.claims))
+        self.numbers = substantive_numbers(self._text_and_claims)
         self._features: dict[int, tuple[str, set[str]]] = {}
 
     def passage_features(self, index: int) -> tuple[str, set[str]]:
@@ -91,38 +91,48 @@ class Embedded:
     def stated_numbers(self) -> frozenset[str]:
         """Every number the record states, incidental ones too: a claim's "6 layers"
         is not new against a record that says "6-ply", though a lone 6 is no result there."""
-        return frozenset(numbers(self.whole_text + "\n" + "\n".join(self.record.claims)))
+        return frozenset(numbers(self._text_and_claims))
+
+    @cached_property
+    def _text_and_claims(self) -> str:
+        """The whole text and the key points, as the name and number rules read them."""
+        return "\n".join([self.whole_text, *self.record.claims])
 
     @cached_property
     def all_names(self) -> frozenset[str]:
         """The coined names anywhere in the record: title, text and claims."""
-        text = "\n".join([self.whole_text, *self.record.claims])
+        text = self._text_and_claims
         return frozenset(latin_names(text) | versioned_names(text))
 
-    def title_names(self, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
-        """The rare coined names of the title: held by at most ``rare_name_records`` records."""
-        return frozenset(n for n in self._title_coined if name_count(n) <= config.rare_name_records)
-
     def named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
-        """The names the different-systems rule reads: those only cited are left out."""
+        """The names the different-systems rule reads: those only cited are left out, and
+        sizes and hardware. Only the rarity lookups are made per pair: audit compares a
+        record with ten others."""
         rare = config.rare_name_records
-        cited = self._cited_names - self._title_coined
+        title = frozenset(n for n in self._title_systems if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
-        title = systems_only(self.title_names(config, name_count))
-        every = systems_only(self.all_names - cited)
-        return Named(title, every, is_rare, cited, systems_only(frozenset(self._title_coined)))
+        return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems)
+
+    @cached_property
+    def _only_cited_names(self) -> frozenset[str]:
+        """The names written with an earlier day's anchor note (``named_systems.cited_names``)
+        that the title does not name."""
+        cited = frozenset(cited_names(self._text_and_claims, latin_names))
+        return cited - self._title_coined
+
+    @cached_property
+    def _systems_mentioned(self) -> frozenset[str]:
+        return systems_only(self.all_names - self._only_cited_names)
+
+    @cached_property
+    def _title_systems(self) -> frozenset[str]:
+        return systems_only(frozenset(self._title_coined))
 
     @cached_property
     def anchored_ids(self) -> frozenset[str]:
         """The ids written with an earlier day's anchor note (``text.anchors``): neither
         the record's subject nor a bare citation."""
-        record = self.record
-        return frozenset(anchored_ids("\n".join([record.relation or "", self.whole_text, *record.claims])))
-
-    @cached_property
-    def _cited_names(self) -> frozenset[str]:
-        """The names written with an earlier day's anchor note (``named_systems.cited_names``)."""
-        return frozenset(cited_names("\n".join([self.whole_text, *self.record.claims]), latin_names))
+        return frozenset(anchored_ids("\n".join([self.record.relation or "", self._text_and_claims])))
 
     @cached_property
     def _title_coined(self) -> set[str]:

@@ -218,9 +218,9 @@ def only_cited(item: Embedded, known: Embedded) -> set[str]:
     writes with an earlier day's anchor note is left out: the note does not say
     whether the record continues that item or sets itself beside it."""
     a, b = item.record, known.record
-    return (set(a.arxiv_ids) & (set(b.cited_ids) - known.anchored_ids)) | (
-        (set(a.cited_ids) - item.anchored_ids) & set(b.arxiv_ids)
-    )
+    theirs, ours = set(a.arxiv_ids) & set(b.cited_ids), set(a.cited_ids) & set(b.arxiv_ids)
+    # The notes are read only for a pair the rule would set apart: most pairs cite nothing.
+    return (theirs - known.anchored_ids if theirs else theirs) | (ours - item.anchored_ids if ours else ours)
 
 
 def _exact_evidence(
