@@ -82,8 +82,9 @@ def test_several_writers_reach_one_server_that_keeps_vectors_in_milvus(
                 headers=headers,
                 timeout=60,
             )
+            assert answer.status_code == 200, answer.text + "".join(server.log[-40:])
             hit = answer.json()["results"][0]
-            assert answer.status_code == 200 and f"writer{n}" in hit["id"] and hit["score"] > 0.5
+            assert f"writer{n}" in hit["id"] and hit["score"] > 0.5
         stats = httpx.post(f"{server.url}/api/stats", json={}, headers=headers, timeout=60).json()
         assert stats["vector_store"] == "milvus:vectors.db" and stats["records"] == 20 + len(TOPICS)
     # Stopped: SQLite holds the records, the collection their vectors, stamped with the last generation.
