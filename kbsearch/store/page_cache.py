@@ -35,6 +35,12 @@ PACE_BYTES = 64 << 20
 # a second pass over a file the first is still reading would only compete with it.
 _RUNNING: dict[Path, threading.Thread] = {}
 _RUNNING_GUARD = threading.Lock()
+# Closing any descriptor of a file drops every POSIX lock this process holds on
+# it, SQLite's among them. Another process closing its connection would then find
+# the database unused, checkpoint it and delete the WAL under this process's open
+# connections: "disk I/O error" on the next read, and writes since then lost. So
+# the descriptor the advice goes through is never closed: one per file, reused.
+_HELD: dict[tuple[int, int], int] = {}
 
 
 def available_memory() -> int | None:
@@ -87,7 +93,7 @@ def read_ahead(path: Path) -> threading.Thread | None:
 
 def _advise(path: Path) -> None:
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = _held_descriptor(path)
     except OSError as err:
         LOG.info("not reading %s ahead: %s", path, err.strerror)
         return
@@ -100,5 +106,13 @@ def _advise(path: Path) -> None:
                 os.pread(fd, 1, end - 1)
     except OSError as err:  # advice only: the searches read what they need anyway
         LOG.info("reading %s ahead stopped: %s", path, err.strerror)
-    finally:
-        os.close(fd)
+
+
+def _held_descriptor(path: Path) -> int:
+    """A read-only descriptor of ``path`` that stays open, one per file (see ``_HELD``)."""
+    with _RUNNING_GUARD:
+        stat = path.stat()
+        key = (stat.st_dev, stat.st_ino)
+        if key not in _HELD:
+            _HELD[key] = os.open(path, os.O_RDONLY)
+        return _HELD[key]
