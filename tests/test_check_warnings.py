@@ -67,8 +67,10 @@ def test_an_undated_reused_inbox_file_is_warned_of_by_ingest_and_check(
     """Without a date its item is nova/today#1 every day: the next day's item silently replaced it."""
     today = tmp_path / "inbox" / "nova" / "today.md"
     write(today, "llm-infra · E1 预消化简报\n增量 1：Day one（⭐⭐⭐）\n要点：\n- alpha\n本报告由 Nova 实例自动生成\n")
-    code, out, _ = run(capsys, "ingest", str(today), "--index", index)
-    assert code == 0 and f"warning: {today}: {NO_DATE}" in out
+    code, out, err = run(capsys, "ingest", str(today), "--index", index)
+    # On stderr, as check's: a nightly ingest's stdout may go nowhere.
+    assert code == 0 and f"kbsearch: warning: {today}: {NO_DATE}\n" in err
+    assert "1 input warning on stderr" in out and NO_DATE not in out
     write(today, "llm-infra · E1 预消化简报\n增量 1：Day two（⭐⭐⭐）\n要点：\n- beta\n本报告由 Nova 实例自动生成\n")
     _, document = check_json(capsys, "check", str(today), "--index", index)
     assert document["items"][0]["id"] == "nova/today#1" and document["warnings"] == [NO_DATE]

@@ -18,6 +18,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         )
     print_notes(kb)
     emit(args, report, render.ingest_text)
+    if not args.json:
+        sys.stdout.flush()  # on a terminal, after the summary they qualify
+        for line in render.ingest_warnings(report):
+            print(f"kbsearch: {line}", file=sys.stderr)
     if report.refused:
         print(render.refused_text(report), file=sys.stderr)
         return EXIT_PARTIAL

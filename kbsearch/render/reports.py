@@ -52,13 +52,19 @@ def ingest_text(report: IngestReport) -> str:
         + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
         + f" in {report.seconds:.2f}s"
         + (f" (waited {report.waited:.2f}s for another writer)" if report.waited else "")
+        # The warnings themselves go to stderr (ingest_warnings), as check's do: a cron log sees them.
+        + (f"; {counted(len(report.warnings), 'input warning')} on stderr" if report.warnings else "")
     ]
     if report.removed_ids:
         more = report.removed - len(report.removed_ids)
         shown = ", ".join(clean(r, one_line=True) for r in report.removed_ids)
         lines.append(f"removed: {shown}" + (f" and {more:,} more" if more else ""))
-    lines += [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
     return "\n".join(lines)
+
+
+def ingest_warnings(report: IngestReport) -> list[str]:
+    """What the parser skipped or could not tell in the files, each naming its file: for stderr."""
+    return [f"warning: {clean(w, one_line=True)}" for w in report.warnings]
 
 
 def refused_text(report: IngestReport) -> str:
