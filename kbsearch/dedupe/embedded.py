@@ -16,6 +16,7 @@ import numpy as np
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
 from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
+from kbsearch.dedupe.subjects import releases, releases_differ, subjects_differ, title_subject
 from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
@@ -112,6 +113,28 @@ class Embedded:
         title = frozenset(n for n in self._title_systems if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
         return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems)
+
+    def told_apart(self, known: Embedded) -> str | None:
+        """Why the titles make this record and ``known`` two items (``subjects``): different
+        releases of one product, or news of different names, the titles sharing no coined one."""
+        reason = releases_differ(self._title_releases, known._title_releases)
+        if reason is None and not self._title_systems & known._title_systems:
+            ours, theirs = (self._subject, self._lowered), (known._subject, known._lowered)
+            reason = subjects_differ(ours, theirs)
+        return reason
+
+    @cached_property
+    def _subject(self) -> str | None:
+        return title_subject(self.record.title)
+
+    @cached_property
+    def _title_releases(self) -> frozenset[tuple[str, str]]:
+        return releases(self.record.title)
+
+    @cached_property
+    def _lowered(self) -> str:
+        """The title, text and key points, lower-cased: where a name is looked for as mentioned."""
+        return "\n".join([self.record.title, self.record.text, *self.record.claims]).lower()
 
     @cached_property
     def _only_cited_names(self) -> frozenset[str]:

@@ -54,7 +54,7 @@ def rule_findings(
         else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
     )
     names = different_names(item, known, config, name_count)
-    detail = names[2] if names else "the two name no rare systems that set them apart"
+    detail = names[2] if names else "the two name no rare systems, releases or news subjects that set them apart"
     found.append(RuleFinding(rule="named systems", says=False if names else None, detail=detail))
     features = decision_features(item, known, around or Neighbourhood(), name_count)
     scorer = config.same_item_for(features)

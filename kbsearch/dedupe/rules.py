@@ -249,10 +249,12 @@ def _exact_evidence(
 def different_names(
     item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
 ) -> tuple[Rule, bool, str] | None:
-    """Two records naming different rare systems (``named_systems``) are two items."""
+    """Two records naming different rare systems (``named_systems``), or whose titles name
+    different releases of one product or report on different names (``subjects``), are two items."""
     if not known.record.title.strip():
         return None
     reason = names_differ(item.named(config, name_count), known.named(config, name_count))
+    reason = reason or item.told_apart(known)
     return None if reason is None else (Rule.different_names, False, reason)
 
 

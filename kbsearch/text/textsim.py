@@ -233,11 +233,25 @@ def _canonical(value: str, unit: str) -> str:
     return f"{amount.normalize():f}"
 
 
+# A gain measured over a bare decimal is measured over a release: "22% over 0.30" is over
+# version 0.30 (a score it improved on would carry its metric, "over 0.30 F1").
+_GAIN_OVER = re.compile(r"\d\s*(?:%|x|×|倍)\s+(?:over|than|vs\.?|versus)\s+$", re.IGNORECASE)
+_SCORE_AFTER = re.compile(r"\s*(?:[A-Z]|(?i:points?|pp|baseline|score|accuracy)\b)")
+
+
+def names_a_version(before: str) -> bool:
+    """Whether the text right ``before`` a decimal is a product's name, making the decimal
+    its version (``vLLM `` before 0.4; not ``AUC `` or ``Accuracy ``)."""
+    return _NAME_BEFORE.search(before) is not None
+
+
 def _is_label(text: str, start: int, value: str, unit: str) -> bool:
     before = text[max(0, start - 24) : start]
     if value.count(".") >= 2 or _LABEL_BEFORE.search(before):
         return True
-    return "." in value and not unit and _NAME_BEFORE.search(before) is not None
+    if "." in value and not unit and _GAIN_OVER.search(before) and not _SCORE_AFTER.match(text, start + len(value)):
+        return True
+    return "." in value and not unit and names_a_version(before)
 
 
 def substantive_numbers(text: str) -> set[str]:

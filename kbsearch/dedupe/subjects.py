@@ -1,0 +1,96 @@
+"""Two records reporting on different companies, or on different releases of one product, are two items.
+
+A news title names its subject first: "Groq raises $900M", "Mistral 完成 17 亿欧元 D 轮
+融资". A company's name is a plain capitalised word (Groq, Mistral, Cohere), not a coined
+one, so the named-systems rule (``named_systems``) does not read it; and two funding
+rounds read alike on every other word (raises, Series, valuation, led by), so the
+learned decision took one for the other. When each title's subject is a name the other
+record never mentions, and the titles share no coined name, they are two items. The
+same event told in the other language names the same subject; a retelling from the other
+side ("Relay 被 Databricks 收购" against "Databricks buys Relay") mentions the other's.
+
+A release is one item per version: "vLLM 0.31.1 patch release" is not "vLLM v0.31.0 发布",
+however alike their notes read. When both titles version one product and share no version
+of it, they are two items; a later record about 0.31.0 still meets 0.31.0's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kbsearch.text.textsim import names_a_version
+
+# A name as a title's subject: a word with a capital (Groq, xAI, NVIDIA), possessive or
+# not, then up to two more capitalised words of the name (Thinking Machines, Mistral AI).
+_HEAD = r"((?=[A-Za-z0-9&]*[A-Z])[A-Za-z][A-Za-z0-9&]{2,})(?:['’]s)?(?:\s+[A-Z][A-Za-z0-9&.-]*){0,2}"
+# An English headline's verb follows it (raises, acquires, files, opened); a Chinese title
+# runs on in Chinese (Mistral 完成…, Databricks 以…).
+_SUBJECT = re.compile(rf"\s*{_HEAD}\s*(?:\s[a-z]{{2,}}(?:s|ed)\b|[\u3400-\u4dbf\u4e00-\u9fff])")
+# Words that open a title without being what it reports on; a gerund opens a paper's
+# title (Scaling laws for…, Rethinking…), not a company's news.
+_NOT_SUBJECTS = frozenset(
+    {"the", "new", "how", "why", "what", "when", "where", "who", "which", "this", "that", "these", "those"}
+    | {"our", "its", "their", "report", "reports", "exclusive", "breaking", "update", "correction", "study"}
+    | {"paper", "researchers", "scientists", "inside", "here", "there", "after", "before", "with", "from"}
+    | {"for", "and", "but", "all", "one", "two", "top", "first", "more", "most", "less", "llm", "llms", "gpu"}
+    | {"agent", "agents", "model", "models", "benchmark", "survey", "towards", "toward", "beyond", "via"}
+    | {"does", "do", "should", "can", "will", "are", "is"}
+)
+
+
+def title_subject(title: str) -> str | None:
+    """The name a news title reports on, lower-cased: its first word, when a verb or Chinese
+    text follows the name ("Groq raises…" → ``groq``); None for other titles."""
+    match = _SUBJECT.match(title)
+    if match is None:
+        return None
+    head = match.group(1).lower()
+    return None if head in _NOT_SUBJECTS or head.endswith("ing") else head
+
+
+def mentions(folded: str, name: str) -> bool:
+    """Whether lower-cased ``folded`` text holds a word starting with ``name`` (Transformers
+    mentions Transformer, Mistral's mentions Mistral)."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(name)}", folded) is not None
+
+
+def subjects_differ(item: tuple[str | None, str], known: tuple[str | None, str]) -> str | None:
+    """Why two records with these (title subject, lower-cased text) are two items, or None.
+    The caller has checked that their titles share no coined name."""
+    (ours, our_text), (theirs, their_text) = item, known
+    if ours is None or theirs is None or ours == theirs:
+        return None
+    if mentions(their_text, ours) or mentions(our_text, theirs):
+        return None
+    return f"the titles report on different names ({ours} / {theirs}), neither mentioned by the other record"
+
+
+# A product's version: a name, then a decimal with one to three dots (vLLM v0.31.0, Dynamo 2.0).
+_RELEASE = re.compile(
+    r"(?<![A-Za-z0-9_.+-])([A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+])\s+(v?)(\d+(?:\.\d+){1,3})(?![A-Za-z0-9_%]|\.\d)"
+)
+
+
+def releases(title: str) -> frozenset[tuple[str, str]]:
+    """(product, version) of each release a title names, lower-cased, with a trailing
+    ``.0`` past the minor version left out (0.31.0 is 0.31)."""
+    found = set()
+    for match in _RELEASE.finditer(title):
+        name, v, version = match.groups()
+        if v or names_a_version(name + " "):
+            parts = version.split(".")
+            while len(parts) > 2 and parts[-1] == "0":
+                parts.pop()
+            found.add((name.lower(), ".".join(parts)))
+    return frozenset(found)
+
+
+def releases_differ(item: frozenset[tuple[str, str]], known: frozenset[tuple[str, str]]) -> str | None:
+    """Why two titles naming these releases are about two items, or None: both version one
+    product and share no version of it."""
+    for product in sorted({p for p, _ in item} & {p for p, _ in known}):
+        ours, theirs = ({v for p, v in side if p == product} for side in (item, known))
+        if not ours & theirs:
+            listed = f"{', '.join(sorted(ours))} / {', '.join(sorted(theirs))}"
+            return f"the titles name different releases of {product} ({listed})"
+    return None
