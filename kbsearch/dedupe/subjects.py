@@ -72,25 +72,29 @@ _RELEASE = re.compile(
 
 
 def releases(title: str) -> frozenset[tuple[str, str]]:
-    """(product, version) of each release a title names, lower-cased, with a trailing
-    ``.0`` past the minor version left out (0.31.0 is 0.31)."""
+    """(product, version) of each release a title names, the product lower-cased."""
     found = set()
     for match in _RELEASE.finditer(title):
         name, v, version = match.groups()
         if v or names_a_version(name + " "):
-            parts = version.split(".")
-            while len(parts) > 2 and parts[-1] == "0":
-                parts.pop()
-            found.add((name.lower(), ".".join(parts)))
+            found.add((name.lower(), version))
     return frozenset(found)
 
 
 def releases_differ(item: frozenset[tuple[str, str]], known: frozenset[tuple[str, str]]) -> str | None:
     """Why two titles naming these releases are about two items, or None: both version one
-    product and share no version of it."""
+    product and share no version of it (0.31.0 is 0.31: a trailing ``.0`` past the minor
+    version says nothing)."""
     for product in sorted({p for p, _ in item} & {p for p, _ in known}):
         ours, theirs = ({v for p, v in side if p == product} for side in (item, known))
-        if not ours & theirs:
+        if not {_release(v) for v in ours} & {_release(v) for v in theirs}:
             listed = f"{', '.join(sorted(ours))} / {', '.join(sorted(theirs))}"
             return f"the titles name different releases of {product} ({listed})"
     return None
+
+
+def _release(version: str) -> str:
+    parts = version.split(".")
+    while len(parts) > 2 and parts[-1] == "0":
+        parts.pop()
+    return ".".join(parts)
