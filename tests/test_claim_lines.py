@@ -116,3 +116,10 @@ def test_an_item_says_up_to_which_day_it_was_compared_whatever_the_day() -> None
     own = earlier.model_copy(update={"as_of": dt.date(2026, 9, 23)})
     assert "compared with records dated up to 2026-09-21\n" in item_text(earlier) + "\n"
     assert "compared with records dated up to 2026-09-23, its own date" in item_text(own)
+
+
+def test_a_score_just_under_the_threshold_shows_the_digits_that_tell_them_apart() -> None:
+    """'is the nearest, 0.08 < 0.08' (0.0759 against 0.08) read as false."""
+    under, over = (claim(False, score).model_copy(update={"threshold": 0.08}) for score in (0.0759, 0.24))
+    near, said = lines(under, over)
+    assert "is the nearest, 0.076 < 0.080" in near and "0.24 ≥ 0.08" in said

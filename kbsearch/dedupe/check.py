@@ -28,11 +28,12 @@ from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.finer import FinerPassages, finer_said, item_sentences
 from kbsearch.dedupe.flags import item_flags, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
 from kbsearch.dedupe.verdict import decide, first_seen, stating_sections
@@ -86,6 +87,7 @@ class Checker:
         self._kept = kept_records(store)
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
         self._claim_inputs = ClaimInputs(self.judge, self._reader, claims_of)
+        self._finer = FinerPassages(encoder)
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -185,7 +187,9 @@ class Checker:
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
-        claims = self._claims(item, flt, same)
+        # What a living-doc section listing the item's id says of it: evidence for its claims (``finer``).
+        sections = item_sentences(item.record, [known[m.id] for m in matches if m.rule is Rule.doc_section])
+        claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
         first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
@@ -321,7 +325,7 @@ class Checker:
             )
         return found
 
-    def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded]) -> list[ClaimStatus]:
+    def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded], docs: list[Record]) -> list[ClaimStatus]:
         texts = claims_of(item.record)
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
@@ -347,7 +351,8 @@ class Checker:
             with timings.phase("claims"):
                 same_ids = {k.record.id for k in same}
                 by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
-            statuses.append(either_says(by_form, by_cosine))
+            finer = self._finer, self._reader, said, restatement
+            statuses.append(finer_said(text, vector, either_says(by_form, by_cosine), same, docs, finer))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
-from kbsearch.dedupe.results import RuleFinding
+from kbsearch.dedupe.results import RuleFinding, compared
 from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
 from kbsearch.records import Kind
 
@@ -61,6 +61,6 @@ def rule_findings(
     probability = scorer.probability(features)
     same = scorer.decide(probability)
     read = ", ".join(f"{name} {features[name]:.2f}" for name in scorer.features)
-    detail = f"same item {probability:.2f} {'≥' if same else '<'} {scorer.threshold:.2f} ({read})"
+    detail = f"same item {compared(probability, '≥' if same else '<', scorer.threshold)} ({read})"
     found.append(RuleFinding(rule="learned", says=same, detail=detail))
     return found

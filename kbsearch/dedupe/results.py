@@ -167,8 +167,8 @@ class ClaimStatus(BaseModel):
         if self.restated:
             return "a card of the same paper: a claim is known unless it brings a new number"
         if self.score < self.threshold:  # says nothing of the claim: only the nearest there is
-            return f"is the nearest, {self.score:.2f} < {self.threshold:.2f}"
-        said = f"says the same {self.score:.2f} ≥ {self.threshold:.2f}"
+            return f"is the nearest, {compared(self.score, '<', self.threshold)}"
+        said = f"says the same {compared(self.score, '≥', self.threshold)}"
         return f"{said}, {self.new_though_said}" if self.new_though_said else said
 
     @property
@@ -192,6 +192,15 @@ class ClaimStatus(BaseModel):
         """New although its closest passage says the same: that passage is of a
         record that is not the same item (a claim is known only from one that is)."""
         return not self.known and self.score >= self.threshold and not self.new_numbers and not self.moved_on
+
+
+def compared(score: float, sign: str, threshold: float) -> str:
+    """``score sign threshold`` with the fewest digits, two or more, at which the rounded
+    figures compare as the figures do ("0.08 < 0.08" read false of 0.0759 and 0.08)."""
+    for digits in range(2, 7):
+        if (round(score, digits) < round(threshold, digits)) == (score < threshold):
+            return f"{score:.{digits}f} {sign} {threshold:.{digits}f}"
+    return f"{score} {sign} {threshold}"
 
 
 class FlagKind(StrEnum):

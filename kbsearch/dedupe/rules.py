@@ -39,7 +39,7 @@ from kbsearch.dedupe.features import (
     token_alignment,
 )
 from kbsearch.dedupe.named_systems import names_differ
-from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.results import Match, Rule, compared
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
 
@@ -191,7 +191,7 @@ def compare(
     exact = _exact_evidence(item, known, shared, cited, config) or different_names(item, known, config, name_count)
     if exact is None:
         same = scorer.decide(probability)
-        rule, reason = Rule.learned, f"same item {probability:.2f} {'≥' if same else '<'} {scorer.threshold:.2f}"
+        rule, reason = Rule.learned, f"same item {compared(probability, '≥' if same else '<', scorer.threshold)}"
     else:
         rule, same, reason = exact
     return Match(

@@ -1,0 +1,144 @@
+"""A record's sentences and clauses as passages of their own, for a claim no passage says.
+
+A record's stored passages are its title, its whole text and its key points: a text
+under ``CLAIMS_FROM_CHARS`` without 要点 (a short card, a living-doc section) has no
+sentence passage. A claim restating one line of such a text, or one clause of a key
+point packing several facts ("吞吐仅下降 12%" of "从 8 张降到 4 张，吞吐下降 12%"), was
+weighed against the whole text or the packed key point, whose other facts pull every
+feature down: a writer who gave each fact its own 要点 was told each was new, though
+the same facts in one key point were known.
+
+Read only for a claim the stored passages leave new, and only of the records that may
+make it known:
+
+- of a living-doc section listing the item's arXiv id, the sentences naming that id
+  (what the section says of the item; its other sentences are about other papers, so
+  neither their words nor their figures count), each with its clauses;
+- of a record judged the same item, the clauses of its key points and the lines of a
+  text of several lines (a card's results), and only for a claim with a figure that the
+  finer passage saying it states: a one-line summary beside the key points is not
+  read, nor a claim of words alone (a record's sentence rewords most of a same-item
+  claim, and the dev digests' new claims, a method beside a summary, are such claims).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
+from kbsearch.dedupe.results import ClaimStatus
+from kbsearch.dedupe.rules import Embedded
+from kbsearch.dedupe.scorer import Scorer
+from kbsearch.embed import Encoder
+from kbsearch.records import Kind, Record
+from kbsearch.text.quantities import approximate_figures, unstated
+from kbsearch.text.textsim import numbers, sentences, substantive_numbers
+
+_CLAUSE_END = re.compile(r"[，；：]|[,;:](?=\s)")
+"""Where a clause ends: a Chinese comma, semicolon or colon, or an ASCII one before a space
+(not the colon of "arXiv:2601.22222" nor the comma of "2,100")."""
+MIN_CHARS = 4
+"""A shorter clause is a label ("效果：") or a bare figure: it says no fact of its own."""
+SPAN = 3
+"""Consecutive clauses read together: a claim may restate two or three of a longer sentence's."""
+MAX_TEXTS = 32
+"""Finer passages per record at most, the first sentences' first (a long abstract is cut)."""
+
+
+def finer_texts(record: Record, stored: list[str], whole: bool = False) -> list[str]:
+    """Each sentence of the record's key points, of the lines of its text when it has several
+    (of its text however long with ``whole``), and each run of up to ``SPAN`` of a
+    sentence's clauses; none already stored as a passage."""
+    lines = [line for line in record.text.splitlines() if line.strip()]
+    read = [*record.claims, *(lines if whole or len(lines) > 1 else [])]
+    out: dict[str, None] = {}
+    for sentence in sentences("\n".join(read)):
+        parts = [p.strip(" -•·\t") for p in _CLAUSE_END.split(sentence)]
+        parts = [p for p in parts if len(p) >= MIN_CHARS]
+        out[sentence] = None
+        for start in range(len(parts)):
+            for end in range(start + 1, min(start + SPAN, len(parts)) + 1):
+                out["，".join(parts[start:end])] = None
+    kept = set(stored)
+    return [t for t in out if t not in kept][:MAX_TEXTS]
+
+
+def naming(section: Record, ids: set[str]) -> Record | None:
+    """The section cut to its sentences naming one of ``ids`` (None: none does)."""
+    said = [s for s in sentences(section.text) if any(i in s for i in ids)]
+    if not said:
+        return None
+    return section.model_copy(update={"text": "\n".join(said), "arxiv_ids": sorted(ids)})
+
+
+def item_sentences(item: Record, sections: list[Embedded]) -> list[Record]:
+    """Of the living-doc sections listing one of the item's arXiv ids, the sentences naming
+    it, each section's as a record of its own (its id and kind kept: it is the section)."""
+    out = []
+    for section in sections:
+        shared = set(item.arxiv_ids) & set(section.record.arxiv_ids)
+        cut = naming(section.record, shared) if section.record.kind is Kind.doc_section and shared else None
+        if cut is not None:
+            out.append(cut)
+    return out
+
+
+class FinerPassages:
+    """Each record's finer passages with the index encoder's vectors, made once per check."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        self.encoder = encoder
+        self._made: dict[tuple[str, str], Embedded | None] = {}
+
+    def of(self, record: Record, stored: list[str]) -> Embedded | None:
+        """The record's finer passages (``finer_texts``) as a record of their own; a section's
+        sentences naming the item (``item_sentences``) are read whole."""
+        key = (record.id, record.text)
+        if key not in self._made:
+            texts = finer_texts(record, stored, whole=record.kind is Kind.doc_section)
+            self._made[key] = Embedded(record, self.encoder.encode(texts), texts) if texts else None
+        return self._made[key]
+
+    def hits(self, vector: np.ndarray, records: list[tuple[Record, list[str]]]) -> list[PassageHit]:
+        """Every finer passage of ``records`` (each with its stored passages) with its cosine
+        to the claim's ``vector``."""
+        finer = [f for f in (self.of(*each) for each in records) if f is not None]
+        hits = [PassageHit(f, i, float(c)) for f in finer for i, c in enumerate(f.vectors @ vector)]
+        return sorted(hits, key=lambda hit: -hit.cosine)  # nearest first: a tie of the judge's cosine keeps them
+
+
+Finer = tuple[FinerPassages, PassageReader, Scorer, bool]
+"""The finer passages, the reader, ``claim_said`` and whether the item restates its paper."""
+
+
+def finer_said(
+    claim: str, vector: np.ndarray, shown: ClaimStatus, same: list[Embedded], sections: list[Record], finer: Finer
+) -> ClaimStatus:
+    """``shown``, a claim the stored passages leave new, or known when a finer passage says
+    it (the decision of ``claims.judge_said``, the record taken for the same item) and no
+    figure of it is new: first of the sections' sentences naming the item, then of the
+    same-item records, for a claim with a figure that the passage saying it states."""
+    if shown.known:
+        return shown
+    figures = substantive_numbers(claim)
+    on_sections: list[tuple[Record, list[str]]] = [(s, []) for s in sections]
+    readings = [(on_sections, False), ([(k.record, k.passages) for k in same if figures], True)]
+    for records, needs_figures in readings:
+        said = _said(claim, vector, records, finer)
+        if said is not None and not (needs_figures and _unstated(said, figures, claim)):
+            return said.model_copy(update={"cosine_known": shown.cosine_known})
+    return shown
+
+
+def _said(claim: str, vector: np.ndarray, records: list[tuple[Record, list[str]]], finer: Finer) -> ClaimStatus | None:
+    passages, reader, form, restatement = finer
+    hits = passages.hits(vector, records) if records else []
+    said = judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
+    return said if said is not None and said.known else None
+
+
+def _unstated(said: ClaimStatus, figures: set[str], claim: str) -> bool:
+    """Whether the passage saying the claim leaves one of its figures unstated."""
+    return bool(unstated(figures, numbers(said.best_text or ""), approximate_figures(claim)))
