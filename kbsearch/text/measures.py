@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kbsearch.text.quantities import could_be_changed, same_figure, set_against
+from kbsearch.text.quantities import changes, could_be_changed, same_figure, set_against
 from kbsearch.text.textsim import language, lexical_tokens, numbers, substantive_numbers
 
 _CLAUSE_END = re.compile(r"[，。；;：:！？!?\n]|[,.](?=\s)")
@@ -88,12 +88,19 @@ def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
     shares a word with the claim's clause of its own figure, in either language (a shared
     name such as TTFT is evidence across languages too; a single letter or character is
     none). A figure the record itself gives as a bound or as another's ("低于10%") is no
-    figure the claim sets its own against."""
-    quoted = set_against(claim)
+    figure the claim sets its own against. A figure the claim says its quantity changed from
+    ("由 38% 提升到 41%": ``quantities.changes``) is quoted so too, when the records lack the
+    one it changed to: often a baseline the method beats, which the records give with the gain."""
+    known = list(known_clauses)
+    quoted = set_against(claim) | {
+        figure
+        for start, end in changes(claim)
+        if end and not any(c.gives(f) for f in end for c in known)
+        for figure in start
+    }
     if not quoted:  # most claims: nothing set against
         return set()
     results = substantive_numbers(claim)
-    known = list(known_clauses)
     again: set[str] = set()
     for own in clauses(claim):
         for figure in own.figures & results:
