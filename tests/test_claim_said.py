@@ -333,3 +333,29 @@ def test_the_cosine_decision_also_weighs_the_record_that_states_the_correction()
     assert not alone.known and alone.moved_on == "reported → corrected"
     both = judge_claim(claim, vector, [], [first, correction], CONFIG, restatement=True)
     assert both.known and both.best_id == "tom"
+
+
+V1 = "kvshard shards the kv cache by head; ttft drops 41% at 128k context on 8 h100s"
+V2 = "kvshard v2 update: ttft now drops 47% at 128k context on 8 h100s"
+
+
+def test_a_known_claim_is_never_shown_by_a_passage_giving_its_quantity_another_figure() -> None:
+    """Probe 6: a card's "TTFT 降低 47%" was known (spark's v2 states 47%) but shown as said by
+    tom's "TTFT 降低 41%", though the claim quotes no earlier figure: a reviewer following
+    the evidence saw a contradiction. The passage stating its figure is shown."""
+    first, update = record("tom", "kvshard", V1), record("spark", "kvshard v2", V2)
+    claim = "kvshard shards the kv cache by head, ttft drops 47% at 128k context on 8 h100s"
+    status = said(claim, first, update, same={"tom", "spark"}, shape=ALWAYS)
+    assert status.known and status.best_id == "spark"  # type: ignore[attr-defined]
+    assert "47%" in status.best_text  # type: ignore[attr-defined]
+
+
+def test_the_cosine_decision_never_shows_a_passage_giving_the_quantity_another_figure() -> None:
+    from test_dedupe_rules import CONFIG
+
+    from kbsearch.dedupe.claims import judge_claim
+
+    first, update = record("tom", "kvshard", V1), record("spark", "kvshard v2", V2)
+    claim = "kvshard shards the kv cache by head, ttft drops 47% at 128k context on 8 h100s"
+    status = judge_claim(claim, ENCODER.encode([claim])[0], [], [first, update], CONFIG, restatement=True)
+    assert status.known and status.best_id == "spark" and "47%" in (status.best_text or "")

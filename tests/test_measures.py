@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbsearch.text.measures import clauses, measured_again, measured_elsewhere
+from kbsearch.text.measures import clauses, given_otherwise, measured_again, measured_elsewhere
 
 EXPERTFLOW = "方法：预取命中率从 92% 降到 71%\n显存占用降到 47GB，Mixtral 8x22B 可在单张 H100 上推理"
 
@@ -79,3 +79,21 @@ def test_a_quoted_figure_is_not_measured_again_without_a_figure_of_the_claims_ow
     claim: str, known: str
 ) -> None:
     assert measured_again(claim, clauses(known)) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "expected"),
+    [
+        # Probe 6: the card's 47% against tom's 41%, one quantity (TTFT) in either language.
+        ("8×H100、128K 上下文 TTFT 降低 47%", "效果：8×H100、128K 上下文下 TTFT 降低 41%", {"47%"}),
+        ("TTFT drops 47% at 128K context", "效果：8×H100、128K 上下文下 TTFT 降低 41%", {"47%"}),
+        # The passage states the claim's figure, or gives another quantity's, or a bound: no other figure.
+        ("TTFT drops 47% at 128K context", "TTFT reduction at 128K is now 47% (v1 said 41%)", set()),
+        ("TTFT 降低 47%", "吞吐提升 41%", set()),
+        ("准确率下降 7%", "整体准确率低于 10%", set()),
+        # A figure the claim restates beside its own is no other figure.
+        ("TTFT 降低 47%（v1 为 41%）", "TTFT 降低 41%", set()),
+    ],
+)
+def test_a_passage_giving_the_claims_quantity_another_figure(claim: str, passage: str, expected: set[str]) -> None:
+    assert given_otherwise(claim, clauses(passage)) == expected

@@ -70,6 +70,9 @@ def test_with_no_stated_figure_every_missing_one_is_new() -> None:
         # A multiple or a share is a result whatever its digits; only a bare year (or decade) is a date.
         ("吞吐提升两千倍", {"2000x"}),
         ("a 2000x speedup since 2024, as in the 2020s (Li et al., 2025b)", {"2000x"}),
+        # A writer's day before the figure it gave then: 10-05 is no pair of figures.
+        ("完成 41% 的任务价值（10-05 为 38%）", {"41%", "38%"}),
+        ("命中率 62%（9-16 时为 55%），09-16 起按新口径", {"62%", "55%"}),
     ],
 )
 def test_spans_of_years_norm_names_and_trillions_read_right(text: str, expected: set[str]) -> None:
@@ -84,6 +87,7 @@ def test_spans_of_years_norm_names_and_trillions_read_right(text: str, expected:
         ("快 2~3 倍", "2x to 3x faster"),
         ("7-8B models", "7B and 8B models"),
         ("latency of 10 to 20 ms", "时延 10 ms 到 20 ms"),
+        ("命中率 10-15%", "命中率 10% 至 15%"),
     ],
 )
 def test_a_range_written_with_one_unit_gives_it_to_both_ends(ranged: str, each_with_its_unit: str) -> None:
@@ -112,6 +116,15 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
         "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 从降低 31% 修正为降低 24%",
         "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24% (was 31%)",
         "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24%, not 31% as first reported",
+        # A follow-up beside the figure it updates (probe 6: "now 47% (v1 said 41%)", "41%（10-05 为 38%）").
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt is now 24% lower (v1 said 31%)",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（10-05 为 31%）",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（较 10-05 的 31%）",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（此前 31%）",
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24%, was 31%",
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24% (stephen reported 31%)",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降幅由 31% 下降到 24%",
+        "Ray Serve prefix-aware routing: the mean TTFT cut with a shared 2k system prompt went from 31% to 24%",
     ],
 )
 def test_a_figure_given_beside_the_one_it_replaces_is_a_changed_figure(retold: str) -> None:
@@ -122,6 +135,29 @@ def test_a_figure_given_beside_the_one_it_replaces_is_a_changed_figure(retold: s
     )
     status = claim_status(known, retold, True)
     assert not status.known and status.new_numbers == ["24%"]
+
+
+@pytest.mark.parametrize(
+    "detail",
+    [
+        # Another figure in brackets that no writer gave before: a baseline, not a replaced figure.
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 31%（轮询为 0%）",
+        "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt was 31% lower in tests",
+    ],
+)
+def test_a_restated_figure_beside_no_earlier_one_stays_known(detail: str) -> None:
+    known = embedded(
+        "a", "", "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 31%。", kind=Kind.increment
+    )
+    assert claim_status(known, detail, True).known
+
+
+def test_a_baseline_a_claim_starts_from_is_no_replaced_figure_of_another_quantity() -> None:
+    """由 Y 提升到 X replaces the records' Y only when they give it for the claim's quantity:
+    a record's 35% memory cut is no success rate the claim raises."""
+    known = embedded("a", "", "PlanCritic：显存占用降低 35%，重规划更少。", kind=Kind.increment)
+    status = claim_status(known, "PlanCritic：显存占用降低 35%，WebArena 成功率由 35% 提高到 42%", True)
+    assert status.known and status.extra_numbers == ["42%"]
 
 
 def test_a_figure_of_another_size_is_no_change_of_a_stated_one() -> None:

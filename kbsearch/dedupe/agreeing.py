@@ -12,6 +12,7 @@ and spark's correction was shown as known from spark's "3.1x", the passage it co
 
 from __future__ import annotations
 
+from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.stages import moved_on, told
 from kbsearch.text.textsim import numbers
@@ -25,12 +26,17 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
     the claim says it replaces (spark's "3.1x" for "2.3x, not 3.1x as first reported") and
     lacks the claim's own. A record that only lacks a figure contradicts nothing: the
     records together state it (else the claim is new), and which passage is weighed stays
-    the one covering most of the claim."""
+    the one covering most of the claim. A passage that gives the claim's quantity another
+    figure (``measures.given_otherwise``: tom's "TTFT 降低 41%" for "TTFT 降低 47%") does,
+    though the claim never quotes it: shown as saying the same, it would tell a reviewer
+    the opposite of the claim."""
     claimed, replaced, rough = figures
     if moved_on(claim, passage) is not None:
         return True
     gives_replaced = len(unstated(replaced, record_numbers)) < len(replaced)
-    return gives_replaced and bool(new_figures(claimed, record_numbers, replaced, rough))
+    if gives_replaced and new_figures(claimed, record_numbers, replaced, rough):
+        return True
+    return bool(given_otherwise(claim, clauses(passage)))
 
 
 def agrees(claim: str, passage: str, figures: Figures) -> bool:
@@ -42,4 +48,5 @@ def agrees(claim: str, passage: str, figures: Figures) -> bool:
         moved_on(claim, passage) is None
         and told(claim, passage)
         and not new_figures(claimed, numbers(passage), replaced, rough)
+        and not given_otherwise(claim, clauses(passage))
     )

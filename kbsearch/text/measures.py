@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kbsearch.text.quantities import could_be_changed, same_figure, set_against
+from kbsearch.text.quantities import changes, could_be_changed, same_figure, set_against
 from kbsearch.text.textsim import language, lexical_tokens, numbers, substantive_numbers
 
 _CLAUSE_END = re.compile(r"[，。；;：:！？!?\n]|[,.](?=\s)")
@@ -88,12 +88,19 @@ def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
     shares a word with the claim's clause of its own figure, in either language (a shared
     name such as TTFT is evidence across languages too; a single letter or character is
     none). A figure the record itself gives as a bound or as another's ("低于10%") is no
-    figure the claim sets its own against."""
-    quoted = set_against(claim)
+    figure the claim sets its own against. A figure the claim says its quantity changed from
+    ("由 38% 提升到 41%": ``quantities.changes``) is quoted so too, when the records lack the
+    one it changed to: often a baseline the method beats, which the records give with the gain."""
+    known = list(known_clauses)
+    quoted = set_against(claim) | {
+        figure
+        for start, end in changes(claim)
+        if end and not any(c.gives(f) for f in end for c in known)
+        for figure in start
+    }
     if not quoted:  # most claims: nothing set against
         return set()
     results = substantive_numbers(claim)
-    known = list(known_clauses)
     again: set[str] = set()
     for own in clauses(claim):
         for figure in own.figures & results:
@@ -110,6 +117,34 @@ def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
                     and any(same_figure(s, q) for q in quoted)
                 }
     return again
+
+
+def given_otherwise(claim: str, passage_clauses: Iterable[Clause]) -> set[str]:
+    """The claim's figures for which the passage (``clauses`` of one passage) gives another
+    figure of the same quantity and never the claim's: tom's "TTFT 降低 41%" for a card's
+    "TTFT 降低 47%". Same quantity as in ``measured_again``: the two clauses share a word
+    of two letters or characters or more. A figure the passage gives as a bound or as
+    another's (``Clause.against``), or one the claim itself states too, is no other figure."""
+    results = substantive_numbers(claim)
+    if not results:
+        return set()
+    known = list(passage_clauses)
+    own_clauses = clauses(claim)
+    claimed = [f for own in own_clauses for f in own.figures]
+    otherwise: set[str] = set()
+    for own in own_clauses:
+        for figure in own.figures & results:
+            if any(c.gives(figure) for c in known):
+                continue
+            for c in known:
+                if not any(len(word) >= _NAMING for word in c.words & own.words):
+                    continue
+                if any(
+                    could_be_changed(figure, s) and not any(same_figure(s, f) for f in claimed)
+                    for s in c.figures - c.against
+                ):
+                    otherwise.add(figure)
+    return otherwise
 
 
 def without(stated: Iterable[str], figures: set[str]) -> set[str]:

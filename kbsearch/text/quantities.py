@@ -145,18 +145,48 @@ def could_be_changed(new: str, old: str) -> bool:
 
 # Words by which a claim gives a figure as the one it replaces: 降低 24%（昨天报的是 31%）,
 # （stephen 报的是 31%）, "now 24% (down from the 31% reported yesterday)", "24% (was 31%)",
-# "24% rather than 31%", "24%, not 31% as first reported".
+# "24% rather than 31%", "24%, not 31% as first reported", "now 47% (v1 said 41%)",
+# "41%（10-05 为 38%）", "47%, was 41%", "41%（较 10-05 的 38%）".
+_EARLIER = (
+    r"(?:\d{1,2}[-/月]\d{1,2}[日号]?|v\d+(?:\.\d+)*|[上前昨]\S{0,2}?(?:天|日|周|次|版|期|篇)|初版|首版|旧版|第一版"
+    r"|earlier|before|first|originally|initially|yesterday|last\s+(?:week|time|version|release|report))"
+)
 _REPLACED_BEFORE = re.compile(
     r"(?:昨天|昨日|此前|之前|先前|原先|原来|上次|早先|曾经?)\s*(?:报告|报|给出|公布|说)?的?\s*(?:是|为)?"
     r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|而(?:不是|非)|不是此前"
     r"|down from|up from|revised from|corrected from|previously|rather than|instead of|[(（]\s*was\b"
-    r"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:first\s+|originally\s+|earlier\s+|previously\s+)?reported)",
+    r"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:first\s+|originally\s+|earlier\s+|previously\s+)?reported)"
+    rf"|[(（]\s*{_EARLIER}\s*(?:时|的|版本?)?\s*(?:为|是|报|给出|写|说|[:：]|said|reported|had|was|gave|stated|claimed)"
+    r"|[(（][^()（）\d%]{0,20}?\b(?:said|reported|claimed|stated|gave|had)\b|[,;，；]\s*was\s+(?=[~≈]?\d)"
+    rf"|较\s*{_EARLIER}\s*的",
     re.IGNORECASE,
 )
 _REPLACED_WITHIN = 24
 """Characters after such words in which the replaced figure is read."""
 # 从 31% 修正为 24%: the figure a correction starts from (not 从 26% 提升到 90%, a result).
 _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|更正|改|调整|下调|上调)(?:为|到|至|成)")
+
+
+# 由 38% 提升到 41%, "rose from 38% to 41%": the figure a change starts from, and the one it
+# ends at. Often a baseline (从 26% 提升到 90%, the method's gain), so read as the records' own
+# figure changed only for the same quantity, when they lack the end (``measures.measured_again``).
+_CHANGED_FROM = re.compile(
+    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨)(?:到|至|为|成)"
+    r"([^，,。；;（(]{1,12})"
+    r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes)"
+    r"\s+from\s+([^,;]{1,12}?)\s+to\s+([^,;()]{1,12})",
+    re.IGNORECASE,
+)
+
+
+def changes(text: str) -> list[tuple[set[str], set[str]]]:
+    """The changes a text tells (see ``_CHANGED_FROM``): the figures each starts from and ends at,
+    in ``numbers``' spelling."""
+    found = []
+    for match in _CHANGED_FROM.finditer(text):
+        start, end = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        found.append((numbers(start), numbers(end)))
+    return found
 
 
 def replaced_figures(text: str) -> set[str]:

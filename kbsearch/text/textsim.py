@@ -70,11 +70,13 @@ _NAME_BEFORE = re.compile(
 # A fraction of itself (2048/2048 passed) says "all", not a quantity.
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 # Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result;
-# so do the writers' days (9-16锚定, jay 9-17 已记, 9月17日).
+# so do the writers' days (9-16锚定, jay 9-17 已记, 9月17日, "（10-05 为 38%）", "（9-16 时为 55%）"):
+# a month and a day with a zero before either (10-05, 09-16) is no range, nobody pads one.
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
     r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
-    r"|\d{1,2}[-/]\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))"
+    r"|\d{1,2}[-/]\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))|(?<=[(（])\d{1,2}[-/]\d{1,2}(?=\s*(?:为|时))"
+    r"|(?<![\d.,/-])(?:0[1-9]-(?:0[1-9]|[12]\d|3[01])|(?:[1-9]|1[0-2])-0[1-9])(?![\d.,/%-])"
     r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
