@@ -145,6 +145,7 @@ _DATA_RELEASE = re.compile(
     r"(?:发布|公开|开源|releas\w*|open[- ]sourc\w*)[^，。；,.;]{0,24}(?:数据集|基准|语料|benchmark|dataset|corpus)",
     re.IGNORECASE,
 )
+_PACKAGING = re.compile(r"\bships? as\b", re.IGNORECASE)
 _VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w%]|\.\d)", re.IGNORECASE)
 """A version (v0.6, 0.31.0), not a figure (3.5x, 2.5%)."""
 _NOT_YET = re.compile(
@@ -215,19 +216,18 @@ def told(claim: str, passage: str) -> bool:
 
 
 def untold(claim: str, records: list[str]) -> str | None:
-    """ "<latest stage told> → <stage>" when the claim tells its item reached a stage that
-    none of ``records`` (the texts of its item's records) tells, nor a later one ("unstated
-    → …" when they tell none), or "unstated → fixed" when it tells a fix none of them
-    mentions; else None. Read on the records whole, as the passage weighed may say a
-    fact of the item while another sentence tells its stage. A project's track only: a
-    paper's record seldom tells its venue, and a claim names one in passing ("the
-    camera-ready version keeps 71.2%, as the preprint")."""
-    now = stage_said(claim)
-    if now is not None and now.reached:
-        then = [s for s in map(stage_said, records) if s is not None]
-        if then and max(s.rank for s in then) < now.rank:
-            return f"{_label(max(then, key=lambda s: s.rank))} → {_label(now)}"
-        if not then and not (now.stage is Stage.RELEASED and _release_known(claim, records)):
+    """ "unstated → <stage>" when the claim tells its item reached a stage and none of
+    ``records`` (the texts of the records it is weighed against) tells any stage, or
+    "unstated → fixed" when it tells a fix none of them mentions; else None. A record
+    telling a stage somewhere is left to ``moved_on`` on the passage weighed: another
+    sentence may tell the stage of something else (a TensorRT-LLM PR in review beside a
+    vLLM plugin). A project's track only: a paper's record seldom tells its venue, and a
+    claim names one in passing ("the camera-ready version keeps 71.2%, as the preprint");
+    and "ships as a plugin" tells how it is packaged, not a release."""
+    now = stage_said(_PACKAGING.sub(" ", claim))
+    if now is not None and now.reached and all(stage_said(text) is None for text in records):
+        loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
+        if not loosely_told:
             return f"{UNSTATED} → {_label(now)}"
     fixed = _FIX.search(claim)
     not_yet = fixed is not None and _NOT_YET.search(claim[max(0, fixed.start() - 24) : fixed.start()])
