@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.quantities import new_figures, unstated
-from kbsearch.text.stages import moved_on, told
+from kbsearch.text.stages import moved_on, told, untold
 from kbsearch.text.textsim import numbers
 
 Figures = tuple[set[str], set[str], set[str]]
@@ -50,3 +50,12 @@ def agrees(claim: str, passage: str, figures: Figures) -> bool:
         and not new_figures(claimed, numbers(passage), replaced, rough)
         and not given_otherwise(claim, clauses(passage))
     )
+
+
+def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
+    """The later stage the claim moves its item on to from the one the passage weighed
+    tells (``stages.moved_on``: that passage only, as another sentence of its record may
+    tell the stage of something else, a TensorRT-LLM PR in review beside a vLLM plugin),
+    else a stage or fix that none of ``records`` (the texts of the records it is weighed
+    against) tells at all (``stages.untold``): "代码已开源" is no fact a card's title says."""
+    return moved_on(claim, passage) or untold(claim, list(dict.fromkeys(records)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kbsearch.dedupe.agreeing import Figures, agrees, contradicts
+from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
 from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
@@ -28,7 +28,6 @@ from kbsearch.text.quantities import (
     new_figures,
     unstated,
 )
-from kbsearch.text.stages import moved_on
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -80,7 +79,7 @@ def judge_claim(
     if shown is None:
         return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
     probability, hit, features = shown
-    moved = stage_moved(claim, hit) if said else None
+    moved = stage_moved(claim, _text(hit), [k.text_and_claims for k in same_items]) if said else None
     if said:
         unseen = sorted(unstated(unseen, stated_for(claim, [hit.known]), rough))
     known = said and not unseen and moved is None
@@ -135,13 +134,6 @@ def _agreeing_pair(
 
 def _text(hit: PassageHit) -> str:
     return hit.known.passages[hit.index]
-
-
-def stage_moved(claim: str, hit: PassageHit) -> str | None:
-    """The later stage the claim moves the item on to from the one the passage tells
-    (``stages.moved_on``). Only the passage weighed: another sentence of its record may
-    tell the stage of something else (a TensorRT-LLM PR in review beside a vLLM plugin)."""
-    return moved_on(claim, hit.known.passages[hit.index])
 
 
 def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[float, PassageHit, dict[str, float]]]:
@@ -232,7 +224,8 @@ def judge_said(
     other = _best([w for w in weighed if not w.same_item])
     for chosen in (w for w in (same, other) if w is not None):
         chosen.probability = form.probability(chosen.features)
-        chosen.moved_on = stage_moved(claim, chosen.hit)
+        records = same_records if chosen.same_item else [chosen.hit.known]
+        chosen.moved_on = stage_moved(claim, _text(chosen.hit), [k.text_and_claims for k in records])
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = stated_for(claim, same_records)

@@ -94,6 +94,11 @@ class Embedded:
         is not new against a record that says "6-ply", though a lone 6 is no result there."""
         return frozenset(numbers(self._text_and_claims))
 
+    @property
+    def text_and_claims(self) -> str:
+        """The whole text and the key points: what a claim's stage is read against (``stages.untold``)."""
+        return self._text_and_claims
+
     @cached_property
     def _text_and_claims(self) -> str:
         """The whole text and the key points, as the name and number rules read them."""

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.responses import ListedRecord, UnknownFilter
+from kbsearch.text.stages import UNSTATED
 
 
 class Verdict(StrEnum):
@@ -185,7 +186,10 @@ class ClaimStatus(BaseModel):
             return "but is not the same item"
         if self.known or self.score < self.threshold:
             return ""
-        return "but with new numbers" if self.new_numbers else "but at an earlier stage"
+        if self.new_numbers:
+            return "but with new numbers"
+        untold = (self.moved_on or "").startswith(UNSTATED)
+        return "but its records never tell that" if untold else "but at an earlier stage"
 
     @property
     def said_by_another_item(self) -> bool:

@@ -17,6 +17,12 @@ in a venue's wording ("被 ICLR 2027 接收", "accepted at NeurIPS"): 接收 alo
 also a decode node receiving KV. A claim that says it corrects earlier reporting
 ("此前报道有误", "Correction:") moves its item on from what was reported, whatever
 stage either tells: it contradicts the passage it shares its words with.
+
+A claim that tells a stage reached or a fix ("Fixes a throughput regression", "修复了
+长 prompt 下的吞吐回归") that no record of its item tells at all is news too, however
+near its words are to a passage that tells none (``untold``): "代码已开源" was known from
+a card's title that never mentions code. A fix is read only with what it fixes (a bug,
+a regression, a crash): 修复 alone is also image restoration.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+
+UNSTATED = "unstated"
+"""What ``untold`` names as the stage before when no record tells one."""
 
 
 class Stage(IntEnum):
@@ -116,6 +125,29 @@ _MENTION = re.compile(
     ),
     re.IGNORECASE,
 )
+_BROKEN = r"(?:regressions?|bugs?|crash(?:es)?|leaks?|hangs?|deadlocks?)"
+_FIX = re.compile(
+    rf"\b(?:fix(?:es|ed)?|patch(?:es|ed)?|resolve[sd]?)\b[^,.;:]{{0,40}}?\b{_BROKEN}\b"
+    rf"|\b{_BROKEN} (?:is |are |was |were |has been |have been )?(?:now )?fixed\b|\b(?:bug|hot)[- ]?fix(?:es)?\b"
+    r"|修复(?:了)?[^，。；,.;]{0,20}?(?:bug|缺陷|回归|崩溃|泄漏|泄露|死锁|问题)"
+    r"|(?:回归|bug|崩溃|缺陷)[^，。；,.;]{0,8}已(?:被)?修复",
+    re.IGNORECASE,
+)
+_FIX_TOLD = re.compile(
+    r"\b(?:fix|patch|regression|bug|crash|leak|deadlock|hotfix)|修复|回归|缺陷|崩溃|泄漏|泄露|死锁", re.IGNORECASE
+)
+"""What a record says of a fix, read loosely: any word of one, so that only a record silent
+about it leaves a claim's fix untold."""
+_RELEASE_TOLD = re.compile(
+    r"开源|发布|发版|上线|公开|\b(?:releas|open[- ]sourc|ship|launch|github)|\bavailable\b", re.IGNORECASE
+)
+_DATA_RELEASE = re.compile(
+    r"(?:发布|公开|开源|releas\w*|open[- ]sourc\w*)[^，。；,.;]{0,24}(?:数据集|基准|语料|benchmark|dataset|corpus)",
+    re.IGNORECASE,
+)
+_PACKAGING = re.compile(r"\bships? as\b", re.IGNORECASE)
+_VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w%]|\.\d)", re.IGNORECASE)
+"""A version (v0.6, 0.31.0), not a figure (3.5x, 2.5%)."""
 _NOT_YET = re.compile(
     r"(?:\b(?:not|no|nothing|never|yet to|will|to be|expected to|about to|plans? to|upcoming)\b|n't"
     r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随(?!机)|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
@@ -181,6 +213,39 @@ def told(claim: str, passage: str) -> bool:
             if then is None or then.rank < now.rank:
                 return False
     return not _CORRECTION.search(claim) or _CORRECTION.search(passage) is not None
+
+
+def untold(claim: str, records: list[str]) -> str | None:
+    """ "unstated → <stage>" when the claim tells its item reached a stage and none of
+    ``records`` (the texts of the records it is weighed against) tells any stage, or
+    "unstated → fixed" when it tells a fix none of them mentions; else None. A record
+    telling a stage somewhere is left to ``moved_on`` on the passage weighed: another
+    sentence may tell the stage of something else (a TensorRT-LLM PR in review beside a
+    vLLM plugin). A project's track only: a paper's record seldom tells its venue, and a
+    claim names one in passing ("the camera-ready version keeps 71.2%, as the preprint");
+    and "ships as a plugin" tells how it is packaged, not a release."""
+    now = stage_said(_PACKAGING.sub(" ", claim))
+    if now is not None and now.reached and all(stage_said(text) is None for text in records):
+        loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
+        if not loosely_told:
+            return f"{UNSTATED} → {_label(now)}"
+    fixed = _FIX.search(claim)
+    not_yet = fixed is not None and _NOT_YET.search(claim[max(0, fixed.start() - 24) : fixed.start()])
+    if fixed is not None and not not_yet and not any(_FIX_TOLD.search(text) for text in records):
+        return f"{UNSTATED} → fixed"
+    return None
+
+
+def _release_known(claim: str, records: list[str]) -> bool:
+    """Whether records that tell no stage tell a release in looser words than a stage's ("开源代码", "code
+    at github.com/…", "the v0.6 release notes"), or names a version the claim releases
+    ("vLLM 0.31.0 turns on …" tells 0.31.0 is out), or the claim releases a data set or
+    benchmark: a paper's contribution, which digests tell as a release ("同时发布了 X 数据集")
+    where the record names the set. Only a record silent on it leaves a release untold."""
+    if _DATA_RELEASE.search(claim):
+        return True
+    versions = set(_VERSION.findall(claim))
+    return any(_RELEASE_TOLD.search(text) or versions & set(_VERSION.findall(text)) for text in records)
 
 
 def _label(said: StageSaid) -> str:

@@ -1,0 +1,96 @@
+"""A claim telling a stage or a fix that no record of its item tells is new
+(``stages.untold``), however near its words are to a passage that tells none.
+
+Probe, 7 December: "the FP4 cache merged in PR #15321 ships in the v0.6 release" was known
+from a key point on the FP4 memory saving (no stage in the record at all), "代码已开源" from a
+card's title that never mentions code, and "Fixes a throughput regression" from a release's
+key point that never mentions a regression: each item a DUPLICATE, or a new fact hidden."""
+
+from __future__ import annotations
+
+import pytest
+from test_claim_lines import claim, lines
+from test_claim_said import ALWAYS, ENCODER, record, said
+
+from kbsearch.text.stages import untold
+
+SHIPS = "the FP4 cache merged in PR #881 ships in the v2.1 release and is on by default"
+OPENED = "代码已开源（GitHub quillkit/quillkit）"
+FIXED = "Fixes a throughput regression in the new scheduler for long prompts"
+
+
+@pytest.mark.parametrize(
+    ("claim_text", "records", "moved"),
+    [
+        (SHIPS, ["FP4 cache halves cache memory against FP8"], "unstated → released"),
+        (OPENED, ["QuillKit: planning tool calls as a graph", "71.2% success on a benchmark"], "unstated → released"),
+        ("The PR was merged into main", ["The scheduler keeps prompts in order"], "unstated → merged"),
+        (FIXED, ["The new scheduler is on by default", "18% higher throughput"], "unstated → fixed"),
+        ("修复了长 prompt 下的吞吐回归问题", ["新调度器默认开启"], "unstated → fixed"),
+    ],
+)
+def test_a_stage_or_fix_no_record_tells_is_untold(claim_text: str, records: list[str], moved: str) -> None:
+    assert untold(claim_text, records) == moved
+
+
+@pytest.mark.parametrize(
+    ("claim_text", "records"),
+    [
+        (SHIPS, ["FP4 cache halves memory", "It ships in the v2.1 release"]),  # the stage, in another record
+        (SHIPS, ["Released in v2.2, the FP4 cache halves memory"]),  # a later release tells this one
+        # A stage told elsewhere in the record is moved_on's, on the passage weighed: it may be another's.
+        (SHIPS, ["FP4 cache halves memory", "A TensorRT-LLM PR is in review"]),
+        ("It ships as a plugin for vLLM", ["Installs as a vLLM plugin"]),  # packaging, not a release
+        (SHIPS, ["FP4 cache on by default in v2.1"]),  # names the version it ships in
+        (OPENED, ["提出依赖图规划，并开源代码以促进研究"]),  # a release in looser words
+        (OPENED, ["Code at github.com/quillkit/quillkit"]),
+        ("同时发布了 QuillBench 数据集", ["构建了 QuillBench 用于评估"]),  # a paper's data set
+        (FIXED, ["0.31.1 patches a scheduler regression"]),
+        ("基于扩散模型的图像修复", ["一种图像复原方法"]),  # restoration, not a bug fix
+        ("The team will fix the crash in the next release", ["The scheduler keeps prompts in order"]),
+        ("Nothing merged yet", ["The scheduler keeps prompts in order"]),  # a stage not reached
+        ("The scheduler keeps prompts in order", ["Another sentence"]),  # no stage at all
+        ("camera-ready 版本成功率 71.2%，与预印本一致", ["71.2% success"]),  # a paper's venue, in passing
+    ],
+)
+def test_a_stage_or_fix_a_record_tells_or_none_reached_is_not_untold(claim_text: str, records: list[str]) -> None:
+    assert untold(claim_text, records) is None
+
+
+def test_a_release_said_by_a_passage_that_tells_no_stage_is_new() -> None:
+    """The form says the key point says the claim (the probe's 0.54 ≥ 0.08); the record never
+    tells a release, so the claim is new, and its line says why."""
+    known = record("spark", "sglang adds the FP4 cache", "FP4 cache halves cache memory against FP8")
+    status = said(SHIPS, known, same={"spark"}, shape=ALWAYS)
+    assert not status.known and status.moved_on == "unstated → released"  # type: ignore[attr-defined]
+    assert not status.said_by_another_item  # type: ignore[attr-defined]
+    memory = said("FP4 cache halves cache memory against FP8", known, same={"spark"}, shape=ALWAYS)
+    assert memory.known  # type: ignore[attr-defined]
+
+
+def test_a_release_another_record_of_the_item_tells_stays_known() -> None:
+    """The passage weighed tells no release, but another record of the item does."""
+    memory = record("spark", "sglang adds the FP4 cache", "FP4 cache halves cache memory against FP8")
+    release = record("tom", "sglang v2.1", "sglang v2.1 was released with the FP4 cache on by default")
+    claim_text = "the FP4 cache halves cache memory against FP8 and ships in the v2.1 release"
+    status = said(claim_text, memory, release, same={"spark", "tom"}, shape=ALWAYS)
+    assert status.known  # type: ignore[attr-defined]
+
+
+def test_the_cosine_decision_reads_the_untold_stage_too() -> None:
+    from test_dedupe_rules import CONFIG
+
+    from kbsearch.dedupe.claims import judge_claim
+
+    card = record("card", "QuillKit: planning tool calls as a graph", "71.2% success on a hard benchmark")
+    vector = ENCODER.encode([OPENED])[0]
+    status = judge_claim(OPENED, vector, [], [card], CONFIG, restatement=True)
+    assert not status.known and status.moved_on == "unstated → released"
+    success = "71.2% success on a hard benchmark"
+    assert judge_claim(success, ENCODER.encode([success])[0], [], [card], CONFIG, restatement=True).known
+
+
+def test_an_untold_stage_says_the_records_never_tell_it_not_an_earlier_stage() -> None:
+    untold_line = claim(False, 0.7).model_copy(update={"moved_on": "unstated → released"})
+    [line] = lines(untold_line)
+    assert "0.70 ≥ 0.50, but its records never tell that [moved on: unstated → released]" in line
