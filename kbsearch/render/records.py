@@ -11,6 +11,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from kbsearch.render.cells import MATCH_STYLE, counted, fit
+from kbsearch.text.ids import ids_alone
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
@@ -46,6 +47,8 @@ def search_text(response: SearchResponse) -> Text:
             out.append_text(snippet_text(hit.snippet))
             out.append("\n")
     legend = "; '=' marks an exact id from the query" if any(hit.matched_ids for hit in response.results) else ""
+    if legend and ids_alone(response.query):
+        legend = "; only the records carrying the id ('='): the query is an id alone"
     out.append(
         f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
         f"search, model {response.model}{legend})"
