@@ -24,6 +24,7 @@ from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.render import audit_text
 from kbsearch.store import ChangeSet, Store
+from kbsearch.tui.cluster_tree import cluster_label
 
 PACKKV = "PackKV packs the KV cache into 2-bit groups with a per-group scale"
 PACKKV_MORE = "PackKV new figures: a million-token context fits on one GPU with 2-bit groups"
@@ -72,6 +73,8 @@ def test_two_items_of_one_briefing_about_one_paper_are_one_cluster_headed_by_the
     assert held.role == "in doc" and held.same_as == "kim#1" and "2609.30001" in (held.reason or "")
     text = audit_text(result)
     assert "first  kim 2026-10-03" in text and "holds the item of kim#1" in text
+    # The TUI's audit screen: one row, titled by the item, not two rows "§2.1 KV cache".
+    assert cluster_label(1, cluster).plain.endswith("  PackKV")
 
 
 def test_stars_about_one_paper_merge_and_a_section_is_listed_once() -> None:
