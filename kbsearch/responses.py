@@ -81,7 +81,11 @@ class UnknownFilter(BaseModel):
     filter: Literal["kind", "instance", "topic"]
     value: str
     known: list[str]
-    """The values stored records have (the kinds that have records), by name."""
+    """The values stored records have (the kinds that have records), by name;
+    with ``kinds``, the values records of those kinds have."""
+    kinds: list[str] = Field(default_factory=list)
+    """Set when records have the value but none of these kinds (the filter's
+    ``--kind``) does: the two filters together leave nothing to find."""
 
 
 class SearchResponse(BaseModel):

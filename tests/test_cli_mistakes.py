@@ -278,11 +278,12 @@ def test_a_filter_naming_an_instance_no_record_has_says_so(index: str, cli) -> N
     found = json.loads(out)
     assert code == 0 and found["results"] == [] and found["filters"]["instance"] == "nobody"
     assert found["unknown_filters"] == [
-        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]},
+        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"], "kinds": []},
         {
             "filter": "topic",
             "value": "cooking",
             "known": ["agents", "ai-industry", "engineering", "inference", "llm-infra"],
+            "kinds": [],
         },
     ]
 
@@ -310,6 +311,28 @@ def test_a_kind_no_record_has_is_named_too(cli, tmp_path: Path) -> None:  # type
     argv = ("search", "zzqqxx", "--mode", "lexical", "--kind", "doc_section", "--kind", "paper_card")
     code, out, _ = cli(*argv, "--index", index)
     assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+
+
+def test_a_topic_no_record_of_the_kinds_has_says_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    """Cards have no topic: a new user's `--topic inference --kind paper_card` printed a
+    bare "no results", unlike `--instance nobody`, which says why."""
+    code, out, _ = cli("search", "KV cache", "--topic", "agents", "--kind", "paper_card", "--index", index)
+    assert code == 0 and out.strip() == (
+        "no results for 'KV cache': no paper_card has topic 'agents' (theirs: inference): "
+        "leave out the topic or the kind filter"
+    )
+    code, out, _ = cli("list", "--instance", "tom", "--kind", "paper_card", "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"] == [
+        {"filter": "instance", "value": "tom", "known": [], "kinds": ["paper_card"]}
+    ]
+    code, out, _ = cli("list", "--instance", "tom", "--kind", "paper_card", "--index", index)
+    assert out.splitlines()[-1] == (
+        "no paper_card has instance 'tom' (paper_card records have no instance): "
+        "leave out the instance or the kind filter"
+    )
+    argv = ("search", "zzqqxx", "--mode", "lexical", "--topic", "inference", "--kind", "paper_card")
+    code, out, _ = cli(*argv, "--index", index, "--json")
+    assert json.loads(out)["unknown_filters"] == []  # such a record exists: the query found none
 
 
 # -- a JSONL line with an empty id -------------------------------------------------
@@ -344,7 +367,7 @@ def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli
     assert code == 0 and out == "" and err.strip() == said
     code, out, _ = cli("list", "--instance", "nobody", "--index", index, "--json")
     assert json.loads(out)["unknown_filters"] == [
-        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"]}
+        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"], "kinds": []}
     ]
     code, out, _ = cli("audit", "--instance", "nobody", "--index", index)
     assert code == 0 and out.splitlines()[:2] == [

@@ -253,3 +253,28 @@ def test_explain_says_when_audit_reading_the_whole_texts_alone_decides_otherwise
     assert not told.match.same_item and told.match.form == "key points"
     assert any("audit judges pairs by the whole texts alone" in n and "the same item" in n for n in told.notes)
     assert not any("audit" in n for n in same_forms.notes)  # one form, one reading: nothing to say
+
+
+def test_similar_lists_the_same_item_first_then_by_the_cosine_it_prints(
+    index: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new user's probe read cosines 0.36, 0.43, 0.40: the list was ordered by the learned
+    probability, which a line decided by a rule does not print. Here the probabilities run
+    against the cosines, as they may."""
+    import kbsearch.dedupe.related as related
+
+    real = related.compare_all
+
+    def against(*args, **kwargs):  # type: ignore[no-untyped-def]
+        return [m.model_copy(update={"probability": 1 - m.score}) for m in real(*args, **kwargs)]
+
+    monkeypatch.setattr(related, "compare_all", against)
+    matches = json.loads(run(capsys, "similar", "tri-jay", "--index", index, "--json")[1])["matches"]
+    same = [m["same_item"] for m in matches]
+    assert same == sorted(same, reverse=True)
+    for group in (True, False):
+        scores = [m["score"] for m in matches if m["same_item"] is group]
+        assert scores == sorted(scores, reverse=True), scores
+    assert len([m for m in matches if not m["same_item"]]) >= 2
+    out = run(capsys, "similar", "tri-jay", "--index", index)[1]
+    assert "matches (≡ same item, first; then by cosine):" in out

@@ -95,3 +95,24 @@ def test_the_ids_a_hit_cites_are_set_apart_from_its_own(examples: tuple[Store, F
     response = ranked(examples, "2609.19499")
     line = next(line for line in render.search_text(response).plain.splitlines() if "id card/1422" in line)
     assert line.endswith("arXiv 2609.19671  cites 2609.19499"), line
+
+
+def test_an_id_alone_lists_only_the_records_carrying_it(examples: tuple[Store, FakeEncoder]) -> None:
+    """A new user's `search 2610.02345 -k 5` filled its fifth row with a funding round:
+    an id alone asks for its records, in the CLI as the TUI showed them (README)."""
+    for mode in SearchMode:
+        for query in ("2607.08057", "arXiv:2607.08057v2", "2607.08057, 2608.01526"):
+            hits = ranked(examples, query, mode).results
+            assert hits and all(h.matched_ids for h in hits), (mode, query, [h.id for h in hits])
+    alone = ranked(examples, "2607.08057")
+    assert len(alone.results) == 4 < alone.k
+    assert render.search_text(alone).plain.endswith("only the records carrying the id ('='): the query is an id alone)")
+    # Words beside the id, or an id no record carries: the rest follow as before.
+    assert not all(h.matched_ids for h in ranked(examples, "2607.08057 KV cache").results)
+    assert len(ranked(examples, "2612.00001").results) == 10
+
+
+def test_the_tui_summary_counts_one_result_in_the_singular(examples: tuple[Store, FakeEncoder]) -> None:
+    response = ranked(examples, "2607.08057")
+    assert hitview.summary(response, 1, timing=False).plain.startswith("1 result for ")
+    assert hitview.summary(response, 2, timing=False).plain.startswith("2 results for ")

@@ -52,7 +52,7 @@ from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
 from kbsearch.dedupe.spilled import SpilledVectors
 from kbsearch.errors import KbError
-from kbsearch.records import IdMention, Record
+from kbsearch.records import IdMention, Kind, Record
 from kbsearch.store import SearchFilter, Store
 
 Phase = Callable[[str, str], None]
@@ -190,14 +190,21 @@ def _clusters(store: Store, roster: Roster, judged: Judged, groups: list[list[in
 
 
 def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int, Record]) -> Cluster:
-    members = sorted(group, key=lambda r: int(roster.rank[r]))
-    record = {r: records[int(roster.rowids[r])] for r in members}
+    """A cluster as shown: headed by its earliest item, its living-doc sections
+    after the items. A section holds the item but is never the item (README, How
+    check decides), so it heads a cluster only of sections."""
+    ranked = sorted(group, key=lambda r: int(roster.rank[r]))
+    record = {r: records[int(roster.rowids[r])] for r in ranked}
+    sections = [r for r in ranked if record[r].kind is Kind.doc_section]
+    items = [r for r in ranked if record[r].kind is not Kind.doc_section]
+    members = items + sections
     single = [roster.ids_of(r) for r in members if roster.ids_of(r) and not roster.is_hub(r)]
     shared = frozenset.intersection(*single) if single else frozenset()
-    within = set(group)
     repeats = []
     for r in members[1:]:
-        seen = _earliest_direct(roster, judged, r, within)
+        seen = _earliest_direct(roster, judged, r, set(items)) or _earliest_direct(roster, judged, r, set(group))
+        if seen is None and r in sections:
+            seen = _earliest_holding(judged, r, items)
         repeats.append(_member(record[r], None if seen is None else (record[seen[0]], seen[1])))
     return Cluster(
         size=len(members),
@@ -206,6 +213,16 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
         shared_ids=sorted(shared),
         instances=sorted({rec.instance for rec in record.values() if rec.instance}),
     )
+
+
+def _earliest_holding(judged: Judged, section: int, items: list[int]) -> tuple[int, str] | None:
+    """The earliest of ``items`` (in first-seen order) judged against ``section`` as
+    the earlier record, and why: a section dated before the items holds their item."""
+    for item in items:
+        for at in judged.before(item):
+            if int(judged.earlier[at]) == section:
+                return item, judged.reasons[at]
+    return None
 
 
 def _member(record: Record, seen: tuple[Record, str] | None) -> ClusterMember:

@@ -7,7 +7,10 @@ judgements in time order, under rules that transitivity alone would break:
 - two records about different arXiv ids are never in one cluster;
 - a record about several ids (a living-document section, a survey) joins
   each cluster it is directly the same item as, but never links two
-  clusters: it is evidence for each pair, not a bridge between them.
+  clusters: it is evidence for each pair, not a bridge between them;
+- one paper is one cluster: stars whose single-subject records are about one
+  arXiv id are merged (two increments of one briefing about one paper are
+  never compared, and a section listing it joined each as its own star).
 
 Rows, not records: the roster and the judgements are arrays, and only
 clusters of more than one record take any memory of their own.
@@ -48,7 +51,26 @@ def grow_clusters(roster: Roster, judged: Judged) -> list[list[int]]:
             ids[first] = ids.get(first, frozenset()) | own
         first_of[group] = first
     _add_hubs(roster, judged, single, first_of, members)
-    return list(members.values())
+    return _one_per_paper(roster, list(members.values()))
+
+
+def _one_per_paper(roster: Roster, clusters: list[list[int]]) -> list[list[int]]:
+    """The clusters, those whose single-subject records are about the same arXiv
+    id merged into the first of them, a record (a hub) listed once."""
+    paper: dict[frozenset[str], tuple[list[int], set[int]]] = {}
+    out = []
+    for group in clusters:
+        key = frozenset().union(*(roster.ids_of(r) for r in group if not roster.is_hub(r)))
+        if not key:
+            out.append(group)
+        elif key in paper:
+            into, held = paper[key]
+            into += [r for r in group if r not in held]
+            held.update(group)
+        else:
+            paper[key] = (group, set(group))
+            out.append(group)
+    return out
 
 
 def _surest_first(

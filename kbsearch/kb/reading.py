@@ -14,7 +14,7 @@ from typing import Literal
 
 import kbsearch.store.lexical_merge as lexical_merge
 from kbsearch.errors import KbError, RecordNotFound
-from kbsearch.filters import require_limit
+from kbsearch.filters import require_limit, where_sql
 from kbsearch.records import Record
 from kbsearch.responses import ListedRecord, Listing, Stats, UnknownFilter
 from kbsearch.store import SearchFilter, Store
@@ -78,6 +78,28 @@ def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
         kinds = [kind for kind, count in store.counts_by("kind").items() if count]
         if not any(kind.value in kinds for kind in flt.kinds):
             unknown += [UnknownFilter(filter="kind", value=kind.value, known=kinds) for kind in flt.kinds]
+    return unknown or _not_of_these_kinds(store, flt)
+
+
+def _not_of_these_kinds(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
+    """An instance or topic that records have, but none of the filter's kinds:
+    ``--topic inference --kind paper_card`` (a card has no topic) left nothing
+    to find and said nothing of why."""
+    if not flt.kinds:
+        return []
+    of_kinds = SearchFilter(kinds=flt.kinds)
+    kinds = [kind.value for kind in flt.kinds]
+    unknown = []
+    fields: tuple[Literal["instance", "topic"], ...] = ("instance", "topic")
+    for field in fields:
+        value = getattr(flt, field)
+        if value and not store.count(of_kinds.model_copy(update={field: value})):
+            where, params = where_sql(of_kinds)
+            rows = store.db.execute(
+                f"SELECT DISTINCT {field} FROM records WHERE {where} AND {field} IS NOT NULL", params
+            )
+            known = sorted(row[0] for row in rows)
+            unknown.append(UnknownFilter(filter=field, value=value, known=known, kinds=kinds))
     return unknown
 
 

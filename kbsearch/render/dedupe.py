@@ -161,7 +161,7 @@ def neighbours_text(result: Neighbours) -> str:
     lines = [
         f"nearest to {clean(record.id, one_line=True)}  {who(record.instance, record.date)}  "
         f"{clean(record.title, one_line=True)[:70]}",
-        "   matches (≡ same item):",
+        "   matches (≡ same item, first; then by cosine):",
     ]
     lines += [_match_line(m) for m in result.matches] or ["     none"]
     same = sum(m.same_item for m in result.matches)

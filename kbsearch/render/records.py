@@ -11,6 +11,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from kbsearch.render.cells import MATCH_STYLE, counted, fit
+from kbsearch.text.ids import ids_alone
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
@@ -46,6 +47,8 @@ def search_text(response: SearchResponse) -> Text:
             out.append_text(snippet_text(hit.snippet))
             out.append("\n")
     legend = "; '=' marks an exact id from the query" if any(hit.matched_ids for hit in response.results) else ""
+    if legend and ids_alone(response.query):
+        legend = "; only the records carrying the id ('='): the query is an id alone"
     out.append(
         f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
         f"search, model {response.model}{legend})"
@@ -81,7 +84,8 @@ SHOWN_VALUES = 12
 def unknown_filters_text(unknown_filters: list[UnknownFilter]) -> str:
     """``no record has instance 'nobody' (instances: jay, spark)``, for
     each filter that no stored record matches; empty when there is none."""
-    said: list[str] = []
+    said = [_not_of_kinds(unknown) for unknown in unknown_filters if unknown.kinds]
+    unknown_filters = [unknown for unknown in unknown_filters if not unknown.kinds]
     for field in dict.fromkeys(unknown.filter for unknown in unknown_filters):
         named = [unknown for unknown in unknown_filters if unknown.filter == field]
         values = " or ".join(repr(clean(unknown.value, one_line=True)) for unknown in named)
@@ -91,6 +95,19 @@ def unknown_filters_text(unknown_filters: list[UnknownFilter]) -> str:
         where = f"{field}s: {shown}{more}" if known else f"no record has any {field}"
         said.append(f"no record has {field} {values} ({where})")
     return "; ".join(said)
+
+
+def _not_of_kinds(unknown: UnknownFilter) -> str:
+    """``no paper_card has topic 'inference' (paper_card records have no topic): leave
+    out the topic or the kind filter``."""
+    kinds = " or ".join(clean(kind, one_line=True) for kind in unknown.kinds)
+    shown = ", ".join(clean(name, one_line=True) for name in unknown.known[:SHOWN_VALUES])
+    more = f", … ({len(unknown.known)} in all)" if len(unknown.known) > SHOWN_VALUES else ""
+    where = f"theirs: {shown}{more}" if unknown.known else f"{kinds} records have no {unknown.filter}"
+    return (
+        f"no {kinds} has {unknown.filter} {clean(unknown.value, one_line=True)!r} ({where}): "
+        f"leave out the {unknown.filter} or the kind filter"
+    )
 
 
 def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:

@@ -25,6 +25,7 @@ from kbsearch.search.items import same_item
 from kbsearch.search.reads import CandidateReads
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms, query_terms
+from kbsearch.text.ids import ids_alone
 from kbsearch.text.snippet import Span, make_snippet
 from kbsearch.text.textsim import language
 
@@ -120,7 +121,7 @@ def search(
     ranked = rank(store, found, terms, vector, mode, fusion, reads)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads)
-    ranked = _pin_first(pins, ranked)[:k]
+    ranked = _pin_first(pins, ranked, only=ids_alone(query))[:k]
     hits = _hits(store, ranked, terms, exact.all())
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
@@ -283,9 +284,10 @@ def _add_pinned(store: Store, found: Candidates, pins: Pins, terms: QueryTerms, 
         found.lexical = sorted(found.lexical + store.lexical_scores(terms, missing), key=lambda row: -row[1])
 
 
-def _pin_first(pins: Pins, ranked: list[Ranked]) -> list[Ranked]:
+def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[Ranked]:
     """Pinned records first, tier by tier, each tier in ranking order; then
-    the rest. A tier whose scores would fall below a later record's is
+    the rest, unless ``only`` (a query of arXiv ids alone) and some record is
+    pinned: then the pinned records alone. A tier whose scores would fall below a later record's is
     lifted by the least whole number that keeps every score in rank order."""
     position = {r.rowid: i for i, r in enumerate(ranked)}
     by_rowid = {r.rowid: r for r in ranked}
@@ -297,7 +299,7 @@ def _pin_first(pins: Pins, ranked: list[Ranked]) -> list[Ranked]:
         for tier, group in pins.tiers
     ]
     taken = set(pins.rowids())
-    rest = [r for r in ranked if r.rowid not in taken]
+    rest = [] if only and tiers else [r for r in ranked if r.rowid not in taken]
     floor = max((r.score for r in rest), default=-math.inf)
     for tier in reversed(tiers):
         lowest = min(r.score for r in tier)

@@ -37,22 +37,48 @@ class Body(BaseModel):
 
 
 def first_problem(err: ValidationError) -> str:
-    """A validation error as one line: the field, then what is wrong with it."""
-    first = err.errors()[0]
-    where = ".".join(map(str, first["loc"])) or "body"
-    problem = str(first["ctx"]["error"]) if first["type"] == "value_error" else first["msg"]
-    return f"{where}: {problem}"
+    """A validation error as one line: the field, then what is wrong with it, a
+    bound or a choice in the CLI's words (``k must be at most 1000, not 5000; ask
+    for fewer``), not pydantic's (``k: Input should be less than or equal to 1000``)."""
+    errors = err.errors()
+    # A field taking one value or a list (``kind``) fails both ways: say what is
+    # wrong with the value (not one of the kinds), not that it is not a list.
+    field = errors[0]["loc"][:1]
+    first = next((e for e in errors if e["loc"][:1] == field and not e["type"].endswith("_type")), errors[0])
+    # The field's name: no list index, no union member's tag (``list[str-enum[Kind]]``).
+    names = [str(part) for part in first["loc"] if not isinstance(part, int) and "[" not in str(part)]
+    where = ".".join(names) or "body"
+    ctx, value = first.get("ctx") or {}, first.get("input")
+    if first["type"] == "value_error":
+        return f"{where}: {ctx['error']}"
+    if first["type"] == "less_than_equal":
+        return f"{where} must be at most {ctx['le']}, not {value}; ask for fewer"
+    if first["type"] == "greater_than_equal":
+        return f"{where} must be at least {ctx['ge']}, not {value}"
+    if first["type"] == "enum":
+        choices = ", ".join(choice.strip("'") for choice in ctx["expected"].replace(" or ", ", ").split(", "))
+        return f"{where}: {value!r} is not one of {choices}"
+    if first["type"].startswith("date"):
+        why = f" ({ctx['error']})" if "error" in ctx else ""
+        return f"{where}: {value!r} is not a date{why}; write YYYY-MM-DD, like 2026-09-19"
+    return f"{where}: {first['msg']}"
 
 
 class Filters(Body):
     """``--kind``, ``--instance``, ``--topic``, ``--section``, ``--since``, ``--until``."""
 
-    kind: list[Kind] = Field(default_factory=list, description="only these kinds")
+    kind: list[Kind] = Field(default_factory=list, description="only these kinds (one kind, or a list)")
     instance: str | None = Field(default=None, description="only records by this writer (tom, jay, spark, stephen)")
     topic: str | None = Field(default=None, description="only this topic (inference, llm-infra, …)")
     section: str | None = Field(default=None, description="only records whose section contains this text")
     since: dt.date | None = Field(default=None, description="only records dated on or after this day")
     until: dt.date | None = Field(default=None, description="only records dated on or before this day")
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _one_kind(cls, value: Any) -> Any:
+        # "kind": "increment" as --kind increment takes it: a list of one.
+        return [value] if isinstance(value, str) else value
 
     @field_validator("instance", "topic", "section", mode="after")
     @classmethod

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Awaitable, Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
+from kbsearch import __version__
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError
 from kbsearch.limits import DEFAULT_LIMITS
@@ -60,7 +61,9 @@ replace); accepting the same text again changes nothing."""
 
 AccessOf = Callable[[Context], Access]
 
-Kinds = Annotated[list[Kind], Field(description="only these kinds: increment, paper_card, doc_section")]
+Kinds = Annotated[
+    list[Kind] | Kind, Field(description="only these kinds (one, or a list): increment, paper_card, doc_section")
+]
 Instance = Annotated[str | None, Field(description="only records by this writer (tom, jay, spark, stephen)")]
 Topic = Annotated[str | None, Field(description="only this topic (inference, llm-infra, agents, …)")]
 Section = Annotated[str | None, Field(description="only records whose section contains this text")]
@@ -80,9 +83,25 @@ AsOf = Annotated[
 ]
 
 
+class _Server(MCPServer):
+    """The SDK's server, but a call whose arguments its schema refuses gets one line
+    naming the field, as the JSON API's ``first_problem`` says it (``k must be at most
+    1000, not 5000; ask for fewer``), not pydantic's report of several lines."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as err:
+            if isinstance(err, UnexpectedToolError) or not isinstance(err.__cause__, ValidationError):
+                raise
+            raise ToolError(f"Error executing tool {name}: {first_problem(err.__cause__)}") from err.__cause__
+
+
 def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     """An MCP server whose tools call ``service``; ``access_of`` says what a call may do."""
-    mcp: MCPServer = MCPServer("kbsearch", instructions=INSTRUCTIONS, log_level="WARNING")
+    mcp: MCPServer = _Server("kbsearch", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     @mcp.tool(annotations=READS)
     async def search(

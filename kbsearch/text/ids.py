@@ -108,3 +108,11 @@ def _unique(items) -> list[str]:  # type: ignore[no-untyped-def]
     for item in items:
         seen.setdefault(item, None)
     return list(seen)
+
+
+def ids_alone(query: str) -> bool:
+    """The query is arXiv ids and nothing else (``2610.02345``, ``arXiv:2607.17715v1,
+    2608.01526``): it asks for those papers' records, and a record carrying none of
+    them is no answer, however near (search, and so the CLI, the TUI and serve)."""
+    tokens = [t for t in re.split(r"[\s,;]+", query) if t]
+    return bool(tokens) and all(normalize_arxiv_id(t) for t in tokens)

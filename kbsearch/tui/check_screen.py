@@ -19,6 +19,7 @@ from textual.widgets.input import Selection
 
 from kbsearch.dedupe.results import CheckResult, Verdict
 from kbsearch.kb import KnowledgeBase
+from kbsearch.render import counted
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.file_picker import FilePicker
 from kbsearch.tui.filter_bar import parse_day
@@ -245,7 +246,7 @@ def counts(result: CheckResult) -> dict[Verdict, int]:
 
 
 def summary(result: CheckResult) -> Text:
-    line = Text(f"{len(result.items)} items: ")
+    line = Text(f"{counted(len(result.items), 'item')}: ")
     for number, (value, count) in enumerate(counts(result).items()):
         line.append(", " if number else "")
         line.append(f"{count} {value.value}", style=VERDICT_STYLE[value])

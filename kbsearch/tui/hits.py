@@ -6,14 +6,11 @@ field access here means one file follows when ``SearchHit`` changes.
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 
 from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
-from kbsearch.render import clean, missing_lines, score_text
-from kbsearch.text.ids import normalize_arxiv_id
+from kbsearch.render import clean, counted, missing_lines, score_text, unknown_filters_text
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
@@ -27,13 +24,16 @@ def query_of(response: SearchResponse) -> str:
 
 def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
     """The line above the table: how many results for what, and how fast."""
-    line = Text(f"{count} results for ", style="dim")
+    line = Text(f"{counted(count, 'result')} for ", style="dim")
     line.append_text(plain(response.query, style="bold"))
     if timing:
         line.append(f"  ·  {response.seconds * 1000:.0f} ms", style="dim")
     for missing in missing_lines(response):
         line.append("  ·  ", style="dim")
         line.append(missing, style="bold yellow")
+    if response.unknown_filters:  # why nothing was found: the filters leave nothing, as the CLI says
+        line.append("  ·  ", style="dim")
+        line.append(unknown_filters_text(response.unknown_filters), style="bold yellow")
     return line
 
 
@@ -72,15 +72,6 @@ def body(hit: SearchHit | Record) -> str:
     if cut:
         text += f"\n\n*… the text goes on: `kbsearch show {hit.id}` prints all of it.*"
     return text
-
-
-def shown_hits(response: SearchResponse) -> list[SearchHit]:
-    """An arXiv id typed alone jumps to its records: only the records carrying
-    it are shown (when there are any), those about it first, then those citing it."""
-    tokens = [t for t in re.split(r"[\s,;]+", response.query) if t]
-    bare = bool(tokens) and all(normalize_arxiv_id(t) for t in tokens)
-    pinned = [hit for hit in response.results if hit.matched_ids]
-    return pinned if bare and pinned else list(response.results)
 
 
 def neighbour_query(record: Record) -> str:

@@ -127,7 +127,7 @@ class SearchScreen(Screen[None]):
     def on_search_screen_found(self, message: Found) -> None:
         if message.serial != self._serial:  # a newer query or filter was dispatched since
             return
-        found = hitview.shown_hits(message.response)
+        found = list(message.response.results)
         self.words_only = message.response.mode is SearchMode.lexical
         summary = hitview.summary(message.response, len(found), timing=self.show_timing)
         if self.words_only:
