@@ -10,28 +10,16 @@ and ``writer_lock`` (one writer at a time, the others waiting and saying so).
 
 from __future__ import annotations
 
-from kbsearch.kb.facade import (
-    HIT_TEXT_CHARS,
-    LOCK_NAME,
-    Encoder,
-    IndexShare,
-    KnowledgeBase,
-    Listing,
-    ModelSpec,
-    SearchFilter,
-    SearchHit,
-    SearchMode,
-    SearchResponse,
-    SharedEncoder,
-    Stats,
-    available_models,
-    examine,
-    index_dir,
-    index_model,
-    run_side_by_side,
-)
+from kbsearch.embed import Encoder, run_side_by_side
+from kbsearch.embed.shared import SharedEncoder
+from kbsearch.kb.facade import KnowledgeBase, available_models, examine, index_dir, index_model
 from kbsearch.kb.opener import Opener
 from kbsearch.kb.read_ahead import read_ahead
+from kbsearch.kb.writer_lock import LOCK_NAME
+from kbsearch.models import ModelSpec
+from kbsearch.responses import Listing, Stats
+from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse
+from kbsearch.store import IndexShare, SearchFilter
 
 __all__ = [
     "HIT_TEXT_CHARS",

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import kbsearch.runtime.timings as timings
-from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder, run_side_by_side
-from kbsearch.embed.shared import SharedEncoder
+from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.errors import KbError
 from kbsearch.kb.reading import find_record, listing, stats, stored_model, unknown_filters
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock
@@ -26,7 +25,7 @@ from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
 from kbsearch.records import Record
 from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.runtime.overlap import side_by_side
-from kbsearch.search import HIT_TEXT_CHARS, SearchHit, SearchMode, SearchResponse, search
+from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store, require_models
 from kbsearch.store.database import map_for_search, read_only_error, writable
@@ -41,29 +40,9 @@ if TYPE_CHECKING:
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
 
-# What the surfaces (CLI, TUI) use from below the facade: they import it from here.
-__all__ = [
-    "HIT_TEXT_CHARS",
-    "LOCK_NAME",
-    "Encoder",
-    "IndexShare",
-    "KnowledgeBase",
-    "Listing",
-    "ModelSpec",
-    "SearchFilter",
-    "SearchHit",
-    "SearchMode",
-    "SearchResponse",
-    "SharedEncoder",
-    "Stats",
-    "available_models",
-    "examine",
-    "index_dir",
-    "index_model",
-    "run_side_by_side",
-]
-
 DEFAULT_INDEX = Path("index")
+Judged = tuple[int, "Callable[[], CheckResult]"]
+"""The generation a check read, and how to check again: an accept judges again if it moved."""
 
 
 def index_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -261,6 +240,7 @@ class KnowledgeBase:
         judging = side_by_side(lambda: self.encoder, lambda: self._judging_models(config), "judge wait", imports)
         encoder, (judge, tokens) = judging
         with self.store.snapshot():
+            seen = self.store.generation
             with timings.phase("index open"):
                 _ = self.store.vector_index  # the FAISS cache, loaded here rather than by the first search
             with timings.phase("check"):
@@ -268,20 +248,36 @@ class KnowledgeBase:
                 result = checker.check(read.items, file=read.file, input_name=input_name, mentions=read.mentions)
         result.warnings = read.warnings
         if accept:
-            self._accept(result, read, on_wait, replace)
+            again = lambda: self._check_items(read, input_name, None, as_of, config=config)  # noqa: E731
+            return self._accept(result, read, on_wait, replace, (seen, again))
         return result
 
-    def _accept(self, result: CheckResult, read: CheckInput, on_wait: Callable[[], None] | None, replace: bool) -> None:
+    def _accept(
+        self, result: CheckResult, read: CheckInput, on_wait: Callable[[], None] | None, replace: bool, judged: Judged
+    ) -> CheckResult:
         from kbsearch.ingest.accepting import accept
 
         result.accept_refused = result.accept_refusal()
         if result.accept_refused is None:
             with self.writing(on_wait) as store:
-                load, judge, items = (lambda: self.encoder), self._judging(), read.items
-                source = (read.file, read.mentions)
-                accept(
-                    store, result, items, source, replace=replace, model=self.spec.name, load_encoder=load, judge=judge
-                )
+                if store.generation != judged[0]:
+                    # Another writer stored records since this check read the index (two gates at
+                    # once): judged again under the lock, the later of two repeats is a DUPLICATE.
+                    result = judged[1]()
+                    result.accept_refused = result.accept_refusal()
+                if result.accept_refused is None:
+                    load, judge, source = (lambda: self.encoder), self._judging(), (read.file, read.mentions)
+                    accept(
+                        store,
+                        result,
+                        read.items,
+                        source,
+                        replace=replace,
+                        model=self.spec.name,
+                        load_encoder=load,
+                        judge=judge,
+                    )
+        return result
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
         with timings.phase("imports"):
