@@ -114,6 +114,7 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
         ) from err
     specs = [_parse_line(line, path, n) for n, line in enumerate(lines, 1)]
     found = [s for s in specs if s is not None]
+    _refuse_twice_named(found, path)
     if not found:
         raise KbError(
             "the model list names no model",
@@ -123,6 +124,20 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
     found[0].default = True
     _check_judges(found, path)
     return found
+
+
+def _refuse_twice_named(specs: list[ModelSpec], path: Path) -> None:
+    """A second line for a name would never be used (the first wins): say so, not ignore it."""
+    first: dict[str, int] = {}
+    for spec in specs:
+        if spec.name in first:
+            raise KbError(
+                f"model {spec.name!r} is named again (first on line {first[spec.name]})",
+                path=str(path),
+                line=spec.line,
+                hint="give each model line its own name, or delete one of the two lines",
+            )
+        first[spec.name] = spec.line
 
 
 def _check_judges(specs: list[ModelSpec], path: Path) -> None:

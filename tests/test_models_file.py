@@ -69,3 +69,12 @@ def test_a_folder_that_does_not_exist_is_named_at_once(
 def test_a_path_is_absolute_or_starts_with_dot_or_tilde_else_a_hub_id(source: str, folder: str | None) -> None:
     found = ModelSpec(name="m", source=source).folder
     assert (str(found) if found else None) == folder
+
+
+def test_a_model_named_twice_is_refused_naming_the_file_and_line(
+    models_with, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = models_with("fake2 python:fake_encoder:make dim=32", "fake python:fake_encoder:make dim=32")
+    assert main(["models"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"kbsearch: {path}:3: model 'fake' is named again (first on line 1)") and "\n" not in err
