@@ -105,8 +105,13 @@ class SlowEncoder(FakeEncoder):
     """Each text takes ``SLOW_SECONDS``: a check or accept that runs long enough to be stopped part-way."""
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import os
         import time
+        from pathlib import Path
 
+        started = os.environ.get("FAKE_ENCODER_STARTED")  # a file the first call creates, for a test to wait on
+        if started:
+            Path(started).touch()
         time.sleep(SLOW_SECONDS * len(texts))
         return super().encode(texts)
 
