@@ -65,6 +65,12 @@ class TooLarge(KbError):
 
 class Stopped(KbError):
     """A request's work was stopped before it finished: it ran over its time
-    budget, or the caller went away (see ``kbsearch.runtime.cancel``). Nothing was
-    written: the stop comes before a write commits, and a write it interrupts
-    is rolled back."""
+    budget, the caller went away or the server is stopping (see
+    ``kbsearch.runtime.cancel``). Nothing was written: the stop comes before a
+    write commits, and a write it interrupts is rolled back. ``retry_after``:
+    seconds after which the same request may succeed (the server answers 503
+    with Retry-After), None when sending it again would only stop again."""
+
+    def __init__(self, message: str, *, hint: str | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.retry_after = retry_after

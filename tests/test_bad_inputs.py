@@ -267,6 +267,24 @@ def test_good_files_are_ingested_beside_bad_ones(
         assert sum(case.name in line for line in lines) == 1, case.name
 
 
+def test_a_fifo_or_a_broken_link_in_a_folder_is_named_and_skipped(
+    index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO in a folder was skipped without a word (exit 0), though named on its own
+    it is refused and a broken link in a folder is named (exit 1)."""
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    (folder / "good.jsonl").write_text(json.dumps(GOOD_ROWS[0] | {"id": "beside"}) + "\n", encoding="utf-8")
+    os.mkfifo(folder / "pipe.md")
+    os.symlink(tmp_path / "nowhere.md", folder / "gone.md")
+    code, out, err = run(capsys, "ingest", str(folder), "--index", str(index), "--json")
+    assert code == 1 and json.loads(out)["added"] == 1
+    lines = err.splitlines()
+    assert len(lines) == 2
+    assert any("pipe.md: not a regular file or folder" in line for line in lines)
+    assert any("gone.md: broken symlink" in line for line in lines)
+
+
 def test_nothing_to_ingest_creates_no_index(
     fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -177,3 +177,22 @@ def test_errors_are_json_on_stderr_under_json(index: str, cli) -> None:  # type:
     assert "query" in error["error"] and error["usage"].startswith("usage: kbsearch search")
     code, _, err = cli("search", "x", "--since", "yesterday", "--index", index)
     assert code == 2 and err == "kbsearch: --since: 'yesterday' is not a date; write YYYY-MM-DD, like 2026-09-19\n"
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_the_loop_a_folder_check_suggests_reaches_every_file(  # type: ignore[no-untyped-def]
+    index: str, cli, tmp_path: Path, nested: bool
+) -> None:
+    """inbox/<writer>/… (the daily layout): 'for f in inbox/*' gave check the writers' folders."""
+    inbox = tmp_path / "my inbox"
+    files = [inbox / "tom" / "a.md", inbox / "jay" / "b.md"] if nested else [inbox / "a.md", inbox / "b.md"]
+    for file in files:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text("# x\n", encoding="utf-8")
+    code, _, err = cli("check", str(inbox), "--index", index)
+    loop = err.split("one at a time, ", 1)[1].split("; or add them all", 1)[0]
+    assert code == 2 and "kbsearch check" in loop
+    shown = subprocess.run(
+        ["bash", "-c", loop.replace("kbsearch check", "echo")], capture_output=True, text=True, check=True
+    )
+    assert sorted(shown.stdout.split("\n")[:-1]) == sorted(str(f) for f in files)

@@ -135,3 +135,27 @@ NEW_ITEMS = """\
 
 本报告由 Stephen 实例自动生成
 """
+
+
+def test_doctor_names_an_entry_whose_pid_runs_but_is_no_kbsearch_server(
+    served: tuple[Running, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pid reused by another program (here ``sleep``): commands ran locally and doctor said nothing."""
+    _, index = served
+    assert main(["doctor", "--index", str(index)]) == 0
+    assert "serve.json" not in capsys.readouterr().out  # the server itself answers: nothing to say
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    entry = json.loads((index / "serve.json").read_text())
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        entry.update(pid=sleeper.pid, url=f"http://127.0.0.1:{port}")
+        (index / "serve.json").write_text(json.dumps(entry))
+        assert main(["doctor", "--index", str(index)]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert f"pid {sleeper.pid} runs, but http://127.0.0.1:{port} does not answer as a kbsearch server" in out
+    assert f"delete {index / 'serve.json'}" in out

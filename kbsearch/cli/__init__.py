@@ -33,11 +33,14 @@ from kbsearch.cli.errors import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    Terminated,
     UsageError,
     report_error,
     report_internal_error,
     report_usage_error,
     silence_stdout,
+    stop_on_sigterm,
     with_hints,
 )
 from kbsearch.cli.output import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL
@@ -68,11 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KbError as err:
         report_error(err, as_json=getattr(args, "json", False))
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        report_error(
-            KbError("interrupted; the index is unchanged by the unfinished write"), as_json=getattr(args, "json", False)
-        )
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as err:
+        by = (" (SIGTERM)", EXIT_TERMINATED) if isinstance(err, Terminated) else ("", EXIT_INTERRUPTED)
+        message = f"interrupted{by[0]}; the index is unchanged by the unfinished write"
+        report_error(KbError(message), as_json=getattr(args, "json", False), exit_code=by[1])
+        return by[1]
     except BrokenPipeError:
         # The reader went away (kbsearch list | head): stop quietly, as Unix tools do.
         silence_stdout()
@@ -98,6 +101,7 @@ def run() -> NoReturn:
     flush of stdout and stderr are done here. Only for the command line:
     ``main`` itself returns normally, for the tests and for callers.
     """
+    stop_on_sigterm()
     code = main()
     exit_now(code)
 

@@ -17,6 +17,7 @@ import difflib
 import json
 import os
 import shlex
+import signal
 import sys
 import traceback
 from typing import Any, NoReturn
@@ -31,8 +32,24 @@ EXIT_INTERNAL = 3
 found a DUPLICATE, ``ingest`` refused some files) and from 2 (the input or
 the index is wrong), which a pipeline acts on."""
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 128 + 15
+"""128 + SIGTERM: what a shell reports for a process stopped with ``kill``."""
 EXIT_BROKEN_PIPE = 128 + 13
 """128 + SIGPIPE: what a shell reports for ``yes | head``."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where it lands as Ctrl-C's ``KeyboardInterrupt`` is, so that
+    an unfinished write is rolled back the same way and said the same way."""
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM ends the command as Ctrl-C does (``Terminated``), not silently mid-write."""
+
+    def terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, terminated)
 
 
 class UsageError(Exception):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shlex
 from pathlib import Path
 from typing import NamedTuple
 
@@ -56,8 +57,8 @@ def _input_file(source: str) -> Path:
         # A check judges one incoming file; its verdicts and --accept are about that file.
         raise KbError(
             "is a folder, and check reads one file",
-            hint=f'check its files one at a time, for f in {source}/*; do kbsearch check "$f"; done; '
-            f"or add them all with 'kbsearch ingest {source}'",
+            hint=f"check its files one at a time, {_each_file_loop(path, source)}; "
+            f"or add them all with 'kbsearch ingest {shlex.quote(source)}'",
             path=source,
         )
     if not path.is_file():
@@ -67,6 +68,19 @@ def _input_file(source: str) -> Path:
             raise KbError(err.message, hint=CHECK_HINT, path=source) from err
         raise KbError("no such file", hint=CHECK_HINT, path=source)  # gone since
     return path.resolve()
+
+
+def _each_file_loop(folder: Path, source: str) -> str:
+    """A shell loop checking each file of ``folder``: a glob when it holds files only,
+    else ``find``, which reaches files in its subfolders (inbox/<writer>/…) too."""
+    quoted = shlex.quote(source.rstrip("/") or "/")
+    try:
+        nested = any(entry.is_dir() for entry in folder.iterdir())
+    except OSError:
+        nested = True
+    if nested:
+        return f"find {quoted} -type f -exec kbsearch check {{}} \\;"
+    return f'for f in {quoted}/*; do kbsearch check "$f"; done'
 
 
 def read_input_file(source: str) -> tuple[str, str]:

@@ -19,7 +19,7 @@ import numpy as np
 import kbsearch.runtime.timings as timings
 from kbsearch.embed.base import check_dim, normalize_rows
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec
+from kbsearch.models import ModelSpec, models_file
 
 HUB_HOST = "huggingface.co"
 ST_PIP = "pip install sentence-transformers"
@@ -115,6 +115,15 @@ def import_sentence_transformer() -> Any:
 
 
 def sentence_transformers_model(spec: ModelSpec) -> Any:
+    problem = spec.folder_problem()
+    if problem is not None:  # at once: neither torch's import nor the hub's timeout can help
+        raise KbError(
+            f"model {spec.name!r}: {problem}",
+            path=str(models_file()),
+            line=spec.line or None,
+            hint="point the line at the folder of a downloaded sentence-transformers model "
+            "(an absolute path, ./… or ~/…), or at a hub id such as intfloat/multilingual-e5-small",
+        )
     SentenceTransformer = import_sentence_transformer()
     try:
         # A cached or local model must load without touching the network.

@@ -82,15 +82,28 @@ def examine(root: Path, model: str | None = None) -> DoctorReport:
 
 
 def _server_entry(root: Path) -> list[Finding]:
-    """A ``serve.json`` whose server is gone: harmless (commands ignore it), but named."""
+    """A ``serve.json`` whose server is gone, or whose pid runs but does not answer
+    as a kbsearch server (reused since, or hung): harmless (commands run on the
+    local index), but named."""
     entry = read_entry(root)
-    if entry is None or entry.alive():
+    if entry is None:
         return []
-    message = (
-        f"{SERVER_FILE} names a server (pid {entry.pid}, {entry.url}, started {entry.started:%Y-%m-%d %H:%M} UTC) "
-        "that is no longer running; commands ignore it"
-    )
-    return [Finding(check="server", ok=True, message=message, fix=f"delete {root / SERVER_FILE}, or start the server")]
+    named = f"{SERVER_FILE} names a server (pid {entry.pid}, {entry.url}, started {entry.started:%Y-%m-%d %H:%M} UTC)"
+    if not entry.alive():
+        message = f"{named} that is no longer running; commands ignore it"
+        fix = f"delete {root / SERVER_FILE}, or start the server"
+    elif not entry.answers():
+        message = (
+            f"{named}: pid {entry.pid} runs, but {entry.url} does not answer as a kbsearch server "
+            "(the pid reused by another program, or the server hung); commands run on the local index"
+        )
+        fix = (
+            f"delete {root / SERVER_FILE} and start the server again; if pid {entry.pid} is a hung "
+            f"kbsearch serve, stop it first (kill {entry.pid})"
+        )
+    else:
+        return []
+    return [Finding(check="server", ok=True, message=message, fix=fix)]
 
 
 def _files(root: Path) -> list[Finding] | None:

@@ -158,5 +158,6 @@ def _walk(root: Path) -> list[Path]:
 def _wanted(path: Path) -> bool:
     if path.name.startswith(".") or path.suffix.lower() not in FOLDER_SUFFIXES:
         return False
-    # A link that leads nowhere (broken, or a loop) is listed so that it is reported.
-    return path.is_file() or (path.is_symlink() and not path.exists())
+    # A link that leads nowhere (broken, or a loop), a FIFO, a socket or a device is
+    # listed so that it is reported (and skipped, never read), as a file named is.
+    return not path.is_dir()

@@ -89,6 +89,8 @@ def models_text(specs: list[ModelSpec], active: str | None) -> str:
         extra += f" backend={spec.backend}" if spec.backend else ""
         extra += f" judge={spec.judge}" if spec.judge else ""
         default = " (default)" if spec.default else ""
+        problem = spec.folder_problem()
+        extra += f"  ← {problem} (line {spec.line})" if problem else ""
         lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
     if active:
         lines.append("* = the model of the index")

@@ -30,18 +30,22 @@ class Cancellation:
         self._clock = clock
         self._deadline = None if budget is None else clock() + budget
         self._reason: str | None = None
+        self._retry: tuple[str, float] | None = None
         self._given_up = threading.Event()
 
-    def cancel(self, reason: str) -> None:
-        """Stop the work at its next checkpoint (the first reason given is kept)."""
+    def cancel(self, reason: str, *, retry: tuple[str, float] | None = None) -> None:
+        """Stop the work at its next checkpoint (the first reason given is kept).
+        ``retry``: what to do next and in how many seconds, when the same work
+        may then succeed (the server stopping, not the work's own fault)."""
         if not self._given_up.is_set():
-            self._reason = reason
+            self._reason, self._retry = reason, retry
             self._given_up.set()
 
     def check(self) -> None:
         """``Stopped`` if the work should stop now."""
         if self._given_up.is_set():
-            raise Stopped(f"stopped: {self._reason}; nothing was written")
+            hint, seconds = self._retry or (None, None)
+            raise Stopped(f"stopped: {self._reason}; nothing was written", hint=hint, retry_after=seconds)
         if self._deadline is not None and self._clock() > self._deadline:
             raise Stopped(
                 f"the request ran over its time budget of {self.budget:g} s and was stopped; nothing was written",

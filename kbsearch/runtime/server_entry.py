@@ -39,6 +39,20 @@ class ServerEntry(BaseModel):
             return True  # another user's process: alive
         return True
 
+    def answers(self, timeout: float = 2.0) -> bool:
+        """Whether a kbsearch server answers at the url (``GET /health``): the pid
+        alive may be another program's, reused since, or the server hung."""
+        import json
+        import urllib.request
+
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # the server runs on this machine
+        try:
+            with direct.open(f"{self.url.rstrip('/')}/health", timeout=timeout) as answer:
+                body = json.loads(answer.read(65536))
+        except (OSError, ValueError):
+            return False
+        return isinstance(body, dict) and body.get("status") == "ok" and "records" in body
+
 
 def write_entry(root: Path, url: str) -> None:
     """Say where the server for ``root`` listens: atomically, mode 0600."""

@@ -219,8 +219,6 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def _serve_http(options: ServeOptions, host: str, port: int) -> int:
     if options.workers > 1:
         return _serve_workers(options, host, port)
-    import uvicorn
-
     from kbsearch.runtime.server_entry import remove_entry
     from kbsearch.serve.http import build_app
     from kbsearch.serve.tokens import Tokens
@@ -236,7 +234,7 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         stop = _StopOnSigterm()
         signal.signal(signal.SIGTERM, stop)
         _announce(service.root, host, sock, paths, "")
-        stop.run(uvicorn.Server(_uvicorn_config(app)), sock)
+        stop.run(_server(app, service), sock)
     finally:
         remove_entry(service.root)
         service.close()
@@ -257,18 +255,27 @@ def _announce(root: Path, host: str, sock: socket.socket, paths: list[Path], ext
     log.info("listening on http://%s:%d (MCP at /mcp, JSON API at /api, /health)%s", shown, bound, extra)
 
 
-def _uvicorn_config(app: Any) -> Any:
+def _server(app: Any, service: Service) -> Any:
+    """uvicorn's server for ``app``, which tells ``service`` when it starts stopping
+    (SIGTERM, Ctrl-C): running checks and accepts stop at their next checkpoint
+    and answer 503, nothing written, within the 5 s uvicorn waits for them."""
     import uvicorn
 
-    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            service.stopping()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+    return Server(config)
 
 
 def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
     """``--workers N``: the socket bound here, N forked processes answering on it
     (``kbsearch.serve.workers``); this process loads no model."""
-    import uvicorn
-
     # Imported before the fork, so every worker shares their pages instead of importing them again.
+    import uvicorn  # noqa: F401
+
     import kbsearch.serve.service  # noqa: F401
     from kbsearch.runtime.server_entry import remove_entry
     from kbsearch.serve.http import build_app
@@ -286,8 +293,13 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
         service = _service(options)
         try:
             app = build_app(service, tokens, host=host, max_body=options.max_body, stateless_mcp=True)
-            server = uvicorn.Server(_uvicorn_config(app))
-            link.watch_parent(lambda: mine(signal.SIGTERM, None))
+            server = _server(app, service)
+
+            def parent_gone() -> None:
+                service.stopping()
+                mine(signal.SIGTERM, None)
+
+            link.watch_parent(parent_gone)
             link.say_ready()
             mine.run(server, sock)
         finally:

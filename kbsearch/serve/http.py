@@ -10,6 +10,7 @@ A request whose client goes away before the answer is stopped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -119,6 +120,10 @@ def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable
         except (ClientGone, ClientDisconnect):
             log.info("%s stopped after %.1f s: the client went away", operation.name, time.monotonic() - started)
             return Response(status_code=CLIENT_GONE)
+        except (ServerStopping, asyncio.CancelledError):
+            # uvicorn cancels what still runs once its grace period is over: not a 500 with a traceback
+            log.warning("%s: stopped before it began: the server is stopping", operation.name)
+            return HttpError(503, STOPPED_BEFORE, {"Retry-After": "10"}).response()
         except Exception as err:
             return _error_response(err, operation.name)
         return Response(result.model_dump_json(indent=2), media_type="application/json")
@@ -126,8 +131,16 @@ def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable
     return endpoint
 
 
+STOPPED_BEFORE = (
+    "stopped: the server is stopping; nothing was done "
+    "(send it again once the server is back, or run it without the server)"
+)
 CLIENT_GONE = 499
 """What the log and any proxy see for a request whose client left (nginx's code); no one reads the answer."""
+
+
+class ServerStopping(Exception):
+    """The server stopped the request before its work began (reading its body, or queued)."""
 
 
 class ClientGone(Exception):
@@ -136,11 +149,24 @@ class ClientGone(Exception):
 
 
 async def _unless_gone(request: Request, work: Awaitable[T]) -> T:
-    """``work``'s result; cancelled, and ``ClientGone``, if the client disconnects first."""
+    """``work``'s result; cancelled, and ``ClientGone``, if the client disconnects first.
+
+    Cancelled itself (the server stopping, its grace period over), it cancels
+    ``work`` and answers with what ``work`` then says (``Service._run``: stopped,
+    nothing written; or its result, had it finished), never a traceback."""
     task = asyncio.ensure_future(work)
     gone = asyncio.ensure_future(_disconnected(request))
     try:
         await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        gone.cancel()
+        task.cancel()
+        while not task.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({task})
+        if task.cancelled():
+            raise ServerStopping from None
+        return task.result()
     finally:
         gone.cancel()
         if not task.done():
@@ -203,7 +229,8 @@ def _error_response(err: Exception, name: str) -> Response:
         return HttpError(503, f"{err.one_line()}; retry in {seconds}s", {"Retry-After": str(seconds)}).response()
     if isinstance(err, Stopped):
         log.warning("%s: %s", name, err.one_line())
-        return HttpError(503, err.one_line()).response()
+        again = {} if err.retry_after is None else {"Retry-After": str(max(1, round(err.retry_after)))}
+        return HttpError(503, err.one_line(), again).response()
     if isinstance(err, TooLarge):
         return HttpError(413, err.one_line()).response()
     if isinstance(err, Forbidden):

@@ -18,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TypeVar, cast
 
 from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
-from kbsearch.errors import KbError
+from kbsearch.errors import KbError, Stopped
 from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder, read_ahead, run_side_by_side
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
@@ -52,6 +53,11 @@ priority. Beside sixteen busy search clients, niced threads got so little of
 two cores that 184 of 191 such checks were refused (docs/serve.md)."""
 
 
+STOPPING = "the server is stopping"
+AFTER_STOPPING = ("send it again once the server is back, or run it without the server", 10.0)
+"""What a caller whose request the stop cut short is told to do, and after how many seconds."""
+
+
 class Forbidden(KbError):
     """The caller's token does not allow this (the server answers 403)."""
 
@@ -73,6 +79,8 @@ class Service:
         judge: Encoder | None = None,
     ) -> None:
         self.root, self.spec, self.lock_timeout, self.budget = root, spec, lock_timeout, budget
+        self._stopping = False
+        self._running: set[Cancellation] = set()
         run_side_by_side()  # before the models load: a check's model runs leave a core to the searches
         with KnowledgeBase(root, spec) as kb:  # "no index at …" or a model mismatch, before anything starts
             kb.stats()
@@ -105,16 +113,37 @@ class Service:
         for pool in self._pools:
             pool.close()
 
+    def stopping(self) -> None:
+        """The server is stopping (SIGTERM, Ctrl-C): every running job stops at its
+        next checkpoint, and a queued one never starts, each answering 503 with
+        "the server is stopping … nothing was written"."""
+        self._stopping = True
+        for cancellation in list(self._running):
+            cancellation.cancel(STOPPING, retry=AFTER_STOPPING)
+
     async def _run(self, pool: KbPool, job: Callable[[KnowledgeBase], T]) -> T:
         """``job``'s result, under the budget; cancelling the caller's task (the
-        client went away) stops the job at its next checkpoint, or before it starts."""
+        client went away) stops the job at its next checkpoint, or before it starts.
+
+        While the server stops, its tasks are cancelled once its grace period is
+        over: the job is then told to stop and its own outcome is awaited, so that
+        the caller learns what really happened (stopped, nothing written; or
+        finished, an accept stored), never a guess while a write may still commit."""
         cancellation = Cancellation(self.budget)
+        if self._stopping:
+            cancellation.cancel(STOPPING, retry=AFTER_STOPPING)
         future = pool.submit(job, cancellation)
+        self._running.add(cancellation)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
-            cancellation.cancel("the client went away")
-            raise
+            if not self._stopping:
+                cancellation.cancel("the client went away")
+                raise
+            cancellation.cancel(STOPPING, retry=AFTER_STOPPING)
+            return await _outcome(future)
+        finally:
+            self._running.discard(cancellation)
 
     async def _read(self, job: Callable[[KnowledgeBase], T]) -> T:
         return await self._run(self._readers, job)
@@ -152,6 +181,19 @@ class Service:
 
     async def stats(self) -> Stats:
         return await self._read(lambda kb: kb.stats())
+
+
+async def _outcome(future: Future[T]) -> T:
+    """``future``'s result once its job has ended, whatever cancels the caller
+    meanwhile (the job stops at its next checkpoint: a turn at the model, an item)."""
+    while not future.done():
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(0.05)
+    if future.cancelled():  # still queued when the stop came: never started
+        raise Stopped(
+            f"stopped: {STOPPING}; nothing was written", hint=AFTER_STOPPING[0], retry_after=AFTER_STOPPING[1]
+        )
+    return future.result()
 
 
 def _warm_up(kb: KnowledgeBase) -> None:
