@@ -47,8 +47,8 @@ class Rule(StrEnum):
     learned = "learned"
     """The learned same-item decision: ``probability`` against ``threshold``."""
     surer_match = "surer_match"
-    """Learned to be the same item, but the item's surer match is a different
-    item from this record: an item is one item, so the weaker match yields."""
+    """Learned to be the same item, but the item's surer match is a different item from this
+    record, or the arXiv ids set apart a record this one is surely the item of: the weaker yields."""
 
 
 class Match(BaseModel):
