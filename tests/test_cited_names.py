@@ -24,7 +24,7 @@ def embedded(record_id: str, title: str, text: str, *claims: str) -> Embedded:
 
 
 def rare(name: str) -> int:
-    return 1 if name in {"freqprune", "triattention"} else 50
+    return 1 if name in {"freqprune", "triattention", "duocache", "spillkv"} else 50
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,14 @@ def rare(name: str) -> int:
         ("TriAttention 的 9-17 锚定 版本", set()),  # no note in brackets
         ("arXiv 2608.01526（8-26 锚定）", set()),  # an id, not a name
         ("TriAttention（论文 ID 待查）", set()),  # a note, but no earlier day
+        # A comparison cites what it sets the record against, when every mention is one.
+        ("Unlike DuoCache, nothing is quantized", {"duocache"}),
+        ("Unlike DuoCache, SpillKV keeps FP16", {"duocache"}),  # a comma ends the name
+        ("2x faster than H2O and SnapKV, compared with vLLM", {"h2o", "snapkv", "vllm"}),
+        ("与 H2O 不同，冷 token 不量化；相比 vLLM 吞吐更高", {"h2o", "vllm"}),
+        ("不同于DuoCache的做法，优于 StreamingLLM，比 SGLang 快 2 倍", {"duocache", "streamingllm", "sglang"}),
+        ("与 TriAttention 叠加", set()),  # stacking is no comparison
+        ("DuoCache 开源了。Unlike DuoCache v1, it quantizes", set()),  # also named plainly
     ],
 )
 def test_a_name_with_an_earlier_days_anchor_note_is_cited(text: str, cited: set[str]) -> None:
@@ -66,3 +74,17 @@ def test_a_cited_name_in_the_title_or_without_its_note_is_the_item_s_own() -> No
     assert compare(update, known, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names
     retold = embedded("re", "TriAttention（jay 9-17 已锚定）进入 TensorRT-LLM 主分支", SUMMARY)
     assert compare(retold, update, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names
+
+
+def test_an_item_setting_itself_against_a_known_system_is_not_that_system_s_item() -> None:
+    """Probe 8: SpillKV retold in English, one key point "Unlike DuoCache, nothing is
+    quantized", came out DuoCache's item (1.00), jay's SpillKV note set aside as the less
+    sure match: the compared name was read as the two records sharing their system."""
+    known = embedded("duo", "DuoCache — 冷热双层 KV Cache，冷 token 压到低比特", SUMMARY)
+    text = "SpillKV — three-tier KV cache offloading to NVMe"
+    contrasting = embedded("sp", text, SUMMARY, "Unlike DuoCache, nothing is quantized: cold tokens stay FP16")
+    match = compare(contrasting, known, CONFIG, Neighbourhood(), rare)
+    assert not match.same_item and match.rule is Rule.different_names, match.reasons
+    assert "duocache only cited here" in match.reasons[0]
+    plain = embedded("sp2", text, SUMMARY, "DuoCache's tiers, but nothing is quantized")
+    assert compare(plain, known, CONFIG, Neighbourhood(), rare).rule is not Rule.different_names

@@ -68,6 +68,27 @@ def test_exact_evidence_is_never_overruled() -> None:
     assert kept["by-id"].same_item and kept["by-id"].rule is Rule.shared_id
 
 
+def test_a_note_without_an_id_that_is_the_item_of_a_record_the_ids_set_apart_is_set_apart() -> None:
+    """Probe 8: WebForge-RL, a method about its own arXiv id, was UPDATE of stephen's note on the
+    WebForge benchmark (no id, 1.00), though spark's WebForge record, about the benchmark's id,
+    was set apart by the ids; the note is WebForge's item, nearer it than the method."""
+    item = embedded("method", unit(1, 1, 0), arxiv_ids=["2610.06789"])
+    benchmark = embedded("benchmark", unit(1, 0.2, 0), arxiv_ids=["2610.02345"])
+    retold = embedded("retold", unit(1, 0.4, 0))  # 0.92 to the method, 0.98 to the benchmark
+    known = {k.record.id: k for k in (benchmark, retold)}
+    compared = {m.id: m for m in compare_all(item, list(known.values()), CONFIG, common)}
+    assert compared["retold"].same_item and compared["benchmark"].rule is Rule.different_ids
+    kept = {m.id: m for m in one_item(list(compared.values()), known, CONFIG, common)}
+    assert not kept["retold"].same_item and kept["retold"].rule is Rule.surer_match
+    assert "the same item as benchmark" in kept["retold"].reasons[-1]
+    assert "other arXiv ids" in kept["retold"].reasons[-1]
+    # A note nearer the method than the benchmark is the method's, however sure the other reading.
+    nearer = embedded("nearer", unit(1, 1.2, 0))
+    known = {k.record.id: k for k in (benchmark, nearer)}
+    kept = {m.id: m for m in one_item(compare_all(item, list(known.values()), CONFIG, common), known, CONFIG, common)}
+    assert kept["nearer"].same_item and kept["nearer"].rule is Rule.learned
+
+
 def test_the_judges_reading_makes_a_retold_claim_known() -> None:
     config = CONFIG.model_copy(update={"claim_known": BY_COSINE, "judge_claim_known": BY_COSINE})
     same = embedded("same", unit(1, 0, 0))

@@ -75,7 +75,7 @@ def test_every_mcp_tool_answers_with_the_clis_document(
             ("search", {"query": "TriAttention KV cache", "k": 3, "instance": "spark"}),
             ("show", {"id": "card"}),
             ("similar", {"id": "tri-jay", "k": 2}),
-            ("explain", {"a": "tri-jay", "b": "tri-spark"}),
+            ("explain", {"a": "tri-jay", "b": "tri-spark", "as_of": "2026-09-18"}),
             ("list", {"kind": ["paper_card"]}),
             ("stats", {}),
             ("check", {"text": "TriAttention frequency-domain KV cache compression\n10.7x less KV memory"}),
@@ -88,7 +88,8 @@ def test_every_mcp_tool_answers_with_the_clis_document(
     assert same_document(search, expected)
     assert show == cli_json("show", "card", *at, capsys=capsys)
     assert same_document(similar, cli_json("similar", "tri-jay", "-k", "2", *at, capsys=capsys))
-    assert explain == cli_json("explain", "tri-jay", "tri-spark", *at, capsys=capsys)
+    assert explain == cli_json("explain", "tri-jay", "tri-spark", "--as-of", "2026-09-18", *at, capsys=capsys)
+    assert explain["as_of"] == "2026-09-18"
     assert listing == cli_json("list", "--kind", "paper_card", *at, capsys=capsys)
     assert {**stats, "last_ingest": None} == {**cli_json("stats", *at, capsys=capsys), "last_ingest": None}
     assert check["items"][0]["verdict"] == "DUPLICATE" and check["accepted"] == []

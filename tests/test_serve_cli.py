@@ -71,6 +71,7 @@ def test_cli_output_through_the_server_is_the_local_output(
         ["check", "inbox/stephen/2026-09-21-inference-e1prep.md", "--as-of", "2026-09-17"],
         ["show", "tri-spark"],
         ["similar", "tri-jay", "-k", "2"],
+        ["explain", "tri-jay", "tri-spark", "--as-of", "2026-09-17"],
         ["stats"],
     ]
     for argv in commands:

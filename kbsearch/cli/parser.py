@@ -254,6 +254,13 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     explain.add_argument("a", metavar="A")
     explain.add_argument("b", metavar="B")
     explain.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
+    explain.add_argument(
+        "--as-of",
+        type=_date,
+        metavar="YYYY-MM-DD",
+        help="judge as 'check --as-of' did when A came in: records dated after this day, and A itself, "
+        "are not A's neighbours and do not count as holding a name",
+    )
     explain.set_defaults(handler=cmd_explain)
     remove = commands.add_parser(
         "remove",

@@ -29,14 +29,17 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from kbsearch import render
 
-    answer = ask_server(args, "explain", {"a": args.a, "b": args.b, "config": config_fields(args)})
+    body = {"a": args.a, "b": args.b, "config": config_fields(args)}
+    if args.as_of is not None:  # a server from before --as-of refuses a field it does not know
+        body["as_of"] = args.as_of
+    answer = ask_server(args, "explain", body)
     if answer is not None:
         from kbsearch.dedupe.results import Explanation
 
         print_answer(args, answer, Explanation.model_validate_json(answer), render.explanation_text)
         return EXIT_OK
     kb = open_kb(args)
-    emit(args, kb.explain(args.a, args.b, kb.dedupe_config(args.config)), render.explanation_text)
+    emit(args, kb.explain(args.a, args.b, kb.dedupe_config(args.config), args.as_of), render.explanation_text)
     return EXIT_OK
 
 

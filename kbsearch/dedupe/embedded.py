@@ -143,8 +143,8 @@ class Embedded:
 
     @cached_property
     def _only_cited_names(self) -> frozenset[str]:
-        """The names written with an earlier day's anchor note (``named_systems.cited_names``)
-        that the title does not name."""
+        """The names only cited, with an earlier day's anchor note or in a comparison
+        (``named_systems.cited_names``), that the title does not name."""
         cited = frozenset(cited_names(self._text_and_claims, latin_names))
         return cited - self._title_coined
 

@@ -13,6 +13,8 @@ the shared name is a vendor's (NVIDIA Dynamo beside an NVIDIA TensorRT-LLM guide
 A name written with an earlier day's anchor note ("与 TriAttention（9-17 锚定）叠加")
 is a citation: the record is about something else, and names the known item as
 context, so the name is not shared evidence, unless the record's title names it.
+So is a name the record only sets itself against ("Unlike DuoCache, nothing is
+quantized", "比 vLLM 快 2 倍", "与 H2O 不同"): a comparison names another item.
 """
 
 from __future__ import annotations
@@ -46,10 +48,35 @@ def systems_only(names: frozenset[str]) -> frozenset[str]:
     return frozenset(n for n in names if not _NOT_A_SYSTEM.fullmatch(n))
 
 
+# A name the text sets itself against: "Unlike X", "compared with X", "X vs Y" (the Y),
+# "faster than X", "与 X 不同", "相比 X", "不同于 X", "优于 X", "比 X 快". A list joined by
+# and/or/、 is read whole ("than H2O and SnapKV"); a comma ends it ("Unlike X, SpillKV …").
+_NAME = r"[A-Za-z0-9][A-Za-z0-9²³\-+.]*"
+_LISTED = rf"{_NAME}(?:\s*(?:/|、|和|或|\band\b|\bor\b)\s*{_NAME})*"
+_CONTRAST = re.compile(
+    r"(?:(?i:\b(?:unlike|compared\s+(?:with|to)|in\s+contrast\s+(?:with|to)|as\s+opposed\s+to|relative\s+to"
+    r"|vs\.?|versus|than|outperform(?:s|ed|ing)?|beats?|beating)\s+(?:the\s+)?)"
+    r"|不同于|有别于|相比于?|相较于?|优于|胜过|好于|强于)"
+    rf"\s*({_LISTED})"
+    rf"|(?:与|和|跟|同)\s*({_LISTED})\s*(?:不同|相比|相较|不一样)"
+    rf"|比\s*({_LISTED})\s*(?:更|快|慢|高|低|少|多|好|强|省|小|大|短|长)"
+)
+
+
 def cited_names(text: str, coined: Callable[[str], set[str]]) -> set[str]:
-    """The names ``text`` only cites: each written with an earlier day's anchor note.
-    ``coined`` reads the names of the words before the note (``features.latin_names``)."""
-    return {name for m in _CITED.finditer(text) for name in coined(m.group(1))}
+    """The names ``text`` only cites: each written with an earlier day's anchor note, or
+    named only where the text compares itself with it (every mention in a comparison).
+    ``coined`` reads the names of the words cited (``features.latin_names``)."""
+    anchored = list(_CITED.finditer(text))
+    contrasted = [(m.start(g), m.end(g)) for m in _CONTRAST.finditer(text) for g in (1, 2, 3) if m.group(g)]
+    spans = sorted([(m.start(1), m.end(1)) for m in anchored] + contrasted)
+    rest, last = [], 0
+    for start, end in spans:
+        rest.append(text[last:start])
+        last = max(last, end)
+    rest.append(text[last:])
+    compared = {name for start, end in contrasted for name in coined(text[start:end])}
+    return {name for m in anchored for name in coined(m.group(1))} | (compared - coined(" ".join(rest)))
 
 
 def versioned_names(text: str) -> set[str]:
@@ -69,7 +96,7 @@ class Named:
     is_rare: Callable[[str], bool]
     """Asked only for the few names the rule weighs: each is a lookup in the store."""
     cited: frozenset[str] = frozenset()
-    """Names written only with an earlier day's anchor note, left out of ``every``."""
+    """Names only cited (an earlier day's anchor note, a comparison), left out of ``every``."""
     title_every: frozenset[str] = frozenset()
     """Every coined name of the title, rare or not (vLLM, NVIDIA)."""
 
@@ -108,7 +135,7 @@ def names_differ(item: Named, known: Named) -> str | None:
 def _only_cited(item: Named, known: Named) -> str:
     """What the reason adds when ``item`` names the other's system only as a citation."""
     cited = sorted(item.cited & known.title)
-    return f"; {', '.join(cited)} only cited here, with its anchor note" if cited else ""
+    return f"; {', '.join(cited)} only cited here (an anchor note or a comparison)" if cited else ""
 
 
 def _listed(names: frozenset[str]) -> str:

@@ -8,12 +8,13 @@ came in again.
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.findings import rule_findings
-from kbsearch.dedupe.names import NameHolders
+from kbsearch.dedupe.names import NameHolders, counter_within
 from kbsearch.dedupe.results import Explanation, Match, Neighbours
 from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood
 from kbsearch.errors import KbError, RecordNotFound
@@ -77,13 +78,16 @@ def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: 
     )
 
 
-def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explanation:
-    """Whether B is the same item as A, by ``compare``, and what every rule saw."""
+def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig, as_of: dt.date | None = None) -> Explanation:
+    """Whether B is the same item as A, by ``compare``, and what every rule saw. With ``as_of``,
+    as ``check --as-of`` computed it when A came in: records dated after that day and A itself
+    (not stored yet then) are neither A's neighbourhood nor counted holding a name."""
     loaded = load_embedded(store, [a_id, b_id], config.judge)
     a, b = loaded[a_id], loaded[b_id]
-    name_count = NameHolders(store, NAME_COUNT_CAP).count
     # The neighbourhood ``check`` would read: A's nearest stored records.
-    flt = SearchFilter(exclude_ids=[a_id])
+    flt = SearchFilter(exclude_ids=[a_id], not_after=as_of)
+    holders = NameHolders(store, NAME_COUNT_CAP)
+    name_count = holders.count if as_of is None else counter_within(holders, flt)
     nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
     around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
     match = compare(a, b, config, around, name_count)
@@ -94,8 +98,19 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig) -> Explana
         model=store.model or "",
         match=match,
         rules=rule_findings(a, b, config, name_count, around),
-        notes=_unread_by_explain(a, match) + _as_audit_reads(match, by_whole_texts),
+        notes=_later(b, as_of) + _unread_by_explain(a, match) + _as_audit_reads(match, by_whole_texts),
+        as_of=as_of,
     )
+
+
+def _later(b: Embedded, as_of: dt.date | None) -> list[str]:
+    """A check as of ``as_of`` never compared a record written after that day."""
+    if as_of is None or b.record.date is None or b.record.date <= as_of:
+        return []
+    return [
+        f"B is dated {b.record.date}, after {as_of}: a check as of {as_of} did not compare it; "
+        "this is how it reads B now, with the index as of that day"
+    ]
 
 
 def _whole_only(record: Embedded) -> Embedded:

@@ -47,8 +47,8 @@ class Rule(StrEnum):
     learned = "learned"
     """The learned same-item decision: ``probability`` against ``threshold``."""
     surer_match = "surer_match"
-    """Learned to be the same item, but the item's surer match is a different
-    item from this record: an item is one item, so the weaker match yields."""
+    """Learned to be the same item, but the item's surer match is a different item from this
+    record, or the arXiv ids set apart a record this one is surely the item of: the weaker yields."""
 
 
 class Match(BaseModel):
@@ -373,8 +373,7 @@ class RuleFinding(BaseModel):
 
 
 class Neighbours(BaseModel):
-    """``kbsearch similar ID``: a stored record's nearest records, each judged
-    by the same rules as ``check`` (same item or not, and why)."""
+    """``kbsearch similar ID``: a stored record's nearest records, each judged as ``check`` judges."""
 
     record: ListedRecord
     model: str
@@ -386,8 +385,7 @@ class Neighbours(BaseModel):
 
 
 class Explanation(BaseModel):
-    """``kbsearch explain A B``: whether two stored records are one item, and
-    what every rule saw."""
+    """``kbsearch explain A B``: whether two stored records are one item, and what every rule saw."""
 
     a: ListedRecord
     b: ListedRecord
@@ -398,3 +396,5 @@ class Explanation(BaseModel):
     """Every rule in the order they are applied; the first with a say decides."""
     notes: list[str] = Field(default_factory=list)
     """Where ``check`` may read the pair otherwise (what explain cannot see of A)."""
+    as_of: dt.date | None = None
+    """``--as-of``: the index read as a check that day read it (later records and A hidden)."""

@@ -120,8 +120,10 @@ def one_item(
     compared with every other match the learned decision called the same
     item; one its record is a different item from is not the item either (a
     note sharing a framework name with the item, say), however close it came.
-    Exact evidence is never overruled.
+    Exact evidence is never overruled, and carries through: a match about no arXiv id
+    that is (surely) the item of a record the ids set apart is set apart too (``_id_apart``).
     """
+    matches = _id_apart(matches, known, config, name_count)
     same = [m for m in matches if m.same_item]
     if len(same) < 2:
         return matches
@@ -143,6 +145,40 @@ def one_item(
 
 AS_SURE = 0.02
 """Learned matches this close to the surest are as sure: a retelling's probability saturates near 1."""
+
+
+def _id_apart(
+    matches: list[Match], known: dict[str, Embedded], config: DedupeConfig, name_count: Callable[[str], int]
+) -> list[Match]:
+    """The learned same-item matches about no arXiv id that are, as surely and more nearly,
+    the same item as a record the arXiv ids set apart from the item: set apart with it.
+
+    A new method about its own id, built on a benchmark another record is about (WebForge-RL
+    on WebForge's data), read as the same item as a note retelling that benchmark without
+    its id (1.00), though the benchmark's own record was set apart by the ids: the note is
+    the benchmark's item, sure as it is the method's and nearer it by cosine."""
+    apart_by_ids = [known[m.id] for m in matches if m.rule is Rule.different_ids and m.id in known]
+    idless = {m.id for m in matches if m.same_item and m.rule is Rule.learned and not known[m.id].record.arxiv_ids}
+    if not apart_by_ids or not idless:
+        return matches
+    arounds = [
+        (base, neighbourhood(base, [k for k in known.values() if k is not base], config)) for base in apart_by_ids
+    ]
+    out = []
+    for match in matches:
+        if match.id in idless:
+            for base, around in arounds:
+                other = compare(base, known[match.id], config, around, name_count)
+                if other.same_item and other.probability >= match.probability - AS_SURE and other.score > match.score:
+                    reason = (
+                        f"the same item as {base.record.id} ({other.probability:.2f}, cosine {other.score:.2f} "
+                        f"against {match.score:.2f} here), which is about other arXiv ids than this item"
+                    )
+                    update = {"same_item": False, "rule": Rule.surer_match, "reasons": [*match.reasons, reason]}
+                    match = match.model_copy(update=update)
+                    break
+        out.append(match)
+    return out
 
 
 def _anchors(same: list[Match]) -> list[Match]:

@@ -179,6 +179,10 @@ def explanation_text(result: Explanation) -> str:
         f"{verdict}: {'; '.join(clean(r, one_line=True) for r in result.match.reasons)}",
         f"cosine {result.match.score:.3f}, lexical overlap {result.match.lexical:.3f} (model {result.model}); "
         f"learned form read: {result.match.form}",
+        *(
+            [f"as of {result.as_of}: records dated later, and A, hidden (as check --as-of read the index)"]
+            * bool(result.as_of)
+        ),
         *(f"note: {clean(note, one_line=True)}" for note in result.notes),
         "rules, in order (the first with a say decides):",
     ]

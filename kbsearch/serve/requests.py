@@ -157,6 +157,9 @@ class ExplainRequest(Body):
     config: dict[str, float] = Field(
         default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
     )
+    as_of: dt.date | None = Field(
+        default=None, description="judge as a check that day did: records dated later, and A, hidden"
+    )
 
 
 class ListRequest(Filters):

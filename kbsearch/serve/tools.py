@@ -178,11 +178,14 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     async def explain(
         a: Annotated[str, Field(description="the first record's id")],
         b: Annotated[str, Field(description="the second record's id")],
+        as_of: Annotated[
+            dt.date | None, Field(description="judge as a check that day did: records dated later, and A, hidden")
+        ] = None,
     ) -> Explanation:
         """Why two stored records are, or are not, the same item: the judgement and what every rule saw
         (shared or cited arXiv ids, identical text, paper titles, rare names, cosine against its threshold).
         Read-only: changes nothing."""
-        request = _valid(ExplainRequest, a=a, b=b)
+        request = _valid(ExplainRequest, a=a, b=b, as_of=as_of)
         return await _call(lambda: service.explain(request))
 
     @mcp.tool(name="list", annotations=READS)
