@@ -16,6 +16,7 @@ from kbsearch.text.stages import untold
 
 SHIPS = "the FP4 cache merged in PR #881 ships in the v2.1 release and is on by default"
 OPENED = "代码已开源（GitHub quillkit/quillkit）"
+MERGED_PR = "我们提交的 PR #18234 已被上游合入主分支，下个版本将恢复默认值"
 FIXED = "Fixes a throughput regression in the new scheduler for long prompts"
 
 
@@ -25,6 +26,9 @@ FIXED = "Fixes a throughput regression in the new scheduler for long prompts"
         (SHIPS, ["FP4 cache halves cache memory against FP8"], "unstated → released"),
         (OPENED, ["QuillKit: planning tool calls as a graph", "71.2% success on a benchmark"], "unstated → released"),
         ("The PR was merged into main", ["The scheduler keeps prompts in order"], "unstated → merged"),
+        # A pull request no record names: another stage a record tells is another thing's.
+        (MERGED_PR, ["升级到 v0.30.2 后命中率下降", "命中率低于 60% 阻断发布"], "unstated → merged"),
+        (SHIPS, ["FP4 cache halves memory", "A TensorRT-LLM PR is in review"], "unstated → released"),
         (FIXED, ["The new scheduler is on by default", "18% higher throughput"], "unstated → fixed"),
         ("修复了长 prompt 下的吞吐回归问题", ["新调度器默认开启"], "unstated → fixed"),
     ],
@@ -39,7 +43,10 @@ def test_a_stage_or_fix_no_record_tells_is_untold(claim_text: str, records: list
         (SHIPS, ["FP4 cache halves memory", "It ships in the v2.1 release"]),  # the stage, in another record
         (SHIPS, ["Released in v2.2, the FP4 cache halves memory"]),  # a later release tells this one
         # A stage told elsewhere in the record is moved_on's, on the passage weighed: it may be another's.
-        (SHIPS, ["FP4 cache halves memory", "A TensorRT-LLM PR is in review"]),
+        ("the FP4 cache ships in the v2.1 release", ["FP4 cache halves memory", "A TensorRT-LLM PR is in review"]),
+        # A pull request the claim names: a record naming it, or telling the same stage reached.
+        (MERGED_PR, ["临时设回 block_size=16", "PR #18234 仍在 review 中"]),
+        (MERGED_PR, ["临时设回 block_size=16", "上游修复已合入主分支"]),
         ("It ships as a plugin for vLLM", ["Installs as a vLLM plugin"]),  # packaging, not a release
         (SHIPS, ["FP4 cache on by default in v2.1"]),  # names the version it ships in
         (OPENED, ["提出依赖图规划，并开源代码以促进研究"]),  # a release in looser words
@@ -66,6 +73,14 @@ def test_a_release_said_by_a_passage_that_tells_no_stage_is_new() -> None:
     assert not status.said_by_another_item  # type: ignore[attr-defined]
     memory = said("FP4 cache halves cache memory against FP8", known, same={"spark"}, shape=ALWAYS)
     assert memory.known  # type: ignore[attr-defined]
+
+
+def test_a_merge_of_a_pull_request_beside_a_record_telling_another_release_is_new() -> None:
+    """Probe, 6 December: jay's "PR #18234 已被 vLLM 合入主分支" was known at 0.157 from tom's
+    root cause, his record's only stage being "阻断发布" (a rollout it blocks)."""
+    known = record("tom", "block_size 默认值变更事故", "根因：新版把默认 block_size 从 16 改成 32", "低于 60% 阻断发布")
+    status = said(MERGED_PR, known, same={"tom"}, shape=ALWAYS)
+    assert not status.known and status.moved_on == "unstated → merged"  # type: ignore[attr-defined]
 
 
 def test_a_release_another_record_of_the_item_tells_stays_known() -> None:

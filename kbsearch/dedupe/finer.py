@@ -11,9 +11,11 @@ the same facts in one key point were known.
 Read only for a claim the stored passages leave new, and only of the records that may
 make it known:
 
-- of a living-doc section listing the item's arXiv id, the sentences naming that id
-  (what the section says of the item; its other sentences are about other papers, so
-  neither their words nor their figures count), each with its clauses;
+- of a living-doc section listing the item's arXiv id, the entries naming that id, whole
+  (the list item or paragraph: a doc names the paper in an entry's first sentence only;
+  its other entries are about other papers, so neither their words nor their figures
+  count), each sentence with its clauses; an entry's passage using what the claim says is
+  not used ("不使用 LLM-as-judge") does not say it (``denies``);
 - of a record judged the same item, the clauses of its key points and the lines of a
   text of several lines (a card's results), and only for a claim with a figure that the
   finer passage saying it states: a one-line summary beside the key points is not
@@ -65,17 +67,53 @@ def finer_texts(record: Record, stored: list[str], whole: bool = False) -> list[
     return [t for t in out if t not in kept][:MAX_TEXTS]
 
 
+_ENTRY_START = re.compile(r"(?:[-*+•·]|\d{1,3}[.)、])\s|#{1,6}\s|>|\|")
+"""A line starting a list item, a heading, a quote or a table row: an entry of its own."""
+_HEADING = re.compile(r"#{1,6}\s")
+_ENDS_SENTENCE = re.compile(r"[。！？.!?][)）\]」”\"'*]*$")
+"""A line ending a sentence: a plain line after it is a paragraph of its own (the stored text
+keeps no blank line), a plain line after one ending mid-sentence continues it."""
+
+
+def entries(text: str) -> list[str]:
+    """A section's entries: each list item, heading or paragraph, a line with the plain lines
+    continuing its sentence (a line wrapped mid-sentence; never a heading's)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if out and not _ENTRY_START.match(line) and not _HEADING.match(out[-1]) and not _ENDS_SENTENCE.search(out[-1]):
+            out[-1] += f" {line}"
+        elif line.strip():
+            out.append(line)
+    return out
+
+
 def naming(section: Record, ids: set[str]) -> Record | None:
-    """The section cut to its sentences naming one of ``ids`` (None: none does)."""
-    said = [s for s in sentences(section.text) if any(i in s for i in ids)]
+    """The section cut to its entries naming one of ``ids`` (None: none does): each list item
+    or paragraph naming one, whole, and every entry under a heading (the section's title or
+    one in its text) naming one; not an entry under it naming only another of the section's
+    papers, nor an entry's sentences naming only another (``entries``)."""
+    others = set(section.arxiv_ids) - ids
+
+    def names(text: str, which: set[str]) -> bool:
+        return any(i in text for i in which)
+
+    said: list[str] = []
+    under = names(section.title, ids)  # under a heading naming the paper: every entry is on it
+    for entry in entries(section.text):
+        if _HEADING.match(entry):
+            under = names(entry, ids)
+        elif names(entry, ids) or (under and not names(entry, others)):
+            kept = [s for s in sentences(entry) if names(s, ids) or not names(s, others)]
+            said.append(" ".join(kept))
+    said = [s for s in said if s]
     if not said:
         return None
     return section.model_copy(update={"text": "\n".join(said), "arxiv_ids": sorted(ids)})
 
 
 def item_sentences(item: Record, sections: list[Embedded]) -> list[Record]:
-    """Of the living-doc sections listing one of the item's arXiv ids, the sentences naming
-    it, each section's as a record of its own (its id and kind kept: it is the section)."""
+    """Of the living-doc sections listing one of the item's arXiv ids, the entries naming
+    it (``naming``), each section's as a record of its own (its id and kind kept: it is the section)."""
     out = []
     for section in sections:
         shared = set(item.arxiv_ids) & set(section.record.arxiv_ids)
@@ -118,16 +156,20 @@ def finer_said(
 ) -> ClaimStatus:
     """``shown``, a claim the stored passages leave new, or known when a finer passage says
     it (the decision of ``claims.judge_said``, the record taken for the same item) and no
-    figure of it is new: first of the sections' sentences naming the item, then of the
-    same-item records, for a claim with a figure that the passage saying it states."""
+    figure of it is new: first of the sections' entries naming the item, unless the claim
+    says what the passage uses is not used (``denies``), then of the same-item records, for
+    a claim with a figure that the passage saying it states."""
     if shown.known:
         return shown
     figures = substantive_numbers(claim)
     on_sections: list[tuple[Record, list[str]]] = [(s, []) for s in sections]
     readings = [(on_sections, False), ([(k.record, k.passages) for k in same if figures], True)]
-    for records, needs_figures in readings:
+    for records, same_item in readings:
         said = _said(claim, vector, records, finer)
-        if said is not None and not (needs_figures and _unstated(said, figures, claim)):
+        if said is None:
+            continue
+        # A same-item passage must state the claim's figures; a section's entry, read whole, not gainsay it.
+        if not (_unstated(said, figures, claim) if same_item else denies(claim, said)):
             return said.model_copy(update={"cosine_known": shown.cosine_known})
     return shown
 
@@ -137,6 +179,29 @@ def _said(claim: str, vector: np.ndarray, records: list[tuple[Record, list[str]]
     hits = passages.hits(vector, records) if records else []
     said = judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
     return said if said is not None and said.known else None
+
+
+_DENIED = re.compile(
+    r"(?:不再|(?<![尚仍还])不|未|并未|没有)(?:使用|采用|用|依赖)\s*(?P<zh>[A-Za-z][\w.+-]*(?:[- ][A-Za-z][\w.+-]*)?)"
+    r"|\b(?:does not|doesn't|do not|don't|no longer|without)\s+(?:using|uses?|relying on|relies on|rely on)\s+"
+    r"(?:an?\s+|the\s+)?(?P<en>[A-Za-z][\w.+-]*(?:[- ][A-Za-z][\w.+-]*)?)",
+    re.IGNORECASE,
+)
+"""A claim saying something is not used ("不使用 LLM-as-judge", "no longer uses FlashAttention")."""
+_NEGATED = re.compile(r"(?:不|未|没有|无需|no|not|without|n't)[^，。；,.;]{0,6}$", re.IGNORECASE)
+
+
+def denies(claim: str, said: ClaimStatus) -> bool:
+    """Whether the claim says what the passage saying it uses is not used: "评分方式：不使用
+    LLM-as-judge" says the opposite of a section's "评测用 LLM-as-judge 打分", whose every
+    other word it shares."""
+    passage = said.best_text or ""
+    for match in _DENIED.finditer(claim):
+        term = (match["zh"] or match["en"]).lower()
+        at = passage.lower().find(term)
+        if at >= 0 and not _NEGATED.search(passage[max(0, at - 12) : at]):
+            return True
+    return False
 
 
 def _unstated(said: ClaimStatus, figures: set[str], claim: str) -> bool:

@@ -221,11 +221,14 @@ def untold(claim: str, records: list[str]) -> str | None:
     "unstated → fixed" when it tells a fix none of them mentions; else None. A record
     telling a stage somewhere is left to ``moved_on`` on the passage weighed: another
     sentence may tell the stage of something else (a TensorRT-LLM PR in review beside a
-    vLLM plugin). A project's track only: a paper's record seldom tells its venue, and a
+    vLLM plugin). But a claim's stage keyed to a pull request no record names ("PR #18234
+    已被 vLLM 合入主分支") is told only by that very stage: a record's other stage is of
+    something else ("低于 60% 阻断发布" is no release of the PR; ``_tells``). A project's
+    track only: a paper's record seldom tells its venue, and a
     claim names one in passing ("the camera-ready version keeps 71.2%, as the preprint");
     and "ships as a plugin" tells how it is packaged, not a release."""
     now = stage_said(_PACKAGING.sub(" ", claim))
-    if now is not None and now.reached and all(stage_said(text) is None for text in records):
+    if now is not None and now.reached and not any(_tells(now, _unnamed_pulls(claim, records), t) for t in records):
         loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
         if not loosely_told:
             return f"{UNSTATED} → {_label(now)}"
@@ -234,6 +237,27 @@ def untold(claim: str, records: list[str]) -> str | None:
     if fixed is not None and not not_yet and not any(_FIX_TOLD.search(text) for text in records):
         return f"{UNSTATED} → fixed"
     return None
+
+
+_PULL = re.compile(
+    r"(?<![A-Za-z])(?:PR|MR|pull request|merge request|合并请求)\s*#?\s*(\d{2,7})(?!\w|\.\d)", re.IGNORECASE
+)
+"""A pull request by its number: "PR #18234", "pull request 881", "合并请求 #42"."""
+
+
+def _unnamed_pulls(claim: str, records: list[str]) -> bool:
+    """Whether the claim names a pull request by a number none of ``records`` names."""
+    pulls = _PULL.findall(claim)
+    return bool(pulls) and not any(re.search(rf"(?<!\d){n}(?!\d)", text) for n in pulls for text in records)
+
+
+def _tells(now: StageSaid, unnamed: bool, text: str) -> bool:
+    """Whether a record's text tells a stage that may be the claim's ``now``: any stage, or,
+    for a claim naming a pull request no record names (``unnamed``), ``now``'s own stage
+    reached: another stage there ("阻断发布", a TensorRT-LLM PR in review) is another thing's."""
+    if not unnamed:
+        return stage_said(text) is not None
+    return any((s := _read(text, m)).reached and s.stage == now.stage for m in _MENTION.finditer(text))
 
 
 def _release_known(claim: str, records: list[str]) -> bool:
