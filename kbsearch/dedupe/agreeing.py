@@ -13,6 +13,7 @@ and spark's correction was shown as known from spark's "3.1x", the passage it co
 from __future__ import annotations
 
 from kbsearch.text.measures import clauses, given_otherwise
+from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.stages import moved_on, told, untold
 from kbsearch.text.textsim import numbers
@@ -22,7 +23,8 @@ Figures = tuple[set[str], set[str], set[str]]
 
 
 def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figures: Figures) -> bool:
-    """Whether the passage tells an earlier stage than the claim, or its record gives a figure
+    """Whether the passage tells an earlier stage than the claim, says the opposite of it
+    (``polarity.reverses``), or its record gives a figure
     the claim says it replaces (spark's "3.1x" for "2.3x, not 3.1x as first reported") and
     lacks the claim's own. A record that only lacks a figure contradicts nothing: the
     records together state it (else the claim is new), and which passage is weighed stays
@@ -31,7 +33,7 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
     though the claim never quotes it: shown as saying the same, it would tell a reviewer
     the opposite of the claim."""
     claimed, replaced, rough = figures
-    if moved_on(claim, passage) is not None:
+    if moved_on(claim, passage) is not None or reverses(claim, passage) is not None:
         return True
     gives_replaced = len(unstated(replaced, record_numbers)) < len(replaced)
     if gives_replaced and new_figures(claimed, record_numbers, replaced, rough):
@@ -39,13 +41,16 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
     return bool(given_otherwise(claim, clauses(passage)))
 
 
-def agrees(claim: str, passage: str, figures: Figures) -> bool:
-    """Whether the passage itself states what the claim adds to the one it contradicts: every
-    stage and correction the claim tells (``stages.told``; not merely no stage, which a
-    method's key point also tells), and the claim's figures."""
+def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
+    """Whether the passage itself states what the claim adds to ``against``, the one it
+    contradicts: every stage and correction the claim tells (``stages.told``; not merely
+    no stage, which a method's key point also tells), the claim's figures, and each stance
+    ``against`` reverses (``polarity.restates``; not merely no opposite one)."""
     claimed, replaced, rough = figures
     return (
         moved_on(claim, passage) is None
+        and reverses(claim, passage) is None
+        and restates(claim, passage, against)
         and told(claim, passage)
         and not new_figures(claimed, numbers(passage), replaced, rough)
         and not given_otherwise(claim, clauses(passage))
@@ -57,5 +62,19 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     tells (``stages.moved_on``: that passage only, as another sentence of its record may
     tell the stage of something else, a TensorRT-LLM PR in review beside a vLLM plugin),
     else a stage or fix that none of ``records`` (the texts of the records it is weighed
-    against) tells at all (``stages.untold``): "代码已开源" is no fact a card's title says."""
-    return moved_on(claim, passage) or untold(claim, list(dict.fromkeys(records)))
+    against) tells at all (``stages.untold``): "代码已开源" is no fact a card's title says.
+    Or "reverses: …" when the claim says the opposite of that passage, or of one of the
+    records that passage does not state it as the claim does, on one thing
+    (``polarity.reverses``: "支持 SGLang" against "SGLang 尚不支持"): news, as a later stage
+    is. A record's stance needs no stage's care: its object names what it is about."""
+    records = list(dict.fromkeys(records))
+    reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
+    return (
+        moved_on(claim, passage) or reverses(claim, passage) or untold(claim, records) or next(reversed_elsewhere, None)
+    )
+
+
+def _reversal(claim: str, passage: str, record: str) -> str | None:
+    """What ``record`` reverses of the claim that ``passage`` does not state as the claim does."""
+    reversal = reverses(claim, record)
+    return reversal if reversal and not restates(claim, passage, record) else None

@@ -127,7 +127,9 @@ def _agreeing_pair(
     agreeing = (
         pair
         for pair in scored
-        if pair[1].known.record.id in same_ids and _says(said, pair[0]) and agrees(claim, _text(pair[1]), figures)
+        if pair[1].known.record.id in same_ids
+        and _says(said, pair[0])
+        and agrees(claim, _text(pair[1]), figures, _text(best[1]))
     )
     return next(agreeing, best)
 
@@ -283,7 +285,9 @@ def _agreeing(claim: str, same: Weighed, hits: list[PassageHit], reader: Passage
     agreeing = [
         h
         for h in hits
-        if h.known.record.id in same_ids and _text(h) != _text(same.hit) and agrees(claim, _text(h), figures)
+        if h.known.record.id in same_ids
+        and _text(h) != _text(same.hit)
+        and agrees(claim, _text(h), figures, _text(same.hit))
     ]
     weighed = _weigh(claim, figures, agreeing, same_ids, reader) if agreeing else []
     for candidate in sorted(weighed, key=_covering, reverse=True):

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.responses import ListedRecord, UnknownFilter
-from kbsearch.text.stages import UNSTATED
+from kbsearch.text.polarity import why_new
 
 
 class Verdict(StrEnum):
@@ -188,8 +188,7 @@ class ClaimStatus(BaseModel):
             return ""
         if self.new_numbers:
             return "but with new numbers"
-        untold = (self.moved_on or "").startswith(UNSTATED)
-        return "but its records never tell that" if untold else "but at an earlier stage"
+        return why_new(self.moved_on or "")
 
     @property
     def said_by_another_item(self) -> bool:

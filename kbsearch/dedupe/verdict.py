@@ -5,6 +5,7 @@ from __future__ import annotations
 from kbsearch.dedupe.flags import seen_order
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind
+from kbsearch.text.polarity import REVERSES
 
 
 def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None = None) -> tuple[Verdict, str]:
@@ -42,9 +43,10 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     if claims and not new:
         return Verdict.DUPLICATE, f"same item as {named}, and {_claims_said(0, len(claims))}"
     numbers = sorted({n for c in new for n in c.new_numbers})
-    moved = sorted({c.moved_on for c in new if c.moved_on})
+    moved = sorted({c.moved_on for c in new if c.moved_on and not c.moved_on.startswith(REVERSES)})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     extra += f" (moved on: {', '.join(moved)})" if moved else ""
+    extra += "".join(sorted({f" ({c.moved_on})" for c in new if c.moved_on and c.moved_on.startswith(REVERSES)}))
     return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}"
 
 

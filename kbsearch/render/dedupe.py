@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from kbsearch.records import Kind
 from kbsearch.render.cells import counted, fit, who
 from kbsearch.render.records import unknown_filters_text
+from kbsearch.text.polarity import moved_label
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
     if claim.extra_numbers:
         numbers += f" [also: {', '.join(claim.extra_numbers)}]"
     if claim.moved_on:
-        numbers += f" [moved on: {clean(claim.moved_on, one_line=True)}]"
+        numbers += f" [{clean(moved_label(claim.moved_on), one_line=True)}]"
     lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
     if claim.passage_shown:
         lines.append(f"           “{fit(clean(claim.best_text, one_line=True), 100).rstrip()}”")

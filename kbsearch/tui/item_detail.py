@@ -10,6 +10,7 @@ from textual.widgets import Static
 from kbsearch.dedupe.results import ClaimStatus, Flag, FlagKind, ItemResult, Match
 from kbsearch.render import clean
 from kbsearch.render.cells import fit
+from kbsearch.text.polarity import moved_label
 from kbsearch.tui.literal import join, plain, verdict
 
 
@@ -29,7 +30,8 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
     if claim.new_numbers:
         lines.append(Text(f"        new numbers: {', '.join(claim.new_numbers)}", style="green"))
     if claim.moved_on:
-        lines.append(join(Text("        moved on: ", style="green"), plain(claim.moved_on)))
+        label, _, moved = moved_label(claim.moved_on).partition(": ")
+        lines.append(join(Text(f"        {label}: ", style="green"), plain(moved)))
     if claim.extra_numbers:
         lines.append(Text(f"        also says: {', '.join(claim.extra_numbers)} (detail of a known figure)"))
     if claim.best_id:
