@@ -7,6 +7,7 @@ import pytest
 from test_dedupe_rules import claim_status, embedded
 
 from kbsearch.records import Kind
+from kbsearch.text.hardware import accelerators, on_other_hardware
 from kbsearch.text.quantities import new_figures
 from kbsearch.text.textsim import numbers, substantive_numbers
 
@@ -74,3 +75,18 @@ def test_a_retelling_in_chinese_units_restates_the_english_figure() -> None:
     known = embedded("a", "", english, Kind.increment)
     status = claim_status(known, "EAGLE-3 调参：H100 集群 p99 token 间延迟前后都是 38 毫秒。", True)
     assert status.new_numbers == [] and substantive_numbers("38 毫秒") == {"38ms"}
+
+
+def test_a_figure_measured_on_other_hardware_is_new() -> None:
+    """Probe 8, #3: "在 H200 上 decode 加速 2.4 倍" was known from a record's "在 H100 上 … 2.4 倍"."""
+    known = embedded("a", "", "BranchDraft 用树状草稿替代单链草稿，在 H100 上 decode 加速 2.4 倍。", Kind.increment)
+    moved = claim_status(known, "BranchDraft 新硬件结果：在 H200 上 decode 加速 2.4 倍。", True)
+    assert not moved.known and moved.new_numbers == ["2.4x"]
+    assert claim_status(known, "BranchDraft 在 H100 上 decode 加速 2.4 倍。", True).known
+    assert claim_status(known, "BranchDraft 用树状草稿，decode 加速 2.4 倍。", True).known  # no hardware named
+
+
+def test_a_record_naming_no_accelerator_for_the_figure_still_states_it() -> None:
+    assert on_other_hardware("在 H200 上 decode 加速 2.4 倍", ["decode 加速 2.4 倍。H100 上另测了延迟 30ms。"]) == set()
+    assert on_other_hardware("8 张 H200 上吞吐 2.4 倍", ["8 张 H100 上吞吐 2.4 倍"]) == {"2.4x", "8"}
+    assert accelerators("8x H100s, RTX 4090, MI300X and A100-80GB; T5") == {"H100", "RTX4090", "MI300X", "A100"}
