@@ -515,13 +515,13 @@ def test_one_writers_items_of_one_day_are_never_compared(
 def test_a_doc_section_stating_a_claim_is_shown_as_its_evidence_and_never_makes_it_known(tmp_path: Path) -> None:
     """A living-doc section is another item, not one exact evidence rules out: the claim it states
     shows the section's passage ("said by another item"), and stays new."""
-    words = "FP4 attention kernels landed in FlashInfer for Blackwell GPUs"
+    words = "Paged attention kernels landed in FlashInfer for Blackwell GPUs"  # no figure: FP4 is one
     section = Record(id="doc/inference#§1.1", kind=Kind.doc_section, title="§1.1 engines", text=words)
     other = Record(id="jay-x", kind=Kind.increment, title="GPU health checks", text="step time alarms per rank")
     encoder = FakeEncoder()
     store = Store.open(tmp_path / "idx", create=True)
     ingest_records(store, ChangeSet(upserts=[section, other]), model="fake", load_encoder=lambda: encoder)
-    probe = Record(id="mine", kind=Kind.increment, title="FlashInfer FP4", text="FP4 kernels", claims=[words])
+    probe = Record(id="mine", kind=Kind.increment, title="FlashInfer paging", text="paged kernels", claims=[words])
     [item] = Checker(store, encoder, fake_config()).check([probe], file=None, input_name="probe").items
     [claim] = item.claims
     assert item.verdict is Verdict.NEW

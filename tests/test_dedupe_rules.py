@@ -53,7 +53,7 @@ def judge(item: Embedded, known: Embedded, around: float = 0.0) -> Match:
         ("2048/2048 个用例通过，吞吐 57.5 / 19.2 per GPU", {"57.5", "19.2"}),
         ("NDCG@10 为 0.71，BLEU 34.5", {"0.71", "34.5"}),
         ("Serving Kimi K3 needs 8 H200 GPUs", {"8"}),
-        ("部署需要 4 张 H200，4-bit 权重", {"4"}),
+        ("部署需要 4 张 H200，4-bit 权重", {"4", "4bit"}),  # 4 cards and a width
         ("见第 3 步，Python 3 可用，top-3 结果", set()),
     ],
 )

@@ -139,3 +139,13 @@ def test_a_one_line_summary_beside_key_points_is_not_read() -> None:
         "按组量化缓存，无需重新训练模型",
         "无需重新训练模型",
     ]
+
+
+def test_a_section_figure_of_other_hardware_is_shown_but_leaves_the_claim_new(tmp_path: Path) -> None:
+    """Probe 8, #3: the section's 6.4x is on H100; the claim's on H200 is new, shown beside
+    the section's sentence (it was "the nearest, 0.00" with no passage)."""
+    on_h100 = SECTION.model_copy(update={"text": SECTION.text.replace("长序列下", "在 H100 上长序列下")})
+    item = check(tmp_path, [on_h100, OTHER], increment(["在 H200 上长序列下内存减少 6.4x"], ["2601.22222"]))
+    [claim] = item.claims
+    assert not claim.known and claim.new_numbers == ["6.4x"] and item.verdict is Verdict.NEW
+    assert claim.best_id == SECTION.id and claim.score >= claim.threshold and "H100" in (claim.best_text or "")

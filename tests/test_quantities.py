@@ -320,7 +320,7 @@ def test_a_rough_figure_is_the_stated_one_rounded_to_one_digit() -> None:
         "vLLM 0.4 ships chunked prefill",
         "SGLang 0.5 and SGLang v0.5.2",
         "DeepSpeed 0.18, Redis 7.2, PyTorch 2.5",
-        "TensorRT-LLM 0.13 supports FP8",
+        "TensorRT-LLM 0.13 supports FP16",  # FP8 is a width: 8bit (test_units)
         "llama.cpp 0.3 adds a server",
         "升级到vLLM 0.4 后",
         "微调Llama 3.2 与 LLaMA 3.1 模型",

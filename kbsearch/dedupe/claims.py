@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
-from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_for
+from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_by, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.passage_reader import PassageHit, PassageReader, coverage
@@ -373,7 +373,7 @@ def _weigh(
             # sits at judge cosines (0.87-0.92) where a Chinese one would be a new fact.
             english_pair=1.0 if not cross and claim_language == "en" else 0.0,
         )
-        changed = new_figures(numbers, hit.known.stated_numbers, replaced, rough)
+        changed = new_figures(numbers, stated_by(claim, hit.known), replaced, rough)
         out.append(Weighed(hit, is_same, features, new_numbers=changed))
     return out
 

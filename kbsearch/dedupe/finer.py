@@ -164,21 +164,25 @@ def finer_said(
     figures = substantive_numbers(claim)
     on_sections: list[tuple[Record, list[str]]] = [(s, []) for s in sections]
     readings = [(on_sections, False), ([(k.record, k.passages) for k in same if figures], True)]
+    but_figures = None  # a passage saying all of the claim but a figure: the one to show, not the nearest
     for records, same_item in readings:
         said = _said(claim, vector, records, finer)
         if said is None:
             continue
         # A same-item passage must state the claim's figures; a section's entry, read whole, not gainsay it.
-        if not (_unstated(said, figures, claim) if same_item else denies(claim, said)):
+        if said.known and not (_unstated(said, figures, claim) if same_item else denies(claim, said)):
             return said.model_copy(update={"cosine_known": shown.cosine_known})
+        if not said.known and said.new_numbers and said.score >= said.threshold:
+            but_figures = but_figures or said
+    if but_figures is not None and shown.score < shown.threshold:  # 2.4x said of H100, the claim's is on H200
+        return but_figures.model_copy(update={"cosine_known": shown.cosine_known})
     return shown
 
 
 def _said(claim: str, vector: np.ndarray, records: list[tuple[Record, list[str]]], finer: Finer) -> ClaimStatus | None:
     passages, reader, form, restatement = finer
     hits = passages.hits(vector, records) if records else []
-    said = judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
-    return said if said is not None and said.known else None
+    return judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
 
 
 _DENIED = re.compile(

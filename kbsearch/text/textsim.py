@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from kbsearch.text.spelled import spelled_out
+from kbsearch.text.units import unit_after, widths
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
@@ -71,13 +72,22 @@ _NAME_BEFORE = re.compile(
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 # Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result;
 # so do the writers' days (9-16锚定, jay 9-17 已记, 9月17日, "（10-05 为 38%）", "（9-16 时为 55%）"):
-# a month and a day with a zero before either (10-05, 09-16) is no range, nobody pads one.
+# a month and a day with a zero before either (10-05, 09-16) is no range, nobody pads one;
+# nor is one before a time of day or a Chinese word that counts or measures nothing
+# (9-30 升级到, 9-30 晚, 10-3 evening), unlike a range's unit or what it counts
+# (3-5 倍, 2-4 次采样, 6-12 个百分点, 4-16 岁, 3-5 为 99%, 8-16 下).
+_NOT_AFTER_DAY = (
+    "个倍比次位秒分时小毫微纳万亿千百兆张台块颗片名人天日号周月年岁级阶层步轮卡核路节份条篇项种家"
+    "成折点度元美字行句题页章段帧组类批期代维头和与及或至到为之以左范区内的上下"
+)
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
     r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
     r"|\d{1,2}[-/]\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))|(?<=[(（])\d{1,2}[-/]\d{1,2}(?=\s*(?:为|时))"
     r"|(?<![\d.,/-])(?:0[1-9]-(?:0[1-9]|[12]\d|3[01])|(?:[1-9]|1[0-2])-0[1-9])(?![\d.,/%-])"
     r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
+    r"|(?<![\d.,/-])(?:[1-9]|1[0-2])-(?:[1-9]|[12]\d|3[01])(?![\d.,/%-])"
+    rf"(?=\s*(?:(?![{_NOT_AFTER_DAY}])[{_CJK}]|\d{{1,2}}:\d\d|(?i:am|pm|morning|afternoon|evening|night)\b))"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
 # cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位; what a system
@@ -183,14 +193,15 @@ def numbers(text: str) -> set[str]:
 
     Labels are skipped: sections (§3.3), issues (#13165), figures and tables
     (Figure 10, 表2), versions (v0.26.0, Apache 2.0) and fractions of themselves (2048/2048).
-    A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``)."""
-    text = _DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", spelled_out(text))))
-    found = set()
+    A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``), a time in
+    Chinese units as in English (41 毫秒 → ``41ms``) and a quantisation width as bits
+    (INT4, W4A16, 4-bit → ``4bit``; ``units``)."""
+    text, found = widths(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", spelled_out(text)))))
     matches = list(_NUMBER.finditer(text))
     for match, after in zip(matches, [*matches[1:], None], strict=False):
-        value, unit = match.group(1), _unit(match)
+        value, unit = match.group(1), _unit(match) or unit_after(text, match.end())
         if not unit and after is not None and _RANGE_GAP.fullmatch(text, match.end(), after.start()):
-            unit = _unit(after)  # 26-30% is 26% to 30%: the end's unit is the start's too
+            unit = _unit(after) or unit_after(text, after.end())  # 26-30% is 26% to 30%: one unit
         if _is_label(text, match.start(), value, unit):
             continue
         unit = "x" if unit in {"×", "倍"} else unit
