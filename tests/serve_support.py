@@ -183,3 +183,20 @@ def _drain(process: subprocess.Popen[str], log: list[str]) -> None:
     assert process.stderr is not None
     for line in process.stderr:
         log.append(line)
+
+
+def slow_claims(monkeypatch: Any, seconds: float) -> list[float]:
+    """Each claim a check judges takes ``seconds``: the times they started, for tests of
+    what a server does while a check runs (cut short, refused, stopped)."""
+    import kbsearch.dedupe.check as check
+
+    started: list[float] = []
+    real = check.judge_claim
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.append(time.monotonic())
+        time.sleep(seconds)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check, "judge_claim", slow)
+    return started

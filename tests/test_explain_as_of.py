@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from kbsearch.cli import main
+from support.cli import ingest_rows, run
 
 ROWS = [
     {"id": "duo", "title": "DuoCache: hot/cold two-tier KV cache with mixed precision",
@@ -25,19 +24,9 @@ ROWS = [
 ]  # fmt: skip
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8")
-    folder = str(tmp_path / "idx")
-    assert run(capsys, "ingest", str(source), "--index", folder)[0] == 0
-    return folder
+    return str(ingest_rows(capsys, tmp_path, ROWS))
 
 
 def named_systems(capsys: pytest.CaptureFixture[str], index: str, *extra: str) -> tuple[dict, dict]:

@@ -21,7 +21,7 @@ import httpx
 import numpy as np
 import pytest
 from mcp import Client
-from serve_support import BRIEFING, FAKE, AsgiClient, briefing_with_claims, build_index, service_for
+from serve_support import BRIEFING, FAKE, AsgiClient, briefing_with_claims, build_index, service_for, slow_claims
 
 from fake_encoder import FakeEncoder
 from kbsearch.errors import Stopped
@@ -60,18 +60,7 @@ def make_service(index: Path) -> Iterator[Callable[..., Service]]:
 @pytest.fixture
 def judged(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Each claim a check judges takes CLAIM_SECONDS; the times they started."""
-    import kbsearch.dedupe.check as check
-
-    started: list[float] = []
-    real = check.judge_claim
-
-    def slow(*args: Any, **kwargs: Any) -> Any:
-        started.append(time.monotonic())
-        time.sleep(CLAIM_SECONDS)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(check, "judge_claim", slow)
-    return started
+    return slow_claims(monkeypatch, CLAIM_SECONDS)
 
 
 def read_token(index: Path) -> str:

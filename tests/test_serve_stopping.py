@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import FAKE_DEDUPE
-from serve_support import ROOT, TESTS, briefing_with_claims, build_index, running_server, service_for
+from serve_support import ROOT, TESTS, briefing_with_claims, build_index, running_server, service_for, slow_claims
 
 from kbsearch.kb import KnowledgeBase
 from kbsearch.serve.http import build_app
@@ -43,18 +43,7 @@ def service(index: Path) -> Iterator[Service]:
 @pytest.fixture
 def judged(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Each claim a check judges takes 50 ms; the times they started."""
-    import kbsearch.dedupe.check as check
-
-    started: list[float] = []
-    real = check.judge_claim
-
-    def slow(*args: Any, **kwargs: Any) -> Any:
-        started.append(time.monotonic())
-        time.sleep(0.05)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(check, "judge_claim", slow)
-    return started
+    return slow_claims(monkeypatch, 0.05)
 
 
 def many_items(count: int) -> str:
