@@ -57,6 +57,9 @@ def test_a_claim_taking_the_opposite_stance_on_the_same_thing_reverses_it(
         # No stance at all, or an unrelated negation elsewhere in the sentence.
         ("无需重新训练，吞吐提升 2 倍", "吞吐提升 2 倍，支持 SGLang"),
         ("不仅支持 SGLang，也支持 vLLM", "支持 SGLang"),
+        # The same thing in opposite words: need and with are not read as stances.
+        ("cuts decoding latency with little extra memory", "cuts decoding latency without much extra memory"),
+        ("removes the need for labelled preference pairs", "works without requiring labelled preference pairs"),
     ],
 )
 def test_a_negation_of_something_else_or_a_shared_stance_reverses_nothing(claim: str, passage: str) -> None:

@@ -5,7 +5,7 @@ The claim decision reads the two as one sentence (they share nearly every word),
 reversed fact came out known and an UPDATE a DUPLICATE. ``reverses`` tells them apart, as
 ``stages.moved_on`` does for a later stage and ``quantities.new_figures`` for a figure.
 
-A stance is a verb of a few kinds (support, provide, use, need, open-source, with) and
+A stance is a verb of a few kinds (support, provide, use, open-source) and
 its object: the words after it to the end of its clause, or, when none follow
 ("SGLang 尚不支持") or it is a participle ("SGLang is not supported"), the few words
 before it too. A verb after a comparison in its clause ("优于未使用 X 的模型", "better
@@ -35,10 +35,11 @@ _KINDS: dict[str, tuple[str, str, str]] = {
     "support": ("支持", r"support(?:s|ing)?", "supported"),
     "provide": ("提供", r"(?:provide|offer)(?:s|ing)?", r"(?:provided|offered)"),
     "use": (r"(?:使用|采用|利用|(?<![费作信通效可试调引运占应])用(?![于户]))", r"(?:use|employ)(?:s|ing)?", "used"),
-    "need": (r"(?:需要|需(?![求]))", r"(?:need|require)(?:s|ing)?", "required"),
     "open": ("开源", r"open[- ]sources?", r"open[- ]sourced"),
 }
-_ZH_NEED_NEGATION = r"无需|无须|毋需|不需要|不需|不必"
+# Not read: need/require and with/without. "avoiding the need for X" beside "without
+# requiring X", "with minimal training" beside "without substantial training" say the same
+# thing in opposite words (two English dev claims were called reversed this way).
 
 
 def _pattern(kind: str) -> re.Pattern[str]:
@@ -48,9 +49,6 @@ def _pattern(kind: str) -> re.Pattern[str]:
         rf"(?P<en>\b{_EN_NEGATION}{en}\b)",
         rf"(?P<pn>\b{_PASSIVE_NEGATION}{done}\b)",
     ]
-    if kind == "need":
-        no_need = r"\b(?:without|eliminat\w*|remov\w*|avoid\w*|no) (?:the |any )?need (?:for|to|of)\b"
-        negated.append(rf"(?P<nn>{_ZH_NEED_NEGATION}|{no_need}|\b(?:requires|needs) no\b)")
     if kind == "support":
         negated.append(r"(?P<sn>\b(?:lacks?|lacking|no|without)\s+(?:native\s+)?support\s+for\b)")
     if kind == "use":
@@ -60,8 +58,6 @@ def _pattern(kind: str) -> re.Pattern[str]:
 
 
 _PATTERNS = {kind: _pattern(kind) for kind in _KINDS}
-_WITH = re.compile(r"(?P<wn>\b(?:without|w/o)\b)|(?P<wp>\bwith\b)", re.IGNORECASE)
-_PATTERNS["with"] = _WITH
 _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]*[A-Za-z0-9_+]|[A-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 _STOP = frozenset(
@@ -136,7 +132,7 @@ def _stance(kind: str, clause: str, match: re.Match[str]) -> Stance:
     latin, bigrams = _object(after)
     words = (match.group(0) + after).strip()
     passive = match.lastgroup in ("pn", "dp")
-    if (passive or not (latin or bigrams)) and kind != "with":
+    if passive or not (latin or bigrams):
         before = _just_before(clause[: match.start()])
         latin_before, bigrams_before = _object(before)
         latin, bigrams = latin | latin_before, bigrams | bigrams_before
