@@ -200,3 +200,33 @@ def slow_claims(monkeypatch: Any, seconds: float) -> list[float]:
 
     monkeypatch.setattr(check, "judge_claim", slow)
     return started
+
+
+@dataclass
+class HeldRequest:
+    """A request to an ASGI app whose client stays until ``leave`` (then disconnects);
+    run in the test's event loop. ``sent``: what the app sent back."""
+
+    task: asyncio.Future[Any]
+    sent: list[dict[str, Any]]
+    gone: asyncio.Event
+
+    def leave(self) -> None:
+        self.gone.set()
+
+
+def held_request(app: Any, scope: dict[str, Any], body: bytes) -> HeldRequest:
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+    gone = asyncio.Event()
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop(0)
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    return HeldRequest(asyncio.ensure_future(app(scope, receive, send)), sent, gone)

@@ -21,7 +21,16 @@ import httpx
 import numpy as np
 import pytest
 from mcp import Client
-from serve_support import BRIEFING, FAKE, AsgiClient, briefing_with_claims, build_index, service_for, slow_claims
+from serve_support import (
+    BRIEFING,
+    FAKE,
+    AsgiClient,
+    briefing_with_claims,
+    build_index,
+    held_request,
+    service_for,
+    slow_claims,
+)
 
 from fake_encoder import FakeEncoder
 from kbsearch.errors import Stopped
@@ -207,25 +216,11 @@ def test_a_check_whose_client_goes_away_is_stopped(
     body = json.dumps({"text": briefing_with_claims(40)}).encode()  # 2 s of claims
 
     async def leave_after(seconds: float) -> list[dict[str, Any]]:
-        messages = [{"type": "http.request", "body": body, "more_body": False}]
-        gone = asyncio.Event()
-
-        async def receive() -> dict[str, Any]:
-            if messages:
-                return messages.pop(0)
-            await gone.wait()
-            return {"type": "http.disconnect"}
-
-        sent: list[dict[str, Any]] = []
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        request = asyncio.ensure_future(app(_scope("/api/check", body, read_token(index)), receive, send))
+        held = held_request(app, _scope("/api/check", body, read_token(index)), body)
         await asyncio.sleep(seconds)
-        gone.set()
-        await asyncio.wait_for(request, 5)
-        return sent
+        held.leave()
+        await asyncio.wait_for(held.task, 5)
+        return held.sent
 
     sent = asyncio.run(leave_after(0.5))
     at_leave = len(judged)

@@ -20,7 +20,16 @@ from typing import Any
 import httpx
 import pytest
 from conftest import FAKE_DEDUPE
-from serve_support import ROOT, TESTS, briefing_with_claims, build_index, running_server, service_for, slow_claims
+from serve_support import (
+    ROOT,
+    TESTS,
+    briefing_with_claims,
+    build_index,
+    held_request,
+    running_server,
+    service_for,
+    slow_claims,
+)
 
 from kbsearch.kb import KnowledgeBase
 from kbsearch.serve.http import build_app
@@ -91,27 +100,13 @@ def test_an_accept_cut_short_by_the_grace_period_answers_503_and_stores_nothing(
     judged.clear()
 
     async def stop_while_it_runs() -> list[dict[str, Any]]:
-        messages = [{"type": "http.request", "body": body, "more_body": False}]
-        never = asyncio.Event()
-
-        async def receive() -> dict[str, Any]:
-            if messages:
-                return messages.pop(0)
-            await never.wait()
-            return {"type": "http.disconnect"}
-
-        sent: list[dict[str, Any]] = []
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        request = asyncio.ensure_future(app(_scope(body, (index / WRITE_TOKEN).read_text().strip()), receive, send))
+        held = held_request(app, _scope(body, (index / WRITE_TOKEN).read_text().strip()), body)
         while not judged:
             await asyncio.sleep(0.01)
         service.stopping()
-        request.cancel("Task cancelled, timeout graceful shutdown exceeded")
-        await asyncio.wait_for(request, 10)
-        return sent
+        held.task.cancel("Task cancelled, timeout graceful shutdown exceeded")
+        await asyncio.wait_for(held.task, 10)
+        return held.sent
 
     sent = asyncio.run(stop_while_it_runs())
     start, content = sent[0], json.loads(sent[1]["body"])
