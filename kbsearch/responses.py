@@ -78,14 +78,21 @@ class UnknownFilter(BaseModel):
     """A filter value that no stored record has, so that the filter alone
     leaves nothing to find: said beside an empty result, not left to guess."""
 
-    filter: Literal["kind", "instance", "topic"]
+    filter: Literal["kind", "instance", "topic", "date", "section"]
     value: str
+    """The filter's value; for ``date``, the range as said (``from 2030-01-01``)."""
     known: list[str]
     """The values stored records have (the kinds that have records), by name;
-    with ``kinds``, the values records of those kinds have."""
+    with ``kinds`` or ``within``, the values the records of those have; for
+    ``date``, the earliest and the latest date."""
     kinds: list[str] = Field(default_factory=list)
     """Set when records have the value but none of these kinds (the filter's
     ``--kind``) does: the two filters together leave nothing to find."""
+    within: dict[str, str] = Field(default_factory=dict)
+    """The other filters (``instance``, ``topic``, ``date``) with which this one
+    leaves nothing, though each alone finds records: ``{"instance": "spark"}``."""
+    elsewhere: list[str] = Field(default_factory=list)
+    """For a topic ``within`` an instance: the instances whose records (of ``kinds``) have the topic."""
 
 
 class SearchResponse(BaseModel):
@@ -99,6 +106,9 @@ class SearchResponse(BaseModel):
     unknown_filters: list[UnknownFilter] = Field(default_factory=list)
     """When there are no results: the filter's instance, topic or kinds (when
     none of them has a record) that no stored record has; else empty."""
+    matched: int | None = None
+    """When there are no results though records pass the filters: how many
+    do (every record, with no filter), so the query is what found none; else None."""
     results: list[SearchHit]
     seconds: float
 

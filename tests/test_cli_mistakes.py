@@ -278,12 +278,21 @@ def test_a_filter_naming_an_instance_no_record_has_says_so(index: str, cli) -> N
     found = json.loads(out)
     assert code == 0 and found["results"] == [] and found["filters"]["instance"] == "nobody"
     assert found["unknown_filters"] == [
-        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"], "kinds": []},
+        {
+            "filter": "instance",
+            "value": "nobody",
+            "known": ["jay", "spark", "stephen", "tom"],
+            "kinds": [],
+            "within": {},
+            "elsewhere": [],
+        },
         {
             "filter": "topic",
             "value": "cooking",
             "known": ["agents", "ai-industry", "engineering", "inference", "llm-infra"],
             "kinds": [],
+            "within": {},
+            "elsewhere": [],
         },
     ]
 
@@ -292,7 +301,10 @@ def test_a_known_instance_is_not_called_unknown(index: str, cli) -> None:  # typ
     # Filters match regardless of ASCII case, so JAY is jay's.
     argv = ("search", "zzqqxx", "--mode", "lexical", "--instance", "JAY", "--index", index)
     code, out, _ = cli(*argv)
-    assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+    assert code == 0 and out.strip() == (
+        "no results for 'zzqqxx': 10 records match the filters; none matched the query: "
+        "try --mode hybrid or a shorter query"
+    )
     code, out, _ = cli(*argv, "--json")
     assert json.loads(out)["unknown_filters"] == []
 
@@ -310,7 +322,10 @@ def test_a_kind_no_record_has_is_named_too(cli, tmp_path: Path) -> None:  # type
     # Cards are there, so the kinds do not explain an empty result.
     argv = ("search", "zzqqxx", "--mode", "lexical", "--kind", "doc_section", "--kind", "paper_card")
     code, out, _ = cli(*argv, "--index", index)
-    assert code == 0 and out.strip() == "no results for 'zzqqxx'"
+    assert code == 0 and out.strip() == (
+        "no results for 'zzqqxx': 1 record matches the filters; none matched the query: "
+        "try --mode hybrid or a shorter query"
+    )
 
 
 def test_a_topic_no_record_of_the_kinds_has_says_so(index: str, cli) -> None:  # type: ignore[no-untyped-def]
@@ -323,7 +338,7 @@ def test_a_topic_no_record_of_the_kinds_has_says_so(index: str, cli) -> None:  #
     )
     code, out, _ = cli("list", "--instance", "tom", "--kind", "paper_card", "--index", index, "--json")
     assert json.loads(out)["unknown_filters"] == [
-        {"filter": "instance", "value": "tom", "known": [], "kinds": ["paper_card"]}
+        {"filter": "instance", "value": "tom", "known": [], "kinds": ["paper_card"], "within": {}, "elsewhere": []}
     ]
     code, out, _ = cli("list", "--instance", "tom", "--kind", "paper_card", "--index", index)
     assert out.splitlines()[-1] == (
@@ -367,7 +382,14 @@ def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli
     assert code == 0 and out == "" and err.strip() == said
     code, out, _ = cli("list", "--instance", "nobody", "--index", index, "--json")
     assert json.loads(out)["unknown_filters"] == [
-        {"filter": "instance", "value": "nobody", "known": ["jay", "spark", "stephen", "tom"], "kinds": []}
+        {
+            "filter": "instance",
+            "value": "nobody",
+            "known": ["jay", "spark", "stephen", "tom"],
+            "kinds": [],
+            "within": {},
+            "elsewhere": [],
+        }
     ]
     code, out, _ = cli("audit", "--instance", "nobody", "--index", index)
     assert code == 0 and out.splitlines()[:2] == [
@@ -378,13 +400,14 @@ def test_list_and_audit_through_an_instance_no_record_has_say_so(index: str, cli
     assert json.loads(out)["unknown_filters"][0]["value"] == "nobody"
 
 
-def test_an_empty_listing_through_known_values_names_no_filter(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_listing_through_known_values_names_the_dates_not_the_instance(index: str, cli) -> None:  # type: ignore[no-untyped-def]
+    said = "no record is dated from 2030-01-01 (dates: 2026-08-26 to 2026-09-21)"
     code, out, _ = cli("list", "--instance", "JAY", "--since", "2030-01-01", "--index", index)
-    assert code == 0 and out.splitlines()[-1] == "(0 of 46 records match the filters)"
+    assert code == 0 and out.splitlines()[-2:] == ["(0 of 46 records match the filters)", said]
     code, out, err = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--format", "ids")
-    assert (code, out, err) == (0, "", "")
+    assert (code, out, err.strip()) == (0, "", said)
     code, out, _ = cli("list", "--instance", "jay", "--since", "2030-01-01", "--index", index, "--json")
-    assert json.loads(out)["unknown_filters"] == []
+    assert [unknown["filter"] for unknown in json.loads(out)["unknown_filters"]] == ["date"]
 
 
 @pytest.mark.parametrize(

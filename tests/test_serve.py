@@ -191,6 +191,8 @@ def test_api_needs_a_token_except_health(
     assert "401 POST /api/search" in caplog.text
     found = client.post("/api/search", json={"query": "TriAttention", "k": 2}, headers=bearer(index, READ_TOKEN))
     assert found.status_code == 200 and found.json()["results"][0]["id"].startswith("tri-")
+    missed = client.post("/api/search", json={"query": "zzqqxx", "mode": "lexical"}, headers=bearer(index, READ_TOKEN))
+    assert missed.json()["results"] == [] and missed.json()["matched"] == 4  # why empty: the query, not the filters
     spec = client.get("/api/openapi.json", headers=bearer(index, READ_TOKEN)).json()
     assert set(spec["paths"]) >= {f"/api/{n}" for n in ("search", "check", "show", "similar", "stats")}
     assert "SearchRequest" in spec["components"]["schemas"] and "CheckResult" in spec["components"]["schemas"]

@@ -306,6 +306,8 @@ class KnowledgeBase:
             response = search(self.store, encoder, query, k, flt, mode)
             if not response.results:
                 response.unknown_filters = unknown_filters(self.store, response.filters)
+                if not response.unknown_filters:  # records pass the filters: the query found none of them
+                    response.matched = self.store.count(response.filters) or None
             return response
 
     def show(self, record_id: str) -> Record:

@@ -15,6 +15,7 @@ from typing import Literal
 import kbsearch.store.lexical_merge as lexical_merge
 from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import require_limit, where_sql
+from kbsearch.kb.empty import Part, empty_together
 from kbsearch.records import Record
 from kbsearch.responses import ListedRecord, Listing, Stats, UnknownFilter
 from kbsearch.store import SearchFilter, Store
@@ -64,7 +65,8 @@ def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listin
 
 def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
     """The filter's values that no stored record has: an instance, a topic,
-    or kinds none of which has a record. Each is a scan of the records, so
+    or kinds none of which has a record; else the filters that together
+    leave nothing (``kbsearch.kb.empty``). Each is a scan of the records, so
     it is asked only to explain an empty result."""
     unknown: list[UnknownFilter] = []
     fields: tuple[Literal["instance", "topic"], ...] = ("instance", "topic")
@@ -78,7 +80,13 @@ def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
         kinds = [kind for kind, count in store.counts_by("kind").items() if count]
         if not any(kind.value in kinds for kind in flt.kinds):
             unknown += [UnknownFilter(filter="kind", value=kind.value, known=kinds) for kind in flt.kinds]
-    return unknown or _not_of_these_kinds(store, flt)
+    return unknown or _not_of_these_kinds(store, flt) or empty_together(store, flt, skip=_FOUND_ALONE)
+
+
+_FOUND_ALONE: set[frozenset[Part]] = {
+    frozenset(names) for names in (("kind",), ("instance",), ("topic",), ("kind", "instance"), ("kind", "topic"))
+}
+"""What ``unknown_filters`` has counted before ``empty_together``: each finds records when it gets there."""
 
 
 def _not_of_these_kinds(store: Store, flt: SearchFilter) -> list[UnknownFilter]:

@@ -29,6 +29,7 @@ from kbsearch.render.records import (
     search_text,
     snippet_text,
     unknown_filters_text,
+    why_empty,
 )
 from kbsearch.render.reports import (
     calibration_text,
@@ -73,4 +74,5 @@ __all__ = [
     "snippet_text",
     "stats_text",
     "unknown_filters_text",
+    "why_empty",
 ]

@@ -30,8 +30,8 @@ def search_text(response: SearchResponse) -> Text:
     for line in missing_lines(response):
         out.append(line + "\n", style="bold")
     if not response.results:
-        unknown = unknown_filters_text(response.unknown_filters)
-        out.append(f"no results for {clean(response.query, one_line=True)!r}{': ' + unknown if unknown else ''}")
+        why = why_empty(response)
+        out.append(f"no results for {clean(response.query, one_line=True)!r}{': ' + why if why else ''}")
         return out
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
@@ -81,10 +81,29 @@ def missing_lines(response: SearchResponse) -> list[str]:
 SHOWN_VALUES = 12
 
 
+def why_empty(response: SearchResponse) -> str:
+    """Why a search found nothing, in one line: the filters that leave
+    nothing, or how many records pass them though the query matched none."""
+    if response.unknown_filters:
+        return unknown_filters_text(response.unknown_filters)
+    if not response.matched:
+        return ""
+    other = "hybrid" if response.mode.value == "lexical" else "lexical"
+    records = counted(response.matched, "record")
+    said = (
+        f"none of the {records} matched the query"
+        if response.filters.is_empty()
+        else f"{records} match{'es' if response.matched == 1 else ''} the filters; none matched the query"
+    )
+    return f"{said}: try --mode {other} or a shorter query"
+
+
 def unknown_filters_text(unknown_filters: list[UnknownFilter]) -> str:
     """``no record has instance 'nobody' (instances: jay, spark)``, for
     each filter that no stored record matches; empty when there is none."""
-    said = [_not_of_kinds(unknown) for unknown in unknown_filters if unknown.kinds]
+    said = [_together(unknown) for unknown in unknown_filters if _is_together(unknown)]
+    unknown_filters = [unknown for unknown in unknown_filters if not _is_together(unknown)]
+    said += [_not_of_kinds(unknown) for unknown in unknown_filters if unknown.kinds]
     unknown_filters = [unknown for unknown in unknown_filters if not unknown.kinds]
     for field in dict.fromkeys(unknown.filter for unknown in unknown_filters):
         named = [unknown for unknown in unknown_filters if unknown.filter == field]
@@ -108,6 +127,53 @@ def _not_of_kinds(unknown: UnknownFilter) -> str:
         f"no {kinds} has {unknown.filter} {clean(unknown.value, one_line=True)!r} ({where}): "
         f"leave out the {unknown.filter} or the kind filter"
     )
+
+
+def _is_together(unknown: UnknownFilter) -> bool:
+    return bool(unknown.within) or unknown.filter in ("date", "section")
+
+
+_SUBJECT = {
+    "instance": "by instance {!r}",
+    "topic": "with topic {!r}",
+    "date": "dated {}",
+    "section": "in section {!r}",
+}
+_PREDICATE = {
+    "instance": "has instance {!r}",
+    "topic": "has topic {!r}",
+    "date": "is dated {}",
+    "section": "has a section containing {!r}",
+}
+
+
+def _together(unknown: UnknownFilter) -> str:
+    """``no increment by instance 'spark' has topic 'agents' (theirs: inference;
+    instances with topic 'agents': jay): leave out the topic or the instance filter``;
+    ``no record is dated from 2030-01-01 (dates: 2026-08-01 to 2026-09-20)``."""
+    subject = " or ".join(clean(kind, one_line=True) for kind in unknown.kinds) or "record"
+    for name, value in unknown.within.items():
+        subject += " " + _SUBJECT[name].format(clean(value, one_line=True))
+    value = clean(unknown.value, one_line=True)
+    line = f"no {subject} {_PREDICATE[unknown.filter].format(value)}"
+    shown = ", ".join(clean(name, one_line=True) for name in unknown.known[:SHOWN_VALUES])
+    if unknown.filter == "date" and unknown.known:
+        shown = " to ".join(unknown.known)
+    shown += f", … ({len(unknown.known)} in all)" if len(unknown.known) > SHOWN_VALUES else ""
+    alone = not unknown.kinds and not unknown.within
+    label = f"{unknown.filter}s" if alone else "theirs"
+    if unknown.filter == "topic" and "instance" in unknown.within:
+        label = f"{clean(unknown.within['instance'], one_line=True)}'s topics"
+    where = [f"{label}: {shown}"] if shown else []
+    if unknown.elsewhere:
+        having = ", ".join(clean(name, one_line=True) for name in unknown.elsewhere[:SHOWN_VALUES])
+        where.append(f"instances with {unknown.filter} {value!r}: {having}")
+    if where:
+        line += f" ({'; '.join(where)})"
+    others = [*reversed(unknown.within), *(["kind"] if unknown.kinds else [])]
+    if others:
+        line += f": leave out the {unknown.filter} or the {' or the '.join(others)} filter"
+    return line
 
 
 def snippet_text(spans: list[Span], style: str = MATCH_STYLE) -> Text:

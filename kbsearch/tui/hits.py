@@ -10,7 +10,7 @@ from rich.text import Text
 
 from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
-from kbsearch.render import clean, counted, missing_lines, score_text, unknown_filters_text
+from kbsearch.render import clean, counted, missing_lines, score_text, why_empty
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
@@ -31,9 +31,9 @@ def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
     for missing in missing_lines(response):
         line.append("  ·  ", style="dim")
         line.append(missing, style="bold yellow")
-    if response.unknown_filters:  # why nothing was found: the filters leave nothing, as the CLI says
+    if why := why_empty(response):  # why nothing was found (the filters or the query), as the CLI says
         line.append("  ·  ", style="dim")
-        line.append(unknown_filters_text(response.unknown_filters), style="bold yellow")
+        line.append(why, style="bold yellow")
     return line
 
 
