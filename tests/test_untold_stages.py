@@ -29,6 +29,9 @@ FIXED = "Fixes a throughput regression in the new scheduler for long prompts"
         # A pull request no record names: another stage a record tells is another thing's.
         (MERGED_PR, ["升级到 v0.30.2 后命中率下降", "命中率低于 60% 阻断发布"], "unstated → merged"),
         (SHIPS, ["FP4 cache halves memory", "A TensorRT-LLM PR is in review"], "unstated → released"),
+        # The same number of another project's pull request is another pull request.
+        ("vLLM PR #18234 已被合入主分支", ["升级后命中率下降", "SGLang PR #18234 仍在 review 中"], "unstated → merged"),
+        ("SGLang 的 PR #18234 已合入", ["vllm-project/vllm#18234 is in review"], "unstated → merged"),
         (FIXED, ["The new scheduler is on by default", "18% higher throughput"], "unstated → fixed"),
         ("修复了长 prompt 下的吞吐回归问题", ["新调度器默认开启"], "unstated → fixed"),
     ],
@@ -47,6 +50,11 @@ def test_a_stage_or_fix_no_record_tells_is_untold(claim_text: str, records: list
         # A pull request the claim names: a record naming it, or telling the same stage reached.
         (MERGED_PR, ["临时设回 block_size=16", "PR #18234 仍在 review 中"]),
         (MERGED_PR, ["临时设回 block_size=16", "上游修复已合入主分支"]),
+        # Keyed by its project where both name one, else by the number alone.
+        ("vLLM PR #18234 已被合入主分支", ["vllm-project/vllm#18234 仍在 review 中"]),
+        ("SGLang 的 PR #18234 已合入", ["SGLang PR #18234 is in review"]),
+        ("vLLM PR #18234 已被合入主分支", ["PR #18234 仍在 review 中"]),
+        (MERGED_PR, ["SGLang PR #18234 仍在 review 中"]),
         ("It ships as a plugin for vLLM", ["Installs as a vLLM plugin"]),  # packaging, not a release
         (SHIPS, ["FP4 cache on by default in v2.1"]),  # names the version it ships in
         (OPENED, ["提出依赖图规划，并开源代码以促进研究"]),  # a release in looser words
