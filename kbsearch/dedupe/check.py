@@ -80,7 +80,7 @@ class Checker:
         one_blas_thread()  # hundreds of small products: split over busy cores, each waited
         self.names = NameHolders(store, NAME_COUNT_CAP, kept_lookups(store))
         self._reader = PassageReader(self.judge, self.tokens)
-        self.name_count = self.names.count
+        self.name_count = self.names.within  # within a check's filter: its day's index, as its candidates
         # Known records are immutable while a check runs; many items share candidates,
         # and a warm process's checks too, until a write (``kept_records``).
         self._loaded: dict[int, Embedded] = {}
@@ -181,9 +181,9 @@ class Checker:
         flt = self._filter(item.record, resubmitted)
         in_input = pooled.before(number, flt)
         known = in_input | self._candidates(item, flt, judged)
-        compared = compare_all(item, list(known.values()), self.config, self.name_count)
+        compared = compare_all(item, list(known.values()), self.config, count := self.name_count(flt))
         matches = sorted(
-            one_item(compared, known, self.config, self.name_count),
+            one_item(compared, known, self.config, count),
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
@@ -192,7 +192,7 @@ class Checker:
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
-        first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
+        first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims, count))
         return ItemResult(
             id=record.id,
             title=record.title,
@@ -212,13 +212,18 @@ class Checker:
         )
 
     def _sections(
-        self, item: Embedded, known: dict[str, Embedded], matches: list[Match], claims: list[ClaimStatus]
+        self,
+        item: Embedded,
+        known: dict[str, Embedded],
+        matches: list[Match],
+        claims: list[ClaimStatus],
+        count: Callable[[str], int],
     ) -> list[Match]:
         """The living-doc sections stating every claim (``stating_sections``), compared with the item."""
         wanted = set(stating_sections(claims))
         missing = self._load(list(self.store.rowids_of(wanted - {m.id for m in matches}).values()))
         if missing:  # a claim's nearest passage, not a candidate: compared among the candidates
-            matches = compare_all(item, [*known.values(), *missing.values()], self.config, self.name_count)
+            matches = compare_all(item, [*known.values(), *missing.values()], self.config, count)
         return [m for m in matches if m.id in wanted]
 
     def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
@@ -226,15 +231,11 @@ class Checker:
         day = flt.not_after
         if day is None or day != item.record.date:
             return []
-        known = self._candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
+        known = self._candidates(item, unhidden := SearchFilter(exclude_ids=flt.exclude_ids))
         if not any(e.record.date is not None and e.record.date > day for e in known.values()):
             return []
-        compared = compare_all(item, list(known.values()), self.config, self.name_count)
-        later = [
-            m
-            for m in one_item(compared, known, self.config, self.name_count)
-            if m.same_item and m.date and m.date > day
-        ]
+        compared = compare_all(item, list(known.values()), self.config, count := self.name_count(unhidden))
+        later = [m for m in one_item(compared, known, self.config, count) if m.same_item and m.date and m.date > day]
         return [
             f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date}) would also be the same item, "
             f"but was written after this item's date {day} and so is no evidence that it repeats anything "
@@ -358,11 +359,11 @@ class Checker:
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:
         """The passages of any record nearest to a claim, but those exact evidence rules out."""
         hits = self._search(vector, self.config.claim_hits, flt)
-        loaded = self._load([rowid for rowid, _, _ in hits])
+        loaded, count = self._load([rowid for rowid, _, _ in hits]), self.name_count(flt)
         return [
             PassageHit(loaded[r], idx, score)
             for r, score, idx in hits
-            if r in loaded and not ruled_out(item, loaded[r], self.config, self.name_count)
+            if r in loaded and not ruled_out(item, loaded[r], self.config, count)
         ]
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:
