@@ -64,7 +64,8 @@ def gather_lexical(
 ) -> Candidates:
     """The lexical side's candidates (and the records holding the query's rare names); no dense ones yet."""
     lexical = store.lexical_search(terms, depth_of(k, mode, fusion), flt) if mode is not SearchMode.dense else []
-    named = store.records_with_names(terms.names, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
+    wanted = terms.names + terms.words
+    named = store.records_with_names(wanted, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
     return Candidates(dense=[], lexical=lexical, named=named)
 
 

@@ -85,7 +85,7 @@ _GITHUB_HOST = re.compile(r"(?<![\w.])(?:www\.)?github\.com/", re.IGNORECASE)
 # A name found in at most this many records, and in at most this share of a
 # small index, singles them out as an id would.
 RARE_NAME_RECORDS = 3
-RARE_NAME_SHARE = 0.05
+RARE_NAME_SHARE = 0.1
 _NAME_MIN_CHARS = 4
 
 
@@ -97,6 +97,9 @@ class QueryTerms:
     short: list[str]
     names: list[str] = field(default_factory=list)
     """Coined names among ``long`` (RingPose, ShardNet, SGLang, GPT-4o), folded."""
+    words: list[str] = field(default_factory=list)
+    """Other capitalised Latin words of a query holding Chinese (``Quill 量化掉了几分``), folded:
+    there a word in Latin letters is most likely a name; rare ones count as names in hybrid search."""
 
     def all(self) -> list[str]:
         return self.long + self.short
@@ -115,6 +118,7 @@ def query_terms(query: str) -> QueryTerms:
     long: list[str] = []
     short: list[str] = []
     names: list[str] = []
+    words: list[str] = []
     text = in_one_spelling(_GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query))))
     for match in _TOKEN.finditer(text):
         token = match.group(0)
@@ -124,6 +128,8 @@ def query_terms(query: str) -> QueryTerms:
             continue
         if _looks_coined(token):
             names.append(fold(token))
+        elif _looks_named(token) and _CJK_RUN.search(text):
+            words.append(fold(token))
         if len(token) < MIN_TRIGRAM:
             short.append(fold(token))
         elif _CJK_RUN.fullmatch(token):
@@ -134,13 +140,20 @@ def query_terms(query: str) -> QueryTerms:
         # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
         # nearly every English record: it says nothing next to longer terms.
         short = [t for t in short if len(t) > 1 or not t.isascii()]
-    return QueryTerms(long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS], names=_unique(names))
+    return QueryTerms(
+        long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS], names=_unique(names), words=_unique(words)
+    )
 
 
 def _looks_coined(token: str) -> bool:
     """A made-up name (SGLang, RingPose, GPT-4o, H100), as ``textsim.is_coined``
     judges it, of four or more Latin characters and not a quantity (10.7x)."""
     return len(token) >= _NAME_MIN_CHARS and token.isascii() and token[0].isalpha() and is_coined(token)
+
+
+def _looks_named(token: str) -> bool:
+    """A capitalised word of four or more Latin letters (Quill, Tidal)."""
+    return len(token) >= _NAME_MIN_CHARS and token.isascii() and token[0].isupper() and token.isalpha()
 
 
 def rowids_holding(db: sqlite3.Connection, term: str, limit: int, column: str | None = None) -> list[int]:
