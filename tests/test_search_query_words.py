@@ -67,3 +67,13 @@ def test_a_plain_name_in_a_chinese_question_finds_its_records(kb: Store, encoder
     plain = {h.id: h.score for h in search(kb, encoder, query, 30, fusion=no_names).results}
     named = {h.id: h.score for h in search(kb, encoder, query, 30).results}
     assert named["tom/w28"] == pytest.approx(plain["tom/w28"] + DEFAULT_FUSION.name_weight, abs=1e-3)
+
+
+@pytest.mark.parametrize("query", ["？？", '"', "§ …", "   "])
+def test_a_query_of_punctuation_alone_is_refused_as_an_empty_one(index: str, cli, query: str) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = cli("search", "--index", index, "--", query)
+    assert code == 2 and out == ""
+    said = "is empty" if not query.strip() else "has no word, number or id, only punctuation"
+    assert err.strip() == f"kbsearch: the query {said} (type some words, a title or an arXiv id)"
+    code, out, _ = cli("search", "--index", index, "--", "§1.3")  # a section number is a query
+    assert code == 0 and out

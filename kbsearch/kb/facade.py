@@ -297,8 +297,10 @@ class KnowledgeBase:
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
     ) -> SearchResponse:
-        if not (query := active_limits().usable_query(query)).strip():  # too long, not text: refused; NUL: a space
-            raise KbError("the query is empty", hint="type some words, a title or an arXiv id")
+        query = active_limits().usable_query(query)  # too long, not text: refused; NUL: a space
+        if not any(ch.isalnum() for ch in query):  # punctuation alone ("？？", '"') would match junk
+            said = "has no word, number or id, only punctuation" if query.strip() else "is empty"
+            raise KbError(f"the query {said}", hint="type some words, a title or an arXiv id")
         # A lexical search loads no model; a model loads outside the snapshot (seconds).
         encoder = None if mode is SearchMode.lexical else self.encoder
         map_for_search(self.store.db)
