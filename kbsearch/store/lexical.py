@@ -193,12 +193,17 @@ def match_expression(terms: list[str]) -> str:
 
 def document(record: Record) -> tuple[str, str, str]:
     """(title, body, meta) as indexed, folded: body is the text plus any claim
-    it lacks; meta holds sources, tags and the relation to the living document.
-    Each ends with its figures in the one spelling it lacks (``text.figures``)."""
+    it lacks, then any caveat (警示) it lacks, the writer's own words about the
+    item; meta holds sources, tags and the relation to the living document.
+    Each ends with its figures in the one spelling it lacks (``text.figures``);
+    the caveats, added to the body later (migration 7), end with their own."""
     body = [record.text] + [c for c in record.claims if c not in record.text]
     meta = [*record.sources, *record.tags, record.relation or ""]
     parts = (record.title, "\n".join(p for p in body if p), "\n".join(p for p in meta if p))
     title, text, about = (with_figures(fold(part)) for part in parts)
+    caveats = "\n".join(c for c in record.caveats if c and c not in record.text)
+    if caveats:
+        text = f"{text}\n{with_figures(fold(caveats))}" if text else with_figures(fold(caveats))
     return title, text, about
 
 
