@@ -37,7 +37,7 @@ from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
 from kbsearch.text.figures import in_one_spelling, with_figures
 from kbsearch.text.folding import fold, normal_form
-from kbsearch.text.ids import extract_github_repos, extract_urls
+from kbsearch.text.ids import extract_urls, record_github_repos
 from kbsearch.text.textsim import is_coined
 
 FTS_TABLE = "records_fts"
@@ -210,15 +210,12 @@ def document(record: Record) -> tuple[str, str, str]:
 def record_refs(record: Record) -> list[str]:
     """Exact references the record carries, as ``github:owner/repo`` and ``url:…``.
 
-    The relation text is left out: it names related work, not the record's own subject.
+    A bare ``owner/repo`` counts where the text marks it as a repo
+    (``text.ids.record_github_repos``). The relation text is left out: it
+    names related work, not the record's own subject.
     """
     text = "\n".join([record.title, record.text, *record.claims, *record.sources])
-    return query_refs(text)
-
-
-def query_refs(text: str) -> list[str]:
-    """GitHub repos and URLs in ``text``, in the form ``record_refs`` stores them."""
-    return [f"github:{r}" for r in extract_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
+    return [f"github:{r}" for r in record_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
 
 
 def write(db: sqlite3.Connection, rowid: int, record: Record, counts: PendingCounts) -> None:

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 
 from kbsearch.errors import KbError
-from kbsearch.store.migrations_lexical import _add_caveats, _add_figure_spellings
+from kbsearch.store.migrations_lexical import _add_bare_repos, _add_caveats, _add_figure_spellings
 
 FORMAT_VERSION = 1
 
@@ -230,6 +230,10 @@ MIGRATIONS: list[tuple[str, Migration]] = [
         _add_figure_spellings,
     ),
     ("add each increment's caveats (警示) to its lexical index body, as a write now indexes them", _add_caveats),
+    (
+        "add each bare owner/repo a record marks as a repo (Repository: o/r, 开源在 o/r) to its references",
+        _add_bare_repos,
+    ),
 ]
 
 

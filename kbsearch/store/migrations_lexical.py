@@ -127,3 +127,63 @@ def _add_caveats(db: sqlite3.Connection) -> None:
             "ON CONFLICT(term) DO UPDATE SET records = records + ?2",
             sorted(added.items()),
         )
+
+
+# -- migration 8, frozen -------------------------------------------------------
+
+# A bare owner/repo, and the words marking one as a repo, as text.ids read them on 6 December 2026.
+_M8_BARE_REPO = re.compile(
+    r"(?<![^\s,，;；(（:：])((?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*/(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
+    r"(?![^\s,，;；)）])",
+    re.ASCII,
+)
+_M8_CUE = re.compile(
+    r"(?:(?<![A-Za-z])(?:repository|repo|code|github)|仓库|代码|源码|开源[在于]?)\s*(?:[:：]|at|in|on)?\s*$",
+    re.IGNORECASE,
+)
+
+
+_M8_PLAIN = re.compile(r"[A-Za-z][a-z]*")
+
+
+def _add_bare_repos(db: sqlite3.Connection) -> None:
+    """Add to ``record_refs`` each bare ``owner/repo`` a record's title, text,
+    claims or sources mark as a repo: after a word naming a repository
+    ("Repository:", "开源在"), or in parentheses after the name it holds
+    ("OpenHands 1.0 (All-Hands-AI/OpenHands)"). Nothing is removed."""
+    last = -1
+    while True:
+        rows = db.execute(
+            "SELECT rowid, data FROM records WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, _M7_CHUNK)
+        ).fetchall()
+        if not rows:
+            break
+        last = rows[-1][0]
+        refs: list[tuple[int, str]] = []
+        for rowid, data in rows:
+            record = json.loads(data)
+            parts = [str(record.get("title") or ""), str(record.get("text") or "")]
+            for key in ("claims", "sources"):
+                value = record.get(key)
+                parts += [str(v) for v in value] if isinstance(value, list) else []
+            refs += [(rowid, f"github:{repo}") for repo in _m8_bare_repos("\n".join(parts))]
+        db.executemany("INSERT OR IGNORE INTO record_refs(rowid, ref) VALUES (?, ?)", refs)
+
+
+def _m8_bare_repos(text: str) -> list[str]:
+    found: list[str] = []
+    for match in _M8_BARE_REPO.finditer(text):
+        start, repo = match.start(), match.group(1)
+        owner, name = repo.split("/", 1)
+        name = name.removesuffix(".git")
+        before = text[max(0, start - 31) : start - 1]
+        named = (
+            start > 0 and text[start - 1] in "(（" and not (_M8_PLAIN.fullmatch(owner) and _M8_PLAIN.fullmatch(name))
+        )
+        named = (
+            named
+            and re.search(rf"(?<![\w/]){re.escape(name)}(?:\s+v?\d[\w.]*)?\s*$", before, re.IGNORECASE) is not None
+        )
+        if named or _M8_CUE.search(text[max(0, start - 24) : start]):
+            found.append(unicodedata.normalize("NFKC", repo).lower().removesuffix(".git"))
+    return list(dict.fromkeys(found))
