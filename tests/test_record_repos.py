@@ -17,6 +17,7 @@ import pytest
 from fake_encoder import FakeEncoder
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
+from kbsearch.render import record_text
 from kbsearch.search import SearchMode, search
 from kbsearch.store import ChangeSet, SearchFilter, Store, lexical
 from kbsearch.store.migrations import MIGRATIONS
@@ -96,3 +97,8 @@ def test_an_index_written_before_gets_the_bare_repos_on_open(tmp_path: Path) -> 
         i + 1: lexical.record_refs(c) for i, c in enumerate(CARDS) if c.text != CARDS[2].text
     }
     assert pinned(store, "ledger-ai/ledgerkit") == ["card/900", "card/901"]
+
+
+def test_show_lists_the_repos_a_record_carries() -> None:
+    assert "      repos: ledger-ai/ledgerkit\n" in record_text(CARDS[0])
+    assert "repos:" not in record_text(CARDS[2])

@@ -214,7 +214,7 @@ def record_refs(record: Record) -> list[str]:
     (``text.ids.record_github_repos``). The relation text is left out: it
     names related work, not the record's own subject.
     """
-    text = "\n".join([record.title, record.text, *record.claims, *record.sources])
+    text = record.reference_text()
     return [f"github:{r}" for r in record_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
 
 
