@@ -130,6 +130,11 @@ class Record(BaseModel):
             and not (claim in whole and len(claim) >= CLAIM_MAX_SHARE * len(whole))
         ]
 
+    def reference_text(self) -> str:
+        """Where the record's own repos and links are read: title, text, claims
+        and sources (the relation names related work, not its subject)."""
+        return "\n".join([self.title, self.text, *self.claims, *self.sources])
+
     def stored_json(self) -> str:
         """The JSON the store keeps: derived fields are recomputed on load."""
         return self.model_dump_json(exclude={"content_hash"})

@@ -128,3 +128,26 @@ def test_an_impossible_last_updated_date_is_warned_of(tmp_path: Path) -> None:
 def test_the_example_doc_is_dated_by_its_last_update() -> None:
     doc = EXAMPLES / "docs" / "inference.md"  # "最后更新：2026-09-18"
     assert {r.date for r in parse_file(doc).records} == {dt.date(2026, 9, 18)}
+
+
+@pytest.mark.parametrize("line", ["Last updated: 2026-09-18", "> *最后更新：2026-09-18*", "最近更新 2026年9月18日\n"])
+def test_a_title_over_the_date_alone_is_no_record_and_the_other_ids_stay(tmp_path: Path, line: str) -> None:
+    """A probe's ``search "agent memory"`` ranked such a preamble fifth: a
+    title and a date, nothing to find. The sections after it keep their ids
+    and places."""
+    path = tmp_path / "inference.md"
+    path.write_text(DOC.replace("> 维护说明", line), encoding="utf-8")
+    records = parse_file(path).records
+    assert [r.id.removeprefix("doc/inference#") for r in records] == ["§1.1", "§1.3", "s3", "s4"]
+    assert [r.position for r in records] == [1, 2, 3, 4]
+    assert {r.date for r in records} == {dt.date(2026, 9, 18)}
+
+
+def test_a_title_over_the_date_and_some_words_stays(tmp_path: Path) -> None:
+    path = tmp_path / "inference.md"
+    path.write_text(DOC.replace("> 维护说明", "Last updated: 2026-09-18\n\nOnly accepted items."), encoding="utf-8")
+    assert parse_file(path).records[0].id == "doc/inference#s0"
+    assert EXAMPLES.joinpath("docs", "inference.md").read_text(encoding="utf-8").count("最后更新") == 1
+    assert (
+        parse_file(EXAMPLES / "docs" / "inference.md").records[0].id == "doc/inference#s0"
+    )  # 维护 … · 最后更新 … · 只收 …

@@ -12,7 +12,8 @@ Every section is dated by the document's last-updated date (``最后更新：
 2026-09-18``, ``Last updated: 2026-09-18``, ``updated:`` in the front matter;
 the latest, when it says several): each was written no later than that day,
 so ``check`` as of an earlier day leaves it out. A doc that states none is
-stored undated, and ``check`` keeps it whatever the day.
+stored undated, and ``check`` keeps it whatever the day. A section holding
+nothing but that date (a title over "Last updated: …") is no record.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ _UPDATED = re.compile(
     re.IGNORECASE,
 )
 
+# A line saying the date and nothing else: "Last updated: 2026-10-09", "> *最后更新：2026-09-18*".
+_DATE_LINE = re.compile(rf"[>*_\s-]*(?:{_UPDATED.pattern})[*_\s.。]*", re.IGNORECASE)
+
 
 @dataclass
 class Section:
@@ -61,10 +65,17 @@ def parse_doc(text: str, path: Path) -> ParsedFile:
     updated, warnings = last_updated(text)
     records: list[Record] = []
     taken: set[str] = set()
+    position = 0
     for section in sections:
-        record = _record(section, path, len(records), taken, updated)
-        if record is not None:
-            records.append(record)
+        text = clean_block("\n".join(section.body))
+        if not text or not section.title:
+            continue
+        # A section of nothing but the doc's date ("# agents 活文档" over
+        # "Last updated: …") is no record: searches found it as noise. It
+        # keeps its place, so the sections after it keep their ids (s1, …).
+        if not _dated_only(text):
+            records.append(_record(section, text, path, position, taken, updated))
+        position += 1
     if not records:
         raise KbError(
             "living doc has no section with text",
@@ -122,10 +133,12 @@ def _clean_heading(text: str) -> str:
     return clean_line(text.replace("**", "").replace("`", ""))
 
 
-def _record(section: Section, path: Path, position: int, taken: set[str], updated: dt.date | None) -> Record | None:
-    text = clean_block("\n".join(section.body))
-    if not text or not section.title:
-        return None
+def _dated_only(text: str) -> bool:
+    """Every line of ``text`` states a last-updated date and nothing more (markup aside)."""
+    return all(_DATE_LINE.fullmatch(unicodedata.normalize("NFKC", line).strip()) for line in text.split("\n"))
+
+
+def _record(section: Section, text: str, path: Path, position: int, taken: set[str], updated: dt.date | None) -> Record:
     return Record(
         id=unique_id(f"doc/{path.stem}#{_slug(section.title, position)}", taken),
         kind=Kind.doc_section,

@@ -11,7 +11,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from kbsearch.render.cells import MATCH_STYLE, counted, fit
-from kbsearch.text.ids import ids_alone
+from kbsearch.text.ids import ids_alone, record_github_repos
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
@@ -234,6 +234,7 @@ def record_text(record: Record) -> str:
         ("tags", ", ".join(record.tags)),
         ("arXiv", ", ".join(record.arxiv_ids)),
         ("cites", ", ".join(record.cited_ids)),
+        ("repos", ", ".join(record_github_repos(record.reference_text()))),
         ("stars", record.stars),
         ("anchor", record.anchor),
         ("credibility", record.credibility),

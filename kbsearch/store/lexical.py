@@ -37,7 +37,7 @@ from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
 from kbsearch.text.figures import in_one_spelling, with_figures
 from kbsearch.text.folding import fold, normal_form
-from kbsearch.text.ids import extract_github_repos, extract_urls
+from kbsearch.text.ids import extract_urls, record_github_repos
 from kbsearch.text.textsim import is_coined
 
 FTS_TABLE = "records_fts"
@@ -206,27 +206,29 @@ def match_expression(terms: list[str]) -> str:
 
 def document(record: Record) -> tuple[str, str, str]:
     """(title, body, meta) as indexed, folded: body is the text plus any claim
-    it lacks; meta holds sources, tags and the relation to the living document.
-    Each ends with its figures in the one spelling it lacks (``text.figures``)."""
+    it lacks, then any caveat (警示) it lacks, the writer's own words about the
+    item; meta holds sources, tags and the relation to the living document.
+    Each ends with its figures in the one spelling it lacks (``text.figures``);
+    the caveats, added to the body later (migration 7), end with their own."""
     body = [record.text] + [c for c in record.claims if c not in record.text]
     meta = [*record.sources, *record.tags, record.relation or ""]
     parts = (record.title, "\n".join(p for p in body if p), "\n".join(p for p in meta if p))
     title, text, about = (with_figures(fold(part)) for part in parts)
+    caveats = "\n".join(c for c in record.caveats if c and c not in record.text)
+    if caveats:
+        text = f"{text}\n{with_figures(fold(caveats))}" if text else with_figures(fold(caveats))
     return title, text, about
 
 
 def record_refs(record: Record) -> list[str]:
     """Exact references the record carries, as ``github:owner/repo`` and ``url:…``.
 
-    The relation text is left out: it names related work, not the record's own subject.
+    A bare ``owner/repo`` counts where the text marks it as a repo
+    (``text.ids.record_github_repos``). The relation text is left out: it
+    names related work, not the record's own subject.
     """
-    text = "\n".join([record.title, record.text, *record.claims, *record.sources])
-    return query_refs(text)
-
-
-def query_refs(text: str) -> list[str]:
-    """GitHub repos and URLs in ``text``, in the form ``record_refs`` stores them."""
-    return [f"github:{r}" for r in extract_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
+    text = record.reference_text()
+    return [f"github:{r}" for r in record_github_repos(text)] + [f"url:{u}" for u in extract_urls(text)]
 
 
 def write(db: sqlite3.Connection, rowid: int, record: Record, counts: PendingCounts) -> None:

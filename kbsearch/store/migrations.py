@@ -18,9 +18,9 @@ import re
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterable
-from decimal import Decimal
 
 from kbsearch.errors import KbError
+from kbsearch.store.migrations_lexical import _add_bare_repos, _add_caveats, _add_figure_spellings
 
 FORMAT_VERSION = 1
 
@@ -162,83 +162,6 @@ _M5_ROWID_VECTORS = """
 """
 
 
-# -- migration 6, frozen -------------------------------------------------------
-
-# A figure with a unit, a magnitude or a thousands' comma, as textsim read one on
-# 6 December 2026; its one spelling, as textsim._canonical gave it.
-_M6_NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:,\d{3}(?!\d))*(?:\.\d+)*)"
-    r"(?:\s*[多余]?(倍|千万|百万|万亿|千|万|亿)"
-    r"|\s*(%|x|×|ms|s|gb|tb|thousand|million|billion|trillion|k|m|b)(?![A-Za-z0-9_])"
-    r"|(?=[A-Za-z])|(?![A-Za-z0-9_]))",
-    re.IGNORECASE,
-)
-_M6_MAGNITUDES = {
-    "k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9,
-    "trillion": 12, "万亿": 12, "百万": 6, "千万": 7,
-}  # fmt: skip
-_M6_SHOWN_AS = ((12, "t"), (9, "b"), (6, "m"), (3, "k"))
-_M6_CHUNK = 2000
-
-
-def _add_figure_spellings(db: sqlite3.Connection) -> None:
-    """End each FTS column with the one spelling of the figures it writes
-    otherwise (10.7× and 10.7 倍 add 10.7x, 6.3万 and 63,000 add 63k), as
-    queries spell them, and count the trigrams that adds. Rows without such
-    a figure are left as they are; the records' own text is not touched."""
-    last = -1
-    while True:
-        rows = db.execute(
-            "SELECT rowid, title, body, meta FROM records_fts WHERE rowid > ? ORDER BY rowid LIMIT ?",
-            (last, _M6_CHUNK),
-        ).fetchall()
-        if not rows:
-            break
-        last = rows[-1][0]
-        added: dict[str, int] = {}
-        for rowid, *parts in rows:
-            old = [p or "" for p in parts]
-            new = [_m6_with_figures(p) for p in old]
-            if new == old:
-                continue
-            db.execute("UPDATE records_fts SET title = ?, body = ?, meta = ? WHERE rowid = ?", (*new, rowid))
-            for trigram in _m6_trigrams(new) - _m6_trigrams(old):
-                added[trigram] = added.get(trigram, 0) + 1
-        db.executemany(
-            "INSERT INTO lexical_counts(term, records) VALUES (?1, ?2) "
-            "ON CONFLICT(term) DO UPDATE SET records = records + ?2",
-            sorted(added.items()),
-        )
-
-
-def _m6_with_figures(folded: str) -> str:
-    extra: list[str] = []
-    for match in _M6_NUMBER.finditer(folded):
-        value, unit = match.group(1), (match.group(2) or match.group(3) or "").lower()
-        if value.count(".") >= 2 or not (unit or "," in value):
-            continue
-        spelling = _m6_spelling(value.replace(",", ""), "x" if unit in {"×", "倍"} else unit)
-        if spelling != match.group(0).lower() and spelling not in folded and spelling not in extra:
-            extra.append(spelling)
-    return f"{folded}\n{' '.join(extra)}" if extra else folded
-
-
-def _m6_spelling(value: str, unit: str) -> str:
-    if unit not in _M6_MAGNITUDES and not (unit == "" and "." not in value and len(value) > 3):
-        return value + unit
-    amount = Decimal(value).scaleb(_M6_MAGNITUDES.get(unit, 0))
-    for power, suffix in _M6_SHOWN_AS:
-        shown = amount.scaleb(-power)
-        if shown >= 1 and shown == shown.quantize(Decimal("0.1")):
-            return f"{shown.normalize():f}{suffix}"
-    return f"{amount.normalize():f}"
-
-
-def _m6_trigrams(parts: list[str]) -> set[str]:
-    """A record's distinct trigrams, every three characters of one column, as FTS5's tokenizer cuts them."""
-    return {part[i : i + 3] for part in parts for i in range(len(part) - 2)}
-
-
 # -- the migrations, in order ---------------------------------------------------
 
 
@@ -305,6 +228,11 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     (
         "add each figure's one spelling to the lexical index (10.7× adds 10.7x), as queries spell it",
         _add_figure_spellings,
+    ),
+    ("add each increment's caveats (警示) to its lexical index body, as a write now indexes them", _add_caveats),
+    (
+        "add each bare owner/repo a record marks as a repo (Repository: o/r, 开源在 o/r) to its references",
+        _add_bare_repos,
     ),
 ]
 

@@ -88,6 +88,51 @@ def extract_github_repos(text: str) -> list[str]:
     return _unique(fold(m.group(1)).removesuffix(".git") for m in _GITHUB.finditer(text))
 
 
+# A bare owner/repo in a record is most often two words (input/output, TCP/IP,
+# and/or, 2D/3D: hundreds in the dev digests); it counts as a repo only where
+# the writer says so: after a word naming a repository ("Repository:", "repo",
+# "code at", "开源在", "仓库", "代码："), or in parentheses right after the name
+# it holds ("OpenHands 1.0 (All-Hands-AI/OpenHands)").
+_REPO_CUE = re.compile(
+    r"(?:(?<![A-Za-z])(?:repository|repo|code|github)|仓库|代码|源码|开源[在于]?)\s*(?:[:：]|at|in|on)?\s*$",
+    re.IGNORECASE,
+)
+# The bare pattern, also after a colon: "仓库：o/r" is written without a space.
+_RECORD_BARE_REPO = re.compile(
+    _BARE_REPO.pattern.replace("(?<![^\\s,，;；(（])", "(?<![^\\s,，;；(（:：])", 1), re.ASCII
+)
+_CUE_CHARS = 24
+_NAME_CHARS = 30
+
+
+def record_github_repos(text: str) -> list[str]:
+    """The repos a record's ``text`` carries: those ``extract_github_repos``
+    finds, then each bare ``owner/repo`` the text marks as a repo (above)."""
+    bare: list[str] = []
+    for match in _RECORD_BARE_REPO.finditer(text):
+        start, repo = match.start(), match.group(1)
+        named = (
+            start > 0 and text[start - 1] in "(（" and _names(text[max(0, start - 1 - _NAME_CHARS) : start - 1], repo)
+        )
+        if named or _REPO_CUE.search(text[max(0, start - _CUE_CHARS) : start]):
+            bare.append(fold(repo).removesuffix(".git"))
+    return _unique([*extract_github_repos(text), *bare])
+
+
+def _names(before: str, repo: str) -> bool:
+    """``before`` ends with the repo's name (and perhaps a version): "OpenHands
+    1.0 (All-Hands-AI/OpenHands)", and the repo is no pair of plain words
+    ("decode (prefill/decode)")."""
+    owner, name = repo.split("/", 1)
+    name = name.removesuffix(".git")
+    if _PLAIN_WORD.fullmatch(owner) and _PLAIN_WORD.fullmatch(name):
+        return False
+    return re.search(rf"(?<![\w/]){re.escape(name)}(?:\s+v?\d[\w.]*)?\s*$", before, re.IGNORECASE) is not None
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*")
+
+
 def github_repo_of(url: str) -> str | None:
     """``owner/repo`` when ``url`` is a GitHub repository's own address
     (``https://github.com/o/r``, with or without ``/`` or ``.git``), else None:
