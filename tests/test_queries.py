@@ -296,8 +296,12 @@ def test_the_server_refuses_dates_in_the_wrong_order(fake_models: Path, tmp_path
     try:
         for url, body in (("/api/search", {"query": "KV"}), ("/api/list", {}), ("/api/similar", {"id": "card"})):
             answer = asyncio.run(post(url, {**body, "since": "2026-09-20", "until": "2026-09-19"}))
-            assert answer.status_code == 400, (url, answer.text)
-            assert answer.json()["error"].startswith("--since 2026-09-20 is later than --until 2026-09-19")
+            assert answer.status_code == 422, (url, answer.text)
+            said = "since 2026-09-20 is later than until 2026-09-19, so no record can match"  # the fields, no flags
+            assert answer.json() == {"error": said, "hint": "swap the two dates, or leave one out"}
+            misspelt = asyncio.run(post(url, {**body, "sinse": "2026-09-20"}))
+            assert misspelt.status_code == 422, (url, misspelt.text)
+            assert misspelt.json() == {"error": "sinse: no such field", "hint": "did you mean since?"}
     finally:
         service.close()
 
