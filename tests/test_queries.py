@@ -19,7 +19,7 @@ import pytest
 from filelock import FileLock
 from hypothesis import given
 from hypothesis import strategies as st
-from textual.widgets import Input
+from textual.widgets import Input, Static
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from fake_encoder import FakeEncoder
@@ -325,18 +325,31 @@ async def test_the_tui_marks_dates_in_the_wrong_order_and_says_why(tui_index: st
         await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] != everything, "until")
         screen.query_one("#since", Input).focus()
         await pilot.press(*"2026-09-14")
-        await wait_for(pilot, lambda: any("--since" in n.message for n in app._notifications), "the notification")
-        assert all(screen.query_one(f"#{name}", Input).has_class("-invalid") for name in ("since", "until"))
-        # Like a half-typed date, the impossible range limits nothing.
-        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] == everything, "no range")
+        later = "since 2026-09-14 is later than until 2026-09-10"
+        await wait_for(pilot, lambda: any(later in n.message for n in app._notifications), "the notification")
+        fields = [screen.query_one(f"#{name}", Input) for name in ("since", "until")]
+        assert all(field.has_class("-invalid") and not field.has_class("-valid") for field in fields)
+        # No search, and no count of one: the summary says what to fix.
+        summary = screen.query_one("#summary", Static)
+        await wait_for(pilot, lambda: later in str(summary.render()), "the summary")
+        assert "result" not in str(summary.render()) and not screen.query_one(ResultsTable).items
+        await pilot.press("tab")  # leaving the field keeps it marked (Textual's blur validation set -valid)
+        assert fields[0].has_class("-invalid") and not fields[0].has_class("-valid")
+        # A month is no date (as --since 2026-10 is refused): marked, and said, not ignored.
+        fields[0].value, fields[1].value = "2026-10", ""
+        await wait_for(pilot, lambda: "since: '2026-10' is not a date yet" in str(summary.render()), "the month")
+        assert fields[0].has_class("-invalid") and not fields[1].has_class("-invalid")
+        fields[0].value = ""
+        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] == everything, "cleared")
         await pilot.press("f4")
         audit = app.screen
         assert isinstance(audit, AuditScreen)
         await wait_for(pilot, lambda: audit.result is not None, "the audit")
         audit.query_one("#audit-until", Input).value = "2026-09-10"
         audit.query_one("#audit-since", Input).value = "2026-09-14"
-        await wait_for(pilot, lambda: sum("--since" in n.message for n in app._notifications) == 2, "the audit's note")
+        await wait_for(pilot, lambda: sum(later in n.message for n in app._notifications) == 2, "the audit's note")
         assert all(field.has_class("-invalid") for field in audit.query("#audit-range Input"))
+        assert "Not audited: since 2026-09-14" in str(audit.query_one("#audit-summary", Static).render())
         assert audit.date_range() == SearchFilter()
         assert app.is_running
 
