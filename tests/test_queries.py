@@ -231,9 +231,12 @@ def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
 
 
 def test_a_query_that_starts_with_a_dash_is_told_to_use_double_dash(index: str, cli) -> None:  # type: ignore[no-untyped-def]
-    code, _, err = cli("search", "-vLLM", "--index", index, "--mode", "lexical")
-    assert code == 2
-    assert err.splitlines()[-1].endswith("put '--' before it: kbsearch search -- -vLLM")
+    told = "-vLLM is not an option; to pass text that starts with '-', put '--' before it: kbsearch search -- -vLLM"
+    # One line: not argparse's "argument -v/--verbose: ignored explicit argument 'LLM'" and its usage.
+    code, out, err = cli("search", "-vLLM", "--index", index, "--mode", "lexical")
+    assert (code, out, err) == (2, "", f"kbsearch: {told}\n")
+    code, _, err = cli("search", "-xyz", "--index", index, "--json")  # not "the following arguments are required"
+    assert code == 2 and json.loads(err)["error"] == "-xyz is not an option" and json.loads(err)["usage"] is None
     code, out, _ = cli("search", "--index", index, "--mode", "lexical", "-k", "3", "--", "-vLLM")
     assert code == 0 and "vLLM" in out
     # Options after -- are text: the error says where they go.
