@@ -19,7 +19,7 @@ import pytest
 from filelock import FileLock
 from hypothesis import given
 from hypothesis import strategies as st
-from textual.widgets import Input
+from textual.widgets import Input, Static
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from fake_encoder import FakeEncoder
@@ -231,9 +231,12 @@ def test_an_index_from_before_folding_is_folded_on_open(tmp_path: Path) -> None:
 
 
 def test_a_query_that_starts_with_a_dash_is_told_to_use_double_dash(index: str, cli) -> None:  # type: ignore[no-untyped-def]
-    code, _, err = cli("search", "-vLLM", "--index", index, "--mode", "lexical")
-    assert code == 2
-    assert err.splitlines()[-1].endswith("put '--' before it: kbsearch search -- -vLLM")
+    told = "-vLLM is not an option; to pass text that starts with '-', put '--' before it: kbsearch search -- -vLLM"
+    # One line: not argparse's "argument -v/--verbose: ignored explicit argument 'LLM'" and its usage.
+    code, out, err = cli("search", "-vLLM", "--index", index, "--mode", "lexical")
+    assert (code, out, err) == (2, "", f"kbsearch: {told}\n")
+    code, _, err = cli("search", "-xyz", "--index", index, "--json")  # not "the following arguments are required"
+    assert code == 2 and json.loads(err)["error"] == "-xyz is not an option" and json.loads(err)["usage"] is None
     code, out, _ = cli("search", "--index", index, "--mode", "lexical", "-k", "3", "--", "-vLLM")
     assert code == 0 and "vLLM" in out
     # Options after -- are text: the error says where they go.
@@ -296,8 +299,12 @@ def test_the_server_refuses_dates_in_the_wrong_order(fake_models: Path, tmp_path
     try:
         for url, body in (("/api/search", {"query": "KV"}), ("/api/list", {}), ("/api/similar", {"id": "card"})):
             answer = asyncio.run(post(url, {**body, "since": "2026-09-20", "until": "2026-09-19"}))
-            assert answer.status_code == 400, (url, answer.text)
-            assert answer.json()["error"].startswith("--since 2026-09-20 is later than --until 2026-09-19")
+            assert answer.status_code == 422, (url, answer.text)
+            said = "since 2026-09-20 is later than until 2026-09-19, so no record can match"  # the fields, no flags
+            assert answer.json() == {"error": said, "hint": "swap the two dates, or leave one out"}
+            misspelt = asyncio.run(post(url, {**body, "sinse": "2026-09-20"}))
+            assert misspelt.status_code == 422, (url, misspelt.text)
+            assert misspelt.json() == {"error": "sinse: no such field", "hint": "did you mean since?"}
     finally:
         service.close()
 
@@ -321,18 +328,31 @@ async def test_the_tui_marks_dates_in_the_wrong_order_and_says_why(tui_index: st
         await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] != everything, "until")
         screen.query_one("#since", Input).focus()
         await pilot.press(*"2026-09-14")
-        await wait_for(pilot, lambda: any("--since" in n.message for n in app._notifications), "the notification")
-        assert all(screen.query_one(f"#{name}", Input).has_class("-invalid") for name in ("since", "until"))
-        # Like a half-typed date, the impossible range limits nothing.
-        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] == everything, "no range")
+        later = "since 2026-09-14 is later than until 2026-09-10"
+        await wait_for(pilot, lambda: any(later in n.message for n in app._notifications), "the notification")
+        fields = [screen.query_one(f"#{name}", Input) for name in ("since", "until")]
+        assert all(field.has_class("-invalid") and not field.has_class("-valid") for field in fields)
+        # No search, and no count of one: the summary says what to fix.
+        summary = screen.query_one("#summary", Static)
+        await wait_for(pilot, lambda: later in str(summary.render()), "the summary")
+        assert "result" not in str(summary.render()) and not screen.query_one(ResultsTable).items
+        await pilot.press("tab")  # leaving the field keeps it marked (Textual's blur validation set -valid)
+        assert fields[0].has_class("-invalid") and not fields[0].has_class("-valid")
+        # A month is no date (as --since 2026-10 is refused): marked, and said, not ignored.
+        fields[0].value, fields[1].value = "2026-10", ""
+        await wait_for(pilot, lambda: "since: '2026-10' is not a date yet" in str(summary.render()), "the month")
+        assert fields[0].has_class("-invalid") and not fields[1].has_class("-invalid")
+        fields[0].value = ""
+        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] == everything, "cleared")
         await pilot.press("f4")
         audit = app.screen
         assert isinstance(audit, AuditScreen)
         await wait_for(pilot, lambda: audit.result is not None, "the audit")
         audit.query_one("#audit-until", Input).value = "2026-09-10"
         audit.query_one("#audit-since", Input).value = "2026-09-14"
-        await wait_for(pilot, lambda: sum("--since" in n.message for n in app._notifications) == 2, "the audit's note")
+        await wait_for(pilot, lambda: sum(later in n.message for n in app._notifications) == 2, "the audit's note")
         assert all(field.has_class("-invalid") for field in audit.query("#audit-range Input"))
+        assert "Not audited: since 2026-09-14" in str(audit.query_one("#audit-summary", Static).render())
         assert audit.date_range() == SearchFilter()
         assert app.is_running
 

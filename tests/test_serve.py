@@ -186,7 +186,7 @@ def test_api_needs_a_token_except_health(
     assert health.status_code == 200 and health.json()["records"] == 4
     for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic abc"}):
         refused = client.post("/api/search", json={"query": "KV"}, headers=headers)
-        assert refused.status_code == 401 and refused.json() == {"error": "missing or wrong bearer token"}
+        assert refused.status_code == 401 and refused.json() == {"error": "missing or wrong bearer token", "hint": None}
         assert client.get("/api/openapi.json", headers=headers).status_code == 401
     assert "401 POST /api/search" in caplog.text
     found = client.post("/api/search", json={"query": "TriAttention", "k": 2}, headers=bearer(index, READ_TOKEN))
@@ -247,7 +247,7 @@ def test_an_empty_filter_is_refused_as_the_cli_refuses_it(
     client, _ = api
     answer = client.post(f"/api/{operation}", json=body, headers=bearer(index, READ_TOKEN))
     problem = f"{field}: {EMPTY_SECTION if field == 'section' else EMPTY_NAME}"
-    assert answer.status_code == 422 and answer.json() == {"error": problem}
+    assert answer.status_code == 422 and answer.json() == {"error": problem, "hint": None}
     (called,) = call_tools(service, Access.read, [(operation, body)])
     assert called.is_error and problem in called.content[0].text
 
@@ -258,7 +258,7 @@ def test_a_busy_writer_is_503_with_a_retry_hint(api: tuple[Any, Tokens], index: 
     with FileLock(str(index / LOCK_NAME)):
         busy = client.post("/api/check", json=body, headers=bearer(index, WRITE_TOKEN))
     assert busy.status_code == 503 and busy.headers["Retry-After"].isdigit()
-    assert "nothing was written" in busy.json()["error"] and "retry" in busy.json()["error"]
+    assert "nothing was written" in busy.json()["error"] and "retry" in busy.json()["hint"]
     with KnowledgeBase.open(index) as kb:
         assert kb.stats().records == 4
 

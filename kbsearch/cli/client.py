@@ -110,9 +110,12 @@ def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
 
 
 def _refusal(status: int, text: str, url: str) -> KbError:
+    said: dict[str, Any] = {}
     try:
-        reason = str(json.loads(text)["error"])
+        said = json.loads(text)
+        reason = str(said["error"])
     except (ValueError, KeyError, TypeError):
+        said = {}
         reason = text.strip().splitlines()[0] if text.strip() else "no reason given"
     if status == 401:
         return KbError(
@@ -121,7 +124,14 @@ def _refusal(status: int, text: str, url: str) -> KbError:
         )
     if status >= 500 and status != 503:
         return KbError(f"the server answered {status}: {reason}")
-    return KbError(reason)  # the server's own one-line error, hint included
+    # The server's own error, said as a local run says it: message, hint and file apart.
+    hint, path, line = (said.get(name) for name in ("hint", "path", "line"))
+    return KbError(
+        reason,
+        hint=str(hint) if hint else None,
+        path=str(path) if path else None,
+        line=line if isinstance(line, int) else None,
+    )
 
 
 def check_body(source: str, stdin_text: str | None) -> tuple[str, str | None]:

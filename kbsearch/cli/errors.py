@@ -232,13 +232,27 @@ def with_dash_hint(err: UsageError, argv: list[str], parser: argparse.ArgumentPa
     # One dash only: --something is a misspelt option rather than text.
     stray = next((w for w in argv[:end] if _looks_like_text(w) and not _is_option(w, takes_value)), None)
     if stray is not None:
-        hint = f"{stray} is not an option; to pass text that starts with '-', put '--' before it: "
-        hint += f"kbsearch {command} -- {stray}"
+        hint = f"to pass text that starts with '-', put '--' before it: kbsearch {command} -- {stray}"
+        if _caused_by(err, stray):
+            # argparse's words (``ignored explicit argument 'LLM'``) and its usage say nothing more
+            return UsageError(f"{stray} is not an option", None, hint)
+        hint = f"{stray} is not an option; {hint}"
     elif any(word in takes_value for word in argv[end + 1 :]):
         hint = "everything after '--' is text: put the options before it"
     else:
         return err
     return err.with_hint(hint)
+
+
+def _caused_by(err: UsageError, stray: str) -> bool:
+    """Whether argparse refused the command line for ``stray`` alone: read as a short option
+    with a value it does not take (``-vLLM``), left over, or leaving the text missing."""
+    said = err.message
+    return (
+        "ignored explicit argument" in said
+        or said.startswith("the following arguments are required")
+        or said == f"unrecognized arguments: {stray}"
+    )
 
 
 def _option_arities(parser: argparse.ArgumentParser) -> dict[str, bool]:

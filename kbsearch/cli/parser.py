@@ -201,7 +201,9 @@ def _filters() -> Parser:
     filters.add_argument("--instance", type=_filter_text("instance"), help="only records by this instance")
     filters.add_argument("--topic", type=_filter_text("topic"), help="only this topic")
     filters.add_argument(
-        "--section", type=_filter_text("section"), help="only records whose section contains this text"
+        "--section",
+        type=_filter_text("section"),
+        help="only records whose section contains this text, any case (add --topic for one doc's: §2.1 is in many)",
     )
     filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")

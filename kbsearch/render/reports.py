@@ -36,11 +36,21 @@ def stats_text(stats: Stats) -> str:
             f"{_INDEX_TYPES.get(stats.index_type or '', 'no cache yet')})",
             f"kept in      {stats.vector_store or '-'}"
             + (" (vectors.faiss in the index folder)" if stats.vector_store == "faiss" else ""),
-            f"full text    {counted(stats.fulltext_segments, 'segment')} (merged into one by a write "
-            f"once {stats.fulltext_merge_in:,} more rows have changed)",
+            f"full text    {_fulltext(stats.fulltext_segments, stats.fulltext_merge_in)}",
             f"last ingest  {stats.last_ingest or 'never'} (generation {stats.generation}, "
             f"format {stats.format_version})",
         ]
+    )
+
+
+def _fulltext(segments: int, merge_in: int) -> str:
+    """The word index's shape in a user's words: FTS5's segments are pieces, merged by
+    the writes themselves (``store/lexical_merge.py``), so there is nothing to do."""
+    if segments <= 1:
+        return "in one piece (nothing to do)"
+    return (
+        f"in {segments} pieces, merged into one by an ingest once about {merge_in:,} more records "
+        "have been added, changed or removed (nothing to do)"
     )
 
 

@@ -3,7 +3,9 @@
 ``POST /api/<operation>`` takes a body that mirrors the CLI's flags and
 answers with exactly the document ``--json`` prints; ``GET /health`` needs
 no token; ``GET /api/openapi.json`` describes the API. Every error is a
-status and one line, ``{"error": "…"}``, and the process goes on serving.
+status and ``{"error": "…", "hint": "…"}``: what is wrong, and what to do (or
+null), each one line, apart as the CLI's ``--json`` prints them (``path`` and
+``line`` too, when a file is named); the process goes on serving.
 A request whose client goes away before the answer is stopped.
 """
 
@@ -30,7 +32,7 @@ from kbsearch.limits import DEFAULT_LIMITS, body_bytes
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.operations import OPERATIONS, Operation
 from kbsearch.serve.options import MAX_BODY
-from kbsearch.serve.requests import first_problem
+from kbsearch.serve.requests import problem
 from kbsearch.serve.service import Forbidden, Service
 from kbsearch.serve.tokens import Access, Tokens
 from kbsearch.serve.tools import build_mcp
@@ -45,12 +47,23 @@ PUBLIC_PATHS = frozenset({"/health"})
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, headers: dict[str, str] | None = None, *, hint: str | None = None
+    ) -> None:
         super().__init__(message)
-        self.status, self.message, self.headers = status, message, headers or {}
+        self.status, self.message, self.headers, self.hint = status, message, headers or {}, hint
+        self.where: dict[str, str | int] = {}
+
+    @classmethod
+    def of(cls, status: int, err: KbError, headers: dict[str, str] | None = None) -> HttpError:
+        """``err`` as the CLI's ``--json`` says it: message, hint, and the file it names."""
+        said = cls(status, err.message, headers, hint=err.hint)
+        said.where = {name: value for name, value in (("path", err.path), ("line", err.line)) if value is not None}
+        return said
 
     def response(self) -> Response:
-        return JSONResponse({"error": self.message}, self.status, headers=self.headers)
+        body = {"error": self.message, "hint": self.hint, **self.where}
+        return JSONResponse(body, self.status, headers=self.headers)
 
 
 def build_app(
@@ -104,7 +117,7 @@ async def _http_exception(request: Request, err: HTTPException) -> Response:
         message = f"{request.method} is not allowed on {request.url.path}; use {allowed}"
     else:
         message = err.detail
-    return JSONResponse({"error": message}, err.status_code, headers=err.headers)
+    return JSONResponse({"error": message, "hint": None}, err.status_code, headers=err.headers)
 
 
 def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable[[Request], Awaitable[Response]]:
@@ -220,25 +233,28 @@ def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        raise HttpError(422, first_problem(err)) from err
+        message, hint = problem(err, model.model_fields)
+        raise HttpError(422, message, hint=hint) from err
 
 
 def _error_response(err: Exception, name: str) -> Response:
     if isinstance(err, Busy):
         seconds = max(1, round(err.retry_after))
-        return HttpError(503, f"{err.one_line()}; retry in {seconds}s", {"Retry-After": str(seconds)}).response()
+        retry = f"retry in {seconds}s"
+        hint = f"{err.hint}; {retry}" if err.hint else retry
+        return HttpError(503, err.message, {"Retry-After": str(seconds)}, hint=hint).response()
     if isinstance(err, Stopped):
         log.warning("%s: %s", name, err.one_line())
         again = {} if err.retry_after is None else {"Retry-After": str(max(1, round(err.retry_after)))}
-        return HttpError(503, err.one_line(), again).response()
+        return HttpError.of(503, err, again).response()
     if isinstance(err, TooLarge):
-        return HttpError(413, err.one_line()).response()
+        return HttpError.of(413, err).response()
     if isinstance(err, Forbidden):
-        return HttpError(403, err.one_line()).response()
+        return HttpError.of(403, err).response()
     if isinstance(err, RecordNotFound):
-        return HttpError(404, err.one_line()).response()
+        return HttpError.of(404, err).response()
     if isinstance(err, KbError):
-        return HttpError(400, err.one_line()).response()
+        return HttpError.of(400, err).response()
     log.exception("%s failed", name)
     message = f"internal error in {name}: {type(err).__name__}; the server's log has the details"
     return HttpError(500, message).response()
@@ -263,7 +279,7 @@ class AccessGate:
             client = scope.get("client") or ("?", 0)
             log.warning("401 %s %s from %s: missing or wrong bearer token", scope["method"], scope["path"], client[0])
             response = JSONResponse(
-                {"error": "missing or wrong bearer token"}, 401, headers={"WWW-Authenticate": "Bearer"}
+                {"error": "missing or wrong bearer token", "hint": None}, 401, headers={"WWW-Authenticate": "Bearer"}
             )
             await response(scope, receive, send)
             return

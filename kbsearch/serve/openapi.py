@@ -30,7 +30,16 @@ def openapi_document(operations: Iterable[Operation]) -> dict[str, Any]:
     responses = [SearchResponse, CheckResult, Record, Neighbours, Explanation, Listing, Stats]
     models = [(op.request, "validation") for op in operations] + [(m, "serialization") for m in responses]
     _, schemas = models_json_schema(models, ref_template=REF)  # type: ignore[arg-type]
-    error = {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}
+    error = {
+        "type": "object",
+        "properties": {
+            "error": {"type": "string", "description": "what is wrong, one line"},
+            "hint": {"type": ["string", "null"], "description": "what to do about it, one line"},
+            "path": {"type": "string", "description": "the input file the error is in"},
+            "line": {"type": "integer", "description": "the line of that file"},
+        },
+        "required": ["error"],
+    }
     paths = {f"/api/{op.name}": {"post": _operation(op)} for op in operations}
     summary = "status, records, model, generation and the pid that answered; needs no token"
     paths["/health"] = {"get": {"summary": summary, "security": [], "responses": {}}}

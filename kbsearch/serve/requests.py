@@ -6,9 +6,11 @@ The MCP tools take the same fields."""
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from kbsearch.filters import SearchFilter, empty_text_filter
 from kbsearch.limits import UNICODE_HINT, unicode_problem
@@ -36,10 +38,17 @@ class Body(BaseModel):
         return value
 
 
-def first_problem(err: ValidationError) -> str:
-    """A validation error as one line: the field, then what is wrong with it, a
-    bound or a choice in the CLI's words (``k must be at most 1000, not 5000; ask
-    for fewer``), not pydantic's (``k: Input should be less than or equal to 1000``)."""
+def first_problem(err: ValidationError, fields: Iterable[str] = ()) -> str:
+    """A validation error as one line (``problem``'s message, then its hint), as the MCP tools say it."""
+    message, hint = problem(err, fields)
+    return f"{message}; {hint}" if hint else message
+
+
+def problem(err: ValidationError, fields: Iterable[str] = ()) -> tuple[str, str | None]:
+    """A validation error as (message, hint): the field, then what is wrong with it, a
+    bound or a choice in the CLI's words (``k must be at most 1000, not 5000``; ``ask for
+    fewer``), not pydantic's (``k: Input should be less than or equal to 1000``).
+    ``fields``: the body's, to name the one a misspelt field is close to (``sinse``: since)."""
     errors = err.errors()
     # A field taking one value or a list (``kind``) fails both ways: say what is
     # wrong with the value (not one of the kinds), not that it is not a list.
@@ -50,18 +59,32 @@ def first_problem(err: ValidationError) -> str:
     where = ".".join(names) or "body"
     ctx, value = first.get("ctx") or {}, first.get("input")
     if first["type"] == "value_error":
-        return f"{where}: {ctx['error']}"
+        said = ctx["error"]
+        return (f"{where}: {said}", None) if names else (str(said), getattr(said, "hint", None))
     if first["type"] == "less_than_equal":
-        return f"{where} must be at most {ctx['le']}, not {value}; ask for fewer"
+        return f"{where} must be at most {ctx['le']}, not {value}", "ask for fewer"
     if first["type"] == "greater_than_equal":
-        return f"{where} must be at least {ctx['ge']}, not {value}"
+        return f"{where} must be at least {ctx['ge']}, not {value}", None
     if first["type"] == "enum":
         choices = ", ".join(choice.strip("'") for choice in ctx["expected"].replace(" or ", ", ").split(", "))
-        return f"{where}: {value!r} is not one of {choices}"
+        return f"{where}: {value!r} is not one of {choices}", None
     if first["type"].startswith("date"):
         why = f" ({ctx['error']})" if "error" in ctx else ""
-        return f"{where}: {value!r} is not a date{why}; write YYYY-MM-DD, like 2026-09-19"
-    return f"{where}: {first['msg']}"
+        return f"{where}: {value!r} is not a date{why}", "write YYYY-MM-DD, like 2026-09-19"
+    if first["type"] == "extra_forbidden" and len(names) == 1:
+        known = list(fields)
+        meant = difflib.get_close_matches(where, known, n=1, cutoff=0.6)
+        hint = f"did you mean {meant[0]}?" if meant else ("its fields are " + ", ".join(known) if known else None)
+        return f"{where}: no such field", hint
+    return f"{where}: {first['msg']}", None
+
+
+class FieldsInOrder(ValueError):
+    """A body whose fields contradict each other, said with what to do (``problem``'s hint)."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class Filters(Body):
@@ -88,6 +111,16 @@ class Filters(Body):
         if problem:
             raise ValueError(problem)
         return value
+
+    @model_validator(mode="after")
+    def _dates_in_order(self) -> Filters:
+        # The CLI says --since/--until (``SearchFilter``); a body has fields.
+        if self.since and self.until and self.since > self.until:
+            raise FieldsInOrder(
+                f"since {self.since} is later than until {self.until}, so no record can match",
+                "swap the two dates, or leave one out",
+            )
+        return self
 
     def search_filter(self) -> SearchFilter:
         return SearchFilter(

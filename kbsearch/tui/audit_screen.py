@@ -19,7 +19,7 @@ from kbsearch.filters import SearchFilter
 from kbsearch.kb import KnowledgeBase
 from kbsearch.render import audit_scope
 from kbsearch.tui.cluster_tree import ClusterTree, opened_id
-from kbsearch.tui.filter_bar import parse_day, range_problem
+from kbsearch.tui.filter_bar import dates_problem, parse_day, range_problem
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job
 from kbsearch.tui.messages import OpenRecord
@@ -52,6 +52,7 @@ class AuditScreen(Screen[None]):
                     restrict=r"[0-9-]*",
                     max_length=10,
                     compact=True,
+                    validate_on=[],  # Textual's own validation would add -valid beside our -invalid
                 )
         yield Static(Text("Auditing the whole index…", style="dim"), id="audit-summary")
         yield ClusterTree(id="clusters")
@@ -73,14 +74,16 @@ class AuditScreen(Screen[None]):
 
     @on(Input.Changed, "#audit-range Input")
     def range_changed(self, event: Input.Changed) -> None:
-        value = event.value.strip()
-        if value and parse_day(value) is None:
-            return
-        problem = range_problem(*self._days())
-        for field in self.query("#audit-range Input"):
-            field.set_class(problem is not None, "-invalid")
+        since, until = (self.query_one(f"#audit-{n}", Input) for n in ("since", "until"))
+        in_order = range_problem(*self._days()) is None
+        for field in (since, until):
+            field.set_class(not in_order or (bool(field.value.strip()) and parse_day(field.value) is None), "-invalid")
+        problem = dates_problem(since.value, until.value)
         if problem is not None:
-            self.app.notify(problem.one_line(), severity="error", markup=False)
+            # The clusters on screen are another range's: the summary says so, not their count.
+            self.query_one("#audit-summary", Static).update(Text(f"Not audited: {problem}", style="bold red"))
+            if not in_order:
+                self.app.notify(problem, severity="error", markup=False)
             return
         self.action_refresh_audit()
 

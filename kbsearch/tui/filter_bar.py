@@ -27,6 +27,19 @@ def parse_day(text: str) -> dt.date | None:
         return None
 
 
+def dates_problem(since: str, until: str) -> str | None:
+    """Why the since and until inputs filter nothing, in the TUI's words, else None: one
+    that is not a whole date (``2026-10``, which ``--since`` refuses too: no month is read
+    as its first day), or a range that can hold no record."""
+    for name, text in (("since", since), ("until", until)):
+        if text.strip() and parse_day(text) is None:
+            return f"{name}: {text.strip()!r} is not a date yet; write YYYY-MM-DD, like 2026-09-19"
+    first, last = parse_day(since), parse_day(until)
+    if range_problem(first, last) is not None:
+        return f"since {first} is later than until {last}, so no record can match; swap the two dates, or clear one"
+    return None
+
+
 def range_problem(since: dt.date | None, until: dt.date | None) -> KbError | None:
     """Why a date range can hold no record (since after until), else None."""
     try:
@@ -50,7 +63,15 @@ class FilterBar(Horizontal):
         yield Select([], prompt="any instance", id="instance", compact=True)
         yield Select([], prompt="any topic", id="topic", compact=True)
         for name in ("since", "until"):
-            yield Input(placeholder=f"{name} YYYY-MM-DD", id=name, restrict=r"[0-9-]*", max_length=10, compact=True)
+            # validate_on=[]: Textual's own validation would add -valid beside our -invalid.
+            yield Input(
+                placeholder=f"{name} YYYY-MM-DD",
+                id=name,
+                restrict=r"[0-9-]*",
+                max_length=10,
+                compact=True,
+                validate_on=[],
+            )
 
     def set_choices(self, instances: list[str], topics: list[str]) -> None:
         """Options from the index's stats; the current choice is kept when it still exists."""
@@ -61,9 +82,14 @@ class FilterBar(Horizontal):
             if keep in values:
                 select.value = keep
 
+    def problem(self) -> str | None:
+        """Why the dates filter nothing (``dates_problem``): the search waits for them, and says so."""
+        since, until = (self.query_one(f"#{name}", Input).value for name in ("since", "until"))
+        return dates_problem(since, until)
+
     def current(self) -> SearchFilter:
         """The filters as set; dates in the wrong order limit nothing, as a
-        half-typed date does (both are marked, and the error shown, as typed)."""
+        half-typed date does (both are marked, and ``problem`` says why)."""
         kind = self._select("kind")
         chosen = SearchFilter(
             kinds=[Kind(kind)] if kind else [], instance=self._select("instance"), topic=self._select("topic")
@@ -108,7 +134,7 @@ class FilterBar(Horizontal):
         problem = range_problem(self._day("since"), self._day("until"))
         for name in ("since", "until"):
             field = self.query_one(f"#{name}", Input)
-            half_typed = bool(field.value) and parse_day(field.value) is None
+            half_typed = bool(field.value.strip()) and parse_day(field.value) is None
             field.set_class(half_typed or problem is not None, "-invalid")
         if problem is not None:
-            self.app.notify(problem.one_line(), severity="error", markup=False)
+            self.app.notify(str(self.problem()), severity="error", markup=False)

@@ -109,6 +109,15 @@ class SearchScreen(Screen[None]):
         self._timer = None
         self._serial += 1
         query = self.query_one("#query", Input).value.strip()
+        problem = self.query_one(FilterBar).problem()
+        if problem is not None and query:
+            # No search, and no count of one without the dates: the summary says what to fix.
+            self.workers.cancel_group(self, "search")
+            self._show([], Text(f"No search: {problem}", style="bold red"))
+            self.query_one(RecordDetail).show_message(
+                Text("Fix or clear the dates (ctrl+r clears every filter).", style="dim")
+            )
+            return
         if not query:
             self.workers.cancel_group(self, "search")
             self._show([], Text(""))
