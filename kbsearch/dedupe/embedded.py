@@ -16,7 +16,7 @@ import numpy as np
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
 from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
-from kbsearch.dedupe.subjects import releases, releases_differ, subjects_differ, title_subject
+from kbsearch.dedupe.subjects import release_not_theirs, releases, releases_differ, subjects_differ, title_subject
 from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
@@ -126,6 +126,8 @@ class Embedded:
         if reason is None and not self._title_systems & known._title_systems:
             ours, theirs = (self._subject, self._lowered), (known._subject, known._lowered)
             reason = subjects_differ(ours, theirs)
+            reason = reason or release_not_theirs(self._title_releases, known.record.title, known._lowered)
+            reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)
         return reason
 
     @cached_property
