@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
+from kbsearch.dedupe.claim_names import unnamed_by
 from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_by, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
@@ -71,7 +72,8 @@ def judge_claim(
     stated = stated_for(claim, same_items)
     numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), approximate_figures(claim)
     unseen = new_figures(numbers, stated, replaced, rough)
-    said = known_best is not None and (scorer.decide(known_best[0]) or restatement)
+    unnamed = unnamed_by(claim, same_items)
+    said = known_best is not None and ((scorer.decide(known_best[0]) and not unnamed) or restatement)
     if said and not unseen and known_best is not None:
         figures = numbers, replaced, rough  # the nearest may contradict what another record states (``agreeing``)
         known_best = _agreeing_pair(claim, known_best, scored, same_ids, (scorer, restatement), figures)

@@ -16,7 +16,14 @@ import numpy as np
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
 from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
-from kbsearch.dedupe.subjects import releases, releases_differ, subjects_differ, title_subject
+from kbsearch.dedupe.subjects import (
+    places_differ,
+    release_not_theirs,
+    releases,
+    releases_differ,
+    subjects_differ,
+    title_subject,
+)
 from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
@@ -121,11 +128,15 @@ class Embedded:
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
-        releases of one product, or news of different names, the titles sharing no coined one."""
+        releases of one product, sites in different countries, or news of different names, the
+        titles sharing no coined one."""
         reason = releases_differ(self._title_releases, known._title_releases)
+        reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
         if reason is None and not self._title_systems & known._title_systems:
             ours, theirs = (self._subject, self._lowered), (known._subject, known._lowered)
             reason = subjects_differ(ours, theirs)
+            reason = reason or release_not_theirs(self._title_releases, known.record.title, known._lowered)
+            reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)
         return reason
 
     @cached_property
@@ -137,9 +148,14 @@ class Embedded:
         return releases(self.record.title)
 
     @cached_property
+    def _text(self) -> str:
+        """The title, text and key points, as the places rule reads them (their case kept)."""
+        return "\n".join([self.record.title, self.record.text, *self.record.claims])
+
+    @cached_property
     def _lowered(self) -> str:
         """The title, text and key points, lower-cased: where a name is looked for as mentioned."""
-        return "\n".join([self.record.title, self.record.text, *self.record.claims]).lower()
+        return self._text.lower()
 
     @cached_property
     def _only_cited_names(self) -> frozenset[str]:

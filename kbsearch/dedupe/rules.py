@@ -38,7 +38,7 @@ from kbsearch.dedupe.features import (
     pair_features,
     token_alignment,
 )
-from kbsearch.dedupe.named_systems import names_differ
+from kbsearch.dedupe.named_systems import Named, names_differ
 from kbsearch.dedupe.results import Match, Rule, compared
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
@@ -289,9 +289,25 @@ def different_names(
     different releases of one product or report on different names (``subjects``), are two items."""
     if not known.record.title.strip():
         return None
-    reason = names_differ(item.named(config, name_count), known.named(config, name_count))
-    reason = reason or item.told_apart(known)
+    named = item.named(config, name_count), known.named(config, name_count)
+    reason = names_differ(*named) or item.told_apart(known)
+    reason = reason or _story_beside_paper((item.record, named[0]), (known.record, named[1]))
     return None if reason is None else (Rule.different_names, False, reason)
+
+
+def _story_beside_paper(item: tuple[Record, Named], known: tuple[Record, Named]) -> str | None:
+    """Why a story and a paper's record are two items, or None: the paper's record (a card,
+    or with an arXiv id) titles a rare system the story never mentions, and the story, of no
+    arXiv id given or cited, titles no rare name of its own. Probe: "Consumer-GPU MoE
+    inference becomes a selling point for hosting startups" (citing "expert prefetching
+    research") was the item of PrefetchMoE's card and briefing items, 0.96: a market story
+    about a paper is not the paper (``names_differ`` wants it to name a rare system of its own)."""
+    for (story, told), (paper, named) in ((item, known), (known, item)):
+        if story.kind is Kind.paper_card or story.arxiv_ids or story.cited_ids or told.title:
+            continue
+        if (paper.kind is Kind.paper_card or paper.arxiv_ids) and named.title and not named.title & told.every:
+            return f"the paper's title names {', '.join(sorted(named.title))}, which the story never mentions"
+    return None
 
 
 def same_paper_title(a: Record, b: Record, config: DedupeConfig) -> tuple[Rule, bool, str] | None:

@@ -11,14 +11,22 @@ side ("Relay 被 Databricks 收购" against "Databricks buys Relay") mentions th
 
 A release is one item per version: "vLLM 0.31.1 patch release" is not "vLLM v0.31.0 发布",
 however alike their notes read. When both titles version one product and share no version
-of it, they are two items; a later record about 0.31.0 still meets 0.31.0's.
+of it, they are two items; a later record about 0.31.0 still meets 0.31.0's. Nor is a
+release the news of what it supports: "vLLM v0.40.0 发布" against "DeepSeek-V5 权重放出"
+(each text naming the other: the engine's day-one support, the release's new model) are
+two items when the other title names something else and its record never gives the version.
+
+A company's sites are one item per place, as a product's releases are per version: "Groq
+opens Helsinki data centre" is not "Groq 在沙特新建推理数据中心" (``text.places``) when the
+titles are set in different countries and neither record names the other's.
 """
 
 from __future__ import annotations
 
 import re
 
-from kbsearch.text.textsim import names_a_version
+from kbsearch.text.places import countries
+from kbsearch.text.textsim import name_tokens, names_a_version
 
 # A name as a title's subject: a word with a capital (Groq, xAI, NVIDIA), possessive or
 # not, then up to two more capitalised words of the name (Thinking Machines, Mistral AI).
@@ -98,3 +106,36 @@ def _release(version: str) -> str:
     while len(parts) > 2 and parts[-1] == "0":
         parts.pop()
     return ".".join(parts)
+
+
+def release_not_theirs(ours: frozenset[tuple[str, str]], their_title: str, their_text: str) -> str | None:
+    """Why a title naming the releases ``ours`` and a record with this title and lower-cased
+    text are two items, or None: the other title names a coined name of its own, not the
+    product, and the record never gives the version (a model's news naming the engines that
+    support it is not the engine's release). The caller has checked that the titles share
+    no coined name."""
+    title = their_title.lower()
+    for product, version in sorted(ours):
+        names = sorted(name_tokens(their_title) - {product})
+        if not names or mentions(title, product) or _gives(their_text, version):
+            continue
+        return f"the title reports on {product} {version}, which the other record, on {', '.join(names)}, never gives"
+    return None
+
+
+def _gives(folded: str, version: str) -> bool:
+    """Whether ``folded`` gives ``version`` (0.40.0 as 0.40 or 0.40.0, not 0.40.1)."""
+    release = re.escape(_release(version))
+    return re.search(rf"(?<![\d.]){release}(?:\.0)*(?!\d|\.\d)", folded) is not None
+
+
+def places_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
+    """Why two records with these (title, text) are two items by where they are set, or
+    None: each title names a country (or a city of it), none in common, and neither
+    record names a country of the other's title."""
+    (our_title, our_text), (their_title, their_text) = item, known
+    ours, theirs = countries(our_title), countries(their_title)
+    if not ours or not theirs or ours & theirs or ours & countries(their_text) or theirs & countries(our_text):
+        return None
+    listed = f"{', '.join(sorted(ours))} / {', '.join(sorted(theirs))}"
+    return f"the titles are set in different places ({listed}), neither named by the other record"

@@ -1,0 +1,43 @@
+"""A claim's coined names that no same-item record mentions make it new to the cosine decision."""
+
+from __future__ import annotations
+
+from conftest import fake_config
+
+from fake_encoder import FakeEncoder
+from kbsearch.dedupe.claim_names import unnamed_by
+from kbsearch.dedupe.claims import PassageHit, judge_claim
+from kbsearch.dedupe.rules import Embedded
+from kbsearch.records import Kind, Record
+
+ENCODER = FakeEncoder()
+CONFIG = fake_config()
+JUDGED = CONFIG.model_copy(update={"judge_claim_known": CONFIG.claim_known})  # the judge's cosine decision
+
+
+def embedded(record_id: str, title: str, text: str, *claims: str) -> Embedded:
+    record = Record(id=record_id, kind=Kind.increment, title=title, text=text, claims=list(claims))
+    return Embedded(record, ENCODER.encode(record.passages()))
+
+
+def near_title(known: Embedded, claim: str) -> bool:
+    """The claim against the record's title at a cosine the decision reads as the same fact."""
+    vector = ENCODER.encode([claim])[0]
+    return judge_claim(claim, vector, [], [known], JUDGED, judged=[PassageHit(known, 0, 0.99)]).known
+
+
+def test_a_claim_naming_what_no_same_item_record_mentions_is_not_known_by_the_cosine() -> None:
+    """Probe: spark's "新增：支持 Qwen3 系列模型" about FlashSparse's code was known from jay's
+    English title "FlashSparse: per-head dynamic KV sparsity…" (judge's cosine 0.85 across
+    languages), and the release came out a DUPLICATE."""
+    known = embedded("jay", "SparseHead: per-head KV sparsity, faster decoding", "Code ships a plugin.")
+    assert unnamed_by("新增：支持 Qwen7 系列模型", [known]) == {"qwen7"}
+    assert not near_title(known, "新增：支持 Qwen7 系列模型")
+
+
+def test_a_claim_whose_name_a_same_item_record_holds_is_left_to_the_cosine() -> None:
+    known = embedded("jay", "SparseHead: per-head KV sparsity", "Code ships a plugin.", "Adds Qwen7 support")
+    assert unnamed_by("新增：支持 Qwen7 系列模型", [known]) == set()
+    assert near_title(known, "新增：支持 Qwen7 系列模型")
+    assert unnamed_by("代码开源，附带插件", [known]) == set()  # no coined name: nothing to miss
+    assert near_title(known, "代码开源，附带插件")
