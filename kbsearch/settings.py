@@ -3,7 +3,12 @@
 A pydantic-settings ``BaseSettings``: the prefix, the parsing and the
 validation are its own. ``settings()`` reads the environment each time it is
 called (well under a millisecond), so a test or a long-lived process that
-changes a variable is heard. An empty variable counts as unset. A value that
+changes a variable is heard. An empty variable counts as unset, except one
+naming a folder or file (``KBSEARCH_INDEX``, ``KBSEARCH_MODELS``,
+``KBSEARCH_CACHE``, ``KBSEARCH_TOKEN_CACHE``): set but empty is a shell
+variable that expanded to nothing (``KBSEARCH_INDEX=$TEAM_INDEX``), and the
+default (``./index``) standing in for it silently would read, or create, the
+wrong index; it is a bad value like any other. A value that
 does not fit raises one ``KbError`` naming the variable and what it accepts,
 whichever command runs, rather than a traceback or a silent fallback deep
 inside one.
@@ -12,6 +17,7 @@ inside one.
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 from pydantic import Field, ValidationError, field_validator
@@ -111,12 +117,23 @@ ALLOWED = {
 """What each variable accepts, in the words of its error message."""
 
 
+PATHS = ("index", "models", "cache", "token_cache")
+"""The variables naming a folder or file: empty is a bad value, not "unset"."""
+
+
 def env_name(field: str) -> str:
     return PREFIX + field.upper()
 
 
 def settings() -> Settings:
     """The settings the environment gives, checked; a bad value is a ``KbError``."""
+    for field in PATHS:
+        value = os.environ.get(env_name(field))
+        if value is not None and not value.strip():
+            raise KbError(
+                f"{env_name(field)}={value!r} is set but empty: it takes {ALLOWED[field]}",
+                hint=f"set it to one, or unset it ('unset {env_name(field)}') for the default",
+            )
     try:
         return Settings()
     except ValidationError as err:

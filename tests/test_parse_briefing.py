@@ -378,3 +378,50 @@ def test_a_briefing_naming_no_date_says_its_ids_carry_none(
     assert (NO_DATE in parsed.warnings) is warned
     if warned:
         assert parsed.records[0].date is None and "@" not in parsed.records[0].id
+
+
+TWO_COLUMN_TABLE = """\
+# ai-industry · E1 预消化简报（2026-11-14）
+本报告由 Stephen 实例自动生成
+
+增量 1：Hosting startups sell MoE on one card（⭐⭐）
+要点：
+- two startups advertise it
+
+四、可引用 arXiv 号列表
+| arXiv | {status} |
+|---|---|
+| 2611.07890 | {first} |
+| 2611.01234 | {second} |
+"""
+
+
+def test_a_two_column_id_table_keeps_its_status(tmp_path: Path) -> None:
+    text = TWO_COLUMN_TABLE.format(status="状态", first="本次新增", second="11-03锚定")
+    parsed = parse_file(write(tmp_path / "brief.md", text))
+    assert [(m.arxiv_id, m.status, m.claims_new, m.anchored_on, m.title) for m in parsed.id_mentions] == [
+        ("2611.07890", "本次新增", True, None, ""),
+        ("2611.01234", "11-03锚定", False, "11-3", ""),
+    ]
+    assert parsed.warnings == []
+
+
+def test_the_status_column_is_found_by_its_values_when_its_header_says_nothing(tmp_path: Path) -> None:
+    text = TWO_COLUMN_TABLE.format(status="备注", first="补强", second="本次新增")
+    parsed = parse_file(write(tmp_path / "brief.md", text))
+    assert [m.claims_new for m in parsed.id_mentions] == [False, True]
+    text = TWO_COLUMN_TABLE.replace("| {status} |", "| 关系 | 标题 |").replace("| {second} |", "| {second} | B |")
+    moved = parse_file(write(tmp_path / "moved.md", text.format(first="本次新增 | A", second="9-16锚定")))
+    expected = [(True, None, "A"), (False, "9-16", "B")]
+    assert [(m.claims_new, m.anchored_on, m.title) for m in moved.id_mentions] == expected
+
+
+def test_an_id_table_without_a_status_column_warns_once(tmp_path: Path) -> None:
+    text = TWO_COLUMN_TABLE.format(status="备注", first="见上", second="见 §3")
+    parsed = parse_file(write(tmp_path / "brief.md", text))
+    assert [(m.arxiv_id, m.status, m.claims_new) for m in parsed.id_mentions] == [
+        ("2611.07890", "", False),
+        ("2611.01234", "", False),
+    ]
+    [warning] = parsed.warnings
+    assert "id table without a status column" in warning and "状态" in warning

@@ -47,9 +47,9 @@ def environment(monkeypatch: pytest.MonkeyPatch, **given: str) -> None:
 
 
 def test_values_are_parsed_and_empty_means_unset(monkeypatch: pytest.MonkeyPatch) -> None:
-    environment(monkeypatch, KBSEARCH_LOCK_TIMEOUT="2.5", KBSEARCH_USE_THREADS="3", KBSEARCH_INDEX="", X="y")
+    environment(monkeypatch, KBSEARCH_LOCK_TIMEOUT="2.5", KBSEARCH_USE_THREADS="3", KBSEARCH_SERVER="", X="y")
     given = settings()
-    assert (given.lock_timeout, given.use_threads, given.index, given.audit_threads) == (2.5, 3, None, None)
+    assert (given.lock_timeout, given.use_threads, given.server, given.audit_threads) == (2.5, 3, None, None)
     environment(monkeypatch, KBSEARCH_TIMINGS="1", KBSEARCH_CACHE="~/m")
     assert settings().timings is True and settings().cache == Path("~/m").expanduser()
 
@@ -78,3 +78,16 @@ def test_any_command_refuses_a_bad_variable_with_exit_2(
     code = main(["stats", "--index", str(tmp_path / "none")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and f"{name}=" in err
+
+
+@pytest.mark.parametrize("name", ["KBSEARCH_INDEX", "KBSEARCH_MODELS", "KBSEARCH_CACHE", "KBSEARCH_TOKEN_CACHE"])
+def test_an_empty_folder_or_file_variable_is_refused_not_replaced_by_the_default(
+    name: str, fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``KBSEARCH_INDEX=$UNSET kbsearch …`` would otherwise read, or create, ./index (probe 10)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(name, "")
+    code = main(["check", "-", "--accept"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and f"{name}='' is set but empty" in err and f"unset {name}" in err
+    assert not (tmp_path / "index").exists()

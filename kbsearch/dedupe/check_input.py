@@ -10,7 +10,7 @@ from typing import NamedTuple
 from kbsearch.errors import KbError
 from kbsearch.limits import active_limits
 from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
-from kbsearch.parse.common import read_text
+from kbsearch.parse.common import dates_in, read_text
 from kbsearch.parse.jsonl import parse_jsonl
 from kbsearch.records import IdMention, Kind, Record
 from kbsearch.text.ids import extract_arxiv_ids
@@ -128,4 +128,17 @@ def _from_text(text: str) -> tuple[list[Record], list[str]]:
     title, body = lines[0][:300], "\n".join(lines[1:])
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
     arxiv_ids = extract_arxiv_ids(text)
-    return [Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body, arxiv_ids=arxiv_ids)], []
+    record = Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body, arxiv_ids=arxiv_ids)
+    return [record], _undated_warning(text)
+
+
+def _undated_warning(text: str) -> list[str]:
+    """Plain text is one undated item, though it may name its day: say so, and how to date it."""
+    days = dates_in(text)
+    if len(days) != 1:  # none, or several: no one day to suggest
+        return []
+    day = days.pop().isoformat()
+    return [
+        f"the text names {day}, but plain text is checked, and stored by --accept, undated (compared with "
+        f'records of every day): to date it, send one JSONL line {{"title": …, "text": …, "date": "{day}"}}'
+    ]

@@ -291,6 +291,7 @@ class CheckResult(BaseModel):
     """Of ``accepted``, the ids stored already with this very content (the same
     submission accepted again): nothing was written for them, as ``ingest``
     writes nothing for an unchanged record."""
+    created_index: str | None = None  # the index folder ``--accept`` created (there was none), else None
     accept_refused: str | None = None
     """Why ``--accept`` stored nothing (a DUPLICATE among the items), else None."""
     warnings: list[str] = Field(default_factory=list)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.errors import KbError
+from kbsearch.kb.first_accept import first_accept, store_accepted
 from kbsearch.kb.reading import find_record, listing, stats, stored_model, unknown_filters
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock
 from kbsearch.limits import active_limits
@@ -232,6 +233,8 @@ class KnowledgeBase:
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
+        if accept and not Store.exists(self.root):  # a team's first day: the gate creates the index
+            return first_accept(self, read, input_name, on_wait, (as_of, replace, config))
         self._require_models()
         with timings.phase("config"):
             config = config or self.dedupe_config()
@@ -255,8 +258,6 @@ class KnowledgeBase:
     def _accept(
         self, result: CheckResult, read: CheckInput, on_wait: Callable[[], None] | None, replace: bool, judged: Judged
     ) -> CheckResult:
-        from kbsearch.ingest.accepting import accept
-
         result.accept_refused = result.accept_refusal()
         if result.accept_refused is None:
             with self.writing(on_wait) as store:
@@ -266,17 +267,7 @@ class KnowledgeBase:
                     result = judged[1]()
                     result.accept_refused = result.accept_refusal()
                 if result.accept_refused is None:
-                    load, judge, source = (lambda: self.encoder), self._judging(), (read.file, read.mentions)
-                    accept(
-                        store,
-                        result,
-                        read.items,
-                        source,
-                        replace=replace,
-                        model=self.spec.name,
-                        load_encoder=load,
-                        judge=judge,
-                    )
+                    store_accepted(self, store, result, read, replace)
         return result
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:

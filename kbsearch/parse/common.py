@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 import unicodedata
@@ -172,6 +173,17 @@ def parse_date(value: object) -> dt.date | None:
         return dt.date(year, month, day)
     except ValueError:
         return None
+
+
+def dates_in(text: str) -> set[dt.date]:
+    """Every real day ``text`` names as ``parse_date`` reads one (years 1990-2100)."""
+    found = set()
+    for match in _DATE.finditer(unicodedata.normalize("NFKC", text)):
+        year, month, day = (int(g) for g in match.groups())
+        with contextlib.suppress(ValueError):
+            if 1990 <= year <= 2100:
+                found.add(dt.date(year, month, day))
+    return found
 
 
 def split_front_matter(text: str) -> tuple[str | None, str, int]:

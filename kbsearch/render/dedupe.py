@@ -99,6 +99,8 @@ def check_text(result: CheckResult) -> str:
         summary += f"; accepted {len(result.accepted)}" + (
             f" ({len(result.unchanged)} unchanged)" if result.unchanged else ""
         )
+    if result.created_index:
+        summary += f" into a new index at {result.created_index}"
     if result.accept_refused:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
     return "\n\n".join([*parts, summary])

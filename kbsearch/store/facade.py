@@ -210,9 +210,9 @@ class Store:
         return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM records WHERE file IS NOT NULL")]
 
     def iter_records(self, flt: SearchFilter | None = None) -> Iterator[Record]:
-        """Records passing ``flt``, oldest date first."""
+        """Records passing ``flt``, oldest date first, undated records last."""
         where, params = where_sql(flt)
-        sql = f"SELECT data FROM records WHERE {where} ORDER BY coalesce(date, ''), instance, source, position"
+        sql = f"SELECT data FROM records WHERE {where} ORDER BY date IS NULL, date, instance, source, position"
         for (data,) in self.db.execute(sql, params):
             yield load_record(data)
 
