@@ -126,8 +126,8 @@ def names_differ(item: Named, known: Named) -> str | None:
     ours = sorted(n for n in item.every - known.every if item.is_rare(n)) if known.title else []
     if ours:
         return (
-            f"the other's title names {', '.join(sorted(known.title))}, never mentioned here, "
-            f"and this one names {', '.join(ours)}, never mentioned there"
+            f"one title names {', '.join(sorted(known.title))}, never mentioned in the other record, "
+            f"which names {', '.join(ours)}, never mentioned in the first"
         )
     return None
 
