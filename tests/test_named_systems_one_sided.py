@@ -7,6 +7,7 @@ from conftest import fake_config
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.named_systems import systems_only
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.records import Kind, Record
@@ -74,3 +75,12 @@ def test_two_paper_cards_keep_the_one_way_names_rule() -> None:
     other = Record(id="g", kind=Kind.paper_card, title="Log-Linear Attention", text=RELEASE)
     lola, loglin = (Embedded(r, ENCODER.encode(r.passages())) for r in (card, other))
     assert compare(loglin, lola, CONFIG, Neighbourhood(), lambda name: 1).rule is not Rule.different_names
+
+
+def test_metrics_licences_and_chip_kinds_name_no_system() -> None:
+    """Probe 10: reasons read "this one names p99", "mit", "1ms", "8x22b", "lpu" as systems."""
+    names = frozenset({"p99", "p50", "1ms", "8x22b", "mit", "apache-2.0", "lpu", "tpu", "3x", "hicache"})
+    assert systems_only(names) == {"hicache"}
+    known = embedded("tom", "预填充与解码分离成为多节点默认配置", RELEASE)
+    retold = embedded("re", "8x22B 模型 p99 降到 1ms，MIT 许可，LPU 上复测", RELEASE)
+    assert compare(retold, known, CONFIG, Neighbourhood(), lambda name: 1).rule is not Rule.different_names
