@@ -625,7 +625,10 @@ def test_a_living_doc_dated_on_a_cards_day_was_not_first(
         id="k", title="DeepSeek-V4.1-Flash compresses the KV cache", date="2026-09-20", arxiv_ids=["2609.19969"]
     )
     assert check_rows(capsys, tmp_path, index, [copy])[1]["items"][0]["first_seen"]["id"] == "ex-card-1417"
+    # Audit lists a cluster of two items told (the card and the copy), the doc section beside them.
+    assert main(["ingest", str(write_jsonl(tmp_path / "copy.jsonl", [copy])), "--index", index]) == 0
+    capsys.readouterr()
     _, audited = check_json(capsys, "audit", "--index", index)
     [cluster] = [c for c in audited["clusters"] if c["shared_ids"] == ["2609.19969"]]
     assert cluster["first_seen"]["id"] == "ex-card-1417"
-    assert [m["id"] for m in cluster["repeats"]] == ["doc/inference#§1.3"]
+    assert [m["id"] for m in cluster["repeats"]] == ["k", "doc/inference#§1.3"]

@@ -7,6 +7,7 @@ from conftest import fake_config
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.named_systems import systems_only
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.records import Kind, Record
@@ -49,4 +50,37 @@ def test_hardware_and_model_sizes_name_no_system() -> None:
     hardware titled for it ("H100 集群上…") was set apart from the item it retells."""
     known = embedded("tom", "预填充与解码分离成为多节点默认配置", RELEASE)
     retold = embedded("re", "H100 集群上 70B 模型的预填充解码分离复测", RELEASE)
+    assert compare(retold, known, CONFIG, Neighbourhood(), lambda name: 1).rule is not Rule.different_names
+
+
+def test_the_names_rule_rules_alike_either_way_round() -> None:
+    """Probe 10: "TensorRT-LLM 加入 FP4 KV Cache" against "Google halves Gemini batch prices"
+    was two items only with the TensorRT record as the item; the other way round the rule had
+    no say, and audit (the later record is the item) merged the two at the summary form."""
+    kernel = embedded("jay", "TensorRT-LLM 加入 FP4 KV Cache", "新版本把 KV Cache 存成 FP4，显存减半。")
+    prices = embedded("st", "Google cuts Gemini Flash batch pricing", "Batch requests now cost half as much.")
+    rare_kernel = lambda name: 1 if name in {"tensorrt", "fp4"} else 50  # noqa: E731
+    one, other = (
+        compare(kernel, prices, CONFIG, Neighbourhood(), rare_kernel),
+        compare(prices, kernel, CONFIG, Neighbourhood(), rare_kernel),
+    )
+    assert one.rule is other.rule is Rule.different_names, (one.reasons, other.reasons)
+    assert not one.same_item and not other.same_item
+
+
+def test_two_paper_cards_keep_the_one_way_names_rule() -> None:
+    """A paper card titled for its system ("LoLA: …") and another feed's card of the same
+    paper titled for its technique: the dev card streams had such same-paper pairs."""
+    card = Record(id="a", kind=Kind.paper_card, title="LoLA: Low-Rank Linear Attention", text=RELEASE)
+    other = Record(id="g", kind=Kind.paper_card, title="Log-Linear Attention", text=RELEASE)
+    lola, loglin = (Embedded(r, ENCODER.encode(r.passages())) for r in (card, other))
+    assert compare(loglin, lola, CONFIG, Neighbourhood(), lambda name: 1).rule is not Rule.different_names
+
+
+def test_metrics_licences_and_chip_kinds_name_no_system() -> None:
+    """Probe 10: reasons read "this one names p99", "mit", "1ms", "8x22b", "lpu" as systems."""
+    names = frozenset({"p99", "p50", "1ms", "8x22b", "mit", "apache-2.0", "lpu", "tpu", "3x", "hicache"})
+    assert systems_only(names) == {"hicache"}
+    known = embedded("tom", "预填充与解码分离成为多节点默认配置", RELEASE)
+    retold = embedded("re", "8x22B 模型 p99 降到 1ms，MIT 许可，LPU 上复测", RELEASE)
     assert compare(retold, known, CONFIG, Neighbourhood(), lambda name: 1).rule is not Rule.different_names

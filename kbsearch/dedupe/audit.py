@@ -109,7 +109,7 @@ def audit(
     phase("the pairs judged", f"{len(judged):,} same-item judgements kept; {built:,} records built")
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
-    clusters = _clusters(store, roster, judged, groups, chunk)
+    clusters = [c for c in _clusters(store, roster, judged, groups, chunk) if _told_again(c)]
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
     flags = _claimed_new_flags(store, roster, judged) + _table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
@@ -120,6 +120,16 @@ def audit(
         clusters=clusters,
         claimed_new_seen_before=flags,
     )
+
+
+def _told_again(cluster: Cluster) -> bool:
+    """Whether ``cluster`` is an item told again: two records that are not living-doc
+    sections. One item with the sections that hold it is no repeat (probe 10 counted
+    "TreeShift" with only ``doc/inference#§1.5`` among its clusters of the same item);
+    a cluster of sections alone is kept, as a doc that repeats itself is."""
+    members = [cluster.first_seen, *cluster.repeats]
+    items = sum(m.kind is not Kind.doc_section for m in members)
+    return items != 1
 
 
 def _reported(roster: Roster, groups: list[list[int]]) -> list[list[int]]:

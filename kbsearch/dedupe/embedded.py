@@ -28,6 +28,7 @@ from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
+from kbsearch.text.spelled import halves_unread
 from kbsearch.text.textsim import language, lexical_tokens, normalized, numbers, substantive_numbers
 
 
@@ -52,7 +53,7 @@ class Embedded:
         # Audit holds every record's tokens at once: one frozenset, shared with
         # ``side``, of interned strings (a bigram recurs across thousands of records).
         self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
-        self.numbers = substantive_numbers(self._text_and_claims)
+        self.numbers = substantive_numbers(halves_unread(self._text_and_claims))
         self._features: dict[int, tuple[str, set[str]]] = {}
 
     def passage_features(self, index: int) -> tuple[str, set[str]]:

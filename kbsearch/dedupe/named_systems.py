@@ -38,9 +38,15 @@ _NOT_PRODUCTS = frozenset(
 _CITED = re.compile(rf"(\S{{1,40}}?)\s*[（(][^（()）\n]{{0,30}}?{EARLIER_DAY_NOTE}[^（()）\n]{{0,20}}[）)]")
 
 
-# Sizes and hardware read as coined names (70b, 40gb, h100, gb300, mi300x): an item
-# told on other hardware or at another size is the same system, so they set nothing apart.
-_NOT_A_SYSTEM = re.compile(r"\d+(?:\.\d+)?[kmgbt]b?|(?:[abhlvt]|gb|mi|rtx)\d{2,4}[a-z]?")
+# Sizes and hardware read as coined names (70b, 40gb, h100, gb300, mi300x, 8x22b), metrics
+# and their units (p99, 1ms, 200us), licences (MIT, Apache-2.0) and kinds of chip (LPU, TPU):
+# an item told on other hardware, at another size or by another metric is the same system.
+_NOT_A_SYSTEM = re.compile(
+    r"(?:\d+x)?\d+(?:\.\d+)?[kmgbt]b?|(?:[abhlvt]|gb|mi|rtx)\d{2,4}[a-z]?"
+    r"|p\d{2,3}(?:\.\d+)?|\d+(?:\.\d+)?(?:ms|us|µs|ns|s|x|gbps|tbps|gb/s|tok/s)"
+    r"|mit|apache(?:-?2(?:\.0)?)?|bsd(?:-\d-clause)?|[al]?gpl(?:-?v?\d(?:\.0)?)?|mpl(?:-?2(?:\.0)?)?"
+    r"|[cgtnldi]pu|hbm\d?e?|sram|dram"
+)
 
 
 def systems_only(names: frozenset[str]) -> frozenset[str]:
@@ -126,8 +132,8 @@ def names_differ(item: Named, known: Named) -> str | None:
     ours = sorted(n for n in item.every - known.every if item.is_rare(n)) if known.title else []
     if ours:
         return (
-            f"the other's title names {', '.join(sorted(known.title))}, never mentioned here, "
-            f"and this one names {', '.join(ours)}, never mentioned there"
+            f"one title names {', '.join(sorted(known.title))}, never mentioned in the other record, "
+            f"which names {', '.join(ours)}, never mentioned in the first"
         )
     return None
 

@@ -287,12 +287,25 @@ def different_names(
 ) -> tuple[Rule, bool, str] | None:
     """Two records naming different rare systems (``named_systems``), or whose titles name
     different releases of one product or report on different names (``subjects``), are two items."""
-    if not known.record.title.strip():
-        return None
-    named = item.named(config, name_count), known.named(config, name_count)
-    reason = names_differ(*named) or item.told_apart(known)
-    reason = reason or _story_beside_paper((item.record, named[0]), (known.record, named[1]))
+    ours, theirs = item.named(config, name_count), known.named(config, name_count)
+    titled = bool(known.record.title.strip())
+    reason = names_differ(ours, theirs) if titled else None
+    if reason is None and item.record.title.strip() and _mirrored(item.record, known.record):
+        # Either way round: audit takes the later record as the item, so a one-way rule
+        # decided whether a false merge could happen ("TensorRT-LLM 加入 FP4 KV Cache"
+        # ruled apart from "Google cuts … pricing" only when it was the item).
+        reason = names_differ(theirs, ours)
+    if titled:
+        reason = reason or item.told_apart(known)
+        reason = reason or _story_beside_paper((item.record, ours), (known.record, theirs))
     return None if reason is None else (Rule.different_names, False, reason)
+
+
+def _mirrored(a: Record, b: Record) -> bool:
+    """Whether the names rule is read both ways round: not between two paper cards,
+    where a card's title is the paper's own ("LoLA: …") and another feed's card of that
+    paper may be titled for its technique; the card-title rule settles most such pairs."""
+    return a.kind is not Kind.paper_card or b.kind is not Kind.paper_card
 
 
 def _story_beside_paper(item: tuple[Record, Named], known: tuple[Record, Named]) -> str | None:

@@ -92,6 +92,21 @@ _CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|{'|'.j
 _CN_CUES = ("倍", "分之", "数量级", "半", "番")
 
 
+# A half in words, whatever it measures: "CPU 开销减少约一半", "pricing by half", "显存减半".
+_ANY_HALF = re.compile(
+    rf"{_HALVED.pattern}|{_CN_HALVED.pattern}|{'|'.join(_CN_HALF)}|\bhalf\s+(?=(?:of|the)\b)", re.IGNORECASE
+)
+
+
+def halves_unread(text: str) -> str:
+    """``text`` with each half in words blanked, for the figures two records share as
+    evidence of one item: a half rewritten is two figures (2x and 50%), and a price cut
+    "by half" then shared two with a memory "减半" and a CPU cost "减少约一半" (probe 10,
+    three different items merged by audit). A half is said of anything; the claims'
+    new-figure reading keeps it (``spelled_out``), so a retold half is no new figure."""
+    return _ANY_HALF.sub(" ", text) if _EN_CUE.search(text) or "半" in text else text
+
+
 def spelled_out(text: str) -> str:
     """``text`` with each figure written in words rewritten in digits (三倍 → 3倍,
     tenfold → 10x, three times faster → 3x faster, by ten times → by 10x, 百分之三十 → 30%,
