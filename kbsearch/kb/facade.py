@@ -20,7 +20,7 @@ from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load
 from kbsearch.errors import KbError
 from kbsearch.kb.first_accept import first_accept, store_accepted
 from kbsearch.kb.reading import find_record, listing, stats, stored_model, unknown_filters
-from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock
+from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock, require_same_index
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
 from kbsearch.records import Record
@@ -341,6 +341,7 @@ class KnowledgeBase:
         """The store, for one writer at a time: every command that changes the index comes here."""
         if not writable(self.root):
             raise read_only_error(self.root)
+        require_same_index(self._store, self.root)  # before anything is made where the index was
         if not self._create:
             _ = self.store  # "no index at …" before anything is created
         first, made_folders = not Store.exists(self.root), missing_folders(self.root)
@@ -354,11 +355,13 @@ class KnowledgeBase:
             with WriterLock(self.root / LOCK_NAME, on_wait, self.lock_timeout):
                 if self._store is not None and self._store.read_only:
                     raise read_only_error(self.root)
+                require_same_index(self._store, self.root)  # removed while this waited for the lock
                 try:
                     yield self.store
                 except BaseException:
                     undone = first and self._undo_first_write()
                     raise
+                require_same_index(self._store, self.root)  # removed during the write: never reported done
         finally:
             if undone and made_lock:
                 (self.root / LOCK_NAME).unlink(missing_ok=True)

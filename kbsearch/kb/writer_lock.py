@@ -9,14 +9,25 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
 from kbsearch.errors import KbError, WriterBusy
 from kbsearch.settings import settings
-from kbsearch.store.database import read_only_error
+from kbsearch.store.database import read_only_error, replaced, replaced_error
+
+if TYPE_CHECKING:
+    from kbsearch.store import Store
 
 LOCK_NAME = ".writer.lock"
+
+
+def require_same_index(store: Store | None, root: Path) -> None:
+    """Refuse a write whose open store's database is gone from ``root`` (the folder removed, or
+    another index put there while a server or the TUI ran): it would go into the removed file."""
+    if store is not None and replaced(root, store.identity):
+        raise replaced_error(root)
 
 
 class WriterLock:

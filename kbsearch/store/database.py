@@ -66,6 +66,32 @@ def read_only_error(root: Path) -> KbError:
     )
 
 
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of ``path``; None when there is no such file."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def replaced(root: Path, identity: tuple[int, int] | None) -> bool:
+    """Whether ``root``'s database is no longer the file of ``identity`` (a store's, opened
+    earlier): the folder was removed, or another database put in its place."""
+    return identity is None or file_identity(root / DB_NAME) != identity
+
+
+def replaced_error(root: Path) -> KbError:
+    """A long-lived process (``kbsearch serve``, the TUI) whose index folder was removed, or
+    whose database another was put in place of, since it opened it: a write would go into
+    the removed file, lost, with a half-made folder left where the index was."""
+    return KbError(
+        "the index folder was removed or replaced while this program had it open; nothing was written",
+        path=str(root),
+        hint="restart 'kbsearch serve' or the TUI, so that it opens the index there now",
+    )
+
+
 def connect(root: Path, *, read_only: bool) -> sqlite3.Connection:
     path = root / DB_NAME
     if read_only:

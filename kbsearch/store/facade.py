@@ -26,7 +26,7 @@ import kbsearch.store.passages as passages
 import kbsearch.store.writer as writer
 from kbsearch.filters import SearchFilter, filter_sql, where_sql
 from kbsearch.records import IdMention, Kind, Record, RecordHead
-from kbsearch.store.database import DB_NAME, open_database
+from kbsearch.store.database import DB_NAME, file_identity, open_database
 from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.ledger import IngestLedger
@@ -48,6 +48,7 @@ class Store:
         self.root = root
         self.db = db
         self.read_only = read_only
+        self.identity = file_identity(root / DB_NAME)  # the file opened (``database.replaced``)
         self.cache = VectorCache(root, db, params)
         self.cache.read_only = read_only
         self._vectors = VectorSearch(db, self.cache)
@@ -69,9 +70,8 @@ class Store:
         ``upgrade=False`` (doctor) refuses an older schema instead of migrating it.
         ``params`` shape its vector index (tests pass small ones).
 
-        Only ``create`` (a write) may open a database no write ever committed
-        to: a first ingest killed before its commit leaves one, and reading it
-        would answer "no results" as if the index were whole."""
+        Only ``create`` (a write) may open a database no write ever committed to: a first ingest
+        killed before its commit leaves one, and reading it would answer "no results" as if whole."""
         problem = unusable_files(root, create=create)
         if problem is not None:
             raise problem
