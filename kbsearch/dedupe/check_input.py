@@ -96,10 +96,13 @@ def read_input_file(source: str) -> tuple[str, str]:
 def read_named_text(text: str, name: str) -> CheckInput:
     """As ``read_check_input`` for a file, from its text: ``name`` (the file's
     path where the text was read) picks the format and labels the records,
-    and is never opened."""
+    and is never opened. The records' source is the path resolved as ``ingest`` and
+    ``check FILE`` resolve it (a relative one against this process's working directory):
+    one text sent through the server, the TUI or ``check - --path`` is then one item,
+    and a later ingest of the file finds it unchanged (docs/serve.md)."""
     limits = active_limits()
     limits.check_text(text, name)
-    path = Path(name)
+    path = Path(name).resolve()
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
         parsed = parse_jsonl(text, path)

@@ -150,7 +150,8 @@ class CheckRequest(Body):
     path: str | None = Field(
         default=None,
         description="the file the text was read from: picks the format by its extension and labels the records "
-        "(an item accepted before with this very text is not compared with itself); never opened by the server. "
+        "(an item accepted before with this very text is not compared with itself); never opened by the server; "
+        "a relative one is relative to the server's working directory, as 'kbsearch ingest' run there reads it. "
         "Without it the text is read as 'check -' reads stdin",
     )
     input: str | None = Field(default=None, description="how the result names the input (default: path, else '-')")
