@@ -133,3 +133,28 @@ def test_audit_clusters_neither_other_companies_nor_other_releases(tmp_path: Pat
         ids = {cluster.first_seen.id, *(m.id for m in cluster.repeats)}
         assert not {"stephen-mistral", "stephen-groq"} <= ids
         assert not {"tom-release", "stephen-patch"} <= ids
+
+
+ZH_RELEASE = record(
+    "ava-lumen",
+    "LumenServe 开源推理引擎发布 0.6 版",
+    "LumenServe 0.6 新增前缀缓存；相比 0.5 版延迟降低 20%",
+    ["LumenServe 0.6 新增前缀缓存", "相比 0.5 版延迟降低 20%"],
+)
+
+
+def test_a_version_before_ban_is_the_release_of_the_name_before_it() -> None:
+    """Chinese puts the version after the verb ("发布 0.6 版"), away from the name (probe 12)."""
+    assert releases(ZH_RELEASE.title) == {("lumenserve", "0.6")}
+    assert releases("LumenServe 发布 v0.6 版本") == releases("LumenServe发布0.6版") == {("lumenserve", "0.6")}
+    assert releases("相比 0.5 版延迟降低") == frozenset()  # no name: no product's release
+    assert releases("vLLM 支持 DeepSeek-V5，发布 0.5 版") == frozenset()  # the name is in another clause
+    assert ("v0.5", "0.6") not in releases("LumenServe v0.5 和 v0.6 版本")  # a version is no product
+
+
+def test_a_release_in_chinese_is_told_apart_from_the_next_and_kept_with_itself() -> None:
+    later = record("bo-lumen", "LumenServe 0.7 发布", "LumenServe 0.7 新增前缀缓存，延迟降低 20%")
+    rule, same, reason = judged(later, ZH_RELEASE)
+    assert (rule, same) == (Rule.different_names, False) and "lumenserve (0.7 / 0.6)" in reason
+    english = record("jay-lumen", "LumenServe 0.6 adds prefix caching", "LumenServe 0.6 caches prefixes")
+    assert judged(english, ZH_RELEASE)[0] is not Rule.different_names

@@ -79,6 +79,12 @@ _RELEASE = re.compile(
 )
 
 
+# A release in Chinese: a version before 版 or 版本 ("发布 0.4 版", "v0.4 版本"), of the
+# last Latin name before it with only Chinese between ("QuillServe 开源推理引擎发布 0.4 版").
+_RELEASE_ZH = re.compile(r"(?<![A-Za-z0-9_.+-])v?(\d+(?:\.\d+){1,3})\s*版")
+_NAME_THEN_CHINESE = re.compile(r"(?<![A-Za-z0-9_.+-])(?!v\d)([A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+])[\s\u4e00-\u9fff]*$")
+
+
 def releases(title: str) -> frozenset[tuple[str, str]]:
     """(product, version) of each release a title names, the product lower-cased."""
     found = set()
@@ -86,6 +92,9 @@ def releases(title: str) -> frozenset[tuple[str, str]]:
         name, v, version = match.groups()
         if v or names_a_version(name + " "):
             found.add((name.lower(), version))
+    for match in _RELEASE_ZH.finditer(title):
+        if named := _NAME_THEN_CHINESE.search(title, 0, match.start()):
+            found.add((named.group(1).lower(), match.group(1)))
     return frozenset(found)
 
 
