@@ -76,3 +76,18 @@ def test_the_server_refuses_an_accept_after_its_folder_was_removed(service: Serv
     assert GONE in answer.json()["error"] and "restart" in answer.json()["hint"]
     assert "accepted" not in answer.text and "created_index" not in answer.text
     assert not index.exists()
+
+
+def test_an_accept_into_a_replaced_index_is_refused_before_it_is_judged(
+    index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is read for the write from the removed database (its verdicts would be of the old index)."""
+    import kbsearch.dedupe.check as check
+
+    with KnowledgeBase.open(index) as kb:
+        assert kb.stats().records == 4
+        shutil.rmtree(index)
+        assert main(["ingest", str(write_rows(tmp_path / "other.jsonl", ROWS[:1])), "--index", str(index)]) == 0
+        monkeypatch.setattr(check.Checker, "check", lambda *a, **k: pytest.fail("judged against the removed index"))
+        with pytest.raises(KbError, match=GONE):
+            kb.check_text(NEW, accept=True)

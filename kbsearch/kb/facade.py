@@ -233,6 +233,8 @@ class KnowledgeBase:
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
+        if accept:  # judged against the index there, never against a removed one still open
+            require_same_index(self._store, self.root)
         if accept and not Store.exists(self.root):  # a team's first day: the gate creates the index
             return first_accept(self, read, input_name, on_wait, (as_of, replace, config))
         self._require_models()
