@@ -11,6 +11,7 @@ from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.records import Record
 from kbsearch.responses import Listing, SearchResponse, Stats
 from kbsearch.serve.operations import Operation
+from kbsearch.serve.summary import CheckSummary
 
 REF = "#/components/schemas/{model}"
 ERRORS = {
@@ -27,7 +28,7 @@ ERRORS = {
 
 def openapi_document(operations: Iterable[Operation]) -> dict[str, Any]:
     operations = list(operations)
-    responses = [SearchResponse, CheckResult, Record, Neighbours, Explanation, Listing, Stats]
+    responses = [SearchResponse, CheckResult, CheckSummary, Record, Neighbours, Explanation, Listing, Stats]
     models = [(op.request, "validation") for op in operations] + [(m, "serialization") for m in responses]
     _, schemas = models_json_schema(models, ref_template=REF)  # type: ignore[arg-type]
     error = {
@@ -57,7 +58,9 @@ def openapi_document(operations: Iterable[Operation]) -> dict[str, Any]:
 
 def _operation(op: Operation) -> dict[str, Any]:
     json_of = lambda name: {"application/json": {"schema": {"$ref": REF.format(model=name)}}}  # noqa: E731
-    responses: dict[str, Any] = {"200": {"description": "the document --json prints", "content": json_of(op.response)}}
+    answers = [{"$ref": REF.format(model=name)} for name in op.response.split(" | ")]  # check: full or summary
+    answer = {"application/json": {"schema": answers[0] if len(answers) == 1 else {"oneOf": answers}}}
+    responses: dict[str, Any] = {"200": {"description": "the document --json prints", "content": answer}}
     responses |= {code: {"description": text, "content": json_of("Error")} for code, text in ERRORS.items()}
     return {
         "summary": op.summary,

@@ -23,6 +23,7 @@ from kbsearch.serve.requests import (
     StatsRequest,
 )
 from kbsearch.serve.service import Service
+from kbsearch.serve.summary import summarize
 from kbsearch.serve.tokens import Access
 
 
@@ -45,8 +46,8 @@ OPERATIONS = (
     Operation(
         "check",
         CheckRequest,
-        "CheckResult",
-        lambda s, r, a: s.check(r, a),
+        "CheckResult | CheckSummary",
+        lambda s, r, a: _check(s, r, a),
         "kbsearch check (accept: write)",
         "input_chars",
     ),
@@ -56,3 +57,9 @@ OPERATIONS = (
     Operation("list", ListRequest, "Listing", lambda s, r, a: s.listing(r), "kbsearch list"),
     Operation("stats", StatsRequest, "Stats", lambda s, r, a: s.stats(), "kbsearch stats"),
 )
+
+
+async def _check(service: Service, request: CheckRequest, access: Access) -> BaseModel:
+    """The whole result, or with ``"detail": "summary"`` what the MCP tools answer."""
+    result = await service.check(request, access)
+    return summarize(result) if request.detail == "summary" else result

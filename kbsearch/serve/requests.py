@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -167,6 +167,11 @@ class CheckRequest(Body):
     )
     config: dict[str, float] = Field(
         default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
+    )
+    detail: Literal["full", "summary"] = Field(
+        default="full",
+        description="full: the whole result, as 'check --json' prints it; summary: per item the verdict, reason, "
+        "first seen, best match and new claims (CheckSummary, what the MCP tools answer)",
     )
 
 

@@ -1,7 +1,8 @@
 """The MCP tools: the same operations as the JSON API, described for an agent.
 
 Each tool returns the document the CLI prints with ``--json`` (as structured
-content, and as JSON text for clients that read only text). A ``KbError``
+content, and as JSON text for clients that read only text), but for ``check``
+and ``accept``, which answer a summary of it (``summary``). A ``KbError``
 becomes a tool error carrying its one-line message and hint, which is what
 an agent needs to correct the call.
 """
@@ -18,7 +19,7 @@ from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from kbsearch import __version__
-from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
+from kbsearch.dedupe.results import Explanation, Neighbours
 from kbsearch.errors import KbError
 from kbsearch.limits import DEFAULT_LIMITS
 from kbsearch.records import Kind, Record
@@ -34,6 +35,7 @@ from kbsearch.serve.requests import (
     first_problem,
 )
 from kbsearch.serve.service import Service
+from kbsearch.serve.summary import CheckSummary, DetailField, tool_answer
 from kbsearch.serve.tokens import Access
 
 T = TypeVar("T")
@@ -125,14 +127,16 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         return await _call(lambda: service.search(request))
 
     @mcp.tool(annotations=READS)
-    async def check(text: Text, ctx: Context, path: Path = None, as_of: AsOf = None) -> CheckResult:
+    async def check(
+        text: Text, ctx: Context, path: Path = None, as_of: AsOf = None, detail: DetailField = "summary"
+    ) -> Annotated[CallToolResult, CheckSummary]:
         """The dedupe gate: judge each item of a briefing (or one increment's text) against the knowledge base
         as NEW, UPDATE (the same item is known, but something in it is new, such as numbers or a status) or
         DUPLICATE, with the matching records, which claims are already known and from where, who said it
         first, and flags for items marked new (首次锚入, 本次新增) that were seen before. Read-only: changes
         nothing (use `accept` to store the items)."""
         request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=False)
-        return await _call(lambda: service.check(request, access_of(ctx)))
+        return tool_answer(await _call(lambda: service.check(request, access_of(ctx))), detail)
 
     @mcp.tool(annotations=WRITES)
     async def accept(
@@ -143,14 +147,15 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         replace: Annotated[
             bool, Field(description="let an item overwrite a stored record of another item under the same id")
         ] = False,
-    ) -> CheckResult:
+        detail: DetailField = "summary",
+    ) -> Annotated[CallToolResult, CheckSummary]:
         """Check like `check`, then store every item in the knowledge base, or none when any is a DUPLICATE
         (then `accept_refused` names them; drop them and accept again). Needs write access. Returns the check
         result with `accepted` listing the stored ids. Changes the knowledge base: adds the items as records;
         replaces a stored record under an item's id only when it is an earlier version of the same item (or
         with `replace`); removes nothing. Accepting the same text again changes nothing more."""
         request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True, replace=replace)
-        return await _call(lambda: service.check(request, access_of(ctx)))
+        return tool_answer(await _call(lambda: service.check(request, access_of(ctx))), detail)
 
     @mcp.tool(annotations=READS)
     async def show(id: Annotated[str, Field(description="a record id, as search and list give it")]) -> Record:
