@@ -20,7 +20,7 @@ from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
 from kbsearch.text.snippet import Span
 
-Tier = Literal["about", "overview", "cites", "ref"]
+Tier = Literal["record", "about", "overview", "cites", "ref"]
 """How a record carries an exact identifier from the query (see ``kbsearch.search.exact``)."""
 
 
@@ -53,9 +53,10 @@ class SearchHit(BaseModel):
     cited_ids: list[str]
     matched_ids: list[str] = Field(default_factory=list)
     """Exact identifiers from the query (arXiv ids, ``github:owner/repo``,
-    ``url:…``) that this record carries; such hits rank first."""
+    ``url:…``, or the record's own id) that this record carries; such hits rank first."""
     exact: Tier | None = None
-    """How the record carries them: ``about`` (its only subject), ``overview``
+    """How the record carries them: ``record`` (the query is its id),
+    ``about`` (its only subject), ``overview``
     (one of several subjects), ``cites``, or ``ref`` (a repo or URL); see
     ``kbsearch.search.exact``. None for a record found by its score alone."""
     lift: float = 0.0

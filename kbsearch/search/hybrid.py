@@ -121,7 +121,7 @@ def search(
     ranked = rank(store, found, terms, vector, mode, fusion, reads)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads)
-    ranked = _pin_first(pins, ranked, only=ids_alone(query))[:k]
+    ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]
     hits = _hits(store, ranked, terms, exact.all())
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
@@ -336,7 +336,7 @@ def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str
                 source=head.source,
                 arxiv_ids=head.arxiv_ids,
                 cited_ids=head.cited_ids,
-                matched_ids=[e for e in exact if e in carried],
+                matched_ids=[head.id] * (row.exact == "record") + [e for e in exact if e in carried],
                 exact=row.exact,
                 lift=row.lift,
                 item_of=row.item_of,
