@@ -37,6 +37,7 @@ from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
 from kbsearch.text.figures import in_one_spelling, with_figures
 from kbsearch.text.folding import fold, normal_form
+from kbsearch.text.function_words import content_words
 from kbsearch.text.ids import extract_github_repos, extract_urls
 from kbsearch.text.textsim import is_coined
 
@@ -110,7 +111,8 @@ def query_terms(query: str) -> QueryTerms:
 
     A run of Chinese characters becomes its overlapping three-character pieces,
     so a reworded sentence still matches on the phrases it shares; any other
-    token is matched whole. Tokens of one or two characters go to ``short``.
+    token is matched whole. Tokens of one or two characters go to ``short``;
+    English function words (and, with, the) are no terms.
     Terms are folded as the index's text is (``kbsearch.text.folding``), and
     figures are spelled as the index adds them (``10.7 倍`` is ``10.7x``:
     ``kbsearch.text.figures``).
@@ -120,12 +122,8 @@ def query_terms(query: str) -> QueryTerms:
     names: list[str] = []
     words: list[str] = []
     text = in_one_spelling(_GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query))))
-    for match in _TOKEN.finditer(text):
-        token = match.group(0)
-        if not _CJK_RUN.fullmatch(token):
-            token = token.strip(_EDGE_PUNCT)
-        if not token:
-            continue
+    tokens = [t if _CJK_RUN.fullmatch(t) else t.strip(_EDGE_PUNCT) for t in _TOKEN.findall(text)]
+    for token in content_words([t for t in tokens if t]):  # and, with, the: no terms (text.function_words)
         if _looks_coined(token):
             names.append(fold(token))
         elif _looks_named(token) and _CJK_RUN.search(text):
