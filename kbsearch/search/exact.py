@@ -4,13 +4,13 @@ An arXiv id, a GitHub repo or a URL in a query says which records are
 wanted more surely than any score, so those records come first, tier by tier:
 
 0. ``record``: the record whose id the query is (above);
-1. ``about``: paper cards whose only subject is the id: the paper's own record;
+1. ``card``: paper cards whose only subject is the id: the paper's own record;
 2. ``about``: other records about the id alone (an increment reporting the paper);
-3. ``overview``: records about several ids, the id among them. A living-doc
-   section that lists the papers of its topic is about each of them (it is
-   their accepted home, and ``check`` compares a new item with it), but it
-   is about none of them in particular, so it follows the records about the
-   id alone;
+3. ``overview``: records about several ids, the id among them, and every
+   living-doc section about the id. A section that lists the papers of its
+   topic is about each of them (it is their accepted home, and ``check``
+   compares a new item with it), but it is about none of them in particular,
+   even when it lists one alone, so it follows the records about the id alone;
 4. ``cites``: records that only cite the id (related work, 与活文档现有脉络的关系);
 5. ``ref``: records carrying a repo or URL from the query.
 
@@ -99,11 +99,13 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
     cited = store.restrict(store.rowids_with_arxiv(arxiv, role="cited"), flt)
     referring = store.restrict(store.rowids_with_refs(refs), flt)
     heads = store.heads(subject, 0)
-    alone = [r for r in subject if r in heads and len(heads[r].arxiv_ids) == 1]
+    alone = [
+        r for r in subject if r in heads and len(heads[r].arxiv_ids) == 1 and heads[r].kind is not Kind.doc_section
+    ]
     cards = [r for r in alone if heads[r].kind is Kind.paper_card]
     groups: list[tuple[Tier, list[int]]] = [
         ("record", named),
-        ("about", cards),
+        ("card", cards),
         ("about", [r for r in alone if r not in cards]),
         ("overview", [r for r in subject if r not in alone]),
         ("cites", cited),
