@@ -15,6 +15,7 @@ from kbsearch import render
 from kbsearch.cli import main
 from kbsearch.ingest import ingest_records
 from kbsearch.parse import iter_input_files, parse_file
+from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
 from kbsearch.store import ChangeSet, SearchFilter, Store
 from kbsearch.tui import hits as hitview
@@ -76,6 +77,18 @@ def test_an_id_shaped_query_that_names_no_record_says_so(examples: tuple[Store, 
     assert render.search_text(filtered).plain.startswith("no record within the filters has id card/1093\n")
     for words in ("prefill/decode", "WeianMao/triattention", "card/1093 KV cache"):
         assert ranked(examples, words).missing_ids == [], words
+
+
+def test_a_repo_whose_owner_begins_ids_is_the_repo(tmp_path: Path, encoder: FakeEncoder) -> None:
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [
+        Record(id="tom/r#1", kind=Kind.increment, title="KV tool", text="Code: github.com/tom/kvtool", source="/s.md"),
+        Record(id="tom/r#2", kind=Kind.increment, title="Other", text="Nothing of it", source="/s.md", position=1),
+    ]
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    response = search(store, encoder, "tom/kvtool", 5)
+    assert response.missing_ids == [] and (response.results[0].id, response.results[0].exact) == ("tom/r#1", "ref")
+    assert search(store, encoder, "tom/nothing", 5).missing_ids == ["tom/nothing"]
 
 
 def test_the_cli_json_names_the_record(fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -118,7 +118,8 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
         seen.update(kept)
         if kept:
             tiers.append((tier, kept))
-    return Pins(tiers=tiers, missing=_missing(store, ids.named, flt) + unknown)
+    # An owner/repo token whose owner is an instance (tom/vllm) is the repo its records carry.
+    return Pins(tiers=tiers, missing=_missing(store, ids.named, flt) + (unknown if not referring else []))
 
 
 def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[list[int], list[str]]:
