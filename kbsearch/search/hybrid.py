@@ -190,7 +190,11 @@ def _weighted(
             cosine[rowid] = score
             dense[rowid] = (score, idx)
     parts = reads.parts(sorted(cosine.keys() | set(lexical_side)))
-    weights = reads.store.term_weights(terms, [f"{main}\n{meta}" for main, meta in parts.values()])
+    sample = [f"{main}\n{meta}" for main, meta in parts.values()]
+    weights = reads.store.term_weights(terms, sample)
+    # A function word (with, and) counts in the whole as before, but is never found: no score of its own.
+    unused = QueryTerms([w for w in terms.function if len(w) > 2], [w for w in terms.function if len(w) == 2])
+    weights |= {"\0" + w: weight for w, weight in reads.store.term_weights(unused, sample).items()}
     query_language = _query_language(terms)
     coverage = {
         rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion)

@@ -101,6 +101,7 @@ class QueryTerms:
     words: list[str] = field(default_factory=list)
     """Other capitalised Latin words of a query holding Chinese (``Quill 量化掉了几分``), folded:
     there a word in Latin letters is most likely a name; rare ones count as names in hybrid search."""
+    function: list[str] = field(default_factory=list)  # and, with: no terms; in the coverage's whole, never found
 
     def all(self) -> list[str]:
         return self.long + self.short
@@ -123,7 +124,8 @@ def query_terms(query: str) -> QueryTerms:
     words: list[str] = []
     text = in_one_spelling(_GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query))))
     tokens = [t if _CJK_RUN.fullmatch(t) else t.strip(_EDGE_PUNCT) for t in _TOKEN.findall(text)]
-    for token in content_words([t for t in tokens if t]):  # and, with, the: no terms (text.function_words)
+    tokens, function = content_words([t for t in tokens if t])  # and, with, the: no terms (text.function_words)
+    for token in tokens:
         if _looks_coined(token):
             names.append(fold(token))
         elif _looks_named(token) and _CJK_RUN.search(text):
@@ -138,9 +140,8 @@ def query_terms(query: str) -> QueryTerms:
         # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
         # nearly every English record: it says nothing next to longer terms.
         short = [t for t in short if len(t) > 1 or not t.isascii()]
-    return QueryTerms(
-        long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS], names=_unique(names), words=_unique(words)
-    )
+    long, short = _unique(long)[:MAX_TERMS], _unique(short)[:MAX_TERMS]
+    return QueryTerms(long, short, _unique(names), _unique(words), _unique([fold(t) for t in function]))
 
 
 def _looks_coined(token: str) -> bool:
