@@ -20,7 +20,7 @@ from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
 from kbsearch.text.snippet import Span
 
-Tier = Literal["about", "overview", "cites", "ref"]
+Tier = Literal["record", "card", "about", "overview", "cites", "ref"]
 """How a record carries an exact identifier from the query (see ``kbsearch.search.exact``)."""
 
 
@@ -53,11 +53,13 @@ class SearchHit(BaseModel):
     cited_ids: list[str]
     matched_ids: list[str] = Field(default_factory=list)
     """Exact identifiers from the query (arXiv ids, ``github:owner/repo``,
-    ``url:…``) that this record carries; such hits rank first."""
+    ``url:…``, or the record's own id) that this record carries; such hits rank first."""
     exact: Tier | None = None
-    """How the record carries them: ``about`` (its only subject), ``overview``
-    (one of several subjects), ``cites``, or ``ref`` (a repo or URL); see
-    ``kbsearch.search.exact``. None for a record found by its score alone."""
+    """How the record carries them: ``record`` (the query is its id),
+    ``card`` (a paper card whose only subject is the id: the paper's own record),
+    ``about`` (another record whose only subject it is), ``overview``
+    (one of several subjects, or a living-doc section about it), ``cites``, or
+    ``ref`` (a repo or URL); see ``kbsearch.search.exact``. None for a record found by its score alone."""
     lift: float = 0.0
     """Added to ``score`` to keep the list in rank order when an exact
     identifier put this record above records that scored higher on their own."""

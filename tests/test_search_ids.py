@@ -39,7 +39,7 @@ def test_the_card_comes_first_then_overviews_then_citations(examples: tuple[Stor
     hits = ranked(examples, "2607.08057").results
     order = [(h.id, h.exact) for h in hits if h.exact]
     assert order == [
-        ("card/1416", "about"),  # the paper's own card
+        ("card/1416", "card"),  # the paper's own card
         ("tom/2026-09-16-tom-inference-e1prep#1", "about"),  # an increment about the survey alone
         ("doc/inference#§1.3", "overview"),  # a living-doc section listing six ids
         ("jay/2026-09-17-jay-inference-e1prep#1", "cites"),
@@ -88,7 +88,7 @@ def test_the_json_carries_the_missing_ids(
     assert main(["search", "2699.99999 2607.17715", "--index", index, "--json"]) == 0
     response = json.loads(capsys.readouterr().out)
     assert response["missing_ids"] == ["2699.99999"]
-    assert response["results"][0]["id"] == "card/1093" and response["results"][0]["exact"] == "about"
+    assert response["results"][0]["id"] == "card/1093" and response["results"][0]["exact"] == "card"
 
 
 def test_the_ids_a_hit_cites_are_set_apart_from_its_own(examples: tuple[Store, FakeEncoder]) -> None:

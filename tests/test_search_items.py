@@ -103,3 +103,49 @@ def test_a_query_that_found_nothing_lifts_nothing(tmp_path: Path, encoder: FakeE
     hits = ranked(store, encoder, NOTHING_FOUND)
     # 0.9 of the best hit's score would be above it
     assert [h.id for h in hits] == [h.id for h in own] and not any(h.item_of for h in hits)
+
+
+# One paper reported by an increment and a card, and a living-doc section that
+# lists that paper alone: the section is the topic's overview, not the item.
+WREN = "2610.04444"
+WREN_QUERY = "merged draft heads speculative decoding"
+
+
+@pytest.fixture
+def wren(tmp_path: Path, encoder: FakeEncoder) -> Store:
+    rows = [
+        ("spark/wren#1", Kind.increment, "Wren — merged draft heads for speculative decoding",
+         "Wren merges several draft heads into one for speculative decoding; 2.2x faster on a 70B model."),
+        ("card/7001", Kind.paper_card, "Wren：无损的草稿头合并",
+         "把多个草稿头合并成一个，70B 模型上加速 2.2 倍。"),
+        ("doc/inference#§1.9", Kind.doc_section, "§1.9 投机解码", "投机解码方向目前只收录 Wren 一篇。"),
+        ("tom/other#1", Kind.increment, "连续批处理的调度", "调度器按请求长度分组，decode 吞吐提高。"),
+    ]  # fmt: skip
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [
+        Record(id=rid, kind=kind, title=title, text=text, arxiv_ids=[WREN] * (rid != "tom/other#1"),
+               source="/src/w.md", position=n)
+        for n, (rid, kind, title, text) in enumerate(rows)
+    ]  # fmt: skip
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store
+
+
+def test_a_living_doc_section_is_no_member_of_an_item(wren: Store, encoder: FakeEncoder) -> None:
+    """The probe's doc §1.5 was lifted to the SpecFuse item's score (item_of the increment)."""
+    own = {h.id: h.score for h in ranked(wren, encoder, WREN_QUERY, lifted=False)}
+    hits = {h.id: h for h in ranked(wren, encoder, WREN_QUERY)}
+    assert hits["card/7001"].item_of == "spark/wren#1"  # the card is the item
+    section = hits["doc/inference#§1.9"]
+    assert section.item_of is None and section.score == pytest.approx(own["doc/inference#§1.9"], abs=1e-4)
+
+
+def test_nor_the_head_of_one_and_its_id_tier_is_the_overview(wren: Store, encoder: FakeEncoder) -> None:
+    """For the id alone the section ranked second, above the increment, and headed the card's item."""
+    hits = ranked(wren, encoder, WREN)
+    assert [(h.id, h.exact) for h in hits] == [
+        ("card/7001", "card"),
+        ("spark/wren#1", "about"),
+        ("doc/inference#§1.9", "overview"),
+    ]
+    assert all(h.item_of != "doc/inference#§1.9" for h in hits)

@@ -1,5 +1,6 @@
 """What a query's words count for in search: a plain paper name inside a
-Chinese question (Quill 量化掉了几分) is a name."""
+Chinese question (Quill 量化掉了几分) is a name; an English function word
+(with, and) is no term."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from fake_encoder import FakeEncoder
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.search import DEFAULT_FUSION, search
+from kbsearch.search import DEFAULT_FUSION, SearchMode, search
 from kbsearch.store import ChangeSet, Store, lexical
 
 FILLER = [
@@ -77,3 +78,53 @@ def test_a_query_of_punctuation_alone_is_refused_as_an_empty_one(index: str, cli
     assert err.strip() == f"kbsearch: the query {said} (type some words, a title or an arXiv id)"
     code, out, _ = cli("search", "--index", index, "--", "§1.3")  # a section number is a query
     assert code == 0 and out
+
+
+# A mostly Chinese knowledge base where two English titles hold "with" and "and".
+ENGLISH_TITLES = [
+    ("Lantern: 2-bit KV cache quantization with outlier channels", "离群通道保留高精度，其余压到 2-bit"),
+    ("Forge: tools that grow and settle near a hundred", "编码智能体把重复操作抽象成新工具"),
+]
+
+
+@pytest.fixture
+def mixed(tmp_path: Path, encoder: FakeEncoder) -> Store:
+    rows = (
+        [FILLER[i % len(FILLER)] for i in range(12)] + [("KV cache 卸载到 CXL", "零拷贝卸载 KV cache")] + ENGLISH_TITLES
+    )
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [record(i, t, f"{x} ({i})") for i, (t, x) in enumerate(rows)]
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store
+
+
+def test_english_function_words_are_no_terms() -> None:
+    terms = lexical.query_terms("quantum error correction with superconducting qubits")
+    assert terms.long == ["quantum", "error", "correction", "superconducting", "qubits"]
+    assert lexical.query_terms("NEAR(KV cache) AND *").all() == ["cache", "kv"]
+    assert lexical.query_terms("The KV of Is").all() == ["kv"]
+    assert lexical.query_terms("the and").all() == ["the", "and"]  # nothing else asked: they are the query
+    assert lexical.query_terms("the and").function == [] and terms.function == ["with"]
+    assert lexical.query_terms("without within-node").long == ["without", "within-node"]  # whole tokens only
+
+
+def test_a_function_word_alone_finds_nothing_in_a_chinese_knowledge_base(mixed: Store, encoder: FakeEncoder) -> None:
+    """The Lantern card ranked first in lexical mode, 2.30, for the "with" of its title."""
+    assert (
+        search(mixed, None, "quantum error correction with superconducting qubits", 5, mode=SearchMode.lexical).results
+        == []
+    )
+    hits = search(mixed, None, "NEAR(KV cache) AND *", 5, mode=SearchMode.lexical).results
+    assert hits[0].id == "tom/w12" and "tom/w14" not in [h.id for h in hits]
+
+
+def test_a_function_word_counts_in_the_coverage_whole_but_is_never_found(mixed: Store, encoder: FakeEncoder) -> None:
+    """Left out of the whole, it raised an English query's share of a name held by a
+    Chinese sentence ("Tom"), costing 2 of 1,000 Tatoeba en→zh queries."""
+    plain = {h.id: h for h in search(mixed, encoder, "Lantern quantization", 20).results}
+    worded = {h.id: h for h in search(mixed, encoder, "Lantern quantization with", 20).results}
+    # tom/w13 holds "with" and both words: the word adds nothing, and the whole is larger
+    lantern_plain, lantern_worded = plain["tom/w13"], worded["tom/w13"]
+    assert lantern_worded.score - (lantern_worded.dense_score or 0) < lantern_plain.score - (
+        lantern_plain.dense_score or 0
+    )

@@ -49,6 +49,8 @@ def search_text(response: SearchResponse) -> Text:
     legend = "; '=' marks an exact id from the query" if any(hit.matched_ids for hit in response.results) else ""
     if legend and ids_alone(response.query):
         legend = "; only the records carrying the id ('='): the query is an id alone"
+    elif legend and response.results[0].exact == "record":
+        legend = "; only the record ('='): the query is its id"
     out.append(
         f"({counted(len(response.results), 'result')}, {response.seconds * 1000:.0f} ms, {response.mode.value} "
         f"search, model {response.model}{legend})"
@@ -75,7 +77,12 @@ def missing_lines(response: SearchResponse) -> list[str]:
     """One line per exact identifier of the query that no record carries,
     so that the results below are not taken for records about it."""
     where = "no record" if response.filters.is_empty() else "no record within the filters"
-    return [f"{where} carries {clean(ident, one_line=True)}" for ident in response.missing_ids]
+    return [f"{where} {_carries(ident)} {clean(ident, one_line=True)}" for ident in response.missing_ids]
+
+
+def _carries(ident: str) -> str:
+    """A record id (``card/2004``) is had, an arXiv id, repo or URL carried."""
+    return "has id" if "/" in ident and not ident.startswith(("github:", "url:")) else "carries"
 
 
 SHOWN_VALUES = 12

@@ -3,18 +3,24 @@
 An arXiv id, a GitHub repo or a URL in a query says which records are
 wanted more surely than any score, so those records come first, tier by tier:
 
-1. ``about``: paper cards whose only subject is the id: the paper's own record;
+0. ``record``: the record whose id the query is (above);
+1. ``card``: paper cards whose only subject is the id: the paper's own record;
 2. ``about``: other records about the id alone (an increment reporting the paper);
-3. ``overview``: records about several ids, the id among them. A living-doc
-   section that lists the papers of its topic is about each of them (it is
-   their accepted home, and ``check`` compares a new item with it), but it
-   is about none of them in particular, so it follows the records about the
-   id alone;
+3. ``overview``: records about several ids, the id among them, and every
+   living-doc section about the id. A section that lists the papers of its
+   topic is about each of them (it is their accepted home, and ``check``
+   compares a new item with it), but it is about none of them in particular,
+   even when it lists one alone, so it follows the records about the id alone;
 4. ``cites``: records that only cite the id (related work, 与活文档现有脉络的关系);
 5. ``ref``: records carrying a repo or URL from the query.
 
-An identifier that no record within the filters carries is reported, so that
-a mistyped or unknown id is not silently answered with unrelated records.
+A query that is a record's id (``card/2004``, ``doc/inference#§1.5``), or the
+start of one id alone as ``kbsearch show`` takes it, lists that record first,
+in the tier ``record``, and alone. An identifier that no record within the
+filters carries is reported, so that a mistyped or unknown id is not silently
+answered with unrelated records; so is a query shaped as a record id (one
+token with a ``/``) whose first part begins stored ids (``card/``, ``tom/``)
+but which is no id nor the start of one.
 
 A GitHub repo is one identifier however the query writes it: its address
 (``https://github.com/o/r``), ``github.com/o/r``, ``GitHub o/r`` or the bare
@@ -24,6 +30,7 @@ records that carry such a repo and is never reported when none does.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 
 from kbsearch.records import Kind
@@ -41,6 +48,8 @@ class QueryIds:
     """Written as identifiers (arXiv ids, ``github:o/r``, ``url:…``): reported when no record carries one."""
     bare: list[str] = field(default_factory=list)
     """``github:o/r`` from a bare ``o/r`` token: pinned when carried, never reported."""
+    record: str | None = None
+    """The query itself when it is one token: it may be a record's id (or, with a ``/``, the start of one)."""
 
     def all(self) -> list[str]:
         return self.named + self.bare
@@ -54,7 +63,9 @@ def query_ids(query: str) -> QueryIds:
     urls = [u for u in extract_urls(query) if github_repo_of(u) is None]
     named = query_arxiv_ids(query) + [f"github:{r}" for r in repos] + [f"url:{u}" for u in urls]
     bare = [f"github:{r}" for r in bare_repos(normal_form(query))]
-    return QueryIds(named=named, bare=[b for b in bare if b not in named])
+    whole = unicodedata.normalize("NFKC", query).strip()
+    record = whole if whole and not any(ch.isspace() for ch in whole) else None
+    return QueryIds(named=named, bare=[b for b in bare if b not in named], record=record)
 
 
 @dataclass
@@ -64,7 +75,12 @@ class Pins:
     tiers: list[tuple[Tier, list[int]]] = field(default_factory=list)
     """Non-empty tiers in order, each a list of row ids (unordered within)."""
     missing: list[str] = field(default_factory=list)
-    """Identifiers from the query that no record within the filter carries."""
+    """Identifiers from the query that no record within the filter carries,
+    and a record id that no record within the filter has."""
+
+    def record(self) -> bool:
+        """The query named a record, which is listed alone."""
+        return any(tier == "record" for tier, _ in self.tiers)
 
     def rowids(self) -> list[int]:
         return [r for _, group in self.tiers for r in group]
@@ -74,18 +90,22 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
     """The records within ``flt`` carrying one of ``ids`` (normalized arXiv
     ids, ``github:owner/repo``, ``url:…``), in the tiers above."""
     exact = ids.all()
+    named, unknown = _named_record(store, ids.record, flt)
     if not exact:
-        return Pins()
+        return Pins(tiers=[("record", named)] if named else [], missing=unknown)
     arxiv = [e for e in exact if ":" not in e]
     refs = [e for e in exact if ":" in e]
     subject = store.restrict(store.rowids_with_arxiv(arxiv, role="subject"), flt)
     cited = store.restrict(store.rowids_with_arxiv(arxiv, role="cited"), flt)
     referring = store.restrict(store.rowids_with_refs(refs), flt)
     heads = store.heads(subject, 0)
-    alone = [r for r in subject if r in heads and len(heads[r].arxiv_ids) == 1]
+    alone = [
+        r for r in subject if r in heads and len(heads[r].arxiv_ids) == 1 and heads[r].kind is not Kind.doc_section
+    ]
     cards = [r for r in alone if heads[r].kind is Kind.paper_card]
     groups: list[tuple[Tier, list[int]]] = [
-        ("about", cards),
+        ("record", named),
+        ("card", cards),
         ("about", [r for r in alone if r not in cards]),
         ("overview", [r for r in subject if r not in alone]),
         ("cites", cited),
@@ -98,7 +118,28 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
         seen.update(kept)
         if kept:
             tiers.append((tier, kept))
-    return Pins(tiers=tiers, missing=_missing(store, ids.named, flt))
+    # An owner/repo token whose owner is an instance (tom/vllm) is the repo its records carry.
+    return Pins(tiers=tiers, missing=_missing(store, ids.named, flt) + (unknown if not referring else []))
+
+
+def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[list[int], list[str]]:
+    """The row of the record whose id is ``wanted``, or whose id alone starts
+    with it (as ``kbsearch show`` takes it), within ``flt``; else ``wanted``
+    as missing when it is no id but begins as stored ids do (``card/``)."""
+    if wanted is None:
+        return [], []
+    rowid = store.rowids_of([wanted]).get(wanted)
+    if rowid is None and "/" not in wanted:  # a word, not an id's start (MoE, 2.4x)
+        return [], []
+    if rowid is None:
+        starting = store.ids_with_prefix(wanted, 2)
+        if len(starting) > 1:  # the start of several ids: a search, as typed
+            return [], []
+        rowid = store.rowids_of(starting).get(starting[0]) if starting else None
+    if rowid is not None:
+        kept = store.restrict([rowid], flt)
+        return kept, [] if kept else [wanted]
+    return [], [wanted] if store.ids_with_prefix(wanted.split("/")[0] + "/", 1) else []
 
 
 def _missing(store: Store, named: list[str], flt: SearchFilter) -> list[str]:

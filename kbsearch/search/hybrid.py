@@ -121,7 +121,7 @@ def search(
     ranked = rank(store, found, terms, vector, mode, fusion, reads)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads)
-    ranked = _pin_first(pins, ranked, only=ids_alone(query))[:k]
+    ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]
     hits = _hits(store, ranked, terms, exact.all())
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
@@ -190,7 +190,11 @@ def _weighted(
             cosine[rowid] = score
             dense[rowid] = (score, idx)
     parts = reads.parts(sorted(cosine.keys() | set(lexical_side)))
-    weights = reads.store.term_weights(terms, [f"{main}\n{meta}" for main, meta in parts.values()])
+    sample = [f"{main}\n{meta}" for main, meta in parts.values()]
+    weights = reads.store.term_weights(terms, sample)
+    # A function word (with, and) counts in the whole as before, but is never found: no score of its own.
+    unused = QueryTerms([w for w in terms.function if len(w) > 2], [w for w in terms.function if len(w) == 2])
+    weights |= {"\0" + w: weight for w, weight in reads.store.term_weights(unused, sample).items()}
     query_language = _query_language(terms)
     coverage = {
         rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion)
@@ -336,7 +340,7 @@ def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str
                 source=head.source,
                 arxiv_ids=head.arxiv_ids,
                 cited_ids=head.cited_ids,
-                matched_ids=[e for e in exact if e in carried],
+                matched_ids=[head.id] * (row.exact == "record") + [e for e in exact if e in carried],
                 exact=row.exact,
                 lift=row.lift,
                 item_of=row.item_of,

@@ -9,12 +9,14 @@ of them. Two records are taken for one item, as the dedupe rules take them,
 when their titles lead with the same rare coined name (TriAttention …,
 When2Think: …), or when both are about one and the same arXiv id alone.
 A leading name held by more than ``max(5, 1%)`` titles names a topic (vLLM),
-not an item.
+not an item. A living-doc section is no member of an item, nor its head, even
+when it lists one paper alone: it is the topic's overview (``similar`` and
+``check`` never take it for the same item), so it is listed at its own score.
 """
 
 from __future__ import annotations
 
-from kbsearch.records import RecordHead
+from kbsearch.records import Kind, RecordHead
 from kbsearch.store import SearchFilter, Store
 from kbsearch.text.textsim import head_names
 
@@ -31,7 +33,7 @@ def same_item(store: Store, leaders: list[int], flt: SearchFilter) -> dict[int, 
     found: dict[int, int] = {}
     for place, leader in enumerate(leaders):
         head = heads.get(leader)
-        if head is None:
+        if head is None or head.kind is Kind.doc_section:
             continue
         for rowid in store.restrict(_siblings(store, head, limit), flt):
             if rowid not in found and rowid not in leaders[: place + 1]:
@@ -48,7 +50,8 @@ def _siblings(store: Store, head: RecordHead, limit: int) -> list[int]:
     return [
         rowid
         for rowid, other in heads.items()
-        if (names & head_names(other.title)) or (len(head.arxiv_ids) == 1 and other.arxiv_ids == head.arxiv_ids)
+        if other.kind is not Kind.doc_section
+        and ((names & head_names(other.title)) or (len(head.arxiv_ids) == 1 and other.arxiv_ids == head.arxiv_ids))
     ]
 
 

@@ -37,6 +37,7 @@ from kbsearch.store.lexical_counts import PendingCounts
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, LexicalPlan, rarest_within
 from kbsearch.text.figures import in_one_spelling, with_figures
 from kbsearch.text.folding import fold, normal_form
+from kbsearch.text.function_words import content_words
 from kbsearch.text.ids import extract_urls, record_github_repos
 from kbsearch.text.textsim import is_coined
 
@@ -100,6 +101,7 @@ class QueryTerms:
     words: list[str] = field(default_factory=list)
     """Other capitalised Latin words of a query holding Chinese (``Quill 量化掉了几分``), folded:
     there a word in Latin letters is most likely a name; rare ones count as names in hybrid search."""
+    function: list[str] = field(default_factory=list)  # and, with: no terms; in the coverage's whole, never found
 
     def all(self) -> list[str]:
         return self.long + self.short
@@ -110,7 +112,8 @@ def query_terms(query: str) -> QueryTerms:
 
     A run of Chinese characters becomes its overlapping three-character pieces,
     so a reworded sentence still matches on the phrases it shares; any other
-    token is matched whole. Tokens of one or two characters go to ``short``.
+    token is matched whole. Tokens of one or two characters go to ``short``;
+    English function words (and, with, the) are no terms.
     Terms are folded as the index's text is (``kbsearch.text.folding``), and
     figures are spelled as the index adds them (``10.7 倍`` is ``10.7x``:
     ``kbsearch.text.figures``).
@@ -120,12 +123,9 @@ def query_terms(query: str) -> QueryTerms:
     names: list[str] = []
     words: list[str] = []
     text = in_one_spelling(_GITHUB_HOST.sub("", _SCHEME.sub("", normal_form(query))))
-    for match in _TOKEN.finditer(text):
-        token = match.group(0)
-        if not _CJK_RUN.fullmatch(token):
-            token = token.strip(_EDGE_PUNCT)
-        if not token:
-            continue
+    tokens = [t if _CJK_RUN.fullmatch(t) else t.strip(_EDGE_PUNCT) for t in _TOKEN.findall(text)]
+    tokens, function = content_words([t for t in tokens if t])  # and, with, the: no terms (text.function_words)
+    for token in tokens:
         if _looks_coined(token):
             names.append(fold(token))
         elif _looks_named(token) and _CJK_RUN.search(text):
@@ -140,9 +140,8 @@ def query_terms(query: str) -> QueryTerms:
         # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
         # nearly every English record: it says nothing next to longer terms.
         short = [t for t in short if len(t) > 1 or not t.isascii()]
-    return QueryTerms(
-        long=_unique(long)[:MAX_TERMS], short=_unique(short)[:MAX_TERMS], names=_unique(names), words=_unique(words)
-    )
+    long, short = _unique(long)[:MAX_TERMS], _unique(short)[:MAX_TERMS]
+    return QueryTerms(long, short, _unique(names), _unique(words), _unique([fold(t) for t in function]))
 
 
 def _looks_coined(token: str) -> bool:
