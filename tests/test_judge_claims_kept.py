@@ -122,7 +122,9 @@ def test_claim_said_weighs_the_same_item_records_else_the_claims_nearest_passage
 
     monkeypatch.setattr(check_module, "judge_said", spy)
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
-    fresh = {"id": "i-new", "title": "Paged prefix sharing", "text": "prefix pages are shared across tenants"}
+    # Untitled, as the digests are: a title naming no system the known titles name would set
+    # those records apart (``rules.different_names``, read both ways) and leave no passage to weigh.
+    fresh = {"id": "i-new", "title": "", "text": "prefix pages are shared across tenants"}
     with _kb(tmp_path, judge_encoder(), TOKENS) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         kb.check(str(write_jsonl(tmp_path / "repeat.jsonl", [repeat])), config=config)
@@ -212,9 +214,9 @@ def test_a_new_item_s_claims_are_judged_in_one_run_against_kept_record_batches(
             return super().encode(texts)
 
     config = _config(COVERED)
-    fresh = {
+    fresh = {  # untitled: see the test above
         "id": "i-new",
-        "title": "Paged prefix sharing",
+        "title": "",
         "text": "Prefix pages are shared. The KV cache hit rate doubles.",
     }
     with _kb(tmp_path, Recording("fakejudge", 32), TOKENS) as kb:
