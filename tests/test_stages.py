@@ -16,6 +16,9 @@ from kbsearch.text.stages import Stage, moved_on, stage_said
         ("目前看到的状态是 review 中", Stage.REVIEW, True),
         ("The PR was merged into main last night", Stage.MERGED, True),
         ("PR 已合入主分支", Stage.MERGED, True),
+        ("向 TileMesh 提交的 PR 仍在 review", Stage.REVIEW, True),
+        ("这个特性已合进 vLLM 主分支", Stage.MERGED, True),
+        ("The kernel landed in main on Monday", Stage.MERGED, True),
         ("It ships in release 1.3 next to the FP8 kernels", Stage.RELEASED, True),
         ("vLLM 0.27 ships the FP4 KV cache", Stage.RELEASED, True),
         ("SGLang now ships a Rust router", Stage.RELEASED, True),
@@ -61,6 +64,8 @@ def test_a_negated_or_future_stage_is_still_before_it() -> None:
         "自适应学习计划在训练中调整数据配比",  # a learning schedule
         "测试版本：vLLM v0.24.x，SGLang v0.5.x",  # the versions tested
         "将相邻 KV 块合并到一个共享池中",  # combining blocks, not merging code
+        "把两个相邻页合进一个大页",  # 合进 a page, not a branch
+        "We review prior work on cache eviction",
         "The proposed method merges adjacent tokens before attention",
         "We build a prototype and discuss its limitations",
         "The agent plans to call a tool before answering",

@@ -12,12 +12,16 @@ import pytest
 from test_claim_lines import claim, lines
 from test_claim_said import ALWAYS, ENCODER, record, said
 
-from kbsearch.text.stages import untold
+from kbsearch.dedupe.rules import Embedded
+from kbsearch.records import Kind, Record
+from kbsearch.text.stages import stage_said, untold
 
 SHIPS = "the FP4 cache merged in PR #881 ships in the v2.1 release and is on by default"
 OPENED = "代码已开源（GitHub quillkit/quillkit）"
 MERGED_PR = "我们提交的 PR #18234 已被上游合入主分支，下个版本将恢复默认值"
 FIXED = "Fixes a throughput regression in the new scheduler for long prompts"
+MERGED = "TileMesh 的前缀缓存页复用已合进 vLLM 主分支，随 0.9.2 发布"
+TITLE = "TileMesh：Agent 循环复用前缀缓存页"
 
 
 @pytest.mark.parametrize(
@@ -47,14 +51,11 @@ def test_a_stage_or_fix_no_record_tells_is_untold(claim_text: str, records: list
         (SHIPS, ["Released in v2.2, the FP4 cache halves memory"]),  # a later release tells this one
         # A stage told elsewhere in the record is moved_on's, on the passage weighed: it may be another's.
         ("the FP4 cache ships in the v2.1 release", ["FP4 cache halves memory", "A TensorRT-LLM PR is in review"]),
-        # A pull request the claim names: a record naming it, or telling the same stage reached.
-        (MERGED_PR, ["临时设回 block_size=16", "PR #18234 仍在 review 中"]),
+        # A pull request the claim names, merged where a record tells it so.
         (MERGED_PR, ["临时设回 block_size=16", "上游修复已合入主分支"]),
-        # Keyed by its project where both name one, else by the number alone.
-        ("vLLM PR #18234 已被合入主分支", ["vllm-project/vllm#18234 仍在 review 中"]),
-        ("SGLang 的 PR #18234 已合入", ["SGLang PR #18234 is in review"]),
-        ("vLLM PR #18234 已被合入主分支", ["PR #18234 仍在 review 中"]),
-        (MERGED_PR, ["SGLang PR #18234 仍在 review 中"]),
+        # A project the claim names, at the claim's stage in one record, in review in another.
+        (MERGED, [TITLE, "向 vLLM 提交的 PR 正在 review", "已合入 vLLM 主分支，随 0.9.2 发布"]),
+        (MERGED, [TITLE, "A pull request to SGLang is in review"]),  # another project's stage
         ("It ships as a plugin for vLLM", ["Installs as a vLLM plugin"]),  # packaging, not a release
         (SHIPS, ["FP4 cache on by default in v2.1"]),  # names the version it ships in
         (OPENED, ["提出依赖图规划，并开源代码以促进研究"]),  # a release in looser words
@@ -117,3 +118,44 @@ def test_an_untold_stage_says_the_records_never_tell_it_not_an_earlier_stage() -
     untold_line = claim(False, 0.7).model_copy(update={"moved_on": "unstated → released"})
     [line] = lines(untold_line)
     assert "0.70 ≥ 0.50, but its records never tell that [moved on: unstated → released]" in line
+
+
+@pytest.mark.parametrize(
+    ("claim_text", "records", "moved"),
+    [
+        # Probe 11: tom's "已合入 SGLang 主分支，随 0.6.1 发布" was known from spark's title, the
+        # record's "向 SGLang 提交的 PR 正在 review" (and jay's "under review") in other passages.
+        (MERGED, [TITLE, "向 vLLM 提交的 PR 正在 review"], "review → released"),
+        (MERGED, [TITLE, "Status: pull request to vLLM under review"], "review → released"),
+        ("TileMesh landed in vLLM main", [TITLE, "TileMesh 尚未合入 vLLM"], "not yet merged → merged"),
+        # A pull request the claim names, by its number, keyed by its project where both name one.
+        (MERGED_PR, ["临时设回 block_size=16", "PR #18234 仍在 review 中"], "review → merged"),
+        ("vLLM PR #18234 已被合入主分支", ["vllm-project/vllm#18234 仍在 review 中"], "review → merged"),
+        ("SGLang 的 PR #18234 已合入", ["SGLang PR #18234 is in review"], "review → merged"),
+        ("vLLM PR #18234 已被合入主分支", ["PR #18234 仍在 review 中"], "review → merged"),
+        (MERGED_PR, ["SGLang PR #18234 仍在 review 中"], "review → merged"),
+    ],
+)
+def test_a_later_stage_of_what_a_record_tells_in_another_passage_is_new(
+    claim_text: str, records: list[str], moved: str
+) -> None:
+    assert untold(claim_text, records) == moved
+
+
+def test_a_merge_a_record_saw_in_review_is_new_whichever_passage_is_weighed() -> None:
+    """Probe 11: the passage weighed (spark's title and TLDR) tells no stage; the PR in review
+    is in a key point of spark's and of jay's record, so neither moved_on nor "unstated" fired."""
+    tldr = "TileMesh 让 Agent 每一步复用前缀缓存页"
+    spark = _with_text("spark", TITLE, tldr, "多轮轨迹上首 token 延迟降低 40%", "向 vLLM 提交的 PR 正在 review")
+    jay = _with_text("jay", "TileMesh prefix page reuse", "Shares prefix pages", "Pull request to vLLM under review")
+    status = said(MERGED, spark, jay, same={"spark", "jay"}, shape=ALWAYS)
+    assert stage_said(status.best_text) is None  # type: ignore[attr-defined]
+    assert not status.known and status.moved_on == "review → released"  # type: ignore[attr-defined]
+    latency = said("多轮轨迹上首 token 延迟降低 40%", spark, jay, same={"spark", "jay"}, shape=ALWAYS)
+    assert latency.known  # type: ignore[attr-defined]
+
+
+def _with_text(rid: str, title: str, text: str, *claims: str) -> Embedded:
+    """A record of a TLDR and key points, as a briefing's increment is read."""
+    rec = Record(id=rid, kind=Kind.increment, title=title, text=text, claims=list(claims))
+    return Embedded(rec, ENCODER.encode(rec.passages()))

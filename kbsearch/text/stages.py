@@ -21,7 +21,9 @@ stage either tells: it contradicts the passage it shares its words with.
 A claim that tells a stage reached or a fix ("Fixes a throughput regression", "修复了
 长 prompt 下的吞吐回归") that no record of its item tells at all is news too, however
 near its words are to a passage that tells none (``untold``): "代码已开源" was known from
-a card's title that never mentions code. A fix is read only with what it fixes (a bug,
+a card's title that never mentions code. So is a later stage than any record tells of a
+project or pull request the claim names, in whichever passage: "已合入 SGLang 主分支" was
+known from a title while the record's key point said "向 SGLang 提交的 PR 正在 review". A fix is read only with what it fixes (a bug,
 a regression, a crash): 修复 alone is also image restoration.
 """
 
@@ -78,10 +80,15 @@ _CHINESE: dict[Stage, list[str]] = {
         r"计划(?:于|将|支持|开源|发布|合入)|(?:列入|进入)路线图|路线图上|原型阶段|准备(?:引入|支持|合入)",
     ],
     Stage.REVIEW: [
-        r"review ?中|(?:PR|合并请求)[^，。；,.;]{0,10}(?:审核|评审|审查)中",
+        # "正在 review": a pull request's review, in the English word Chinese digests keep for it.
+        r"review ?中|(?:正在|仍在|还在|尚在) ?review|(?:PR|合并请求)[^，。；,.;]{0,10}(?:审核|评审|审查)中",
         r"待合入|待合并|测试版(?!本)|预览版|公测",
     ],
-    Stage.MERGED: [r"合入|已合并|被合并|PR ?合并|(?:合并|合)(?:进|到|入)主(?:分支|干|线)"],
+    Stage.MERGED: [
+        r"合入|已合并|被合并|PR ?合并|(?:合并|合)(?:进|到|入)主(?:分支|干|线)",
+        # 合进 a branch or upstream ("已合进 SGLang 主分支"), not blocks combined into one.
+        r"合进(?=[^，。；,.;]{0,16}(?:主分支|主干|主线|上游|\b(?:main|master)\b))",
+    ],
     Stage.RELEASED: [
         r"发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA",
         # Open-sourced, or the code made public, with the word that says so: "尚未开源" and
@@ -226,17 +233,60 @@ def untold(claim: str, records: list[str]) -> str | None:
     something else ("低于 60% 阻断发布" is no release of the PR; ``_tells``). A project's
     track only: a paper's record seldom tells its venue, and a
     claim names one in passing ("the camera-ready version keeps 71.2%, as the preprint");
-    and "ships as a plugin" tells how it is packaged, not a release."""
+    and "ships as a plugin" tells how it is packaged, not a release. Or "<earlier> → <later>"
+    when what the records tell of a project or pull request the claim names is earlier and
+    none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
     now = stage_said(_PACKAGING.sub(" ", claim))
     if now is not None and now.reached and not any(_tells(now, _unnamed_pulls(claim, records), t) for t in records):
         loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
         if not loosely_told:
             return f"{UNSTATED} → {_label(now)}"
+    if now is not None and now.reached and (overtaken := _overtaken(now, claim, records)) is not None:
+        return overtaken
     fixed = _FIX.search(claim)
     not_yet = fixed is not None and _NOT_YET.search(claim[max(0, fixed.start() - 24) : fixed.start()])
     if fixed is not None and not not_yet and not any(_FIX_TOLD.search(text) for text in records):
         return f"{UNSTATED} → fixed"
     return None
+
+
+_PROJECT = re.compile(r"(?<![\w.+-])[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*")
+_CLAUSE_END = re.compile(r"[，。；;！？!?\n]|[,.:：](?=\s|$)")
+
+
+def _projects(text: str) -> set[str]:
+    """The projects ``text`` names, lower-cased: Latin words that mix cases inside (SGLang, vLLM,
+    PageWeaver, TensorRT-LLM), not a sentence's first word ("Status") nor an acronym (PR, KV)."""
+    words = (w for w in _PROJECT.findall(text) if any(c.islower() for c in w))
+    return {w.lower() for w in words if any(c.isupper() for c in w[1:])}
+
+
+def _clause(text: str, match: re.Match[str]) -> str:
+    """The clause of ``text`` around ``match``: "向 SGLang 提交的 PR 正在 review", not its record."""
+    ends = [m.start() for m in _CLAUSE_END.finditer(text)]
+    start = max((e + 1 for e in ends if e < match.start()), default=0)
+    return text[start : min((e for e in ends if e >= match.end()), default=len(text))]
+
+
+def _overtaken(now: StageSaid, claim: str, records: list[str]) -> str | None:
+    """ "<earlier> → <later>" when ``records`` tell an earlier stage, in a clause naming a project
+    or pull request the claim names, and none tells ``now`` or a later one anywhere: the pull
+    request to SGLang the records saw in review has been merged into SGLang, whichever passage
+    of theirs the claim is weighed against. A stage in a clause naming none of the claim's
+    stays ``moved_on``'s, on the passage weighed: it may be another's (a TensorRT-LLM PR)."""
+    named, said = _projects(claim), []
+    pulled, rest = _pulls(claim)
+    pulls = [*pulled, *((None, number) for number in _PULL.findall(rest))]
+    for text in records:
+        for match in _MENTION.finditer(text):
+            then, clause = _read(text, match), _clause(text, match)
+            if then.reached and then.stage >= now.stage:
+                return None
+            if named & _projects(clause) or any(_names(project, number, clause) for project, number in pulls):
+                said.append(then)
+    reached = [s for s in said if s.reached]
+    latest = max(reached, key=lambda s: s.stage) if reached else min(said, key=lambda s: s.stage, default=None)
+    return f"{_label(latest)} → {_label(now)}" if latest is not None and now.rank > latest.rank else None
 
 
 _PULL = re.compile(
