@@ -76,7 +76,7 @@ def test_a_bound_or_a_bad_value_is_refused_in_one_line_in_the_clis_words(service
         said_over_http = "; ".join(filter(None, [answer.json()["error"], answer.json()["hint"]]))  # apart
         assert answer.status_code == 422 and said_over_http.startswith(said), answer.text
         text = tool.content[0].text
-        assert tool.is_error and "\n" not in text and text.startswith(f"Error executing tool {operation}: {said}"), text
+        assert tool.is_error and "\n" not in text and text.startswith(f"bad_request: {said}"), text
 
 
 def test_the_mcp_server_names_its_version(service: Service) -> None:

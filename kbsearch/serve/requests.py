@@ -38,16 +38,11 @@ class Body(BaseModel):
         return value
 
 
-def first_problem(err: ValidationError, fields: Iterable[str] = ()) -> str:
-    """A validation error as one line (``problem``'s message, then its hint), as the MCP tools say it."""
-    message, hint = problem(err, fields)
-    return f"{message}; {hint}" if hint else message
-
-
 def problem(err: ValidationError, fields: Iterable[str] = ()) -> tuple[str, str | None]:
-    """A validation error as (message, hint): the field, then what is wrong with it, a
-    bound or a choice in the CLI's words (``k must be at most 1000, not 5000``; ``ask for
-    fewer``), not pydantic's (``k: Input should be less than or equal to 1000``).
+    """A validation error as (message, hint), as the JSON API and the MCP tools say it: the
+    field, then what is wrong with it, a bound or a choice in the CLI's words (``k must be at
+    most 1000, not 5000``; ``ask for fewer``), not pydantic's (``k: Input should be less
+    than or equal to 1000``).
     ``fields``: the body's, to name the one a misspelt field is close to (``sinse``: since)."""
     errors = err.errors()
     # A field taking one value or a list (``kind``) fails both ways: say what is

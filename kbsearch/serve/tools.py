@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from kbsearch import __version__
@@ -24,6 +24,7 @@ from kbsearch.errors import KbError
 from kbsearch.limits import DEFAULT_LIMITS
 from kbsearch.records import Kind, Record
 from kbsearch.responses import Listing, SearchMode, SearchResponse, Stats
+from kbsearch.serve.failures import META_KEY, Failure, bad_request, failure_of
 from kbsearch.serve.requests import (
     MAX_K,
     CheckRequest,
@@ -32,7 +33,7 @@ from kbsearch.serve.requests import (
     SearchRequest,
     ShowRequest,
     SimilarRequest,
-    first_problem,
+    problem,
 )
 from kbsearch.serve.service import Service
 from kbsearch.serve.summary import CheckSummary, DetailField, tool_answer
@@ -86,9 +87,10 @@ AsOf = Annotated[
 
 
 class _Server(MCPServer):
-    """The SDK's server, but a call whose arguments its schema refuses gets one line
-    naming the field, as the JSON API's ``first_problem`` says it (``k must be at most
-    1000, not 5000; ask for fewer``), not pydantic's report of several lines."""
+    """The SDK's server, but a refused call says so as the JSON API does, in one line
+    starting with a stable code (``failures``): arguments its schema refuses name the
+    field as ``requests.problem`` says it (``k must be at most 1000, not 5000; ask for
+    fewer``), not pydantic's report of several lines."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -96,9 +98,29 @@ class _Server(MCPServer):
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as err:
-            if isinstance(err, UnexpectedToolError) or not isinstance(err.__cause__, ValidationError):
+            failure = _failure(err)
+            if failure is None:
                 raise
-            raise ToolError(f"Error executing tool {name}: {first_problem(err.__cause__)}") from err.__cause__
+            text = TextContent(type="text", text=failure.one_line())
+            return CallToolResult(content=[text], is_error=True, _meta={META_KEY: failure.meta()})
+
+
+class Refused(ToolError):
+    """A call refused with a ``Failure``: its code, message and hint."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.one_line())
+        self.failure = failure
+
+
+def _failure(err: ToolError) -> Failure | None:
+    """What the call's error says to the agent; None for one the SDK says best (a crash, no such tool)."""
+    for cause in (err, err.__cause__):
+        if isinstance(cause, Refused):
+            return cause.failure
+    if isinstance(err, UnexpectedToolError) or not isinstance(err.__cause__, ValidationError):
+        return None
+    return bad_request(*problem(err.__cause__))
 
 
 def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
@@ -155,7 +177,7 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         replaces a stored record under an item's id only when it is an earlier version of the same item (or
         with `replace`); removes nothing. Accepting the same text again changes nothing more."""
         request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True, replace=replace)
-        return tool_answer(await _call(lambda: service.check(request, access_of(ctx))), detail)
+        return tool_answer(await _call(lambda: service.check(request, access_of(ctx)), service.lock_timeout), detail)
 
     @mcp.tool(annotations=READS)
     async def show(id: Annotated[str, Field(description="a record id, as search and list give it")]) -> Record:
@@ -222,11 +244,11 @@ def _valid(model: type[M], **fields: object) -> M:
     try:
         return model.model_validate(fields)
     except ValidationError as err:
-        raise ToolError(first_problem(err)) from err
+        raise Refused(bad_request(*problem(err))) from err
 
 
-async def _call(operation: Callable[[], Awaitable[T]]) -> T:
+async def _call(operation: Callable[[], Awaitable[T]], lock_timeout: float | None = None) -> T:
     try:
         return await operation()
     except KbError as err:
-        raise ToolError(err.one_line()) from err
+        raise Refused(failure_of(err, lock_timeout=lock_timeout)) from err

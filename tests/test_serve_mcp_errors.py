@@ -1,0 +1,83 @@
+"""An MCP tool error says what the JSON API's says, so that an agent can act (a new
+user's probe): a busy server said no retry time over MCP (the JSON API: 503, Retry-After),
+and a writer lock's timeout named an environment variable a remote agent cannot set.
+Fake encoder."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from filelock import FileLock
+from mcp import Client
+from serve_support import BRIEFING, AsgiClient, build_index, service_for
+
+from kbsearch.kb import LOCK_NAME, KnowledgeBase
+from kbsearch.serve.failures import CODES, META_KEY
+from kbsearch.serve.http import build_app
+from kbsearch.serve.service import Service
+from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
+from kbsearch.serve.tools import build_mcp
+
+NEW = "Zorblax serves seven adapters\n- Zorblax serves 7 LoRA adapters on one GPU"
+
+
+@pytest.fixture
+def service(fake_models: Path, tmp_path: Path) -> Iterator[Service]:
+    service = service_for(build_index(tmp_path), lock_timeout=0.2)
+    yield service
+    service.close()
+
+
+def mcp(service: Service, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    async def run() -> list[Any]:
+        async with Client(build_mcp(service, lambda ctx: Access.write)) as client:
+            return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+    return asyncio.run(run())
+
+
+def post(service: Service, operation: str, body: dict[str, Any]) -> Any:
+    tokens, _ = Tokens.in_folder(service.root)
+    client = AsgiClient(build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024))
+    token = (service.root / READ_TOKEN).read_text().strip()
+    return client.post(f"/api/{operation}", json=body, headers={"Authorization": f"Bearer {token}"})
+
+
+def said(result: Any) -> dict[str, Any]:
+    assert result.is_error and result.meta is not None, result
+    return result.meta[META_KEY]
+
+
+def test_a_busy_writer_says_when_to_retry_and_the_servers_setting(service: Service) -> None:
+    body = {"text": BRIEFING, "path": "inbox/stephen/2026-09-21-inference-e1prep.md"}
+    with FileLock(str(service.root / LOCK_NAME)):
+        (busy,) = mcp(service, [("accept", body)])
+    error, text = said(busy), busy.content[0].text
+    assert error["code"] == "busy" and error["status"] == 503 and isinstance(error["retry_after"], int)
+    assert text.startswith("busy: ") and f"retry in {error['retry_after']}s" in text and "\n" not in text
+    # A remote agent cannot set the server's environment: the server's own setting, named.
+    assert "KBSEARCH_LOCK_TIMEOUT" not in text and "waits 0.2s" in text and "--lock-timeout" in text
+    with KnowledgeBase.open(service.root) as kb:
+        assert kb.stats().records == 4
+
+
+def test_every_tool_error_starts_with_its_code(service: Service) -> None:
+    missing, unknown_pair, empty, bound = mcp(
+        service,
+        [
+            ("show", {"id": "nope"}),
+            ("explain", {"a": "tri-jay", "b": "nope"}),
+            ("check", {"text": "  \n"}),
+            ("search", {"query": "KV", "k": 5000}),
+        ],
+    )
+    assert [said(r)["code"] for r in (missing, unknown_pair, empty, bound)] == [
+        "not_found", "not_found", "bad_request", "bad_request"
+    ]  # fmt: skip
+    for result in (missing, unknown_pair, empty, bound):
+        text = result.content[0].text
+        assert text.split(":")[0] in CODES and "\n" not in text, text
