@@ -1,5 +1,7 @@
-"""An MCP tool error says what the JSON API's says, so that an agent can act (a new
-user's probe): a busy server said no retry time over MCP (the JSON API: 503, Retry-After),
+"""An MCP tool refuses what the JSON API refuses, and says it so that an agent can act
+(a new user's probe): an unknown or misspelt argument was ignored (`search {"sinse": …}`
+ran unfiltered; `check {"accept": true}` answered `accepted: []` and stored nothing,
+silently); a busy server said no retry time over MCP (the JSON API: 503, Retry-After),
 and a writer lock's timeout named an environment variable a remote agent cannot set.
 Fake encoder."""
 
@@ -50,6 +52,37 @@ def post(service: Service, operation: str, body: dict[str, Any]) -> Any:
 def said(result: Any) -> dict[str, Any]:
     assert result.is_error and result.meta is not None, result
     return result.meta[META_KEY]
+
+
+@pytest.mark.parametrize(
+    ("operation", "body", "message", "hint"),
+    [
+        ("search", {"query": "KV", "sinse": "2026-09-01"}, "sinse: no such field", "did you mean since?"),
+        ("check", {"text": NEW, "pth": "a.md"}, "pth: no such field", "did you mean path?"),
+        ("explain", {"a": "tri-jay", "b": "tri-spark", "asof": "2026-09-18"}, "asof: no such field", "as_of"),
+    ],
+)
+def test_a_misspelt_argument_is_refused_as_the_json_api_refuses_it(
+    service: Service, operation: str, body: dict[str, Any], message: str, hint: str
+) -> None:
+    (called,) = mcp(service, [(operation, body)])
+    error = said(called)
+    assert error["code"] == "bad_request" and error["error"] == message and hint in error["hint"]
+    assert called.content[0].text == f"bad_request: {message}; {error['hint']}"
+    answer = post(service, operation, body)
+    assert answer.status_code == 422 and answer.json()["error"] == message and hint in answer.json()["hint"]
+
+
+def test_check_with_accept_points_to_the_accept_tool_and_stores_nothing(service: Service) -> None:
+    accept_in_check, replace_in_check, extra = mcp(
+        service,
+        [("check", {"text": NEW, "accept": True}), ("check", {"text": NEW, "replace": True}), ("stats", {"x": 1})],
+    )
+    for refused in (accept_in_check, replace_in_check):
+        assert said(refused)["code"] == "bad_request" and "accept tool" in said(refused)["hint"]
+    assert said(extra)["error"] == "x: no such field"
+    with KnowledgeBase.open(service.root) as kb:
+        assert kb.stats().records == 4
 
 
 def test_a_busy_writer_says_when_to_retry_and_the_servers_setting(service: Service) -> None:

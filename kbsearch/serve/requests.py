@@ -67,11 +67,16 @@ def problem(err: ValidationError, fields: Iterable[str] = ()) -> tuple[str, str 
         why = f" ({ctx['error']})" if "error" in ctx else ""
         return f"{where}: {value!r} is not a date{why}", "write YYYY-MM-DD, like 2026-09-19"
     if first["type"] == "extra_forbidden" and len(names) == 1:
-        known = list(fields)
-        meant = difflib.get_close_matches(where, known, n=1, cutoff=0.6)
-        hint = f"did you mean {meant[0]}?" if meant else ("its fields are " + ", ".join(known) if known else None)
-        return f"{where}: no such field", hint
+        return unknown_field(where, fields)
     return f"{where}: {first['msg']}", None
+
+
+def unknown_field(name: str, fields: Iterable[str]) -> tuple[str, str | None]:
+    """A field the call does not take, as (message, hint): the one it is close to, else all of them."""
+    known = list(fields)
+    meant = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"did you mean {meant[0]}?" if meant else ("its fields are " + ", ".join(known) if known else None)
+    return f"{name}: no such field", hint
 
 
 class FieldsInOrder(ValueError):

@@ -34,6 +34,7 @@ from kbsearch.serve.requests import (
     ShowRequest,
     SimilarRequest,
     problem,
+    unknown_field,
 )
 from kbsearch.serve.service import Service
 from kbsearch.serve.summary import CheckSummary, DetailField, tool_answer
@@ -90,12 +91,14 @@ class _Server(MCPServer):
     """The SDK's server, but a refused call says so as the JSON API does, in one line
     starting with a stable code (``failures``): arguments its schema refuses name the
     field as ``requests.problem`` says it (``k must be at most 1000, not 5000; ask for
-    fewer``), not pydantic's report of several lines."""
+    fewer``), not pydantic's report of several lines; an argument the tool does not
+    take is refused (``sinse: no such field; did you mean since?``), never ignored."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         try:
+            self._known_arguments(name, arguments)
             return await super().call_tool(name, arguments, context)
         except ToolError as err:
             failure = _failure(err)
@@ -103,6 +106,19 @@ class _Server(MCPServer):
                 raise
             text = TextContent(type="text", text=failure.one_line())
             return CallToolResult(content=[text], is_error=True, _meta={META_KEY: failure.meta()})
+
+    def _known_arguments(self, name: str, arguments: dict[str, Any]) -> None:
+        tool = self._tool_manager.get_tool(name)
+        fields = list((tool.parameters.get("properties") or {}) if tool else {})
+        unknown = [argument for argument in arguments if argument not in fields]
+        if tool is None or not unknown:
+            return
+        if name == "check" and unknown[0] in {"accept", "replace"}:
+            raise Refused(bad_request(f"{unknown[0]}: no such field", ACCEPT_INSTEAD))
+        raise Refused(bad_request(*unknown_field(unknown[0], fields)))
+
+
+ACCEPT_INSTEAD = "check never stores: call the accept tool with the same text and path to store the items"
 
 
 class Refused(ToolError):
