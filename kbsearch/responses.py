@@ -14,7 +14,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
@@ -24,13 +24,20 @@ Tier = Literal["record", "card", "about", "overview", "cites", "ref"]
 """How a record carries an exact identifier from the query (see ``kbsearch.search.exact``)."""
 
 
+class Described(BaseModel):
+    """A result whose fields' docstrings are its JSON schema's descriptions (the MCP tools'
+    output schemas, /api/openapi.json): an agent reads what a field means beside the field."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+
 class SearchMode(StrEnum):
     dense = "dense"
     lexical = "lexical"
     hybrid = "hybrid"
 
 
-class SearchHit(BaseModel):
+class SearchHit(Described):
     """One result row: the record's fields plus why and how well it matched."""
 
     rank: int
@@ -76,7 +83,7 @@ class SearchHit(BaseModel):
     """A window of the text with the query's terms marked, as spans."""
 
 
-class UnknownFilter(BaseModel):
+class UnknownFilter(Described):
     """A filter value that no stored record has, so that the filter alone
     leaves nothing to find: said beside an empty result, not left to guess."""
 
@@ -97,7 +104,7 @@ class UnknownFilter(BaseModel):
     """For a topic ``within`` an instance: the instances whose records (of ``kinds``) have the topic."""
 
 
-class SearchResponse(BaseModel):
+class SearchResponse(Described):
     query: str
     model: str
     mode: SearchMode = SearchMode.hybrid
@@ -115,7 +122,7 @@ class SearchResponse(BaseModel):
     seconds: float
 
 
-class Stats(BaseModel):
+class Stats(Described):
     index: str
     records: int
     by_kind: dict[str, int]
@@ -143,7 +150,7 @@ class Stats(BaseModel):
     """Rows still to be written or deleted before a write merges the full-text index into one segment."""
 
 
-class ListedRecord(BaseModel):
+class ListedRecord(Described):
     id: str
     kind: str
     instance: str | None
@@ -163,7 +170,7 @@ class ListedRecord(BaseModel):
         )
 
 
-class Listing(BaseModel):
+class Listing(Described):
     records: list[ListedRecord]
     total: int
     """Every record the index holds."""
@@ -174,7 +181,7 @@ class Listing(BaseModel):
     stored record has (as ``SearchResponse.unknown_filters``); else empty."""
 
 
-class Removal(BaseModel):
+class Removal(Described):
     """``kbsearch remove ID…``: what was removed in one transaction."""
 
     removed: list[str]

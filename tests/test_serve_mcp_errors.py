@@ -17,8 +17,9 @@ from filelock import FileLock
 from mcp import Client
 from serve_support import BRIEFING, AsgiClient, build_index, service_for
 
+import kbsearch
 from kbsearch.kb import LOCK_NAME, KnowledgeBase
-from kbsearch.serve.failures import CODES, META_KEY
+from kbsearch.serve.failures import CODES, META_KEY, SERVER_WORDS
 from kbsearch.serve.http import build_app
 from kbsearch.serve.service import Service
 from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
@@ -98,7 +99,7 @@ def test_a_busy_writer_says_when_to_retry_and_the_servers_setting(service: Servi
         assert kb.stats().records == 4
 
 
-def test_every_tool_error_starts_with_its_code(service: Service) -> None:
+def test_every_tool_error_starts_with_its_code_and_names_no_cli_command(service: Service) -> None:
     missing, unknown_pair, empty, bound = mcp(
         service,
         [
@@ -114,3 +115,31 @@ def test_every_tool_error_starts_with_its_code(service: Service) -> None:
     for result in (missing, unknown_pair, empty, bound):
         text = result.content[0].text
         assert text.split(":")[0] in CODES and "\n" not in text, text
+        assert "kbsearch " not in text and "stdin" not in text, text  # the CLI's words, not an agent's
+    assert "list tool" in missing.content[0].text and empty.content[0].text.startswith("bad_request: text is empty")
+
+
+def test_the_cli_words_the_server_rewords_are_still_said() -> None:
+    """Each CLI wording ``SERVER_WORDS`` replaces is still in the source: a hint reworded
+    there must be reworded here too, or it reaches the agent naming a CLI command."""
+    package = Path(kbsearch.__file__).parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in package.rglob("*.py") if p.name != "failures.py")
+    for cli, _ in SERVER_WORDS:
+        assert cli in source, cli
+
+
+def test_the_tools_describe_this_index_and_the_fields_an_agent_reads(service: Service) -> None:
+    async def listing() -> tuple[list[Any], str]:
+        async with Client(build_mcp(service, lambda ctx: Access.read)) as client:
+            return (await client.list_tools()).tools, client.instructions or ""
+
+    tools, instructions = asyncio.run(listing())
+    search = next(tool for tool in tools if tool.name == "search")
+    # Each index has its own writers: no fixed list of them, but where to find them.
+    for described in (instructions, search.input_schema["properties"]["instance"]["description"]):
+        assert "tom, jay" not in described and "stats" in described
+    check = next(tool for tool in tools if tool.name == "check")
+    claim = check.output_schema["$defs"]["ClaimStatus"]["properties"]
+    for field in ("known", "score", "threshold", "restated", "cosine_known"):
+        assert claim[field].get("description"), field
+    assert "cosine_known" in claim["known"]["description"]

@@ -10,11 +10,11 @@ import datetime as dt
 from enum import StrEnum
 from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
-from kbsearch.responses import ListedRecord, UnknownFilter
+from kbsearch.responses import Described, ListedRecord, UnknownFilter
 from kbsearch.text.polarity import why_new
 
 
@@ -51,7 +51,7 @@ class Rule(StrEnum):
     record, or the arXiv ids set apart a record this one is surely the item of: the weaker yields."""
 
 
-class Match(BaseModel):
+class Match(Described):
     """A known record compared with the item under check."""
 
     id: str
@@ -68,6 +68,7 @@ class Match(BaseModel):
     threshold: float
     """The probability at or above which the learned decision says "same item"."""
     same_item: bool
+    """Whether the record is the same item as the one under check (``rule`` says what decided)."""
     rule: Rule
     """What decided ``same_item``: exact evidence, or the learned decision."""
     reasons: list[str] = Field(default_factory=list)
@@ -96,7 +97,7 @@ class Match(BaseModel):
         )
 
 
-class ClaimEvidence(BaseModel):
+class ClaimEvidence(Described):
     """One passage the claim decision weighed: the best of the same-item records', or of the
     others' (a record that says that very fact). With the config, enough to re-decide."""
 
@@ -107,23 +108,22 @@ class ClaimEvidence(BaseModel):
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers of the claim that this passage's record does not carry."""
     key_point: bool = False
-    """The passage is one of its record's own key points (要点), not its title, whole
-    text or a sentence cut from the text: a key point the claim restates carries the
-    numbers it adds as detail, unless one is a figure changed (``claim_numbers.numbers_make_new``)."""
+    """The passage is one of its record's key points (要点), not its title or text: a key point the claim
+    restates carries the numbers it adds as detail, unless one is a figure changed (``numbers_make_new``)."""
     changes_a_figure: bool = False
     """A number the record lacks can be one of its figures changed (8 → 4 H200)."""
     added_counts: bool = False
     """Those numbers only count what the claim adds in detail (``quantities.added_counts``):
     a passage that surely says the claim carries them (``claim_numbers.SURELY_SAID``)."""
     moved_on: str | None = None
-    """"<then> → <now>" when the claim says the item reached a later stage than this
-    passage (else its record) says (``stages.moved_on``): a passage that says it
-    otherwise does not make it known."""
+    """"<then> → <now>" when the claim says the item reached a later stage than this passage
+    (else its record) says (``stages.moved_on``): a passage that says otherwise does not make it known."""
 
 
-class ClaimStatus(BaseModel):
+class ClaimStatus(Described):
     text: str
     known: bool
+    """Said already: ``score`` ≥ ``threshold``, ``cosine_known`` or ``restated``; no new number or stage."""
     score: float
     """The learned probability (0 to 1) that the best passage says the same: a
     passage of a same-item record when one says it, else the closest any."""
@@ -224,7 +224,7 @@ class _Seen(Protocol):
     def date(self) -> dt.date | None: ...
 
 
-class Flag(BaseModel):
+class Flag(Described):
     kind: FlagKind
     message: str
     arxiv_id: str | None = None
@@ -246,7 +246,7 @@ class Flag(BaseModel):
         )
 
 
-class ItemResult(BaseModel):
+class ItemResult(Described):
     """The verdict on one incoming item, with its evidence."""
 
     id: str
@@ -278,7 +278,7 @@ class ItemResult(BaseModel):
     after the item that would also be the same item."""
 
 
-class CheckResult(BaseModel):
+class CheckResult(Described):
     input: str
     model: str
     as_of: dt.date | None
@@ -317,7 +317,7 @@ class CheckResult(BaseModel):
         )
 
 
-class ClusterMember(BaseModel):
+class ClusterMember(Described):
     id: str
     kind: Kind
     title: str
@@ -337,7 +337,7 @@ class ClusterMember(BaseModel):
         return "in doc" if self.kind is Kind.doc_section else "again"
 
 
-class Cluster(BaseModel):
+class Cluster(Described):
     size: int
     first_seen: ClusterMember
     repeats: list[ClusterMember]
@@ -345,7 +345,7 @@ class Cluster(BaseModel):
     instances: list[str] = Field(default_factory=list)
 
 
-class AuditResult(BaseModel):
+class AuditResult(Described):
     model: str
     records: int
     """Records the filter chose (all of them unfiltered): the clusters shown hold
@@ -359,7 +359,7 @@ class AuditResult(BaseModel):
     it (as ``SearchResponse.unknown_filters``); else empty."""
 
 
-class RuleFinding(BaseModel):
+class RuleFinding(Described):
     """What one same-item rule says about two records (``kbsearch explain``)."""
 
     rule: str
@@ -372,7 +372,7 @@ class RuleFinding(BaseModel):
     """The evidence the rule read, with the values and thresholds."""
 
 
-class Neighbours(BaseModel):
+class Neighbours(Described):
     """``kbsearch similar ID``: a stored record's nearest records, each judged as ``check`` judges."""
 
     record: ListedRecord
@@ -384,7 +384,7 @@ class Neighbours(BaseModel):
     seconds: float
 
 
-class Explanation(BaseModel):
+class Explanation(Described):
     """``kbsearch explain A B``: whether two stored records are one item, and what every rule saw."""
 
     a: ListedRecord

@@ -30,6 +30,23 @@ CODES = {
 }
 """Every code a tool error starts with, and what it means for the caller."""
 
+# The CLI's words in a message or hint, and the server's (MCP) words for the same.
+SERVER_WORDS = (
+    ("stdin is empty", "text is empty"),
+    (
+        "pipe a briefing or the text of one increment into 'kbsearch check -'",
+        "send a briefing or one increment as text",
+    ),
+    (
+        "list the ids with 'kbsearch list --format ids' or 'kbsearch list --json'",
+        "the list tool lists the ids; search finds them",
+    ),
+    ("ids are listed by 'kbsearch list --json' and 'search --json'", "the list and search tools give the ids"),
+    ("ids are listed by 'kbsearch list --json'", "the list tool lists the ids"),
+    ("pass --replace", "pass replace: true to the accept tool"),
+    ("use 'kbsearch check' for a text", "use the check tool for a text"),
+)
+
 
 @dataclass(frozen=True)
 class Failure:
@@ -62,8 +79,8 @@ def bad_request(message: str, hint: str | None = None) -> Failure:
 
 
 def failure_of(err: KbError, *, lock_timeout: float | None = None) -> Failure:
-    """``err`` as the server says it to an agent, with the JSON API's status."""
-    message, hint = err.message, err.hint
+    """``err`` as the server says it to an agent: the JSON API's status, in the server's words."""
+    message, hint = _server_words(err.message) or err.message, _server_words(err.hint)
     where = {name: value for name, value in (("path", err.path), ("line", err.line)) if value is not None}
     if isinstance(err, Busy):
         seconds = max(1, round(err.retry_after))
@@ -86,3 +103,11 @@ def failure_of(err: KbError, *, lock_timeout: float | None = None) -> Failure:
     if isinstance(err, Forbidden):
         return Failure("forbidden", 403, message, hint, None, where)
     return Failure("bad_request", 400, message, hint, None, where)
+
+
+def _server_words(text: str | None) -> str | None:
+    if text is None:
+        return None
+    for cli, server in SERVER_WORDS:
+        text = text.replace(cli, server)
+    return text

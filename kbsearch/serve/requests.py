@@ -91,7 +91,9 @@ class Filters(Body):
     """``--kind``, ``--instance``, ``--topic``, ``--section``, ``--since``, ``--until``."""
 
     kind: list[Kind] = Field(default_factory=list, description="only these kinds (one kind, or a list)")
-    instance: str | None = Field(default=None, description="only records by this writer (tom, jay, spark, stephen)")
+    instance: str | None = Field(
+        default=None, description="only records by this writer (an instance, as stats lists this index's writers)"
+    )
     topic: str | None = Field(default=None, description="only this topic (inference, llm-infra, …)")
     section: str | None = Field(default=None, description="only records whose section contains this text")
     since: dt.date | None = Field(default=None, description="only records dated on or after this day")

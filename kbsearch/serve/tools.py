@@ -3,8 +3,9 @@
 Each tool returns the document the CLI prints with ``--json`` (as structured
 content, and as JSON text for clients that read only text), but for ``check``
 and ``accept``, which answer a summary of it (``summary``). A ``KbError``
-becomes a tool error carrying its one-line message and hint, which is what
-an agent needs to correct the call.
+becomes a tool error carrying its code, one-line message and hint in the
+server's words (``failures``), which is what an agent needs to correct the
+call or to know when to send it again.
 """
 
 from __future__ import annotations
@@ -45,17 +46,18 @@ M = TypeVar("M", bound=BaseModel)
 LIMITS = DEFAULT_LIMITS
 
 INSTRUCTIONS = f"""\
-kbsearch is the team's knowledge base of E1 briefings (预消化简报) written by the instances tom, jay, \
-spark and stephen, of paper cards and of living-document sections, searchable in Chinese and English \
-alike. Use `search` to find what is known about a topic, paper or number; `check` before writing an \
-increment, to learn whether it is NEW, an UPDATE of something known, or a DUPLICATE, with the evidence \
-and who said it first; `show` for one record; `similar` for a stored record's neighbours; `explain` for \
-why two records are or are not the same item; `list` and `stats` for an overview. Only `accept` changes \
-the knowledge base: it checks and then stores the NEW and UPDATE items (it needs write access); every \
-other tool only reads. Record ids look like `jay/2026-09-17-jay-inference-e1prep#1` (an increment: the \
-writer, the briefing's file name, the item's number) or `card/1093` (a paper card, by its number). \
-A query takes at most {LIMITS.query_chars:,} characters; a check at most {LIMITS.input_items:,} items, \
-{LIMITS.item_claims:,} claims an item and {LIMITS.input_chars:,} characters: split a larger input."""
+kbsearch is the team's knowledge base of E1 briefings (预消化简报) written by the team's writers (instances: \
+each index has its own, and `stats` lists them), of paper cards and of living-document sections, \
+searchable in Chinese and English alike. Use `search` to find what is known about a topic, paper or \
+number; `check` before writing an increment, to learn whether it is NEW, an UPDATE of something known, \
+or a DUPLICATE, with the evidence and who said it first; `show` for one record; `similar` for a stored \
+record's neighbours; `explain` for why two records are or are not the same item; `list` and `stats` for \
+an overview. Only `accept` changes the knowledge base: it checks and then stores the NEW and UPDATE \
+items (it needs write access); every other tool only reads. Record ids look like \
+`jay/2026-09-17-jay-inference-e1prep#1` (an increment: the writer, the briefing's file name, the item's \
+number) or `card/1093` (a paper card, by its number). A query takes at most {LIMITS.query_chars:,} \
+characters; a check at most {LIMITS.input_items:,} items, {LIMITS.item_claims:,} claims an item and \
+{LIMITS.input_chars:,} characters: split a larger input."""
 
 READS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 """Every tool but accept: it reads the knowledge base, and only it (no outside world)."""
@@ -68,7 +70,9 @@ AccessOf = Callable[[Context], Access]
 Kinds = Annotated[
     list[Kind] | Kind, Field(description="only these kinds (one, or a list): increment, paper_card, doc_section")
 ]
-Instance = Annotated[str | None, Field(description="only records by this writer (tom, jay, spark, stephen)")]
+Instance = Annotated[
+    str | None, Field(description="only records by this writer (an instance, as `stats` lists this index's writers)")
+]
 Topic = Annotated[str | None, Field(description="only this topic (inference, llm-infra, agents, …)")]
 Section = Annotated[str | None, Field(description="only records whose section contains this text")]
 Since = Annotated[dt.date | None, Field(description="only records dated on or after this day (YYYY-MM-DD)")]
