@@ -292,7 +292,7 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
         signal.signal(signal.SIGTERM, mine)
         service = _service(options)
         try:
-            app = build_app(service, tokens, host=host, max_body=options.max_body, stateless_mcp=True)
+            app = build_app(service, tokens, host=host, max_body=options.max_body)
             server = _server(app, service)
 
             def parent_gone() -> None:

@@ -66,14 +66,14 @@ class HttpError(Exception):
         return JSONResponse(body, self.status, headers=self.headers)
 
 
-def build_app(
-    service: Service, tokens: Tokens, *, host: str, max_body: int = MAX_BODY, stateless_mcp: bool = False
-) -> ASGIApp:
+def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = MAX_BODY) -> ASGIApp:
     """The whole HTTP side: bearer tokens in front of the MCP transport and the JSON API.
 
-    ``stateless_mcp``: no MCP sessions, every request stands alone. Worker processes need
-    it: a session one of them keeps is unknown to the others, and a client's next request
-    may reach any of them. The tools keep no state between calls, so nothing is lost."""
+    MCP keeps no sessions: every request stands alone. A session lives in one process's
+    memory, so a restarted server answered a connected agent's next call with 404
+    "Session not found" (the SDK client's task group died with it), and with workers a
+    session one of them kept was unknown to the others. The tools keep no state between
+    calls and send nothing unasked, so nothing is lost."""
 
     def access_of_tool(ctx: Any) -> Access:
         headers = ctx.headers or {}
@@ -103,7 +103,7 @@ def build_app(
 
     # An MCP call's largest body is a check's.
     largest = min(max_body, body_bytes(DEFAULT_LIMITS.input_chars) or max_body)
-    app = mcp.streamable_http_app(host=host, max_request_body_size=largest, stateless_http=stateless_mcp)
+    app = mcp.streamable_http_app(host=host, max_request_body_size=largest, stateless_http=True)
     app.add_exception_handler(HTTPException, _http_exception)  # type: ignore[arg-type]
     return AccessGate(app, tokens)
 
