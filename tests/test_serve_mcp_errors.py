@@ -22,7 +22,7 @@ from kbsearch.kb import LOCK_NAME, KnowledgeBase
 from kbsearch.serve.failures import CODES, META_KEY, SERVER_WORDS
 from kbsearch.serve.http import build_app
 from kbsearch.serve.service import Service
-from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
+from kbsearch.serve.tokens import READ_TOKEN, WRITE_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
 
 NEW = "Zorblax serves seven adapters\n- Zorblax serves 7 LoRA adapters on one GPU"
@@ -43,10 +43,10 @@ def mcp(service: Service, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     return asyncio.run(run())
 
 
-def post(service: Service, operation: str, body: dict[str, Any]) -> Any:
+def post(service: Service, operation: str, body: dict[str, Any], token_file: str = READ_TOKEN) -> Any:
     tokens, _ = Tokens.in_folder(service.root)
     client = AsgiClient(build_app(service, tokens, host="127.0.0.1", max_body=64 * 1024))
-    token = (service.root / READ_TOKEN).read_text().strip()
+    token = (service.root / token_file).read_text().strip()
     return client.post(f"/api/{operation}", json=body, headers={"Authorization": f"Bearer {token}"})
 
 
@@ -95,6 +95,10 @@ def test_a_busy_writer_says_when_to_retry_and_the_servers_setting(service: Servi
     assert text.startswith("busy: ") and f"retry in {error['retry_after']}s" in text and "\n" not in text
     # A remote agent cannot set the server's environment: the server's own setting, named.
     assert "KBSEARCH_LOCK_TIMEOUT" not in text and "waits 0.2s" in text and "--lock-timeout" in text
+    with FileLock(str(service.root / LOCK_NAME)):
+        answer = post(service, "check", {**body, "accept": True}, WRITE_TOKEN)
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == str(error["retry_after"])
+    assert answer.json() == {"error": error["error"], "hint": error["hint"]}  # the JSON API says the same
     with KnowledgeBase.open(service.root) as kb:
         assert kb.stats().records == 4
 

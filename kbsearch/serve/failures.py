@@ -87,7 +87,7 @@ def failure_of(err: KbError, *, lock_timeout: float | None = None) -> Failure:
         if "KBSEARCH_LOCK_TIMEOUT" in (hint or ""):
             # A remote agent cannot set the server's environment: say the server's setting.
             waited = f"{lock_timeout:g}s" if lock_timeout is not None else "its --lock-timeout"
-            hint = f"another writer holds the index; this server waits {waited} for it (serve --lock-timeout)"
+            hint = f"this server waits {waited} for the writer lock (serve --lock-timeout)"
         retry = f"retry in {seconds}s"
         return Failure("busy", 503, message, f"{hint}; {retry}" if hint else retry, seconds, where)
     if isinstance(err, Stopped):

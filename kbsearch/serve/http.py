@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
 from kbsearch.limits import DEFAULT_LIMITS, body_bytes
+from kbsearch.serve.failures import failure_of
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.operations import OPERATIONS, Operation
 from kbsearch.serve.options import MAX_BODY
@@ -138,7 +139,7 @@ def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable
             log.warning("%s: stopped before it began: the server is stopping", operation.name)
             return HttpError(503, STOPPED_BEFORE, {"Retry-After": "10"}).response()
         except Exception as err:
-            return _error_response(err, operation.name)
+            return _error_response(err, operation.name, service.lock_timeout)
         return Response(result.model_dump_json(indent=2), media_type="application/json")
 
     return endpoint
@@ -237,12 +238,11 @@ def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
         raise HttpError(422, message, hint=hint) from err
 
 
-def _error_response(err: Exception, name: str) -> Response:
+def _error_response(err: Exception, name: str, lock_timeout: float) -> Response:
     if isinstance(err, Busy):
-        seconds = max(1, round(err.retry_after))
-        retry = f"retry in {seconds}s"
-        hint = f"{err.hint}; {retry}" if err.hint else retry
-        return HttpError(503, err.message, {"Retry-After": str(seconds)}, hint=hint).response()
+        # As over MCP: "retry in Ns", and the server's --lock-timeout, not the CLI's variable.
+        said = failure_of(err, lock_timeout=lock_timeout)
+        return HttpError(503, said.message, {"Retry-After": str(said.retry_after)}, hint=said.hint).response()
     if isinstance(err, Stopped):
         log.warning("%s: %s", name, err.one_line())
         again = {} if err.retry_after is None else {"Retry-After": str(max(1, round(err.retry_after)))}
