@@ -14,7 +14,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
@@ -24,20 +24,13 @@ Tier = Literal["record", "card", "about", "overview", "cites", "ref"]
 """How a record carries an exact identifier from the query (see ``kbsearch.search.exact``)."""
 
 
-class Described(BaseModel):
-    """A result whose fields' docstrings are its JSON schema's descriptions (the MCP tools'
-    output schemas, /api/openapi.json): an agent reads what a field means beside the field."""
-
-    model_config = ConfigDict(use_attribute_docstrings=True)
-
-
 class SearchMode(StrEnum):
     dense = "dense"
     lexical = "lexical"
     hybrid = "hybrid"
 
 
-class SearchHit(Described):
+class SearchHit(BaseModel):
     """One result row: the record's fields plus why and how well it matched."""
 
     rank: int
@@ -83,7 +76,7 @@ class SearchHit(Described):
     """A window of the text with the query's terms marked, as spans."""
 
 
-class UnknownFilter(Described):
+class UnknownFilter(BaseModel):
     """A filter value that no stored record has, so that the filter alone
     leaves nothing to find: said beside an empty result, not left to guess."""
 
@@ -104,7 +97,7 @@ class UnknownFilter(Described):
     """For a topic ``within`` an instance: the instances whose records (of ``kinds``) have the topic."""
 
 
-class SearchResponse(Described):
+class SearchResponse(BaseModel):
     query: str
     model: str
     mode: SearchMode = SearchMode.hybrid
@@ -122,7 +115,7 @@ class SearchResponse(Described):
     seconds: float
 
 
-class Stats(Described):
+class Stats(BaseModel):
     index: str
     records: int
     by_kind: dict[str, int]
@@ -150,7 +143,7 @@ class Stats(Described):
     """Rows still to be written or deleted before a write merges the full-text index into one segment."""
 
 
-class ListedRecord(Described):
+class ListedRecord(BaseModel):
     id: str
     kind: str
     instance: str | None
@@ -170,7 +163,7 @@ class ListedRecord(Described):
         )
 
 
-class Listing(Described):
+class Listing(BaseModel):
     records: list[ListedRecord]
     total: int
     """Every record the index holds."""
@@ -181,7 +174,7 @@ class Listing(Described):
     stored record has (as ``SearchResponse.unknown_filters``); else empty."""
 
 
-class Removal(Described):
+class Removal(BaseModel):
     """``kbsearch remove ID…``: what was removed in one transaction."""
 
     removed: list[str]

@@ -10,11 +10,11 @@ import datetime as dt
 from enum import StrEnum
 from typing import Protocol
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
-from kbsearch.responses import Described, ListedRecord, UnknownFilter
+from kbsearch.responses import ListedRecord, UnknownFilter
 from kbsearch.text.polarity import why_new
 
 
@@ -51,7 +51,7 @@ class Rule(StrEnum):
     record, or the arXiv ids set apart a record this one is surely the item of: the weaker yields."""
 
 
-class Match(Described):
+class Match(BaseModel):
     """A known record compared with the item under check."""
 
     id: str
@@ -59,18 +59,15 @@ class Match(Described):
     title: str
     instance: str | None
     date: dt.date | None
-    score: float
-    """Cosine of the two whole records under the index's model."""
+    score: float = Field(description="Cosine of the two whole records under the index's model.")
     lexical: float
     """Overlap of Chinese bigrams and English words (0 across languages)."""
-    probability: float
-    """The learned same-item probability (0 to 1), computed for every pair."""
-    threshold: float
-    """The probability at or above which the learned decision says "same item"."""
-    same_item: bool
-    """Whether the record is the same item as the one under check (``rule`` says what decided)."""
-    rule: Rule
-    """What decided ``same_item``: exact evidence, or the learned decision."""
+    probability: float = Field(description="The learned same-item probability (0 to 1), computed for every pair.")
+    threshold: float = Field(description='The probability at or above which the learned decision says "same item".')
+    same_item: bool = Field(
+        description="Whether it is the same item as the one compared: ``rule`` says what decided it."
+    )
+    rule: Rule = Field(description="What decided ``same_item``: exact evidence, or the learned decision.")
     reasons: list[str] = Field(default_factory=list)
     """Why it is (or is not) the same item, in words."""
     features: dict[str, float] = Field(default_factory=dict)
@@ -97,7 +94,7 @@ class Match(Described):
         )
 
 
-class ClaimEvidence(Described):
+class ClaimEvidence(BaseModel):
     """One passage the claim decision weighed: the best of the same-item records', or of the
     others' (a record that says that very fact). With the config, enough to re-decide."""
 
@@ -108,30 +105,33 @@ class ClaimEvidence(Described):
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers of the claim that this passage's record does not carry."""
     key_point: bool = False
-    """The passage is one of its record's key points (要点), not its title or text: a key point the claim
-    restates carries the numbers it adds as detail, unless one is a figure changed (``numbers_make_new``)."""
+    """The passage is one of its record's own key points (要点), not its title, whole
+    text or a sentence cut from the text: a key point the claim restates carries the
+    numbers it adds as detail, unless one is a figure changed (``claim_numbers.numbers_make_new``)."""
     changes_a_figure: bool = False
     """A number the record lacks can be one of its figures changed (8 → 4 H200)."""
     added_counts: bool = False
     """Those numbers only count what the claim adds in detail (``quantities.added_counts``):
     a passage that surely says the claim carries them (``claim_numbers.SURELY_SAID``)."""
     moved_on: str | None = None
-    """"<then> → <now>" when the claim says the item reached a later stage than this passage
-    (else its record) says (``stages.moved_on``): a passage that says otherwise does not make it known."""
+    """"<then> → <now>" when the claim says the item reached a later stage than this
+    passage (else its record) says (``stages.moved_on``): a passage that says it
+    otherwise does not make it known."""
 
 
-class ClaimStatus(Described):
+# What a claim's fields mean, in the output schemas an agent reads (the MCP tools', /api/openapi.json).
+KNOWN = "Said already: score ≥ threshold, cosine_known or restated, and no new number or stage."
+SCORE = "The learned probability (0 to 1) that the best passage says the same: a same-item record's, else any."
+RESTATED = "Known with score below threshold: another card of a paper that has one; only a new number is new."
+COSINE_KNOWN = "With claim_said: whether the judge's cosine decision alone calls the claim known (either suffices)."
+
+
+class ClaimStatus(BaseModel):
     text: str
-    known: bool
-    """Said already: ``score`` ≥ ``threshold``, ``cosine_known`` or ``restated``; no new number or stage."""
-    score: float
-    """The learned probability (0 to 1) that the best passage says the same: a
-    passage of a same-item record when one says it, else the closest any."""
-    threshold: float
-    """The probability at or above which a passage says the same."""
-    restated: bool = False
-    """Known though no passage clears the threshold: the item is another card of a paper
-    that has one, and a card restates its paper, so only a new number makes its claim new."""
+    known: bool = Field(description=KNOWN)
+    score: float = Field(description=SCORE)
+    threshold: float = Field(description="The probability at or above which a passage says the same.")
+    restated: bool = Field(default=False, description=RESTATED)
     cosine: float | None = None
     """Cosine of the claim and that passage."""
     best_id: str | None = None
@@ -157,9 +157,7 @@ class ClaimStatus(Described):
     evidence: list[ClaimEvidence] = Field(default_factory=list)
     """With the config's ``claim_said``: the passages it weighed, each with its own
     probability (the best of a same-item record, the best of another)."""
-    cosine_known: bool | None = None
-    """With ``claim_said``: whether the judge's cosine decision calls the claim known on
-    its own (a claim is known when either decision does)."""
+    cosine_known: bool | None = Field(default=None, description=COSINE_KNOWN)
 
     @property
     def how_said(self) -> str:
@@ -224,7 +222,7 @@ class _Seen(Protocol):
     def date(self) -> dt.date | None: ...
 
 
-class Flag(Described):
+class Flag(BaseModel):
     kind: FlagKind
     message: str
     arxiv_id: str | None = None
@@ -246,7 +244,7 @@ class Flag(Described):
         )
 
 
-class ItemResult(Described):
+class ItemResult(BaseModel):
     """The verdict on one incoming item, with its evidence."""
 
     id: str
@@ -278,7 +276,7 @@ class ItemResult(Described):
     after the item that would also be the same item."""
 
 
-class CheckResult(Described):
+class CheckResult(BaseModel):
     input: str
     model: str
     as_of: dt.date | None
@@ -317,7 +315,7 @@ class CheckResult(Described):
         )
 
 
-class ClusterMember(Described):
+class ClusterMember(BaseModel):
     id: str
     kind: Kind
     title: str
@@ -337,7 +335,7 @@ class ClusterMember(Described):
         return "in doc" if self.kind is Kind.doc_section else "again"
 
 
-class Cluster(Described):
+class Cluster(BaseModel):
     size: int
     first_seen: ClusterMember
     repeats: list[ClusterMember]
@@ -345,7 +343,7 @@ class Cluster(Described):
     instances: list[str] = Field(default_factory=list)
 
 
-class AuditResult(Described):
+class AuditResult(BaseModel):
     model: str
     records: int
     """Records the filter chose (all of them unfiltered): the clusters shown hold
@@ -359,7 +357,7 @@ class AuditResult(Described):
     it (as ``SearchResponse.unknown_filters``); else empty."""
 
 
-class RuleFinding(Described):
+class RuleFinding(BaseModel):
     """What one same-item rule says about two records (``kbsearch explain``)."""
 
     rule: str
@@ -372,7 +370,7 @@ class RuleFinding(Described):
     """The evidence the rule read, with the values and thresholds."""
 
 
-class Neighbours(Described):
+class Neighbours(BaseModel):
     """``kbsearch similar ID``: a stored record's nearest records, each judged as ``check`` judges."""
 
     record: ListedRecord
@@ -384,7 +382,7 @@ class Neighbours(Described):
     seconds: float
 
 
-class Explanation(Described):
+class Explanation(BaseModel):
     """``kbsearch explain A B``: whether two stored records are one item, and what every rule saw."""
 
     a: ListedRecord
