@@ -23,8 +23,9 @@ A claim that tells a stage reached or a fix ("Fixes a throughput regression", "�
 near its words are to a passage that tells none (``untold``): "代码已开源" was known from
 a card's title that never mentions code. So is a later stage than any record tells of a
 project or pull request the claim names, in whichever passage: "已合入 SGLang 主分支" was
-known from a title while the record's key point said "向 SGLang 提交的 PR 正在 review". A fix is read only with what it fixes (a bug,
-a regression, a crash): 修复 alone is also image restoration.
+known from a title while the record's key point said "向 SGLang 提交的 PR 正在 review".
+A fix is read only with what it fixes (a bug, a regression, a crash): 修复 alone is
+also image restoration.
 """
 
 from __future__ import annotations
