@@ -215,8 +215,19 @@ def _coverage(
     ``own_language`` is that of the record's head, the part that is embedded."""
     if query_language is None or query_language == own_language:
         return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power)
-    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, fusion.cross_language_meta)
+    meta_share = 1.0 if _meta_says_the_query(weights, meta) else fusion.cross_language_meta
+    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, meta_share)
     return share * fusion.cross_language
+
+
+def _meta_says_the_query(weights: dict[str, float], meta: str) -> bool:
+    """Whether one line of a record's meta (a tag, a source) holds every term
+    of the query: then the query is the record's tag, its words are the
+    record's own, and it is no cross-language match (an English query
+    "prefix caching", a Chinese record tagged prefix-caching). A tag holding
+    a few of the query's words still only says the record's topic."""
+    wanted = [term for term in weights if not term.startswith("\0")]
+    return bool(wanted) and any(all(term in line for term in wanted) for line in meta.split("\n"))
 
 
 def _query_language(terms: QueryTerms) -> str | None:
