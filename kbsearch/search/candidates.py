@@ -18,6 +18,7 @@ import numpy as np
 from kbsearch.embed import Encoder
 from kbsearch.responses import SearchMode
 from kbsearch.runtime.blas import beside_other_work
+from kbsearch.search.exact import Pins
 from kbsearch.search.fusion import Fusion
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms
@@ -111,3 +112,20 @@ def dense_side(
         return wanted, search.nearest(wanted, depth)
 
     return DenseSide(search, _DENSE_SIDE.submit(walk), depth)
+
+
+def add_pinned(store: Store, found: Candidates, pins: Pins, terms: QueryTerms, vector: np.ndarray | None) -> None:
+    """Give pinned records the search missed their score, so that they are
+    scored like the others: their cosine, or without a vector (lexical mode)
+    their lexical score, when they match a term of the query at all (one
+    matching none has no score to show: ``render`` prints none)."""
+    if vector is not None:
+        have = {rowid for rowid, _, _ in found.dense}
+        missing = [r for r in pins.rowids() if r not in have]
+        if missing:
+            found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
+        return
+    listed = {rowid for rowid, _ in found.lexical}
+    missing = [r for r in pins.rowids() if r not in listed]
+    if missing:
+        found.lexical = sorted(found.lexical + store.lexical_scores(terms, missing), key=lambda row: -row[1])

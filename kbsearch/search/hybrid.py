@@ -18,8 +18,8 @@ import kbsearch.search.fusion as fuse
 from kbsearch.embed import Encoder
 from kbsearch.records import RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
-from kbsearch.search.candidates import Candidates, dense_side, depth_of, gather_lexical
-from kbsearch.search.exact import Pins, find_pins, query_ids
+from kbsearch.search.candidates import Candidates, add_pinned, dense_side, depth_of, gather_lexical
+from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
 from kbsearch.search.reads import CandidateReads
@@ -117,10 +117,11 @@ def search(
         if mode is SearchMode.hybrid and fusion.method == "weighted":
             reads.read_ahead(_lexical_side(found))  # while the dense side walks
         vector, found.dense = dense.result()
-    _add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
+    add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
     ranked = rank(store, found, terms, vector, mode, fusion, reads)
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
-        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads)
+        beyond = _leaders_beyond(store, found, terms, vector, flt, fusion, reads, exact)
+        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, beyond)
     ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]
     hits = _hits(store, ranked, terms, exact.all())
     model = encoder.model_id if encoder is not None else (store.model or "")
@@ -215,8 +216,19 @@ def _coverage(
     ``own_language`` is that of the record's head, the part that is embedded."""
     if query_language is None or query_language == own_language:
         return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power)
-    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, fusion.cross_language_meta)
+    meta_share = 1.0 if _meta_says_the_query(weights, meta) else fusion.cross_language_meta
+    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, meta_share)
     return share * fusion.cross_language
+
+
+def _meta_says_the_query(weights: dict[str, float], meta: str) -> bool:
+    """Whether one line of a record's meta (a tag, a source) holds every term
+    of the query: then the query is the record's tag, its words are the
+    record's own, and it is no cross-language match (an English query
+    "prefix caching", a Chinese record tagged prefix-caching). A tag holding
+    a few of the query's words still only says the record's topic."""
+    wanted = [term for term in weights if not term.startswith("\0")]
+    return bool(wanted) and any(all(term in line for term in wanted) for line in meta.split("\n"))
 
 
 def _query_language(terms: QueryTerms) -> str | None:
@@ -224,6 +236,34 @@ def _query_language(terms: QueryTerms) -> str | None:
     (29%, 1,618) is written alike in every language."""
     query = " ".join([*terms.long, *terms.short])
     return language(query) if any(ch.isalpha() for ch in query) else None
+
+
+def _leaders_beyond(
+    store: Store,
+    found: Candidates,
+    terms: QueryTerms,
+    vector: np.ndarray | None,
+    flt: SearchFilter,
+    fusion: Fusion,
+    reads: CandidateReads,
+    exact: QueryIds,
+) -> list[Ranked]:
+    """The best ``ITEM_LEADERS`` hits of the search without the filter's view
+    part (kinds, instance, topic, dates, section); none when it has none.
+
+    A filter chooses which records are shown, not how well each matches: an
+    item's record lifted by the item's best hit keeps that lift when the
+    filter hides the hit (the item still matches), so a filtered search ranks
+    its records as the unfiltered one does. What a filter takes out as no
+    evidence at all (``exclude_ids``, ``not_after``: ``check``'s own item and
+    what was written after it) lifts nothing."""
+    evidence = SearchFilter(not_after=flt.not_after, exclude_ids=flt.exclude_ids)
+    if vector is None or flt == evidence:
+        return []
+    wider = gather_lexical(store, terms, evidence, SearchMode.hybrid, ITEM_LEADERS, fusion)
+    wider.dense = store.search_records(vector, depth_of(ITEM_LEADERS, SearchMode.hybrid, fusion), evidence)
+    add_pinned(store, wider, find_pins(store, exact, evidence), terms, vector)
+    return rank(store, wider, terms, vector, SearchMode.hybrid, fusion, reads)[:ITEM_LEADERS]
 
 
 def _same_item_lift(
@@ -235,12 +275,15 @@ def _same_item_lift(
     flt: SearchFilter,
     fusion: Fusion,
     reads: CandidateReads,
+    beyond: list[Ranked],
 ) -> list[Ranked]:
     """Records of the same item as one of the best ``ITEM_LEADERS`` hits (a
-    worse one of those hits included) score at least ``fusion.item_share`` of
-    that hit's score (see ``kbsearch.search.items``); those the search missed
-    join the candidates first."""
-    leaders = [r.rowid for r in ranked[:ITEM_LEADERS]]
+    worse one of those hits included), or as one of ``beyond``, score at least
+    ``fusion.item_share`` of that hit's score (see ``kbsearch.search.items``);
+    those the search missed join the candidates first."""
+    shown = {r.rowid for r in ranked[:ITEM_LEADERS]}
+    best = sorted([*ranked[:ITEM_LEADERS], *(r for r in beyond if r.rowid not in shown)], key=lambda r: -r.score)
+    leaders = [r.rowid for r in best]
     sibling_of = same_item(store, leaders, flt)
     if not sibling_of:
         return ranked
@@ -258,7 +301,7 @@ def _same_item_lift(
     # leader stays above its item, as a share of its score is below it; of a
     # score below zero (a query that found nothing) a share is above it, so
     # such a leader lifts nothing.
-    own = {r.rowid: r.score for r in ranked}
+    own = {r.rowid: r.score for r in best} | {r.rowid: r.score for r in ranked}
     names = {rowid: head.id for rowid, head in store.heads(leaders, 0).items()}
     for row in ranked:
         leader = sibling_of.get(row.rowid)
@@ -269,23 +312,6 @@ def _same_item_lift(
             row.score = floor
             row.item_of = names.get(leader)
     return sorted(ranked, key=lambda r: (-r.score, -own[r.rowid], r.rowid))
-
-
-def _add_pinned(store: Store, found: Candidates, pins: Pins, terms: QueryTerms, vector: np.ndarray | None) -> None:
-    """Give pinned records the search missed their score, so that they are
-    scored like the others: their cosine, or without a vector (lexical mode)
-    their lexical score, when they match a term of the query at all (one
-    matching none has no score to show: ``render`` prints none)."""
-    if vector is not None:
-        have = {rowid for rowid, _, _ in found.dense}
-        missing = [r for r in pins.rowids() if r not in have]
-        if missing:
-            found.dense = sorted(found.dense + store.score_records(missing, vector), key=lambda row: -row[1])
-        return
-    listed = {rowid for rowid, _ in found.lexical}
-    missing = [r for r in pins.rowids() if r not in listed]
-    if missing:
-        found.lexical = sorted(found.lexical + store.lexical_scores(terms, missing), key=lambda row: -row[1])
 
 
 def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[Ranked]:
