@@ -211,7 +211,7 @@ def test_an_option_before_its_command_is_told_to_go_after_it(index: str, cli) ->
     assert json.loads(err) == {
         "error": "unrecognized arguments: --json",
         "hint": "put --json after the command: kbsearch stats --json",
-        "usage": "usage: kbsearch [-h] [--version] COMMAND ...",
+        "usage": "usage: kbsearch [-h] [--version] [--index DIR] COMMAND ...",
         "exit_code": 2,
     }
     # An option taking a value takes it along; the command line shown runs.
@@ -240,10 +240,18 @@ def test_a_misspelt_option_before_its_command_gets_the_option_and_where_it_goes(
 
 def test_an_options_value_before_the_command_is_not_a_misspelt_command(cli) -> None:  # type: ignore[no-untyped-def]
     """argparse reads idx as the command: it was taken for a misspelt reindex."""
-    for option in ("--index", "--indx"):
-        code, _, err = cli(option, "idx", "stats")
-        assert code == 2 and "did you mean reindex?" not in err
-        assert err.rstrip().endswith("put --index after the command: kbsearch stats --index idx")
+    code, _, err = cli("--indx", "idx", "stats")
+    assert code == 2 and "did you mean reindex?" not in err
+    assert err.rstrip().endswith("did you mean --index? put --index after the command: kbsearch stats --index idx")
+
+
+def test_the_index_may_stand_before_the_command(index: str, tmp_path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A probe's ``kbsearch --index DIR ingest …`` was refused; the option is the whole program's now."""
+    code, out, _ = cli("--index", index, "stats", "--json")
+    assert code == 0 and json.loads(out)["records"] > 0
+    # Given after the command too, that one wins.
+    code, _, err = cli("--index", index, "stats", "--index", str(tmp_path / "none"))
+    assert code == 2 and str(tmp_path / "none") in err
 
 
 def test_an_option_no_command_has_or_the_commands_own_error_gets_no_move(index: str, cli) -> None:  # type: ignore[no-untyped-def]

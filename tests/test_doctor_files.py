@@ -110,3 +110,14 @@ def test_an_older_schema_is_reported_not_upgraded(index: Path, capsys: pytest.Ca
     db = sqlite3.connect(index / DB_NAME)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1
     db.close()
+
+
+def test_records_whose_source_file_is_gone_are_named_not_unhealthy(
+    index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "in.jsonl").unlink()
+    code, findings = doctor(capsys, index)
+    gone = next(f for f in findings if f["check"] == "source files")
+    assert code == 0 and gone["ok"]
+    assert gone["message"] == f"records come from a file no longer there: {tmp_path / 'in.jsonl'}"
+    assert "--prune" in gone["fix"]

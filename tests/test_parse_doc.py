@@ -60,8 +60,8 @@ def test_section_paths_skip_the_document_title(doc: list) -> None:
     assert doc[4].section == "附录 > 术语"
 
 
-def test_ids_use_section_numbers_else_positions(doc: list) -> None:
-    assert [r.id.removeprefix("doc/inference#") for r in doc] == ["s0", "§1.1", "§1.3", "s3", "s4"]
+def test_ids_use_section_numbers_else_heading_slugs(doc: list) -> None:
+    assert [r.id.removeprefix("doc/inference#") for r in doc] == ["inference-活文档", "§1.1", "§1.3", "备注", "术语"]
 
 
 def test_text_excludes_subsections_and_fenced_hashes_stay_text(doc: list) -> None:
@@ -138,7 +138,7 @@ def test_a_title_over_the_date_alone_is_no_record_and_the_other_ids_stay(tmp_pat
     path = tmp_path / "inference.md"
     path.write_text(DOC.replace("> 维护说明", line), encoding="utf-8")
     records = parse_file(path).records
-    assert [r.id.removeprefix("doc/inference#") for r in records] == ["§1.1", "§1.3", "s3", "s4"]
+    assert [r.id.removeprefix("doc/inference#") for r in records] == ["§1.1", "§1.3", "备注", "术语"]
     assert [r.position for r in records] == [1, 2, 3, 4]
     assert {r.date for r in records} == {dt.date(2026, 9, 18)}
 
@@ -146,8 +146,8 @@ def test_a_title_over_the_date_alone_is_no_record_and_the_other_ids_stay(tmp_pat
 def test_a_title_over_the_date_and_some_words_stays(tmp_path: Path) -> None:
     path = tmp_path / "inference.md"
     path.write_text(DOC.replace("> 维护说明", "Last updated: 2026-09-18\n\nOnly accepted items."), encoding="utf-8")
-    assert parse_file(path).records[0].id == "doc/inference#s0"
+    assert parse_file(path).records[0].id == "doc/inference#inference-活文档"
     assert EXAMPLES.joinpath("docs", "inference.md").read_text(encoding="utf-8").count("最后更新") == 1
     assert (
-        parse_file(EXAMPLES / "docs" / "inference.md").records[0].id == "doc/inference#s0"
+        parse_file(EXAMPLES / "docs" / "inference.md").records[0].id == "doc/inference#inference-活文档"
     )  # 维护 … · 最后更新 … · 只收 …

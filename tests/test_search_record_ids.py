@@ -59,7 +59,7 @@ def test_a_record_id_lists_that_record_alone(
 
 
 def test_a_unique_start_of_an_id_is_the_record_as_show_takes_it(examples: tuple[Store, FakeEncoder]) -> None:
-    assert [h.id for h in ranked(examples, "doc/inference#s").results] == ["doc/inference#s0"]
+    assert [h.id for h in ranked(examples, "doc/inference#inf").results] == ["doc/inference#inference-活文档"]
     # The start of several ids is searched as typed, and reported as nothing.
     several = ranked(examples, "card/142")
     assert not any(h.exact == "record" for h in several.results) and several.missing_ids == []

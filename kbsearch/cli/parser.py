@@ -21,7 +21,10 @@ from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READ
 
 def build_parser() -> argparse.ArgumentParser:
     common = Parser(add_help=False)
-    common.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
+    # --index goes before the command or after it ("kbsearch --index DIR ingest ..."); after it
+    # wins. SUPPRESS: a command not given one keeps the value the top-level parser set.
+    index_help = "index folder (default: $KBSEARCH_INDEX or ./index)"
+    common.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help=index_help)
     common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     common.add_argument("--json", action="store_true", help="print one JSON document")
     common.add_argument(
@@ -34,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         "KBSEARCH_TRACEBACK=1 shows it), 130 interrupted, 141 the reader of the output went away",
     )
     parser.add_argument("--version", action="version", version=f"kbsearch {__version__}")
+    parser.add_argument("--index", metavar="DIR", help=f"{index_help}; also taken after the command")
     # Any: typeshed wants the parents to be of the commands' class, and they are only option lists.
     commands: Any = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
     _add_ingest(commands, common)
@@ -44,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands, common)
     _add_related(commands, common)
     tui = commands.add_parser("tui", help="the terminal UI: search as you type, check and audit")
-    tui.add_argument("--index", metavar="DIR", help="index folder (default: $KBSEARCH_INDEX or ./index)")
+    tui.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help=index_help)
     tui.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
     tui.add_argument("--local", action="store_true", help="run even when $KBSEARCH_SERVER names a server")
     tui.set_defaults(handler=cmd_tui)

@@ -126,3 +126,28 @@ def no_longer_yielded(unseen: list[str], days: set[str]) -> list[str]:
 def day_keyed(ids: list[str]) -> bool:
     """Whether some of the ids are a reused inbox file's items of a given day."""
     return any(_DAY_OF_ID.search(rid) for rid in ids)
+
+
+def stale_line(ids: list[str], file: str, what_to_do: str, shown: int = 3) -> str:
+    """One line naming records kept from ``file`` that it no longer holds (count and first ids)."""
+    more = ", …" if len(ids) > shown else ""
+    noun = "record" if len(ids) == 1 else "records"
+    verb = "is" if len(ids) == 1 else "are"
+    return f"{len(ids)} {noun} from {file} {verb} no longer in it (ids {', '.join(ids[:shown])}{more}): {what_to_do}"
+
+
+def moved_away(store: Store, ledger: IngestLedger, folders: list[Path], sources: set[str]) -> list[str]:
+    """Without --prune: one line per gone file that an input seems to replace (the same
+    file name elsewhere, or another name in the same folder: a moved or renamed doc),
+    whose records are still stored, so each section is found twice."""
+    names, parents = {Path(s).name for s in sources}, {Path(s).parent for s in sources}
+    lines = []
+    for file in store.files():
+        path = Path(file)
+        if file in sources or path.exists() or (path.name not in names and path.parent not in parents):
+            continue
+        if ids := ledger.unseen_of_file(file):
+            inside = any(path.is_relative_to(folder) for folder in folders)
+            fix = "run with --prune to drop them" if inside else "the file is gone: remove them ('kbsearch remove ID…')"
+            lines.append(stale_line(ids, file, fix))
+    return lines

@@ -170,6 +170,8 @@ class _Planner:
                 gone = _vanished(self.store, self.ledger, folders, sources)
             self._count_removed(gone)
             yield ChangeSet(deletes=gone)
+        else:
+            self.report.warnings += ownership.moved_away(self.store, self.ledger, folders, sources)
 
     def _file_parts(self, item: Input) -> Iterator[ChangeSet]:
         renamed = ownership.renames(self.store, self.ledger, item)
@@ -193,10 +195,12 @@ class _Planner:
         )
         if not mentions_stored_as_is(self.store, item.source, mentions):
             yield ChangeSet(mentions={item.source: mentions})
+        gone = ownership.no_longer_yielded(self.ledger.unseen_of_file(item.source), days)
         if self.prune:
-            gone = ownership.no_longer_yielded(self.ledger.unseen_of_file(item.source), days)
             self._count_removed(gone)
             yield ChangeSet(deletes=gone)
+        elif gone:
+            self.report.warnings.append(ownership.stale_line(gone, item.source, "run with --prune to drop them"))
 
     def _count_removed(self, gone: list[str]) -> None:
         self.report.removed += len(gone)

@@ -65,7 +65,8 @@ def examine(root: Path, model: str | None = None) -> DoctorReport:
         findings = _database(store)
         if all(f.ok for f in findings):
             with store.snapshot():
-                findings += _records(store) + _cache(store) + _judge(store) + [_models(store, model)]
+                findings += _records(store) + _gone_files(store) + _cache(store) + _judge(store)
+                findings.append(_models(store, model))
     except sqlite3.DatabaseError as err:  # pages SQLite can't even read
         findings = [Finding(check="database", ok=False, message=f"SQLite: {err}", fix=REBUILD)]
     finally:
@@ -198,6 +199,24 @@ def _records(store: Store) -> list[Finding]:
     return [
         Finding(
             check="records", ok=True, message=f"{store.count()} records, {store.passage_count()} passages, all whole"
+        )
+    ]
+
+
+def _gone_files(store: Store) -> list[Finding]:
+    """Records whose source file no longer exists: not damage (search finds them and
+    ``check`` compares with them), but likely left behind by a moved or deleted file."""
+    gone = [f for f in store.files() if not Path(f).exists()]
+    if not gone:
+        return []
+    more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+    files = "a file" if len(gone) == 1 else f"{len(gone)} files"
+    return [
+        Finding(
+            check="source files",
+            ok=True,
+            message=f"records come from {files} no longer there: {', '.join(gone[:3])}{more}",
+            fix="if they were moved or deleted, ingest their folder with --prune, or 'kbsearch remove' the records",
         )
     ]
 

@@ -14,11 +14,18 @@ the latest, when it says several): each was written no later than that day,
 so ``check`` as of an earlier day leaves it out. A doc that states none is
 stored undated, and ``check`` keeps it whatever the day. A section holding
 nothing but that date (a title over "Last updated: …") is no record.
+
+A section's id is stable under edits elsewhere in the doc: a numbered heading
+(``§1.3 KV Cache``, ``1.3 KV Cache``, ``2.1. Benchmarks``) is ``#§1.3``, an
+unnumbered one a slug of its heading (``## 术语表`` is ``#术语表``; a second
+``Notes`` is ``#<parent slug>/notes``). Inserting, removing or reordering
+other sections moves no id; only renaming or renumbering a heading does.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -33,6 +40,10 @@ _HEADING = re.compile(r"^[ ]{0,3}(#{1,4})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _ANY_HEADING = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
 _FENCE = re.compile(r"^[ ]{0,3}(```|~~~)")
 _SECTION_NUMBER = re.compile(r"§\s*(\d+(?:\.\d+)*)")
+# "1 Memory", "1.1 Episodic memory", "2.1. Benchmarks"; not "2026 outlook" nor "1.5B models".
+_LEADING_NUMBER = re.compile(r"(\d{1,2}(?:\.\d{1,3})*)\.?[ \t]+\S")
+_NOT_SLUG = re.compile(r"[\W_]+")
+SLUG_CHARS = 60
 # "最后更新：2026-09-18", "Last updated on 2026/9/18", "updated: 2026-09-18" (front matter). A bare
 # "updated" or "更新" needs its colon, so "TensorRT-LLM 更新 2026-08-04 版本" in a section is not the doc's date.
 _UPDATED = re.compile(
@@ -64,17 +75,16 @@ def parse_doc(text: str, path: Path) -> ParsedFile:
     sections = split_sections(body.split("\n"), first_line, preamble_title=path.stem)
     updated, warnings = last_updated(text)
     records: list[Record] = []
-    taken: set[str] = set()
+    ids = _Ids(path)
     position = 0
     for section in sections:
         text = clean_block("\n".join(section.body))
         if not text or not section.title:
             continue
         # A section of nothing but the doc's date ("# agents 活文档" over
-        # "Last updated: …") is no record: searches found it as noise. It
-        # keeps its place, so the sections after it keep their ids (s1, …).
+        # "Last updated: …") is no record: searches found it as noise.
         if not _dated_only(text):
-            records.append(_record(section, text, path, position, taken, updated))
+            records.append(_record(section, text, path, position, ids.of(section), updated))
         position += 1
     if not records:
         raise KbError(
@@ -82,7 +92,7 @@ def parse_doc(text: str, path: Path) -> ParsedFile:
             hint="a section needs a heading (#) and some text under it",
             path=str(path),
         )
-    return ParsedFile(source=str(path), format="doc", records=records, warnings=warnings)
+    return ParsedFile(source=str(path), format="doc", records=records, warnings=warnings + ids.warnings)
 
 
 def last_updated(text: str) -> tuple[dt.date | None, list[str]]:
@@ -138,9 +148,9 @@ def _dated_only(text: str) -> bool:
     return all(_DATE_LINE.fullmatch(unicodedata.normalize("NFKC", line).strip()) for line in text.split("\n"))
 
 
-def _record(section: Section, text: str, path: Path, position: int, taken: set[str], updated: dt.date | None) -> Record:
+def _record(section: Section, text: str, path: Path, position: int, rid: str, updated: dt.date | None) -> Record:
     return Record(
-        id=unique_id(f"doc/{path.stem}#{_slug(section.title, position)}", taken),
+        id=rid,
         kind=Kind.doc_section,
         title=section.title,
         text=text,
@@ -153,7 +163,33 @@ def _record(section: Section, text: str, path: Path, position: int, taken: set[s
     )
 
 
-def _slug(title: str, position: int) -> str:
-    # § numbers survive edits elsewhere in the doc; positions are the fallback.
-    number = _SECTION_NUMBER.search(title)
-    return f"§{number.group(1)}" if number else f"s{position}"
+class _Ids:
+    """Section ids of one doc: its number, or a slug of its heading (see the module doc)."""
+
+    def __init__(self, path: Path) -> None:
+        self.prefix, self.taken, self.warnings = f"doc/{path.stem}#", set[str](), list[str]()
+        self.lines: dict[str, int] = {}
+
+    def of(self, section: Section) -> str:
+        key = section_key(section.title)
+        if not key.startswith("§") and self.prefix + key in self.taken and len(section.path) > 1:
+            key = f"{section_key(section.path[-2])}/{key}"
+        wanted = self.prefix + key
+        rid = unique_id(wanted, self.taken)
+        if rid != wanted:
+            self.warnings.append(
+                f"line {section.line}: heading {section.title!r} repeats the id {key} of line "
+                f"{self.lines[wanted]}; stored as {rid}, which moves when sections are added above it: "
+                "give the heading its own number or words"
+            )
+        self.lines.setdefault(wanted, section.line)
+        return rid
+
+
+def section_key(title: str) -> str:
+    """``§1.3`` for a numbered heading (``§1.3 …``, ``1.3 …``), else a slug of it."""
+    number = _SECTION_NUMBER.search(title) or _LEADING_NUMBER.match(title)
+    if number:
+        return f"§{number.group(1)}"
+    slug = _NOT_SLUG.sub("-", unicodedata.normalize("NFKC", title).casefold()).strip("-")
+    return slug[:SLUG_CHARS].rstrip("-") or "h" + hashlib.sha1(title.encode()).hexdigest()[:8]
