@@ -119,3 +119,18 @@ async def test_accept_needs_ctrl_a_then_ctrl_y_and_letters_never_confirm(index: 
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: bool(screen.result and screen.result.accepted), "the accept")
     assert record_count(index) == before + 1
+
+
+@drive
+async def test_a_failed_check_selects_its_path_so_typing_replaces_it(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        summary = screen.query_one("#check-summary")
+        await pilot.press(*"missing.md", "enter")
+        await wait_for(pilot, lambda: "The check failed" in str(summary.render()), "the failed check")
+        await pilot.press(*"today.md")
+        path = screen.query_one("#path", Input)
+        assert app.focused is path and path.value == "today.md"  # not missing.mdtoday.md

@@ -72,6 +72,8 @@ class CheckScreen(Screen[None]):
         self.gateway = gateway
         self.request: CheckRequest | None = None
         self.result: CheckResult | None = None
+        self.last_source: str | None = None
+        """The source of the last check started, failed or not: typing replaces it."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="check-source"):
@@ -109,6 +111,7 @@ class CheckScreen(Screen[None]):
     def _run(self, request: CheckRequest) -> None:
         label = "pasted text" if request.source == "-" else request.source
         verb = "Checking and accepting" if request.accept else "Checking"
+        self.last_source = request.source
         self.query_one("#check-summary", Static).update(join(Text(f"{verb} "), plain(label), Text("…")))
         self.check_worker(request)
 
@@ -151,9 +154,9 @@ class CheckScreen(Screen[None]):
     def _ready_for_the_next_path(self) -> None:
         """The focus stays where the user types (a result that took it away sent the letters
         of the next path to the screen's keys). The path just checked is selected, so that
-        typing replaces it, unless the user has typed since."""
+        typing replaces it, unless the user has typed since; after a failed check too."""
         path = self.query_one("#path", Input)
-        if self.focused is path and self.request is not None and path.value.strip() == self.request.source:
+        if self.focused is path and self.last_source is not None and path.value.strip() == self.last_source:
             path.selection = Selection(0, len(path.value))
 
     def on_key(self, event: events.Key) -> None:
@@ -166,8 +169,7 @@ class CheckScreen(Screen[None]):
         event.stop()
         event.prevent_default()
         path = self.query_one("#path", Input)
-        checked = self.request.source if self.request is not None else None
-        typed = event.character if path.value.strip() == checked else path.value + event.character
+        typed = event.character if path.value.strip() == self.last_source else path.value + event.character
         self.set_focus(path)  # posts its Focus now (which selects the whole path) ...
         path.call_later(self._type_into, path, typed)  # ... so this runs after it, before the next key
 
@@ -187,6 +189,7 @@ class CheckScreen(Screen[None]):
         failed = Text("The check failed: ", style="bold red")
         failed.append_text(plain(message.error_text(), one_line=False))
         self.query_one("#check-summary", Static).update(failed)
+        self._ready_for_the_next_path()
 
     @on(DataTable.RowHighlighted, "#items")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
