@@ -1,0 +1,30 @@
+"""What a first-day review in the TUI ran into: a screen that waits forever on an
+index that is not there, keys the 80-column footer hid, and text cut off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+from tui_support import SIZE, drive, wait_for
+
+from kbsearch.tui import make_app
+from kbsearch.tui.audit_screen import AuditScreen
+
+
+@drive
+async def test_the_audit_screen_says_why_it_failed_on_a_missing_index(
+    fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app("missing")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.problem is not None, "the open to fail")
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        summary = screen.query_one("#audit-summary", Static)
+        await wait_for(pilot, lambda: "The audit failed" in str(summary.render()), "the failure in the summary")
+        assert "no index at missing" in str(summary.render())  # not "Auditing the whole index…" forever
+    assert not (tmp_path / "missing").exists()
