@@ -7,10 +7,18 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from tui_support import SIZE, drive, wait_for
+from textual.widgets._footer import FooterKey
+from tui_support import SIZE, build_index, drive, wait_for
 
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen
+
+
+@pytest.fixture
+def index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    build_index(tmp_path / "idx")
+    return "idx"
 
 
 @drive
@@ -28,3 +36,17 @@ async def test_the_audit_screen_says_why_it_failed_on_a_missing_index(
         await wait_for(pilot, lambda: "The audit failed" in str(summary.render()), "the failure in the summary")
         assert "no index at missing" in str(summary.render())  # not "Auditing the whole index…" forever
     assert not (tmp_path / "missing").exists()
+
+
+@drive
+async def test_at_80_columns_the_footer_shows_help_quit_and_the_other_screens(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for mode, key in (("search", "f2"), ("check", "f3"), ("audit", "f4")):
+            await pilot.press(key)
+            await pilot.pause(0.2)
+            keys = list(app.screen.query(FooterKey))
+            palette = next(k for k in keys if k.has_class("-command-palette"))
+            whole = {k.key for k in keys if k.region.width and k.region.right <= palette.region.x}
+            others = {"f2", "f3", "f4"} - {key}
+            assert {"f1", "ctrl+q", *others} <= whole, (mode, sorted(whole))

@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Input, Static, Tree
 
 from kbsearch.dedupe.results import AuditResult
 from kbsearch.filters import SearchFilter
@@ -20,6 +20,7 @@ from kbsearch.kb import KnowledgeBase
 from kbsearch.render import audit_scope
 from kbsearch.tui.cluster_tree import ClusterTree, opened_id
 from kbsearch.tui.filter_bar import dates_problem, parse_day, range_problem
+from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import JobFailed, run_job
 from kbsearch.tui.literal import plain
@@ -58,7 +59,7 @@ class AuditScreen(Screen[None]):
         yield Static(Text("Auditing the whole index…", style="dim"), id="audit-summary")
         yield ClusterTree(id="clusters")
         yield StatusBar()
-        yield Footer()
+        yield KbFooter()
 
     def on_mount(self) -> None:
         self.query_one(ClusterTree).focus()

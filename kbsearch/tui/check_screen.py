@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 from textual.widgets.input import Selection
 
 from kbsearch.dedupe.results import CheckResult, Verdict
@@ -23,6 +23,7 @@ from kbsearch.render import counted
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.file_picker import FilePicker
 from kbsearch.tui.filter_bar import parse_day
+from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.item_detail import ItemDetail, flag_line
 from kbsearch.tui.jobs import JobFailed, run_job
@@ -85,7 +86,7 @@ class CheckScreen(Screen[None]):
                 yield VerdictTable(id="items")
             yield ItemDetail(id="item")
         yield StatusBar()
-        yield Footer()
+        yield KbFooter()
 
     def on_mount(self) -> None:
         self.query_one("#path", Input).focus()

@@ -15,12 +15,13 @@ from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 import kbsearch.tui.hits as hitview
 from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchMode, SearchResponse, Stats
 from kbsearch.records import Kind
 from kbsearch.tui.filter_bar import FilterBar
+from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job, search_mode
 from kbsearch.tui.literal import plain
@@ -85,7 +86,7 @@ class SearchScreen(Screen[None]):
                 yield ResultsTable(id="results")
             yield RecordDetail(id="detail")
         yield StatusBar()
-        yield Footer()
+        yield KbFooter()
 
     def on_mount(self) -> None:
         self.query_one(RecordDetail).show_message(HINT)
