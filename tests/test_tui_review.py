@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 from tui_support import SIZE, build_index, drive, wait_for
 
@@ -50,3 +50,17 @@ async def test_at_80_columns_the_footer_shows_help_quit_and_the_other_screens(in
             whole = {k.key for k in keys if k.region.width and k.region.right <= palette.region.x}
             others = {"f2", "f3", "f4"} - {key}
             assert {"f1", "ctrl+q", *others} <= whole, (mode, sorted(whole))
+
+
+@drive
+async def test_the_accept_key_and_hint_say_it_is_all_or_nothing(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        hint = str(app.screen.query_one("#check-summary", Static).render())
+        assert "NEW and UPDATE items" not in hint and "none when any is a DUPLICATE" in hint
+        await pilot.press("f1")
+        table = app.screen.query_one("#help-keys", DataTable)
+        rows = [" ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
+        accept = [row for row in rows if "^a" in row]
+        assert accept and all("none if any is a DUPLICATE" in row for row in accept), accept

@@ -20,7 +20,7 @@ from kbsearch.dedupe.results import Verdict
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
-from kbsearch.tui.check_screen import CheckScreen
+from kbsearch.tui.check_screen import ACCEPT, CheckScreen
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.help_screen import HelpScreen
 from kbsearch.tui.verdict_table import VerdictTable
@@ -95,7 +95,7 @@ async def test_typing_in_the_items_goes_to_the_path_box(index: str) -> None:
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.query_one("#help-keys", DataTable)
         rows = [" ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
-        assert any("Accept NEW/UPDATE" in row and "^a" in row for row in rows), rows
+        assert any(ACCEPT in row and "^a" in row for row in rows), rows
         assert any("ctrl+y" in row and "accept dialog" in row for row in rows)
     assert record_count(index) == before
 

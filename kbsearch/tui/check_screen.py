@@ -34,8 +34,13 @@ from kbsearch.tui.verdict_table import VerdictTable
 
 HINT = (
     "Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
-    "Each item gets NEW, UPDATE or DUPLICATE with its evidence; ctrl+a accepts the NEW and UPDATE items."
+    "Each item gets NEW, UPDATE or DUPLICATE with its evidence.\n"
+    "ctrl+a accepts all the items, or none when any is a DUPLICATE."
 )
+
+
+ACCEPT = "Accept all items (none if any is a DUPLICATE)"
+"""All or nothing, as 'kbsearch check --accept': the label must not promise a partial accept."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class CheckScreen(Screen[None]):
         Binding("ctrl+t", "paste", "Paste text"),
         # Never a letter: typing the next path right after a check must not write to the
         # index. priority: the path box's own ctrl+a (home) would hide it there.
-        Binding("ctrl+a", "accept", "Accept NEW/UPDATE", priority=True),
+        Binding("ctrl+a", "accept", ACCEPT, priority=True),
         Binding("ctrl+r", "recheck", "Check again"),
         Binding("ctrl+l", "focus_path", "Path", show=False),
         # Reaches the screen only from the path and date boxes: the table and the pane use it.
