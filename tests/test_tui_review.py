@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 from textual.widgets._footer import FooterKey
-from tui_support import SIZE, build_index, drive, wait_for
+from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen
+from kbsearch.tui.record_detail import NeighbourList, RecordDetail
+from kbsearch.tui.record_screen import RecordScreen
 
 
 @pytest.fixture
@@ -64,3 +66,21 @@ async def test_the_accept_key_and_hint_say_it_is_all_or_nothing(index: str) -> N
         rows = [" ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
         accept = [row for row in rows if "^a" in row]
         assert accept and all("none if any is a DUPLICATE" in row for row in accept), accept
+
+
+@drive
+async def test_ctrl_d_from_the_query_then_enter_on_the_nearest_records_opens_one(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "RingKV ring buffer")
+        screen = search_screen(app)
+        detail = screen.query_one(RecordDetail)
+        heading = detail.query_one("#record-neighbours-head", Static)
+        await wait_for(pilot, lambda: "enter opens one" in str(heading.render()), "the nearest records")
+        assert app.focused is screen.query_one("#query", Input)
+        await pilot.press("ctrl+d")  # the query box's own ctrl+d deleted a character instead
+        assert app.focused is detail
+        await pilot.press("tab")
+        assert app.focused is detail.query_one(NeighbourList)
+        await pilot.press("enter")  # no arrow key first
+        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen), "the nearest record's screen")

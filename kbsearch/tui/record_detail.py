@@ -46,6 +46,18 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("gfm-like", {"html": False, "breaks": True})
 
 
+class NeighbourList(OptionList):
+    """Highlights its first record when it has the focus: enter then opens one at once
+    (a list with nothing highlighted ignored enter until an arrow key was pressed)."""
+
+    def on_focus(self) -> None:
+        self.highlight_first()
+
+    def highlight_first(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+
+
 class RecordDetail(VerticalScroll, can_focus=True):
     """Call ``show_hit`` (or ``show_record``) on selection and ``show_neighbours`` when they arrive."""
 
@@ -57,7 +69,7 @@ class RecordDetail(VerticalScroll, can_focus=True):
         yield Static(id="record-head")
         yield Markdown(id="record-body", parser_factory=_parser, open_links=False)
         yield Static(id="record-neighbours-head")
-        yield OptionList(id="record-neighbours")
+        yield NeighbourList(id="record-neighbours")
 
     def show_message(self, message: Text | str) -> None:
         self.record_id = None
@@ -86,9 +98,11 @@ class RecordDetail(VerticalScroll, can_focus=True):
         else:
             heading.append("\nnone: nothing close from another instance or day", style="dim")
         self._neighbours_head(heading)
-        options = self.query_one("#record-neighbours", OptionList)
+        options = self.query_one("#record-neighbours", NeighbourList)
         options.clear_options()
         options.add_options([Option(line, id=rid) for line, rid in found])
+        if options.has_focus:  # focused while they were being looked for
+            options.highlight_first()
 
     def _neighbours_head(self, text: Text) -> None:
         self.query_one("#record-neighbours-head", Static).update(text)

@@ -44,7 +44,8 @@ class SearchScreen(Screen[None]):
         Binding("slash", "focus_query", "Query", show=False),
         Binding("ctrl+f", "focus_filters", "Filters"),
         Binding("ctrl+r", "clear_filters", "Clear filters"),
-        Binding("ctrl+d", "focus_detail", "Detail"),
+        # priority: from the query box too, whose own ctrl+d (delete right) would hide it
+        Binding("ctrl+d", "focus_detail", "Detail", priority=True),
         Binding("escape", "clear_query", "Clear query", show=False),
         # Reaches the screen only from the query and the date inputs: the
         # table, the lists and the detail pane use the arrow keys themselves.
