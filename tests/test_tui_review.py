@@ -6,14 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Markdown, Static
 from textual.widgets._footer import FooterKey
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
+from kbsearch.kb import KnowledgeBase
+from kbsearch.render.records import record_text
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen
-from kbsearch.tui.record_detail import NeighbourList, RecordDetail
+from kbsearch.tui.record_detail import NeighbourList, RecordDetail, _parser
 from kbsearch.tui.record_screen import RecordScreen
+from kbsearch.tui.results_table import ResultsTable
 
 
 @pytest.fixture
@@ -84,3 +87,27 @@ async def test_ctrl_d_from_the_query_then_enter_on_the_nearest_records_opens_one
         assert app.focused is detail.query_one(NeighbourList)
         await pilot.press("enter")  # no arrow key first
         await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen), "the nearest record's screen")
+
+
+def test_each_line_of_a_records_text_keeps_its_own_line() -> None:
+    """markdown-it's "breaks" option changes only its HTML; Textual reads the tokens."""
+    tokens = _parser().parse("first point\nsecond point")
+    assert [c.type for t in tokens for c in t.children or []] == ["text", "hardbreak", "text"]
+
+
+@drive
+async def test_the_detail_pane_lists_the_claims_as_show_does(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "RingKV ring buffer")
+        table = search_screen(app).query_one(ResultsTable)
+        table.move_cursor(row=[hit.id for hit in table.items].index("tom/2026-09-12#2"))
+        detail = search_screen(app).query_one(RecordDetail)
+        heading = detail.query_one("#record-neighbours-head", Static)
+        await wait_for(pilot, lambda: detail.record_id == "tom/2026-09-12#2", "the increment's detail")
+        await wait_for(pilot, lambda: "Nearest" in str(heading.render()), "the stored record and its neighbours")
+        source = detail.query_one("#record-body", Markdown).source
+        with KnowledgeBase.open(index) as kb:
+            shown = record_text(kb.show("tom/2026-09-12#2"))
+        assert "claims (要点):\n  - Ring buffers raise KV cache reuse in multi-turn chat to 83%" in source
+        assert source in shown  # its text and bullets as `kbsearch show` prints them

@@ -25,7 +25,7 @@ from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job, search_mode
 from kbsearch.tui.literal import plain
-from kbsearch.tui.record_detail import Neighbour, RecordDetail, neighbours_job
+from kbsearch.tui.record_detail import Found, RecordDetail, neighbours_job
 from kbsearch.tui.results_table import ResultsTable
 from kbsearch.tui.status_bar import StatusBar
 
@@ -59,9 +59,8 @@ class SearchScreen(Screen[None]):
             self.response = response
 
     class NeighboursFound(Message):
-        def __init__(self, record_id: str, found: list[Neighbour]) -> None:
+        def __init__(self, found: Found) -> None:
             super().__init__()
-            self.record_id = record_id
             self.found = found
 
     def __init__(self, gateway: KbGateway, *, show_timing: bool = True) -> None:
@@ -184,10 +183,10 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="neighbours", exit_on_error=False)
     def neighbours_worker(self, record_id: str) -> None:
         job = neighbours_job(record_id)
-        run_job(self, self.gateway, "find neighbours", job, lambda found: self.NeighboursFound(record_id, found))
+        run_job(self, self.gateway, "find neighbours", job, self.NeighboursFound)
 
     def on_search_screen_neighbours_found(self, message: NeighboursFound) -> None:
-        self.query_one(RecordDetail).show_neighbours(message.record_id, message.found)
+        self.query_one(RecordDetail).show_neighbours(message.found)
 
     # -- index state -------------------------------------------------------
 
