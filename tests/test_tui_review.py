@@ -11,9 +11,11 @@ from textual.widgets._footer import FooterKey
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from kbsearch.kb import KnowledgeBase
+from kbsearch.records import Kind, Record
 from kbsearch.render.records import record_text
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen
+from kbsearch.tui.hits import facts
 from kbsearch.tui.record_detail import NeighbourList, RecordDetail, _parser
 from kbsearch.tui.record_screen import RecordScreen
 from kbsearch.tui.results_table import ResultsTable
@@ -111,3 +113,11 @@ async def test_the_detail_pane_lists_the_claims_as_show_does(index: str) -> None
             shown = record_text(kb.show("tom/2026-09-12#2"))
         assert "claims (要点):\n  - Ring buffers raise KV cache reuse in multi-turn chat to 83%" in source
         assert source in shown  # its text and bullets as `kbsearch show` prints them
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"), [("不入", "not for the living doc (不入)"), ("§1.3 KV Cache", "§1.3 KV Cache")]
+)
+def test_a_section_of_buru_is_said_in_words(stored: str, shown: str) -> None:
+    record = Record(id="spark/2026-09-12#3", kind=Kind.increment, title="t", text="x", section=stored)
+    assert dict(facts(record))["section"].plain == shown

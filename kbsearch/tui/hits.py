@@ -53,12 +53,23 @@ def facts(hit: SearchHit | Record) -> list[tuple[str, Text]]:
         ("instance", hit.instance),
         ("date", hit.date),
         ("topic", hit.topic),
-        ("section", hit.section),
+        ("section", section_text(hit.section)),
         ("arXiv", ", ".join(hit.arxiv_ids)),
         ("cites", ", ".join(hit.cited_ids)),
         ("source", hit.source),
     ]
     return [(label, plain(value)) for label, value in rows if value]
+
+
+NOT_FOR_THE_DOC = ("不入", "不归入", "不收")
+"""A suggested section (建议归入节) saying the item goes into no section of the living doc."""
+
+
+def section_text(section: str | None) -> str | None:
+    """The section as stored (the parser keeps the briefing's words), "不入" said in words."""
+    if section is not None and section.strip(" 。.") in NOT_FOR_THE_DOC:
+        return f"not for the living doc ({section.strip()})"
+    return section
 
 
 def title(hit: SearchHit | Record) -> Text:
