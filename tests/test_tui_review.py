@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Input, Markdown, Static
 from textual.widgets._footer import FooterKey
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
+from kbsearch.cli import main
 from kbsearch.kb import KnowledgeBase
 from kbsearch.records import Kind, Record
 from kbsearch.render.records import record_text
@@ -19,6 +20,14 @@ from kbsearch.tui.hits import facts
 from kbsearch.tui.record_detail import NeighbourList, RecordDetail, _parser
 from kbsearch.tui.record_screen import RecordScreen
 from kbsearch.tui.results_table import ResultsTable
+from kbsearch.tui.status_bar import StatusBar
+
+NEW_BRIEFING = (
+    "inference · E1 预消化简报(2026-09-21)\n"
+    "增量 1：Cached-input pricing at one tenth of list price（⭐⭐）\n"
+    "要点：\n- three providers bill cached tokens at 10%\n"
+    "本报告由 Tom 实例自动生成\n"
+)
 
 
 @pytest.fixture
@@ -121,3 +130,18 @@ async def test_the_detail_pane_lists_the_claims_as_show_does(index: str) -> None
 def test_a_section_of_buru_is_said_in_words(stored: str, shown: str) -> None:
     record = Record(id="spark/2026-09-12#3", kind=Kind.increment, title="t", text="x", section=stored)
     assert dict(facts(record))["section"].plain == shown
+
+
+@drive
+async def test_a_search_after_another_process_ingests_refreshes_the_status_bar(index: str, tmp_path: Path) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.stats is not None, "the stats")
+        before = app.stats.records if app.stats else 0
+        (tmp_path / "more").mkdir()
+        (tmp_path / "more" / "extra.md").write_text(NEW_BRIEFING, encoding="utf-8")
+        assert main(["ingest", str(tmp_path / "more"), "--index", index]) == 0  # as another process would
+        await search_for(pilot, "cached tokens")
+        await wait_for(pilot, lambda: bool(app.stats and app.stats.records > before), "the status bar's new count")
+        bar = str(search_screen(app).query_one(StatusBar).render())
+        assert f"records {before + 1}" in bar

@@ -53,10 +53,11 @@ class SearchScreen(Screen[None]):
     ]
 
     class Found(Message):
-        def __init__(self, serial: int, response: SearchResponse) -> None:
+        def __init__(self, serial: int, response: SearchResponse, generation: int) -> None:
             super().__init__()
             self.serial = serial
             self.response = response
+            self.generation = generation
 
     class NeighboursFound(Message):
         def __init__(self, found: Found) -> None:
@@ -128,15 +129,19 @@ class SearchScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def search_worker(self, serial: int, query: str, flt: SearchFilter) -> None:
-        def job(kb: KnowledgeBase) -> SearchResponse:
+        def job(kb: KnowledgeBase) -> tuple[SearchResponse, int]:
             # The results are searched again by meaning once the model is loaded.
-            return kb.search(query, RESULTS, flt, search_mode(kb))
+            # The generation (one row read) tells whether another process wrote meanwhile.
+            return kb.search(query, RESULTS, flt, search_mode(kb)), kb.store.generation
 
-        run_job(self, self.gateway, "search", job, lambda response: self.Found(serial, response))
+        run_job(self, self.gateway, "search", job, lambda found: self.Found(serial, *found))
 
     def on_search_screen_found(self, message: Found) -> None:
         if message.serial != self._serial:  # a newer query or filter was dispatched since
             return
+        stats, refresh = getattr(self.app, "stats", None), getattr(self.app, "action_refresh_stats", None)
+        if stats is not None and refresh is not None and message.generation != stats.generation:
+            refresh()  # another process wrote to the index: the status bar follows
         found = list(message.response.results)
         self.words_only = message.response.mode is SearchMode.lexical
         summary = hitview.summary(message.response, len(found), timing=self.show_timing)
