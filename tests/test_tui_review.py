@@ -3,6 +3,7 @@ index that is not there, keys the 80-column footer hid, and text cut off."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,13 @@ from textual.widgets._footer import FooterKey
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from kbsearch.cli import main
+from kbsearch.dedupe.results import ClusterMember, Flag
 from kbsearch.kb import KnowledgeBase
 from kbsearch.records import Kind, Record
 from kbsearch.render.records import record_text
 from kbsearch.tui import make_app
 from kbsearch.tui.audit_screen import AuditScreen
+from kbsearch.tui.cluster_tree import _flag_row, _member
 from kbsearch.tui.hits import facts
 from kbsearch.tui.record_detail import NeighbourList, RecordDetail, _parser
 from kbsearch.tui.record_screen import RecordScreen
@@ -145,3 +148,28 @@ async def test_a_search_after_another_process_ingests_refreshes_the_status_bar(i
         await wait_for(pilot, lambda: bool(app.stats and app.stats.records > before), "the status bar's new count")
         bar = str(search_screen(app).query_one(StatusBar).render())
         assert f"records {before + 1}" in bar
+
+
+@drive
+async def test_help_rows_wrap_at_80_columns(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        table = app.screen.query_one("#help-keys", DataTable)
+        assert app.screen.query_one("#help-box").region.right <= 80
+        assert table.region.right <= 80
+        rows = {str(table.get_row_at(r)[2]): r for r in range(table.row_count)}
+        long = next(r for text, r in rows.items() if "replacing the path just checked" in text)
+        assert table.rows[table.ordered_rows[long].key].height > 1  # wrapped, not cut
+        widths = sum(column.get_render_width(table) for column in table.columns.values())
+        assert widths <= table.size.width
+
+
+def test_an_audit_row_keeps_its_words_apart_and_a_flag_names_the_record_seen_first() -> None:
+    doc = ClusterMember(id="doc/inference#§1.3", kind=Kind.doc_section, title="§1.3", instance=None, date=None)
+    assert _member(doc.role, doc, "yellow").plain.startswith("in doc - -  doc/inference#§1.3")
+    flag = Flag.seen_before(
+        ClusterMember(id="tom/2026-09-12#2", kind=Kind.increment, title="t", instance="tom", date=dt.date(2026, 9, 12)),
+        "jay/2026-09-13#1 (jay, 2026-09-13) is marked '首次锚入' but tom had it on 2026-09-12 " + "x" * 200,
+    )
+    assert _flag_row(flag).plain.startswith("! seen first: tom 2026-09-12 tom/2026-09-12#2")
