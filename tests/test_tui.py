@@ -22,7 +22,7 @@ from kbsearch.store import SearchFilter
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
 from kbsearch.tui.audit_screen import AuditScreen
-from kbsearch.tui.check_screen import CheckScreen
+from kbsearch.tui.check_screen import ACCEPT, CheckScreen
 from kbsearch.tui.cluster_tree import ClusterTree
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.help_screen import HelpScreen
@@ -451,7 +451,7 @@ async def test_help_lists_the_bindings_and_closes(index: str) -> None:
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.query_one("#help-keys")
         rows = [" ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]  # type: ignore[attr-defined]
-        assert any("Accept NEW/UPDATE" in row for row in rows)
+        assert any(ACCEPT in row for row in rows)
         assert any("f3" in row and "Check" in row for row in rows)
         await pilot.press("escape")
         assert isinstance(app.screen, SearchScreen)

@@ -20,7 +20,7 @@ from kbsearch.dedupe.results import Verdict
 from kbsearch.kb import KnowledgeBase
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
-from kbsearch.tui.check_screen import CheckScreen
+from kbsearch.tui.check_screen import ACCEPT, CheckScreen
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.help_screen import HelpScreen
 from kbsearch.tui.verdict_table import VerdictTable
@@ -95,7 +95,7 @@ async def test_typing_in_the_items_goes_to_the_path_box(index: str) -> None:
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.query_one("#help-keys", DataTable)
         rows = [" ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
-        assert any("Accept NEW/UPDATE" in row and "^a" in row for row in rows), rows
+        assert any(ACCEPT in row and "^a" in row for row in rows), rows
         assert any("ctrl+y" in row and "accept dialog" in row for row in rows)
     assert record_count(index) == before
 
@@ -119,3 +119,18 @@ async def test_accept_needs_ctrl_a_then_ctrl_y_and_letters_never_confirm(index: 
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: bool(screen.result and screen.result.accepted), "the accept")
     assert record_count(index) == before + 1
+
+
+@drive
+async def test_a_failed_check_selects_its_path_so_typing_replaces_it(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        summary = screen.query_one("#check-summary")
+        await pilot.press(*"missing.md", "enter")
+        await wait_for(pilot, lambda: "The check failed" in str(summary.render()), "the failed check")
+        await pilot.press(*"today.md")
+        path = screen.query_one("#path", Input)
+        assert app.focused is path and path.value == "today.md"  # not missing.mdtoday.md

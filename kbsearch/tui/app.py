@@ -66,7 +66,7 @@ class KbApp(App[None]):
         Binding("f2", "switch_mode('search')", "Search"),
         Binding("f3", "switch_mode('check')", "Check"),
         Binding("f4", "switch_mode('audit')", "Audit"),
-        Binding("f5", "reload", "Reload index", show=False),
+        Binding("f5", "reload", "Reload index"),
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
@@ -101,6 +101,10 @@ class KbApp(App[None]):
         # shows what an accept on the other gateway, or an ingest, wrote.
         self.gateway.reset()
         self.batch.reset()
+        self.stats_worker()
+
+    def action_refresh_stats(self) -> None:
+        """The status bar's figures again, without reopening the index (a search saw a new generation)."""
         self.stats_worker()
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)

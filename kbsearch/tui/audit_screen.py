@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Input, Static, Tree
 
 from kbsearch.dedupe.results import AuditResult
 from kbsearch.filters import SearchFilter
@@ -20,8 +20,10 @@ from kbsearch.kb import KnowledgeBase
 from kbsearch.render import audit_scope
 from kbsearch.tui.cluster_tree import ClusterTree, opened_id
 from kbsearch.tui.filter_bar import dates_problem, parse_day, range_problem
+from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
-from kbsearch.tui.jobs import run_job
+from kbsearch.tui.jobs import JobFailed, run_job
+from kbsearch.tui.literal import plain
 from kbsearch.tui.messages import OpenRecord
 from kbsearch.tui.status_bar import StatusBar
 
@@ -57,7 +59,7 @@ class AuditScreen(Screen[None]):
         yield Static(Text("Auditing the whole index…", style="dim"), id="audit-summary")
         yield ClusterTree(id="clusters")
         yield StatusBar()
-        yield Footer()
+        yield KbFooter()
 
     def on_mount(self) -> None:
         self.query_one(ClusterTree).focus()
@@ -107,6 +109,17 @@ class AuditScreen(Screen[None]):
         summary.append("enter expands a cluster, or opens a record.", style="dim")
         self.query_one("#audit-summary", Static).update(summary)
         self.query_one(ClusterTree).show(result)
+
+    def on_job_failed(self, message: JobFailed) -> None:
+        """As on the check screen: no earlier clusters stay to be taken for this audit's, and
+        the error stays in the summary (the notification, which bubbles on to the app, fades)."""
+        if message.what != "audit":
+            return
+        self.result = None
+        self.query_one(ClusterTree).clear()
+        failed = Text("The audit failed: ", style="bold red")
+        failed.append_text(plain(message.error_text(), one_line=False))
+        self.query_one("#audit-summary", Static).update(failed)
 
     @on(Tree.NodeSelected, "#clusters")
     def _selected(self, event: Tree.NodeSelected[object]) -> None:

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 from textual.widgets.input import Selection
 
 from kbsearch.dedupe.results import CheckResult, Verdict
@@ -23,6 +23,7 @@ from kbsearch.render import counted
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.file_picker import FilePicker
 from kbsearch.tui.filter_bar import parse_day
+from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.item_detail import ItemDetail, flag_line
 from kbsearch.tui.jobs import JobFailed, run_job
@@ -33,8 +34,13 @@ from kbsearch.tui.verdict_table import VerdictTable
 
 HINT = (
     "Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
-    "Each item gets NEW, UPDATE or DUPLICATE with its evidence; ctrl+a accepts the NEW and UPDATE items."
+    "Each item gets NEW, UPDATE or DUPLICATE with its evidence.\n"
+    "ctrl+a accepts all the items, or none when any is a DUPLICATE."
 )
+
+
+ACCEPT = "Accept all items (none if any is a DUPLICATE)"
+"""All or nothing, as 'kbsearch check --accept': the label must not promise a partial accept."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,7 @@ class CheckScreen(Screen[None]):
         Binding("ctrl+t", "paste", "Paste text"),
         # Never a letter: typing the next path right after a check must not write to the
         # index. priority: the path box's own ctrl+a (home) would hide it there.
-        Binding("ctrl+a", "accept", "Accept NEW/UPDATE", priority=True),
+        Binding("ctrl+a", "accept", ACCEPT, priority=True),
         Binding("ctrl+r", "recheck", "Check again"),
         Binding("ctrl+l", "focus_path", "Path", show=False),
         # Reaches the screen only from the path and date boxes: the table and the pane use it.
@@ -72,6 +78,8 @@ class CheckScreen(Screen[None]):
         self.gateway = gateway
         self.request: CheckRequest | None = None
         self.result: CheckResult | None = None
+        self.last_source: str | None = None
+        """The source of the last check started, failed or not: typing replaces it."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="check-source"):
@@ -83,7 +91,7 @@ class CheckScreen(Screen[None]):
                 yield VerdictTable(id="items")
             yield ItemDetail(id="item")
         yield StatusBar()
-        yield Footer()
+        yield KbFooter()
 
     def on_mount(self) -> None:
         self.query_one("#path", Input).focus()
@@ -109,6 +117,7 @@ class CheckScreen(Screen[None]):
     def _run(self, request: CheckRequest) -> None:
         label = "pasted text" if request.source == "-" else request.source
         verb = "Checking and accepting" if request.accept else "Checking"
+        self.last_source = request.source
         self.query_one("#check-summary", Static).update(join(Text(f"{verb} "), plain(label), Text("…")))
         self.check_worker(request)
 
@@ -151,9 +160,9 @@ class CheckScreen(Screen[None]):
     def _ready_for_the_next_path(self) -> None:
         """The focus stays where the user types (a result that took it away sent the letters
         of the next path to the screen's keys). The path just checked is selected, so that
-        typing replaces it, unless the user has typed since."""
+        typing replaces it, unless the user has typed since; after a failed check too."""
         path = self.query_one("#path", Input)
-        if self.focused is path and self.request is not None and path.value.strip() == self.request.source:
+        if self.focused is path and self.last_source is not None and path.value.strip() == self.last_source:
             path.selection = Selection(0, len(path.value))
 
     def on_key(self, event: events.Key) -> None:
@@ -166,8 +175,7 @@ class CheckScreen(Screen[None]):
         event.stop()
         event.prevent_default()
         path = self.query_one("#path", Input)
-        checked = self.request.source if self.request is not None else None
-        typed = event.character if path.value.strip() == checked else path.value + event.character
+        typed = event.character if path.value.strip() == self.last_source else path.value + event.character
         self.set_focus(path)  # posts its Focus now (which selects the whole path) ...
         path.call_later(self._type_into, path, typed)  # ... so this runs after it, before the next key
 
@@ -187,6 +195,7 @@ class CheckScreen(Screen[None]):
         failed = Text("The check failed: ", style="bold red")
         failed.append_text(plain(message.error_text(), one_line=False))
         self.query_one("#check-summary", Static).update(failed)
+        self._ready_for_the_next_path()
 
     @on(DataTable.RowHighlighted, "#items")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -6,17 +6,28 @@ from rich.text import Text
 from textual.widgets import Tree
 
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
-from kbsearch.tui.item_detail import flag_line
 from kbsearch.tui.literal import join, plain
 
 
 def _member(role: str, member: ClusterMember, style: str) -> Text:
     # the id comes before the title: long lines are clipped at the right edge
     who = plain(f"{member.instance or '-'} {member.date or '-'}", style="cyan")
-    parts = [Text(f"{role:<6}", style=style), who, Text("  "), plain(member.id, style="dim"), Text("  ")]
+    parts = [Text(f"{role:<6} ", style=style), who, Text("  "), plain(member.id, style="dim"), Text("  ")]
     if member.anchor:
         parts += [Text("["), plain(member.anchor, style="magenta"), Text("] ")]
     parts.append(plain(member.title or member.id))
+    return join(*parts)
+
+
+def _flag_row(flag: Flag) -> Text:
+    """A tree row is never wrapped: the record seen first (what enter opens) comes before
+    the message, which the right edge may cut (the whole message hid it at 160 columns)."""
+    parts = [Text("! ", style="bold magenta")]
+    if flag.first_seen_id:
+        who = f"{flag.first_seen_instance or '-'} {flag.first_seen_date or '-'}"
+        parts += [Text("seen first: "), plain(who, style="cyan"), Text(" "), plain(flag.first_seen_id, style="dim")]
+        parts.append(Text("  ·  "))
+    parts.append(plain(flag.message))
     return join(*parts)
 
 
@@ -56,9 +67,9 @@ class ClusterTree(Tree[object]):
             for member in cluster.repeats:
                 node.add_leaf(_member(member.role, member, "yellow"), data=member)
         if result.claimed_new_seen_before:
-            flags = self.root.add(
-                Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})", style="bold magenta")
-            )
+            heading = Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})", style="bold magenta")
+            heading.append("  enter on one opens the record seen first", style="dim")
+            flags = self.root.add(heading)
             for flag in result.claimed_new_seen_before:
-                flags.add_leaf(flag_line(flag), data=flag)
+                flags.add_leaf(_flag_row(flag), data=flag)
         self.move_cursor(self.root.children[0] if self.root.children else None)

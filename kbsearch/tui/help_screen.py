@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,6 +25,12 @@ WIDGET_KEYS = [
 ]
 
 
+HELP_WIDTH = 96
+"""The help box's width (app.tcss), on a terminal at least as wide."""
+HELP_FRAME = 2 + 4 + 2
+"""Its border, padding and the table's scrollbar."""
+
+
 class HelpScreen(ModalScreen[None]):
     """Lists the bindings it is given, so it can never disagree with them."""
 
@@ -41,12 +48,21 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text("escape closes", style="dim"))
 
     def on_mount(self) -> None:
+        rows = [
+            (where, self.key_display.get(binding.key, binding.key), binding.description)
+            for where, bindings in self.sections
+            for binding in bindings
+        ]
+        rows += WIDGET_KEYS
         table = self.query_one(DataTable)
-        table.add_columns("where", "key", "does")
-        for where, bindings in self.sections:
-            for binding in bindings:
-                key = self.key_display.get(binding.key, binding.key)
-                table.add_row(Text(where, style="dim"), Text(key, style="bold"), Text(binding.description))
-        for where, key, does in WIDGET_KEYS:
-            table.add_row(Text(where, style="dim"), Text(key, style="bold"), Text(does))
+        # The first two columns as wide as their longest entry; the last one wraps in what
+        # is left of the box (at 80 columns a long description was cut, even when scrolled).
+        widths = [max(cell_len(row[n]) for row in rows) for n in (0, 1)]
+        box = min(HELP_WIDTH, self.app.size.width) - HELP_FRAME
+        does = max(20, box - sum(widths) - 2 * 3)  # each cell has one column of padding a side
+        table.add_column("where", width=widths[0])
+        table.add_column("key", width=widths[1])
+        table.add_column("does", width=does)
+        for where, key, what in rows:
+            table.add_row(Text(where, style="dim"), Text(key, style="bold"), Text(what), height=None)
         table.focus()

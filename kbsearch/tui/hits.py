@@ -11,6 +11,7 @@ from rich.text import Text
 from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
 from kbsearch.render import clean, counted, missing_lines, score_text, why_empty
+from kbsearch.render.records import record_text
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
@@ -52,12 +53,23 @@ def facts(hit: SearchHit | Record) -> list[tuple[str, Text]]:
         ("instance", hit.instance),
         ("date", hit.date),
         ("topic", hit.topic),
-        ("section", hit.section),
+        ("section", section_text(hit.section)),
         ("arXiv", ", ".join(hit.arxiv_ids)),
         ("cites", ", ".join(hit.cited_ids)),
         ("source", hit.source),
     ]
     return [(label, plain(value)) for label, value in rows if value]
+
+
+NOT_FOR_THE_DOC = ("不入", "不归入", "不收")
+"""A suggested section (建议归入节) saying the item goes into no section of the living doc."""
+
+
+def section_text(section: str | None) -> str | None:
+    """The section as stored (the parser keeps the briefing's words), "不入" said in words."""
+    if section is not None and section.strip(" 。.") in NOT_FOR_THE_DOC:
+        return f"not for the living doc ({section.strip()})"
+    return section
 
 
 def title(hit: SearchHit | Record) -> Text:
@@ -66,9 +78,14 @@ def title(hit: SearchHit | Record) -> Text:
 
 def body(hit: SearchHit | Record) -> str:
     """The record's text for the markdown view, control sequences stripped;
-    a text the search cut (a record of megabytes) says where to read the rest."""
-    cut = hit.text_cut if isinstance(hit, SearchHit) else len(hit.text) > HIT_TEXT_CHARS
-    text = clean(hit.text[:HIT_TEXT_CHARS])
+    a text the search cut (a record of megabytes) says where to read the rest.
+    A stored record reads as ``kbsearch show`` prints it: its text, then its
+    claims (要点), 警示, relation to the living doc and 来源 as bullets."""
+    if isinstance(hit, SearchHit):
+        cut, text = hit.text_cut, clean(hit.text[:HIT_TEXT_CHARS])
+    else:
+        shown = record_text(hit).partition("\n\n")[2]  # the facts above it are in the pane's head
+        cut, text = len(shown) > HIT_TEXT_CHARS, shown[:HIT_TEXT_CHARS]
     if cut:
         text += f"\n\n*… the text goes on: `kbsearch show {hit.id}` prints all of it.*"
     return text

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -26,24 +27,50 @@ NEIGHBOURS_K = 12
 Neighbour = tuple[Text, str]
 """A nearest record as shown (its line) and its id."""
 
+Found = tuple[Record, list[Neighbour]]
+"""The stored record (its claims, relation and sources, which a search hit lacks) and its neighbours."""
 
-def neighbours_job(record_id: str) -> Callable[[KnowledgeBase], list[Neighbour]]:
-    """The facade call behind the neighbour list (run on a gateway thread)."""
 
-    def job(kb: KnowledgeBase) -> list[Neighbour]:
+def neighbours_job(record_id: str) -> Callable[[KnowledgeBase], Found]:
+    """The facade calls behind the detail pane's second look (run on a gateway thread)."""
+
+    def job(kb: KnowledgeBase) -> Found:
         record = kb.show(record_id)
         flt = SearchFilter(exclude_ids=[record_id])
         response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, flt, search_mode(kb))
-        return [(hitview.neighbour_line(hit, record), hit.id) for hit in hitview.neighbours(record, response)]
+        return record, [(hitview.neighbour_line(hit, record), hit.id) for hit in hitview.neighbours(record, response)]
 
     return job
 
 
 def _parser() -> MarkdownIt:
     # html off: an HTML block in a record is shown as text, not interpreted.
-    # breaks on: briefing points are one per line without list markers, and
-    # should stay one per line rather than run together into a paragraph.
-    return MarkdownIt("gfm-like", {"html": False, "breaks": True})
+    # Briefing points are one per line without list markers, and should stay
+    # one per line rather than run together into a paragraph. "breaks" alone
+    # did not do it: it changes how markdown-it renders HTML, while Textual
+    # reads the tokens, where a line break is still a softbreak (a space).
+    parser = MarkdownIt("gfm-like", {"html": False, "breaks": True})
+    parser.core.ruler.push("hard_breaks", _hard_breaks)
+    return parser
+
+
+def _hard_breaks(state: StateCore) -> None:
+    for token in state.tokens:
+        for child in token.children or []:
+            if child.type == "softbreak":
+                child.type = "hardbreak"
+
+
+class NeighbourList(OptionList):
+    """Highlights its first record when it has the focus: enter then opens one at once
+    (a list with nothing highlighted ignored enter until an arrow key was pressed)."""
+
+    def on_focus(self) -> None:
+        self.highlight_first()
+
+    def highlight_first(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
 
 
 class RecordDetail(VerticalScroll, can_focus=True):
@@ -52,16 +79,18 @@ class RecordDetail(VerticalScroll, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.record_id: str | None = None
+        self._body = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="record-head")
         yield Markdown(id="record-body", parser_factory=_parser, open_links=False)
         yield Static(id="record-neighbours-head")
-        yield OptionList(id="record-neighbours")
+        yield NeighbourList(id="record-neighbours")
 
     def show_message(self, message: Text | str) -> None:
         self.record_id = None
         self.query_one("#record-head", Static).update(Text(message) if isinstance(message, str) else message)
+        self._body = ""
         self.query_one("#record-body", Markdown).update("")
         self._neighbours_head(Text(""))
         self.query_one("#record-neighbours", OptionList).clear_options()
@@ -72,23 +101,31 @@ class RecordDetail(VerticalScroll, can_focus=True):
         lines = [hitview.title(hit)]
         lines += [join(Text(f"{label:>8} ", style="dim"), value) for label, value in hitview.facts(hit)]
         self.query_one("#record-head", Static).update(join(*lines, sep="\n"))
-        self.query_one("#record-body", Markdown).update(hitview.body(hit))
+        self._body = hitview.body(hit)
+        self.query_one("#record-body", Markdown).update(self._body)
         self._neighbours_head(Text("looking for neighbours…", style="dim"))
         self.query_one("#record-neighbours", OptionList).clear_options()
         self.scroll_home(animate=False)
 
-    def show_neighbours(self, record_id: str, found: list[Neighbour]) -> None:
-        if record_id != self.record_id:  # the selection moved on meanwhile
+    def show_neighbours(self, found: Found) -> None:
+        record, neighbours = found
+        if record.id != self.record_id:  # the selection moved on meanwhile
             return
+        body = hitview.body(record)  # as `kbsearch show` prints it: a search hit has its text only
+        if body != self._body:
+            self._body = body
+            self.query_one("#record-body", Markdown).update(body)
         heading = Text("Nearest from another instance or day", style="bold underline")
-        if found:
+        if neighbours:
             heading.append("  (enter opens one)", style="dim")
         else:
             heading.append("\nnone: nothing close from another instance or day", style="dim")
         self._neighbours_head(heading)
-        options = self.query_one("#record-neighbours", OptionList)
+        options = self.query_one("#record-neighbours", NeighbourList)
         options.clear_options()
-        options.add_options([Option(line, id=rid) for line, rid in found])
+        options.add_options([Option(line, id=rid) for line, rid in neighbours])
+        if options.has_focus:  # focused while they were being looked for
+            options.highlight_first()
 
     def _neighbours_head(self, text: Text) -> None:
         self.query_one("#record-neighbours-head", Static).update(text)

@@ -14,22 +14,20 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from kbsearch.kb import KnowledgeBase
 from kbsearch.records import Record
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import JobFailed, run_job
 from kbsearch.tui.literal import plain
-from kbsearch.tui.record_detail import Neighbour, RecordDetail, neighbours_job
+from kbsearch.tui.record_detail import Found, RecordDetail, neighbours_job
 
 
 class RecordScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "Close record")]
 
     class Loaded(Message):
-        def __init__(self, record: Record, neighbours: list[Neighbour]) -> None:
+        def __init__(self, found: Found) -> None:
             super().__init__()
-            self.record = record
-            self.neighbours = neighbours
+            self.found = found
 
     def __init__(self, gateway: KbGateway, record_id: str) -> None:
         super().__init__()
@@ -51,16 +49,13 @@ class RecordScreen(ModalScreen[None]):
     def load_worker(self) -> None:
         record_id = self.record_id
 
-        def job(kb: KnowledgeBase) -> tuple[Record, list[Neighbour]]:
-            return kb.show(record_id), neighbours_job(record_id)(kb)
-
-        run_job(self, self.gateway, f"open {record_id}", job, lambda found: self.Loaded(*found))
+        run_job(self, self.gateway, f"open {record_id}", neighbours_job(record_id), self.Loaded)
 
     def on_record_screen_loaded(self, message: Loaded) -> None:
-        self.record = message.record
+        self.record = message.found[0]
         detail = self.query_one(RecordDetail)
-        detail.show_hit(message.record)
-        detail.show_neighbours(message.record.id, message.neighbours)
+        detail.show_hit(self.record)
+        detail.show_neighbours(message.found)
 
     def on_job_failed(self, message: JobFailed) -> None:
         # Said here as well as in the notification, which bubbles on to the app.

@@ -15,16 +15,17 @@ from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 import kbsearch.tui.hits as hitview
 from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit, SearchMode, SearchResponse, Stats
 from kbsearch.records import Kind
 from kbsearch.tui.filter_bar import FilterBar
+from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
 from kbsearch.tui.jobs import run_job, search_mode
 from kbsearch.tui.literal import plain
-from kbsearch.tui.record_detail import Neighbour, RecordDetail, neighbours_job
+from kbsearch.tui.record_detail import Found, RecordDetail, neighbours_job
 from kbsearch.tui.results_table import ResultsTable
 from kbsearch.tui.status_bar import StatusBar
 
@@ -43,7 +44,8 @@ class SearchScreen(Screen[None]):
         Binding("slash", "focus_query", "Query", show=False),
         Binding("ctrl+f", "focus_filters", "Filters"),
         Binding("ctrl+r", "clear_filters", "Clear filters"),
-        Binding("ctrl+d", "focus_detail", "Detail"),
+        # priority: from the query box too, whose own ctrl+d (delete right) would hide it
+        Binding("ctrl+d", "focus_detail", "Detail", priority=True),
         Binding("escape", "clear_query", "Clear query", show=False),
         # Reaches the screen only from the query and the date inputs: the
         # table, the lists and the detail pane use the arrow keys themselves.
@@ -51,15 +53,15 @@ class SearchScreen(Screen[None]):
     ]
 
     class Found(Message):
-        def __init__(self, serial: int, response: SearchResponse) -> None:
+        def __init__(self, serial: int, response: SearchResponse, generation: int) -> None:
             super().__init__()
             self.serial = serial
             self.response = response
+            self.generation = generation
 
     class NeighboursFound(Message):
-        def __init__(self, record_id: str, found: list[Neighbour]) -> None:
+        def __init__(self, found: Found) -> None:
             super().__init__()
-            self.record_id = record_id
             self.found = found
 
     def __init__(self, gateway: KbGateway, *, show_timing: bool = True) -> None:
@@ -85,7 +87,7 @@ class SearchScreen(Screen[None]):
                 yield ResultsTable(id="results")
             yield RecordDetail(id="detail")
         yield StatusBar()
-        yield Footer()
+        yield KbFooter()
 
     def on_mount(self) -> None:
         self.query_one(RecordDetail).show_message(HINT)
@@ -127,15 +129,19 @@ class SearchScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def search_worker(self, serial: int, query: str, flt: SearchFilter) -> None:
-        def job(kb: KnowledgeBase) -> SearchResponse:
+        def job(kb: KnowledgeBase) -> tuple[SearchResponse, int]:
             # The results are searched again by meaning once the model is loaded.
-            return kb.search(query, RESULTS, flt, search_mode(kb))
+            # The generation (one row read) tells whether another process wrote meanwhile.
+            return kb.search(query, RESULTS, flt, search_mode(kb)), kb.store.generation
 
-        run_job(self, self.gateway, "search", job, lambda response: self.Found(serial, response))
+        run_job(self, self.gateway, "search", job, lambda found: self.Found(serial, *found))
 
     def on_search_screen_found(self, message: Found) -> None:
         if message.serial != self._serial:  # a newer query or filter was dispatched since
             return
+        stats, refresh = getattr(self.app, "stats", None), getattr(self.app, "action_refresh_stats", None)
+        if stats is not None and refresh is not None and message.generation != stats.generation:
+            refresh()  # another process wrote to the index: the status bar follows
         found = list(message.response.results)
         self.words_only = message.response.mode is SearchMode.lexical
         summary = hitview.summary(message.response, len(found), timing=self.show_timing)
@@ -182,10 +188,10 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="neighbours", exit_on_error=False)
     def neighbours_worker(self, record_id: str) -> None:
         job = neighbours_job(record_id)
-        run_job(self, self.gateway, "find neighbours", job, lambda found: self.NeighboursFound(record_id, found))
+        run_job(self, self.gateway, "find neighbours", job, self.NeighboursFound)
 
     def on_search_screen_neighbours_found(self, message: NeighboursFound) -> None:
-        self.query_one(RecordDetail).show_neighbours(message.record_id, message.found)
+        self.query_one(RecordDetail).show_neighbours(message.found)
 
     # -- index state -------------------------------------------------------
 
