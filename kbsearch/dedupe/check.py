@@ -187,8 +187,8 @@ class Checker:
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
-        # What a living-doc section listing the item's id says of it: evidence for its claims (``finer``).
-        sections = item_sentences(item.record, [known[m.id] for m in matches if m.rule is Rule.doc_section])
+        docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
+        sections = item_sentences(item.record, docs, item.named(self.config, count).title)
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
