@@ -14,7 +14,7 @@ from pathlib import Path
 
 from test_finer_passages import OTHER, check
 
-from kbsearch.dedupe.finer import item_sentences, naming
+from kbsearch.dedupe.finer import flat, item_sentences, naming
 from kbsearch.dedupe.results import Verdict
 from kbsearch.records import Kind, Record
 
@@ -47,12 +47,18 @@ def test_an_entry_naming_the_item_by_its_coined_name_is_its_line() -> None:
     assert cut is not None and cut.text.startswith("一支以 SpinTree 解码为代表")
     assert "调研" not in cut.text
     assert naming(SECTION, set(), frozenset({"loomspec"})) is None
+    compared = SECTION.model_copy(update={"text": "- LoomSpec 比 SpinTree 快 1.4 倍，需要草稿头。"})
+    assert naming(compared, set(), frozenset({"spintree"})) is None  # a comparison names another item
 
 
 def test_an_entry_copying_a_claim_word_for_word_is_its_line_and_one_sharing_topic_words_is_not() -> None:
     copied = item("解码", ["免训练解码的收益取决于输出的重复度"])
     [cut] = item_sentences(copied, [Section(SECTION)])  # type: ignore[list-item]
     assert cut.text.startswith("调研")
+    text = "- SpinTree 建后缀索引，见 arXiv:2601.33333。免训练解码的收益取决于输出的重复度。"
+    mixed = SECTION.model_copy(update={"text": text, "arxiv_ids": ["2601.33333"]})
+    assert naming(mixed, set(), copied=(flat("免训练解码的收益取决于输出的重复度"),)) is not None
+    assert naming(mixed, set(), copied=(flat("SpinTree建后缀索引"),)) is None  # a sentence on another paper
     topical = item("解码", ["免训练解码的评测仍偏少"])
     assert item_sentences(topical, [Section(SECTION)]) == []  # type: ignore[list-item]
 

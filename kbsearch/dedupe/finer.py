@@ -32,6 +32,7 @@ import numpy as np
 
 from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
 from kbsearch.dedupe.features import latin_names
+from kbsearch.dedupe.named_systems import cited_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
@@ -104,18 +105,19 @@ def naming(
     section: Record, ids: set[str], coined: frozenset[str] = frozenset(), copied: tuple[str, ...] = ()
 ) -> Record | None:
     """The section cut to its entries naming one of ``ids``, a rare coined name of the item
-    (``coined``: "SuffixTree"), or copying one of its claims word for word (``copied``, flat)
-    and naming no other paper, None when none does: each list item or paragraph naming it, whole, and every entry
-    under a heading (the section's title or one in its text) naming it; not an entry under
-    it naming only another of the section's papers, nor an entry's sentences naming only
-    another (``entries``)."""
+    (``coined``: "SuffixTree", not only compared with: ``cited_names``), or copying one of
+    its claims word for word (``copied``, flat) in a sentence naming no other paper; None when none
+    does. Each list item or paragraph naming it, whole, and every entry under a heading
+    (the section's title or one in its text) naming it; not an entry under it naming only
+    another of the section's papers, nor an entry's sentences naming only another
+    (``entries``)."""
     others = set(section.arxiv_ids) - ids
 
     def on_item(text: str) -> bool:
         return (
             any(i in text for i in ids)
-            or bool(coined and latin_names(text) & coined)
-            or (any(c in flat(text) for c in copied) and not other(text))
+            or bool(coined and (latin_names(text) - cited_names(text, latin_names)) & coined)
+            or any(not other(s) and any(c in flat(s) for c in copied) for s in sentences(text))
         )
 
     def other(text: str) -> bool:
