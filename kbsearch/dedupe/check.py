@@ -7,7 +7,8 @@ evidence like any other record. ``as_of`` hides everything dated later, so a
 past day can be replayed honestly; without it a dated item is compared with
 nothing written after its own date. Either way a record with no date stays
 (a living doc that states none): it cannot be shown to be later, and
-``--as-of`` the item's own date gives the default's evidence.
+``--as-of`` the item's own date gives the default's evidence. A doc section
+dated that day is left out too: on one day it comes after the rest (``check_day``).
 
 Candidates come from the index's model (nearest by whole text, title and
 each key point), shared ids and rare shared names; with a judge model, each
@@ -24,6 +25,7 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
+from kbsearch.dedupe.check_day import check_filter
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
@@ -163,22 +165,11 @@ class Checker:
         for embedded, tokens in zip(lacking, self._token_vectors([e.whole_text for e in lacking]), strict=True):
             embedded.judge_tokens = tokens
 
-    def _filter(self, item: Record, resubmitted: list[str]) -> SearchFilter:
-        # Only this submission is left out. A stored record under an item's
-        # id with other content (an earlier version, what a reused file held
-        # yesterday) is the very record to compare with.
-        # --as-of and the default (the item's own date) are one rule: later records
-        # are hidden, undated ones are kept.
-        day = self.as_of or item.date
-        if day is not None and self.store.has_records_after(day):
-            return SearchFilter(not_after=day, exclude_ids=resubmitted)
-        return SearchFilter(exclude_ids=resubmitted)  # nothing later: no filter to scan the index for
-
     def _check_one(
         self, item: Embedded, resubmitted: list[str], judged: Callable[[], None], pooled: InputItems, number: int
     ) -> ItemResult:
         checkpoint()  # a server's request stops here once over its budget or abandoned
-        flt = self._filter(item.record, resubmitted)
+        flt = check_filter(self.store, item.record, self.as_of, resubmitted)  # not its day's doc sections
         in_input = pooled.before(number, flt)
         known = in_input | self._candidates(item, flt, judged)
         compared = compare_all(item, list(known.values()), self.config, count := self.name_count(flt))
@@ -187,8 +178,8 @@ class Checker:
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
-        # What a living-doc section listing the item's id says of it: evidence for its claims (``finer``).
-        sections = item_sentences(item.record, [known[m.id] for m in matches if m.rule is Rule.doc_section])
+        docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
+        sections = item_sentences(item.record, docs, item.named(self.config, count).title)
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)

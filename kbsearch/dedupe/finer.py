@@ -11,7 +11,8 @@ the same facts in one key point were known.
 Read only for a claim the stored passages leave new, and only of the records that may
 make it known:
 
-- of a living-doc section listing the item's arXiv id, the entries naming that id, whole
+- of a living-doc section, the entries naming the item's arXiv id (or a rare coined name
+  of its title, or copying one of its claims word for word: ``item_sentences``), whole
   (the list item or paragraph: a doc names the paper in an entry's first sentence only;
   its other entries are about other papers, so neither their words nor their figures
   count), each sentence with its clauses; an entry's passage using what the claim says is
@@ -30,6 +31,8 @@ import re
 import numpy as np
 
 from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
+from kbsearch.dedupe.features import latin_names
+from kbsearch.dedupe.named_systems import cited_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
@@ -87,23 +90,46 @@ def entries(text: str) -> list[str]:
     return out
 
 
-def naming(section: Record, ids: set[str]) -> Record | None:
-    """The section cut to its entries naming one of ``ids`` (None: none does): each list item
-    or paragraph naming one, whole, and every entry under a heading (the section's title or
-    one in its text) naming one; not an entry under it naming only another of the section's
-    papers, nor an entry's sentences naming only another (``entries``)."""
+MIN_VERBATIM = 8
+"""A claim shorter than this, its words and figures run together, is a label: its copy in a
+section's entry does not make the entry one on the item."""
+
+
+def flat(text: str) -> str:
+    """The text's letters, digits and characters run together, lower-cased: a copied line
+    told apart from its spacing and punctuation."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def naming(
+    section: Record, ids: set[str], coined: frozenset[str] = frozenset(), copied: tuple[str, ...] = ()
+) -> Record | None:
+    """The section cut to its entries naming one of ``ids``, a rare coined name of the item
+    (``coined``: "SuffixTree", not only compared with: ``cited_names``), or copying one of
+    its claims word for word (``copied``, flat) in a sentence naming no other paper; None when none
+    does. Each list item or paragraph naming it, whole, and every entry under a heading
+    (the section's title or one in its text) naming it; not an entry under it naming only
+    another of the section's papers, nor an entry's sentences naming only another
+    (``entries``)."""
     others = set(section.arxiv_ids) - ids
 
-    def names(text: str, which: set[str]) -> bool:
-        return any(i in text for i in which)
+    def on_item(text: str) -> bool:
+        return (
+            any(i in text for i in ids)
+            or bool(coined and (latin_names(text) - cited_names(text, latin_names)) & coined)
+            or any(not other(s) and any(c in flat(s) for c in copied) for s in sentences(text))
+        )
+
+    def other(text: str) -> bool:
+        return any(i in text for i in others)
 
     said: list[str] = []
-    under = names(section.title, ids)  # under a heading naming the paper: every entry is on it
+    under = on_item(section.title)  # under a heading naming the item: every entry is on it
     for entry in entries(section.text):
         if _HEADING.match(entry):
-            under = names(entry, ids)
-        elif names(entry, ids) or (under and not names(entry, others)):
-            kept = [s for s in sentences(entry) if names(s, ids) or not names(s, others)]
+            under = on_item(entry)
+        elif on_item(entry) or (under and not other(entry)):
+            kept = [s for s in sentences(entry) if on_item(s) or not other(s)]
             said.append(" ".join(kept))
     said = [s for s in said if s]
     if not said:
@@ -111,13 +137,21 @@ def naming(section: Record, ids: set[str]) -> Record | None:
     return section.model_copy(update={"text": "\n".join(said), "arxiv_ids": sorted(ids)})
 
 
-def item_sentences(item: Record, sections: list[Embedded]) -> list[Record]:
-    """Of the living-doc sections listing one of the item's arXiv ids, the entries naming
-    it (``naming``), each section's as a record of its own (its id and kind kept: it is the section)."""
+def item_sentences(item: Record, sections: list[Embedded], coined: frozenset[str] = frozenset()) -> list[Record]:
+    """Of the living-doc sections, the entries on the item (``naming``): those naming one of
+    its arXiv ids or a rare coined name of its title (``coined``: a doc names a system it
+    folded in without a paper by its name), or copying one of its claims word for word (an
+    editor's line pasted into a briefing, when the section lists none of its papers: a survey's
+    line sharing the topic words is no copy); each section's as a record of its own (its id
+    and kind kept: it is the section)."""
+    copied = tuple(c for c in map(flat, item.claim_texts() or [item.text]) if len(c) >= MIN_VERBATIM)
     out = []
     for section in sections:
+        if section.record.kind is not Kind.doc_section:
+            continue
         shared = set(item.arxiv_ids) & set(section.record.arxiv_ids)
-        cut = naming(section.record, shared) if section.record.kind is Kind.doc_section and shared else None
+        # A section listing the item's paper has its lines on it: a copy of another entry is another's.
+        cut = naming(section.record, shared, coined, () if shared else copied)
         if cut is not None:
             out.append(cut)
     return out

@@ -1,0 +1,39 @@
+"""What a check of an item reads as written before it: its day's records, not its day's doc sections.
+
+A record dated after the check's day (``--as-of``, else the item's own date) is no evidence
+that the item repeats anything. On one day a living doc's section comes after the rest
+(docs/dedupe.md, "first seen"): its date is the doc's last update, and an editor folds the
+day's accepted items into it that evening. So a section dated the check's day is left out
+too: re-checking an accepted briefing after the evening's fold found its items DUPLICATE
+of the section they were folded into, first seen there (probe 13), and a pipeline retrying
+``check --accept && publish`` failed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from kbsearch.filters import SearchFilter
+from kbsearch.records import Kind, Record
+from kbsearch.store import Store
+
+
+def check_filter(store: Store, item: Record, as_of: dt.date | None, resubmitted: list[str]) -> SearchFilter:
+    """The records a check of ``item`` compares with: none of ``resubmitted`` (this very
+    submission, accepted before), none dated after the check's day and no doc section
+    dated it; undated records stay (a living doc stating no date)."""
+    # A stored record under an item's id with other content (an earlier version, what a
+    # reused file held yesterday) is the very record to compare with.
+    day = as_of or item.date
+    if day is None:
+        return SearchFilter(exclude_ids=resubmitted)
+    folded = [*resubmitted, *same_day_sections(store, day)]
+    if store.has_records_after(day):
+        return SearchFilter(not_after=day, exclude_ids=folded)
+    return SearchFilter(exclude_ids=folded)  # nothing later: no filter to scan the index for
+
+
+def same_day_sections(store: Store, day: dt.date) -> list[str]:
+    """The ids of the living-doc sections dated ``day``."""
+    rowids = store.filter_rowids(SearchFilter(kinds=[Kind.doc_section], since=day, until=day)) or []
+    return sorted(record.id for record in store.by_rowids(rowids).values())
