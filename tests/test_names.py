@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.names import NameHolders, holds_word, kept_lookups, rare_name_candidates
+from kbsearch.dedupe.names import NameHolders, holds_word, kept_lookups
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.store import ChangeSet, Store
 
 ENCODER = FakeEncoder()
 
@@ -35,8 +35,8 @@ def test_a_name_is_held_only_as_a_word(text: str, held: bool) -> None:
     assert holds_word(text, "des") is held
 
 
-def _write(store: Store, rid: str, text: str, day: dt.date = dt.date(2026, 9, 1)) -> None:
-    record = Record(id=rid, kind=Kind.increment, title=rid, text=text, date=day)
+def _write(store: Store, rid: str, text: str) -> None:
+    record = Record(id=rid, kind=Kind.increment, title=rid, text=text, date=dt.date(2026, 9, 1))
     ingest_records(store, ChangeSet(upserts=[record]), model="fake", load_encoder=lambda: ENCODER)
 
 
@@ -54,31 +54,5 @@ def test_lookups_are_kept_between_checks_until_a_write(tmp_path: Path, monkeypat
         assert lookups == ["FoldKV", "DES"]
         _write(store, "c", "FoldKV again, in another record")
         assert NameHolders(store, 50, kept_lookups(store)).count("FoldKV") == 2  # the write moved the generation
-    finally:
-        store.close()
-
-
-def test_a_name_rare_as_of_a_day_is_rare_within_that_day(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A check as of 2026-09-01 counts the holders written by then (and not the resubmitted
-    item): FoldKV held by one record that day, by four today, is rare that day and brings
-    its holder in as a candidate, as it did for the check made that day."""
-    store = Store.open(tmp_path / "idx", create=True)
-    try:
-        _write(store, "a", "FoldKV folds the KV cache")
-        _write(store, "mine", "FoldKV, as this item tells it")
-        for day in (2, 3, 4):
-            _write(store, f"later-{day}", f"FoldKV again on day {day}", dt.date(2026, 9, day))
-        that_day = SearchFilter(not_after=dt.date(2026, 9, 1), exclude_ids=["mine"])
-        holders = NameHolders(store, 50, kept_lookups(store))
-        assert holders.count("FoldKV") == 5 and holders.within(SearchFilter())("FoldKV") == 5
-        assert holders.within(that_day)("FoldKV") == 1
-        found = rare_name_candidates(holders, frozenset({"FoldKV"}), that_day, 2)
-        assert [record.id for record in store.by_rowids(found).values()] == ["a"]
-        assert rare_name_candidates(holders, frozenset({"FoldKV"}), SearchFilter(), 2) == []  # common today
-        restricted: list[object] = []
-        real = store.restrict
-        monkeypatch.setattr(store, "restrict", lambda *a: restricted.append(a) or real(*a))
-        again = NameHolders(store, 50, kept_lookups(store))  # the next check of the same day: kept
-        assert again.within(that_day)("FoldKV") == 1 and not restricted
     finally:
         store.close()

@@ -82,7 +82,7 @@ class Checker:
         one_blas_thread()  # hundreds of small products: split over busy cores, each waited
         self.names = NameHolders(store, NAME_COUNT_CAP, kept_lookups(store))
         self._reader = PassageReader(self.judge, self.tokens)
-        self.name_count = self.names.within  # within a check's filter: its day's index, as its candidates
+        self.name_count = self.names.count
         # Known records are immutable while a check runs; many items share candidates,
         # and a warm process's checks too, until a write (``kept_records``).
         self._loaded: dict[int, Embedded] = {}
@@ -172,18 +172,18 @@ class Checker:
         flt = check_filter(self.store, item.record, self.as_of, resubmitted)  # not its day's doc sections
         in_input = pooled.before(number, flt)
         known = in_input | self._candidates(item, flt, judged)
-        compared = compare_all(item, list(known.values()), self.config, count := self.name_count(flt))
+        compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
-            one_item(compared, known, self.config, count),
+            one_item(compared, known, self.config, self.name_count),
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
-        sections = item_sentences(item.record, docs, item.named(self.config, count).title)
+        sections = item_sentences(item.record, docs, item.named(self.config, self.name_count).title)
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
-        first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims, count))
+        first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
         return ItemResult(
             id=record.id,
             title=record.title,
@@ -203,18 +203,13 @@ class Checker:
         )
 
     def _sections(
-        self,
-        item: Embedded,
-        known: dict[str, Embedded],
-        matches: list[Match],
-        claims: list[ClaimStatus],
-        count: Callable[[str], int],
+        self, item: Embedded, known: dict[str, Embedded], matches: list[Match], claims: list[ClaimStatus]
     ) -> list[Match]:
         """The living-doc sections stating every claim (``stating_sections``), compared with the item."""
         wanted = set(stating_sections(claims))
         missing = self._load(list(self.store.rowids_of(wanted - {m.id for m in matches}).values()))
         if missing:  # a claim's nearest passage, not a candidate: compared among the candidates
-            matches = compare_all(item, [*known.values(), *missing.values()], self.config, count)
+            matches = compare_all(item, [*known.values(), *missing.values()], self.config, self.name_count)
         return [m for m in matches if m.id in wanted]
 
     def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
@@ -222,11 +217,15 @@ class Checker:
         day = flt.not_after
         if day is None or day != item.record.date:
             return []
-        known = self._candidates(item, unhidden := SearchFilter(exclude_ids=flt.exclude_ids))
+        known = self._candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
         if not any(e.record.date is not None and e.record.date > day for e in known.values()):
             return []
-        compared = compare_all(item, list(known.values()), self.config, count := self.name_count(unhidden))
-        later = [m for m in one_item(compared, known, self.config, count) if m.same_item and m.date and m.date > day]
+        compared = compare_all(item, list(known.values()), self.config, self.name_count)
+        later = [
+            m
+            for m in one_item(compared, known, self.config, self.name_count)
+            if m.same_item and m.date and m.date > day
+        ]
         return [
             f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date}) would also be the same item, "
             f"but was written after this item's date {day} and so is no evidence that it repeats anything "
@@ -350,11 +349,11 @@ class Checker:
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:
         """The passages of any record nearest to a claim, but those exact evidence rules out."""
         hits = self._search(vector, self.config.claim_hits, flt)
-        loaded, count = self._load([rowid for rowid, _, _ in hits]), self.name_count(flt)
+        loaded = self._load([rowid for rowid, _, _ in hits])
         return [
             PassageHit(loaded[r], idx, score)
             for r, score, idx in hits
-            if r in loaded and not ruled_out(item, loaded[r], self.config, count)
+            if r in loaded and not ruled_out(item, loaded[r], self.config, self.name_count)
         ]
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:

@@ -35,11 +35,9 @@ class NameLookups:
 
     found: dict[str, list[int]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
-    within: dict[tuple[str, str], list[int] | None] = field(default_factory=dict)
-    """(filter, name) → the holders within the filter (None: common, held by more than the cap)."""
 
 
-_KEPT = PerGeneration(NameLookups, full=lambda kept: len(kept.found) + len(kept.counts) + len(kept.within) > KEPT_NAMES)
+_KEPT = PerGeneration(NameLookups, full=lambda kept: len(kept.found) + len(kept.counts) > KEPT_NAMES)
 
 
 def kept_lookups(store: Store) -> NameLookups:
@@ -60,7 +58,6 @@ class NameHolders:
         kept = kept or NameLookups()
         self._found = kept.found
         self._counts = kept.counts
-        self._within = kept.within
 
     def holders(self, name: str) -> list[int]:
         """Up to ``cap`` + 1 records holding ``name`` as a word, in row order."""
@@ -79,31 +76,6 @@ class NameHolders:
         if name not in self._counts:
             self._counts[name] = min(self.cap, len(self._lookup(name)))
         return self._counts[name]
-
-    def within(self, flt: SearchFilter) -> Callable[[str], int]:
-        """``count`` among the records within ``flt``: what a check reads when it hides records
-        (those dated after its day, the resubmitted item), and explain --as-of with it. A name
-        held by more than ``cap`` records anywhere stays common: its holders are not all read."""
-        if flt.is_empty():
-            return self.count
-        key = flt.model_dump_json()
-
-        def count(name: str) -> int:
-            if len(name) < MIN_CHARS:
-                return self.cap
-            rows = self.holders_within(name, flt, key)
-            return self.cap if rows is None else len(rows)
-
-        return count
-
-    def holders_within(self, name: str, flt: SearchFilter, key: str | None = None) -> list[int] | None:
-        """The records within ``flt`` holding ``name`` as a word, in row order; None when more
-        than ``cap`` records hold it anywhere. Kept per filter (``key``: its JSON) and name."""
-        kept = (key or flt.model_dump_json(), name)
-        if kept not in self._within:
-            rows = self.holders(name)
-            self._within[kept] = None if len(rows) > self.cap else self.store.restrict(rows, flt)
-        return self._within[kept]
 
     def _lookup(self, name: str) -> list[int]:
         if len(name) < MIN_CHARS:
@@ -134,14 +106,13 @@ def holds_word(folded: str, word: str) -> bool:
 
 
 def rare_name_candidates(holders: NameHolders, names: frozenset[str], flt: SearchFilter, rare: int) -> list[int]:
-    """Records within ``flt`` that hold a name of the item held by at most ``rare``
-    records within ``flt`` (rare as the check's day saw it, later holders not yet
-    written): a repeat in another language shares little but its names."""
+    """Records within ``flt`` that hold a name of the item held by at most
+    ``rare`` records: a repeat in another language shares little but its names."""
     found: list[int] = []
     for name in sorted(names):
-        rows = holders.holders_within(name, flt)
+        rows = holders.holders(name)
         if rows and len(rows) <= rare:
-            found += rows
+            found += holders.store.restrict(rows, flt)
     return found
 
 
@@ -151,5 +122,13 @@ def counter(holders: NameHolders) -> Callable[[str], int]:
 
 def counter_within(holders: NameHolders, flt: SearchFilter) -> Callable[[str], int]:
     """How many records within ``flt`` hold a name (``explain --as-of``: the index as a check
-    saw it that day, later records and the checked item itself not yet stored)."""
-    return holders.within(flt)
+    saw it that day, later records and the checked item itself not yet stored). A name held
+    by more than ``cap`` records stays common: its holders are not all read."""
+
+    def count(name: str) -> int:
+        if len(name) < MIN_CHARS:
+            return holders.cap
+        rows = holders.holders(name)
+        return holders.cap if len(rows) > holders.cap else len(holders.store.restrict(rows, flt))
+
+    return count
