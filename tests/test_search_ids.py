@@ -8,31 +8,19 @@ import json
 from pathlib import Path
 
 import pytest
+from support.example_store import EXAMPLES, example_store, ranked
 
 from fake_encoder import FakeEncoder
 from kbsearch import render
 from kbsearch.cli import main
-from kbsearch.ingest import ingest_records
-from kbsearch.parse import iter_input_files, parse_file
-from kbsearch.search import SearchMode, search
-from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.search import SearchMode
+from kbsearch.store import Store
 from kbsearch.tui import hits as hitview
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.fixture(scope="module")
 def examples(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, FakeEncoder]:
-    encoder = FakeEncoder()
-    store = Store.open(tmp_path_factory.mktemp("kb") / "idx", create=True)
-    records = [r for path in iter_input_files([EXAMPLES]) for r in parse_file(path.resolve()).records]
-    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
-    return store, encoder
-
-
-def ranked(examples: tuple[Store, FakeEncoder], query: str, mode: SearchMode = SearchMode.hybrid, **flt: object):  # type: ignore[no-untyped-def]
-    store, encoder = examples
-    return search(store, encoder, query, 10, SearchFilter(**flt), mode)
+    return example_store(tmp_path_factory.mktemp("kb"))
 
 
 def test_the_card_comes_first_then_overviews_then_citations(examples: tuple[Store, FakeEncoder]) -> None:
