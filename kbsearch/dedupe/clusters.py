@@ -82,6 +82,8 @@ def _surest_first(
     for later in group:
         for at in judged.before(later):
             earlier = int(judged.earlier[at])
+            if judged.held[at]:
+                continue  # a section holding the item joins as a hub (``_add_hubs``), never heads it
             theirs = ids.get(earlier, frozenset())
             if first_of[earlier] != earlier or (own and theirs and own != theirs):
                 continue
@@ -96,9 +98,11 @@ def _add_hubs(
     """Each record about several ids joins the cluster of every single-subject
     record it was judged the same item as."""
     placed: set[tuple[int, int]] = set()
-    for earlier, later in zip(judged.earlier.tolist(), judged.later.tolist(), strict=True):
+    for earlier, later, held in zip(judged.earlier.tolist(), judged.later.tolist(), judged.held.tolist(), strict=True):
         for hub, other in ((earlier, later), (later, earlier)):
-            if single[hub] or not single[other]:
+            # A living-doc section holding the item (``in_doc``) joins its cluster as a hub does.
+            holds = held == (1 if hub == earlier else 2)
+            if (single[hub] and not holds) or not single[other]:
                 continue
             first = int(first_of[other])
             if (first, hub) not in placed:  # hubs enter clusters only here
@@ -109,7 +113,7 @@ def _add_hubs(
 def _exact_groups(roster: Roster, single: np.ndarray, judged: Judged) -> dict[int, list[int]]:
     """Row → its group (rows ascending), for the rows that exact evidence joins
     to another; never two different arXiv ids in one group."""
-    exact = judged.exact & single[judged.earlier] & single[judged.later]
+    exact = judged.exact & (judged.held == 0) & single[judged.earlier] & single[judged.later]
     parent: dict[int, int] = {}
     ids: dict[int, frozenset[str]] = {}
 

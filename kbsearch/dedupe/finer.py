@@ -138,23 +138,47 @@ def naming(
 
 
 def item_sentences(item: Record, sections: list[Embedded], coined: frozenset[str] = frozenset()) -> list[Record]:
-    """Of the living-doc sections, the entries on the item (``naming``): those naming one of
-    its arXiv ids or a rare coined name of its title (``coined``: a doc names a system it
-    folded in without a paper by its name), or copying one of its claims word for word (an
-    editor's line pasted into a briefing, when the section lists none of its papers: a survey's
-    line sharing the topic words is no copy); each section's as a record of its own (its id
-    and kind kept: it is the section)."""
-    copied = tuple(c for c in map(flat, item.claim_texts() or [item.text]) if len(c) >= MIN_VERBATIM)
+    """Of the living-doc sections, the entries on the item (``section_on_item``), each section's
+    as a record of its own (its id and kind kept: it is the section)."""
+    copied = copies(item)
     out = []
     for section in sections:
         if section.record.kind is not Kind.doc_section:
             continue
-        shared = set(item.arxiv_ids) & set(section.record.arxiv_ids)
-        # A section listing the item's paper has its lines on it: a copy of another entry is another's.
-        cut = naming(section.record, shared, coined, () if shared else copied)
-        if cut is not None:
-            out.append(cut)
+        found = section_on_item(item, section.record, coined, copied)
+        if found is not None:
+            out.append(found[0])
     return out
+
+
+def copies(item: Record) -> tuple[str, ...]:
+    """The item's claims (its text without any) run together (``flat``), those long enough
+    that a section's copy of one is a copy and not a label (``MIN_VERBATIM``)."""
+    return tuple(c for c in map(flat, item.claim_texts() or [item.text]) if len(c) >= MIN_VERBATIM)
+
+
+def section_on_item(
+    item: Record, section: Record, coined: frozenset[str] = frozenset(), copied: tuple[str, ...] | None = None
+) -> tuple[Record, str] | None:
+    """The section's word on the item, and why it is on it; None when it says none. Its entries
+    (``naming``) naming one of the item's arXiv ids or a rare coined name of its title
+    (``coined``: a doc names a system it folded in without a paper by its name), or copying one
+    of its claims word for word (an editor's line pasted into a briefing, when the section lists
+    none of its papers: a survey's line sharing the topic words is no copy). ``check`` reads
+    these entries as the section's evidence for the item's claims, and ``audit`` lists such a
+    section "in doc" in the item's cluster: one rule for both."""
+    shared = set(item.arxiv_ids) & set(section.arxiv_ids)
+    # A section listing the item's paper has its lines on it: a copy of another entry is another's.
+    cut = naming(section, shared, coined, () if shared else copies(item) if copied is None else copied)
+    if cut is None:
+        return None
+    if shared:
+        return cut, f"the section lists arXiv {', '.join(sorted(shared))}"
+    names = sorted(latin_names(cut.text) & coined)
+    if not names:
+        return cut, "the section states a claim word for word"
+    at = cut.text.lower().find(names[0])  # the name as the section writes it
+    return cut, f"the section names {cut.text[at : at + len(names[0])] if at >= 0 else names[0]}"
 
 
 class FinerPassages:

@@ -24,11 +24,13 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.finer import section_on_item
 from kbsearch.dedupe.neighbours import NeighbourPairs
 from kbsearch.dedupe.other_language import OtherLanguage
 from kbsearch.dedupe.results import Match, Rule
 from kbsearch.dedupe.roster import Roster
 from kbsearch.dedupe.rules import Embedded, around_of, compare, one_item
+from kbsearch.records import Kind
 from kbsearch.store import Store
 
 PAIRS_PER_CHUNK = 20_000
@@ -51,11 +53,15 @@ class Judged:
     reasons: list[str]
     starts: np.ndarray
     """``starts[row]:starts[row + 1]`` are the judgements whose later record is ``row``."""
+    held: np.ndarray
+    """1: the earlier record is a living-doc section holding the later (``in_doc``), 2: the
+    later one holds the earlier, 0: neither. A section holding an item joins its cluster but
+    never heads it nor bridges two (``clusters``)."""
 
     @classmethod
-    def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]]) -> Judged:
-        """From (earlier, later, exact, probability, reason) in judging order; a
-        later record's judgements keep their order."""
+    def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]], held: list[int] | None = None) -> Judged:
+        """From (earlier, later, exact, probability, reason) in judging order, and each one's
+        ``held`` (none: 0); a later record's judgements keep their order."""
         later = np.array([f[1] for f in found], dtype=np.int64)
         order, starts = by_row(later, rows)
         return cls(
@@ -65,6 +71,7 @@ class Judged:
             probability=np.array([f[3] for f in found], dtype=np.float64)[order],
             reasons=[found[i][4] for i in order.tolist()],
             starts=starts,
+            held=np.array(held if held is not None else [0] * len(found), dtype=np.int8)[order],
         )
 
     def __len__(self) -> int:
@@ -199,28 +206,43 @@ def judge_candidates(
     records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
     around = found.around_reader(roster, config)
     kept: list[tuple[int, int, bool, float, str]] = []
+    held: list[int] = []
     for chunk in _chunks(found, len(roster)):
         records.hold({r for later, earliers in chunk for r in (later, *earliers)})
         for later, earliers in chunk:
             item, near = records[later], around(later)
             same = []
             for earlier in earliers:
-                match = in_doc(compare(item, records[earlier], config, near(earlier), name_count))
+                match = compare(item, records[earlier], config, near(earlier), name_count)
+                match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
                     same.append((earlier, match))
             for earlier, match in _one_item(same, records, roster, config, name_count):
                 reason = sys.intern(match.reasons[0]) if match.reasons else ""
                 kept.append((earlier, later, match.rule is not Rule.learned, match.probability, reason))
-    return Judged.of(len(roster), kept), records.built
+                sections = (records[earlier].record.kind, item.record.kind)
+                held.append(0 if match.rule is not Rule.doc_section else 1 if sections[0] is Kind.doc_section else 2)
+    return Judged.of(len(roster), kept, held), records.built
 
 
-def in_doc(match: Match) -> Match:
-    """A living-doc section listing the item's arXiv id is never the same item
-    (``rules``), but it holds the item: audit lists it in the item's cluster,
-    "in doc", and never as a bridge between two clusters."""
-    if match.rule is not Rule.doc_section or not match.shared_ids:
+def in_doc(
+    match: Match, item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
+) -> Match:
+    """A living-doc section is never the same item (``rules``), but one whose word on the item
+    ``check`` reads as evidence for its claims (``finer.section_on_item``: it lists the item's
+    arXiv id, a line names a rare coined name of its title, or copies one of its claims word
+    for word) holds the item: audit lists it in the item's cluster, "in doc", and never as a
+    bridge between two clusters. A survey sharing the item's topic words holds nothing."""
+    if match.rule is not Rule.doc_section:
         return match
-    reason = f"the section lists arXiv {', '.join(match.shared_ids)}"
+    if match.shared_ids:
+        reason = f"the section lists arXiv {', '.join(match.shared_ids)}"
+    else:
+        section, told = (known, item) if known.record.kind is Kind.doc_section else (item, known)
+        found = section_on_item(told.record, section.record, told.named(config, name_count).title)
+        if found is None:
+            return match
+        reason = found[1]
     return match.model_copy(update={"same_item": True, "reasons": [reason]})
 
 
@@ -258,17 +280,21 @@ def _one_item(
     rule (``one_item``), and one briefing's records being distinct items, so a
     record is never learned to be two of them (a TGI note is not also the
     vLLM benchmark of the briefing that told of TGI)."""
+    # A section holding the item (``in_doc``) is never the item: not the surest match that
+    # would set the item's other records apart as different items from a section.
+    holding = [(earlier, match) for earlier, match in found if match.rule is Rule.doc_section]
+    found = [(earlier, match) for earlier, match in found if match.rule is not Rule.doc_section]
     known = {records[earlier].record.id: records[earlier] for earlier, _ in found}
     kept = one_item([match for _, match in found], known, config, name_count)
     same = [(earlier, match) for (earlier, _), match in zip(found, kept, strict=True) if match.same_item]
     if len(same) < 2:
-        return same
+        return same + holding
     anchor, _ = min(same, key=lambda pair: (pair[1].rule is Rule.learned, -pair[1].probability))
     return [
         (earlier, match)
         for earlier, match in same
         if earlier == anchor or match.rule is not Rule.learned or not roster.same_briefing(anchor, earlier)
-    ]
+    ] + holding
 
 
 class RecordCache:
