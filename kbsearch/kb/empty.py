@@ -12,9 +12,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Literal
 
-from kbsearch.filters import SearchFilter, where_sql
+from kbsearch.filters import SearchFilter
 from kbsearch.responses import UnknownFilter
 from kbsearch.store import Store
+from kbsearch.store.filter_values import date_span, distinct_values
 
 Part = Literal["kind", "instance", "topic", "date", "section"]
 ORDER: tuple[Part, ...] = ("kind", "instance", "topic", "date", "section")
@@ -77,20 +78,14 @@ def empty_together(store: Store, flt: SearchFilter, *, skip: set[frozenset[Part]
 def _said(store: Store, parts: dict[Part, SearchFilter], names: tuple[Part, ...]) -> UnknownFilter:
     named, others = names[-1], tuple(n for n in names[:-1] if n != "kind")
     rest = joined(parts, names[:-1])
-    where, params = where_sql(rest)
     known: list[str] = []
     if named == "date":
-        low, high = store.db.execute(f"SELECT min(date), max(date) FROM records WHERE {where}", params).fetchone()
-        known = [str(low), str(high)] if low else []
+        known = date_span(store, rest)
     elif named in ("instance", "topic"):
-        rows = store.db.execute(f"SELECT DISTINCT {named} FROM records WHERE {where} AND {named} IS NOT NULL", params)
-        known = sorted(row[0] for row in rows)
+        known = distinct_values(store, named, rest)
     elsewhere: list[str] = []
     if named == "topic" and "instance" in others:
-        without = joined(parts, tuple(n for n in names if n != "instance"))
-        where, params = where_sql(without)
-        rows = store.db.execute(f"SELECT DISTINCT instance FROM records WHERE {where} AND instance IS NOT NULL", params)
-        elsewhere = sorted(row[0] for row in rows)
+        elsewhere = distinct_values(store, "instance", joined(parts, tuple(n for n in names if n != "instance")))
     return UnknownFilter(
         filter=named,
         value=value_of(named, parts[named]),

@@ -14,11 +14,12 @@ from typing import Literal
 
 import kbsearch.store.lexical_merge as lexical_merge
 from kbsearch.errors import KbError, RecordNotFound
-from kbsearch.filters import require_limit, where_sql
+from kbsearch.filters import require_limit
 from kbsearch.kb.empty import Part, empty_together
 from kbsearch.records import Record
 from kbsearch.responses import ListedRecord, Listing, Stats, UnknownFilter
 from kbsearch.store import SearchFilter, Store
+from kbsearch.store.filter_values import distinct_values
 from kbsearch.store.migrations import FORMAT_VERSION
 
 SHOWN_CANDIDATES = 10
@@ -102,11 +103,7 @@ def _not_of_these_kinds(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
     for field in fields:
         value = getattr(flt, field)
         if value and not store.count(of_kinds.model_copy(update={field: value})):
-            where, params = where_sql(of_kinds)
-            rows = store.db.execute(
-                f"SELECT DISTINCT {field} FROM records WHERE {where} AND {field} IS NOT NULL", params
-            )
-            known = sorted(row[0] for row in rows)
+            known = distinct_values(store, field, of_kinds)
             unknown.append(UnknownFilter(filter=field, value=value, known=known, kinds=kinds))
     return unknown
 
