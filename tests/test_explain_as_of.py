@@ -1,7 +1,8 @@
-"""`explain --as-of D` reads the index as `check --as-of D` did when A came in (probe 8,
-defect 9): on the final index a name A's title carries was held by A itself and by
-records written later, so explain called it common and the named-systems rule had no
-say, where the check that day had read it rare and set the records apart."""
+"""`explain --as-of D` reads the index as `check --as-of D` did when A came in: the
+records dated up to D are A's neighbourhood, and how rare a name is both count over the
+whole index. Explain counted a name's holders within D (spillkv: none but A that day) and
+set the records apart by the named-systems rule where check --as-of D, counting the
+index (six holders, common), had called them the same item."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli import ingest_rows, run
+from support.cli import check_json, ingest_rows, run
+from support.files import write_jsonl
 
 ROWS = [
     {"id": "duo", "title": "DuoCache: hot/cold two-tier KV cache with mixed precision",
@@ -36,11 +38,15 @@ def named_systems(capsys: pytest.CaptureFixture[str], index: str, *extra: str) -
     return explained, next(r for r in explained["rules"] if r["rule"] == "named systems")
 
 
-def test_explain_as_of_counts_a_name_as_the_check_that_day_did(index: str, capsys: pytest.CaptureFixture[str]) -> None:
-    explained, rule = named_systems(capsys, index)
-    assert rule["says"] is None and explained["as_of"] is None  # spillkv: six holders now, common
+def test_explain_as_of_counts_a_name_as_check_as_of_counts_it(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inbox = write_jsonl(tmp_path / "inbox.jsonl", [ROWS[1]])
+    _, checked = check_json(capsys, "check", str(inbox), "--index", index, "--as-of", "2026-10-06")
+    duo = next(m for m in checked["items"][0]["matches"] if m["id"] == "duo")
     explained, rule = named_systems(capsys, index, "--as-of", "2026-10-06")
-    assert rule["says"] is False and "spillkv" in rule["detail"], rule  # no holder that day but A: rare
+    assert rule["says"] is None, rule  # spillkv: six holders in the index, common, as check counts it
+    assert explained["match"]["same_item"] == duo["same_item"] and explained["match"]["rule"] == duo["rule"]
     assert explained["as_of"] == "2026-10-06" and not explained["notes"]
     code, out, _ = run(capsys, "explain", "spill", "duo", "--index", index, "--as-of", "2026-10-06")
     assert code == 0 and "as of 2026-10-06: records dated later, and A, hidden" in out

@@ -16,6 +16,7 @@ import numpy as np
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names
 from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
+from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
     places_differ,
     release_not_theirs,
@@ -129,10 +130,11 @@ class Embedded:
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
-        releases of one product, sites in different countries, or news of different names, the
-        titles sharing no coined one."""
+        releases of one product, sites in different countries, news of different names, the
+        titles sharing no coined one, or sharing only what one item is for (``platforms``)."""
         reason = releases_differ(self._title_releases, known._title_releases)
         reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
+        reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         if reason is None and not self._title_systems & known._title_systems:
             ours, theirs = (self._subject, self._lowered), (known._subject, known._lowered)
             reason = subjects_differ(ours, theirs)

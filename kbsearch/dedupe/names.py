@@ -118,17 +118,3 @@ def rare_name_candidates(holders: NameHolders, names: frozenset[str], flt: Searc
 
 def counter(holders: NameHolders) -> Callable[[str], int]:
     return holders.count
-
-
-def counter_within(holders: NameHolders, flt: SearchFilter) -> Callable[[str], int]:
-    """How many records within ``flt`` hold a name (``explain --as-of``: the index as a check
-    saw it that day, later records and the checked item itself not yet stored). A name held
-    by more than ``cap`` records stays common: its holders are not all read."""
-
-    def count(name: str) -> int:
-        if len(name) < MIN_CHARS:
-            return holders.cap
-        rows = holders.holders(name)
-        return holders.cap if len(rows) > holders.cap else len(holders.store.restrict(rows, flt))
-
-    return count

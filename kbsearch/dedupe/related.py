@@ -14,7 +14,7 @@ import time
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.findings import rule_findings
-from kbsearch.dedupe.names import NameHolders, counter_within
+from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.results import Explanation, Match, Neighbours
 from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood
 from kbsearch.errors import KbError, RecordNotFound
@@ -81,13 +81,15 @@ def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: 
 def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig, as_of: dt.date | None = None) -> Explanation:
     """Whether B is the same item as A, by ``compare``, and what every rule saw. With ``as_of``,
     as ``check --as-of`` computed it when A came in: records dated after that day and A itself
-    (not stored yet then) are neither A's neighbourhood nor counted holding a name."""
+    (not stored yet then) are not A's neighbourhood; how rare a name is, check and explain
+    both count over the whole index."""
     loaded = load_embedded(store, [a_id, b_id], config.judge)
     a, b = loaded[a_id], loaded[b_id]
     # The neighbourhood ``check`` would read: A's nearest stored records.
     flt = SearchFilter(exclude_ids=[a_id], not_after=as_of)
-    holders = NameHolders(store, NAME_COUNT_CAP)
-    name_count = holders.count if as_of is None else counter_within(holders, flt)
+    # Counted over the whole index, as check counts it with or without --as-of: counted within
+    # the day, explain read a name rare that check read common and explained another decision.
+    name_count = NameHolders(store, NAME_COUNT_CAP).count
     nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
     around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
     match = compare(a, b, config, around, name_count)
