@@ -31,6 +31,7 @@ from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store, require_models
 from kbsearch.store.database import map_for_search, read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
+from kbsearch.store.reopen import current
 from kbsearch.vector_index.choice import parse_vector_store
 
 if TYPE_CHECKING:
@@ -79,12 +80,15 @@ class KnowledgeBase:
 
     @property
     def store(self) -> Store:
-        """Opened on first use, so that a refused ingest never creates an index."""
+        """Opened on first use, so that a refused ingest never creates an index; again once
+        another index was built at the path under a server or the TUI (``store.reopen``)."""
+        self._store = current(self._store, self.root)
         if self._store is None:
             with timings.phase("index open"):
                 model = self.spec.name if self._check_model else None
                 self._store = Store.open(self.root, model=model, create=self._create)
-                self._store.cache.shared = self._index_share  # a server's threads share one
+                share = self._index_share  # a server's threads share one per database file
+                self._store.cache.shared = share.of(self._store.identity) if share is not None else None
         return self._store
 
     @property
@@ -233,8 +237,8 @@ class KnowledgeBase:
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
-        if accept:  # judged against the index there, never against a removed one still open
-            require_same_index(self._store, self.root)
+        if accept:  # judged against the index there now, never against a removed one still open
+            self._store = current(self._store, self.root)
         if accept and not Store.exists(self.root):  # a team's first day: the gate creates the index
             return first_accept(self, read, input_name, on_wait, (as_of, replace, config))
         self._require_models()

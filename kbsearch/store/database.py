@@ -66,10 +66,10 @@ def read_only_error(root: Path) -> KbError:
     )
 
 
-def file_identity(path: Path) -> tuple[int, int] | None:
+def file_identity(path: Path | str) -> tuple[int, int] | None:
     """(device, inode) of ``path``; None when there is no such file."""
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return None
     return stat.st_dev, stat.st_ino
@@ -77,8 +77,9 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 
 def replaced(root: Path, identity: tuple[int, int] | None) -> bool:
     """Whether ``root``'s database is no longer the file of ``identity`` (a store's, opened
-    earlier): the folder was removed, or another database put in its place."""
-    return identity is None or file_identity(root / DB_NAME) != identity
+    earlier): the folder was removed, or another database put in its place. A server asks before
+    each read: ``os.path.join`` takes about half the time of ``root / DB_NAME``."""
+    return identity is None or file_identity(os.path.join(root, DB_NAME)) != identity
 
 
 def replaced_error(root: Path) -> KbError:

@@ -24,6 +24,16 @@ class IndexShare:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._indexes: dict[int, VectorIndex] = {}
+        self._files: dict[object, IndexShare] = {}
+
+    def of(self, file: object) -> IndexShare:
+        """The share for one database file (``Store.identity``). An index rebuilt at the same
+        path counts its generations from 1 again: keyed by generation alone, its readers would
+        get the removed index's vectors. Only the newest file's is kept (the others were replaced)."""
+        with self._lock:
+            if file not in self._files:
+                self._files = {file: IndexShare()}
+            return self._files[file]
 
     def get(self, generation: int, load: Callable[[int], VectorIndex]) -> VectorIndex:
         with self._lock:
