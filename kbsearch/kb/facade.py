@@ -30,7 +30,7 @@ from kbsearch.search import SearchMode, SearchResponse, search
 from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store, require_models
 from kbsearch.store.database import map_for_search, read_only_error, writable
-from kbsearch.store.files import missing_folders, remove_folders, remove_index_files
+from kbsearch.store.files import missing_folders, remove_folders, remove_if_empty
 from kbsearch.store.reopen import current
 from kbsearch.vector_index.choice import parse_vector_store
 
@@ -82,11 +82,14 @@ class KnowledgeBase:
     def store(self) -> Store:
         """Opened on first use, so that a refused ingest never creates an index; again once
         another index was built at the path under a server or the TUI (``store.reopen``)."""
+        return self._opened(create=self._create)
+
+    def _opened(self, *, create: bool) -> Store:
         self._store = current(self._store, self.root)
         if self._store is None:
             with timings.phase("index open"):
                 model = self.spec.name if self._check_model else None
-                self._store = Store.open(self.root, model=model, create=self._create)
+                self._store = Store.open(self.root, model=model, create=create)
                 share = self._index_share  # a server's threads share one per database file
                 self._store.cache.shared = share.of(self._store.identity) if share is not None else None
         return self._store
@@ -343,12 +346,14 @@ class KnowledgeBase:
         return stats(self.store, self.root)
 
     @contextmanager
-    def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[Store]:
-        """The store, for one writer at a time: every command that changes the index comes here."""
+    def writing(self, on_wait: Callable[[], None] | None = None, *, create: bool = False) -> Iterator[Store]:
+        """The store, for one writer at a time: every command that changes the index comes here.
+        ``create``: make the index if there is none, as a KnowledgeBase opened to create does."""
+        create = create or self._create
         if not writable(self.root):
             raise read_only_error(self.root)
         require_same_index(self._store, self.root)  # before anything is made where the index was
-        if not self._create:
+        if not create:
             _ = self.store  # "no index at …" before anything is created
         first, made_folders = not Store.exists(self.root), missing_folders(self.root)
         made_lock = not (self.root / LOCK_NAME).exists()
@@ -363,9 +368,10 @@ class KnowledgeBase:
                     raise read_only_error(self.root)
                 require_same_index(self._store, self.root)  # removed while this waited for the lock
                 try:
-                    yield self.store
+                    yield self._opened(create=create)
                 except BaseException:
-                    undone = first and self._undo_first_write()
+                    undone = first and remove_if_empty(self._store, self.root)
+                    self._store = None if undone else self._store
                     raise
                 require_same_index(self._store, self.root)  # removed during the write: never reported done
         finally:
@@ -373,16 +379,6 @@ class KnowledgeBase:
                 (self.root / LOCK_NAME).unlink(missing_ok=True)
             if undone:
                 remove_folders(made_folders)
-
-    def _undo_first_write(self) -> bool:
-        """After a failed first write (an error, Ctrl-C): remove the database it created when
-        nothing was committed to it, not leave the empty schema a refused ingest never leaves."""
-        if (store := self._store) is None or store.count() > 0:
-            return False
-        store.close()
-        self._store = None
-        remove_index_files(self.root)
-        return True
 
 
 available_models = load_models  # every model models.txt names, the default first

@@ -40,10 +40,8 @@ def first_accept(
 ) -> CheckResult:
     """Create the index at ``kb.root`` and accept ``read`` into it; ``options``: as_of, replace, config."""
     as_of, replace, config = options
-    creating = kb._create
-    kb._create = True
     try:
-        with kb.writing(on_wait) as store:  # the empty index, created under the lock
+        with kb.writing(on_wait, create=True) as store:  # the empty index, created under the lock
             result = kb._check_items(read, input_name, None, as_of, config=config)
             result.accept_refused = result.accept_refusal()
             if result.accept_refused is not None:
@@ -51,8 +49,6 @@ def first_accept(
             store_accepted(kb, store, result, read, replace)
     except _Refused as refused:
         return refused.result
-    finally:
-        kb._create = creating
     result.created_index = str(kb.root)
     return result
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kbsearch.errors import KbError
 from kbsearch.store.database import DB_NAME
 from kbsearch.store.manifest import MANIFEST_NAME
 from kbsearch.store.vector_cache import VECTORS_NAME
+
+if TYPE_CHECKING:
+    from kbsearch.store.facade import Store
 
 INDEX_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", MANIFEST_NAME, VECTORS_NAME)
 """The database, its WAL side files, and the vector cache."""
@@ -61,6 +65,16 @@ def unusable_files(root: Path, *, create: bool) -> KbError | None:
 def remove_index_files(root: Path) -> None:
     for name in INDEX_FILES:
         (root / name).unlink(missing_ok=True)
+
+
+def remove_if_empty(store: Store | None, root: Path) -> bool:
+    """After a failed first write (an error, Ctrl-C): close and remove the database it created
+    when nothing was committed to it, not leave the empty schema a refused ingest never leaves."""
+    if store is None or store.count() > 0:
+        return False
+    store.close()
+    remove_index_files(root)
+    return True
 
 
 def missing_folders(root: Path) -> list[Path]:
