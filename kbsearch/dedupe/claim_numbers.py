@@ -8,6 +8,7 @@ from typing import Protocol
 
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
+from kbsearch.text.differences import derived_figures
 from kbsearch.text.hardware import on_other_hardware
 from kbsearch.text.measures import measured_again, measured_elsewhere, without
 from kbsearch.text.quantities import replaced_figures
@@ -54,21 +55,30 @@ def numbers_make_new(weighed: WeighedNumbers, form: Scorer) -> bool:
 def stated_for(claim: str, records: Iterable[Embedded]) -> set[str]:
     """The figures ``records`` state, less those they give only for another quantity than
     the claim's (``measures.measured_elsewhere``: a hit rate's 71% is no memory drop of 71%)
-    or only on other accelerators than the claim names (``hardware.on_other_hardware``)."""
+    or only on other accelerators than the claim names (``hardware.on_other_hardware``); with
+    the claim's figures that are a change they state written another way (``derived``)."""
     kept = list({r.record.id: r for r in records}.values())
     stated: set[str] = set().union(*(r.stated_numbers for r in kept))
     if not stated:
         return stated
     known = (clause for r in kept for clause in r.clauses)  # split only if the claim has a figure to place
     elsewhere = measured_elsewhere(claim, known) | on_other_hardware(claim, [r.text_and_claims for r in kept])
-    return without(stated, elsewhere)
+    return without(stated, elsewhere) | derived(claim, kept)
 
 
 def stated_by(claim: str, known: Embedded) -> frozenset[str] | set[str]:
     """The figures one record states for the claim: less those it gives only on other
-    accelerators than the claim names (2.4x on H200 is not the record's 2.4x on H100)."""
+    accelerators than the claim names (2.4x on H200 is not the record's 2.4x on H100), with
+    the claim's figures that are a change it states written another way (``derived``)."""
     elsewhere = on_other_hardware(claim, [known.text_and_claims])
-    return without(known.stated_numbers, elsewhere) if elsewhere else known.stated_numbers
+    stated = without(known.stated_numbers, elsewhere) if elsewhere else known.stated_numbers
+    return stated | derived(claim, [known])
+
+
+def derived(claim: str, records: Iterable[Embedded]) -> set[str]:
+    """The claim's figures that are a change the records state, written as its difference,
+    ratio or percent change ("by 7.94%" for "from 31.86% to 39.80%": ``differences``)."""
+    return derived_figures(claim, (r.text_and_claims for r in records))
 
 
 def replaced_for(claim: str, records: Iterable[Embedded]) -> set[str]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
 from kbsearch.dedupe.claim_names import unnamed_by
-from kbsearch.dedupe.claim_numbers import numbers_make_new, replaced_for, stated_by, stated_for
+from kbsearch.dedupe.claim_numbers import derived, numbers_make_new, replaced_for, stated_by, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.passage_reader import PassageHit, PassageReader, coverage
@@ -360,7 +360,7 @@ def _weigh(
         cross = passage_language != claim_language
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_words, passage_words))
         covered = coverage(claim_tokens, token_rows)
-        missing_numbers = unstated(numbers, hit.known.stated_numbers, rough)
+        missing_numbers = unstated(numbers, hit.known.stated_numbers | derived(claim, [hit.known]), rough)
         features.update(
             judge_cosine=judge_cosine,
             cross_judge_cosine=judge_cosine if cross else 0.0,

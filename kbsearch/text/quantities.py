@@ -38,6 +38,12 @@ def _parse(number: str) -> tuple[Decimal, str, int] | None:
     return value, unit, _significant_digits(mantissa)
 
 
+def figure_value(number: str) -> tuple[Decimal, str] | None:
+    """(value, unit) of a number in ``numbers``' spelling: ``1.2k`` is 1200 with no unit."""
+    parsed = _parse(number)
+    return None if parsed is None else parsed[:2]
+
+
 def _significant_digits(mantissa: str) -> int:
     # Trailing zeros of a whole number are not precision: 420k is 42 rounded.
     digits = mantissa.replace(".", "").lstrip("0")
