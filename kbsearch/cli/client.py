@@ -91,7 +91,9 @@ def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
     import httpx
 
     payload = json.dumps(body, ensure_ascii=False, default=str).encode("utf-8")
-    headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json"}
+    # The server says an error in the CLI's words for it (``serve.words``; the header's
+    # name is spelt here: the client imports nothing of the server), as a local run does.
+    headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json", "X-Kbsearch-Words": "cli"}
     try:
         answer = httpx.post(f"{url}/api/{operation}", content=payload, headers=headers, timeout=TIMEOUT)
     except httpx.ConnectError as err:

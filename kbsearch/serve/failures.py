@@ -6,8 +6,8 @@ an MCP tool error has only text. So a tool error's text starts with a code an ag
 branch on (``busy: …; retry in 5s``), and its ``_meta`` carries the same as data
 (``"kbsearch/error": {"code", "status", "error", "hint", "retry_after"}``), never
 ``structuredContent``, which strict clients check against the tool's output schema even
-on an error. Hints written for the CLI's user (a command to run, an environment
-variable to set) are said in the server's words: the tool or field to use instead.
+on an error. Hints written for the CLI's user (a command to run, a flag, an environment
+variable to set) are said in the server's words (``words``): the tool or field to use instead.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
 from kbsearch.serve.service import Forbidden
+from kbsearch.serve.words import Words, said
 
 META_KEY = "kbsearch/error"
 
@@ -29,23 +30,6 @@ CODES = {
     "unless retry_after is null",
 }
 """Every code a tool error starts with, and what it means for the caller."""
-
-# The CLI's words in a message or hint, and the server's (MCP) words for the same.
-SERVER_WORDS = (
-    ("stdin is empty", "text is empty"),
-    (
-        "pipe a briefing or the text of one increment into 'kbsearch check -'",
-        "send a briefing or one increment as text",
-    ),
-    (
-        "list the ids with 'kbsearch list --format ids' or 'kbsearch list --json'",
-        "the list tool lists the ids; search finds them",
-    ),
-    ("ids are listed by 'kbsearch list --json' and 'search --json'", "the list and search tools give the ids"),
-    ("ids are listed by 'kbsearch list --json'", "the list tool lists the ids"),
-    ("pass --replace", "pass replace: true to the accept tool"),
-    ("use 'kbsearch check' for a text", "use the check tool for a text"),
-)
 
 
 @dataclass(frozen=True)
@@ -78,9 +62,10 @@ def bad_request(message: str, hint: str | None = None) -> Failure:
     return Failure("bad_request", 422, message, hint)
 
 
-def failure_of(err: KbError, *, lock_timeout: float | None = None) -> Failure:
-    """``err`` as the server says it to an agent: the JSON API's status, in the server's words."""
-    message, hint = _server_words(err.message) or err.message, _server_words(err.hint)
+def failure_of(err: KbError, *, lock_timeout: float | None = None, words: Words = "mcp") -> Failure:
+    """``err`` as the server says it to an agent: the JSON API's status, in the server's
+    ``words`` (``words.said``: MCP's tools, or the /api's routes and fields)."""
+    message, hint = said(err.message, words) or err.message, said(err.hint, words)
     where = {name: value for name, value in (("path", err.path), ("line", err.line)) if value is not None}
     if isinstance(err, Busy):
         seconds = max(1, round(err.retry_after))
@@ -103,11 +88,3 @@ def failure_of(err: KbError, *, lock_timeout: float | None = None) -> Failure:
     if isinstance(err, Forbidden):
         return Failure("forbidden", 403, message, hint, None, where)
     return Failure("bad_request", 400, message, hint, None, where)
-
-
-def _server_words(text: str | None) -> str | None:
-    if text is None:
-        return None
-    for cli, server in SERVER_WORDS:
-        text = text.replace(cli, server)
-    return text

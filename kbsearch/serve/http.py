@@ -37,6 +37,8 @@ from kbsearch.serve.requests import problem
 from kbsearch.serve.service import Forbidden, Service
 from kbsearch.serve.tokens import Access, Tokens
 from kbsearch.serve.tools import build_mcp
+from kbsearch.serve.words import CLI_HEADER, Words
+from kbsearch.serve.words import said as words_said
 
 log = logging.getLogger("kbsearch.serve")
 # The server's own warnings (refused tokens, budgets run out) are its audit trail:
@@ -56,9 +58,10 @@ class HttpError(Exception):
         self.where: dict[str, str | int] = {}
 
     @classmethod
-    def of(cls, status: int, err: KbError, headers: dict[str, str] | None = None) -> HttpError:
-        """``err`` as the CLI's ``--json`` says it: message, hint, and the file it names."""
-        said = cls(status, err.message, headers, hint=err.hint)
+    def of(cls, status: int, err: KbError, headers: dict[str, str] | None = None, words: Words = "api") -> HttpError:
+        """``err`` as the CLI's ``--json`` says it: message, hint, and the file it names; in
+        the /api's words (the field or route instead of a CLI flag or command), or the CLI's."""
+        said = cls(status, words_said(err.message, words) or err.message, headers, hint=words_said(err.hint, words))
         said.where = {name: value for name, value in (("path", err.path), ("line", err.line)) if value is not None}
         return said
 
@@ -139,7 +142,8 @@ def _endpoint(service: Service, operation: Operation, max_body: int) -> Callable
             log.warning("%s: stopped before it began: the server is stopping", operation.name)
             return HttpError(503, STOPPED_BEFORE, {"Retry-After": "10"}).response()
         except Exception as err:
-            return _error_response(err, operation.name, service.lock_timeout)
+            words: Words = "cli" if request.headers.get(CLI_HEADER) == "cli" else "api"
+            return _error_response(err, operation.name, service.lock_timeout, words)
         return Response(result.model_dump_json(indent=2), media_type="application/json")
 
     return endpoint
@@ -238,23 +242,23 @@ def _parse(model: type[BaseModel], raw: bytes) -> BaseModel:
         raise HttpError(422, message, hint=hint) from err
 
 
-def _error_response(err: Exception, name: str, lock_timeout: float) -> Response:
+def _error_response(err: Exception, name: str, lock_timeout: float, words: Words = "api") -> Response:
     if isinstance(err, Busy):
         # As over MCP: "retry in Ns", and the server's --lock-timeout, not the CLI's variable.
-        said = failure_of(err, lock_timeout=lock_timeout)
+        said = failure_of(err, lock_timeout=lock_timeout, words=words)
         return HttpError(503, said.message, {"Retry-After": str(said.retry_after)}, hint=said.hint).response()
     if isinstance(err, Stopped):
         log.warning("%s: %s", name, err.one_line())
         again = {} if err.retry_after is None else {"Retry-After": str(max(1, round(err.retry_after)))}
-        return HttpError.of(503, err, again).response()
+        return HttpError.of(503, err, again, words=words).response()
     if isinstance(err, TooLarge):
-        return HttpError.of(413, err).response()
+        return HttpError.of(413, err, words=words).response()
     if isinstance(err, Forbidden):
-        return HttpError.of(403, err).response()
+        return HttpError.of(403, err, words=words).response()
     if isinstance(err, RecordNotFound):
-        return HttpError.of(404, err).response()
+        return HttpError.of(404, err, words=words).response()
     if isinstance(err, KbError):
-        return HttpError.of(400, err).response()
+        return HttpError.of(400, err, words=words).response()
     log.exception("%s failed", name)
     message = f"internal error in {name}: {type(err).__name__}; the server's log has the details"
     return HttpError(500, message).response()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from kbsearch.dedupe.results import ClaimStatus, Flag, FlagKind, ItemResult, Match
 from kbsearch.render import clean
 from kbsearch.render.cells import fit
 from kbsearch.text.polarity import moved_label
+from kbsearch.tui.id_lines import IdStatic
 from kbsearch.tui.literal import join, plain, verdict
 
 
@@ -95,12 +95,12 @@ def item_text(item: ItemResult) -> Text:
 
 class ItemDetail(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
-        yield Static(id="item-text")
+        yield IdStatic(id="item-text")
 
     def show_item(self, item: ItemResult | None) -> None:
         text = item_text(item) if item is not None else Text("")
-        self.query_one("#item-text", Static).update(text)
+        self.query_one("#item-text", IdStatic).show(text)
         self.scroll_home(animate=False)
 
     def show_message(self, message: Text) -> None:
-        self.query_one("#item-text", Static).update(message)
+        self.query_one("#item-text", IdStatic).show(message)

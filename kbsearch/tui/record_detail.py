@@ -9,7 +9,7 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, OptionList, Static
@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 import kbsearch.tui.hits as hitview
 from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit
 from kbsearch.records import Record
+from kbsearch.tui.id_lines import IdStatic, fitted
 from kbsearch.tui.jobs import search_mode
 from kbsearch.tui.literal import join
 from kbsearch.tui.messages import OpenRecord
@@ -80,19 +81,21 @@ class RecordDetail(VerticalScroll, can_focus=True):
         super().__init__(id=id)
         self.record_id: str | None = None
         self._body = ""
+        self._neighbours: list[Neighbour] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(id="record-head")
+        yield IdStatic(id="record-head")
         yield Markdown(id="record-body", parser_factory=_parser, open_links=False)
         yield Static(id="record-neighbours-head")
         yield NeighbourList(id="record-neighbours")
 
     def show_message(self, message: Text | str) -> None:
         self.record_id = None
-        self.query_one("#record-head", Static).update(Text(message) if isinstance(message, str) else message)
+        self.query_one("#record-head", IdStatic).show(Text(message) if isinstance(message, str) else message)
         self._body = ""
         self.query_one("#record-body", Markdown).update("")
         self._neighbours_head(Text(""))
+        self._neighbours = []
         self.query_one("#record-neighbours", OptionList).clear_options()
 
     def show_hit(self, hit: SearchHit | Record) -> None:
@@ -100,10 +103,11 @@ class RecordDetail(VerticalScroll, can_focus=True):
         self.record_id = hit.id
         lines = [hitview.title(hit)]
         lines += [join(Text(f"{label:>8} ", style="dim"), value) for label, value in hitview.facts(hit)]
-        self.query_one("#record-head", Static).update(join(*lines, sep="\n"))
+        self.query_one("#record-head", IdStatic).show(join(*lines, sep="\n"))
         self._body = hitview.body(hit)
         self.query_one("#record-body", Markdown).update(self._body)
         self._neighbours_head(Text("looking for neighbours…", style="dim"))
+        self._neighbours = []
         self.query_one("#record-neighbours", OptionList).clear_options()
         self.scroll_home(animate=False)
 
@@ -121,11 +125,24 @@ class RecordDetail(VerticalScroll, can_focus=True):
         else:
             heading.append("\nnone: nothing close from another instance or day", style="dim")
         self._neighbours_head(heading)
+        self._neighbours = neighbours
         options = self.query_one("#record-neighbours", NeighbourList)
-        options.clear_options()
-        options.add_options([Option(line, id=rid) for line, rid in neighbours])
+        self._list_neighbours(options)
         if options.has_focus:  # focused while they were being looked for
             options.highlight_first()
+
+    def _list_neighbours(self, options: NeighbourList) -> None:
+        """The neighbours' lines, each id broken only at a / or a # (``id_lines``) to the list's width."""
+        # an option has a cell of padding each side
+        highlighted, width = options.highlighted, options.scrollable_content_region.width - 2
+        options.clear_options()
+        options.add_options([Option(fitted(line, width), id=rid) for line, rid in self._neighbours])
+        if highlighted is not None and highlighted < options.option_count:
+            options.highlighted = highlighted
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._neighbours:
+            self.call_after_refresh(self._list_neighbours, self.query_one("#record-neighbours", NeighbourList))
 
     def _neighbours_head(self, text: Text) -> None:
         self.query_one("#record-neighbours-head", Static).update(text)
