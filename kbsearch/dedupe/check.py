@@ -183,7 +183,8 @@ class Checker:
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
-        first = first_seen([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
+        earliest = [m for m in matches if m.same_item] or self._sections(item, known, matches, claims)
+        first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
         return ItemResult(
             id=record.id,
             title=record.title,

@@ -13,11 +13,24 @@ from kbsearch.store import SearchFilter, Store
 NEW_MARKERS = re.compile(r"首次锚入|首次|本次新增|新增|净增|\bnew\b|\bfirst\b", re.IGNORECASE)
 
 
-def seen_order(date: dt.date | None, kind: Kind, instance: str | None) -> tuple[bool, dt.date, bool, bool, str]:
+def seen_order(
+    date: dt.date | None, kind: Kind, instance: str | None, arrival: int | None = None
+) -> tuple[bool, dt.date, bool, bool, bool, int, str]:
     """Who was first: the earliest day (undated last); on one day a living doc's section
     after the rest (its date is its last update, not when the section was written), a
-    writer's record before an unattributed card, writers by name. ``audit``'s roster ranks so."""
-    return (date is None, date or dt.date.max, kind is Kind.doc_section, instance is None, instance or "")
+    writer's record before an unattributed card, then the record stored first
+    (``arrival``, its row id: the gate called the later one a repeat of it; None, not
+    stored, after every stored one), only then writers by name (probe 14: one day's
+    first went to the alphabetically first writer). ``audit``'s roster ranks so."""
+    return (
+        date is None,
+        date or dt.date.max,
+        kind is Kind.doc_section,
+        instance is None,
+        arrival is None,
+        arrival or 0,
+        instance or "",
+    )
 
 
 def table_flags(store: Store, mentions: list[IdMention], known: SearchFilter) -> list[Flag]:
@@ -50,12 +63,12 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
         return []
     rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), known)
     earlier = sorted(
-        (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
-        key=lambda r: (*seen_order(r.date, r.kind, r.instance), r.id),
+        ((rowid, r) for rowid, r in store.by_rowids(rowids).items() if r.date and r.date < mention.date),
+        key=lambda pair: (*seen_order(pair[1].date, pair[1].kind, pair[1].instance, pair[0]), pair[1].id),
     )
     if not earlier:
         return []
-    first = earlier[0]
+    first = earlier[0][1]
     message = (
         f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
         f"{first.instance or 'a record'} had it on {first.date} ({first.id})"
