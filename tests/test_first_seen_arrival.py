@@ -20,6 +20,7 @@ from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.results import ItemResult, Verdict
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
+from kbsearch.render import audit_text, item_text
 from kbsearch.store import ChangeSet, Store
 
 PAPER = "2611.40001"
@@ -90,3 +91,31 @@ def test_an_item_not_stored_still_sees_every_record_of_its_day(tmp_path: Path) -
     store = stored_in_order(tmp_path, "tom", "spark")
     item = check(store, briefing_item("stephen"), as_of=DAY)
     assert {m.id for m in item.matches if m.same_item} == {"tom/2026-11-02#1", "spark/2026-11-02#1"}
+
+
+SECTION = Record(
+    id="doc/inference#§1.3", kind=Kind.doc_section, title="§1.3 speculative decoding", date=DAY - dt.timedelta(days=1),
+    text=f"- RelayDecode (arXiv {PAPER}): a relay of small drafters.\n- TreeShift: draft trees shifted per batch.",
+    arxiv_ids=[PAPER],
+)  # fmt: skip
+
+
+def test_first_seen_says_a_doc_section_held_the_item_earlier(tmp_path: Path) -> None:
+    """A section is never the item, but the report says it held it before the first writer."""
+    store = stored_in_order(tmp_path, "tom")
+    ingest_records(store, ChangeSet(upserts=[SECTION]), model="fake", load_encoder=FakeEncoder)
+    later = briefing_item("stephen", DAY + dt.timedelta(days=1)).model_copy(update={"anchor": "本次新增"})
+    item = check(store, later)
+    assert item.first_seen is not None and item.first_seen.id == "tom/2026-11-02#1"
+    assert item.held_in_doc is not None and item.held_in_doc.id == SECTION.id
+    [flag] = item.flags
+    assert flag.message.endswith("held by doc/inference §1.3 since 2026-11-01")
+    assert "first seen: tom 2026-11-02 tom/2026-11-02#1, held by doc/inference §1.3 since 2026-11-01" in item_text(item)
+    # audit's cluster header, once stephen's repeat is stored too
+    ingest_records(store, ChangeSet(upserts=[later]), model="fake", load_encoder=FakeEncoder)
+    result = audit(store, "fake", fake_config())
+    [cluster] = [c for c in result.clusters if c.shared_ids == [PAPER]]
+    assert cluster.first_seen.id == "tom/2026-11-02#1"
+    assert cluster.held_in_doc is not None and cluster.held_in_doc.id == SECTION.id
+    head = audit_text(result).split("first  tom 2026-11-02", 1)[1].splitlines()
+    assert head[1].strip() == "held by doc/inference §1.3 since 2026-11-01"

@@ -76,8 +76,9 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
     return [Flag.seen_before(first, message, arxiv_id=mention.arxiv_id)]
 
 
-def item_flags(record: Record, first: Match | None) -> list[Flag]:
-    """A seen-before flag on an item its writer marks new, first seen earlier or by another writer."""
+def item_flags(record: Record, first: Match | None, held: Match | None = None) -> list[Flag]:
+    """A seen-before flag on an item its writer marks new, first seen earlier or by another
+    writer; naming the living-doc section that ``held`` it before then."""
     marker = record.anchor or ""
     if first is None or not NEW_MARKERS.search(marker):
         return []
@@ -85,7 +86,14 @@ def item_flags(record: Record, first: Match | None) -> list[Flag]:
     other = first.instance is not None and first.instance != record.instance
     if not (earlier or other):
         return []
-    return [Flag.seen_before(first, f"marked {marker!r} but {first_seen_words(first)}")]
+    also = f", {held_words(held.id, held.date)}" if held else ""
+    return [Flag.seen_before(first, f"marked {marker!r} but {first_seen_words(first)}{also}")]
+
+
+def held_words(section_id: str, day: dt.date | None) -> str:
+    """Which living-doc section held an item before its first seen record, in words:
+    ``held by doc/inference §1.3 since 2026-11-01``."""
+    return f"held by {section_id.replace('#', ' ', 1)} since {day or 'an unknown day'}"
 
 
 def first_seen_words(first: Match) -> str:
