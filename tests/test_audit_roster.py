@@ -18,11 +18,12 @@ WHO = st.one_of(st.none(), st.sampled_from(["", "jay", "spark", "stephen", "tom"
 KINDS = st.sampled_from([Kind.increment, Kind.paper_card, Kind.doc_section])
 
 
-def first_seen(record: Record) -> tuple[bool, dt.date, bool, bool, str, str]:
+def first_seen(record: Record, arrival: int) -> tuple[object, ...]:
     """The order check and the id-table flags read (``seen_order``), then the id: earliest
     date first, undated last; on one day a living doc's section last (its date is its last
-    update), a writer's record before an unattributed one, writers by name."""
-    return (*seen_order(record.date, record.kind, record.instance), record.id)
+    update), a writer's record before an unattributed one, then the one stored first
+    (rows are read in row-id order), writers by name only after that."""
+    return (*seen_order(record.date, record.kind, record.instance, arrival), record.id)
 
 
 @given(st.lists(st.tuples(DAYS, WHO, KINDS), min_size=1, max_size=40))
@@ -36,4 +37,4 @@ def test_ranks_follow_first_seen_order(rows: list[tuple[dt.date | None, str | No
         keys.note(row, record)
     ranks = keys.ranks()
     by_rank = [records[row] for row in sorted(range(len(records)), key=lambda r: ranks[r])]
-    assert by_rank == sorted(records, key=first_seen)
+    assert by_rank == [records[r] for r in sorted(range(len(records)), key=lambda r: first_seen(records[r], r))]

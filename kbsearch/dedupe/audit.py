@@ -216,10 +216,14 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
         if seen is None and r in sections:
             seen = _earliest_holding(judged, r, items)
         repeats.append(_member(record[r], None if seen is None else (record[seen[0]], seen[1])))
+    head = record[members[0]]
+    earlier = [r for r in sections if r != members[0] and head.date and (record[r].date or head.date) < head.date]
+    held = min(earlier, key=lambda r: (record[r].date, record[r].id), default=None)
     return Cluster(
         size=len(members),
-        first_seen=_member(record[members[0]], None),
+        first_seen=_member(head, None),
         repeats=repeats,
+        held_in_doc=repeats[members.index(held) - 1] if held is not None else None,
         shared_ids=sorted(shared),
         instances=sorted({rec.instance for rec in record.values() if rec.instance}),
     )

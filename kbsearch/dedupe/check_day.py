@@ -1,4 +1,5 @@
-"""What a check of an item reads as written before it: its day's records, not its day's doc sections.
+"""What a check of an item reads as written before it: its day's records, not its day's doc
+sections, nor, when the input is stored, its day's records stored after it.
 
 A record dated after the check's day (``--as-of``, else the item's own date) is no evidence
 that the item repeats anything. On one day a living doc's section comes after the rest
@@ -20,14 +21,15 @@ from kbsearch.store import Store
 
 def check_filter(store: Store, item: Record, as_of: dt.date | None, resubmitted: list[str]) -> SearchFilter:
     """The records a check of ``item`` compares with: none of ``resubmitted`` (this very
-    submission, accepted before), none dated after the check's day and no doc section
-    dated it; undated records stay (a living doc stating no date)."""
+    submission, accepted before), none dated after the check's day, no doc section
+    dated it and, when the input is stored, none of its day stored after it
+    (``stored_after``); undated records stay (a living doc stating no date)."""
     # A stored record under an item's id with other content (an earlier version, what a
     # reused file held yesterday) is the very record to compare with.
     day = as_of or item.date
     if day is None:
         return SearchFilter(exclude_ids=resubmitted)
-    folded = [*resubmitted, *same_day_sections(store, day)]
+    folded = [*resubmitted, *same_day_sections(store, day), *stored_after(store, item, day, resubmitted)]
     if store.has_records_after(day):
         return SearchFilter(not_after=day, exclude_ids=folded)
     return SearchFilter(exclude_ids=folded)  # nothing later: no filter to scan the index for
@@ -39,3 +41,19 @@ def same_day_sections(store: Store, day: dt.date) -> list[str]:
     if not rowids:  # most days: no read at all, so a warm process's repeated check reads nothing
         return []
     return sorted(record.id for record in store.by_rowids(rowids).values())
+
+
+def stored_after(store: Store, item: Record, day: dt.date, resubmitted: list[str]) -> list[str]:
+    """The ids of the records dated ``day`` stored after this input, when the input is
+    itself stored (``resubmitted``) and ``item`` is of that day: written after it, as
+    the records of later days are. Re-checking tom's accepted briefing as of its day
+    found its items DUPLICATE of spark's copies accepted after it that day (probe 14).
+    An input never stored has no known order against its day's records: they stay."""
+    if item.date != day or not resubmitted:
+        return []
+    own = store.rowids_of(resubmitted)
+    if not own:
+        return []
+    arrived, mine = min(own.values()), set(own.values())
+    later = [r for r in store.filter_rowids(SearchFilter(since=day, until=day)) or [] if r > arrived and r not in mine]
+    return sorted(head.id for head in store.heads(later, 0).values()) if later else []

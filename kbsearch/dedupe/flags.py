@@ -13,11 +13,24 @@ from kbsearch.store import SearchFilter, Store
 NEW_MARKERS = re.compile(r"首次锚入|首次|本次新增|新增|净增|\bnew\b|\bfirst\b", re.IGNORECASE)
 
 
-def seen_order(date: dt.date | None, kind: Kind, instance: str | None) -> tuple[bool, dt.date, bool, bool, str]:
+def seen_order(
+    date: dt.date | None, kind: Kind, instance: str | None, arrival: int | None = None
+) -> tuple[bool, dt.date, bool, bool, bool, int, str]:
     """Who was first: the earliest day (undated last); on one day a living doc's section
     after the rest (its date is its last update, not when the section was written), a
-    writer's record before an unattributed card, writers by name. ``audit``'s roster ranks so."""
-    return (date is None, date or dt.date.max, kind is Kind.doc_section, instance is None, instance or "")
+    writer's record before an unattributed card, then the record stored first
+    (``arrival``, its row id: the gate called the later one a repeat of it; None, not
+    stored, after every stored one), only then writers by name (probe 14: one day's
+    first went to the alphabetically first writer). ``audit``'s roster ranks so."""
+    return (
+        date is None,
+        date or dt.date.max,
+        kind is Kind.doc_section,
+        instance is None,
+        arrival is None,
+        arrival or 0,
+        instance or "",
+    )
 
 
 def table_flags(store: Store, mentions: list[IdMention], known: SearchFilter) -> list[Flag]:
@@ -50,12 +63,12 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
         return []
     rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), known)
     earlier = sorted(
-        (r for r in store.by_rowids(rowids).values() if r.date and r.date < mention.date),
-        key=lambda r: (*seen_order(r.date, r.kind, r.instance), r.id),
+        ((rowid, r) for rowid, r in store.by_rowids(rowids).items() if r.date and r.date < mention.date),
+        key=lambda pair: (*seen_order(pair[1].date, pair[1].kind, pair[1].instance, pair[0]), pair[1].id),
     )
     if not earlier:
         return []
-    first = earlier[0]
+    first = earlier[0][1]
     message = (
         f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
         f"{first.instance or 'a record'} had it on {first.date} ({first.id})"
@@ -63,8 +76,9 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
     return [Flag.seen_before(first, message, arxiv_id=mention.arxiv_id)]
 
 
-def item_flags(record: Record, first: Match | None) -> list[Flag]:
-    """A seen-before flag on an item its writer marks new, first seen earlier or by another writer."""
+def item_flags(record: Record, first: Match | None, held: Match | None = None) -> list[Flag]:
+    """A seen-before flag on an item its writer marks new, first seen earlier or by another
+    writer; naming the living-doc section that ``held`` it before then."""
     marker = record.anchor or ""
     if first is None or not NEW_MARKERS.search(marker):
         return []
@@ -72,7 +86,14 @@ def item_flags(record: Record, first: Match | None) -> list[Flag]:
     other = first.instance is not None and first.instance != record.instance
     if not (earlier or other):
         return []
-    return [Flag.seen_before(first, f"marked {marker!r} but {first_seen_words(first)}")]
+    also = f", {held_words(held.id, held.date)}" if held else ""
+    return [Flag.seen_before(first, f"marked {marker!r} but {first_seen_words(first)}{also}")]
+
+
+def held_words(section_id: str, day: dt.date | None) -> str:
+    """Which living-doc section held an item before its first seen record, in words:
+    ``held by doc/inference §1.3 since 2026-11-01``."""
+    return f"held by {section_id.replace('#', ' ', 1)} since {day or 'an unknown day'}"
 
 
 def first_seen_words(first: Match) -> str:

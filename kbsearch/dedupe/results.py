@@ -261,6 +261,7 @@ class ItemResult(BaseModel):
     first_seen: Match | None = None
     """The earliest known record of the same item; with none, the earliest
     living-doc section stating every claim (``verdict.stating_sections``)."""
+    held_in_doc: Match | None = None  # a doc section holding the item dated before first_seen (verdict.held_in_doc)
     as_of: dt.date | None = None
     """Records dated after this day were not compared: ``--as-of``, else the
     item's own date when records written after it are stored. Undated records
@@ -339,6 +340,7 @@ class Cluster(BaseModel):
     size: int
     first_seen: ClusterMember
     repeats: list[ClusterMember]
+    held_in_doc: ClusterMember | None = None  # of ``repeats``, a section dated before first_seen: it held the item
     shared_ids: list[str] = Field(default_factory=list)
     instances: list[str] = Field(default_factory=list)
 

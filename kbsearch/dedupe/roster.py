@@ -44,8 +44,8 @@ class Roster:
     """Whether the record has a whole-text vector; records without one are not audited."""
     rank: np.ndarray
     """Place in first-seen order (``flags.seen_order``, then by id): earliest date
-    first, on one day a living doc's section last and a writer's record before
-    an unattributed card."""
+    first, on one day a living doc's section last, a writer's record before
+    an unattributed card, then the record stored first."""
     briefing_key: np.ndarray
     """A key of the record's briefing (``briefing_of``; 0: no file). One
     briefing's records are never compared: its increments are distinct by
@@ -172,7 +172,7 @@ def _key(value: Hashable) -> int:
 
 
 class _OrderKeys:
-    """The parts of ``flags.seen_order`` (date, doc or not, instance) and the id for
+    """The parts of ``flags.seen_order`` (date, doc or not, arrival, instance) and the id for
     every row, turned into ranks once all are read: a million key tuples would cost 200 MB."""
 
     def __init__(self, n: int) -> None:
@@ -198,7 +198,11 @@ class _OrderKeys:
         instance = name_rank[self.instances]  # -1 (none) reads the last entry
         id_rank = np.empty(len(self.ids), dtype=np.int64)
         id_rank[sorted(range(len(self.ids)), key=self.ids.__getitem__)] = np.arange(len(self.ids))
-        first_seen = np.lexsort((id_rank, instance, self.docs, self.dates))
+        # Rows are in row-id order, the order records were stored: on one day, after the
+        # doc/card split, the record stored first (``seen_order``'s arrival), not a name.
+        unattributed = self.instances < 0
+        arrival = np.arange(len(self.ids))
+        first_seen = np.lexsort((id_rank, instance, arrival, unattributed, self.docs, self.dates))
         ranks = np.empty(len(first_seen), dtype=np.int64)
         ranks[first_seen] = np.arange(len(first_seen))
         return ranks

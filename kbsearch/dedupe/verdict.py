@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from kbsearch.dedupe.flags import seen_order
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind
@@ -79,7 +81,38 @@ def stating_sections(claims: list[ClaimStatus]) -> list[str]:
     return sorted({c.best_id for c in claims if c.best_id})
 
 
-def first_seen(matches: list[Match]) -> Match | None:
-    """The first seen of ``matches``, in ``flags.seen_order``; of one writer's records on one
-    day, the one most surely the same item."""
-    return min(matches, key=lambda m: (*seen_order(m.date, m.kind, m.instance), -m.probability, m.id), default=None)
+def held_in_doc(matches: list[Match], first: Match | None) -> Match | None:
+    """The earliest living-doc section holding the item (listing its arXiv id, or the
+    same item to the learned decision) dated before ``first``, an item: a section is
+    never the item, but it held it first (probe 14: LowBitKV, first seen tom 11-02, was
+    in doc/inference §1.3 dated 11-01)."""
+    if first is None or first.kind is Kind.doc_section or first.date is None:
+        return None
+    held = [
+        m
+        for m in matches
+        if m.kind is Kind.doc_section
+        and m.date is not None
+        and m.date < first.date
+        and (m.shared_ids or m.probability >= m.threshold)
+    ]
+    return min(held, key=lambda m: (m.date or first.date, m.id), default=None)
+
+
+def first_seen(matches: list[Match], arrival: Mapping[str, int] | None = None) -> Match | None:
+    """The first seen of ``matches``, in ``flags.seen_order``: of one day's writers, the
+    one whose record was stored first (``arrival``: stored records' row ids by id; one
+    writer's day arrives with its earliest record); of one writer's records on one day,
+    the one most surely the same item."""
+    stored = arrival or {}
+    day_arrival: dict[tuple[str | None, object], int] = {}
+    for m in matches:
+        if m.id in stored:
+            key = (m.instance, m.date)
+            day_arrival[key] = min(day_arrival.get(key, stored[m.id]), stored[m.id])
+
+    def order(m: Match) -> tuple[object, ...]:
+        arrived = day_arrival.get((m.instance, m.date))
+        return (*seen_order(m.date, m.kind, m.instance, arrived), -m.probability, m.id)
+
+    return min(matches, key=order, default=None)

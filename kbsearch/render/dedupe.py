@@ -35,6 +35,11 @@ def _match_line(match: Match) -> str:
     )
 
 
+def _held(section_id: str, day: object) -> str:
+    """A living-doc section that held the item before its first seen record (``flags.held_words``)."""
+    return clean(f"held by {section_id.replace('#', ' ', 1)} since {day or 'an unknown day'}", one_line=True)
+
+
 def _flag_line(flag: Flag) -> str:
     return f"   ! {clean(flag.message, one_line=True)}"
 
@@ -49,6 +54,7 @@ def item_text(item: ItemResult) -> str:
         lines.append(
             f"   first seen: {who(item.first_seen.instance, item.first_seen.date)} "
             f"{clean(item.first_seen.id, one_line=True)}{own}"
+            + (f", {_held(item.held_in_doc.id, item.held_in_doc.date)}" if item.held_in_doc else "")
         )
     if item.resubmitted:
         lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
@@ -135,6 +141,8 @@ def audit_text(result: AuditResult) -> str:
             f"   first  {fit(who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
             f"{clean(first.title, one_line=True)[:70]}"
         )
+        if cluster.held_in_doc:
+            lines.append(f"{'':10}{_held(cluster.held_in_doc.id, cluster.held_in_doc.date)}")
         kinds = {m.id: m.kind for m in [first, *cluster.repeats]}
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
