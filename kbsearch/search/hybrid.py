@@ -16,17 +16,16 @@ import numpy as np
 
 import kbsearch.search.fusion as fuse
 from kbsearch.embed import Encoder
-from kbsearch.records import RecordHead
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.search.candidates import Candidates, add_pinned, dense_side, depth_of, gather_lexical
 from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
 from kbsearch.search.reads import CandidateReads
+from kbsearch.search.snippets import hit_snippet
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms, query_terms
 from kbsearch.text.ids import ids_alone
-from kbsearch.text.snippet import Span, make_snippet
 from kbsearch.text.textsim import language
 
 __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
@@ -123,7 +122,7 @@ def search(
         beyond = _leaders_beyond(store, found, terms, vector, flt, fusion, reads, exact)
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, beyond)
     ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]
-    hits = _hits(store, ranked, terms, exact.all())
+    hits = _hits(store, ranked, terms, exact.all(), vector)
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
         query=query,
@@ -341,7 +340,10 @@ def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[
     return [r for tier in tiers for r in tier] + rest
 
 
-def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str]) -> list[SearchHit]:
+def _hits(
+    store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str], vector: np.ndarray | None
+) -> list[SearchHit]:
+    """The ranked records as hits; ``vector`` (the query's, if embedded) picks a snippet's passage."""
     heads = store.heads((r.rowid for r in ranked), HIT_TEXT_CHARS)
     refs = store.refs_of(list(heads))
     hits: list[SearchHit] = []
@@ -373,20 +375,7 @@ def _hits(store: Store, ranked: list[Ranked], terms: QueryTerms, exact: list[str
                 dense_score=None if row.dense_score is None else round(row.dense_score, 4),
                 lexical_rank=row.lexical_rank,
                 lexical_score=None if row.lexical_score is None else round(row.lexical_score, 4),
-                snippet=_snippet(store, row, head, terms),
+                snippet=hit_snippet(store, row.rowid, row.passage, head, terms, vector),
             )
         )
     return hits
-
-
-def _snippet(store: Store, row: Ranked, head: RecordHead, terms: QueryTerms) -> list[Span]:
-    """Around the query's terms in the text; failing that, the passage the
-    dense search matched best (often one claim); failing that, the text's start."""
-    spans = make_snippet(head.text or head.title, terms.all())
-    if any(s.match for s in spans) or row.passage is None:
-        return spans
-    record = store.by_rowids([row.rowid]).get(row.rowid)
-    passages = record.passages() if record is not None else []
-    if 0 <= row.passage < len(passages):
-        return make_snippet(passages[row.passage], terms.all())
-    return spans

@@ -89,28 +89,3 @@ def body(hit: SearchHit | Record) -> str:
     if cut:
         text += f"\n\n*… the text goes on: `kbsearch show {hit.id}` prints all of it.*"
     return text
-
-
-def neighbour_query(record: Record) -> str:
-    """What the record is searched with to find its neighbours: the text it was embedded as."""
-    return record.embed_text()
-
-
-def neighbours(record: Record, response: SearchResponse, limit: int = 5) -> list[SearchHit]:
-    """Nearest records from another instance or another day: the ones that may repeat it."""
-    same_slot = (record.instance, record.date)
-    out = [hit for hit in response.results if hit.id != record.id and (hit.instance, hit.date) != same_slot]
-    return out[:limit]
-
-
-def neighbour_line(hit: SearchHit, record: Record) -> Text:
-    shared = sorted(set(hit.arxiv_ids) & set(record.arxiv_ids))
-    line = Text(f"{hit.score:.3f}  ", style="bold")
-    line.append_text(plain(f"{hit.instance or '-'} {hit.date or '-'}", style="cyan"))
-    line.append("  ")
-    line.append_text(plain(hit.title))
-    if shared:
-        line.append(f"  same arXiv {', '.join(shared)}", style="magenta")
-    line.append("\n      ")
-    line.append_text(plain(hit.id, style="dim"))
-    return line

@@ -1,6 +1,6 @@
 """The selected record: its facts, its text as markdown, and its nearest
-neighbours from another instance or day (the records it may repeat). Enter
-on a neighbour opens it."""
+records as ``kbsearch similar`` judges them (the same item first: the records
+it repeats). Enter on one opens it."""
 
 from __future__ import annotations
 
@@ -16,30 +16,38 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 import kbsearch.tui.hits as hitview
-from kbsearch.kb import KnowledgeBase, SearchFilter, SearchHit
+from kbsearch.dedupe.results import Neighbours
+from kbsearch.errors import KbError
+from kbsearch.kb import KnowledgeBase, SearchHit
 from kbsearch.records import Record
+<<<<<<< HEAD
 from kbsearch.tui.id_lines import IdStatic, fitted
 from kbsearch.tui.jobs import search_mode
 from kbsearch.tui.literal import join
+=======
+from kbsearch.tui.item_detail import match_lines
+from kbsearch.tui.literal import join, plain
+>>>>>>> f13near
 from kbsearch.tui.messages import OpenRecord
 
-NEIGHBOURS_K = 12
+NEIGHBOURS_K = 10
+"""As many as ``kbsearch similar ID`` lists by default."""
 
-Neighbour = tuple[Text, str]
-"""A nearest record as shown (its line) and its id."""
-
-Found = tuple[Record, list[Neighbour]]
-"""The stored record (its claims, relation and sources, which a search hit lacks) and its neighbours."""
+Found = tuple[Record, Neighbours | str]
+"""The stored record (its claims, relation and sources, which a search hit lacks) and its
+nearest records as ``kbsearch similar`` judges them, or why they could not be judged."""
 
 
 def neighbours_job(record_id: str) -> Callable[[KnowledgeBase], Found]:
-    """The facade calls behind the detail pane's second look (run on a gateway thread)."""
+    """The facade calls behind the detail pane's second look (run on a gateway thread):
+    ``KnowledgeBase.similar``, whose records ``similar --json`` prints, same item first."""
 
     def job(kb: KnowledgeBase) -> Found:
         record = kb.show(record_id)
-        flt = SearchFilter(exclude_ids=[record_id])
-        response = kb.search(hitview.neighbour_query(record), NEIGHBOURS_K, flt, search_mode(kb))
-        return record, [(hitview.neighbour_line(hit, record), hit.id) for hit in hitview.neighbours(record, response)]
+        try:
+            return record, kb.similar(record.id, NEIGHBOURS_K)
+        except KbError as err:  # the index's judge is not models.txt's: said in the pane, the record still shown
+            return record, err.one_line()
 
     return job
 
@@ -119,15 +127,24 @@ class RecordDetail(VerticalScroll, can_focus=True):
         if body != self._body:
             self._body = body
             self.query_one("#record-body", Markdown).update(body)
-        heading = Text("Nearest from another instance or day", style="bold underline")
-        if neighbours:
-            heading.append("  (enter opens one)", style="dim")
+        heading = Text("Nearest records, as kbsearch similar lists them", style="bold underline")
+        matches = [] if isinstance(neighbours, str) else neighbours.matches
+        if isinstance(neighbours, str):
+            heading.append_text(join(Text("\n"), plain(neighbours, style="yellow")))
+        elif matches:
+            same = sum(match.same_item for match in matches)
+            heading.append(f"  (≡ the same item: {same}, listed first; enter opens one)", style="dim")
         else:
-            heading.append("\nnone: nothing close from another instance or day", style="dim")
+            heading.append("\nnone: no other record is near it", style="dim")
         self._neighbours_head(heading)
         self._neighbours = neighbours
         options = self.query_one("#record-neighbours", NeighbourList)
+<<<<<<< HEAD
         self._list_neighbours(options)
+=======
+        options.clear_options()
+        options.add_options([Option(join(*match_lines(match), sep="\n"), id=match.id) for match in matches])
+>>>>>>> f13near
         if options.has_focus:  # focused while they were being looked for
             options.highlight_first()
 

@@ -198,9 +198,7 @@ class SearchScreen(Screen[None]):
     def _warmed_changed(self, warmed: bool) -> None:
         if warmed and self.words_only and self.query_one("#query", Input).value.strip():
             self._dispatch()  # the same query again, by meaning too
-        shown = self.query_one(RecordDetail).record_id
-        if warmed and shown is not None:
-            self.neighbours_worker(shown)  # found by the words alone while the model loaded
+        # The nearest records need no model (``similar`` reads stored vectors): not asked again.
 
     def _stats_changed(self, stats: Stats | None) -> None:
         if stats is not None:
