@@ -20,14 +20,9 @@ from kbsearch.dedupe.results import Neighbours
 from kbsearch.errors import KbError
 from kbsearch.kb import KnowledgeBase, SearchHit
 from kbsearch.records import Record
-<<<<<<< HEAD
 from kbsearch.tui.id_lines import IdStatic, fitted
-from kbsearch.tui.jobs import search_mode
-from kbsearch.tui.literal import join
-=======
 from kbsearch.tui.item_detail import match_lines
 from kbsearch.tui.literal import join, plain
->>>>>>> f13near
 from kbsearch.tui.messages import OpenRecord
 
 NEIGHBOURS_K = 10
@@ -89,7 +84,7 @@ class RecordDetail(VerticalScroll, can_focus=True):
         super().__init__(id=id)
         self.record_id: str | None = None
         self._body = ""
-        self._neighbours: list[Neighbour] = []
+        self._neighbours: list[tuple[Text, str]] = []  # each neighbour's lines and its id
 
     def compose(self) -> ComposeResult:
         yield IdStatic(id="record-head")
@@ -137,14 +132,9 @@ class RecordDetail(VerticalScroll, can_focus=True):
         else:
             heading.append("\nnone: no other record is near it", style="dim")
         self._neighbours_head(heading)
-        self._neighbours = neighbours
+        self._neighbours = [(join(*match_lines(match), sep="\n"), match.id) for match in matches]
         options = self.query_one("#record-neighbours", NeighbourList)
-<<<<<<< HEAD
         self._list_neighbours(options)
-=======
-        options.clear_options()
-        options.add_options([Option(join(*match_lines(match), sep="\n"), id=match.id) for match in matches])
->>>>>>> f13near
         if options.has_focus:  # focused while they were being looked for
             options.highlight_first()
 
