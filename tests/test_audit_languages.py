@@ -116,7 +116,9 @@ def test_audit_compares_a_record_with_its_nearest_record_in_the_other_language(
         return real(store, roster, found, config, name_count)
 
     monkeypatch.setattr(audit_module, "judge_candidates", spy)
-    alone = fake_config().model_copy(update={"audit_neighbours": 1, "audit_other_language": 0})
+    # No name is rare here (``rare_name_records`` 0): the shared TriAttention would pair the
+    # languages by name (``name_pairs``), and this is about the nearest records across them.
+    alone = fake_config().model_copy(update={"audit_neighbours": 1, "audit_other_language": 0, "rare_name_records": 0})
     audit(store, "fake", alone)
     across = {frozenset({zh, en}) for zh in ("zh1", "zh2") for en in ("en1", "en4")}
     assert compared and not compared & across  # each record's one nearest is in its own language

@@ -1,8 +1,9 @@
 """``kbsearch audit``: clusters of one item told again across instances and days.
 
 Each record is compared with its nearest records (by whole-record cosine),
-with every record about one of its arXiv ids, and with records of identical
-text, by the same judgement ``check`` makes (``dedupe.compare``, reading the
+with every record about one of its arXiv ids, with the records holding a rare
+coined name it names (check's candidates by name, ``name_pairs``), and with
+records of identical text, by the same judgement ``check`` makes (``dedupe.compare``, reading the
 judge model's stored vectors when the config has a judge): the later record
 is the item, the earlier one the known record. Records of one briefing
 are never compared: its increments are distinct by construction. A
@@ -45,6 +46,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.flags import row_flags
 from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
+from kbsearch.dedupe.name_pairs import name_pairs
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
@@ -92,6 +94,9 @@ def audit(
                 hint="run 'kbsearch reindex' (embeds what the judge lacks)",
             )
         phase("the roster read, each chunk's neighbours asked", f"{roster.audited:,} records")
+        holders = NameHolders(store, NAME_COUNT_CAP)
+        named = name_pairs(roster.names, holders, roster.rowids, config.rare_name_records)
+        phase("the pairs sharing a rare name", f"{len(named[0]):,} pairs")
         neighbours = finder.pairs(roster)
         across = _across(roster, config, judges, wholes)
         judge_cosines = (
@@ -99,13 +104,13 @@ def audit(
             if judges is not None
             else np.zeros(len(neighbours), dtype=np.float32)
         )
-    found = candidates(roster, neighbours, judge_cosines, across)
+    found = candidates(roster, neighbours, judge_cosines, across, named)
     phase(
         "the candidate pairs",
         f"{len(found.later):,} pairs, {len(neighbours):,} of them neighbours, "
-        f"{len(across.candidates) if across else 0:,} in the other language",
+        f"{len(across.candidates) if across else 0:,} in the other language, {len(named[0]):,} sharing a rare name",
     )
-    judged, built = judge_candidates(store, roster, found, config, NameHolders(store, NAME_COUNT_CAP).count)
+    judged, built = judge_candidates(store, roster, found, config, holders.count)
     phase("the pairs judged", f"{len(judged):,} same-item judgements kept; {built:,} records built")
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")

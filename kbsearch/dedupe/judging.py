@@ -144,13 +144,18 @@ def by_row(keys: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def candidates(
-    roster: Roster, neighbours: NeighbourPairs, judge_cosines: np.ndarray, across: OtherLanguage | None = None
+    roster: Roster,
+    neighbours: NeighbourPairs,
+    judge_cosines: np.ndarray,
+    across: OtherLanguage | None = None,
+    named: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Candidates:
     """Every pair to judge: nearest neighbours, nearest records in the other
-    language, records about one arXiv id and records of identical text, each
+    language, records about one arXiv id, records of identical text and
+    ``named``, records sharing a rare coined name (``name_pairs``), each
     once, none of two records of one briefing. Only ``neighbours`` make a
     record's neighbourhood."""
-    exact = _id_pairs(roster) + _identical_text_pairs(roster)
+    exact = _id_pairs(roster) + _identical_text_pairs(roster) + ([named] if named is not None else [])
     if across is not None:
         exact.append((across.candidates.left, across.candidates.right))
     left = np.concatenate([neighbours.left, *(pair[0] for pair in exact)]).astype(np.int64)

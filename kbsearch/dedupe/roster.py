@@ -5,8 +5,9 @@ as pydantic objects, 2 KB more for a vector, 1 KB for the text features:
 more than 17 GB with the pairs). It reads them in chunks and keeps, per
 record, only what pairing and clustering read: its place in first-seen
 order, a key of its briefing (file and day) and of its normalised text, its arXiv ids (for the
-few records that have any) and whether it is marked new. About 40 bytes a
-record; a record is read again only when a pair or a cluster needs it.
+few records that have any), whether it is marked new and a key of each coined name it
+holds (``name_pairs``). About 40 bytes a record and 16 a name; a record is read
+again only when a pair or a cluster needs it.
 
 Rows are positions among the audited row ids, ascending.
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.dedupe.flags import NEW_MARKERS
+from kbsearch.dedupe.name_pairs import NameKeys
 from kbsearch.records import Kind, Record
 from kbsearch.store import Store
 from kbsearch.text.textsim import language, normalized
@@ -58,6 +60,8 @@ class Roster:
     """The record is written in Chinese (``textsim.language``), else in English."""
     arxiv: dict[int, frozenset[str]] = field(default_factory=dict)
     """Row → the arXiv ids the record is about, for the rows that have any."""
+    names: NameKeys = field(default_factory=NameKeys)
+    """Each record's coined names as keys, for the pairs sharing a rare one (``name_pairs``)."""
     lacking_judge: list[str] = field(default_factory=list)
     """Ids of records without a judge vector (when the config has a judge)."""
     reported: np.ndarray | None = None
@@ -139,13 +143,18 @@ def _read_chunk(
     wholes = store.whole_vectors(records)
     judges = store.judge_vectors(records, judge) if judge is not None else {}
     read_from = store.files_of(chunk_rowids)
+    named: list[int] = []
+    texts: list[str] = []
     for row, rowid in zip(rows.tolist(), chunk_rowids, strict=True):
         record = records.get(rowid)
         if record is None or rowid not in wholes:
             continue
         _note(roster, order, row, record, record.source or read_from.get(rowid))
+        named.append(row)
+        texts.append(record.embed_text())
         if judge is not None and rowid not in judges:
             roster.lacking_judge.append(record.id)
+    roster.names.note(named, texts)
     kept = rows[roster.present[rows]]
     if len(kept):
         visit(kept, np.stack([wholes[int(roster.rowids[r])] for r in kept]))
