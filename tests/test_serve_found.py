@@ -32,11 +32,11 @@ def served(fake_models: Path, tmp_path: Path) -> Iterator[tuple[Running, Path]]:
         yield server, index
 
 
-def serve_again(index: Path, timeout: float = 90.0) -> tuple[int | None, str]:
+def serve_again(index: Path, timeout: float = 90.0, address: str = "127.0.0.1:0") -> tuple[int | None, str]:
     """A second ``serve --http`` on ``index``: its exit code (None: it kept running, and was
     stopped) and its stderr."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
-    argv = [sys.executable, "-m", "kbsearch", "serve", "--http", "127.0.0.1:0", "--index", str(index)]
+    argv = [sys.executable, "-m", "kbsearch", "serve", "--http", address, "--index", str(index)]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         _, err = process.communicate(timeout=timeout)
@@ -73,6 +73,35 @@ def test_an_entry_whose_process_runs_but_does_not_answer_is_replaced(fake_models
         assert server.logged("does not answer", f"pid {os.getpid()}")
         assert json.loads((index / "serve.json").read_text())["pid"] == server.process.pid
     assert not (index / "serve.json").exists()
+
+
+def test_an_entry_whose_process_is_gone_is_replaced_and_the_log_says_so(fake_models: Path, tmp_path: Path) -> None:
+    index = build_index(tmp_path)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = {"url": "http://127.0.0.1:9", "pid": gone.pid, "started": "2026-09-20T08:00:00Z"}
+    (index / "serve.json").write_text(json.dumps(stale))
+    with running_server(index, dict(os.environ)) as server:
+        assert server.logged("no longer runs", f"pid {gone.pid}", "replaces it")
+
+
+def test_a_start_that_fails_leaves_no_token_files_it_created(fake_models: Path, tmp_path: Path) -> None:
+    """The address in use: the start failed, and its new token files stayed in the folder."""
+    index = build_index(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        before = sorted(p.name for p in index.iterdir())
+        code, err = serve_again(index, address=address)
+        assert code == 2 and "cannot listen" in err, err
+        assert sorted(p.name for p in index.iterdir()) == before
+        (index / "serve-read.token").write_text("a-read-token-of-some-length-0123\n")
+        (index / "serve-read.token").chmod(0o600)
+        code, err = serve_again(index, address=address)
+        assert code == 2, err
+        assert (index / "serve-read.token").read_text() == "a-read-token-of-some-length-0123\n"  # not this start's
+        assert not (index / "serve-write.token").exists()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

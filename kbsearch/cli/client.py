@@ -6,7 +6,8 @@ A ``kbsearch serve --http`` writes its address and pid into the index folder
 server form use it when it answers, with the user's token ($KBSEARCH_TOKEN,
 --token-file) or else one from the same folder, so a user gets the warm
 server's speed without a flag; ``--local`` opts out. An
-entry whose process is gone is stale: ignored, and named by ``doctor``.
+entry whose process is gone is stale: ignored, and named by ``doctor``; one whose
+process runs but does not answer ``/health`` quickly (hung) is skipped with a note.
 
 The server answers with the very document ``--json`` prints, so the CLI
 prints it as it is, or renders it as text with the same code as a local
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kbsearch.errors import KbError
-from kbsearch.runtime.server_entry import READ_TOKEN, WRITE_TOKEN, read_entry
+from kbsearch.runtime.server_entry import READ_TOKEN, SERVER_FILE, WRITE_TOKEN, ServerEntry, read_entry
 from kbsearch.settings import settings
 
 SERVER_ENV = "KBSEARCH_SERVER"
@@ -38,7 +39,7 @@ def found_server(index: str | None, given: str | None = None) -> tuple[str, str]
     write token, else the read token."""
     root = Path(index or settings().index or "index")
     entry = read_entry(root)
-    if entry is None or not entry.alive():
+    if entry is None or not entry.alive() or not _found_answers(entry, root):
         return None
     if given:
         return entry.url.rstrip("/"), given
@@ -50,6 +51,65 @@ def found_server(index: str | None, given: str | None = None) -> tuple[str, str]
         if value:
             return entry.url.rstrip("/"), value
     return None
+
+
+FOUND_WAIT = 2.0
+"""Seconds a found server has to answer ``/health`` before the command runs locally."""
+NAMED_WAIT = 10.0
+"""Seconds a named server has to answer ``/health`` before the command says it does not."""
+
+
+def health(url: str, wait: float, *, direct: bool) -> str:
+    """``GET URL/health`` within ``wait`` seconds: "ok", "refused" (nothing listens), "silent"
+    (connected, no answer: hung, stopped with SIGSTOP, or swamped) or "other" (not a kbsearch
+    server's answer). ``direct``: past any proxy (a found server runs on this machine)."""
+    import httpx
+
+    try:
+        answer = httpx.get(f"{url}/health", timeout=wait, trust_env=not direct, verify=_verify(url))
+        body = answer.json()
+    except httpx.ConnectError:
+        return "refused"
+    except httpx.TimeoutException:
+        return "silent"
+    except (httpx.HTTPError, ValueError):
+        return "other"
+    return "ok" if isinstance(body, dict) and body.get("status") == "ok" else "other"
+
+
+def _verify(url: str) -> bool:
+    """Check certificates for https only: httpx builds its TLS context (50-90 ms, the CA
+    bundle read) for every request that may verify, and a plain http URL never uses it."""
+    return not url.lower().startswith("http://")
+
+
+def _found_answers(entry: ServerEntry, root: Path) -> bool:
+    """Whether the server a folder's entry names answers as a kbsearch server, quickly: a hung
+    one (its pid runs) would hold the command for the whole answer's wait. One that does not
+    is skipped with a note (one refusing connections has just stopped: no note)."""
+    url = entry.url.rstrip("/")
+    heard = health(url, FOUND_WAIT, direct=True)
+    if heard in ("silent", "other"):
+        import sys
+
+        why = f"did not answer within {FOUND_WAIT:.0f} s" if heard == "silent" else "answers as no kbsearch server"
+        print(
+            f"kbsearch: note: the server in {root / SERVER_FILE} (pid {entry.pid}, {url}) {why}; "
+            "running on the local index",
+            file=sys.stderr,
+        )
+    return heard == "ok"
+
+
+def require_answer(url: str) -> None:
+    """A named server (--server, $KBSEARCH_SERVER) that takes a connection but answers nothing
+    is said to within NAMED_WAIT seconds, not after the whole answer's wait (TIMEOUT)."""
+    if health(url, NAMED_WAIT, direct=False) == "silent":
+        raise KbError(
+            f"the kbsearch server at {url} does not answer: no answer to /health within {NAMED_WAIT:.0f} s "
+            "(hung, stopped, or swamped); nothing was sent",
+            hint="look at the server's log or restart it, or drop --server and $" + SERVER_ENV + " to run locally",
+        )
 
 
 def server_url(given: str | None) -> str | None:
@@ -86,8 +146,9 @@ class Unreachable(KbError):
     """No server listens at the address (a found entry's server may have just stopped)."""
 
 
-def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
-    """POST the body to ``URL/api/OPERATION``; the answer's JSON text, or a KbError saying why not."""
+def call(url: str, operation: str, body: dict[str, Any], bearer: str, *, found: bool = False) -> str:
+    """POST the body to ``URL/api/OPERATION``; the answer's JSON text, or a KbError saying why not.
+    ``found``: the server came from the index folder's serve.json, not from a flag the user gave."""
     import httpx
 
     payload = json.dumps(body, ensure_ascii=False, default=str).encode("utf-8")
@@ -95,20 +156,31 @@ def call(url: str, operation: str, body: dict[str, Any], bearer: str) -> str:
     # name is spelt here: the client imports nothing of the server), as a local run does.
     headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json", "X-Kbsearch-Words": "cli"}
     try:
-        answer = httpx.post(f"{url}/api/{operation}", content=payload, headers=headers, timeout=TIMEOUT)
+        answer = httpx.post(
+            f"{url}/api/{operation}", content=payload, headers=headers, timeout=TIMEOUT, verify=_verify(url)
+        )
     except httpx.ConnectError as err:
-        raise Unreachable(
-            f"cannot reach the kbsearch server at {url}: {err}",
-            hint="start it with 'kbsearch serve --http HOST:PORT', or drop --server and $" + SERVER_ENV,
-        ) from err
+        raise Unreachable(f"cannot reach the kbsearch server at {url}: {err}", hint=_again(found)) from err
     except httpx.TransportError as err:
-        raise KbError(
-            f"cannot reach the kbsearch server at {url}: {err}",
-            hint="start it with 'kbsearch serve --http HOST:PORT', or drop --server and $" + SERVER_ENV,
-        ) from err
+        why = f"no answer within {TIMEOUT:.0f} s" if isinstance(err, httpx.TimeoutException) else str(err).rstrip(".")
+        if operation == "accept" or body.get("accept"):
+            raise KbError(
+                f"the kbsearch server at {url} stopped answering mid-way ({why}): the accept may or may not "
+                "have been stored",
+                hint=_again(found) + "; sending the same input again is safe: an accept already stored is a "
+                "resubmission and changes nothing",
+            ) from err
+        raise KbError(f"the kbsearch server at {url} stopped answering mid-way ({why})", hint=_again(found)) from err
     if answer.status_code == 200:
         return answer.text
     raise _refusal(answer.status_code, answer.text, url)
+
+
+def _again(found: bool) -> str:
+    """What to do when the server stopped answering: it depends on how it was chosen."""
+    if found:
+        return "the server was found through the index folder's serve.json: run the command again, or pass --local"
+    return "start it with 'kbsearch serve --http HOST:PORT', or drop --server and $" + SERVER_ENV
 
 
 def _refusal(status: int, text: str, url: str) -> KbError:

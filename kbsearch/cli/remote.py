@@ -27,15 +27,25 @@ FILTERS = ("kind", "instance", "topic", "section", "since", "until")
 def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     """(url, token, found) of the server to ask: named (found False), or found running for
     the index; None to run locally. A command naming a model of its own runs locally. The
-    token is the user's ($KBSEARCH_TOKEN, --token-file) whenever given, a found server's too."""
+    token is the user's ($KBSEARCH_TOKEN, --token-file) whenever given, a found server's too.
+    Decided once a command (its health check asked once, its note said once)."""
+    if not hasattr(args, "server_target"):
+        args.server_target = _server_for(args)
+    target: tuple[str, str, bool] | None = args.server_target
+    return target
+
+
+def _server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:
     with timings.phase("imports"):  # the settings and pydantic: a cold run's, whichever path it takes
-        from kbsearch.cli.client import found_server, given_token, server_url, token
+        from kbsearch.cli.client import found_server, given_token, require_answer, server_url, token
 
     if args.local:
         return None
     url = server_url(args.server)
     if url is not None:
-        return url, token(args.token_file), False
+        bearer = token(args.token_file)
+        require_answer(url)
+        return url, bearer, False
     found = None if args.model else found_server(args.index, given_token(args.token_file))
     return None if found is None else (*found, True)
 
@@ -64,7 +74,7 @@ def ask_server(args: argparse.Namespace, operation: str, body: dict[str, Any]) -
         return None
     url, bearer, found = target
     try:
-        return call(url, operation, body, bearer)
+        return call(url, operation, body, bearer, found=found)
     except Unreachable:
         if found:
             return None

@@ -13,12 +13,14 @@ Starlette and uvicorn, from the ``serve`` extra).
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import os
 import signal
 import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +39,7 @@ from kbsearch.serve.options import (
 if TYPE_CHECKING:
     from kbsearch.kb import ModelSpec
     from kbsearch.serve.service import Service
+    from kbsearch.serve.tokens import Tokens
 
 SERVE_PIP = "pip install 'kbsearch[serve]'"
 
@@ -100,7 +103,16 @@ def refuse_a_second(root: Path, *, say: bool = True) -> None:
     from kbsearch.runtime.server_entry import SERVER_FILE, read_entry
 
     entry = read_entry(root)
-    if entry is None or entry.pid == os.getpid() or not entry.alive():
+    if entry is None or entry.pid == os.getpid():
+        return
+    if not entry.alive():
+        if say:
+            logging.getLogger("kbsearch.serve").info(
+                "%s names pid %d at %s, which no longer runs: this server replaces it",
+                root / SERVER_FILE,
+                entry.pid,
+                entry.url,
+            )
         return
     if not _answers(entry.url):
         if not say:
@@ -221,13 +233,12 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         return _serve_workers(options, host, port)
     from kbsearch.runtime.server_entry import remove_entry
     from kbsearch.serve.http import build_app
-    from kbsearch.serve.tokens import Tokens
 
     root = _where(options)[0]
     refuse_a_second(root)
-    tokens, paths = Tokens.in_folder(root)
-    sock = listening_socket(host, port)
-    service = _service(options)
+    with _tokens_kept_if_started(root) as (tokens, paths):
+        sock = listening_socket(host, port)
+        service = _service(options)
     try:
         app = build_app(service, tokens, host=host, max_body=options.max_body)
         # Set before the entry is written: a SIGTERM before uvicorn runs must clean up too.
@@ -240,6 +251,22 @@ def _serve_http(options: ServeOptions, host: str, port: int) -> int:
         service.close()
         sock.close()
     return 0
+
+
+@contextlib.contextmanager
+def _tokens_kept_if_started(root: Path) -> Iterator[tuple[Tokens, list[Path]]]:
+    """The folder's tokens; those this start created are removed if it fails before it
+    listens (the address in use, the model not loading): a failed start leaves the folder
+    as it found it."""
+    from kbsearch.serve.tokens import READ_TOKEN, WRITE_TOKEN, Tokens
+
+    new = [path for path in (root / READ_TOKEN, root / WRITE_TOKEN) if not path.exists()]
+    try:
+        yield Tokens.in_folder(root)
+    except BaseException:
+        for path in new:
+            path.unlink(missing_ok=True)
+        raise
 
 
 def _announce(root: Path, host: str, sock: socket.socket, paths: list[Path], extra: str) -> None:
@@ -279,13 +306,12 @@ def _serve_workers(options: ServeOptions, host: str, port: int) -> int:
     import kbsearch.serve.service  # noqa: F401
     from kbsearch.runtime.server_entry import remove_entry
     from kbsearch.serve.http import build_app
-    from kbsearch.serve.tokens import Tokens
     from kbsearch.serve.workers import Supervisor, WorkerLink
 
     root = _where(options)[0]
     refuse_a_second(root)
-    tokens, paths = Tokens.in_folder(root)
-    sock = listening_socket(host, port)
+    with _tokens_kept_if_started(root) as (tokens, paths):
+        sock = listening_socket(host, port)
 
     def worker(link: WorkerLink) -> int:
         mine = _StopOnSigterm()

@@ -106,14 +106,25 @@ def connect(root: Path, *, read_only: bool) -> sqlite3.Connection:
     return db
 
 
+DISK_WRITE_ERRORS = frozenset(
+    {"SQLITE_FULL", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_IOERR_TRUNCATE", "SQLITE_IOERR_SHMSIZE"}
+)
+"""SQLite's names for a write the disk refused: ENOSPC, or EFBIG past a file-size limit."""
+
+
 def write_error(err: sqlite3.Error, root: Path) -> KbError:
     """The KbError for a write SQLite refused; the transaction was rolled back."""
     text = str(err).lower()
     if "readonly" in text or "read-only" in text:
         return read_only_error(root)
-    if "full" in text:
+    if "full" in text or getattr(err, "sqlite_errorname", "") in DISK_WRITE_ERRORS:
+        # A full disk is SQLITE_FULL; a file-size limit (EFBIG) or a full disk met while
+        # writing the journal or the WAL comes back as an I/O error of the write itself.
         return KbError(
-            "the disk is full; nothing was written", path=str(root), hint="free some space and run the command again"
+            f"the index database could not write to disk ({err}): the disk is full or a file-size limit was "
+            "reached; nothing was written",
+            path=str(root),
+            hint="free some space or raise the file-size limit ('ulimit -f'), then run the command again",
         )
     if "locked" in text or "busy" in text:
         return KbError(
