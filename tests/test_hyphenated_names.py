@@ -85,3 +85,15 @@ def test_a_section_naming_only_the_acronym_is_not_on_the_item() -> None:
     named = section.model_copy(update={"text": "- MCP-Bench 用 LLM-as-judge 与规则检查结合打分。"})
     found = section_on_item(item.record, named, coined, ())
     assert found is not None and found[1] == "the section names MCP-Bench"
+
+
+def test_the_reason_names_the_system_the_title_leads_with() -> None:
+    """Probe 14: audit's in-doc reason read "the section names A2A" for OpenHarness, a
+    runtime whose title names the protocols it speaks after its own name."""
+    section = Record(
+        id="doc/agents#§1.1", kind=Kind.doc_section, title="§1.1 开源运行时",
+        text="- OpenHarness 是开源的 Agent 运行框架，同时支持 MCP 与 A2A 两种协议。", date=dt.date(2026, 11, 8),
+    )  # fmt: skip
+    item = embedded("spark", "OpenHarness: an open-source agent runtime speaking both MCP and A2A")
+    found = section_on_item(item.record, section, frozenset({"openharness", "a2a", "mcp"}), ())
+    assert found is not None and found[1] == "the section names OpenHarness"

@@ -11,7 +11,8 @@ Every feature is chosen to mean the same across languages and writers:
   record on the same topic sits among many others like it.
 - ``lexical``: overlap of Chinese bigrams and English words, within one
   language only.
-- ``shared_names``: coined Latin-script names (DES, TriAttention, C²KV)
+- ``shared_names``: coined Latin-script names (DES, TriAttention, C²KV), and
+  hyphenated ones whole beside their parts (MCP-Bench: mcp-bench, mcp),
   both texts hold, each weighted by its rarity in the index: both languages
   write a system's name alike, and a name many records hold says only the topic.
 - ``shared_numbers``: result numbers both texts state, units normalised
