@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import Side, latin_names
+from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
 from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
 from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
@@ -124,7 +124,8 @@ class Embedded:
         sizes and hardware. Only the rarity lookups are made per pair: audit compares a
         record with ten others."""
         rare = config.rare_name_records
-        title = frozenset(n for n in self._title_systems if name_count(n) <= rare)
+        # A hyphenated name is the system its title names, not the acronym in it (MCP of MCP-Bench).
+        title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
         return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems)
 
@@ -169,7 +170,9 @@ class Embedded:
 
     @cached_property
     def _systems_mentioned(self) -> frozenset[str]:
-        return systems_only(self.all_names - self._only_cited_names)
+        # Mentioned also as written apart or run together (MCP Bench, MCPBench for MCP-Bench).
+        names = self.all_names | other_spellings(self._text_and_claims, set(self.all_names))
+        return systems_only(names - self._only_cited_names)
 
     @cached_property
     def _title_systems(self) -> frozenset[str]:

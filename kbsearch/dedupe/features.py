@@ -11,7 +11,8 @@ Every feature is chosen to mean the same across languages and writers:
   record on the same topic sits among many others like it.
 - ``lexical``: overlap of Chinese bigrams and English words, within one
   language only.
-- ``shared_names``: coined Latin-script names (DES, TriAttention, C²KV)
+- ``shared_names``: coined Latin-script names (DES, TriAttention, C²KV), and
+  hyphenated ones whole beside their parts (MCP-Bench: mcp-bench, mcp),
   both texts hold, each weighted by its rarity in the index: both languages
   write a system's name alike, and a name many records hold says only the topic.
 - ``shared_numbers``: result numbers both texts state, units normalised
@@ -197,7 +198,59 @@ def _names_in_word(word: str) -> tuple[str, ...]:
             continue
         if (is_coined(part) or part.isupper()) and part.lower() not in _NOT_NAMES:
             names.append(part.lower())
+    if _is_compound(word):
+        names.append(word.lower())
     return tuple(names)
+
+
+# A hyphenated name is one name: MCP-Bench and MCP-Guard are two systems, not two
+# mentions of MCP. Its parts are Latin words, one an acronym or coined (MCP, A2A, vLLM,
+# GPU), one a plain word (Bench, Router, Agent, Sched). A version, size or number after
+# a hyphen (DeepSeek-V3, Llama-3.1-8B, Medusa-3) makes no compound: those are told by
+# the versioned-name rules. Nor does a plain word that describes rather than names
+# (LLM-Based, AI-Generated, KV-Cache, LLM-as-Judge, Human-AI).
+_PLAIN = re.compile(r"[A-Z]?[a-z]{2,}")
+_VERSION = re.compile(r"\d[A-Za-z0-9]*|[A-Za-z]\d+")
+_DESCRIBING = frozenset(
+    {"to", "as", "of", "in", "on", "for", "the", "and", "or", "with", "by", "via", "vs", "non", "multi", "cross"}
+    | {"based", "driven", "first", "aware", "free", "like", "only", "level", "wise", "style", "native", "centric"}
+    | {"specific", "friendly", "agnostic", "oriented", "intensive", "efficient", "powered", "human", "cache"}
+    | {"large", "small", "full", "half", "real", "time", "scale", "text", "bit", "step", "shot", "token"}
+    | {"anti", "pre", "post", "self", "semi", "co", "sub", "super"}
+)
+
+
+def _is_compound(word: str) -> bool:
+    """Whether ``word`` is a hyphenated name as a whole (MCP-Bench, KV-Router, A2A-Bridge)."""
+    parts = word.split("-")
+    if len(parts) < 2 or not all(p.isascii() and p.isalnum() and p[0].isalpha() for p in parts):
+        return False
+    if any(_VERSION.fullmatch(p) for p in parts):
+        return False
+    plain = [p for p in parts if _PLAIN.fullmatch(p)]
+    named = [p for p in parts if len(p) >= 2 and (p.isupper() or is_coined(p))]
+    describing = any(p.lower() in _DESCRIBING or (len(p) > 5 and p.endswith("ed")) for p in plain)
+    return bool(plain and named) and not describing
+
+
+# An acronym or coined name then a plain word, apart or run together (MCP Bench, MCPBench).
+_APART = re.compile(r"(?<![A-Za-z0-9\-])([A-Z][A-Za-z0-9]*[A-Z0-9]) ?([A-Z][a-z]{2,})(?![A-Za-z0-9\-])")
+
+
+def other_spellings(text: str, names: set[str]) -> set[str]:
+    """The hyphenated names ``text`` writes otherwise: apart or run together (MCP Bench,
+    MCPBench as mcp-bench), and each of ``names`` run together (mcp-bench as mcpbench).
+    Read only as mentions: a retelling may write the name any of these ways."""
+    found = {f"{m.group(1)}-{m.group(2)}" for m in _APART.finditer(text)}
+    apart = {word.lower() for word in found if _is_compound(word)}
+    return apart | {name.replace("-", "") for name in names if "-" in name}
+
+
+def whole_names(names: frozenset[str]) -> frozenset[str]:
+    """``names`` without the parts of the hyphenated names among them (MCP of MCP-Bench):
+    a title naming MCP-Bench names a benchmark, not the protocol it is for."""
+    parts = {part for name in names if "-" in name for part in name.split("-")}
+    return frozenset(n for n in names if n not in parts)
 
 
 def name_weight(count: int) -> float:

@@ -174,7 +174,10 @@ def section_on_item(
         return None
     if shared:
         return cut, f"the section lists arXiv {', '.join(sorted(shared))}"
-    names = sorted(latin_names(cut.text) & coined)
+    # The name the item's title leads with first: "OpenHarness: … speaking MCP and A2A" is
+    # named by OpenHarness, not by the protocols it speaks.
+    title = item.title.lower()
+    names = sorted(latin_names(cut.text) & coined, key=lambda n: (title.find(n) % (len(title) + 1), n))
     if not names:
         return cut, "the section states a claim word for word"
     at = cut.text.lower().find(names[0])  # the name as the section writes it

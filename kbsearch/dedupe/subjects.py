@@ -58,8 +58,10 @@ def title_subject(title: str) -> str | None:
 
 def mentions(folded: str, name: str) -> bool:
     """Whether lower-cased ``folded`` text holds a word starting with ``name`` (Transformers
-    mentions Transformer, Mistral's mentions Mistral)."""
-    return re.search(rf"(?<![a-z0-9]){re.escape(name)}", folded) is not None
+    mentions Transformer, Mistral's mentions Mistral); a hyphenated name also written apart
+    or run together (mcp-bench in "mcp bench", "mcpbench")."""
+    pattern = r"[-\s]?".join(map(re.escape, name.split("-")))
+    return re.search(rf"(?<![a-z0-9]){pattern}", folded) is not None
 
 
 def subjects_differ(item: tuple[str | None, str], known: tuple[str | None, str]) -> str | None:
