@@ -119,12 +119,14 @@ def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
     return again
 
 
-def given_otherwise(claim: str, passage_clauses: Iterable[Clause]) -> set[str]:
+def given_otherwise(claim: str, passage_clauses: Iterable[Clause], any_unit: bool = False) -> set[str]:
     """The claim's figures for which the passage (``clauses`` of one passage) gives another
     figure of the same quantity and never the claim's: tom's "TTFT 降低 41%" for a card's
     "TTFT 降低 47%". Same quantity as in ``measured_again``: the two clauses share a word
     of two letters or characters or more. A figure the passage gives as a bound or as
-    another's (``Clause.against``), or one the claim itself states too, is no other figure."""
+    another's (``Clause.against``), or one the claim itself states too, is no other figure.
+    The other figure is one the claim's can be changed from (``could_be_changed``), or with
+    ``any_unit`` any figure: "2M token 上下文" against "上下文长度提升 3.6 倍"."""
     results = substantive_numbers(claim)
     if not results:
         return set()
@@ -140,7 +142,7 @@ def given_otherwise(claim: str, passage_clauses: Iterable[Clause]) -> set[str]:
                 if not any(len(word) >= _NAMING for word in c.words & own.words):
                     continue
                 if any(
-                    could_be_changed(figure, s) and not any(same_figure(s, f) for f in claimed)
+                    (any_unit or could_be_changed(figure, s)) and not any(same_figure(s, f) for f in claimed)
                     for s in c.figures - c.against
                 ):
                     otherwise.add(figure)
