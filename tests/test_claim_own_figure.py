@@ -52,3 +52,11 @@ def test_figure_of_its_own_reads_the_passage_and_the_records_hardware() -> None:
     h100 = "在 H100 上解码加速 3.1 倍"
     assert figure_of_its_own("在 H200 上跑通 405B 模型", ["405b"], "解码加速", h100)
     assert not figure_of_its_own("在 H100 上跑通 405B 模型", ["405b"], "解码加速", h100)
+
+
+def test_a_count_in_the_key_point_or_its_own_figure_with_the_unit_lost_is_no_figure_of_its_own() -> None:
+    """Dev digests: "覆盖 9 个领域的长视频" counts domains, not the videos' 2306 s; "$3.51\\%$"
+    read as 3.51 is the key point's 3.51% restated."""
+    assert not figure_of_its_own("构建长视频数据集（平均 2306 秒）", ["2306s"], "覆盖 9 个领域的长视频", "")
+    passage = "AUC 分别提高了 3.51% 和 6.21%"
+    assert not figure_of_its_own("AUC 分别提高 $3.51\\%$ 和 $6.21\\%$", ["3.51", "6.21"], passage, passage)
