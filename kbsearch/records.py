@@ -209,6 +209,9 @@ class ParsedFile(BaseModel):
     id_mentions: list[IdMention] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     """Problems that lost part of the file but not all of it, one line each."""
+    not_records: list[str] = Field(default_factory=list)
+    """Ids of parts of the file that are no record by rule (a living doc's preamble of
+    metadata alone), which an index built before may hold: ingest drops them."""
 
     @property
     def count(self) -> int:

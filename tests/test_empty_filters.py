@@ -55,7 +55,7 @@ def test_records_passing_the_filters_that_the_query_misses_are_counted(index: st
     )
     code, out, _ = cli(*argv)
     assert out.strip() == (
-        "no results for 'zzqqxx': none of the 46 records matched the query: try --mode hybrid or a shorter query"
+        "no results for 'zzqqxx': none of the 45 records matched the query: try --mode hybrid or a shorter query"
     )
     code, out, _ = cli(*argv, "--instance", "jay", "--json")
     assert json.loads(out)["matched"] == 10 and json.loads(out)["unknown_filters"] == []

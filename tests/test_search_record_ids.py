@@ -47,8 +47,20 @@ def test_a_record_id_lists_that_record_alone(
     assert render.search_text(response).plain.endswith("only the record ('='): the query is its id)")
 
 
-def test_a_unique_start_of_an_id_is_the_record_as_show_takes_it(examples: tuple[Store, FakeEncoder]) -> None:
-    assert [h.id for h in ranked(examples, "doc/inference#inf").results] == ["doc/inference#inference-活文档"]
+def test_a_unique_start_of_an_id_is_the_record_as_show_takes_it(
+    examples: tuple[Store, FakeEncoder], tmp_path: Path, encoder: FakeEncoder
+) -> None:
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [
+        Record(
+            id="doc/agents#agents-overview", kind=Kind.doc_section, title="Agents", text="An overview", source="/a.md"
+        ),
+        Record(
+            id="doc/agents#§1.1", kind=Kind.doc_section, title="Memory", text="Episodes", source="/a.md", position=1
+        ),
+    ]
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    assert [h.id for h in ranked((store, encoder), "doc/agents#age").results] == ["doc/agents#agents-overview"]
     # The start of several ids is searched as typed, and reported as nothing.
     several = ranked(examples, "card/142")
     assert not any(h.exact == "record" for h in several.results) and several.missing_ids == []

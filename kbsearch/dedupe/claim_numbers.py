@@ -9,9 +9,9 @@ from typing import Protocol
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.text.differences import derived_figures
-from kbsearch.text.hardware import on_other_hardware
-from kbsearch.text.measures import measured_again, measured_elsewhere, without
-from kbsearch.text.quantities import replaced_figures
+from kbsearch.text.hardware import measured_on_others, on_other_hardware
+from kbsearch.text.measures import clauses, given_otherwise, measured_again, measured_elsewhere, without
+from kbsearch.text.quantities import changes_a_figure, replaced_figures
 
 
 class WeighedNumbers(Protocol):
@@ -50,6 +50,32 @@ def numbers_make_new(weighed: WeighedNumbers, form: Scorer) -> bool:
     if weighed.added_counts and probability >= SURELY_SAID:
         return False
     return not (weighed.key_point and not weighed.changes_a_figure and form.decide(probability))
+
+
+def figure_changed(
+    claim: str, unseen: list[str], figures: tuple[set[str], set[str], set[str]], passage: str, record: str
+) -> bool:
+    """Whether a figure the claim adds to a same-item passage (``unseen``) keeps it new though
+    the passage is a key point that says the claim (``numbers_make_new``): it can be one of the
+    records' figures changed (``quantities.changes_a_figure``; ``figures``: the claim's, the
+    records' stated and the claim's replaced ones), or is a result of its own (``figure_of_its_own``)."""
+    numbers, stated, replaced = figures
+    return changes_a_figure(unseen, numbers, stated, replaced) or figure_of_its_own(claim, unseen, passage, record)
+
+
+def figure_of_its_own(claim: str, unseen: Iterable[str], passage: str, record: str) -> bool:
+    """Whether a figure the claim adds to a key point it restates is a result of its own, not
+    detail of that key point (``numbers_make_new``): the passage gives the figure's quantity
+    a figure of its own the claim does not state, in any unit (2M tokens of context against
+    "上下文长度提升 3.6 倍": ``measures.given_otherwise``), or the claim names accelerators
+    and the record measured its figures on others only (H200 against H100). Riding on
+    another writer's key point is for key points that state a result in words."""
+    unseen = set(unseen)
+    if not unseen:
+        return False
+    if measured_on_others(claim, record):
+        return True
+    return bool(unseen & given_otherwise(claim, clauses(passage), any_unit=True))
 
 
 def stated_for(claim: str, records: Iterable[Embedded]) -> set[str]:

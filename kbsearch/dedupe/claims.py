@@ -14,7 +14,7 @@ import numpy as np
 
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
 from kbsearch.dedupe.claim_names import unnamed_by
-from kbsearch.dedupe.claim_numbers import derived, numbers_make_new, replaced_for, stated_by, stated_for
+from kbsearch.dedupe.claim_numbers import derived, figure_changed, numbers_make_new, replaced_for, stated_by, stated_for
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.passage_reader import PassageHit, PassageReader, coverage
@@ -22,13 +22,7 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder
-from kbsearch.text.quantities import (
-    added_counts,
-    approximate_figures,
-    changes_a_figure,
-    new_figures,
-    unstated,
-)
+from kbsearch.text.quantities import added_counts, approximate_figures, new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -241,7 +235,8 @@ def judge_said(
     if same is not None:
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated, replaced)
-        same.changes_a_figure = changes_a_figure(unseen, numbers, stated, replaced)
+        passage, whole = _text(same.hit), same.hit.known.text_and_claims
+        same.changes_a_figure = figure_changed(claim, unseen, (numbers, stated, replaced), passage, whole)
         if not numbers_make_new(same, form):
             unseen = []  # counts as detail: shown beside the known claim (``extra_numbers``), not lost
     # A passage telling an earlier stage reads as the claim's own sentence (``stages``).

@@ -44,6 +44,7 @@ CHUNK = 4_096
 class Input(Protocol):
     source: str
     id_mentions: list[IdMention]
+    not_records: list[str]
 
     def iter_records(self) -> Iterator[Record]: ...
 

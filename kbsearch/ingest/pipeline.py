@@ -196,11 +196,14 @@ class _Planner:
         if not mentions_stored_as_is(self.store, item.source, mentions):
             yield ChangeSet(mentions={item.source: mentions})
         gone = ownership.no_longer_yielded(self.ledger.unseen_of_file(item.source), days)
-        if self.prune:
-            self._count_removed(gone)
-            yield ChangeSet(deletes=gone)
-        elif gone:
-            self.report.warnings.append(ownership.stale_line(gone, item.source, "run with --prune to drop them"))
+        # What the file holds but is no record by rule (a doc's preamble of metadata) goes, --prune or not.
+        retired = [rid for rid in gone if rid in set(item.not_records)]
+        if self.prune or retired:
+            dropped = gone if self.prune else retired
+            self._count_removed(dropped)
+            yield ChangeSet(deletes=dropped)
+        if not self.prune and (kept := [rid for rid in gone if rid not in retired]):
+            self.report.warnings.append(ownership.stale_line(kept, item.source, "run with --prune to drop them"))
 
     def _count_removed(self, gone: list[str]) -> None:
         self.report.removed += len(gone)

@@ -13,7 +13,9 @@ Every section is dated by the document's last-updated date (``最后更新：
 the latest, when it says several): each was written no later than that day,
 so ``check`` as of an earlier day leaves it out. A doc that states none is
 stored undated, and ``check`` keeps it whatever the day. A section holding
-nothing but that date (a title over "Last updated: …") is no record.
+nothing but that date (a title over "Last updated: …") is no record, nor is the
+doc's first section when it holds nothing but metadata (``doc_meta``: "> 维护：… ·
+最后更新：…"); their ids are the file's ``not_records``, which ingest drops.
 
 A section's id is stable under edits elsewhere in the doc: a numbered heading
 (``§1.3 KV Cache``, ``1.3 KV Cache``, ``2.1. Benchmarks``) is ``#§1.3``, an
@@ -33,6 +35,7 @@ from pathlib import Path
 
 from kbsearch.errors import KbError
 from kbsearch.parse.common import clean_block, clean_line, parse_date, split_front_matter, unique_id
+from kbsearch.parse.doc_meta import metadata_only
 from kbsearch.records import Kind, ParsedFile, Record
 from kbsearch.text.ids import extract_arxiv_ids
 
@@ -75,15 +78,18 @@ def parse_doc(text: str, path: Path) -> ParsedFile:
     sections = split_sections(body.split("\n"), first_line, preamble_title=path.stem)
     updated, warnings = last_updated(text)
     records: list[Record] = []
+    not_records: list[str] = []
     ids = _Ids(path)
     position = 0
     for section in sections:
         text = clean_block("\n".join(section.body))
         if not text or not section.title:
             continue
-        # A section of nothing but the doc's date ("# agents 活文档" over
-        # "Last updated: …") is no record: searches found it as noise.
-        if not _dated_only(text):
+        # A section of nothing but the doc's date ("# agents 活文档" over "Last updated: …"),
+        # or a preamble of nothing but its metadata, is no record: searches found it as noise.
+        if _dated_only(text) or (section.level <= 1 and position == 0 and metadata_only(text, _UPDATED)):
+            not_records.append(ids.prefix + section_key(section.title))
+        else:
             records.append(_record(section, text, path, position, ids.of(section), updated))
         position += 1
     if not records:
@@ -92,7 +98,8 @@ def parse_doc(text: str, path: Path) -> ParsedFile:
             hint="a section needs a heading (#) and some text under it",
             path=str(path),
         )
-    return ParsedFile(source=str(path), format="doc", records=records, warnings=warnings + ids.warnings)
+    warnings += ids.warnings
+    return ParsedFile(source=str(path), format="doc", records=records, warnings=warnings, not_records=not_records)
 
 
 def last_updated(text: str) -> tuple[dt.date | None, list[str]]:

@@ -91,6 +91,7 @@ class JsonlFile:
         self.count = 0
         self.warnings: list[str] = []
         self.id_mentions: list[IdMention] = []
+        self.not_records: list[str] = []
         self._stamp = _stamp(path)
 
     @classmethod

@@ -43,3 +43,14 @@ def on_other_hardware(claim: str, texts: list[str]) -> set[str]:
         if giving and all(hardware and not hardware & mine for hardware in giving):
             elsewhere.add(figure)
     return elsewhere
+
+
+def measured_on_others(claim: str, record: str) -> bool:
+    """Whether the claim names accelerators and ``record`` (a record's text) names others only:
+    "v0.3 在单张 H200 上支持 2M token" against a record of H100s. A record naming none says
+    nothing of where (the claim may add the detail)."""
+    mine = accelerators(claim)
+    if not mine:  # most claims
+        return False
+    theirs = accelerators(record)
+    return bool(theirs) and not theirs & mine

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kbsearch.text.quantities import changes, could_be_changed, same_figure, set_against
+from kbsearch.text.quantities import changes, could_be_changed, figure_value, same_figure, set_against
 from kbsearch.text.textsim import language, lexical_tokens, numbers, substantive_numbers
 
 _CLAUSE_END = re.compile(r"[，。；;：:！？!?\n]|[,.](?=\s)")
@@ -119,12 +119,15 @@ def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
     return again
 
 
-def given_otherwise(claim: str, passage_clauses: Iterable[Clause]) -> set[str]:
+def given_otherwise(claim: str, passage_clauses: Iterable[Clause], any_unit: bool = False) -> set[str]:
     """The claim's figures for which the passage (``clauses`` of one passage) gives another
     figure of the same quantity and never the claim's: tom's "TTFT 降低 41%" for a card's
     "TTFT 降低 47%". Same quantity as in ``measured_again``: the two clauses share a word
     of two letters or characters or more. A figure the passage gives as a bound or as
-    another's (``Clause.against``), or one the claim itself states too, is no other figure."""
+    another's (``Clause.against``), or one the claim itself states too, is no other figure.
+    The other figure is one the claim's can be changed from (``could_be_changed``), or with
+    ``any_unit`` a measured one in any unit (``_measured_other``): "2M token 上下文" against
+    "上下文长度提升 3.6 倍"."""
     results = substantive_numbers(claim)
     if not results:
         return set()
@@ -140,11 +143,22 @@ def given_otherwise(claim: str, passage_clauses: Iterable[Clause]) -> set[str]:
                 if not any(len(word) >= _NAMING for word in c.words & own.words):
                     continue
                 if any(
-                    could_be_changed(figure, s) and not any(same_figure(s, f) for f in claimed)
+                    (_measured_other(s, claimed) if any_unit else could_be_changed(figure, s))
+                    and not any(same_figure(s, f) for f in claimed)
                     for s in c.figures - c.against
                 ):
                     otherwise.add(figure)
     return otherwise
+
+
+def _measured_other(other: str, claimed: list[str]) -> bool:
+    """Whether ``other`` is a measured figure (with a unit: 3.6x, 35%, 120ms), not a count that
+    may count something else in the clause ("覆盖 9 个领域"), nor one of the claim's figures with
+    its unit read otherwise (``$3.51\\%$`` read as 3.51 against 3.51%)."""
+    theirs = figure_value(other)
+    if theirs is None or theirs[1] == "":
+        return False
+    return not any((mine := figure_value(f)) is not None and mine[0] == theirs[0] for f in claimed)
 
 
 def without(stated: Iterable[str], figures: set[str]) -> set[str]:
