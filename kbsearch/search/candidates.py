@@ -23,6 +23,7 @@ from kbsearch.search.fusion import Fusion
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms
 from kbsearch.store.vector_search import DenseSearch
+from kbsearch.text.neutral import MIN_NEUTRAL_TERMS
 
 # The query's embedding and the index walk run on one of these threads while
 # the lexical side runs on the caller's: FTS5, numpy's products and faiss
@@ -42,6 +43,8 @@ class Candidates:
     """(rowid, lexical score), best first."""
     named: dict[str, list[int]] = field(default_factory=dict)
     """The query's rare coined names → the records holding them (hybrid only)."""
+    neutral: list[int] = field(default_factory=list)
+    """The best matches of the query's neutral terms alone (B200, 57%: ``text.neutral``; hybrid only)."""
 
 
 def gather(
@@ -67,7 +70,20 @@ def gather_lexical(
     lexical = store.lexical_search(terms, depth_of(k, mode, fusion), flt) if mode is not SearchMode.dense else []
     wanted = terms.names + terms.words
     named = store.records_with_names(wanted, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
-    return Candidates(dense=[], lexical=lexical, named=named)
+    return Candidates(dense=[], lexical=lexical, named=named, neutral=_neutral_side(store, terms, flt, mode, k, fusion))
+
+
+def _neutral_side(
+    store: Store, terms: QueryTerms, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
+) -> list[int]:
+    """The best matches of the query's neutral terms alone, when it holds enough of them and other
+    terms too: mixed with a dozen Chinese trigrams (or English words), the B200, DeepSeek-V4 and
+    57% of a record in the other language weighed too little for the lexical side's top 50."""
+    neutral = set(terms.neutral)
+    if mode is not SearchMode.hybrid or len(neutral) < MIN_NEUTRAL_TERMS or neutral >= set(terms.all()):
+        return []
+    alone = QueryTerms([t for t in terms.long if t in neutral], [t for t in terms.short if t in neutral])
+    return [rowid for rowid, _ in store.lexical_search(alone, depth_of(k, mode, fusion), flt)]
 
 
 def depth_of(k: int, mode: SearchMode, fusion: Fusion) -> int:

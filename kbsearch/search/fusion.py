@@ -71,6 +71,27 @@ def weighted_sum(
     }
 
 
+def names_first(scores: dict[int, float], named: dict[str, list[int]]) -> dict[int, float]:
+    """``scores`` with the records holding every one of the query's rare coined names (``named``:
+    name → its records) above every record holding none of them, all lifted by one amount so
+    that they keep their order. Such a name says which item is meant, as an id would; a record
+    sharing only the query's other words is a look-alike (``OrroWeave attention-probe
+    re-ranking`` listed ``VeridPrism — attention-probe re-ranking`` first, the record named
+    OrroWeave fourth). A record holding some of several names is left as it was."""
+    if not named:
+        return scores
+    holding = [set(rows) for rows in named.values()]
+    every = set.intersection(*holding) & scores.keys()
+    some = set.union(*holding)
+    others = [score for rowid, score in scores.items() if rowid not in some]
+    if not every or not others:
+        return scores
+    lift = max(others) - min(scores[r] for r in every)
+    if lift < 0:
+        return scores
+    return {rowid: score + (lift + 1e-3) * (rowid in every) for rowid, score in scores.items()}
+
+
 def term_coverage(
     weights: dict[str, float], text: str, power: float = 1.0, meta: str = "", meta_share: float = 1.0
 ) -> float:
@@ -84,6 +105,16 @@ def term_coverage(
         return 0.0
     found = sum(w if term in text else w * meta_share if term in meta else 0.0 for term, w in weights.items())
     return (found / whole) ** power
+
+
+def meta_says_the_query(weights: dict[str, float], meta: str) -> bool:
+    """Whether one line of a record's meta (a tag, a source) holds every term
+    of the query: then the query is the record's tag, its words are the
+    record's own, and it is no cross-language match (an English query
+    "prefix caching", a Chinese record tagged prefix-caching). A tag holding
+    a few of the query's words still only says the record's topic."""
+    wanted = [term for term in weights if not term.startswith("\0")]
+    return bool(wanted) and any(all(term in line for term in wanted) for line in meta.split("\n"))
 
 
 def ordered(scores: dict[int, float]) -> list[tuple[int, float]]:

@@ -39,6 +39,7 @@ from kbsearch.text.figures import in_one_spelling, with_figures
 from kbsearch.text.folding import fold, normal_form
 from kbsearch.text.function_words import content_words
 from kbsearch.text.ids import extract_urls, record_github_repos
+from kbsearch.text.neutral import neutral_terms
 from kbsearch.text.textsim import is_coined
 
 FTS_TABLE = "records_fts"
@@ -99,9 +100,9 @@ class QueryTerms:
     names: list[str] = field(default_factory=list)
     """Coined names among ``long`` (RingPose, ShardNet, SGLang, GPT-4o), folded."""
     words: list[str] = field(default_factory=list)
-    """Other capitalised Latin words of a query holding Chinese (``Quill 量化掉了几分``), folded:
-    there a word in Latin letters is most likely a name; rare ones count as names in hybrid search."""
+    """Other capitalised Latin words of a query holding Chinese (``Quill 量化掉了几分``), folded: likely names."""
     function: list[str] = field(default_factory=list)  # and, with: no terms; in the coverage's whole, never found
+    neutral: list[str] = field(default_factory=list)  # B200, 57%: written alike in both languages (text.neutral)
 
     def all(self) -> list[str]:
         return self.long + self.short
@@ -112,8 +113,7 @@ def query_terms(query: str) -> QueryTerms:
 
     A run of Chinese characters becomes its overlapping three-character pieces,
     so a reworded sentence still matches on the phrases it shares; any other
-    token is matched whole. Tokens of one or two characters go to ``short``;
-    English function words (and, with, the) are no terms.
+    token is matched whole. Tokens of one or two characters go to ``short``; function words (and, with) are no terms.
     Terms are folded as the index's text is (``kbsearch.text.folding``), and
     figures are spelled as the index adds them (``10.7 倍`` is ``10.7x``:
     ``kbsearch.text.figures``).
@@ -137,11 +137,11 @@ def query_terms(query: str) -> QueryTerms:
         else:
             long.append(fold(token))
     if long:
-        # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches
-        # nearly every English record: it says nothing next to longer terms.
+        # A lone ASCII letter or digit (the "I" or "a" of a sentence) matches nearly every English record.
         short = [t for t in short if len(t) > 1 or not t.isascii()]
     long, short = _unique(long)[:MAX_TERMS], _unique(short)[:MAX_TERMS]
-    return QueryTerms(long, short, _unique(names), _unique(words), _unique([fold(t) for t in function]))
+    neutral = [t for t in neutral_terms(tokens, bool(_CJK_RUN.search(text))) if t in long or t in short]
+    return QueryTerms(long, short, _unique(names), _unique(words), _unique([fold(t) for t in function]), neutral)
 
 
 def _looks_coined(token: str) -> bool:
