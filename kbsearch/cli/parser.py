@@ -146,9 +146,11 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         "calibrate",
         parents=[common, _local()],
         help="fit the learned same-item and claim decisions on labelled data",
-        description="Fit the same-item decision on labelled streams (.jsonl: records with 'item' and 'role', "
-        "replayed day by day through check) and the claim decision on labelled pairs (.tsv: a, b, label[, lang]); "
-        "print what each scores on the data it was fitted on and on held-out data.",
+        description="Fit the same-item decision on labelled streams (.jsonl: records with a 'date', 'item' and "
+        "'role', replayed day by day through check) and the claim decision on labelled pairs (.tsv with a header "
+        "row 'a<TAB>b<TAB>label', optionally 'lang', then one pair a line, label 0 or 1); print what each scores "
+        "on the data it was fitted on and on held-out data. A decision no input fits stays unfitted, and the "
+        "commands that read it refuse the config until it is fitted (docs/dedupe.md).",
     )
     calibrate.add_argument("inputs", type=Path, nargs="+", metavar="STREAM.jsonl|PAIRS.tsv")
     calibrate.add_argument(

@@ -39,7 +39,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print_answer(args, answer, Explanation.model_validate_json(answer), render.explanation_text)
         return EXIT_OK
     kb = open_kb(args)
-    emit(args, kb.explain(args.a, args.b, kb.dedupe_config(args.config), args.as_of), render.explanation_text)
+    emit(
+        args,
+        kb.explain(args.a, args.b, kb.dedupe_config(args.config, claims=False), args.as_of),
+        render.explanation_text,
+    )
     return EXIT_OK
 
 

@@ -1,14 +1,18 @@
 """``kbsearch calibrate``: fit the gate's two learned decisions on labelled data.
 
-- Labelled streams (``.jsonl``, see ``kbsearch.replay``) fit the same-item
+- Labelled streams (``.jsonl``, see ``kbsearch.dedupe.replay``) fit the same-item
   decision: each stream is replayed through ``check`` in a scratch index,
   every compared pair is kept with its features and its truth, and a
   logistic regression is fitted on the pairs of the days up to ``until``;
   its threshold is the one that maximises the F1 of "seen before" over the
   items of those days. The items of the later days are scored, not fitted.
-- Labelled pairs (``.tsv``: ``a``, ``b``, ``label``, optional ``lang``; the
-  format of ``../shared/eval/pairs/``) fit the claim decision ("says the
-  same thing"); ``test`` pairs are scored, not fitted.
+- Labelled pairs (``.tsv``: a header row ``a``, ``b``, ``label``, optional
+  ``lang``, then one pair a line, label 0 or 1) fit the claim decision ("says
+  the same thing"); ``test`` pairs are scored, not fitted.
+
+A decision the inputs do not fit keeps what the starting config has: for a
+model never fitted, a placeholder that ``check``, ``audit``, ``explain`` and
+``similar`` refuse (``config.unfitted``), and the result says so.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from kbsearch.dedupe.claims import claim_features
-from kbsearch.dedupe.config import CLAIM_FEATURES, DedupeConfig
+from kbsearch.dedupe.config import CLAIM_FEATURES, FITTED_BY, DedupeConfig, unfitted
 from kbsearch.dedupe.features import ALIGNED_FEATURES, claims_features_of, same_item_features
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
@@ -33,6 +37,12 @@ from kbsearch.embed import Encoder
 from kbsearch.errors import KbError
 from kbsearch.text.textsim import jaccard, language, lexical_tokens
 
+FEW = 50
+"""Fewer examples than this (pairs, or checked items) and calibrate warns that
+its figures say little: one pair more or less moves F1 by several points."""
+PAIRS_FORMAT = (
+    "a header row 'a<TAB>b<TAB>label' (a fourth column 'lang' may follow), then one pair a line, label 0 or 1"
+)
 L2 = 1.0
 """Ridge penalty on the standardised weights: small beside the thousands of
 examples, enough to keep collinear features (cosine, relative) finite."""
@@ -61,6 +71,13 @@ class Calibration(BaseModel):
     fitted: list[Fitted]
     config: DedupeConfig
     """The model's config with the fitted decisions in place."""
+    unfitted: list[str] = []
+    """Required decisions no input fitted, nor the starting config: the config is
+    refused by the commands that read them until they are fitted."""
+    notes: list[str] = []
+    """What to know before using the figures or the config (too few examples, …)."""
+    written: str | None = None
+    """The file the config was written to (``--out``)."""
 
 
 def prf(predicted: np.ndarray, truth: np.ndarray) -> Score:
@@ -82,9 +99,9 @@ def read_pairs(path: Path) -> list[dict[str, str]]:
         raise KbError(f"cannot read the pairs: {err}", path=str(path)) from err
     if not rows or not {"a", "b", "label"} <= set(rows[0]):
         raise KbError(
-            "expected a TSV with a header row and columns a, b, label",
+            "expected labelled pairs: a TSV with a header row naming the columns a, b and label",
             path=str(path),
-            hint="see ../shared/eval/pairs/ for the format",
+            hint=f"write {PAIRS_FORMAT}; docs/dedupe.md has an example",
         )
     for number, row in enumerate(rows, start=2):
         if row["label"] not in {"0", "1"} or row["a"] is None or row["b"] is None:
@@ -251,6 +268,29 @@ def _best_threshold(pairs: list[PairExample], items: list[Checked], scorer: Scor
     return max(grid, key=lambda t: (_item_score(pairs, items, scorer, t).f1, -abs(t - 0.5)))
 
 
+def read_inputs(inputs: list[Path], tests: list[Path]) -> None:
+    """Read every input once before any model loads: a malformed file is refused at once."""
+    if not inputs:
+        raise KbError("nothing to fit", hint="give labelled streams (.jsonl) and/or labelled pairs (.tsv)")
+    for path in [*inputs, *tests]:
+        _ = read_stream(path) if path.suffix == ".jsonl" else read_pairs(path)
+
+
+def _notes(fitted: list[Fitted], missing: list[str]) -> list[str]:
+    notes = [
+        f"{f.decision} was fitted on {f.fitted.examples} {'pairs' if f.decision == 'claim_known' else 'items'}: "
+        f"too few for its figures to say much (a few hundred is a start)"
+        for f in fitted
+        if f.fitted.examples < FEW
+    ]
+    return notes + [
+        f"{name} stays unfitted (give calibrate {FITTED_BY[name][0]}, {FITTED_BY[name][1]}): "
+        + ("check refuses" if name == "claim_known" else "check, audit, explain and similar refuse")
+        + " this config until then"
+        for name in missing
+    ]
+
+
 def calibrate(
     inputs: list[Path],
     *,
@@ -286,4 +326,7 @@ def calibrate(
             if aligned:
                 fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, claims=True))
                 config = config.model_copy(update={"aligned_claims_same_item": fitted[-1].scorer})
-    return Calibration(model=config.model, fitted=fitted, config=config)
+    missing = unfitted(config)
+    return Calibration(
+        model=config.model, fitted=fitted, config=config, unfitted=missing, notes=_notes(fitted, missing)
+    )

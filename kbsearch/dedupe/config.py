@@ -24,7 +24,7 @@ from kbsearch.dedupe.features import (
 )
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec, line_of
+from kbsearch.models import ModelSpec, line_of, resolve_model
 
 CLAIM_FEATURES = ("cosine", "cross_cosine", "cross_lingual", "lexical")
 SAID_FEATURES = (
@@ -43,6 +43,16 @@ SAID_FEATURES = (
 """What ``claim_said`` may read (see ``kbsearch.dedupe.claims``)."""
 TOKEN_FEATURES = ("coverage", "cross_coverage", "record_coverage")
 FIT_HINT = "fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --until half --out FILE' (see docs/dedupe.md)"
+PLACEHOLDER = "nothing yet: a placeholder until calibrate fits it"
+"""The ``fitted_on`` of a decision a from-scratch ``calibrate`` did not fit."""
+FITTED_BY = {"same_item": ("labelled streams", "STREAM.jsonl"), "claim_known": ("labelled pairs", "PAIRS.tsv")}
+"""The required decisions, and the ``calibrate`` input that fits each."""
+CHECK_NEEDS = ("same_item", "claim_known")
+"""What ``check`` decides with: items and their claims. ``audit``, ``explain``
+and ``similar`` read ``same_item`` only."""
+DEFAULTS_FROM = ("use-multilingual-v3", "multilingual-e5-small")
+"""The shipped config whose settings a model fitted from scratch starts from:
+the default model's (with its judge, when the model has a judge)."""
 
 
 class DedupeConfig(BaseModel):
@@ -247,13 +257,15 @@ def load_config(
     try:
         raw = file.read_bytes()
     except OSError as err:
-        missing = path is None and isinstance(err, FileNotFoundError)
-        message = (
-            f"no dedupe config for model {model!r}" + (f" with judge {judge!r}" if judge else "")
-            if missing
-            else f"cannot read the dedupe config: {err.strerror}"
-        )
-        raise KbError(message, path=str(file), hint=FIT_HINT) from err
+        if path is None and isinstance(err, FileNotFoundError):
+            raise KbError(
+                f"no dedupe config for model {model!r}"
+                + (f" with judge {judge!r}" if judge else "")
+                + ": kbsearch ships none for it",
+                hint="fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --until half --out FILE', then add "
+                f"dedupe=FILE to {line_of(model)}, or pass --config FILE; see docs/dedupe.md",
+            ) from err
+        raise KbError(f"cannot read the dedupe config: {err.strerror}", path=str(file), hint=FIT_HINT) from err
     try:
         config = DedupeConfig.model_validate_json(raw)
     except ValidationError as err:
@@ -276,36 +288,80 @@ def load_config(
     return config
 
 
-def config_for(spec: ModelSpec, path: str | None = None) -> DedupeConfig:
+def unfitted(config: DedupeConfig) -> list[str]:
+    """The required decisions ``calibrate`` never fitted (placeholders that decide
+    the same for every pair: a zero-weight scorer)."""
+    return [
+        name
+        for name in FITTED_BY
+        if (s := getattr(config, name)).fitted_on.startswith("nothing yet") or not any(s.weights)
+    ]
+
+
+def config_for(spec: ModelSpec, path: str | None = None, needs: tuple[str, ...] = ()) -> DedupeConfig:
     """The config in ``path`` (``--config``), else the one models.txt names for
-    the model (a file, or another model's shipped config), else its own."""
-    if path is not None:
-        return load_config(path, spec.name, judge=spec.judge)
+    the model (a file, or another model's shipped config), else its own; refused
+    when a decision in ``needs`` was never fitted (it would decide every pair alike)."""
     own = spec.dedupe
-    if own is None:
-        return load_config(None, spec.name, judge=spec.judge)
-    file = own if own.endswith(".json") else shipped_config_path(own, spec.judge)
-    return load_config(file, spec.name, same_model=False, judge=spec.judge)
+    if path is not None or own is None:
+        file: str | Path | None = path
+        config = load_config(path, spec.name, judge=spec.judge)
+    else:
+        file = own if own.endswith(".json") else shipped_config_path(own, spec.judge)
+        config = load_config(file, spec.name, same_model=False, judge=spec.judge)
+        if not own.endswith(".json"):  # a file is the line's own choice, whoever it was fitted for
+            _refuse_other_scale(own, spec, file)
+    missing = [name for name in unfitted(config) if name in needs]
+    if missing:
+        where = file if file is not None else shipped_config_path(spec.name, spec.judge)
+        fits, example = FITTED_BY[missing[0]]
+        raise KbError(
+            f"the dedupe config's {missing[0]} decision was never fitted (calibrate had no {fits}): "
+            "it would decide every pair alike",
+            path=str(where),
+            hint=f"fit it with 'kbsearch calibrate {example} --config {where} --out {where}'; "
+            "docs/dedupe.md has the format",
+        )
+    return config
+
+
+def _refuse_other_scale(fitted_for: str, spec: ModelSpec, file: str | Path) -> None:
+    """A models.txt line may borrow another model's config (``dedupe=``) when both run
+    the same weights; a model whose vectors have another dimension cannot be one."""
+    if fitted_for == spec.name:
+        return
+    try:
+        other = resolve_model(fitted_for)
+    except KbError:
+        return
+    if other.dim is not None and spec.dim is not None and other.dim != spec.dim:
+        raise KbError(
+            f"model {spec.name!r} (dim {spec.dim}) borrows the dedupe config fitted for {fitted_for!r} "
+            f"(dim {other.dim}): other weights, whose cosines are on another scale",
+            path=str(file),
+            hint=f"fit its own with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --out FILE', then set dedupe=FILE "
+            f"on {line_of(spec.name)}",
+        )
 
 
 def starting_config(path: str | None, spec: ModelSpec) -> DedupeConfig:
     """What ``calibrate`` starts from: the given config, else the model's own,
-    else (a model never fitted) placeholders that the fit replaces."""
+    else (a model never fitted) the settings of the default model's shipped config
+    with placeholders for the decisions, which the fit replaces (``unfitted``
+    names those it did not)."""
     try:
         return config_for(spec, path)
     except KbError:
         if path is not None:
             raise
     blank = Scorer(
-        features=["cosine"],
-        weights=[0.0],
-        means=[0.0],
-        scales=[1.0],
-        bias=0.0,
-        threshold=0.5,
-        fitted_on="nothing yet: a placeholder until calibrate fits it",
+        features=["cosine"], weights=[0.0], means=[0.0], scales=[1.0], bias=0.0, threshold=0.5, fitted_on=PLACEHOLDER
     )
-    return DedupeConfig(model=spec.name, judge=spec.judge, same_item=blank, claim_known=blank)
+    shipped = load_config(None, DEFAULTS_FROM[0], judge=DEFAULTS_FROM[1] if spec.judge else None)
+    settings = {name: value for name, value in shipped if not isinstance(value, Scorer)}
+    return DedupeConfig.model_validate(
+        {**settings, "model": spec.name, "judge": spec.judge, "same_item": blank, "claim_known": blank}
+    )
 
 
 def for_judge(config: DedupeConfig, judge: str | None) -> DedupeConfig:

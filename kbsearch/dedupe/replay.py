@@ -139,9 +139,11 @@ def read_stream(path: Path) -> list[StreamRow]:
             )
         except (json.JSONDecodeError, ValidationError, AttributeError) as err:
             raise KbError(
-                "a labelled stream line needs a record with a date plus 'item' and 'role' (known, check or both)",
+                "a labelled stream line needs a record with a date plus 'item' and 'role' "
+                "(known, check, both or after)",
                 path=str(path),
                 line=number,
+                hint="docs/dedupe.md, 'Calibrating a model of your own', has the format and an example",
             ) from err
     return rows
 

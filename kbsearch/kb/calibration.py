@@ -20,9 +20,11 @@ def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None =
     The replays run with the model's judge when its line names one, so the
     same-item decision is fitted on both encoders' features."""
     from kbsearch.dedupe.calibrate import calibrate as fit_both
+    from kbsearch.dedupe.calibrate import read_inputs
     from kbsearch.dedupe.config import for_judge, starting_config
     from kbsearch.vector_index import write_atomic
 
+    read_inputs(inputs, fit.get("tests") or [])  # a malformed file is refused before the models load
     spec = resolve_model(model)
     encoder = load_encoder(spec)
     judge_spec = resolve_judge(spec)
@@ -35,4 +37,5 @@ def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None =
     result = fit_both(inputs, encoder=encoder, open_kb=opener, config=config, **fit)
     if out:
         write_atomic(Path(out), result.config.model_dump_json(indent=2).encode())
+        result.written = out
     return result

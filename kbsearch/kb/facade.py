@@ -283,16 +283,20 @@ class KnowledgeBase:
         with timings.phase("imports"):
             from kbsearch.dedupe.audit import audit
         self._require_models()
+        config = config or self.dedupe_config(claims=False)
         with self.store.snapshot():
-            result = audit(self.store, self.spec.name, config or self.dedupe_config(), flt, phase=timings.laps("audit"))
+            result = audit(self.store, self.spec.name, config, flt, phase=timings.laps("audit"))
             result.unknown_filters = unknown_filters(self.store, flt) if flt and not result.records else []
             return result
 
-    def dedupe_config(self, path: str | None = None, overrides: dict[str, float] | None = None) -> DedupeConfig:
-        """The config in ``path`` (``--config``), else the model's own; plus a server caller's numbers."""
-        from kbsearch.dedupe.config import config_for, with_overrides
+    def dedupe_config(
+        self, path: str | None = None, overrides: dict[str, float] | None = None, claims: bool = True
+    ) -> DedupeConfig:
+        """The config in ``path`` (``--config``), else the model's own; plus a server caller's numbers.
+        Refused if a decision it needs (same_item; with ``claims``, claim_known) was never fitted."""
+        from kbsearch.dedupe.config import CHECK_NEEDS, config_for, with_overrides
 
-        return with_overrides(config_for(self.spec, path), overrides)
+        return with_overrides(config_for(self.spec, path, CHECK_NEEDS[: 1 + claims]), overrides)
 
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid
@@ -322,7 +326,7 @@ class KnowledgeBase:
 
         self._require_models()
         with self.store.snapshot():
-            return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config())
+            return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config(claims=False))
 
     def explain(self, a: str, b: str, config: DedupeConfig | None = None, as_of: dt.date | None = None) -> Explanation:
         """Why two stored records are, or are not, the same item (``as_of``: as a check that day read it)."""
@@ -330,7 +334,7 @@ class KnowledgeBase:
 
         self._require_models()
         with self.store.snapshot():
-            return explain(self.store, a, b, config or self.dedupe_config(), as_of)
+            return explain(self.store, a, b, config or self.dedupe_config(claims=False), as_of)
 
     def remove(self, record_ids: list[str], on_wait: Callable[[], None] | None = None) -> Removal:
         """Delete records and their vectors in one transaction; an unknown id changes nothing."""

@@ -113,7 +113,8 @@ def calibration_text(result: Calibration) -> str:
         lines.append(
             f"\n{fitted.decision}: fitted on {fitted.scorer.fitted_on}; threshold {fitted.scorer.threshold:.2f}"
         )
-        lines.append(f"{'':10} {'n':>7} {'P':>6} {'R':>6} {'F1':>6}")
+        counted_as = "pairs" if fitted.decision == "claim_known" else "items"
+        lines.append(f"{'':10} {counted_as:>7} {'P':>6} {'R':>6} {'F1':>6}")
         rows = [("fitted", fitted.fitted), ("held out", fitted.held_out)]
         lines += [
             f"{name:10} {s.examples:7d} {s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
@@ -124,6 +125,11 @@ def calibration_text(result: Calibration) -> str:
             f"{'':10} {name:>16} {w:+.3f}"
             for name, w in zip(fitted.scorer.features, fitted.scorer.weights, strict=True)
         ]
+    lines += ["", *(f"note: {clean(note, one_line=True)}" for note in result.notes)] if result.notes else []
+    if result.written:
+        lines.append(
+            f"wrote {clean(result.written, one_line=True)}: use it with --config FILE or dedupe=FILE in models.txt"
+        )
     return "\n".join(lines)
 
 

@@ -174,7 +174,9 @@ class Service:
         return await self._read(lambda kb: kb.similar(req.id, req.k, req.search_filter()))
 
     async def explain(self, req: ExplainRequest) -> Explanation:
-        return await self._read(lambda kb: kb.explain(req.a, req.b, kb.dedupe_config(overrides=req.config), req.as_of))
+        return await self._read(
+            lambda kb: kb.explain(req.a, req.b, kb.dedupe_config(overrides=req.config, claims=False), req.as_of)
+        )
 
     async def listing(self, req: ListRequest) -> Listing:
         return await self._read(lambda kb: kb.listing(req.search_filter(), req.limit))
