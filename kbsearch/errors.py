@@ -34,6 +34,11 @@ class KbError(Exception):
         return " ".join(text.split())
 
 
+class NoIncrementsToday(KbError):
+    """A briefing with no increments whose count line says 0 (增量条数：0 条): a day with no
+    news, which ``check`` reads as nothing to check (exit 0), not as a broken briefing."""
+
+
 class RecordNotFound(KbError):
     """No stored record has the id asked for (the server answers 404)."""
 

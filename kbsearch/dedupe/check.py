@@ -38,7 +38,7 @@ from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidate
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
-from kbsearch.dedupe.verdict import decide, first_seen, held_in_doc, stating_sections
+from kbsearch.dedupe.verdict import decide, edit_of_own, first_seen, held_in_doc, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.models import line_of
@@ -183,6 +183,7 @@ class Checker:
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)
+        edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
         earliest = [m for m in matches if m.same_item] or self._sections(item, known, matches, claims)
         first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
         held = held_in_doc(matches, first)
@@ -193,7 +194,7 @@ class Checker:
             instance=record.instance,
             date=record.date,
             verdict=verdict,
-            reason=reason,
+            reason=reason + ("; an edit of it, no new fact: accepting replaces it in place" if edited else ""),
             matches=matches[: self.config.matches_shown],
             claims=claims,
             flags=item_flags(record, first, held),
@@ -202,6 +203,7 @@ class Checker:
             as_of=self.as_of or flt.not_after,
             resubmitted=record.id in resubmitted,
             own_earlier_version=any(m.same_item and m.id == record.id for m in matches),
+            edited=edited,
             notes=input_notes(matches, in_input) + self._later_notes(item, flt),
         )
 

@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 from typing import NamedTuple
 
-from kbsearch.errors import KbError
+from kbsearch.errors import KbError, NoIncrementsToday
 from kbsearch.limits import active_limits
 from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
 from kbsearch.parse.common import dates_in, read_text
@@ -27,10 +27,24 @@ class CheckInput(NamedTuple):
     file: str | None
     mentions: list[IdMention]
     warnings: list[str]
+    note: str | None = None
+    """Why there are no items and that is no error: a briefing that says it has 0 increments today."""
 
 
 def read_check_input(source: str, stdin_text: str | None) -> CheckInput:
-    """The input's items and the rest (``CheckInput``), within the active limits."""
+    """The input's items and the rest (``CheckInput``), within the active limits; none on a day with no news."""
+    try:
+        return _read_check_input(source, stdin_text)
+    except NoIncrementsToday as none:
+        return no_news(none)
+
+
+def no_news(none: NoIncrementsToday) -> CheckInput:
+    """A briefing saying it has 0 increments: nothing to check, and a note that says so."""
+    return CheckInput([], none.path, [], [], f"{none.path or '<stdin>'}: {none.message}: nothing to check or accept")
+
+
+def _read_check_input(source: str, stdin_text: str | None) -> CheckInput:
     limits = active_limits()
     if source == STDIN:
         limits.check_text(stdin_text or "", "<stdin>")
@@ -109,7 +123,10 @@ def read_named_text(text: str, name: str) -> CheckInput:
     elif suffix == ".json":
         parsed = parse_json(text, path)
     else:
-        parsed = parse_text(text, path)
+        try:
+            parsed = parse_text(text, path)
+        except NoIncrementsToday as none:
+            return no_news(none)
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=name)
     limits.check_items(parsed.records, name)
@@ -123,6 +140,8 @@ def _from_text(text: str) -> tuple[list[Record], list[str]]:
         raise KbError("stdin is empty", hint="pipe a briefing or the text of one increment into 'kbsearch check -'")
     try:
         parsed = parse_text(text, Path("<stdin>"))
+    except NoIncrementsToday:
+        raise  # a day with no news, not one increment of plain text
     except KbError:
         parsed = None
     if parsed is not None and parsed.format in {"briefing", "jsonl"} and parsed.records:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Protocol
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -16,6 +16,8 @@ from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.responses import ListedRecord, UnknownFilter
 from kbsearch.text.polarity import why_new
+
+Outcome = Literal["checked", "stored", "replaced", "unchanged", "refused"]
 
 
 class Verdict(StrEnum):
@@ -64,19 +66,14 @@ class Match(BaseModel):
     """Overlap of Chinese bigrams and English words (0 across languages)."""
     probability: float = Field(description="The learned same-item probability (0 to 1), computed for every pair.")
     threshold: float = Field(description='The probability at or above which the learned decision says "same item".')
-    same_item: bool = Field(
-        description="Whether it is the same item as the one compared: ``rule`` says what decided it."
-    )
+    same_item: bool = Field(description="Whether it is the same item as the one compared: ``rule`` says what decided.")
     rule: Rule = Field(description="What decided ``same_item``: exact evidence, or the learned decision.")
     reasons: list[str] = Field(default_factory=list)
     """Why it is (or is not) the same item, in words."""
     features: dict[str, float] = Field(default_factory=dict)
-    """What the learned decision read (see kbsearch.dedupe.features): with the
-    config, enough to re-decide without re-embedding."""
-    shared_ids: list[str] = Field(default_factory=list)
-    """arXiv ids both records are about."""
-    cited_ids: list[str] = Field(default_factory=list)
-    """arXiv ids one record is about and the other only cites: not the same item."""
+    """What the learned decision read (kbsearch.dedupe.features): with the config, enough to re-decide."""
+    shared_ids: list[str] = Field(default_factory=list)  # arXiv ids both records are about
+    cited_ids: list[str] = Field(default_factory=list)  # ids one is about and the other only cites: not the same item
 
     @property
     def decided_by(self) -> str:
@@ -108,15 +105,13 @@ class ClaimEvidence(BaseModel):
     """The passage is one of its record's own key points (要点), not its title, whole
     text or a sentence cut from the text: a key point the claim restates carries the
     numbers it adds as detail, unless one is a figure changed (``claim_numbers.numbers_make_new``)."""
-    changes_a_figure: bool = False
-    """A number the record lacks can be one of its figures changed (8 → 4 H200)."""
+    changes_a_figure: bool = False  # a number the record lacks can be one of its figures changed (8 → 4 H200)
     added_counts: bool = False
     """Those numbers only count what the claim adds in detail (``quantities.added_counts``):
     a passage that surely says the claim carries them (``claim_numbers.SURELY_SAID``)."""
     moved_on: str | None = None
-    """"<then> → <now>" when the claim says the item reached a later stage than this
-    passage (else its record) says (``stages.moved_on``): a passage that says it
-    otherwise does not make it known."""
+    """"<then> → <now>" when the claim says the item reached a later stage than this passage (else its
+    record) says (``stages.moved_on``): a passage that says it otherwise does not make it known."""
 
 
 # What a claim's fields mean, in the output schemas an agent reads (the MCP tools', /api/openapi.json).
@@ -132,31 +127,27 @@ class ClaimStatus(BaseModel):
     score: float = Field(description=SCORE)
     threshold: float = Field(description="The probability at or above which a passage says the same.")
     restated: bool = Field(default=False, description=RESTATED)
-    cosine: float | None = None
-    """Cosine of the claim and that passage."""
+    cosine: float | None = None  # of the claim and that passage
     best_id: str | None = None
     best_kind: Kind | None = None
-    """The kind of that record: when living-doc sections (``doc_section``) state every
-    claim of an item no record is the same item as, the item is a DUPLICATE."""
+    """The kind of that record: when living-doc sections (``doc_section``) state every claim of an
+    item no record is the same item as, the item is a DUPLICATE."""
     best_instance: str | None = None
     best_date: dt.date | None = None
     best_text: str | None = None
     new_numbers: list[str] = Field(default_factory=list)
-    """Result numbers in the claim that the matched records do not carry (a
-    section, issue, figure or version number is not a result)."""
+    """Result numbers in the claim that the matched records do not carry (a section, issue, figure or
+    version number is not a result)."""
     moved_on: str | None = None
-    """Of a new claim: the stage it moves its item on to from the stage the matched
-    record told ("review → merged"; ``stages.moved_on``)."""
+    """Of a new claim: the stage it moves its item on to from the one the matched record told ("review → merged")."""
     extra_numbers: list[str] = Field(default_factory=list)
     """Of a known claim: numbers its records do not state, taken as detail beside
     figures they do state rather than a changed figure (``quantities.new_figures``),
     so the claim stays known; shown so that the figure is not lost."""
     features: dict[str, float] = Field(default_factory=dict)
-    """What the claim decision read of the passage shown (``best_id``): with the
-    config, enough to re-decide it without re-embedding."""
+    """What the claim decision read of the passage shown (``best_id``): with the config, enough to re-decide it."""
     evidence: list[ClaimEvidence] = Field(default_factory=list)
-    """With the config's ``claim_said``: the passages it weighed, each with its own
-    probability (the best of a same-item record, the best of another)."""
+    """With ``claim_said``: the passages it weighed, each with its own probability (a same-item record's, another's)."""
     cosine_known: bool | None = Field(default=None, description=COSINE_KNOWN)
 
     @property
@@ -263,18 +254,21 @@ class ItemResult(BaseModel):
     living-doc section stating every claim (``verdict.stating_sections``)."""
     held_in_doc: Match | None = None  # a doc section holding the item dated before first_seen (verdict.held_in_doc)
     as_of: dt.date | None = None
-    """Records dated after this day were not compared: ``--as-of``, else the
-    item's own date when records written after it are stored. Undated records
-    were compared either way: they cannot be shown to be later."""
+    """Records dated after this day were not compared: ``--as-of``, else the item's own date when records
+    written after it are stored. Undated records were compared either way: they cannot be shown to be later."""
     resubmitted: bool = False
-    """This very text is stored under this id (an earlier accept of the same
-    submission): it is not compared with itself."""
+    """This very text is stored under this id (an earlier accept of the same submission): not compared with itself."""
     own_earlier_version: bool = False
     """A same-item match is the record stored under this item's id with other
     text: the item itself, accepted or ingested before and edited since."""
+    edited: bool = False
+    """A DUPLICATE of its own earlier version alone (reworded, no new fact, no other record the same item):
+    an edit, which does not fail the check, and which ``--accept`` stores in place of that version."""
+    outcome: Outcome = "checked"
+    """What this run did with the item: ``checked`` (no ``--accept``), ``stored`` (a new record),
+    ``replaced`` (over the record under its id: an edit), ``unchanged`` (stored so already), ``refused``."""
     notes: list[str] = Field(default_factory=list)
-    """What is worth knowing about the comparison, such as a record written
-    after the item that would also be the same item."""
+    """What is worth knowing about the comparison, such as a later record that would also be the same item."""
 
 
 class CheckResult(BaseModel):
@@ -282,29 +276,35 @@ class CheckResult(BaseModel):
     model: str
     as_of: dt.date | None
     items: list[ItemResult]
-    flags: list[Flag] = Field(default_factory=list)
-    """Flags about the input as a whole, such as its arXiv id table."""
+    flags: list[Flag] = Field(default_factory=list)  # about the input as a whole, such as its arXiv id table
     accepted: list[str] = Field(default_factory=list)
-    """Ids stored by ``--accept``: every item, or none when any is a DUPLICATE."""
+    """Ids stored by ``--accept``: every item, or none when any is a DUPLICATE (not an edit)."""
     unchanged: list[str] = Field(default_factory=list)
-    """Of ``accepted``, the ids stored already with this very content (the same
-    submission accepted again): nothing was written for them, as ``ingest``
-    writes nothing for an unchanged record."""
+    """Of ``accepted``, the ids stored already with this very content (the same submission
+    accepted again): nothing was written for them. Each item's ``outcome`` says the same."""
     created_index: str | None = None  # the index folder ``--accept`` created (there was none), else None
-    accept_refused: str | None = None
-    """Why ``--accept`` stored nothing (a DUPLICATE among the items), else None."""
+    accept_refused: str | None = None  # why ``--accept`` stored nothing (a DUPLICATE among the items), else None
     warnings: list[str] = Field(default_factory=list)
     """What the parser skipped or could not tell in the input (an increment with
     no title, no writer named), as ``ingest`` reports them."""
+    notes: list[str] = Field(default_factory=list)
+    """About the input as a whole, no problem: a briefing that says it has 0 increments today."""
 
     @property
     def exit_code(self) -> int:
-        """0 when every item is NEW or UPDATE, 1 when any is a DUPLICATE."""
-        return 1 if any(i.verdict is Verdict.DUPLICATE for i in self.items) else 0
+        """0 when every item is NEW, UPDATE or an edit, 1 when any is a DUPLICATE of something else."""
+        return 1 if any(i.verdict is Verdict.DUPLICATE and not i.edited for i in self.items) else 0
+
+    def refuse(self) -> bool:
+        """Set ``accept_refused`` (``accept_refusal``) and, when refused, every item's outcome; True if refused."""
+        self.accept_refused = self.accept_refusal()
+        for item in self.items if self.accept_refused else []:
+            item.outcome = "refused"
+        return self.accept_refused is not None
 
     def accept_refusal(self) -> str | None:
         """Why accepting must store nothing (its DUPLICATE items, by id); None when it may store every item."""
-        duplicates = [item.id for item in self.items if item.verdict is Verdict.DUPLICATE]
+        duplicates = [item.id for item in self.items if item.verdict is Verdict.DUPLICATE and not item.edited]
         if not duplicates:
             return None
         named = ", ".join(duplicates[:5]) + (f" and {len(duplicates) - 5} more" if len(duplicates) > 5 else "")

@@ -52,6 +52,14 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}"
 
 
+def edit_of_own(verdict: Verdict, matches: list[Match], own_id: str) -> bool:
+    """A DUPLICATE whose only same-item record is its own earlier version (this very id: the same source,
+    the same item number): the writer reworded it, adding no fact. An edit, not a repeat, which
+    ``--accept`` stores in its place; a repeat of any other record as well is not."""
+    same = {m.id for m in matches if m.same_item}
+    return verdict is Verdict.DUPLICATE and same == {own_id}
+
+
 def _claims_said(new: int, claims: int) -> str:
     """How many claims are new, worded for none, one, two and more (``both claims are known``,
     ``all 3 claims are known``, ``2 of 3 claims new``)."""

@@ -12,8 +12,8 @@ generation, restamp the record and make every serving worker reload its
 vectors, though nothing changed), and reported unchanged, as ``ingest``
 reports an unchanged record. With other content it is either
 an earlier version of the same item (the check judged it so: it is replaced,
-as an edit) or another item that happens to share the id, which only
-``replace`` may overwrite.
+as an edit, even a DUPLICATE of that version alone: ``ItemResult.edited``) or
+another item that happens to share the id, which only ``replace`` may overwrite.
 """
 
 from __future__ import annotations
@@ -43,11 +43,12 @@ def accept(
 ) -> None:
     """Store every item of a check that ``refusal`` lets through, and say so in
     ``result``: ``accepted`` every item, ``unchanged`` those stored already with
-    this very content, for which nothing was written.
+    this very content, for which nothing was written, and each item's ``outcome``.
     ``source``: the file the items came from and its id-table rows."""
     if not replace:
         refuse_replacing_another_item(store, result, items, source[0])
     file, mentions = source
+    before = store.column_of_ids([r.id for r in items], "content_hash")
     stored = store.ingest_ledger().stored_rows([r.id for r in items])
     same = {r.id for r in items if stored_as_is(stored, r, file or r.source)}
     changes = ChangeSet(
@@ -58,6 +59,8 @@ def accept(
     ingest_records(store, changes, model=model, load_encoder=load_encoder, judge=judge)
     result.accepted = [r.id for r in items]
     result.unchanged = [rid for rid in result.accepted if rid in same]
+    for item in result.items:  # what a pipeline publishes: the stored and replaced, never the unchanged
+        item.outcome = "unchanged" if item.id in same else "replaced" if item.id in before else "stored"
 
 
 def _changed_mentions(

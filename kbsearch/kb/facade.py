@@ -240,6 +240,9 @@ class KnowledgeBase:
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
+            from kbsearch.dedupe.results import CheckResult
+        if read.note is not None:  # a day with no news: nothing to check, nor to store
+            return CheckResult(input=input_name, model=self.spec.name, as_of=as_of, items=[], notes=[read.note])
         if accept:  # judged against the index there now, never against a removed one still open
             self._store = current(self._store, self.root)
         if accept and not Store.exists(self.root):  # a team's first day: the gate creates the index
@@ -267,15 +270,13 @@ class KnowledgeBase:
     def _accept(
         self, result: CheckResult, read: CheckInput, on_wait: Callable[[], None] | None, replace: bool, judged: Judged
     ) -> CheckResult:
-        result.accept_refused = result.accept_refusal()
-        if result.accept_refused is None:
+        if not result.refuse():
             with self.writing(on_wait) as store:
                 if store.generation != judged[0]:
                     # Another writer stored records since this check read the index (two gates at
                     # once): judged again under the lock, the later of two repeats is a DUPLICATE.
                     result = judged[1]()
-                    result.accept_refused = result.accept_refusal()
-                if result.accept_refused is None:
+                if not result.refuse():
                     store_accepted(self, store, result, read, replace)
         return result
 

@@ -43,8 +43,7 @@ def first_accept(
     try:
         with kb.writing(on_wait, create=True) as store:  # the empty index, created under the lock
             result = kb._check_items(read, input_name, None, as_of, config=config)
-            result.accept_refused = result.accept_refusal()
-            if result.accept_refused is not None:
+            if result.refuse():
                 raise _Refused(result)
             store_accepted(kb, store, result, read, replace)
     except _Refused as refused:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kbsearch.errors import KbError
+from kbsearch.errors import KbError, NoIncrementsToday
 from kbsearch.parse.common import clean_line, parse_date, split_list, unique_id
 from kbsearch.parse.id_table import Context, is_id_table_title, read_id_table
 from kbsearch.parse.increment import (
@@ -56,6 +56,10 @@ _FILE_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 # Any date dated_stem would recognise in a stem: 2026-09-20, 20260920, 2026_09_20.
 _STEM_DATE = re.compile(r"(?<!\d)\d{4}([-_]?)(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?!\d)")
 _HEADER_SCAN_LINES = 15
+# '- 增量条数：0 条' in the status summary: a briefing of a day with no news (NoIncrementsToday).
+_ZERO_COUNT = re.compile(
+    r"^[ \t>*-]*(?:\*\*)?增量条数(?:\*\*)?[ \t]*[：:][ \t]*(?:\*\*)?0[ \t]*(?:\*\*)?[ \t]*条?[ \t*]*$"
+)
 
 
 @dataclass
@@ -90,6 +94,13 @@ def parse_briefing(text: str, path: Path) -> ParsedFile:
     blocks = split_increments(lines)
     if not blocks:
         header = _e1_header(lines)
+        if zero := next((n for n, line in enumerate(lines, 1) if _ZERO_COUNT.match(line)), None):
+            raise NoIncrementsToday(
+                "briefing has no increments today (its count line says 0)",
+                hint="nothing to check or accept",
+                path=str(path),
+                line=zero,
+            )
         raise KbError(
             "briefing has no increments",
             hint="expected lines such as '增量 1：Title（⭐⭐⭐）'",

@@ -58,6 +58,8 @@ def item_text(item: ItemResult) -> str:
         )
     if item.resubmitted:
         lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
+    if item.edited:
+        lines.append("   an edit of its own earlier version, no new fact: not a repeat; --accept replaces it in place")
     if item.as_of:
         own = ", its own date" if item.as_of == item.date else ""
         lines.append(f"   compared with records dated up to {item.as_of}{own}")
@@ -101,14 +103,19 @@ def check_text(result: CheckResult) -> str:
     )
     if result.warnings:  # the warnings themselves go to stderr (check_warnings), where a gate's log sees them
         summary += f"; {counted(len(result.warnings), 'input warning')} on stderr"
+    edits = sum(item.edited for item in result.items)
+    if edits:
+        one = edits == 1
+        summary += f"; {edits} DUPLICATE{'' if one else 's'} only reword{'s' if one else ''} an own earlier version"
     if result.accepted:
-        summary += f"; accepted {len(result.accepted)}" + (
-            f" ({len(result.unchanged)} unchanged)" if result.unchanged else ""
-        )
+        unchanged = len(result.unchanged)
+        done = [f"{edits} edited in place"] * bool(edits) + [f"{unchanged} unchanged"] * bool(unchanged)
+        summary += f"; accepted {len(result.accepted)}" + (f" ({', '.join(done)})" if done else "")
     if result.created_index:
         summary += f" into a new index at {result.created_index}"
     if result.accept_refused:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
+    summary += "".join(f"\nnote: {clean(note, one_line=True)}" for note in result.notes)
     return "\n\n".join([*parts, summary])
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Rule, Verdict
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Outcome, Rule, Verdict
 
 Detail = Literal["summary", "full"]
 DetailField = Annotated[
@@ -70,6 +70,11 @@ class ItemSummary(BaseModel):
     new_claims: list[NewClaim] = Field(default_factory=list)
     known_claims: int = 0
     flags: list[str] = Field(default_factory=list)
+    resubmitted: bool = False
+    own_earlier_version: bool = False
+    edited: bool = False
+    outcome: Outcome = "checked"
+    """What this run did with the item: checked (no accept), stored, replaced, unchanged or refused."""
 
 
 class CheckSummary(BaseModel):
@@ -88,6 +93,7 @@ class CheckSummary(BaseModel):
     created_index: str | None = None
     accept_refused: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
     full: CheckResult | None = None
     """With ``detail: "full"``: the whole result, as ``kbsearch check --json`` prints it."""
 
@@ -107,6 +113,7 @@ def summarize(result: CheckResult, detail: Detail = "summary") -> CheckSummary:
         created_index=result.created_index,
         accept_refused=result.accept_refused,
         warnings=result.warnings,
+        notes=result.notes,
         full=result if detail == "full" else None,
     )
 
@@ -127,6 +134,10 @@ def _item(item: ItemResult) -> ItemSummary:
         new_claims=[_claim(n, claim) for n, claim in enumerate(item.claims, 1) if not claim.known],
         known_claims=sum(claim.known for claim in item.claims),
         flags=[flag.message for flag in item.flags],
+        resubmitted=item.resubmitted,
+        own_earlier_version=item.own_earlier_version,
+        edited=item.edited,
+        outcome=item.outcome,
     )
 
 

@@ -195,7 +195,9 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         (then `accept_refused` names them; drop them and accept again). Needs write access. Returns the check
         result with `accepted` listing the stored ids. Changes the knowledge base: adds the items as records;
         replaces a stored record under an item's id only when it is an earlier version of the same item (or
-        with `replace`); removes nothing. Accepting the same text again changes nothing more."""
+        with `replace`), also for a DUPLICATE of that version alone (`edited`: reworded, no new fact); removes
+        nothing. Accepting the same text again changes nothing more. Each item's `outcome`: stored, replaced,
+        unchanged (stored before: do not publish it again) or refused."""
         request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True, replace=replace)
         return tool_answer(await _call(lambda: service.check(request, access_of(ctx)), service.lock_timeout), detail)
 
