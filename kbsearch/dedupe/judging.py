@@ -224,7 +224,7 @@ def judge_candidates(
             for earlier in earliers:
                 match = compare(item, records[earlier], config, near(earlier), name_count)
                 if again.wanted(item, records[earlier], match):
-                    match = again.again(later, earlier, near(earlier), match)
+                    match = again.again((later, item, earlier, records[earlier]), near(earlier), match)
                 match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
                     same.append((earlier, match))

@@ -52,24 +52,22 @@ class KeyPointReading:
         """Whether check's key-point form could decide the pair otherwise (``read_again``)."""
         return read_again(item, known, match, self.config, self.name_count)
 
-    def again(self, later: int, earlier: int, around: Neighbourhood, match: Match) -> Match:
-        """The pair judged by ``compare`` on both records' passage vectors (key points
-        included); ``match`` when one has no passage vectors stored."""
-        item, known = self._full(later), self._full(earlier)
+    def again(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood, match: Match) -> Match:
+        """The pair (later row and record, earlier row and record, as built from their whole-record
+        vectors) judged by ``compare`` on both records' passage vectors (key points included);
+        ``match`` when one has no passage vectors stored."""
+        item, known = self._full(pair[0], pair[1]), self._full(pair[2], pair[3])
         if item is None or known is None:
             return match
         self.read += 1
         return compare(item, known, self.config, around, self.name_count)
 
-    def _full(self, row: int) -> Embedded | None:
+    def _full(self, row: int, built: Embedded) -> Embedded | None:
         if row not in self.items:
-            rowid = int(self.roster.rowids[row])
-            record = self.store.by_rowids([rowid]).get(rowid)
-            vectors = self.store.passage_vectors([rowid]).get(rowid)
-            if record is None or vectors is None:
+            vectors = self.store.passage_vectors([int(self.roster.rowids[row])]).get(int(self.roster.rowids[row]))
+            if vectors is None:
                 return None
-            judge = self.store.judge_vectors({rowid: record}, self.config.judge) if self.config.judge else {}
-            self.items[row] = Embedded(record, vectors, judge=judge.get(rowid))
+            self.items[row] = built.with_passages(vectors)
             self.loaded += 1
             while len(self.items) > CACHE_RECORDS:
                 self.items.popitem(last=False)
