@@ -114,7 +114,7 @@ def audit(
     phase(
         "the pairs judged",
         f"{len(judged):,} same-item judgements kept; {built:,} records built; "
-        f"{judged.read_again:,} pairs read again by their key points",
+        f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s)",
     )
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")

@@ -59,6 +59,7 @@ class Judged:
     later one holds the earlier, 0: neither. A section holding an item joins its cluster but
     never heads it nor bridges two (``clusters``)."""
     read_again: int = 0
+    read_again_seconds: float = 0.0
     """Pairs the summary form set apart read again by their key points (``key_points``)."""
 
     @classmethod
@@ -234,7 +235,7 @@ def judge_candidates(
                 sections = (records[earlier].record.kind, item.record.kind)
                 held.append(0 if match.rule is not Rule.doc_section else 1 if sections[0] is Kind.doc_section else 2)
     judged = Judged.of(len(roster), kept, held)
-    judged.read_again = again.read
+    judged.read_again, judged.read_again_seconds = again.read, again.seconds
     return judged, records.built
 
 

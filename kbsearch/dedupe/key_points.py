@@ -22,6 +22,7 @@ and check agree on the pair; its neighbourhood is audit's own.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -47,6 +48,8 @@ class KeyPointReading:
         """Pairs read again."""
         self.loaded = 0
         """Records loaded with their passage vectors."""
+        self.seconds = 0.0
+        """Time spent reading pairs again (``bench/audit_phases.py`` prints it)."""
 
     def wanted(self, item: Embedded, known: Embedded, match: Match) -> bool:
         """Whether check's key-point form could decide the pair otherwise (``read_again``)."""
@@ -56,11 +59,13 @@ class KeyPointReading:
         """The pair (later row and record, earlier row and record, as built from their whole-record
         vectors) judged by ``compare`` on both records' passage vectors (key points included);
         ``match`` when one has no passage vectors stored."""
+        started = time.perf_counter()
         item, known = self._full(pair[0], pair[1]), self._full(pair[2], pair[3])
-        if item is None or known is None:
-            return match
-        self.read += 1
-        return compare(item, known, self.config, around, self.name_count)
+        if item is not None and known is not None:
+            self.read += 1
+            match = compare(item, known, self.config, around, self.name_count)
+        self.seconds += time.perf_counter() - started
+        return match
 
     def _full(self, row: int, built: Embedded) -> Embedded | None:
         if row not in self.items:
