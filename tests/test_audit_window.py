@@ -102,3 +102,30 @@ def test_a_filter_chooses_what_is_reported_not_what_is_compared(
     [flag] = [f.message for f in chosen.claimed_new_seen_before]
     assert flag.startswith("nova-keda (nova, 2026-09-25) is marked '首次锚入' but spark had it on 2026-08-28")
     assert flag in [f.message for f in whole.claimed_new_seen_before]
+
+
+def test_a_window_needs_an_item_of_its_days_not_a_doc_section_dated_by_the_docs_update(tmp_path: Path) -> None:
+    """Probe 16: ``audit --since 2026-10-31`` chose 108 records, 106 of them sections of a living
+    doc updated that day, and showed 30 clusters each reached only through such a section (``in
+    doc``), none with an item of that day. A section is dated by the doc's last update, not by
+    when it was written: a cluster is in the window when one of its items is."""
+    store = Store.open(tmp_path / "idx", create=True)
+    paper = "Medusa draft heads predict four tokens per decoding step"
+    medusa, dra = {"arxiv_ids": ["2609.11111"]}, {"arxiv_ids": ["2609.22222"]}
+    records = [
+        Record(id="jay#1", kind=Kind.increment, instance="jay", date=dt.date(2026, 9, 2), text=paper, **medusa),
+        Record(id="tom#1", kind=Kind.increment, instance="tom", date=dt.date(2026, 9, 9), text=paper + " again",
+               **medusa),
+        Record(id="doc/inference#§1.2", kind=Kind.doc_section, date=dt.date(2026, 10, 31),
+               title="§1.2 Decoding", text="- 2609.11111 Medusa draft heads", **medusa),
+        Record(id="nova#1", kind=Kind.increment, instance="nova", date=dt.date(2026, 10, 31),
+               text="Kubernetes DRA hands out MIG slices to inference pods", **dra),
+        Record(id="lin#1", kind=Kind.increment, instance="lin", date=dt.date(2026, 9, 3),
+               text="Kubernetes DRA hands out MIG slices to pods", **dra),
+    ]  # fmt: skip
+    files = {r.id: f"/src/{r.id}.md" for r in records}
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=FakeEncoder)
+    whole = audit(store, "fake", fake_config())
+    assert {c.first_seen.id for c in whole.clusters} == {"jay#1", "lin#1"}
+    window = audit(store, "fake", fake_config(), SearchFilter(since=dt.date(2026, 10, 31)))
+    assert [c.first_seen.id for c in window.clusters] == ["lin#1"]

@@ -111,7 +111,11 @@ def audit(
         f"{len(across.candidates) if across else 0:,} in the other language, {len(named[0]):,} sharing a rare name",
     )
     judged, built = judge_candidates(store, roster, found, config, holders.count)
-    phase("the pairs judged", f"{len(judged):,} same-item judgements kept; {built:,} records built")
+    phase(
+        "the pairs judged",
+        f"{len(judged):,} same-item judgements kept; {built:,} records built; "
+        f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s)",
+    )
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
     clusters = [c for c in _clusters(store, roster, judged, groups, chunk) if _told_again(c)]
@@ -138,12 +142,21 @@ def _told_again(cluster: Cluster) -> bool:
 
 
 def _reported(roster: Roster, groups: list[list[int]]) -> list[list[int]]:
-    """The clusters holding a record the filter chose: a cluster is grown from every
+    """The clusters holding an item the filter chose: a cluster is grown from every
     record, as the unfiltered audit grows it, so its members from before the window
-    still say who was first."""
+    still say who was first. A living-doc section is dated by the doc's last update,
+    not by when it was written, so a chosen section alone does not bring its cluster
+    into a window (probe 16: ``--since 2026-10-31`` showed 30 clusters each reached only
+    through an ``in doc`` section, none with an item of that day); a cluster of sections
+    alone is shown for a chosen one."""
     if roster.reported is None:
         return groups
-    return [group for group in groups if roster.reported[group].any()]
+    shown = []
+    for group in groups:
+        chosen, items = roster.reported[group], ~roster.docs[group]
+        if (chosen & items).any() or (chosen.any() and not items.any()):
+            shown.append(group)
+    return shown
 
 
 def _across(

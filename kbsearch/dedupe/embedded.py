@@ -6,6 +6,7 @@ so everything here is a cached property of the record and its vectors."""
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,6 +91,15 @@ class Embedded:
         ``audit`` uses it to avoid loading every title and claim vector."""
         text = record.embed_text()
         return cls(record, np.asarray(whole, dtype=np.float32)[None, :], [text], judge)
+
+    def with_passages(self, vectors: np.ndarray) -> Embedded:
+        """This record with every passage's vector (``Record.passages()`` order), keeping what was
+        computed of its text: audit reads a pair again by its key points (``key_points``)."""
+        full = copy.copy(self)
+        for name in ("whole", "claim_rows", "body_rows", "_body_indices", "side"):
+            full.__dict__.pop(name, None)  # computed from the vectors: computed again
+        full.vectors, full.passages, full._features = vectors, self.record.passages(), {}
+        return full
 
     @cached_property
     def whole(self) -> np.ndarray:

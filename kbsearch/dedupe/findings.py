@@ -6,6 +6,7 @@ were (or were not) judged one item wants to see the others too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from kbsearch.dedupe.config import DedupeConfig
@@ -54,7 +55,7 @@ def rule_findings(
         else RuleFinding(rule="paper-card titles", says=by_title[1], detail=by_title[2])
     )
     names = different_names(item, known, config, name_count)
-    detail = names[2] if names else "the two name no rare systems, releases or news subjects that set them apart"
+    detail = names[2] if names else _names_agree(item, known, config, name_count)
     found.append(RuleFinding(rule="named systems", says=False if names else None, detail=detail))
     features = decision_features(item, known, around or Neighbourhood(), name_count)
     scorer = config.same_item_for(features)
@@ -64,3 +65,15 @@ def rule_findings(
     detail = f"same item {compared(probability, '≥' if same else '<', scorer.threshold)} ({read})"
     found.append(RuleFinding(rule="learned", says=same, detail=detail))
     return found
+
+
+def _names_agree(item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]) -> str:
+    """What the named-systems rule saw when it had no say: the rare systems both name (probe 16:
+    two records naming MarlSpire read "the two name no rare systems"), or that there were none."""
+    ours, theirs = item.named(config, name_count), known.named(config, name_count)
+    both = sorted(n for n in ours.every & theirs.every if ours.is_rare(n))
+    if both:
+        text = "\n".join([item.record.title, item.text_and_claims])
+        shown = [found.group(0) if (found := re.search(re.escape(n), text, re.IGNORECASE)) else n for n in both[:3]]
+        return f"both name {', '.join(shown)} (rare): no system, release or news subject sets them apart"
+    return "no rare system, release or news subject named by one sets them apart"

@@ -25,6 +25,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.finer import section_on_item
+from kbsearch.dedupe.key_points import KeyPointReading
 from kbsearch.dedupe.neighbours import NeighbourPairs
 from kbsearch.dedupe.other_language import OtherLanguage
 from kbsearch.dedupe.results import Match, Rule
@@ -57,6 +58,9 @@ class Judged:
     """1: the earlier record is a living-doc section holding the later (``in_doc``), 2: the
     later one holds the earlier, 0: neither. A section holding an item joins its cluster but
     never heads it nor bridges two (``clusters``)."""
+    read_again: int = 0
+    read_again_seconds: float = 0.0
+    """Pairs the summary form set apart read again by their key points (``key_points``)."""
 
     @classmethod
     def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]], held: list[int] | None = None) -> Judged:
@@ -210,6 +214,7 @@ def judge_candidates(
     """The kept same-item judgements, and how many records were built to make them."""
     records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
     around = found.around_reader(roster, config)
+    again = KeyPointReading(store, roster, config, name_count)
     kept: list[tuple[int, int, bool, float, str]] = []
     held: list[int] = []
     for chunk in _chunks(found, len(roster)):
@@ -219,6 +224,8 @@ def judge_candidates(
             same = []
             for earlier in earliers:
                 match = compare(item, records[earlier], config, near(earlier), name_count)
+                if again.wanted(item, records[earlier], match):
+                    match = again.again((later, item, earlier, records[earlier]), near(earlier), match)
                 match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
                     same.append((earlier, match))
@@ -227,7 +234,9 @@ def judge_candidates(
                 kept.append((earlier, later, match.rule is not Rule.learned, match.probability, reason))
                 sections = (records[earlier].record.kind, item.record.kind)
                 held.append(0 if match.rule is not Rule.doc_section else 1 if sections[0] is Kind.doc_section else 2)
-    return Judged.of(len(roster), kept, held), records.built
+    judged = Judged.of(len(roster), kept, held)
+    judged.read_again, judged.read_again_seconds = again.read, again.seconds
+    return judged, records.built
 
 
 def in_doc(

@@ -14,6 +14,7 @@ import time
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.findings import rule_findings
+from kbsearch.dedupe.key_points import read_again
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.results import Explanation, Match, Neighbours
 from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood
@@ -94,6 +95,8 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig, as_of: dt.
     around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
     match = compare(a, b, config, around, name_count)
     by_whole_texts = compare(_whole_only(a), _whole_only(b), config, around, name_count)
+    if read_again(a, b, by_whole_texts, config, name_count):
+        by_whole_texts = match  # audit reads such a pair again by its key points, as check does
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),
@@ -120,8 +123,9 @@ def _whole_only(record: Embedded) -> Embedded:
 
 
 def _as_audit_reads(match: Match, by_whole_texts: Match) -> list[str]:
-    """Where audit, which judges a pair by the whole texts alone (no key points, no
-    alignment: at a million records it could not read them), may decide otherwise."""
+    """Where audit, which judges a pair by the whole texts alone (no alignment, and key points
+    only for a pair sharing a rare name, ``key_points``: at a million records it could not read
+    them all), may decide otherwise."""
     if by_whole_texts.same_item == match.same_item:
         return []
     verdict = "the same item" if by_whole_texts.same_item else "different items"

@@ -64,6 +64,9 @@ class Roster:
     """Each record's coined names as keys, for the pairs sharing a rare one (``name_pairs``)."""
     lacking_judge: list[str] = field(default_factory=list)
     """Ids of records without a judge vector (when the config has a judge)."""
+    docs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    """The record is a living-doc section (dated by the doc's last update, not by when the
+    section was written)."""
     reported: np.ndarray | None = None
     """The rows a filtered audit reports on (None: every row): their flags, and
     the clusters holding any of them. Every row is compared and clustered all
@@ -126,6 +129,7 @@ def read_roster(
         rows = np.arange(start, min(start + chunk, n))
         _read_chunk(store, roster, order, rows, judge, visit, judge_visit)
     roster.rank = order.ranks()
+    roster.docs = order.docs
     return roster
 
 

@@ -1,0 +1,93 @@
+"""Audit's second reading of a pair by its key points, as ``check`` reads it.
+
+Audit builds each record from its whole-record vectors alone (``judging``: a
+million records' key-point passages would be read a few times each), so it
+decides a pair with ``same_item``, the summary form. ``check``, ``similar``
+and ``explain`` read an item's key points (要点) and decide it with
+``claims_same_item``. An update -- one system told again with new facts --
+reads as another item by its summary and as the same one by its key points:
+probe 16 (a month of briefings) had check call eight updates UPDATE of their
+first-seen records, and audit cluster five; "MarlSpire adds a vLLM plugin"
+was the same item as "MarlSpire -- prompt n-gram drafting" to check
+(1.00 ≥ 0.45) and different to audit (0.14 < 0.30).
+
+So a pair the summary form calls two items is read again, with every
+passage vector of both records, when the later record has key points and
+the two share a rare coined name (one at most ``rare_name_records`` records
+name, as ``check`` counts it): the pairs where the two forms part (a retold
+system keeps its name) and that are few (a rare name is held by at most five
+records). The key-point form's judgement replaces the summary one, so audit
+and check agree on the pair; its neighbourhood is audit's own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.embedded import Embedded
+from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.roster import Roster
+from kbsearch.dedupe.rules import compare
+from kbsearch.store import Store
+
+CACHE_RECORDS = 2_000
+"""Records kept with all their passage vectors (a few KB each)."""
+
+
+class KeyPointReading:
+    """Reads again, by their key points, the pairs the summary form set apart that check would not."""
+
+    def __init__(self, store: Store, roster: Roster, config: DedupeConfig, name_count: Callable[[str], int]) -> None:
+        self.store, self.roster, self.config, self.name_count = store, roster, config, name_count
+        self.items: OrderedDict[int, Embedded] = OrderedDict()
+        self.read = 0
+        """Pairs read again."""
+        self.loaded = 0
+        """Records loaded with their passage vectors."""
+        self.seconds = 0.0
+        """Time spent reading pairs again (``bench/audit_phases.py`` prints it)."""
+
+    def wanted(self, item: Embedded, known: Embedded, match: Match) -> bool:
+        """Whether check's key-point form could decide the pair otherwise (``read_again``)."""
+        return read_again(item, known, match, self.config, self.name_count)
+
+    def again(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood, match: Match) -> Match:
+        """The pair (later row and record, earlier row and record, as built from their whole-record
+        vectors) judged by ``compare`` on both records' passage vectors (key points included);
+        ``match`` when one has no passage vectors stored."""
+        started = time.perf_counter()
+        item, known = self._full(pair[0], pair[1]), self._full(pair[2], pair[3])
+        if item is not None and known is not None:
+            self.read += 1
+            match = compare(item, known, self.config, around, self.name_count)
+        self.seconds += time.perf_counter() - started
+        return match
+
+    def _full(self, row: int, built: Embedded) -> Embedded | None:
+        if row not in self.items:
+            vectors = self.store.passage_vectors([int(self.roster.rowids[row])]).get(int(self.roster.rowids[row]))
+            if vectors is None:
+                return None
+            self.items[row] = built.with_passages(vectors)
+            self.loaded += 1
+            while len(self.items) > CACHE_RECORDS:
+                self.items.popitem(last=False)
+        self.items.move_to_end(row)
+        return self.items[row]
+
+
+def read_again(
+    item: Embedded, known: Embedded, match: Match, config: DedupeConfig, name_count: Callable[[str], int]
+) -> bool:
+    """Whether audit reads the pair again by its key points: the summary form (learned, no exact
+    evidence) set it apart, the later record ``item`` has key points, the config a key-point
+    form, and the two share a rare coined name (held by at most ``rare_name_records`` records)."""
+    if match.same_item or match.rule is not Rule.learned or config.claims_same_item is None:
+        return False
+    if not item.record.claims:
+        return False
+    return any(name_count(name) <= config.rare_name_records for name in item.names & known.names)
