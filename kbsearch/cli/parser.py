@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="rebuild the vectors from the text in SQLite, with --model or the "
         "default model (after a model change, or a lost or corrupt vector file)",
     )
+    reindex.add_argument(
+        "--force",
+        action="store_true",
+        help="embed every text again, stored vectors aside (a model folder's new weights)",
+    )
     reindex.set_defaults(handler=cmd_reindex)
     doctor = commands.add_parser(
         "doctor",
