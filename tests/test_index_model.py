@@ -123,20 +123,21 @@ def test_a_folder_rewritten_in_place_is_refused_until_reindex_force(
     setup: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, folder, index = setup
-    assert main(["search", "suffix", "--index", str(index)]) == 0
+    tiny = ["--index", str(index), "--model", "tiny"]  # explicit: this test is about the weights alone
+    assert main(["search", "suffix", *tiny]) == 0
     (folder / "model.safetensors").write_bytes(b"\x07" * 64)  # new weights, same name
     capsys.readouterr()
-    for command in (["search", "suffix"], ["reindex", "--model", "tiny"], ["ingest", str(index.parent / "rows.jsonl")]):
-        assert main([*command, "--index", str(index)]) == 2, command
+    for command in (["search", "suffix"], ["reindex"], ["ingest", str(index.parent / "rows.jsonl")]):
+        assert main([*command, *tiny]) == 2, command
         err = capsys.readouterr().err
         assert "model folder" in err and "changed" in err and "reindex --model tiny --force" in err
         assert err.count("\n") == 1
-    assert main(["doctor", "--index", str(index)]) == 2
+    assert main(["doctor", *tiny]) == 2
     assert "changed since the index" in capsys.readouterr().out
-    assert main(["reindex", "--model", "tiny", "--force", "--index", str(index), "--json"]) == 0
+    assert main(["reindex", "--force", "--json", *tiny]) == 0
     assert json.loads(capsys.readouterr().out)["embedded"] > 0  # every text again, not 0
-    assert main(["doctor", "--index", str(index)]) == 0
-    assert main(["search", "suffix", "--index", str(index)]) == 0
+    assert main(["doctor", *tiny]) == 0
+    assert main(["search", "suffix", *tiny]) == 0
 
 
 def test_a_dim_the_folder_contradicts_is_said_before_torch(
