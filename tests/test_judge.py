@@ -211,9 +211,12 @@ def test_doctor_reports_the_models_check_and_ingest_refuse_in_their_words(
     another_first = write(
         tmp_path / "models-3.txt", "fake2 python:fake_encoder:make dim=32\n" + judged_models.read_text()
     )
-    for models in ("no judge", "another judge", another_first):
-        if isinstance(models, Path):
-            monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    monkeypatch.setenv("KBSEARCH_MODELS", str(another_first))  # the index's own model, not the first line
+    assert run_json(capsys, "doctor", "--index", str(index))["healthy"]
+    for models in ("no judge", "another judge", "fake2 asked for"):
+        if models == "fake2 asked for":
+            monkeypatch.setenv("KBSEARCH_MODELS", str(another_first))
+            monkeypatch.setenv("KBSEARCH_MODEL", "fake2")
         else:
             _models_without_judge(tmp_path, monkeypatch, "" if models == "no judge" else "otherjudge")
         for argv in (("check", item), ("ingest", item)):

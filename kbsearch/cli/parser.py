@@ -25,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     # wins. SUPPRESS: a command not given one keeps the value the top-level parser set.
     index_help = "index folder (default: $KBSEARCH_INDEX or ./index)"
     common.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help=index_help)
-    common.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    model_help = "model from models.txt (default: the index's own, else models.txt's first)"
+    common.add_argument("--model", metavar="NAME", help=model_help)
     common.add_argument("--json", action="store_true", help="print one JSON document")
     common.add_argument(
         "-v", "--verbose", action="store_true", help="let the model and index libraries print their own progress too"
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_related(commands, common)
     tui = commands.add_parser("tui", help="the terminal UI: search as you type, check and audit")
     tui.add_argument("--index", metavar="DIR", default=argparse.SUPPRESS, help=index_help)
-    tui.add_argument("--model", metavar="NAME", help="model from models.txt (default: its first entry)")
+    tui.add_argument("--model", metavar="NAME", help=model_help)
     tui.add_argument("--local", action="store_true", help="run even when $KBSEARCH_SERVER names a server")
     tui.set_defaults(handler=cmd_tui)
     stats = commands.add_parser("stats", parents=[common, _remote()], help="what the index holds")
@@ -61,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common, _local()],
         help="rebuild the vectors from the text in SQLite, with --model or the "
         "default model (after a model change, or a lost or corrupt vector file)",
+    )
+    reindex.add_argument(
+        "--force",
+        action="store_true",
+        help="embed every text again, stored vectors aside (a model folder's new weights)",
     )
     reindex.set_defaults(handler=cmd_reindex)
     doctor = commands.add_parser(

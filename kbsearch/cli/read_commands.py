@@ -29,7 +29,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if answer is not None:
         print_answer(args, answer, SearchResponse.model_validate_json(answer), render.search_text)
         return EXIT_OK
-    kb = open_kb(args)
+    kb = open_kb(args, check_model=args.mode != SearchMode.lexical)  # a lexical search reads no vector
     response = kb.search(args.query, args.k, flt, SearchMode(args.mode))
     print_notes(kb)
     if args.json:

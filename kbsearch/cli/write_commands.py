@@ -33,7 +33,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
     kb = open_kb(args, check_model=False)
     with ProgressBar("re-embedding") as on_progress:
-        report = kb.reindex(progress=on_progress, on_wait=say_waiting)
+        report = kb.reindex(progress=on_progress, on_wait=say_waiting, force=args.force)
     print_notes(kb)
     emit(args, report, render.reindex_text)
     return EXIT_OK

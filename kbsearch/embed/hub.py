@@ -9,9 +9,11 @@ pay. Imported by ``kbsearch.embed`` only when such a model loads.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -124,6 +126,11 @@ def sentence_transformers_model(spec: ModelSpec) -> Any:
             hint="point the line at the folder of a downloaded sentence-transformers model "
             "(an absolute path, ./… or ~/…), or at a hub id such as intfloat/multilingual-e5-small",
         )
+    said_dim = folder_dim(spec.folder) if spec.folder is not None else None
+    if said_dim is not None:  # from the folder's config files, before seconds of torch
+        check_dim(spec, said_dim)
+    if spec.folder is None and not hub_cached(spec.source) and not hub_reachable():
+        raise unreachable(spec)
     SentenceTransformer = import_sentence_transformer()
     try:
         # A cached or local model must load without touching the network.
@@ -131,12 +138,7 @@ def sentence_transformers_model(spec: ModelSpec) -> Any:
     except (OSError, ValueError):
         pass
     if not hub_reachable():
-        raise KbError(
-            f"model {spec.name!r} ({spec.source}) is not cached and the Hugging Face hub "
-            f"is unreachable from this machine",
-            hint="use an offline model such as use-multilingual-v3, or download it where "
-            "the hub is reachable and point models.txt at the local folder",
-        )
+        raise unreachable(spec)
     try:
         return SentenceTransformer(spec.source, device="cpu", trust_remote_code=False)
     except OSError as err:
@@ -157,3 +159,58 @@ def hub_reachable(timeout: float = 3.0) -> bool:
             return True
     except OSError:
         return False
+
+
+def unreachable(spec: ModelSpec) -> KbError:
+    return KbError(
+        f"model {spec.name!r} ({spec.source}) is not cached and the Hugging Face hub is unreachable from this machine",
+        hint="use an offline model such as use-multilingual-v3, or download it where "
+        "the hub is reachable and point models.txt at the local folder",
+    )
+
+
+def hub_cached(source: str) -> bool:
+    """Whether the hub's cache may hold ``source`` (without importing the hub client):
+    True when unsure, so that only a certain miss is said before torch loads."""
+    if os.environ.get("SENTENCE_TRANSFORMERS_HOME"):
+        return True  # a cache folder of its own: let sentence-transformers look
+    home = os.environ.get("HF_HOME") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface"
+    )
+    hub = os.environ.get("HF_HUB_CACHE") or os.environ.get("HUGGINGFACE_HUB_CACHE") or os.path.join(home, "hub")
+    names = [source] if "/" in source else [source, f"sentence-transformers/{source}"]
+    return any(os.path.isdir(os.path.join(hub, "models--" + name.replace("/", "--"))) for name in names)
+
+
+def folder_dim(folder: Path) -> int | None:
+    """The dimension a sentence-transformers folder's config files promise (the last
+    Dense layer's, else its one-mode pooling's); None when they do not say for sure."""
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+        dim = None
+        for module in modules:
+            kind = str(module.get("type", "")).rsplit(".", 1)[-1]
+            if kind in ("Transformer", "Normalize"):
+                continue
+            config = json.loads((folder / module.get("path", "") / "config.json").read_text(encoding="utf-8"))
+            if kind == "Dense":
+                dim = int(config["out_features"])
+            elif kind == "Pooling":
+                dim = _pooled_dim(config)
+            else:
+                return None  # a module whose output kbsearch does not know
+            if dim is None:
+                return None
+        return dim
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _pooled_dim(config: dict[str, Any]) -> int | None:
+    width = config.get("embedding_dimension", config.get("word_embedding_dimension"))
+    mode = config.get("pooling_mode")
+    if mode is None:  # the older layout: one flag per mode
+        modes = [k for k, v in config.items() if k.startswith("pooling_mode_") and v is True]
+    else:
+        modes = [mode] if isinstance(mode, str) else list(mode)
+    return int(width) if width is not None and len(modes) == 1 else None

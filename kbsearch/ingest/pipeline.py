@@ -298,11 +298,13 @@ def reindex_store(
     load_encoder: Callable[[], Encoder],
     judge: Judge | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> ReindexReport:
-    """Rebuild every vector for ``model`` (and its judge) from the text kept in SQLite."""
+    """Rebuild every vector for ``model`` (and its judge) from the text kept in SQLite;
+    ``force``: embed every text again, the stored vectors of both models aside."""
     started = time.perf_counter()
     texts = all_passage_texts(store)
-    missing = sorted(store.missing_hashes(texts, model))
+    missing = sorted(texts if force else store.missing_hashes(texts, model))
     dim = store.stored_dim(model) if texts and not missing else None
     vectors: dict[str, np.ndarray] = {}
     if dim is None:
@@ -316,7 +318,7 @@ def reindex_store(
     judge_vectors = None
     if judge is not None:
         wholes = whole_texts(store)
-        todo = sorted(store.missing_hashes(wholes, judge.model))
+        todo = sorted(wholes if force else store.missing_hashes(wholes, judge.model))
         judged = len(todo)
         judge_encoder = judge.load() if todo else None
         with timings.phase("judge embed"):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from kbsearch.embed import Encoder, run_side_by_side
 from kbsearch.embed.shared import SharedEncoder
-from kbsearch.kb.facade import KnowledgeBase, available_models, examine, index_dir, index_model
+from kbsearch.kb.facade import KnowledgeBase, examine
+from kbsearch.kb.model_choice import available_models, index_dir, index_model
 from kbsearch.kb.opener import Opener
 from kbsearch.kb.read_ahead import read_ahead
 from kbsearch.kb.writer_lock import LOCK_NAME

@@ -16,7 +16,8 @@ import numpy as np
 from pydantic import BaseModel
 
 from kbsearch.errors import KbError
-from kbsearch.models import models_file, resolve_judge, resolve_model
+from kbsearch.kb.model_choice import require_same_weights, spec_for_index
+from kbsearch.models import models_file, resolve_judge
 from kbsearch.records import PASSAGES_VERSION, text_hash
 from kbsearch.runtime.server_entry import SERVER_FILE, read_entry
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup, require_models
@@ -244,9 +245,10 @@ def _models(store: Store, model: str | None) -> Finding:
     very check ``check``, ``ingest`` and ``audit`` make (``require_models``), so
     doctor never calls healthy an index they all refuse."""
     try:
-        spec = resolve_model(model)
-        resolve_judge(spec)  # a judge the file does not list stops every command
+        spec = spec_for_index(store.root, model)  # as every command picks it: --model, else the index's own
+        judge = resolve_judge(spec)  # a judge the file does not list stops every command
         require_models(store, spec.name, spec.judge)
+        require_same_weights(store, spec, judge)  # a folder rewritten under the same name
     except KbError as err:
         where = f"{err.path}:{err.line}: " if err.line else f"{err.path}: " if err.path else ""
         return Finding(check="models", ok=False, message=where + err.message, fix=err.hint)

@@ -19,15 +19,15 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.errors import KbError
 from kbsearch.kb.first_accept import first_accept, store_accepted
-from kbsearch.kb.reading import find_record, listing, stats, stored_model, unknown_filters
+from kbsearch.kb.model_choice import index_dir, record_weights, require_same_weights, spec_for_index
+from kbsearch.kb.reading import find_record, listing, stats, unknown_filters
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock, require_same_index
 from kbsearch.limits import active_limits
-from kbsearch.models import ModelSpec, load_models, resolve_judge, resolve_model
+from kbsearch.models import ModelSpec, resolve_judge
 from kbsearch.records import Record
 from kbsearch.responses import Listing, Removal, Stats
 from kbsearch.runtime.overlap import side_by_side
 from kbsearch.search import SearchMode, SearchResponse, search
-from kbsearch.settings import settings
 from kbsearch.store import IndexShare, SearchFilter, Store, require_models
 from kbsearch.store.database import map_for_search, read_only_error, writable
 from kbsearch.store.files import missing_folders, remove_folders, remove_if_empty
@@ -42,14 +42,8 @@ if TYPE_CHECKING:
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
 
-DEFAULT_INDEX = Path("index")
 Judged = tuple[int, "Callable[[], CheckResult]"]
 """The generation a check read, and how to check again: an accept judges again if it moved."""
-
-
-def index_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """--index, else $KBSEARCH_INDEX, else ./index."""
-    return Path(explicit) if explicit else settings().index or DEFAULT_INDEX
 
 
 class KnowledgeBase:
@@ -90,6 +84,8 @@ class KnowledgeBase:
             with timings.phase("index open"):
                 model = self.spec.name if self._check_model else None
                 self._store = Store.open(self.root, model=model, create=create)
+                if model is not None:  # a folder rewritten under the same name: stale vectors
+                    require_same_weights(self._store, self.spec, self.judge_spec)
                 share = self._index_share  # a server's threads share one per database file
                 self._store.cache.shared = share.of(self._store.identity) if share is not None else None
         return self._store
@@ -108,7 +104,8 @@ class KnowledgeBase:
         check_model: bool = True,
     ) -> KnowledgeBase:
         with timings.phase("model registry"):  # models.txt, read and checked
-            return cls(index_dir(index), resolve_model(model), create=create, check_model=check_model)
+            root = index_dir(index)  # no --model: the index's own model, when models.txt names it
+            return cls(root, spec_for_index(root, model), create=create, check_model=check_model)
 
     @property
     def encoder(self) -> Encoder:
@@ -189,17 +186,28 @@ class KnowledgeBase:
             if wanted:
                 store.require_vectors(wanted)
             ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
+            record_weights(store, self.spec, self.judge_spec)
         report.seconds, report.waited = wait.apart(time.perf_counter() - started)
         after_ingest(self.root, self.spec, report)
         return report
 
-    def reindex(self, progress: Progress | None = None, on_wait: Callable[[], None] | None = None) -> ReindexReport:
-        from kbsearch.ingest import reindex_store
+    def reindex(
+        self, progress: Progress | None = None, on_wait: Callable[[], None] | None = None, force: bool = False
+    ) -> ReindexReport:
+        from kbsearch.ingest import reindex_store  # force: embed every text again (a folder's new weights)
 
         with self.writing(on_wait) as store:
-            return reindex_store(
-                store, model=self.spec.name, load_encoder=lambda: self.encoder, judge=self._judging(), progress=progress
+            require_same_weights(store, *(() if force else (self.spec, self.judge_spec)))
+            report = reindex_store(
+                store,
+                model=self.spec.name,
+                load_encoder=lambda: self.encoder,
+                judge=self._judging(),
+                progress=progress,
+                force=force,
             )
+            record_weights(store, self.spec, self.judge_spec)
+            return report
 
     def check(
         self,
@@ -384,14 +392,6 @@ class KnowledgeBase:
                 (self.root / LOCK_NAME).unlink(missing_ok=True)
             if undone:
                 remove_folders(made_folders)
-
-
-available_models = load_models  # every model models.txt names, the default first
-
-
-def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
-    """The model the index was built with; None when there is no index (or it is empty)."""
-    return stored_model(index_dir(index))
 
 
 def examine(index: str | os.PathLike[str] | None = None, model: str | None = None) -> DoctorReport:

@@ -9,8 +9,9 @@ from typing import cast
 
 from kbsearch.embed import Encoder
 from kbsearch.embed.shared import SharedEncoder
-from kbsearch.kb.facade import KnowledgeBase, index_dir
-from kbsearch.models import resolve_judge, resolve_model
+from kbsearch.kb.facade import KnowledgeBase
+from kbsearch.kb.model_choice import index_dir, spec_for_index
+from kbsearch.models import resolve_judge
 
 
 class Opener:
@@ -29,7 +30,7 @@ class Opener:
     def __call__(self) -> KnowledgeBase:
         with self._lock:
             if self._encoders is None:
-                spec = resolve_model(self.model)
+                spec = spec_for_index(index_dir(self.index), self.model)  # no --model: the index's own
                 judge = resolve_judge(spec)
                 shared_judge = SharedEncoder.judge_of(judge, spec.name) if judge is not None else None
                 self._encoders = (SharedEncoder(spec), shared_judge)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbsearch.errors import KbError
-from kbsearch.models import line_of, models_file
+from kbsearch.models import how_to_add, line_of, load_models, models_file
 from kbsearch.store.sql import read_meta, write_meta
 
 if TYPE_CHECKING:
@@ -25,9 +25,11 @@ MODELS_DOC = "docs/models.md"
 
 def require_model(root: Path, built_with: str | None, model: str, count: int) -> None:
     if built_with is not None and built_with != model and count > 0:
+        listed = built_with in {spec.name for spec in load_models()}
+        other = f"pass --model {built_with}" if listed else how_to_add(built_with)
         raise KbError(
             f"the index at {root} was built with model {built_with!r}, not {model!r}",
-            hint=f"run 'kbsearch reindex --model {model}' to switch it, or pass --model {built_with}",
+            hint=f"run 'kbsearch reindex --model {model}' to switch it, or {other}",
         )
 
 

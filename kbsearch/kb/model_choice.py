@@ -1,0 +1,96 @@
+"""Which model a command on an existing index uses, and whether a folder model's
+weights are still the ones that embedded the index's vectors.
+
+With neither ``--model`` nor $KBSEARCH_MODEL, a command on an index uses the
+model the index was built with when models.txt names it, not models.txt's
+first line: the index remembers its model, so the user need not repeat it. An
+explicit model other than the index's is still refused (``binding``).
+
+A model read from a local folder is known by its NAME in the index, and
+the folder can be rewritten in place (new weights, another tokenizer) under
+the same NAME: the stored vectors would then sit on another scale than the
+queries', and nothing would tell. So the index keeps the folder's
+fingerprint (``ModelSpec.fingerprint``) beside the vectors, one per model
+name, and a command whose folder no longer matches is refused, naming the
+fix. Models of pip packages and hub ids keep their name as their identity.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kbsearch.errors import KbError
+from kbsearch.kb.reading import stored_model
+from kbsearch.models import ModelSpec, load_models, resolve_model
+from kbsearch.settings import settings
+from kbsearch.store import Store
+from kbsearch.store.sql import read_meta, write_meta
+from kbsearch.store.writer import transaction
+
+DEFAULT_INDEX = Path("index")
+available_models = load_models  # every model models.txt names, the default first
+
+
+def index_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """--index, else $KBSEARCH_INDEX, else ./index."""
+    return Path(explicit) if explicit else settings().index or DEFAULT_INDEX
+
+
+def index_model(index: str | os.PathLike[str] | None = None) -> str | None:
+    """The model the index was built with; None when there is no index (or it is empty)."""
+    return stored_model(index_dir(index))
+
+
+def spec_for_index(root: Path, name: str | None) -> ModelSpec:
+    """``name``, else $KBSEARCH_MODEL, else the index's own model when models.txt
+    names it, else models.txt's default (which an index of another model refuses,
+    naming the fix)."""
+    if name or settings().model:
+        return resolve_model(name)
+    specs = load_models()
+    built = stored_model(root)
+    return next((spec for spec in specs if spec.name == built), specs[0])
+
+
+def _key(model: str) -> str:
+    return f"fingerprint:{model}"
+
+
+def changed_weights(store: Store, spec: ModelSpec | None) -> KbError | None:
+    """The error a command gets when ``spec``'s folder changed since the index
+    stored its vectors; None when it did not, or the index keeps no fingerprint."""
+    if spec is None:
+        return None
+    kept = read_meta(store.db, _key(spec.name))
+    if kept is None:
+        return None
+    now = spec.fingerprint()
+    if now is None or now == kept:
+        return None
+    return KbError(
+        f"the model folder {spec.folder} of {spec.name!r} changed since the index at {store.root} "
+        f"embedded its texts with it: the stored {spec.name!r} vectors are of the old weights",
+        hint=f"run 'kbsearch reindex --model {spec.name} --force' to embed every text again with the folder "
+        f"as it is now, or give the new weights a new NAME in models.txt and run 'kbsearch reindex --model NAME'",
+    )
+
+
+def require_same_weights(store: Store, *specs: ModelSpec | None) -> None:
+    for spec in specs:
+        if (problem := changed_weights(store, spec)) is not None:
+            raise problem
+
+
+def record_weights(store: Store, *specs: ModelSpec | None) -> None:
+    """Keep the fingerprint of each folder model whose vectors the index now holds
+    (after an ingest or a reindex, under the writer lock)."""
+    wanted = {}
+    for spec in specs:
+        now = spec.fingerprint() if spec is not None else None
+        if spec is not None and now is not None and read_meta(store.db, _key(spec.name)) != now:
+            wanted[_key(spec.name)] = now
+    if wanted and store.count():
+        with transaction(store) as db:
+            for key, value in wanted.items():
+                write_meta(db, key, value)
