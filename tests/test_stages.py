@@ -188,3 +188,20 @@ def test_a_passage_tells_a_claims_stage_only_when_it_says_that_stage_or_a_later_
     assert told("更正：加速 2.3 倍（此前报告为 3.1 倍）", "SpecPipe 加速倍数更正：3.1 倍应为 2.3 倍")
     assert not told("更正：加速 2.3 倍", "加速 3.1 倍")
     assert told("The method halves the cache", "anything at all")  # a claim of no stage
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Tidewater 的 vLLM 集成正在评审中", "向上游提交的集成仍在审核", "连接器目前审核中", "该功能正在评审"],
+)
+def test_plain_chinese_review_without_a_pr_is_the_review_stage(text: str) -> None:
+    """Probe 18: jay's "vLLM 集成正在评审中" read as no stage, so spark's "under review"
+    the same day passed as an update (unstated → review)."""
+    said = stage_said(text)
+    assert said is not None and said.stage is Stage.REVIEW
+    assert moved_on("The vLLM integration is under review", text) is None
+
+
+@pytest.mark.parametrize("text", ["论文探讨了在学术同行评审中使用大模型", "在安全审核中发现越狱提示"])
+def test_peer_review_and_moderation_are_no_review_stage(text: str) -> None:
+    assert stage_said(text) is None

@@ -83,6 +83,10 @@ _CHINESE: dict[Stage, list[str]] = {
     Stage.REVIEW: [
         # "正在 review": a pull request's review, in the English word Chinese digests keep for it.
         r"review ?中|(?:正在|仍在|还在|尚在) ?review|(?:PR|合并请求)[^，。；,.;]{0,10}(?:审核|评审|审查)中",
+        # Plain 评审中 / 正在评审 / 审核中 / 正在审核 without a PR ("vLLM 集成正在评审中"): the
+        # review stage, as "under review" is (probe 18 read it unstated and passed a repeat as
+        # an update). Not 审查 (an audit), 评审 as a noun (评审意见), nor moderation (内容审核中).
+        r"(?<!同行)评审中|(?<![容全工])审核中|(?:正在|仍在|还在|尚在|处于)(?:评审|审核)",
         r"待合入|待合并|测试版(?!本)|预览版|公测",
     ],
     Stage.MERGED: [
