@@ -16,7 +16,7 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
-from kbsearch.dedupe.named_systems import Named, cited_names, systems_only, versioned_names
+from kbsearch.dedupe.named_systems import Named, cited_names, hyphenated_words, systems_only, versioned_names
 from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
     places_differ,
@@ -137,7 +137,8 @@ class Embedded:
         # A hyphenated name is the system its title names, not the acronym in it (MCP of MCP-Bench).
         title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
-        return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems)
+        written = hyphenated_words(self._text_and_claims) - self._only_cited_names
+        return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems, written)
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different

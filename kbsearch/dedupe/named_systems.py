@@ -25,8 +25,16 @@ from dataclasses import dataclass
 
 from kbsearch.text.anchors import EARLIER_DAY_NOTE
 
-# Not an arXiv id after a word ("About 2609.40001" names no product About).
-_VERSIONED = re.compile(r"\b([A-Z][a-z]{2,}[A-Za-z]*)\s+v?(?!\d{4}\.\d{4,5}\b)\d+(?:\.\d+)+\b")
+# Not an arXiv id after a word ("About 2609.40001" names no product About). A hyphenated
+# word is named whole (Kestrel-Serve v2.0 is kestrel-serve, vLLM-Omni 0.2 is vllm-omni), as
+# ``features.latin_names`` reads hyphenated names: probe 18 read "Serve" out of "Kestrel-Serve
+# v2.0", a name its English twin (no version) never mentions, and stored the repeat as NEW.
+_HYPHENATED = r"(?:[A-Za-z0-9]+-)*"
+_VERSIONED = re.compile(
+    rf"(?<![A-Za-z0-9\-])({_HYPHENATED}[A-Z][a-z]{{2,}}[A-Za-z]*)\s+v?(?!\d{{4}}\.\d{{4,5}}\b)\d+(?:\.\d+)+\b"
+)
+# The same hyphenated word written without its version ("Kestrel-Serve adds …"): a mention.
+_WRITTEN = re.compile(r"(?<![A-Za-z0-9\-])((?:[A-Za-z0-9]+-)+[A-Z][a-z]{2,}[A-Za-z]*)(?![A-Za-z0-9\-])")
 _NOT_PRODUCTS = frozenset(
     {"version", "release", "section", "figure", "table", "chapter", "step", "phase", "stage", "level", "appendix"}
     | {"part", "round", "rule", "equation", "apache", "the", "and", "with", "from", "since", "until"}
@@ -91,6 +99,12 @@ def versioned_names(text: str) -> set[str]:
     return {m.group(1).lower() for m in _VERSIONED.finditer(text)} - _NOT_PRODUCTS
 
 
+def hyphenated_words(text: str) -> frozenset[str]:
+    """The hyphenated words ending in a capitalised word (Kestrel-Serve), lower-cased: the
+    shape of a versioned name, so a record writing one without its version mentions it."""
+    return frozenset(m.group(1).lower() for m in _WRITTEN.finditer(text))
+
+
 @dataclass(frozen=True)
 class Named:
     """The coined names a record carries, as the rule reads them."""
@@ -105,6 +119,13 @@ class Named:
     """Names only cited (an earlier day's anchor note, a comparison), left out of ``every``."""
     title_every: frozenset[str] = frozenset()
     """Every coined name of the title, rare or not (vLLM, NVIDIA)."""
+    written: frozenset[str] = frozenset()
+    """Hyphenated words written without a version (``hyphenated_words``): mentions only."""
+
+    @property
+    def mentioned(self) -> frozenset[str]:
+        """What the record mentions: its names, and its hyphenated words however written."""
+        return self.every | self.written
 
 
 def names_differ(item: Named, known: Named) -> str | None:
@@ -112,11 +133,11 @@ def names_differ(item: Named, known: Named) -> str | None:
 
     Either title may carry the name: an item titled for its technique
     ("用极坐标量化压缩 KV Cache") names its system (PolarKV) only in its text."""
-    if item.title & known.every or known.title & item.every:
+    if item.title & known.mentioned or known.title & item.mentioned:
         # One names what the other's title names: the same system, unless the shared name
         # is only the vendor's and each title names a system the other never mentions
         # (NVIDIA Dynamo against an NVIDIA TensorRT-LLM guide).
-        unmentioned = (item.title - known.every, known.title - item.every)
+        unmentioned = (item.title - known.mentioned, known.title - item.mentioned)
         if not all(unmentioned):
             return None
         return f"each title names what the other never mentions ({' / '.join(map(_listed, unmentioned))})"
@@ -129,7 +150,7 @@ def names_differ(item: Named, known: Named) -> str | None:
         theirs = f" / {', '.join(sorted(known.title))}" if known.title else ""
         reason = f"a title names what the other record never mentions ({', '.join(sorted(item.title))}{theirs})"
         return reason + _only_cited(item, known)
-    ours = sorted(n for n in item.every - known.every if item.is_rare(n)) if known.title else []
+    ours = sorted(n for n in item.every - known.mentioned if item.is_rare(n)) if known.title else []
     if ours:
         return (
             f"one title names {', '.join(sorted(known.title))}, never mentioned in the other record, "

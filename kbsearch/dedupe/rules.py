@@ -318,7 +318,7 @@ def _story_beside_paper(item: tuple[Record, Named], known: tuple[Record, Named])
     for (story, told), (paper, named) in ((item, known), (known, item)):
         if story.kind is Kind.paper_card or story.arxiv_ids or story.cited_ids or told.title:
             continue
-        if (paper.kind is Kind.paper_card or paper.arxiv_ids) and named.title and not named.title & told.every:
+        if (paper.kind is Kind.paper_card or paper.arxiv_ids) and named.title and not named.title & told.mentioned:
             return f"the paper's title names {', '.join(sorted(named.title))}, which the story never mentions"
     return None
 
