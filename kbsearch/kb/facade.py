@@ -42,8 +42,7 @@ if TYPE_CHECKING:
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
 
-Judged = tuple[int, "Callable[[], CheckResult]"]
-"""The generation a check read, and how to check again: an accept judges again if it moved."""
+Judged = tuple[int, "Callable[[], CheckResult]"]  # the generation a check read, how to check again
 
 
 class KnowledgeBase:
