@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import fake_config
+from support.forms import forced_forms
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
-from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.related import explain
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -26,22 +25,6 @@ from kbsearch.store import ChangeSet, Store
 FIRST = "PloverPrism schedules collectives around stragglers; 1.3x faster all-reduce on 64 GPUs."
 UPDATE = "PloverPrism update: it now runs on B200 and ships an SGLang backend."
 OTHER = "A scheduler update: it now runs on newer GPUs and ships another serving backend."
-
-
-def _forms() -> DedupeConfig:
-    """The summary form says "different", the key-point form "same", whatever either reads."""
-    config = fake_config()
-    summary = config.same_item.model_copy(update={"bias": -40.0})
-    key_points = summary.model_copy(
-        update={
-            "features": [*summary.features, "claims_covered", "claims_back"],
-            "weights": [*summary.weights, 0.0, 0.0],
-            "means": [*summary.means, 0.0, 0.0],
-            "scales": [*summary.scales, 1.0, 1.0],
-            "bias": 40.0,
-        }
-    )
-    return config.model_copy(update={"same_item": summary, "claims_same_item": key_points})
 
 
 def _item(rid: str, day: str, title: str, text: str, claims: list[str]) -> Record:
@@ -69,7 +52,7 @@ def _records() -> list[Record]:
 
 def test_an_update_sharing_a_rare_name_is_clustered_as_check_reads_it(tmp_path: Path) -> None:
     store = _store(tmp_path, _records())
-    result = audit(store, "fake", _forms())
+    result = audit(store, "fake", forced_forms(summary_same=False))
     clusters = {c.first_seen.id: [(m.id, m.reason) for m in c.repeats] for c in result.clusters}
     # Read by its key points (the key-point form's threshold), and only the pair sharing the
     # rare name: lin's update names no system, and is left to the summary form.
@@ -78,8 +61,8 @@ def test_an_update_sharing_a_rare_name_is_clustered_as_check_reads_it(tmp_path: 
 
 def test_explain_says_nothing_of_audit_reading_such_a_pair_otherwise(tmp_path: Path) -> None:
     store = _store(tmp_path, _records())
-    told = explain(store, "tom/2026-11-01#4", "jay/2026-10-15#2", _forms())
+    told = explain(store, "tom/2026-11-01#4", "jay/2026-10-15#2", forced_forms(summary_same=False))
     assert told.match.same_item and told.match.form == "key points"
     assert not any("audit" in note for note in told.notes)
-    apart = explain(store, "lin/2026-11-02#1", "jay/2026-10-15#2", _forms())
+    apart = explain(store, "lin/2026-11-02#1", "jay/2026-10-15#2", forced_forms(summary_same=False))
     assert apart.match.same_item and any("audit judges" in note for note in apart.notes)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import FAKE_DEDUPE, fake_config
 from filelock import FileLock
+from support.forms import forced_forms
 
 from fake_encoder import FakeEncoder
 from kbsearch.cli import main
@@ -233,18 +234,7 @@ def test_explain_says_when_audit_reading_the_whole_texts_alone_decides_otherwise
     ]  # fmt: skip
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    config = fake_config()
-    summary = config.same_item.model_copy(update={"bias": 40.0})  # says "same" whatever it reads
-    key_points = summary.model_copy(
-        update={
-            "features": [*summary.features, "claims_covered", "claims_back"],
-            "weights": [*summary.weights, 0.0, 0.0],
-            "means": [*summary.means, 0.0, 0.0],
-            "scales": [*summary.scales, 1.0, 1.0],
-            "bias": -40.0,  # says "different"
-        }
-    )
-    forced = config.model_copy(update={"same_item": summary, "claims_same_item": key_points})
+    config, forced = fake_config(), forced_forms(summary_same=True)
     with KnowledgeBase(tmp_path / "idx", ModelSpec(name="fake", source="python:fake_encoder:make"), create=True,
                        encoder=FakeEncoder()) as kb:  # fmt: skip
         kb.ingest([source])
