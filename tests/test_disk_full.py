@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -36,13 +35,17 @@ def test_a_file_size_limit_is_named_with_what_to_do(fake_models: Path, tmp_path:
     largest = max(p.stat().st_size for p in index.iterdir())
     limit = largest + 64 * 1024
 
-    def limited() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
-
+    # The limit is set by the child itself, not by a preexec_fn: after another test loaded grpc
+    # (pymilvus) into this process, its fork handlers aborted the forked child before exec.
+    limited = (
+        "import resource, runpy, sys; "
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, resource.getrlimit(resource.RLIMIT_FSIZE)[1])); "
+        "sys.argv = ['kbsearch', *sys.argv[1:]]; runpy.run_module('kbsearch', run_name='__main__')"
+    )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
     big = rows(tmp_path / "big.jsonl", 1500, 60)
-    argv = [sys.executable, "-m", "kbsearch", "ingest", str(big), "--index", str(index)]
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, preexec_fn=limited, timeout=300)
+    argv = [sys.executable, "-c", limited, "ingest", str(big), "--index", str(index)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert done.returncode == 2, done.stderr
     said = done.stderr.strip()
     assert len(said.splitlines()) == 1, said
