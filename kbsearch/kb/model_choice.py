@@ -49,7 +49,10 @@ def spec_for_index(root: Path, name: str | None) -> ModelSpec:
     if name or settings().model:
         return resolve_model(name)
     specs = load_models()
-    built = stored_model(root)
+    try:
+        built = stored_model(root)
+    except KbError:  # unfinished (a first ingest running now) or unusable: the open under the lock says so
+        built = None
     return next((spec for spec in specs if spec.name == built), specs[0])
 
 
