@@ -141,3 +141,21 @@ def test_a_pairs_file_without_its_header_is_refused_before_any_model_loads(
     write_jsonl(bare / "dateless.jsonl", [{"id": "x", "text": "t", "item": "i", "role": "known"}])
     code, _, err = run(capsys, "calibrate", str(bare / "pairs.tsv"), str(bare / "dateless.jsonl"))
     assert code == 2 and "dateless.jsonl:1" in err and "docs/dedupe.md" in err
+
+
+def test_doctor_names_a_config_check_would_refuse_and_not_a_model_with_none(
+    bare: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Probe 17: doctor said healthy while check refused the model's half-fitted config."""
+    from kbsearch.kb import examine
+
+    assert examine(bare / "idx").healthy  # no config at all: search and ingest need none
+    out = bare / "pairs-only.json"
+    assert run(capsys, "calibrate", str(bare / "pairs.tsv"), "--out", str(out))[0] == 0
+    models = bare / "models-fitted.txt"
+    models.write_text(f"bare  python:fake_encoder:make dim=64 dedupe={out}\n", encoding="utf-8")
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    report = examine(bare / "idx")
+    problem = next(f for f in report.findings if f.check == "models")
+    assert not report.healthy and not problem.ok
+    assert "same_item decision was never fitted" in problem.message and "calibrate STREAM.jsonl" in (problem.fix or "")

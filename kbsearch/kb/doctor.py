@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
+from kbsearch.dedupe.config import CHECK_NEEDS, config_for, unfitted
 from kbsearch.errors import KbError
 from kbsearch.kb.model_choice import require_same_weights, spec_for_index
-from kbsearch.models import models_file, resolve_judge
+from kbsearch.models import ModelSpec, models_file, resolve_judge
 from kbsearch.records import PASSAGES_VERSION, text_hash
 from kbsearch.runtime.server_entry import SERVER_FILE, read_entry
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME, Store, checkup, require_models
@@ -249,12 +250,25 @@ def _models(store: Store, model: str | None) -> Finding:
         judge = resolve_judge(spec)  # a judge the file does not list stops every command
         require_models(store, spec.name, spec.judge)
         require_same_weights(store, spec, judge)  # a folder rewritten under the same name
+        require_fitted(spec)
     except KbError as err:
         where = f"{err.path}:{err.line}: " if err.line else f"{err.path}: " if err.path else ""
         return Finding(check="models", ok=False, message=where + err.message, fix=err.hint)
     judged = f" judged by {spec.judge!r}" if spec.judge else " without a judge"
     message = f"{spec.name!r}{judged} ({models_file()}) is what the index was built with"
     return Finding(check="models", ok=True, message=message if store.count() else f"{spec.name!r}: the index is empty")
+
+
+def require_fitted(spec: ModelSpec) -> None:
+    """The error check gives for a dedupe config calibrate left a decision unfitted in (probe
+    17: doctor said healthy, check refused it). A model with no config at all is no fault of
+    the index: search and ingest need none, and check says how to make one."""
+    try:
+        config = config_for(spec)
+    except KbError:
+        return
+    if set(unfitted(config)) & set(CHECK_NEEDS):
+        config_for(spec, needs=CHECK_NEEDS)
 
 
 def _cache(store: Store) -> list[Finding]:
