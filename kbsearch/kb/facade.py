@@ -19,7 +19,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.errors import KbError
 from kbsearch.kb.first_accept import first_accept, store_accepted
-from kbsearch.kb.model_choice import index_dir, record_weights, require_same_weights, spec_for_index
+from kbsearch.kb.model_choice import embed_again, index_dir, record_weights, require_same_weights, spec_for_index
 from kbsearch.kb.reading import find_record, listing, stats, unknown_filters
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock, require_same_index
 from kbsearch.limits import active_limits
@@ -196,17 +196,17 @@ class KnowledgeBase:
         from kbsearch.ingest import reindex_store  # force: embed every text again (a folder's new weights)
 
         with self.writing(on_wait) as store:
-            require_same_weights(store, *(() if force else (self.spec, self.judge_spec)))
+            again, kept = embed_again(store, self.spec, self.judge_spec, force=force)
             report = reindex_store(
                 store,
                 model=self.spec.name,
                 load_encoder=lambda: self.encoder,
                 judge=self._judging(),
                 progress=progress,
-                force=force,
+                again=again,
             )
             record_weights(store, self.spec, self.judge_spec)
-            return report
+            return report.model_copy(update={"again": again, "kept": kept})
 
     def check(
         self,

@@ -60,9 +60,10 @@ def _key(model: str) -> str:
     return f"fingerprint:{model}"
 
 
-def changed_weights(store: Store, spec: ModelSpec | None) -> KbError | None:
+def changed_weights(store: Store, spec: ModelSpec | None, owner: ModelSpec | None = None) -> KbError | None:
     """The error a command gets when ``spec``'s folder changed since the index
-    stored its vectors; None when it did not, or the index keeps no fingerprint."""
+    stored its vectors; None when it did not, or the index keeps no fingerprint.
+    ``owner``: the model whose judge ``spec`` is (its reindex is the index's model's)."""
     if spec is None:
         return None
     kept = read_meta(store.db, _key(spec.name))
@@ -71,18 +72,37 @@ def changed_weights(store: Store, spec: ModelSpec | None) -> KbError | None:
     now = spec.fingerprint()
     if now is None or now == kept:
         return None
+    model = owner.name if owner is not None else spec.name
+    role = f"judge {spec.name!r} of {model!r}" if owner is not None else repr(spec.name)
     return KbError(
-        f"the model folder {spec.folder} of {spec.name!r} changed since the index at {store.root} "
+        f"the model folder {spec.folder} of {role} changed since the index at {store.root} "
         f"embedded its texts with it: the stored {spec.name!r} vectors are of the old weights",
-        hint=f"run 'kbsearch reindex --model {spec.name} --force' to embed every text again with the folder "
-        f"as it is now, or give the new weights a new NAME in models.txt and run 'kbsearch reindex --model NAME'",
+        hint=f"run 'kbsearch reindex --model {model} --force' to embed every text again with the folder "
+        f"as it is now (only the models whose folder changed), or give the new weights a new NAME in "
+        f"models.txt and run 'kbsearch reindex --model NAME'",
     )
 
 
-def require_same_weights(store: Store, *specs: ModelSpec | None) -> None:
-    for spec in specs:
-        if (problem := changed_weights(store, spec)) is not None:
+def require_same_weights(store: Store, spec: ModelSpec, judge: ModelSpec | None = None) -> None:
+    for problem in (changed_weights(store, spec), changed_weights(store, judge, spec)):
+        if problem is not None:
             raise problem
+
+
+def embed_again(store: Store, spec: ModelSpec, judge: ModelSpec | None, *, force: bool) -> tuple[list[str], list[str]]:
+    """What ``reindex --force`` embeds every text again with, and whose vectors it keeps:
+    the models whose folder changed since the index stored their vectors (their
+    fingerprints, one per model name, tell them apart); when none is known to have
+    changed (no folder, or no fingerprint kept), every model, as nothing tells them
+    apart. Without ``force``, nothing, and a changed folder is refused."""
+    if not force:
+        require_same_weights(store, spec, judge)
+        return [], []
+    models = [m for m in (spec, judge) if m is not None]
+    changed = [m.name for m in models if changed_weights(store, m) is not None]
+    if not changed:
+        return [m.name for m in models], []
+    return changed, [m.name for m in models if m.name not in changed]
 
 
 def record_weights(store: Store, *specs: ModelSpec | None) -> None:

@@ -88,7 +88,19 @@ def reindex_text(report: ReindexReport) -> str:
         + f": {counted(report.embedded, 'text')} embedded"
         + (f", {report.judge_embedded} by the judge" if report.judge else "")
         + f" in {report.seconds:.2f}s"
+        + _again(report)
     )
+
+
+def _again(report: ReindexReport) -> str:
+    """What ``--force`` embedded every text again with, and whose vectors it kept."""
+    if not report.again:
+        return ""
+    again = " and ".join(report.again)
+    if not report.kept:
+        return f"; --force: every text embedded again with {again}"
+    kept = " and ".join(report.kept)
+    return f"; --force: every text embedded again with {again} (its folder changed), {kept}'s vectors kept (unchanged)"
 
 
 def models_text(specs: list[ModelSpec], active: str | None) -> str:
