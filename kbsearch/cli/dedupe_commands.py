@@ -37,9 +37,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     remote = check_remotely(args, stdin_text, named)
     if remote is not None:
         return remote
-    from kbsearch.embed.preload import start_loading_judge
-
-    start_loading_judge(args.model)  # on another core, while the rest of kbsearch is imported
+    preload_judge(args)  # on another core, while the rest of kbsearch is imported
     kb = open_kb(args)
     with timings.phase("config"):  # read and validated, with the imports that takes
         config = kb.dedupe_config(args.config)
@@ -55,6 +53,32 @@ def cmd_check(args: argparse.Namespace) -> int:
     emit(args, result, render.check_text)
     print_check_warnings(args, result)
     return result.exit_code
+
+
+def preload_judge(args: argparse.Namespace) -> None:
+    """Start loading the judge of the model the check will use: ``--model``, else
+    $KBSEARCH_MODEL, else the index's own (as ``spec_for_index`` picks it; models.txt's
+    first line's judge is no concern of an index built by another model). The index's
+    model is read from its database with sqlite3 alone: the store's imports are what
+    the preload overlaps. An index that cannot be read preloads nothing (the check says why)."""
+    import sqlite3
+    from contextlib import closing
+    from pathlib import Path
+
+    from kbsearch.embed.preload import start_loading_judge
+    from kbsearch.settings import settings
+
+    model = args.model or settings().model
+    if model is None:
+        database = (Path(args.index) if args.index else settings().index or Path("index")) / "kb.sqlite"
+        try:  # no index yet (or one a first ingest is still building): the default model, as spec_for_index
+            if database.is_file() and database.stat().st_size:
+                with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as db:
+                    row = db.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()
+                    model = row[0] if row else None
+        except (OSError, sqlite3.Error):
+            return
+    start_loading_judge(model)  # a model models.txt lacks: none (the check refuses the index)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
