@@ -159,3 +159,24 @@ def test_doctor_names_a_config_check_would_refuse_and_not_a_model_with_none(
     problem = next(f for f in report.findings if f.check == "models")
     assert not report.healthy and not problem.ok
     assert "same_item decision was never fitted" in problem.message and "calibrate STREAM.jsonl" in (problem.fix or "")
+
+
+def test_doctor_says_a_model_has_no_dedupe_config_and_how_check_gets_one(
+    bare: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """doctor's models line said the same for a model with no config (check, audit, similar
+    and explain refuse it) as for one with a config: now it says which, and the fix for check."""
+    code, out, _ = run(capsys, "doctor", "--index", str(bare / "idx"))
+    assert code == 0 and "no dedupe config: search and ingest need none (a search-only model)" in out
+    assert "check, audit, similar and explain refuse this model" in out
+    assert "fix: for check: fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv" in out and "dedupe=FILE" in out
+    models = bare / "models-own.txt"
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    models.write_text(f"bare  python:fake_encoder:make dim=64 dedupe={FAKE_DEDUPE}\n", encoding="utf-8")
+    code, out, _ = run(capsys, "doctor", "--index", str(bare / "idx"))
+    assert code == 0 and f"dedupe config {FAKE_DEDUPE} (check and audit read it)" in out and "for check" not in out
+    broken = bare / "broken.json"
+    broken.write_text("{", encoding="utf-8")  # a line naming a config check cannot read: a problem
+    models.write_text(f"bare  python:fake_encoder:make dim=64 dedupe={broken}\n", encoding="utf-8")
+    code, out, _ = run(capsys, "doctor", "--index", str(bare / "idx"))
+    assert code == 2 and "PROBLEM  models: " in out and "bad dedupe config" in out

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-from kbsearch.dedupe.config import CHECK_NEEDS, config_for, unfitted
+from kbsearch.dedupe.config import CHECK_NEEDS, config_for, shipped_config_path
 from kbsearch.errors import KbError
 from kbsearch.kb.model_choice import require_same_weights, spec_for_index
 from kbsearch.models import ModelSpec, models_file, resolve_judge
@@ -244,31 +244,41 @@ def _judge(store: Store) -> list[Finding]:
 def _models(store: Store, model: str | None) -> Finding:
     """Whether the model and judge a command would use are the index's own: the
     very check ``check``, ``ingest`` and ``audit`` make (``require_models``), so
-    doctor never calls healthy an index they all refuse."""
+    doctor never calls healthy an index they all refuse; and whether the model
+    has the dedupe config ``check`` reads."""
     try:
         spec = spec_for_index(store.root, model)  # as every command picks it: --model, else the index's own
         judge = resolve_judge(spec)  # a judge the file does not list stops every command
         require_models(store, spec.name, spec.judge)
         require_same_weights(store, spec, judge)  # a folder rewritten under the same name
-        require_fitted(spec)
+        dedupe, fix = dedupe_state(spec)
     except KbError as err:
         where = f"{err.path}:{err.line}: " if err.line else f"{err.path}: " if err.path else ""
         return Finding(check="models", ok=False, message=where + err.message, fix=err.hint)
     judged = f" judged by {spec.judge!r}" if spec.judge else " without a judge"
     message = f"{spec.name!r}{judged} ({models_file()}) is what the index was built with"
-    return Finding(check="models", ok=True, message=message if store.count() else f"{spec.name!r}: the index is empty")
+    message = message if store.count() else f"{spec.name!r}: the index is empty"
+    return Finding(check="models", ok=True, message=f"{message}; {dedupe}", fix=fix)
 
 
-def require_fitted(spec: ModelSpec) -> None:
-    """The error check gives for a dedupe config calibrate left a decision unfitted in (probe
-    17: doctor said healthy, check refused it). A model with no config at all is no fault of
-    the index: search and ingest need none, and check says how to make one."""
-    try:
-        config = config_for(spec)
-    except KbError:
-        return
-    if set(unfitted(config)) & set(CHECK_NEEDS):
-        config_for(spec, needs=CHECK_NEEDS)
+def dedupe_state(spec: ModelSpec) -> tuple[str, str | None]:
+    """What doctor says of the model's dedupe config, and the fix when check needs one.
+    A model with none is no fault of the index (search and ingest need none: a
+    search-only model), but check, audit, similar and explain refuse it, so the line
+    says so and how to fit one. A config check would refuse (unreadable, fitted for
+    another model or judge, a decision calibrate never fitted; probe 17) raises it."""
+    if spec.dedupe is None and not shipped_config_path(spec.name, spec.judge).is_file():
+        try:
+            config_for(spec)  # kbsearch ships none: its error carries the fix
+        except KbError as err:
+            return (
+                "no dedupe config: search and ingest need none (a search-only model), but check, audit, "
+                "similar and explain refuse this model until it has one",
+                f"for check: {err.hint}" if err.hint else None,
+            )
+    config_for(spec, needs=CHECK_NEEDS)
+    own = spec.dedupe or shipped_config_path(spec.name, spec.judge).name
+    return f"dedupe config {own} (check and audit read it)", None
 
 
 def _cache(store: Store) -> list[Finding]:
