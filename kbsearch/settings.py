@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     """A running ``kbsearch serve --http`` (its URL) that ``search``, ``check``,
     ``show``, ``similar``, ``explain``, ``list`` and ``stats`` ask instead of
     opening the index themselves (else they run locally)."""
+    server_wait: float | None = Field(default=None, gt=0)
+    """Seconds a command waits for a server's answer to a request it took (else 120: twice a
+    server's default ``--budget``, which bounds every request it answers, waiting included)."""
     token: str | None = None
     """The bearer token for ``server``: the content of ``serve-read.token`` (or
     ``serve-write.token`` to accept) from the server's index folder."""
@@ -83,10 +86,10 @@ class Settings(BaseSettings):
     (``--vectors milvus://HOST:PORT``): ``user:password``, or an API key.
     Read when the collection is opened; never stored in the index."""
 
-    @field_validator("lock_timeout")
+    @field_validator("lock_timeout", "server_wait")
     @classmethod
-    def _a_number(cls, value: float) -> float:
-        if math.isnan(value):  # inf is fine: wait as long as it takes
+    def _a_number(cls, value: float | None) -> float | None:
+        if value is not None and math.isnan(value):  # inf is fine: wait as long as it takes
             raise ValueError("not a number")
         return value
 
@@ -111,6 +114,7 @@ ALLOWED = {
     "timings": "1 to print phase times, 0 not to",
     "traceback": "1 to print the traceback of an internal error, 0 not to",
     "server": "a URL such as http://127.0.0.1:8765",
+    "server_wait": "a number of seconds, more than 0 (e.g. 300)",
     "token": "the content of a serve-read.token or serve-write.token file",
     "milvus_token": "a Milvus token: user:password, or an API key",
 }

@@ -29,7 +29,7 @@ from kbsearch.cli import main
 def index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("KBSEARCH_SERVER", raising=False)
     monkeypatch.delenv("KBSEARCH_TOKEN", raising=False)
-    monkeypatch.setattr(client, "TIMEOUT", 8.0)  # the old code's wait, cut short: it fails, not hangs
+    monkeypatch.setattr(client, "TIMEOUT", 8.0)  # the wait, cut short: a test fails, not hangs
     return build_index(tmp_path)
 
 
@@ -137,3 +137,51 @@ def test_an_accept_sent_again_is_a_resubmission_and_changes_nothing(
     again = json.loads(out)
     assert again["items"] and all(item["resubmitted"] for item in again["items"])
     assert sorted(again["unchanged"]) == sorted(again["accepted"])
+
+
+class HangsOnRequests(DropsTheAccept):
+    """Answers /health as a kbsearch server does, then never answers a request (hung mid-way)."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.server.stop.wait(30)  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def hangs() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), HangsOnRequests)
+    server.daemon_threads = True
+    server.stop = threading.Event()  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.stop.set()  # type: ignore[attr-defined]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("found", [False, True])
+def test_a_server_that_answers_health_then_hangs_on_the_request_is_said_to_after_a_bounded_wait(
+    index: Path, hangs: str, found: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It held the command for the whole answer's wait (300 s), then said to start a server that ran."""
+    monkeypatch.setenv("KBSEARCH_SERVER_WAIT", "1")
+    if found:
+        enter(index, hangs)
+    else:
+        monkeypatch.setenv("KBSEARCH_TOKEN", "a-token-of-some-length-0123456789")
+    named = [] if found else ["--server", hangs]
+    code, out, err = run(capsys, "search", "TriAttention", "--index", str(index), *named)
+    assert code == 2 and out == "", err
+    [line] = err.strip().splitlines()
+    assert f"the kbsearch server at {hangs} took the request and sent no answer within 1 s" in line
+    assert "pass --local" in line and "$KBSEARCH_SERVER_WAIT (1 s now)" in line
+    assert ("stop the server (its pid is in the index folder's serve.json)" if found else "restart the server") in line
+    assert "start it with" not in line  # it runs: starting another is no fix
+
+
+def test_the_default_wait_outlasts_a_servers_budget_and_not_five_minutes() -> None:
+    """A request a server takes ends within its --budget (answered, or stopped with a 503): a
+    legitimate one, the largest check its limits allow, is never cut at the default wait."""
+    from kbsearch.serve.options import BUDGET
+
+    assert 2 * BUDGET <= client.TIMEOUT < 300

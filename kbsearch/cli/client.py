@@ -28,8 +28,11 @@ from kbsearch.settings import settings
 
 SERVER_ENV = "KBSEARCH_SERVER"
 TOKEN_ENV = "KBSEARCH_TOKEN"
-TIMEOUT = 300.0
-"""Seconds to wait for an answer: a check of a long briefing, or one queued behind another writer."""
+TIMEOUT = 120.0
+"""Seconds to wait for the answer to a request a server took, unless $KBSEARCH_SERVER_WAIT says:
+twice a server's default ``--budget`` (60 s), within which it answers every request (the largest
+check its input limits allow, or an accept queued behind another writer, included) or stops it
+with a 503. Silence past it is a server that stopped answering (hung, or stopped with SIGSTOP)."""
 
 
 def found_server(index: str | None, given: str | None = None) -> tuple[str, str] | None:
@@ -155,22 +158,29 @@ def call(url: str, operation: str, body: dict[str, Any], bearer: str, *, found: 
     # The server says an error in the CLI's words for it (``serve.words``; the header's
     # name is spelt here: the client imports nothing of the server), as a local run does.
     headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json", "X-Kbsearch-Words": "cli"}
+    wait = settings().server_wait or TIMEOUT
     try:
         answer = httpx.post(
-            f"{url}/api/{operation}", content=payload, headers=headers, timeout=TIMEOUT, verify=_verify(url)
+            f"{url}/api/{operation}",
+            content=payload,
+            headers=headers,
+            timeout=None if wait == float("inf") else wait,
+            verify=_verify(url),
         )
     except httpx.ConnectError as err:
         raise Unreachable(f"cannot reach the kbsearch server at {url}: {err}", hint=_again(found)) from err
     except httpx.TransportError as err:
-        why = f"no answer within {TIMEOUT:.0f} s" if isinstance(err, httpx.TimeoutException) else str(err).rstrip(".")
+        if isinstance(err, httpx.TimeoutException):  # it took the request and went silent: hung, not gone
+            said, again = f"took the request and sent no answer within {wait:g} s", _stuck(found, wait)
+        else:
+            said, again = f"stopped answering mid-way ({str(err).rstrip('.')})", _again(found)
         if operation == "accept" or body.get("accept"):
             raise KbError(
-                f"the kbsearch server at {url} stopped answering mid-way ({why}): the accept may or may not "
-                "have been stored",
-                hint=_again(found) + "; sending the same input again is safe: an accept already stored is a "
+                f"the kbsearch server at {url} {said}: the accept may or may not have been stored",
+                hint=again + "; sending the same input again is safe: an accept already stored is a "
                 "resubmission and changes nothing",
             ) from err
-        raise KbError(f"the kbsearch server at {url} stopped answering mid-way ({why})", hint=_again(found)) from err
+        raise KbError(f"the kbsearch server at {url} {said}", hint=again) from err
     if answer.status_code == 200:
         return answer.text
     raise _refusal(answer.status_code, answer.text, url)
@@ -181,6 +191,17 @@ def _again(found: bool) -> str:
     if found:
         return "the server was found through the index folder's serve.json: run the command again, or pass --local"
     return "start it with 'kbsearch serve --http HOST:PORT', or drop --server and $" + SERVER_ENV
+
+
+def _stuck(found: bool, wait: float) -> str:
+    """What to do when the server took the request and went silent: it is hung, not gone."""
+    if found:
+        instead = (
+            "pass --local to run on the local index, or stop the server (its pid is in the index folder's serve.json)"
+        )
+    else:
+        instead = f"pass --local (or drop --server and ${SERVER_ENV}) to run on a local index, or restart the server"
+    return f"{instead}; ${SERVER_ENV}_WAIT ({wait:g} s now) waits longer, for a server run with a longer --budget"
 
 
 def _refusal(status: int, text: str, url: str) -> KbError:

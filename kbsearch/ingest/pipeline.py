@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 import kbsearch.ingest.ownership as ownership
 import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder
-from kbsearch.errors import KbError, RecordNotFound
+from kbsearch.errors import KbError, NoIncrementsToday, RecordNotFound
 from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
 from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import IdMention, ParsedFile, Record, text_hash
@@ -59,6 +59,8 @@ class IngestReport(BaseModel):
     """Whole texts the judge model embedded in this run (one per new or changed record)."""
     refused: list[FileProblem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    """About an input, no problem: a briefing that says it has 0 increments today (read as a file with no records)."""
     seconds: float = 0.0
     """The run's own work: reading, embedding and writing, without ``waited``."""
     waited: float = 0.0
@@ -347,6 +349,11 @@ def _parse_all(files: list[Path], report: IngestReport) -> list[Input]:
     for path in files:
         try:
             result = open_input(path)
+        except NoIncrementsToday as none:
+            # A day with no news, as check reads it (exit 0): a file yielding no records, so the
+            # records it gave before are kept with a warning, or go with --prune, as for any file.
+            result = ParsedFile(source=none.path or str(path), format="briefing")
+            report.notes.append(f"{result.source}: {none.message}: nothing to ingest")
         except KbError as err:
             message = err.message + (f" ({err.hint})" if err.hint else "")
             report.refused.append(FileProblem(path=str(path), line=err.line, message=message))

@@ -1,8 +1,7 @@
 """The facade the CLI, the TUI and the server share: one knowledge base folder, one model.
 
-Writers hold a file lock on the folder, so two runs never interleave their
-transactions (a second one waits, saying so, for $KBSEARCH_LOCK_TIMEOUT s).
-Readers never take it: each read runs in one SQLite snapshot.
+Writers hold a file lock on the folder, so two runs never interleave their transactions (a second
+one waits, saying so, for $KBSEARCH_LOCK_TIMEOUT s). Readers never take it: each read runs in one snapshot.
 """
 
 from __future__ import annotations
@@ -168,7 +167,8 @@ class KnowledgeBase:
         wanted = parse_vector_store(vectors, self.root) if vectors else None
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
-        store = self.store if Store.exists(self.root) else None
+        if (store := self.store if Store.exists(self.root) else None) is None and not any(p.count for p in parsed):
+            return report  # briefings of a day with no news (report.notes): no index is made for them
         if writable(self.root):  # seconds of loading, done before the writer lock, not while holding it
             if store is not None:
                 self._require_models()  # before any model loads

@@ -35,9 +35,32 @@ def _match_line(match: Match) -> str:
     )
 
 
-def _held(section_id: str, day: object) -> str:
+def held_text(section_id: str, day: object) -> str:
     """A living-doc section that held the item before its first seen record (``flags.held_words``)."""
     return clean(f"held by {section_id.replace('#', ' ', 1)} since {day or 'an unknown day'}", one_line=True)
+
+
+OUTCOME_WORDS = {
+    "stored": "stored as a new record",
+    "replaced": "replaced its own earlier version in place (an edit)",
+    "unchanged": "unchanged: stored so already",
+    "refused": "not stored: the accept was refused",
+}
+"""What an accepting run did with an item (``ItemResult.outcome``), as the CLI and the TUI say it;
+``checked`` (no accept) says nothing."""
+
+
+def item_lines(item: ItemResult) -> list[str]:
+    """How the item was compared (beside its ``outcome``), a line each: the CLI and the TUI say these alike."""
+    lines = []
+    if item.resubmitted:
+        lines.append("this very text is stored under this id already (accepted before); not compared with itself")
+    if item.edited:
+        lines.append("an edit of its own earlier version, no new fact: not a repeat; --accept replaces it in place")
+    if item.as_of:
+        own = ", its own date" if item.as_of == item.date else ""
+        lines.append(f"compared with records dated up to {item.as_of}{own}")
+    return lines
 
 
 def _flag_line(flag: Flag) -> str:
@@ -54,15 +77,11 @@ def item_text(item: ItemResult) -> str:
         lines.append(
             f"   first seen: {who(item.first_seen.instance, item.first_seen.date)} "
             f"{clean(item.first_seen.id, one_line=True)}{own}"
-            + (f", {_held(item.held_in_doc.id, item.held_in_doc.date)}" if item.held_in_doc else "")
+            + (f", {held_text(item.held_in_doc.id, item.held_in_doc.date)}" if item.held_in_doc else "")
         )
-    if item.resubmitted:
-        lines.append("   this very text is stored under this id already (accepted before); not compared with itself")
-    if item.edited:
-        lines.append("   an edit of its own earlier version, no new fact: not a repeat; --accept replaces it in place")
-    if item.as_of:
-        own = ", its own date" if item.as_of == item.date else ""
-        lines.append(f"   compared with records dated up to {item.as_of}{own}")
+    if item.outcome in OUTCOME_WORDS:
+        lines.append(f"   outcome: {OUTCOME_WORDS[item.outcome]}")
+    lines += [f"   {line}" for line in item_lines(item)]
     lines += [f"   note: {clean(note, one_line=True)}" for note in item.notes]
     lines += [_flag_line(f) for f in item.flags]
     if item.matches:
@@ -103,13 +122,10 @@ def check_text(result: CheckResult) -> str:
     )
     if result.warnings:  # the warnings themselves go to stderr (check_warnings), where a gate's log sees them
         summary += f"; {counted(len(result.warnings), 'input warning')} on stderr"
-    edits = sum(item.edited for item in result.items)
-    if edits:
-        one = edits == 1
-        summary += f"; {edits} DUPLICATE{'' if one else 's'} only reword{'s' if one else ''} an own earlier version"
+    if edits := edits_text(result):
+        summary += f"; {edits}"
     if result.accepted:
-        unchanged = len(result.unchanged)
-        done = [f"{edits} edited in place"] * bool(edits) + [f"{unchanged} unchanged"] * bool(unchanged)
+        done = accepted_parts(result)
         summary += f"; accepted {len(result.accepted)}" + (f" ({', '.join(done)})" if done else "")
     if result.created_index:
         summary += f" into a new index at {result.created_index}"
@@ -117,6 +133,23 @@ def check_text(result: CheckResult) -> str:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
     summary += "".join(f"\nnote: {clean(note, one_line=True)}" for note in result.notes)
     return "\n\n".join([*parts, summary])
+
+
+def edits_text(result: CheckResult) -> str | None:
+    """How many DUPLICATEs only reword their own earlier version (edits, which pass), if any."""
+    edits = sum(item.edited for item in result.items)
+    one = edits == 1
+    return (
+        f"{edits} DUPLICATE{'' if one else 's'} only reword{'s' if one else ''} an own earlier version"
+        if edits
+        else None
+    )
+
+
+def accepted_parts(result: CheckResult) -> list[str]:
+    """Of the items accepted, those edited in place and those stored so already, when any."""
+    edits, unchanged = sum(item.edited for item in result.items), len(result.unchanged)
+    return [f"{edits} edited in place"] * bool(edits) + [f"{unchanged} unchanged"] * bool(unchanged)
 
 
 def check_warnings(result: CheckResult) -> list[str]:
@@ -149,7 +182,7 @@ def audit_text(result: AuditResult) -> str:
             f"{clean(first.title, one_line=True)[:70]}"
         )
         if cluster.held_in_doc:
-            lines.append(f"{'':10}{_held(cluster.held_in_doc.id, cluster.held_in_doc.date)}")
+            lines.append(f"{'':10}{held_text(cluster.held_in_doc.id, cluster.held_in_doc.date)}")
         kinds = {m.id: m.kind for m in [first, *cluster.repeats]}
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""

@@ -65,6 +65,7 @@ def ingest_text(report: IngestReport) -> str:
         # The warnings themselves go to stderr (ingest_warnings), as check's do: a cron log sees them.
         + (f"; {counted(len(report.warnings), 'input warning')} on stderr" if report.warnings else "")
     ]
+    lines += [f"note: {clean(n, one_line=True)}" for n in report.notes]
     if report.removed_ids:
         more = report.removed - len(report.removed_ids)
         shown = ", ".join(clean(r, one_line=True) for r in report.removed_ids)

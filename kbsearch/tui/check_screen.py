@@ -20,6 +20,7 @@ from textual.widgets.input import Selection
 from kbsearch.dedupe.results import CheckResult, Verdict
 from kbsearch.kb import KnowledgeBase
 from kbsearch.render import counted
+from kbsearch.render.dedupe import accepted_parts, edits_text
 from kbsearch.tui.confirm_screen import ConfirmScreen
 from kbsearch.tui.file_picker import FilePicker
 from kbsearch.tui.filter_bar import parse_day
@@ -261,12 +262,17 @@ def summary(result: CheckResult) -> Text:
         line.append(f"{count} {value.value}", style=VERDICT_STYLE[value])
     if result.as_of:
         line.append(f"  ·  as of {result.as_of}", style="dim")
+    if edits := edits_text(result):  # the CLI's words, as each item's outcome in the detail pane
+        line.append(f"  ·  {edits}")
     if result.accepted:
         line.append(f"  ·  accepted {len(result.accepted)}", style="bold green")
-        if result.unchanged:
-            line.append(f" ({len(result.unchanged)} unchanged)", style="dim")
+        if done := accepted_parts(result):
+            line.append(f" ({', '.join(done)})", style="dim")
     parts = [line, *(flag_line(flag) for flag in result.flags)]
+    if result.accept_refused:
+        parts.append(join(Text("  not accepted: ", style="bold red"), plain(result.accept_refused)))
     parts += [join(Text("  warning: ", style="yellow"), plain(warning)) for warning in result.warnings]
+    parts += [join(Text("  note: ", style="bold"), plain(note)) for note in result.notes]
     return join(*parts, sep="\n")
 
 

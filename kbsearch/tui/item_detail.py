@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from kbsearch.dedupe.results import ClaimStatus, Flag, FlagKind, ItemResult, Match
 from kbsearch.render import clean
 from kbsearch.render.cells import fit
+from kbsearch.render.dedupe import OUTCOME_WORDS, held_text, item_lines
 from kbsearch.text.polarity import moved_label
 from kbsearch.tui.id_lines import IdStatic
 from kbsearch.tui.literal import join, plain, verdict
@@ -16,6 +17,9 @@ from kbsearch.tui.literal import join, plain, verdict
 
 def _who(instance: str | None, date: object) -> Text:
     return plain(f"{instance or '-'} {date or '-'}", style="cyan")
+
+
+OUTCOME_STYLE = {"stored": "green", "replaced": "green", "unchanged": "", "refused": "bold red"}
 
 
 def flag_line(flag: Flag) -> Text:
@@ -76,9 +80,18 @@ def item_text(item: ItemResult) -> Text:
     ]
     if item.first_seen is not None:
         first = item.first_seen
+        seen = [Text("first seen: ", style="bold"), _who(first.instance, first.date), Text(" "), plain(first.id)]
+        seen += [Text(" (its own earlier version)", style="dim")] * (first.id == item.id)
+        if item.held_in_doc is not None:  # as the CLI says it beside the first seen
+            seen += [Text(", "), plain(held_text(item.held_in_doc.id, item.held_in_doc.date), style="cyan")]
+        lines.append(join(*seen))
+    # What the run did with the item (its outcome) and how it was compared, in the CLI's words.
+    if item.outcome in OUTCOME_WORDS:
         lines.append(
-            join(Text("first seen: ", style="bold"), _who(first.instance, first.date), Text(" "), plain(first.id))
+            join(Text("outcome: ", style="bold"), Text(OUTCOME_WORDS[item.outcome], OUTCOME_STYLE[item.outcome]))
         )
+    lines += [plain(line, style="dim") for line in item_lines(item)]
+    lines += [join(Text("note: ", style="bold"), plain(note)) for note in item.notes]
     lines += [flag_line(flag) for flag in item.flags]
     if item.claims:
         fresh = sum(1 for claim in item.claims if not claim.known)
