@@ -267,6 +267,7 @@ def summary(result: CheckResult) -> Text:
             line.append(f" ({len(result.unchanged)} unchanged)", style="dim")
     parts = [line, *(flag_line(flag) for flag in result.flags)]
     parts += [join(Text("  warning: ", style="yellow"), plain(warning)) for warning in result.warnings]
+    parts += [join(Text("  note: ", style="dim"), plain(note)) for note in result.notes]  # as the CLI's last lines
     return join(*parts, sep="\n")
 
 
