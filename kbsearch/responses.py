@@ -105,6 +105,9 @@ class SearchResponse(BaseModel):
     filters: SearchFilter
     missing_ids: list[str] = Field(default_factory=list)
     """Exact identifiers from the query that no record within the filters carries."""
+    missing_elsewhere: dict[str, list[str]] = Field(default_factory=dict)
+    """For an identifier of ``missing_ids`` that records outside the filters carry:
+    the first of those records' ids (which filter to widen); else absent."""
     unknown_filters: list[UnknownFilter] = Field(default_factory=list)
     """When there are no results: the filter's instance, topic or kinds (when
     none of them has a record) that no stored record has; else empty."""

@@ -64,7 +64,9 @@ def test_an_id_no_record_carries_is_reported(examples: tuple[Store, FakeEncoder]
     assert ranked(examples, "2607.08057").missing_ids == []
     filtered = ranked(examples, "2607.08057 2699.99999", kinds=["increment"], instance="spark")
     assert filtered.missing_ids == ["2607.08057", "2699.99999"]
-    assert render.search_text(filtered).plain.startswith("no record within the filters carries 2607.08057\n")
+    said = render.search_text(filtered).plain.splitlines()
+    assert said[0].startswith("no record within the filters carries 2607.08057 (outside them: ")
+    assert said[1] == "no record within the filters carries 2699.99999"
 
 
 def test_the_json_carries_the_missing_ids(
@@ -77,6 +79,10 @@ def test_the_json_carries_the_missing_ids(
     response = json.loads(capsys.readouterr().out)
     assert response["missing_ids"] == ["2699.99999"]
     assert response["results"][0]["id"] == "card/1093" and response["results"][0]["exact"] == "card"
+    assert main(["search", "2607.17715", "--kind", "increment", "--index", index, "--json"]) == 0
+    filtered = json.loads(capsys.readouterr().out)
+    assert filtered["results"] == [] and filtered["matched"] is None
+    assert filtered["missing_ids"] == ["2607.17715"] and filtered["missing_elsewhere"] == {"2607.17715": ["card/1093"]}
 
 
 def test_the_ids_a_hit_cites_are_set_apart_from_its_own(examples: tuple[Store, FakeEncoder]) -> None:
@@ -95,9 +101,34 @@ def test_an_id_alone_lists_only_the_records_carrying_it(examples: tuple[Store, F
     alone = ranked(examples, "2607.08057")
     assert len(alone.results) == 4 < alone.k
     assert render.search_text(alone).plain.endswith("only the records carrying the id ('='): the query is an id alone)")
-    # Words beside the id, or an id no record carries: the rest follow as before.
+    # Words beside the id: the rest follow as before.
     assert not all(h.matched_ids for h in ranked(examples, "2607.08057 KV cache").results)
-    assert len(ranked(examples, "2612.00001").results) == 10
+
+
+def test_ids_alone_no_record_within_the_filters_carries_find_nothing(examples: tuple[Store, FakeEncoder]) -> None:
+    """Probe 19: `search 2610.13377 --kind doc_section`, the section pruned, said no record within
+    the filters carries it and listed 10 unrelated sections (scores about 0.19). Ids alone ask for
+    their records: none then, and the line names the records outside the filters that carry it."""
+    for mode in SearchMode:
+        filtered = ranked(examples, "2607.08057", mode, kinds=["increment"], instance="spark")
+        assert filtered.results == [] and filtered.missing_ids == ["2607.08057"], mode
+        outside = filtered.missing_elsewhere["2607.08057"]
+        assert len(outside) == 3 and set(outside) < {
+            "card/1416",
+            "tom/2026-09-16-tom-inference-e1prep#1",
+            "doc/inference#§1.3",
+            "jay/2026-09-17-jay-inference-e1prep#1",
+        }
+    line = "no record within the filters carries 2607.08057"
+    line += f" (outside them: {', '.join(outside)}; drop or widen the filters)"
+    assert render.search_text(filtered).plain == f"{line}\nno results for '2607.08057'"
+    assert line in hitview.summary(filtered, 0, timing=False).plain
+    unknown = ranked(examples, "2612.00001")  # no record at all: nothing, and nothing named outside
+    assert unknown.results == [] and unknown.missing_ids == ["2612.00001"] and unknown.missing_elsewhere == {}
+    # Two ids, one carried within the filters: its records alone, the other reported.
+    both = ranked(examples, "2607.08057 2612.00001")
+    assert both.results and all(h.matched_ids == ["2607.08057"] for h in both.results)
+    assert both.missing_ids == ["2612.00001"]
 
 
 def test_the_tui_summary_counts_one_result_in_the_singular(examples: tuple[Store, FakeEncoder]) -> None:

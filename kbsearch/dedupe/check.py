@@ -25,7 +25,7 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.check_day import check_filter
+from kbsearch.dedupe.check_day import check_filter, later_sections_note
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
@@ -101,7 +101,10 @@ class Checker:
             pooled = InputItems(embedded, self.config.candidates)
             results = [self._check_one(item, resubmitted, judged, pooled, n) for n, item in enumerate(embedded)]
         flags = table_flags(self.store, mentions or [], SearchFilter(not_after=self.as_of, exclude_ids=resubmitted))
-        return CheckResult(input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags)
+        later = later_sections_note(self.store, [i.as_of for i in results if i.as_of], self.as_of is not None)
+        return CheckResult(
+            input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags, notes=later
+        )
 
     def _resubmitted(self, items: list[Record]) -> list[str]:
         """Ids of the items stored with the items' very content: this submission, accepted before."""

@@ -57,3 +57,24 @@ def stored_after(store: Store, item: Record, day: dt.date, resubmitted: list[str
     arrived, mine = min(own.values()), set(own.values())
     later = [r for r in store.filter_rowids(SearchFilter(since=day, until=day)) or [] if r > arrived and r not in mine]
     return sorted(head.id for head in store.heads(later, 0).values()) if later else []
+
+
+def later_sections_note(store: Store, days: list[dt.date], given: bool) -> list[str]:
+    """Say how many living-doc sections dated after the check's day (the earliest of
+    ``days``, the items' as-of dates; ``given``: by ``--as-of``) were left out, when any
+    were. A doc's update re-dates every section, the unchanged ones too: re-checking an
+    older briefing after it compared with none of the doc, and a claim the doc held since
+    before the briefing came out NEW, with nothing to tell why (probe 19). One count."""
+    if not days:
+        return []
+    day = min(days)
+    left = store.count(SearchFilter(kinds=[Kind.doc_section], since=day + dt.timedelta(days=1)))
+    if not left:
+        return []
+    why = f"the --as-of date {day}" if given else f"{day}, the item's own date"
+    one = left == 1
+    return [
+        f"{left} living-doc section{'' if one else 's'} dated after {why}, {'was' if one else 'were'} left out "
+        "as evidence (a doc's update re-dates all its sections, unchanged ones too); "
+        "--as-of DATE, the doc's update or later, compares with them"
+    ]

@@ -320,7 +320,7 @@ class KnowledgeBase:
             response = search(self.store, encoder, query, k, flt, mode)
             if not response.results:
                 response.unknown_filters = unknown_filters(self.store, response.filters)
-                if not response.unknown_filters:  # records pass the filters: the query found none of them
+                if not (response.unknown_filters or response.missing_ids):  # the query found none that pass
                     response.matched = self.store.count(response.filters) or None
             return response
 

@@ -77,7 +77,15 @@ def missing_lines(response: SearchResponse) -> list[str]:
     """One line per exact identifier of the query that no record carries,
     so that the results below are not taken for records about it."""
     where = "no record" if response.filters.is_empty() else "no record within the filters"
-    return [f"{where} {_carries(ident)} {clean(ident, one_line=True)}" for ident in response.missing_ids]
+    return [
+        f"{where} {_carries(ident)} {clean(ident, one_line=True)}{_elsewhere(response.missing_elsewhere.get(ident))}"
+        for ident in response.missing_ids
+    ]
+
+
+def _elsewhere(ids: list[str] | None) -> str:
+    """The records outside the filters that carry a missing identifier: widen the filters to see them."""
+    return f" (outside them: {clean(', '.join(ids), one_line=True)}; drop or widen the filters)" if ids else ""
 
 
 def _carries(ident: str) -> str:

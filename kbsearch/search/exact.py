@@ -18,7 +18,8 @@ A query that is a record's id (``card/2004``, ``doc/inference#§1.5``), or the
 start of one id alone as ``kbsearch show`` takes it, lists that record first,
 in the tier ``record``, and alone. An identifier that no record within the
 filters carries is reported, so that a mistyped or unknown id is not silently
-answered with unrelated records; so is a query shaped as a record id (one
+answered with unrelated records, with the first records outside the filters
+that carry it (a ``--kind`` or ``--instance`` hid it: which one to drop); so is a query shaped as a record id (one
 token with a ``/``) whose first part begins stored ids (``card/``, ``tom/``)
 but which is no id nor the start of one.
 
@@ -38,6 +39,9 @@ from kbsearch.responses import Tier
 from kbsearch.store import SearchFilter, Store
 from kbsearch.text.folding import normal_form
 from kbsearch.text.ids import bare_repos, extract_github_repos, extract_urls, github_repo_of, query_arxiv_ids
+
+ELSEWHERE_SHOWN = 3
+"""The records named as carrying a missing identifier outside the filters."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,9 @@ class Pins:
     missing: list[str] = field(default_factory=list)
     """Identifiers from the query that no record within the filter carries,
     and a record id that no record within the filter has."""
+    elsewhere: dict[str, list[str]] = field(default_factory=dict)
+    """For a missing identifier that records outside the filter carry: the first
+    ``ELSEWHERE_SHOWN`` of those records' ids, so the user knows which filter hid it."""
 
     def record(self) -> bool:
         """The query named a record, which is listed alone."""
@@ -118,8 +125,9 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
         seen.update(kept)
         if kept:
             tiers.append((tier, kept))
+    missing, elsewhere = _missing(store, ids.named, flt)
     # An owner/repo token whose owner is an instance (tom/vllm) is the repo its records carry.
-    return Pins(tiers=tiers, missing=_missing(store, ids.named, flt) + (unknown if not referring else []))
+    return Pins(tiers=tiers, missing=missing + (unknown if not referring else []), elsewhere=elsewhere)
 
 
 def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[list[int], list[str]]:
@@ -142,9 +150,17 @@ def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[
     return [], [wanted] if store.ids_with_prefix(wanted.split("/")[0] + "/", 1) else []
 
 
-def _missing(store: Store, named: list[str], flt: SearchFilter) -> list[str]:
-    def carried(ident: str) -> bool:
+def _missing(store: Store, named: list[str], flt: SearchFilter) -> tuple[list[str], dict[str, list[str]]]:
+    """The identifiers no record within ``flt`` carries; and for those that records
+    outside it carry, the ids of the first ``ELSEWHERE_SHOWN`` of them."""
+    missing: list[str] = []
+    elsewhere: dict[str, list[str]] = {}
+    for ident in named:
         rows = store.rowids_with_refs([ident]) if ":" in ident else store.rowids_with_arxiv([ident])
-        return bool(store.restrict(rows, flt))
-
-    return [ident for ident in named if not carried(ident)]
+        if store.restrict(rows, flt):
+            continue
+        missing.append(ident)
+        if rows:
+            heads = store.heads(sorted(rows)[:ELSEWHERE_SHOWN], 0)
+            elsewhere[ident] = [head.id for head in heads.values()]
+    return missing, elsewhere

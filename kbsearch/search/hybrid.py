@@ -126,7 +126,7 @@ def search(
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
         beyond = _leaders_beyond(store, found, terms, vector, flt, fusion, reads, exact)
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, beyond)
-    ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]
+    ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]  # ids alone: theirs or none
     hits = _hits(store, ranked, terms, exact.all(), vector)
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
@@ -136,6 +136,7 @@ def search(
         k=k,
         filters=flt,
         missing_ids=pins.missing,
+        missing_elsewhere=pins.elsewhere,
         results=hits,
         seconds=round(time.perf_counter() - started, 4),
     )
@@ -323,9 +324,11 @@ def _same_item_lift(
 
 def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[Ranked]:
     """Pinned records first, tier by tier, each tier in ranking order; then
-    the rest, unless ``only`` (a query of arXiv ids alone) and some record is
-    pinned: then the pinned records alone. A tier whose scores would fall below a later record's is
-    lifted by the least whole number that keeps every score in rank order."""
+    the rest, unless ``only`` (a query of arXiv ids alone, or a record's id):
+    then the pinned records alone, none when none is (no record within the
+    filters carries the ids: the records nearest to a number are no answer).
+    A tier whose scores would fall below a later record's is lifted by the
+    least whole number that keeps every score in rank order."""
     position = {r.rowid: i for i, r in enumerate(ranked)}
     by_rowid = {r.rowid: r for r in ranked}
     tiers = [
@@ -336,7 +339,7 @@ def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[
         for tier, group in pins.tiers
     ]
     taken = set(pins.rowids())
-    rest = [] if only and tiers else [r for r in ranked if r.rowid not in taken]
+    rest = [] if only else [r for r in ranked if r.rowid not in taken]
     floor = max((r.score for r in rest), default=-math.inf)
     for tier in reversed(tiers):
         lowest = min(r.score for r in tier)
