@@ -12,6 +12,8 @@ from fake_encoder import FakeEncoder
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+pytest_plugins = ["support.serve_fixtures"]
+
 ENV_PREFIX = "KBSEARCH_"
 CACHE_ENV = "KBSEARCH_CACHE"
 NO_FILL = {"KBSEARCH_TOKEN_FILL": "0"}

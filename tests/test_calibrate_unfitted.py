@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FAKE_DEDUPE
+from support.cli import run
 from support.files import write_jsonl
 from test_check import STREAM
 
@@ -43,12 +44,6 @@ def unfitted_in(path: Path) -> list[str]:
     from kbsearch.dedupe.config import unfitted
 
     return unfitted(load_config(path, "bare"))
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_pairs_only_leaves_same_item_unfitted_and_check_and_audit_refuse_it(

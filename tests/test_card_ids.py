@@ -12,19 +12,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.cli import run
 
-from kbsearch.cli import main
 from kbsearch.parse import parse_file
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD_1422 = ROOT / "examples" / "cards" / "card-1422-when2think.md"
 CARD_1450 = Path(__file__).resolve().parent / "fixtures" / "cards" / "card-1450-when2think.md"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:

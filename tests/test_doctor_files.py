@@ -10,18 +10,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.cli import run
 
-from kbsearch.cli import main
 from kbsearch.store import DB_NAME, MANIFEST_NAME, VECTORS_NAME
 
 ROWS = [{"id": f"r{i}", "title": t, "text": f"note {i}: {t}"} for i, t in enumerate(["KV cache 压缩", "TGI 维护模式"])]
 REBUILD = "delete the index folder and ingest the files again"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def files(folder: Path) -> dict[str, tuple[int, str]]:

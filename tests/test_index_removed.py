@@ -12,11 +12,10 @@ it (``store.reopen``; the reads: test_index_rebuilt).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_support import ROWS, AsgiClient, build_index, service_for, write_rows
+from serve_support import ROWS, AsgiClient, build_index, write_rows
 
 from kbsearch.cli import main
 from kbsearch.errors import KbError
@@ -33,13 +32,6 @@ REMOVED = "the index folder was removed while this program had it open; nothing 
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path) -> Path:
     return build_index(tmp_path)
-
-
-@pytest.fixture
-def service(index: Path) -> Iterator[Service]:
-    service = service_for(index, lock_timeout=0.2)
-    yield service
-    service.close()
 
 
 def test_an_accept_into_a_removed_folder_is_refused_and_makes_nothing(index: Path) -> None:

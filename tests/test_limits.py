@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from serve_support import BRIEFING, briefing_with_claims, build_index
 from support.briefings import BRIEFING_FOLDERS
+from support.cli import run
 
-from kbsearch.cli import main
 from kbsearch.errors import TooLarge
 from kbsearch.kb import KnowledgeBase
 from kbsearch.limits import DEFAULT_LIMITS, InputLimits, using
@@ -22,13 +22,6 @@ NAME = "inbox/stephen/2026-09-21-inference-e1prep.md"
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path) -> Path:
     return build_index(tmp_path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def jsonl(items: int, text: str = "KV cache") -> str:

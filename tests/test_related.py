@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import FAKE_DEDUPE, fake_config
 from filelock import FileLock
+from support.cli import run
 from support.forms import forced_forms
 
 from fake_encoder import FakeEncoder
-from kbsearch.cli import main
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.related import load_embedded
@@ -34,12 +34,6 @@ ROWS = [
     {"id": "other", "title": "SGLang suffix decoding", "text": "训练无关的推测解码", "instance": "spark",
      "date": "2026-09-18"},
 ]  # fmt: skip
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

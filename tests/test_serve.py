@@ -30,13 +30,6 @@ def index(fake_models: Path, tmp_path: Path) -> Path:
     return build_index(tmp_path)
 
 
-@pytest.fixture
-def service(index: Path) -> Iterator[Service]:
-    service = service_for(index, lock_timeout=0.2)
-    yield service
-    service.close()
-
-
 def cli_json(*argv: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     capsys.readouterr()
     assert main([*argv, "--json"]) in (0, 1)

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from serve_support import (
     running_server,
     write_rows,
 )
+from support.cli import run
 
 from kbsearch.cli import main
 from kbsearch.serve import listening_socket
@@ -38,20 +38,6 @@ LARGEST_CHECK = BRIEFING.split("## 增量 1")[0] + "".join(
     for n in range(1, 11)
 )
 """10 increments of 50 claims: the largest check the default limits take."""
-
-
-@pytest.fixture
-def served(fake_models: Path, tmp_path: Path) -> Iterator[tuple[Running, Path]]:
-    index = build_index(tmp_path)
-    with running_server(index, dict(os.environ)) as server:
-        yield server, index
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_output_through_the_server_is_the_local_output(

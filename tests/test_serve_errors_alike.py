@@ -4,29 +4,11 @@ not one line the CLI cannot take apart again."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_support import Running, build_index, running_server
-
-from kbsearch.cli import main
-
-
-@pytest.fixture
-def served(fake_models: Path, tmp_path: Path) -> Iterator[tuple[Running, Path]]:
-    index = build_index(tmp_path)
-    with running_server(index, dict(os.environ)) as server:
-        yield server, index
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
+from serve_support import Running
+from support.cli import run
 
 FAILING = [
     ["show", "card/2099"],

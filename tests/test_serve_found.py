@@ -15,21 +15,14 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from serve_support import ROOT, TESTS, Running, build_index, running_server
+from support.cli import run
 
 from kbsearch.cli import main
 from kbsearch.kb import KnowledgeBase
-
-
-@pytest.fixture
-def served(fake_models: Path, tmp_path: Path) -> Iterator[tuple[Running, Path]]:
-    index = build_index(tmp_path)
-    with running_server(index, dict(os.environ)) as server:
-        yield server, index
 
 
 def serve_again(index: Path, timeout: float = 90.0, address: str = "127.0.0.1:0") -> tuple[int | None, str]:
@@ -102,13 +95,6 @@ def test_a_start_that_fails_leaves_no_token_files_it_created(fake_models: Path, 
         assert code == 2, err
         assert (index / "serve-read.token").read_text() == "a-read-token-of-some-length-0123\n"  # not this start's
         assert not (index / "serve-write.token").exists()
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def stored(index: Path) -> int:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp import Client
-from serve_support import BRIEFING, build_index, service_for
+from serve_support import BRIEFING, build_index
 
 from kbsearch.cli import main
 from kbsearch.limits import DEFAULT_LIMITS
@@ -29,13 +28,6 @@ PATH = "inbox/stephen/2026-09-21-inference-e1prep.md"
 @pytest.fixture
 def index(fake_models: Path, tmp_path: Path) -> Path:
     return build_index(tmp_path)
-
-
-@pytest.fixture
-def service(index: Path) -> Iterator[Service]:
-    service = service_for(index, lock_timeout=0.2)
-    yield service
-    service.close()
 
 
 def call(service: Service, name: str, arguments: dict[str, Any]) -> Any:

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 from serve_support import BRIEFING, build_index
+from support.cli import run
 
 import kbsearch.cli.client as client
-from kbsearch.cli import main
 
 
 @pytest.fixture
@@ -49,13 +49,6 @@ def enter(index: Path, url: str) -> None:
     for name in ("serve-read.token", "serve-write.token"):
         (index / name).write_text("a-token-of-some-length-0123456789\n")
         (index / name).chmod(0o600)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_a_found_server_that_does_not_answer_is_skipped_with_a_note(

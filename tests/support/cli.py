@@ -13,7 +13,8 @@ from support.files import write_jsonl
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``kbsearch ARGV``."""
+    """Exit code, stdout and stderr of ``kbsearch ARGV`` (alone: what a fixture printed before is dropped)."""
+    capsys.readouterr()
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
