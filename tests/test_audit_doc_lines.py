@@ -68,3 +68,22 @@ def test_a_section_naming_the_item_or_copying_its_claim_is_in_doc_and_a_survey_i
             ("doc/inference#§2.2", "in doc", "tom#2", "the section states a claim word for word"),
         ],
     }
+
+
+def test_a_section_naming_only_the_engine_the_item_lands_in_holds_nothing(tmp_path: Path) -> None:
+    """Probe 19: "Kestrel merged into vLLM main" named vLLM, rare in a small index, and a survey
+    section on engines naming vLLM was "in doc" for Kestrel, holding it "since" its own date. The
+    item is Kestrel; vLLM is what it lands in (``platforms.platform_names``)."""
+    paper = ["2611.30001"]
+    records = [
+        _section("§1", "§1 推理引擎", "- vLLM 与 SGLang 是最常用的两种开源推理引擎，都支持连续批处理。"),
+        _item("tom#1", "tom", "2026-09-10", "Kestrel: slack-first scheduling", "Kestrel 按 SLO 余量排序请求。", "x"),
+        _item("jay#1", "jay", "2026-09-12", "Kestrel merged into vLLM main", "Kestrel 的调度器已进入主干。", "y"),
+    ]
+    records = [r.model_copy(update={"arxiv_ids": paper}) if r.kind is Kind.increment else r for r in records]
+    store = Store.open(tmp_path / "idx", create=True)
+    files = {r.id: f"/src/{r.instance or 'inference'}.md" for r in records}
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=FakeEncoder)
+    [cluster] = audit(store, "fake", fake_config()).clusters
+    assert [m.id for m in cluster.repeats] == ["jay#1"], [(m.id, m.reason) for m in cluster.repeats]
+    assert cluster.held_in_doc is None

@@ -24,7 +24,7 @@ from kbsearch.store import ChangeSet, Store
 DIM = 16
 
 
-def roster_of(chinese: np.ndarray) -> Roster:
+def roster_of(chinese: np.ndarray, docs: np.ndarray | None = None) -> Roster:
     n = len(chinese)
     zeros = np.zeros(n, dtype=np.int64)
     return Roster(
@@ -35,6 +35,7 @@ def roster_of(chinese: np.ndarray) -> Roster:
         text_key=np.arange(1, n + 1),
         marked_new=np.zeros(n, dtype=bool),
         chinese=chinese,
+        docs=np.zeros(n, dtype=bool) if docs is None else docs,
     )
 
 
@@ -145,3 +146,22 @@ def test_a_pair_across_languages_is_judged_against_the_records_of_the_earlier_on
     assert around(0)(1).best == pytest.approx(0.9)
     without = Candidates(np.array([1, 3]), np.array([0, 0]), same_language, np.array([0.9, 0.88]))
     assert without.around_reader(roster_of(chinese), config)(0)(3).best == pytest.approx(0.9)
+
+
+def test_two_sections_across_languages_are_judged_among_the_later_ones_nearest() -> None:
+    """Probe 19: a Chinese section (row 0) had an English section (row 2) among its nearest
+    records; read against its nearest English records alone (far lower), the pair stood out
+    and audit made the two sections one item, where similar and explain, reading its own
+    nearest, did not. An item across languages (row 3) is still read among its language."""
+    chinese = np.array([True, True, False, False])
+    docs = np.array([True, True, True, False])
+    own = NeighbourPairs(left=np.array([0, 0]), right=np.array([1, 2]), cosine=np.array([0.55, 0.27]))
+    across = OtherLanguage(
+        candidates=NeighbourPairs(left=np.array([0, 0]), right=np.array([2, 3]), cosine=np.array([0.27, 0.1])),
+        nearby=NeighbourPairs(left=np.array([0, 0]), right=np.array([2, 3]), cosine=np.array([0.27, 0.1])),
+        nearby_judged=np.array([0.8, 0.7]),
+    )
+    found = Candidates(np.array([1, 2, 3]), np.array([0, 0, 0]), own, np.array([0.9, 0.8]), across)
+    around = found.around_reader(roster_of(chinese, docs), fake_config())
+    assert around(0)(2).best == pytest.approx(0.55)  # two sections: among its own nearest, as similar reads it
+    assert around(0)(3).best == pytest.approx(0.27)  # an item across languages: among the English records
