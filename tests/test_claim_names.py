@@ -41,3 +41,19 @@ def test_a_claim_whose_name_a_same_item_record_holds_is_left_to_the_cosine() -> 
     assert near_title(known, "新增：支持 Qwen7 系列模型")
     assert unnamed_by("代码开源，附带插件", [known]) == set()  # no coined name: nothing to miss
     assert near_title(known, "代码开源，附带插件")
+
+
+def test_a_claim_naming_its_item_and_a_benchmark_its_records_never_give_is_not_known_by_the_cosine() -> None:
+    """xling: "TriPSS … new performance benchmarks on TVSum20 and SumMe" was known from a
+    record naming TriPSS but no benchmark (judge's cosine 0.87), and the item's new result
+    was dropped as a DUPLICATE. The item's own name held by the record does not vouch for
+    the benchmarks it never gave."""
+    known = embedded("jay", "TriPSS: tri-modal keyframes", "TriPSS fuses colour, depth and semantics.")
+    claim = "TriPSS sets new results on TVSum20 and SumMe"
+    assert unnamed_by(claim, [known]) == {"tvsum20", "summe"}
+    assert not near_title(known, claim)
+
+
+def test_a_name_written_with_a_hyphen_in_the_record_is_held() -> None:
+    known = embedded("jay", "Deep nets", "Trained ResNet-110 on CIFAR.")
+    assert unnamed_by("A ResNet110 reaches the same error", [known]) == set()

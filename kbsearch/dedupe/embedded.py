@@ -7,6 +7,7 @@ so everything here is a cached property of the record and its vectors."""
 from __future__ import annotations
 
 import copy
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,7 +17,14 @@ import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
-from kbsearch.dedupe.named_systems import Named, cited_names, hyphenated_words, systems_only, versioned_names
+from kbsearch.dedupe.named_systems import (
+    Named,
+    cited_names,
+    hyphenated_words,
+    systems_only,
+    texts_name_apart,
+    versioned_names,
+)
 from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
     places_differ,
@@ -31,7 +39,9 @@ from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
 from kbsearch.text.spelled import halves_unread
-from kbsearch.text.textsim import language, lexical_tokens, normalized, numbers, substantive_numbers
+from kbsearch.text.textsim import language, lexical_tokens, name_tokens, normalized, numbers, substantive_numbers
+
+_JOINERS = re.compile(r"[\s\-_]+")
 
 
 @dataclass
@@ -153,6 +163,23 @@ class Embedded:
             reason = reason or release_not_theirs(self._title_releases, known.record.title, known._lowered)
             reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)
         return reason
+
+    def texts_apart(self, known: Embedded, is_rare: Callable[[str], bool]) -> str | None:
+        """Why two untitled records are two items by the systems their texts name
+        (``named_systems.texts_name_apart``), or None."""
+        ours = frozenset(n for n in self._text_systems if is_rare(n))
+        theirs = frozenset(n for n in known._text_systems if is_rare(n))
+        return texts_name_apart((ours, self._mentions), (theirs, known._mentions))
+
+    @cached_property
+    def _text_systems(self) -> frozenset[str]:
+        """The coined systems the text itself names (not its key points), none only cited."""
+        return systems_only(frozenset(name_tokens(self.record.text))) - self._only_cited_names
+
+    @cached_property
+    def _mentions(self) -> tuple[str, str]:
+        """Title, text and key points lower-cased, as written and run together (ResNet-110, resnet110)."""
+        return self._lowered, _JOINERS.sub("", self._lowered)
 
     @cached_property
     def _subject(self) -> str | None:

@@ -295,6 +295,8 @@ def different_names(
         # decided whether a false merge could happen ("TensorRT-LLM 加入 FP4 KV Cache"
         # ruled apart from "Google cuts … pricing" only when it was the item).
         reason = names_differ(theirs, ours)
+    if reason is None and not titled and not item.record.title.strip():
+        reason = item.texts_apart(known, ours.is_rare)  # untitled digests: their texts name the systems
     if titled:
         reason = reason or item.told_apart(known)
         reason = reason or _story_beside_paper((item.record, ours), (known.record, theirs))
