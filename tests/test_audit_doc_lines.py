@@ -11,9 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import fake_config
+from test_finer_passages import OTHER, lexical_said
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.check import Checker
+from kbsearch.dedupe.related import explain
+from kbsearch.dedupe.results import Verdict
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -87,3 +91,28 @@ def test_a_section_naming_only_the_engine_the_item_lands_in_holds_nothing(tmp_pa
     [cluster] = audit(store, "fake", fake_config()).clusters
     assert [m.id for m in cluster.repeats] == ["jay#1"], [(m.id, m.reason) for m in cluster.repeats]
     assert cluster.held_in_doc is None
+
+
+ENGINES = _section(
+    "§1", "§1 推理引擎", "- vLLM 与 SGLang 是最常用的两种开源推理引擎，都支持连续批处理。\n- 其余引擎从略。"
+)
+MERGED = _item("jay#2", "jay", "2026-09-12", "Kestrel merged into vLLM main", "Kestrel 的调度器已进入主干。", "x")
+
+
+def test_explain_and_check_read_the_engine_the_item_lands_in_as_audit_does(tmp_path: Path) -> None:
+    """Probe 19, after audit's fix: explain's named-systems line still said "both name vLLM (rare)"
+    for "Kestrel merged into vLLM main" and the engines survey, and check read the survey's vLLM
+    line as the section's word on the item, its evidence for a claim (known, DUPLICATE). One
+    reading of the item's names (``finer.item_names``) for the three: the item is Kestrel."""
+    store = Store.open(tmp_path / "a", create=True)
+    ingest_records(store, ChangeSet(upserts=[ENGINES, OTHER, MERGED]), model="fake", load_encoder=FakeEncoder)
+    told = explain(store, MERGED.id, ENGINES.id, fake_config())
+    assert [f.detail for f in told.rules if f.rule == "named systems"] == [
+        "no rare system, release or news subject named by one sets them apart"
+    ]
+    store = Store.open(tmp_path / "b", create=True)
+    ingest_records(store, ChangeSet(upserts=[ENGINES, OTHER]), model="fake", load_encoder=FakeEncoder)
+    item = MERGED.model_copy(update={"claims": ["vLLM 支持连续批处理"]})
+    [result] = Checker(store, FakeEncoder(), lexical_said()).check([item], file=None, input_name="probe").items
+    assert [c.known for c in result.claims] == [False], result.claims  # the section read whole: no line on it
+    assert result.verdict is Verdict.NEW

@@ -30,7 +30,7 @@ from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.finer import FinerPassages, finer_said, item_sentences
+from kbsearch.dedupe.finer import FinerPassages, finer_said, item_names, item_sentences
 from kbsearch.dedupe.flags import item_flags, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
@@ -182,7 +182,7 @@ class Checker:
         )
         same = [known[m.id] for m in matches if m.same_item]
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
-        sections = item_sentences(item.record, docs, item.named(self.config, self.name_count).title)
+        sections = item_sentences(item.record, docs, item_names(item, self.config, self.name_count))
         claims = self._claims(item, flt, same, sections)
         record = item.record
         verdict, reason = decide(matches, claims, own_id=record.id)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.finer import item_names
 from kbsearch.dedupe.results import RuleFinding, compared
 from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
 from kbsearch.records import Kind
@@ -69,9 +70,14 @@ def rule_findings(
 
 def _names_agree(item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]) -> str:
     """What the named-systems rule saw when it had no say: the rare systems both name (probe 16:
-    two records naming MarlSpire read "the two name no rare systems"), or that there were none."""
+    two records naming MarlSpire read "the two name no rare systems"), or that there were none.
+    Beside a doc section, only the names the item's title names it by (``finer.item_names``)."""
     ours, theirs = item.named(config, name_count), known.named(config, name_count)
-    both = sorted(n for n in ours.every & theirs.every if ours.is_rare(n))
+    shared = ours.every & theirs.every
+    if (item.record.kind is Kind.doc_section) != (known.record.kind is Kind.doc_section):
+        told = known if item.record.kind is Kind.doc_section else item  # as audit and check read a section
+        shared &= item_names(told, config, name_count)  # probe 19: not vLLM of "Kestrel merged into vLLM"
+    both = sorted(n for n in shared if ours.is_rare(n))
     if both:
         text = "\n".join([item.record.title, item.text_and_claims])
         shown = [found.group(0) if (found := re.search(re.escape(n), text, re.IGNORECASE)) else n for n in both[:3]]

@@ -29,13 +29,15 @@ make it known:
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Callable, Set
 
 import numpy as np
 
 from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
+from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.named_systems import cited_names
+from kbsearch.dedupe.platforms import platform_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
@@ -161,6 +163,17 @@ def naming(
     if not said:
         return None
     return section.model_copy(update={"text": "\n".join(said), "arxiv_ids": sorted(ids)})
+
+
+def item_names(told: Embedded, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
+    """The rare coined names of the item's title that name the item: not a name the title
+    sets it on or does it to (``platforms.platform_names``), as check reads such a name
+    between two items (``platform_only``). "Kestrel merged into vLLM main" is named by
+    Kestrel; a survey's line on vLLM is no line on it (probe 19: §1 推理引擎, naming vLLM
+    beside SGLang, was "in doc" for Kestrel and had held it "since 2026-11-01"). One reading
+    for audit's "in doc", check's section evidence and explain's named-systems line."""
+    title = told.named(config, name_count).title
+    return title - platform_names(told.record.title) if title else title
 
 
 def item_sentences(item: Record, sections: list[Embedded], coined: frozenset[str] = frozenset()) -> list[Record]:

@@ -24,11 +24,10 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
-from kbsearch.dedupe.finer import section_on_item
+from kbsearch.dedupe.finer import item_names, section_on_item
 from kbsearch.dedupe.key_points import KeyPointReading
 from kbsearch.dedupe.neighbours import NeighbourPairs
 from kbsearch.dedupe.other_language import OtherLanguage
-from kbsearch.dedupe.platforms import platform_names
 from kbsearch.dedupe.results import Match, Rule
 from kbsearch.dedupe.roster import Roster
 from kbsearch.dedupe.rules import Embedded, around_of, compare, one_item
@@ -253,7 +252,7 @@ def in_doc(
     arXiv id, a line names a rare coined name of its title, or copies one of its claims word
     for word) holds the item: audit lists it in the item's cluster, "in doc", and never as a
     bridge between two clusters. A survey sharing the item's topic words holds nothing, nor
-    does one naming only the system the item lands in (``item_names``)."""
+    does one naming only the system the item lands in (``finer.item_names``)."""
     if match.rule is not Rule.doc_section:
         return match
     if match.shared_ids:
@@ -265,16 +264,6 @@ def in_doc(
             return match
         reason = found[1]
     return match.model_copy(update={"same_item": True, "reasons": [reason]})
-
-
-def item_names(told: Embedded, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
-    """The rare coined names of the item's title that name the item: not a name the title
-    sets it on or does it to (``platforms.platform_names``), as check reads such a name
-    between two items (``platform_only``). "Kestrel merged into vLLM main" is named by
-    Kestrel; a survey's line on vLLM is no line on it (probe 19: §1 推理引擎, naming vLLM
-    beside SGLang, was "in doc" for Kestrel and had held it "since 2026-11-01")."""
-    title = told.named(config, name_count).title
-    return title - platform_names(told.record.title) if title else title
 
 
 def _chunks(found: Candidates, rows: int) -> Iterator[list[tuple[int, list[int]]]]:
