@@ -19,7 +19,7 @@ from kbsearch.records import Kind
 
 
 def empty_text_filter(field: str, value: str | None, *, command: str = "{}", part: str = "option") -> str | None:
-    """Why an instance, topic or section filter given empty is refused, else None: an
+    """Why an instance, topic, category or section filter given empty is refused, else None: an
     empty text filters nothing (every section contains it), silently. The CLI and the
     server say it alike, each naming a command (``command``: how its reader writes one,
     ``'kbsearch {}'`` on the command line) and what was given (``part``: an option, a field)."""
@@ -29,7 +29,9 @@ def empty_text_filter(field: str, value: str | None, *, command: str = "{}", par
         shown = command.format("show")
         return f"the value is empty: give a section text such as '§1.3' (as {shown} prints it), or leave the {part} out"
     listed = command.format("stats")
-    return f"the value is empty: name one ({listed} lists the instances and topics), or leave the {part} out"
+    return (
+        f"the value is empty: name one ({listed} lists the instances, topics and categories), or leave the {part} out"
+    )
 
 
 class SearchFilter(BaseModel):
@@ -38,6 +40,8 @@ class SearchFilter(BaseModel):
     kinds: list[Kind] = []
     instance: str | None = None
     topic: str | None = None
+    category: str | None = None
+    """A paper card's primary category, or an increment's 主分类 (inference, cs.CL), any case."""
     since: dt.date | None = None
     until: dt.date | None = None
     """Records dated after this day are left out, and so are undated ones (``search --until``)."""
@@ -80,7 +84,7 @@ def filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.kinds:
         clauses.append(f"kind IN ({','.join('?' * len(flt.kinds))})")
         params += [k.value for k in flt.kinds]
-    for column in ("instance", "topic"):
+    for column in ("instance", "topic", "category"):
         value = getattr(flt, column)
         if value:
             clauses.append(f"{column} = ? COLLATE NOCASE")

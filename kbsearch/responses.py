@@ -80,7 +80,7 @@ class UnknownFilter(BaseModel):
     """A filter value that no stored record has, so that the filter alone
     leaves nothing to find: said beside an empty result, not left to guess."""
 
-    filter: Literal["kind", "instance", "topic", "date", "section"]
+    filter: Literal["kind", "instance", "topic", "category", "date", "section"]
     value: str
     """The filter's value; for ``date``, the range as said (``from 2030-01-01``)."""
     known: list[str]
@@ -124,6 +124,8 @@ class Stats(BaseModel):
     by_kind: dict[str, int]
     by_instance: dict[str, int]
     by_topic: dict[str, int]
+    by_category: dict[str, int] = Field(default_factory=dict)
+    """Records per category (a card's primary category, an increment's 主分类; '-' for none)."""
     model: str | None
     dim: int | None
     judge: str | None = None

@@ -424,6 +424,7 @@ def test_an_empty_listing_through_known_values_names_the_dates_not_the_instance(
         ["search", "kv", "--instance", ""],
         ["search", "kv", "--topic", "  "],
         ["list", "--topic", ""],
+        ["list", "--category", ""],
         ["audit", "--instance", ""],
         ["similar", "x", "--instance", ""],
     ],
@@ -437,7 +438,7 @@ def test_an_empty_instance_or_topic_is_a_usage_error(index: str, cli, argv: list
         and err
         == (
             f"kbsearch: {argv[-2]}: the value is empty: name one "
-            "('kbsearch stats' lists the instances and topics), or leave the option out\n"
+            "('kbsearch stats' lists the instances, topics and categories), or leave the option out\n"
         )
     )
 

@@ -213,6 +213,11 @@ def _filters() -> Parser:
     filters.add_argument("--instance", type=_filter_text("instance"), help="only records by this instance")
     filters.add_argument("--topic", type=_filter_text("topic"), help="only this topic")
     filters.add_argument(
+        "--category",
+        type=_filter_text("category"),
+        help="only this category, any case: a paper card's primary category, an increment's 主分类 (inference, cs.CL)",
+    )
+    filters.add_argument(
         "--section",
         type=_filter_text("section"),
         help="only records whose section contains this text, any case (add --topic for one doc's: §2.1 is in many)",
@@ -343,7 +348,7 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _filter_text(field: str) -> Callable[[str], str]:
-    """An instance, topic or section as argparse reads it: refused empty (``empty_text_filter``)."""
+    """An instance, topic, category or section as argparse reads it: refused empty (``empty_text_filter``)."""
 
     def checked(value: str) -> str:
         problem = empty_text_filter(field, value, command="'kbsearch {}'")

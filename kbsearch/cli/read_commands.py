@@ -46,6 +46,7 @@ def search_filter(args: argparse.Namespace) -> SearchFilter:
         kinds=args.kind or [],
         instance=args.instance,
         topic=args.topic,
+        category=args.category,
         section=args.section,
         since=args.since,
         until=args.until,

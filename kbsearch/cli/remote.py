@@ -21,7 +21,7 @@ from kbsearch.text.terminal import inert_json
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-FILTERS = ("kind", "instance", "topic", "section", "since", "until")
+FILTERS = ("kind", "instance", "topic", "category", "section", "since", "until")
 
 
 def server_for(args: argparse.Namespace) -> tuple[str, str, bool] | None:

@@ -17,8 +17,8 @@ from kbsearch.responses import UnknownFilter
 from kbsearch.store import Store
 from kbsearch.store.filter_values import date_span, distinct_values
 
-Part = Literal["kind", "instance", "topic", "date", "section"]
-ORDER: tuple[Part, ...] = ("kind", "instance", "topic", "date", "section")
+Part = Literal["kind", "instance", "topic", "category", "date", "section"]
+ORDER: tuple[Part, ...] = ("kind", "instance", "topic", "category", "date", "section")
 """The filter's parts; in a set of them, the last is the one named, the others are ``within``."""
 
 
@@ -27,7 +27,7 @@ def parts_of(flt: SearchFilter) -> dict[Part, SearchFilter]:
     parts: dict[Part, SearchFilter] = {}
     if flt.kinds:
         parts["kind"] = SearchFilter(kinds=flt.kinds)
-    names: tuple[Part, ...] = ("instance", "topic", "section")
+    names: tuple[Part, ...] = ("instance", "topic", "category", "section")
     for name in names:
         if getattr(flt, name):
             parts[name] = SearchFilter().model_copy(update={name: getattr(flt, name)})
@@ -81,7 +81,7 @@ def _said(store: Store, parts: dict[Part, SearchFilter], names: tuple[Part, ...]
     known: list[str] = []
     if named == "date":
         known = date_span(store, rest)
-    elif named in ("instance", "topic"):
+    elif named in ("instance", "topic", "category"):
         known = distinct_values(store, named, rest)
     elsewhere: list[str] = []
     if named == "topic" and "instance" in others:

@@ -65,12 +65,12 @@ def listing(store: Store, flt: SearchFilter | None, limit: int | None) -> Listin
 
 
 def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
-    """The filter's values that no stored record has: an instance, a topic,
+    """The filter's values that no stored record has: an instance, a topic, a category,
     or kinds none of which has a record; else the filters that together
     leave nothing (``kbsearch.kb.empty``). Each is a scan of the records, so
     it is asked only to explain an empty result."""
     unknown: list[UnknownFilter] = []
-    fields: tuple[Literal["instance", "topic"], ...] = ("instance", "topic")
+    fields: tuple[Literal["instance", "topic", "category"], ...] = ("instance", "topic", "category")
     for field in fields:
         value = getattr(flt, field)
         if value:
@@ -85,13 +85,22 @@ def unknown_filters(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
 
 
 _FOUND_ALONE: set[frozenset[Part]] = {
-    frozenset(names) for names in (("kind",), ("instance",), ("topic",), ("kind", "instance"), ("kind", "topic"))
+    frozenset(names)
+    for names in (
+        ("kind",),
+        ("instance",),
+        ("topic",),
+        ("category",),
+        ("kind", "instance"),
+        ("kind", "topic"),
+        ("kind", "category"),
+    )
 }
 """What ``unknown_filters`` has counted before ``empty_together``: each finds records when it gets there."""
 
 
 def _not_of_these_kinds(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
-    """An instance or topic that records have, but none of the filter's kinds:
+    """An instance, topic or category that records have, but none of the filter's kinds:
     ``--topic inference --kind paper_card`` (a card has no topic) left nothing
     to find and said nothing of why."""
     if not flt.kinds:
@@ -99,7 +108,7 @@ def _not_of_these_kinds(store: Store, flt: SearchFilter) -> list[UnknownFilter]:
     of_kinds = SearchFilter(kinds=flt.kinds)
     kinds = [kind.value for kind in flt.kinds]
     unknown = []
-    fields: tuple[Literal["instance", "topic"], ...] = ("instance", "topic")
+    fields: tuple[Literal["instance", "topic", "category"], ...] = ("instance", "topic", "category")
     for field in fields:
         value = getattr(flt, field)
         if value and not store.count(of_kinds.model_copy(update={field: value})):
@@ -129,6 +138,7 @@ def stats(store: Store, root: Path) -> Stats:
             by_kind=store.counts_by("kind"),
             by_instance=store.counts_by("instance"),
             by_topic=store.counts_by("topic"),
+            by_category=store.counts_by("category"),
             model=store.model,
             dim=store.dim,
             judge=store.judge,

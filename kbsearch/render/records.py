@@ -126,7 +126,7 @@ def unknown_filters_text(unknown_filters: list[UnknownFilter]) -> str:
         known = named[0].known
         shown = ", ".join(clean(name, one_line=True) for name in known[:SHOWN_VALUES])
         more = f", … ({len(known)} in all)" if len(known) > SHOWN_VALUES else ""
-        where = f"{field}s: {shown}{more}" if known else f"no record has any {field}"
+        where = f"{_plural(field)}: {shown}{more}" if known else f"no record has any {field}"
         said.append(f"no record has {field} {values} ({where})")
     return "; ".join(said)
 
@@ -138,10 +138,17 @@ def _not_of_kinds(unknown: UnknownFilter) -> str:
     shown = ", ".join(clean(name, one_line=True) for name in unknown.known[:SHOWN_VALUES])
     more = f", … ({len(unknown.known)} in all)" if len(unknown.known) > SHOWN_VALUES else ""
     where = f"theirs: {shown}{more}" if unknown.known else f"{kinds} records have no {unknown.filter}"
+    if unknown.filter == "topic" and not unknown.known:
+        # A card files its subject under a category (inference, cs.CL), not a topic.
+        where += f" but a category: try --category {clean(unknown.value, one_line=True)!r}"
     return (
         f"no {kinds} has {unknown.filter} {clean(unknown.value, one_line=True)!r} ({where}): "
         f"leave out the {unknown.filter} or the kind filter"
     )
+
+
+def _plural(field: str) -> str:
+    return "categories" if field == "category" else f"{field}s"
 
 
 def _is_together(unknown: UnknownFilter) -> bool:
@@ -151,12 +158,14 @@ def _is_together(unknown: UnknownFilter) -> bool:
 _SUBJECT = {
     "instance": "by instance {!r}",
     "topic": "with topic {!r}",
+    "category": "in category {!r}",
     "date": "dated {}",
     "section": "in section {!r}",
 }
 _PREDICATE = {
     "instance": "has instance {!r}",
     "topic": "has topic {!r}",
+    "category": "has category {!r}",
     "date": "is dated {}",
     "section": "has a section containing {!r}",
 }
@@ -176,7 +185,7 @@ def _together(unknown: UnknownFilter) -> str:
         shown = " to ".join(unknown.known)
     shown += f", … ({len(unknown.known)} in all)" if len(unknown.known) > SHOWN_VALUES else ""
     alone = not unknown.kinds and not unknown.within
-    label = f"{unknown.filter}s" if alone else "theirs"
+    label = _plural(unknown.filter) if alone else "theirs"
     if unknown.filter == "topic" and "instance" in unknown.within:
         label = f"{clean(unknown.within['instance'], one_line=True)}'s topics"
     where = [f"{label}: {shown}"] if shown else []

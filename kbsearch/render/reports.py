@@ -22,12 +22,14 @@ def stats_text(stats: Stats) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in stats.by_kind.items())
     instances = ", ".join(f"{k} {n}" for k, n in stats.by_instance.items()) or "-"
     topics = ", ".join(f"{k} {n}" for k, n in stats.by_topic.items()) or "-"
+    categories = ", ".join(f"{k} {n}" for k, n in stats.by_category.items()) or "-"
     return "\n".join(
         [
             f"index        {stats.index}",
             f"records      {stats.records} ({kinds})",
             f"instances    {clean(instances, one_line=True)}",
             f"topics       {clean(topics, one_line=True)}",
+            f"categories   {clean(categories, one_line=True)}",
             f"model        {stats.model or '-'} ({stats.dim or '?'}-d, normalized, inner product = cosine)",
             f"judge        {stats.judge or '-'}"
             + (" (one vector per record's whole text, read by check and audit)" if stats.judge else ""),

@@ -18,7 +18,7 @@ from kbsearch.records import Kind
 from kbsearch.responses import SearchMode
 
 MAX_K = 1000
-# As the CLI refuses an empty --instance, --topic or --section, in a caller's words.
+# As the CLI refuses an empty --instance, --topic, --category or --section, in a caller's words.
 EMPTY_NAME = str(empty_text_filter("instance", "", part="field"))
 EMPTY_SECTION = str(empty_text_filter("section", "", part="field"))
 
@@ -88,13 +88,16 @@ class FieldsInOrder(ValueError):
 
 
 class Filters(Body):
-    """``--kind``, ``--instance``, ``--topic``, ``--section``, ``--since``, ``--until``."""
+    """``--kind``, ``--instance``, ``--topic``, ``--category``, ``--section``, ``--since``, ``--until``."""
 
     kind: list[Kind] = Field(default_factory=list, description="only these kinds (one kind, or a list)")
     instance: str | None = Field(
         default=None, description="only records by this writer (an instance, as stats lists this index's writers)"
     )
     topic: str | None = Field(default=None, description="only this topic (inference, llm-infra, …)")
+    category: str | None = Field(
+        default=None, description="only this category, any case: a paper card's primary category (inference, cs.CL)"
+    )
     section: str | None = Field(default=None, description="only records whose section contains this text")
     since: dt.date | None = Field(default=None, description="only records dated on or after this day")
     until: dt.date | None = Field(default=None, description="only records dated on or before this day")
@@ -105,7 +108,7 @@ class Filters(Body):
         # "kind": "increment" as --kind increment takes it: a list of one.
         return [value] if isinstance(value, str) else value
 
-    @field_validator("instance", "topic", "section", mode="after")
+    @field_validator("instance", "topic", "category", "section", mode="after")
     @classmethod
     def _not_empty(cls, value: str | None, info: ValidationInfo) -> str | None:
         # An empty text would filter nothing, silently: the CLI refuses it too.
@@ -129,6 +132,7 @@ class Filters(Body):
             kinds=self.kind,
             instance=self.instance,
             topic=self.topic,
+            category=self.category,
             section=self.section,
             since=self.since,
             until=self.until,

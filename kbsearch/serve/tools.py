@@ -74,6 +74,9 @@ Instance = Annotated[
     str | None, Field(description="only records by this writer (an instance, as `stats` lists this index's writers)")
 ]
 Topic = Annotated[str | None, Field(description="only this topic (inference, llm-infra, agents, …)")]
+Category = Annotated[
+    str | None, Field(description="only this category, any case: a paper card's primary category (inference, cs.CL)")
+]
 Section = Annotated[str | None, Field(description="only records whose section contains this text")]
 Since = Annotated[dt.date | None, Field(description="only records dated on or after this day (YYYY-MM-DD)")]
 Until = Annotated[dt.date | None, Field(description="only records dated on or before this day (YYYY-MM-DD)")]
@@ -157,6 +160,7 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         kind: Kinds | None = None,
         instance: Instance = None,
         topic: Topic = None,
+        category: Category = None,
         section: Section = None,
         since: Since = None,
         until: Until = None,
@@ -164,7 +168,7 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         """Search the knowledge base by meaning and by words, across Chinese and English. Records carrying an
         arXiv id, GitHub repo or URL from the query come first. Each result has its id, kind, writer, date,
         title, text, arXiv ids and a snippet. Read-only: changes nothing."""
-        filters = {"kind": kind or [], "instance": instance, "topic": topic, "section": section}
+        filters = {"kind": kind or [], "instance": instance, "topic": topic, "category": category, "section": section}
         request = _valid(SearchRequest, query=query, k=k, mode=mode, since=since, until=until, **filters)
         return await _call(lambda: service.search(request))
 
@@ -242,6 +246,7 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         kind: Kinds | None = None,
         instance: Instance = None,
         topic: Topic = None,
+        category: Category = None,
         section: Section = None,
         since: Since = None,
         until: Until = None,
@@ -249,13 +254,13 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     ) -> Listing:
         """Records oldest first, with id, kind, writer, date, title and arXiv ids; `total` counts the whole
         knowledge base. Read-only: changes nothing."""
-        filters = {"kind": kind or [], "instance": instance, "topic": topic, "section": section}
+        filters = {"kind": kind or [], "instance": instance, "topic": topic, "category": category, "section": section}
         request = _valid(ListRequest, since=since, until=until, limit=limit, **filters)
         return await _call(lambda: service.listing(request))
 
     @mcp.tool(annotations=READS)
     async def stats() -> Stats:
-        """What the knowledge base holds: records by kind, writer and topic, the model, vectors, last ingest.
+        """What the knowledge base holds: records by kind, writer, topic and category, the model, vectors, last ingest.
         Read-only: changes nothing."""
         return await _call(service.stats)
 

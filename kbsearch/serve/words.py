@@ -65,6 +65,7 @@ FLAGS: dict[str, tuple[str, str]] = {
     "--kind": ('"kind"', "kind"),
     "--instance": ('"instance"', "instance"),
     "--topic": ('"topic"', "topic"),
+    "--category": ('"category"', "category"),
     "--section": ('"section"', "section"),
     "--mode": ('"mode"', "mode"),
     "--path": ('"path"', "path"),

@@ -165,8 +165,8 @@ class Store:
     def passage_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
 
-    def counts_by(self, column: Literal["kind", "instance", "topic"]) -> dict[str, int]:
-        """Records per value of ``column`` (every kind, even at 0; '-' for no instance or topic)."""
+    def counts_by(self, column: Literal["kind", "instance", "topic", "category"]) -> dict[str, int]:
+        """Records per value of ``column`` (every kind, even at 0; '-' for none of the others)."""
         rows = dict(self.db.execute(f"SELECT coalesce({column}, '-'), count(*) FROM records GROUP BY 1"))
         return {k.value: rows.get(k.value, 0) for k in Kind} if column == "kind" else dict(sorted(rows.items()))
 

@@ -1,4 +1,4 @@
-"""What the records a filter keeps hold: their distinct instances or topics,
+"""What the records a filter keeps hold: their distinct instances, topics or categories,
 their span of dates. Asked only to explain a filter that found nothing
 (``kbsearch.kb.empty``), so each is a plain scan of ``records``."""
 
@@ -11,7 +11,7 @@ from kbsearch.filters import SearchFilter, where_sql
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store
 
-Named = Literal["instance", "topic"]
+Named = Literal["instance", "topic", "category"]
 
 
 def distinct_values(store: Store, column: Named, flt: SearchFilter) -> list[str]:

@@ -162,6 +162,17 @@ _M5_ROWID_VECTORS = """
 """
 
 
+def _add_category_column(db: sqlite3.Connection) -> None:
+    """Migration 9: the category (a card's primary category, an increment's 主分类)
+    as a column of its own, as instance and topic are, so ``--category`` filters
+    in SQL; filled from the record's stored JSON, which keeps it since schema 1.
+    A column already there (an index brought back a version) is filled again."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(records)")}
+    if "category" not in columns:
+        db.execute("ALTER TABLE records ADD COLUMN category TEXT")
+    db.execute("UPDATE records SET category = json_extract(data, '$.category')")
+
+
 # -- the migrations, in order ---------------------------------------------------
 
 
@@ -234,6 +245,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
         "add each bare owner/repo a record marks as a repo (Repository: o/r, 开源在 o/r) to its references",
         _add_bare_repos,
     ),
+    ("add each record's category as a column, from its stored JSON, to filter by it", _add_category_column),
 ]
 
 

@@ -250,8 +250,8 @@ def _upsert(
         if old is None:
             rowid = int(
                 db.execute(
-                    "INSERT INTO records(id, kind, title, text, date, instance, topic, section, source, "
-                    "position, content_hash, data, file, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO records(id, kind, title, text, date, instance, topic, category, section, source, "
+                    "position, content_hash, data, file, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (record.id, *values, now),
                 ).lastrowid
                 or 0
@@ -261,7 +261,7 @@ def _upsert(
         else:
             rowid = old[0]
             db.execute(
-                "UPDATE records SET kind=?, title=?, text=?, date=?, instance=?, topic=?, section=?, "
+                "UPDATE records SET kind=?, title=?, text=?, date=?, instance=?, topic=?, category=?, section=?, "
                 "source=?, position=?, content_hash=?, data=?, file=?, ingested_at=? WHERE rowid=?",
                 (*values, now, rowid),
             )
@@ -287,6 +287,7 @@ def _record_row(record: Record) -> tuple[object, ...]:
         record.date.isoformat() if record.date else None,
         record.instance,
         record.topic,
+        record.category,
         record.section,
         record.source,
         record.position,

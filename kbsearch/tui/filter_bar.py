@@ -1,4 +1,4 @@
-"""Kind, instance, topic and date-range filters above the results."""
+"""Kind, instance, topic, category and date-range filters above the results."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from kbsearch.kb import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.tui.literal import plain
 
-FIELDS = ("kind", "instance", "topic", "since", "until")
+FIELDS = ("kind", "instance", "topic", "category", "since", "until")
 
 
 def parse_day(text: str) -> dt.date | None:
@@ -62,6 +62,7 @@ class FilterBar(Horizontal):
         yield Select(kinds, prompt="any kind", id="kind", compact=True)
         yield Select([], prompt="any instance", id="instance", compact=True)
         yield Select([], prompt="any topic", id="topic", compact=True)
+        yield Select([], prompt="any category", id="category", compact=True)
         for name in ("since", "until"):
             # validate_on=[]: Textual's own validation would add -valid beside our -invalid.
             yield Input(
@@ -73,9 +74,9 @@ class FilterBar(Horizontal):
                 validate_on=[],
             )
 
-    def set_choices(self, instances: list[str], topics: list[str]) -> None:
+    def set_choices(self, instances: list[str], topics: list[str], categories: list[str]) -> None:
         """Options from the index's stats; the current choice is kept when it still exists."""
-        for name, values in (("instance", instances), ("topic", topics)):
+        for name, values in (("instance", instances), ("topic", topics), ("category", categories)):
             select = self.query_one(f"#{name}", Select)
             keep = select.value
             select.set_options([(plain(v), v) for v in values])
@@ -92,7 +93,10 @@ class FilterBar(Horizontal):
         half-typed date does (both are marked, and ``problem`` says why)."""
         kind = self._select("kind")
         chosen = SearchFilter(
-            kinds=[Kind(kind)] if kind else [], instance=self._select("instance"), topic=self._select("topic")
+            kinds=[Kind(kind)] if kind else [],
+            instance=self._select("instance"),
+            topic=self._select("topic"),
+            category=self._select("category"),
         )
         since, until = self._day("since"), self._day("until")
         if range_problem(since, until) is not None:

@@ -204,7 +204,8 @@ class SearchScreen(Screen[None]):
         if stats is not None:
             instances = [name for name in stats.by_instance if name != "-"]
             topics = [name for name in stats.by_topic if name != "-"]
-            self.query_one(FilterBar).set_choices(instances, topics)
+            categories = [name for name in stats.by_category if name != "-"]
+            self.query_one(FilterBar).set_choices(instances, topics, categories)
 
     def _problem_changed(self, problem: str | None) -> None:
         if problem:
@@ -257,6 +258,7 @@ class SearchScreen(Screen[None]):
             choices += [
                 ("instance", [n for n in stats.by_instance if n != "-"]),
                 ("topic", [n for n in stats.by_topic if n != "-"]),
+                ("category", [n for n in stats.by_category if n != "-"]),
             ]
         for name, values in choices:
             for value in values:

@@ -58,8 +58,8 @@ class Predicate:
     @classmethod
     def of(cls, flt: SearchFilter) -> Predicate | None:
         """The filter's include part as a predicate; None when it holds what
-        the scalar fields cannot say (a section): then allowed ids it is."""
-        if flt.section:
+        the scalar fields cannot say (a section, a category): then allowed ids it is."""
+        if flt.section or flt.category:
             return None
         iso = lambda day: day.isoformat() if day else None  # noqa: E731
         return cls(
