@@ -9,7 +9,9 @@ import pytest
 from conftest import fake_config
 
 import kbsearch.dedupe.embedded as embedded
+import kbsearch.dedupe.platforms as platforms
 import kbsearch.text.polarity as polarity
+import kbsearch.text.stages as stages
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.kept_records import KeptRecords
 from kbsearch.dedupe.rules import Embedded
@@ -63,3 +65,16 @@ def test_stances_are_kept_and_each_caller_gets_its_own_list() -> None:
     assert polarity._stances.cache_info().hits == 1
     first.clear()
     assert polarity.stances(passage) == again
+
+
+def test_a_title_s_names_and_a_passage_s_stage_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    title, passage = "Medusa-3 on SpillKV 1.2 for vLLM", "The SpillKV PR was merged into vLLM main."
+    names, stage = platforms.title_names(title), stages.stage_said(passage)
+    assert "medusa" in names and stage is not None
+
+    def unread(*args: object) -> set[str]:
+        raise AssertionError(f"read again: {args!r}")
+
+    monkeypatch.setattr(platforms, "latin_names", unread)
+    monkeypatch.setattr(stages, "_read", unread)
+    assert platforms.title_names(title) == names and stages.stage_said(passage) == stage
