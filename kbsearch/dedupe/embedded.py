@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, Self, TypeVar, overload
 
 import numpy as np
 
@@ -43,6 +44,32 @@ from kbsearch.text.textsim import language, lexical_tokens, name_tokens, normali
 
 _JOINERS = re.compile(r"[\s\-_]+")
 
+_T = TypeVar("_T")
+
+
+class text_property(cached_property[_T]):
+    """A ``cached_property`` of the record's text alone, kept in the ``_shared`` dict that
+    every copy of one Embedded holds: a warm process's kept records (``kept_records``) hand
+    each check a copy, and the names, numbers and clauses of a candidate were read again
+    by every check (about a third of a warm check's rules). Never for what the vectors,
+    the passages or the judge give: ``with_passages`` and each check change those."""
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> Self | _T:
+        if instance is None:
+            return self
+        shared: dict[str, Any] = instance.__dict__["_shared"]
+        name = self.func.__name__
+        if name not in shared:
+            shared[name] = self.func(instance)
+        value: _T = shared[name]
+        return value
+
 
 @dataclass
 class Embedded:
@@ -58,6 +85,7 @@ class Embedded:
     (no rows: a text longer than ``DedupeConfig.aligned_max_tokens``)."""
 
     def __post_init__(self) -> None:
+        self._shared: dict[str, Any] = {}  # the text_property values, shared by the copies
         if not self.passages:
             self.passages = self.record.passages()
         self.whole_text = self.record.embed_text()
@@ -91,7 +119,7 @@ class Embedded:
         best = int(np.argmax(cosines))
         return others[best], float(cosines[best])
 
-    @cached_property
+    @text_property
     def _key_points(self) -> frozenset[str]:
         return frozenset(self.record.claim_texts()) if self.record.claims else frozenset()
 
@@ -117,7 +145,7 @@ class Embedded:
         index = self.passages.index(self.whole_text) if self.whole_text in self.passages else 0
         return self.vectors[index]
 
-    @cached_property
+    @text_property
     def stated_numbers(self) -> frozenset[str]:
         """Every number the record states, incidental ones too: a claim's "6 layers"
         is not new against a record that says "6-ply", though a lone 6 is no result there."""
@@ -128,12 +156,12 @@ class Embedded:
         """The whole text and the key points: what a claim's stage is read against (``stages.untold``)."""
         return self._text_and_claims
 
-    @cached_property
+    @text_property
     def _text_and_claims(self) -> str:
         """The whole text and the key points, as the name and number rules read them."""
         return "\n".join([self.whole_text, *self.record.claims])
 
-    @cached_property
+    @text_property
     def all_names(self) -> frozenset[str]:
         """The coined names anywhere in the record: title, text and claims."""
         text = self._text_and_claims
@@ -147,8 +175,12 @@ class Embedded:
         # A hyphenated name is the system its title names, not the acronym in it (MCP of MCP-Bench).
         title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
-        written = hyphenated_words(self._text_and_claims) - self._only_cited_names
+        written = self._written
         return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems, written)
+
+    @text_property
+    def _written(self) -> frozenset[str]:
+        return hyphenated_words(self._text_and_claims) - self._only_cited_names
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
@@ -171,68 +203,68 @@ class Embedded:
         theirs = frozenset(n for n in known._text_systems if is_rare(n))
         return texts_name_apart((ours, self._mentions), (theirs, known._mentions))
 
-    @cached_property
+    @text_property
     def _text_systems(self) -> frozenset[str]:
         """The coined systems the text itself names (not its key points), none only cited."""
         return systems_only(frozenset(name_tokens(self.record.text))) - self._only_cited_names
 
-    @cached_property
+    @text_property
     def _mentions(self) -> tuple[str, str]:
         """Title, text and key points lower-cased, as written and run together (ResNet-110, resnet110)."""
         return self._lowered, _JOINERS.sub("", self._lowered)
 
-    @cached_property
+    @text_property
     def _subject(self) -> str | None:
         return title_subject(self.record.title)
 
-    @cached_property
+    @text_property
     def _title_releases(self) -> frozenset[tuple[str, str]]:
         return releases(self.record.title)
 
-    @cached_property
+    @text_property
     def _text(self) -> str:
         """The title, text and key points, as the places rule reads them (their case kept)."""
         return "\n".join([self.record.title, self.record.text, *self.record.claims])
 
-    @cached_property
+    @text_property
     def _lowered(self) -> str:
         """The title, text and key points, lower-cased: where a name is looked for as mentioned."""
         return self._text.lower()
 
-    @cached_property
+    @text_property
     def _only_cited_names(self) -> frozenset[str]:
         """The names only cited, with an earlier day's anchor note or in a comparison
         (``named_systems.cited_names``), that the title does not name."""
         cited = frozenset(cited_names(self._text_and_claims, latin_names))
         return cited - self._title_coined
 
-    @cached_property
+    @text_property
     def _systems_mentioned(self) -> frozenset[str]:
         # Mentioned also as written apart or run together (MCP Bench, MCPBench for MCP-Bench).
         names = self.all_names | other_spellings(self._text_and_claims, set(self.all_names))
         return systems_only(names - self._only_cited_names)
 
-    @cached_property
+    @text_property
     def _title_systems(self) -> frozenset[str]:
         return systems_only(frozenset(self._title_coined))
 
-    @cached_property
+    @text_property
     def anchored_ids(self) -> frozenset[str]:
         """The ids written with an earlier day's anchor note (``text.anchors``): neither
         the record's subject nor a bare citation."""
         return frozenset(anchored_ids("\n".join([self.record.relation or "", self._text_and_claims])))
 
-    @cached_property
+    @text_property
     def _title_coined(self) -> set[str]:
         """The coined names of the title (once: ``compare`` reads them for every pair)."""
         return latin_names(self.record.title) | versioned_names(self.record.title)
 
-    @cached_property
+    @text_property
     def normalized_text(self) -> str:
         """The whole text as the identical-text rule reads it (once: audit compares a record ten times)."""
         return normalized(self.whole_text)
 
-    @cached_property
+    @text_property
     def names(self) -> frozenset[str]:
         """The coined names of the whole text."""
         return frozenset(latin_names(self.whole_text))
@@ -249,7 +281,7 @@ class Embedded:
         rows = self._body_indices
         return self.vectors[rows] if rows else self.whole[None, :]
 
-    @cached_property
+    @text_property
     def clauses(self) -> list[Clause]:
         """The clauses of the whole text and the key points, with their figures and words
         (``measures``): split once, however many claims read them."""

@@ -16,6 +16,7 @@ itself does not.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.named_systems import systems_only, versioned_names
@@ -41,6 +42,7 @@ def platform_names(title: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=1 << 13)  # read for both titles of every pair, check after check
 def title_names(title: str) -> frozenset[str]:
     """The systems a title names, lower-cased: coined names, versioned products and
     capitalised names told by a number (Medusa-3), sizes and hardware left out."""

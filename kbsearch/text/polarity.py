@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kbsearch.text.stages import UNSTATED
 
@@ -113,13 +114,19 @@ def _object(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 def stances(text: str) -> list[Stance]:
     """Each stance the text takes, clause by clause."""
+    return list(_stances(text))
+
+
+@lru_cache(maxsize=1 << 12)
+def _stances(text: str) -> tuple[Stance, ...]:
+    """``stances``, kept: a warm process reads the same candidates' passages check after check."""
     out = []
     for clause in _CLAUSE.split(text):
         for kind, pattern in _PATTERNS.items():
             for match in pattern.finditer(clause):
                 if not _BASELINE.search(clause[: match.start()]):
                     out.append(_stance(kind, clause, match))
-    return [s for s in out if s.latin or s.bigrams]
+    return tuple(s for s in out if s.latin or s.bigrams)
 
 
 def _stance(kind: str, clause: str, match: re.Match[str]) -> Stance:

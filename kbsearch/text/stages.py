@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 UNSTATED = "unstated"
 """What ``untold`` names as the stage before when no record tells one."""
@@ -180,6 +181,7 @@ class StageSaid:
         return float(self.stage) if self.reached else self.stage - 0.5
 
 
+@lru_cache(maxsize=1 << 13)  # a warm process reads the same candidates' passages check after check
 def stage_said(text: str, mentions: re.Pattern[str] = _MENTION) -> StageSaid | None:
     """The latest stage ``text`` says was reached; when it says none was, the stage it is
     still before; None when it says nothing of a stage. ``mentions``: the track read
