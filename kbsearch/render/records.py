@@ -36,7 +36,7 @@ def search_text(response: SearchResponse) -> Text:
     out.append(f"{'#':>2}  {'score':>6}  {fit('kind', 11)} {fit('instance', 8)} {fit('date', 10)}  title\n")
     for hit in response.results:
         out.append(
-            f"{hit.rank:>2} {'=' if hit.matched_ids else ' '}{score_text(hit):>6}  {fit(hit.kind.value, 11)} "
+            f"{hit.rank:>2} {marked_score(hit)}  {fit(hit.kind.value, 11)} "
             f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
         )
         out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
@@ -61,6 +61,18 @@ def search_text(response: SearchResponse) -> Text:
 def score_text(hit: SearchHit) -> str:
     """The score, or ``-`` for an exact hit the search gave none (a lexical one holding no term): listed for its id."""
     return "-" if hit.exact and hit.dense_score is None and hit.lexical_score is None else f"{hit.score:.3f}"
+
+
+def marked_score(hit: SearchHit, width: int = 6) -> str:
+    """The score after ``=`` for a record carrying an exact id from the query (a space before the score otherwise).
+
+    A negative score gets a space after the ``=`` (``= -0.007``), which would otherwise run into the minus sign and read
+    as a broken score; that row's score column is one character wider.
+    """
+    score = f"{score_text(hit):>{width}}"
+    if not hit.matched_ids:
+        return f" {score}"
+    return f"= {score}" if score.startswith("-") and score != "-" else f"={score}"
 
 
 def _matched(hit: SearchHit) -> str:

@@ -10,8 +10,8 @@ from rich.text import Text
 
 from kbsearch.kb import HIT_TEXT_CHARS, SearchHit, SearchResponse
 from kbsearch.records import Record
-from kbsearch.render import clean, counted, missing_lines, score_text, why_empty
-from kbsearch.render.records import record_text
+from kbsearch.render import clean, counted, missing_lines, why_empty
+from kbsearch.render.records import marked_score, record_text
 from kbsearch.tui.literal import cell, plain
 
 COLUMNS = (("score", 7), ("kind", 11), ("instance", 9), ("date", 10), ("title", 16))
@@ -39,9 +39,8 @@ def summary(response: SearchResponse, count: int, *, timing: bool) -> Text:
 
 
 def row_cells(hit: SearchHit) -> tuple[Text, ...]:
-    # "=" marks a record carrying an exact id from the query, as in the CLI.
-    pin = "=" if hit.matched_ids else " "
-    score = Text(f"{pin}{score_text(hit)}", justify="right")
+    # "=" marks a record carrying an exact id from the query, as in the CLI (a space before a negative score).
+    score = Text(marked_score(hit, width=0), justify="right")
     return (score, cell(hit.kind.value), cell(hit.instance), cell(hit.date), cell(hit.title))
 
 
