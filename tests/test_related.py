@@ -262,3 +262,31 @@ def test_similar_lists_the_same_item_first_then_by_the_cosine_it_prints(
     assert len([m for m in matches if not m["same_item"]]) >= 2
     out = run(capsys, "similar", "tri-jay", "--index", index)[1]
     assert "matches (≡ same item, first; then by cosine):" in out
+
+
+def test_similar_lists_every_record_sharing_an_arxiv_id_beyond_k(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new user's probe: a living-doc section listing the paper was 18th by cosine, cut from
+    the default 10, though ``similar --help`` promises the records sharing an arXiv id."""
+    section = {
+        "id": "doc/reasoning#§5.1",
+        "kind": "doc_section",
+        "title": "训练无关的推测解码",
+        "text": "SGLang suffix decoding 推测解码; 2609.19671, 2609.00001",
+        "arxiv_ids": ["2609.19671", "2609.00001"],
+        "topic": "reasoning",
+        "section": "§5.1",
+        "date": "2026-09-21",
+    }
+    nearer = {"id": "near", "title": "When2Think difficulty-aware length control",
+              "text": "length control for hybrid reasoning", "instance": "tom", "date": "2026-09-21"}  # fmt: skip
+    source = tmp_path / "doc.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in (section, nearer)), encoding="utf-8")
+    assert run(capsys, "ingest", str(source), "--index", index)[0] == 0
+    found = json.loads(run(capsys, "similar", "card", "-k", "1", "--index", index, "--json")[1])
+    ids = [m["id"] for m in found["matches"]]
+    assert len(ids) == 2 and ids[1] == "doc/reasoning#§5.1", ids
+    assert found["matches"][1]["shared_ids"] == ["2609.19671"]
+    out = run(capsys, "similar", "card", "-k", "1", "--index", index)[1]
+    assert "doc/reasoning#§5.1  shares 2609.19671" in out

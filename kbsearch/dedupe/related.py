@@ -53,8 +53,9 @@ def load_rows(store: Store, rowids: list[int], judge: str | None) -> dict[int, E
 
 
 def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: DedupeConfig) -> Neighbours:
-    """The ``k`` records nearest to a stored one (by whole text and by title, plus
-    those sharing an arXiv id with it), judged as ``check`` judges its matches."""
+    """The ``k`` records nearest to a stored one (by whole text and by title), plus
+    every one sharing an arXiv id with it (beyond ``k`` if it is not among them),
+    judged as ``check`` judges its matches."""
     started = time.perf_counter()
     item = load_embedded(store, [record_id], config.judge)[record_id]
     flt = flt.model_copy(update={"exclude_ids": [*flt.exclude_ids, record_id]})
@@ -69,12 +70,15 @@ def neighbours(store: Store, record_id: str, k: int, flt: SearchFilter, config: 
     # Same item first, then by the cosine each line prints: ordered by the learned
     # probability, which a rule-decided line does not print, it read 0.36, 0.43, 0.40.
     matches = sorted(compare_all(item, known, config, name_count), key=lambda m: (not m.same_item, -m.score))
+    # A record about one of its arXiv ids is listed however far its text (a living-doc
+    # section listing the paper among others): ``similar --help`` promises them.
+    kept = matches[:k] + [m for m in matches[k:] if m.shared_ids]
     return Neighbours(
         record=ListedRecord.from_record(item.record),
         model=store.model or "",
         k=k,
         filters=flt.model_copy(update={"exclude_ids": flt.exclude_ids[:-1]}),
-        matches=matches[:k],
+        matches=kept,
         seconds=round(time.perf_counter() - started, 4),
     )
 

@@ -380,7 +380,8 @@ class Neighbours(BaseModel):
     k: int
     filters: SearchFilter
     matches: list[Match]
-    """Same-item records first, then by cosine, as ``check`` lists its matches."""
+    """Same-item records first, then by cosine, as ``check`` lists its matches: the ``k``
+    nearest, and every record sharing an arXiv id with the record beyond them."""
     seconds: float
 
 
