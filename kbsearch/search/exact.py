@@ -16,7 +16,8 @@ wanted more surely than any score, so those records come first, tier by tier:
 
 A query that is a record's id (``card/2004``, ``doc/inference#§1.5``), or the
 start of one id alone as ``kbsearch show`` takes it, lists that record first,
-in the tier ``record``, and alone. An identifier that no record within the
+in the tier ``record``, and alone; one shaped as a record id that names none lists
+nothing, as a query of arXiv ids alone that no record carries. An identifier that no record within the
 filters carries is reported, so that a mistyped or unknown id is not silently
 answered with unrelated records, with the first records outside the filters
 that carry it (a ``--kind`` or ``--instance`` hid it: which one to drop); so is a query shaped as a record id (one
@@ -88,6 +89,11 @@ class Pins:
     def record(self) -> bool:
         """The query named a record, which is listed alone."""
         return any(tier == "record" for tier, _ in self.tiers)
+
+    def alone(self, ids: QueryIds) -> bool:
+        """The query is a record's id, or is shaped as one and names none within the filters:
+        that record is listed alone, or nothing (the records nearest to ``card/2199`` are no answer)."""
+        return self.record() or (ids.record is not None and ids.record in self.missing)
 
     def rowids(self) -> list[int]:
         return [r for _, group in self.tiers for r in group]

@@ -126,7 +126,7 @@ def search(
     if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
         beyond = _leaders_beyond(store, found, terms, vector, flt, fusion, reads, exact)
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, beyond)
-    ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.record())[:k]  # ids alone: theirs or none
+    ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.alone(exact))[:k]  # ids alone: theirs or none
     hits = _hits(store, ranked, terms, exact.all(), vector)
     model = encoder.model_id if encoder is not None else (store.model or "")
     return SearchResponse(
