@@ -108,6 +108,9 @@ class SearchResponse(BaseModel):
     missing_elsewhere: dict[str, list[str]] = Field(default_factory=dict)
     """For an identifier of ``missing_ids`` that records outside the filters carry:
     the first of those records' ids (which filter to widen); else absent."""
+    id_start: int | None = None
+    """The query is the start of several record ids (as ``kbsearch show`` takes it): how many
+    records within the filters have such an id; the results are the first ``k``, in id order."""
     unknown_filters: list[UnknownFilter] = Field(default_factory=list)
     """When there are no results: the filter's instance, topic or kinds (when
     none of them has a record) that no stored record has; else empty."""

@@ -61,9 +61,29 @@ def test_a_unique_start_of_an_id_is_the_record_as_show_takes_it(
     ]
     ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
     assert [h.id for h in ranked((store, encoder), "doc/agents#age").results] == ["doc/agents#agents-overview"]
-    # The start of several ids is searched as typed, and reported as nothing.
-    several = ranked(examples, "card/142")
-    assert not any(h.exact == "record" for h in several.results) and several.missing_ids == []
+
+
+@pytest.mark.parametrize("mode", list(SearchMode))
+def test_the_start_of_several_ids_lists_their_records_as_show_names_them(
+    examples: tuple[Store, FakeEncoder], mode: SearchMode
+) -> None:
+    """A new user's probe: `search kenji/2026-11-03` listed unrelated records with no note,
+    while `show kenji/2026-11-03` named the two ids starting so."""
+    store, encoder = examples
+    ids = store.ids_with_prefix("card/109", 10)
+    assert len(ids) == 3
+    several = ranked(examples, "card/109", mode)
+    assert [(h.id, h.exact) for h in several.results] == [(i, "record") for i in ids]
+    assert several.id_start == 3 and several.missing_ids == []
+    lines = render.search_text(several).plain.splitlines()
+    assert lines[0] == "'card/109' is the start of 3 ids: their records, in id order"
+    assert lines[-1].endswith("; only the records ('=') whose id starts with the query)")
+    assert "is the start of 3 ids" in hitview.summary(several, 3, timing=False).plain
+    first = search(store, encoder, "card/109", 2, mode=mode)
+    assert [h.id for h in first.results] == ids[:2] and first.id_start == 3
+    assert render.missing_lines(first) == ["'card/109' is the start of 3 ids: the first 2 records, in id order"]
+    hidden = ranked(examples, "card/109", mode, kinds=["increment"])
+    assert hidden.results == [] and hidden.missing_ids == ["card/109"] and hidden.id_start is None
 
 
 def test_an_id_shaped_query_that_names_no_record_says_so(examples: tuple[Store, FakeEncoder]) -> None:

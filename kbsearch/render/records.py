@@ -49,6 +49,8 @@ def search_text(response: SearchResponse) -> Text:
     legend = "; '=' marks an exact id from the query" if any(hit.matched_ids for hit in response.results) else ""
     if legend and ids_alone(response.query):
         legend = "; only the records carrying the id ('='): the query is an id alone"
+    elif legend and response.id_start:
+        legend = "; only the records ('=') whose id starts with the query"
     elif legend and response.results[0].exact == "record":
         legend = "; only the record ('='): the query is its id"
     out.append(
@@ -87,11 +89,24 @@ def _matched(hit: SearchHit) -> str:
 
 def missing_lines(response: SearchResponse) -> list[str]:
     """One line per exact identifier of the query that no record carries,
-    so that the results below are not taken for records about it."""
+    so that the results below are not taken for records about it; and for
+    the start of several record ids, which records are listed."""
     where = "no record" if response.filters.is_empty() else "no record within the filters"
     return [
         f"{where} {_carries(ident)} {clean(ident, one_line=True)}{_elsewhere(response.missing_elsewhere.get(ident))}"
         for ident in response.missing_ids
+    ] + _id_start(response)
+
+
+def _id_start(response: SearchResponse) -> list[str]:
+    """``'kenji/2026-11-03' is the start of 2 ids: …``, as ``kbsearch show`` names them."""
+    if not response.id_start:
+        return []
+    within = "" if response.filters.is_empty() else " within the filters"
+    shown = "their records" if response.id_start <= response.k else f"the first {response.k} records"
+    return [
+        f"{clean(response.query.strip(), one_line=True)!r} is the start of {response.id_start} ids{within}: "
+        f"{shown}, in id order"
     ]
 
 

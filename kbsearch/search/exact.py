@@ -16,7 +16,8 @@ wanted more surely than any score, so those records come first, tier by tier:
 
 A query that is a record's id (``card/2004``, ``doc/inference#§1.5``), or the
 start of one id alone as ``kbsearch show`` takes it, lists that record first,
-in the tier ``record``, and alone; one shaped as a record id that names none lists
+in the tier ``record``, and alone (the start of several ids: the first ``k`` of
+their records in id order, and how many there are); one shaped as a record id that names none lists
 nothing, as a query of arXiv ids alone that no record carries. An identifier that no record within the
 filters carries is reported, so that a mistyped or unknown id is not silently
 answered with unrelated records, with the first records outside the filters
@@ -43,6 +44,8 @@ from kbsearch.text.ids import bare_repos, extract_github_repos, extract_urls, gi
 
 ELSEWHERE_SHOWN = 3
 """The records named as carrying a missing identifier outside the filters."""
+ID_START_COUNTED = 10_000
+"""The ids starting as a query does that are counted (``Pins.starting``); more are not."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,9 @@ class Pins:
     elsewhere: dict[str, list[str]] = field(default_factory=dict)
     """For a missing identifier that records outside the filter carry: the first
     ``ELSEWHERE_SHOWN`` of those records' ids, so the user knows which filter hid it."""
+    starting: int | None = None
+    """The query is the start of several record ids: how many within the filter
+    (up to ``ID_START_COUNTED``) start so; the first ``k`` of them, in id order, are the tier ``record``."""
 
     def record(self) -> bool:
         """The query named a record, which is listed alone."""
@@ -99,13 +105,15 @@ class Pins:
         return [r for _, group in self.tiers for r in group]
 
 
-def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
+def find_pins(store: Store, ids: QueryIds, flt: SearchFilter, k: int) -> Pins:
     """The records within ``flt`` carrying one of ``ids`` (normalized arXiv
-    ids, ``github:owner/repo``, ``url:…``), in the tiers above."""
+    ids, ``github:owner/repo``, ``url:…``), in the tiers above; of the start
+    of several record ids, the first ``k`` records whose id starts so."""
     exact = ids.all()
-    named, unknown = _named_record(store, ids.record, flt)
+    named, unknown, starting = _named_record(store, ids.record, flt)
+    named = named[:k]
     if not exact:
-        return Pins(tiers=[("record", named)] if named else [], missing=unknown)
+        return Pins(tiers=[("record", named)] if named else [], missing=unknown, starting=starting)
     arxiv = [e for e in exact if ":" not in e]
     refs = [e for e in exact if ":" in e]
     subject = store.restrict(store.rowids_with_arxiv(arxiv, role="subject"), flt)
@@ -133,27 +141,31 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter) -> Pins:
             tiers.append((tier, kept))
     missing, elsewhere = _missing(store, ids.named, flt)
     # An owner/repo token whose owner is an instance (tom/vllm) is the repo its records carry.
-    return Pins(tiers=tiers, missing=missing + (unknown if not referring else []), elsewhere=elsewhere)
+    unknown, starting = ([], None) if referring else (unknown, starting)
+    return Pins(tiers=tiers, missing=missing + unknown, elsewhere=elsewhere, starting=starting)
 
 
-def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[list[int], list[str]]:
-    """The row of the record whose id is ``wanted``, or whose id alone starts
-    with it (as ``kbsearch show`` takes it), within ``flt``; else ``wanted``
-    as missing when it is no id but begins as stored ids do (``card/``)."""
+def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[list[int], list[str], int | None]:
+    """The row of the record whose id is ``wanted``, or the rows of those whose
+    id starts with it (as ``kbsearch show`` takes it: the start of one id, or
+    of several, then in id order with their count), within ``flt``; else
+    ``wanted`` as missing when it is no id but begins as stored ids do (``card/``)."""
     if wanted is None:
-        return [], []
+        return [], [], None
     rowid = store.rowids_of([wanted]).get(wanted)
     if rowid is None and "/" not in wanted:  # a word, not an id's start (MoE, 2.4x)
-        return [], []
+        return [], [], None
     if rowid is None:
-        starting = store.ids_with_prefix(wanted, 2)
-        if len(starting) > 1:  # the start of several ids: a search, as typed
-            return [], []
+        starting = store.ids_with_prefix(wanted, ID_START_COUNTED)
+        if len(starting) > 1:  # the start of several ids: show names them, search lists them
+            rows = store.rowids_of(starting)
+            listed = store.restrict([rows[i] for i in starting if i in rows], flt)
+            return listed, [] if listed else [wanted], len(listed) or None
         rowid = store.rowids_of(starting).get(starting[0]) if starting else None
     if rowid is not None:
         kept = store.restrict([rowid], flt)
-        return kept, [] if kept else [wanted]
-    return [], [wanted] if store.ids_with_prefix(wanted.split("/")[0] + "/", 1) else []
+        return kept, [] if kept else [wanted], None
+    return [], [wanted] if store.ids_with_prefix(wanted.split("/")[0] + "/", 1) else [], None
 
 
 def _missing(store: Store, named: list[str], flt: SearchFilter) -> tuple[list[str], dict[str, list[str]]]:

@@ -114,7 +114,7 @@ def search(
     dense = dense_side(store, encoder, query, vector, flt, mode, depth_of(k, mode, fusion))
     terms = query_terms(query)
     exact = query_ids(query)
-    pins = find_pins(store, exact, flt)
+    pins = find_pins(store, exact, flt, k)
     found = gather_lexical(store, terms, flt, mode, k, fusion)
     reads = CandidateReads(store)
     if dense is not None:
@@ -137,6 +137,7 @@ def search(
         filters=flt,
         missing_ids=pins.missing,
         missing_elsewhere=pins.elsewhere,
+        id_start=pins.starting,
         results=hits,
         seconds=round(time.perf_counter() - started, 4),
     )
@@ -270,7 +271,7 @@ def _leaders_beyond(
         return []
     wider = gather_lexical(store, terms, evidence, SearchMode.hybrid, ITEM_LEADERS, fusion)
     wider.dense = store.search_records(vector, depth_of(ITEM_LEADERS, SearchMode.hybrid, fusion), evidence)
-    add_pinned(store, wider, find_pins(store, exact, evidence), terms, vector)
+    add_pinned(store, wider, find_pins(store, exact, evidence, ITEM_LEADERS), terms, vector)
     return rank(store, wider, terms, vector, SearchMode.hybrid, fusion, reads)[:ITEM_LEADERS]
 
 
@@ -323,7 +324,8 @@ def _same_item_lift(
 
 
 def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[Ranked]:
-    """Pinned records first, tier by tier, each tier in ranking order; then
+    """Pinned records first, tier by tier, each tier in ranking order (the
+    records an id's start names in id order); then
     the rest, unless ``only`` (a query of arXiv ids alone, or a record's id):
     then the pinned records alone, none when none is (no record within the
     filters carries the ids: the records nearest to a number are no answer).
@@ -334,7 +336,7 @@ def _pin_first(pins: Pins, ranked: list[Ranked], *, only: bool = False) -> list[
     tiers = [
         [
             replace(by_rowid.get(r, Ranked(rowid=r, score=0.0)), exact=tier)
-            for r in sorted(group, key=lambda r: position.get(r, len(ranked)))
+            for r in (group if tier == "record" else sorted(group, key=lambda r: position.get(r, len(ranked))))
         ]
         for tier, group in pins.tiers
     ]
