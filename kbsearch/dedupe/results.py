@@ -380,8 +380,7 @@ class Neighbours(BaseModel):
     k: int
     filters: SearchFilter
     matches: list[Match]
-    """Same-item records first, then by cosine, as ``check`` lists its matches: the ``k``
-    nearest, and every record sharing an arXiv id with the record beyond them."""
+    """Same-item records first, then by cosine: the ``k`` nearest, and any sharing an arXiv id."""
     seconds: float
 
 
