@@ -79,20 +79,14 @@ class Form:
 
 
 def forms_in(query: str) -> list[Form]:
-    """The standard terms ``query`` writes, in any form, longest first: a form
-    inside a longer one found already (``attention`` in ``sparse attention``)
-    is no term of its own."""
-    text = fold(query)
-    taken: list[tuple[int, int]] = []
+    """The standard terms ``query`` writes, in any form, in the order written: at
+    one place the longest form is taken, and a form inside it (``attention`` in
+    ``sparse attention``) is no term of its own."""
     found: list[Form] = []
-    for form, forms in _BY_LENGTH:
-        for match in _pattern((form,)).finditer(text):
-            span = match.span()
-            if any(span[0] < end and start < span[1] for start, end in taken):
-                continue
-            taken.append(span)
-            if all(f.forms != forms for f in found):
-                found.append(Form(match.group(0), forms))
+    for match in _ANY_FORM.finditer(fold(query)):
+        forms = _BY_LENGTH[(match.lastindex or 1) - 1][1]
+        if all(f.forms != forms for f in found):
+            found.append(Form(match.group(0), forms))
     return found
 
 
@@ -113,3 +107,4 @@ _BY_LENGTH: list[tuple[str, tuple[str, ...]]] = sorted(
     ((fold(form), tuple(fold(f) for f in forms)) for forms in TERMS for form in forms),
     key=lambda pair: -len(pair[0]),
 )
+_ANY_FORM = re.compile("|".join(f"({_one(form)})" for form, _ in _BY_LENGTH))
