@@ -19,6 +19,7 @@ from kbsearch.embed import Encoder
 from kbsearch.responses import SearchMode
 from kbsearch.runtime.blas import beside_other_work
 from kbsearch.search.exact import Pins
+from kbsearch.search.expansion import retrieval
 from kbsearch.search.fusion import Fusion
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.lexical import QueryTerms
@@ -67,7 +68,8 @@ def gather_lexical(
     store: Store, terms: QueryTerms, flt: SearchFilter, mode: SearchMode, k: int, fusion: Fusion
 ) -> Candidates:
     """The lexical side's candidates (and the records holding the query's rare names); no dense ones yet."""
-    lexical = store.lexical_search(terms, depth_of(k, mode, fusion), flt) if mode is not SearchMode.dense else []
+    wider = retrieval(terms)  # and the other forms of its standard terms (search.expansion)
+    lexical = store.lexical_search(wider, depth_of(k, mode, fusion), flt) if mode is not SearchMode.dense else []
     wanted = terms.names + terms.words
     named = store.records_with_names(wanted, flt) if mode is SearchMode.hybrid and fusion.name_weight else {}
     return Candidates(dense=[], lexical=lexical, named=named, neutral=_neutral_side(store, terms, flt, mode, k, fusion))
@@ -144,4 +146,4 @@ def add_pinned(store: Store, found: Candidates, pins: Pins, terms: QueryTerms, v
     listed = {rowid for rowid, _ in found.lexical}
     missing = [r for r in pins.rowids() if r not in listed]
     if missing:
-        found.lexical = sorted(found.lexical + store.lexical_scores(terms, missing), key=lambda row: -row[1])
+        found.lexical = sorted(found.lexical + store.lexical_scores(retrieval(terms), missing), key=lambda row: -row[1])

@@ -11,6 +11,8 @@ Two ways are offered, and ``bench/search_quality.py --sweep`` measures both:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -93,17 +95,35 @@ def names_first(scores: dict[int, float], named: dict[str, list[int]]) -> dict[i
 
 
 def term_coverage(
-    weights: dict[str, float], text: str, power: float = 1.0, meta: str = "", meta_share: float = 1.0
+    weights: dict[str, float],
+    text: str,
+    power: float = 1.0,
+    meta: str = "",
+    meta_share: float = 1.0,
+    groups: Sequence[tuple[frozenset[str], re.Pattern[str]]] = (),
 ) -> float:
     """The weighted share of the query's terms (keys) found in ``text``, raised
     to ``power``: above 1, matching a few terms of a long query counts for
     little, matching most of them for nearly all. A term found only in
     ``meta`` counts ``meta_share`` of its weight. Terms and texts are both
-    folded (``kbsearch.text.folding``), as the lexical index holds them."""
+    folded (``kbsearch.text.folding``), as the lexical index holds them.
+    The terms of one of ``groups`` (a standard term's form in the query:
+    ``search.expansion``) are all found where its pattern (any of the term's
+    forms) is, and one by one elsewhere."""
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0
-    found = sum(w if term in text else w * meta_share if term in meta else 0.0 for term, w in weights.items())
+    whole_found: set[str] = set()
+    meta_found: set[str] = set()
+    for own, pattern in groups:
+        if pattern.search(text):
+            whole_found |= own
+        elif meta and pattern.search(meta):
+            meta_found |= own
+    found = sum(
+        w if term in whole_found or term in text else w * meta_share if term in meta_found or term in meta else 0.0
+        for term, w in weights.items()
+    )
     return (found / whole) ** power
 
 

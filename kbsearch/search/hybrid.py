@@ -9,6 +9,7 @@ results when k exist. Records carrying an exact identifier from the query
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass, replace
 
@@ -19,6 +20,7 @@ from kbsearch.embed import Encoder
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.search.candidates import Candidates, add_pinned, dense_side, depth_of, gather_lexical
 from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
+from kbsearch.search.expansion import groups, with_forms
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
 from kbsearch.search.reads import CandidateReads
@@ -112,7 +114,7 @@ def search(
     started = time.perf_counter()
     flt = flt or SearchFilter()
     dense = dense_side(store, encoder, query, vector, flt, mode, depth_of(k, mode, fusion))
-    terms = query_terms(query)
+    terms = with_forms(query_terms(query), query)  # KV cache also finds 键值缓存 (search.expansion)
     exact = query_ids(query)
     pins = find_pins(store, exact, flt, k)
     found = gather_lexical(store, terms, flt, mode, k, fusion)
@@ -204,8 +206,9 @@ def _weighted(
     weights |= {"\0" + w: weight for w, weight in reads.store.term_weights(unused, sample).items()}
     query_language = _query_language(terms)
     neutral = {t: weights[t] for t in terms.neutral if t in weights} if len(terms.neutral) >= MIN_NEUTRAL_TERMS else {}
+    grouped = groups(terms)
     coverage = {
-        rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion, neutral)
+        rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion, neutral, grouped)
         for rowid, (main, meta) in parts.items()
     }
     scores = fuse.weighted_sum(cosine, coverage, fusion, found.named)
@@ -227,15 +230,16 @@ def _coverage(
     own_language: str,
     fusion: Fusion,
     neutral: dict[str, float],
+    grouped: list[tuple[frozenset[str], re.Pattern[str]]],
 ) -> float:
     """The record's term coverage; across languages, its meta counts less and the whole is scaled.
     ``own_language`` is that of the record's head, the part that is embedded. Across languages a
     record is also scored on the query's ``neutral`` terms apart (B200, 57%, DeepSeek-V4: what it
     could hold; ``text.neutral``), and keeps the better share."""
     if query_language is None or query_language == own_language:
-        return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power)
+        return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power, groups=grouped)
     meta_share = 1.0 if fuse.meta_says_the_query(weights, meta) else fusion.cross_language_meta
-    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, meta_share)
+    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, meta_share, grouped)
     share = max(share, fuse.term_coverage(neutral, main, fusion.coverage_power))
     return share * fusion.cross_language
 
