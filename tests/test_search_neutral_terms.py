@@ -8,18 +8,16 @@ Chinese record's system lost to an English record sharing its other words."""
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support.search_store import increment, store_of
 
 from fake_encoder import FakeEncoder
-from kbsearch.ingest import ingest_records
-from kbsearch.records import Kind, Record
 from kbsearch.search import DEFAULT_FUSION, SearchMode, search
 from kbsearch.search.fusion import names_first
-from kbsearch.store import ChangeSet, Store, lexical
+from kbsearch.store import Store, lexical
 
 FILLER = [
     ("数据加载流水线的预取", "训练时的数据加载与预取流水线，吞吐更稳定"),
@@ -29,39 +27,24 @@ FILLER = [
 ]
 
 
-def rec(id: str, title: str, text: str, i: int) -> Record:
-    return Record.model_validate(
-        {
-            "id": id,
-            "kind": Kind.increment,
-            "title": title,
-            "text": text,
-            "instance": "spark",
-            "date": dt.date(2026, 10, 1 + i % 28),
-            "source": "/src/spark.md",
-            "position": i,
-        }
-    )
-
-
 @pytest.fixture
 def store(tmp_path: Path, encoder: FakeEncoder) -> Store:
-    records = [rec(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(40)]
+    records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(40)]
     records += [
-        rec(
+        increment(
             "jay/aurokv",
             "AuroKV — straggler-aware collectives",
             "AuroKV detects straggler ranks from per-step timing and reroutes their collectives. "
             "On DeepSeek-V4 / B200 it raises decode throughput by 57% against the stock engine.",
             41,
         ),
-        rec(
+        increment(
             "spark/orroweave",
             "CMU 实验室的注意力探针重排方案 OrroWeave",
             "OrroWeave 用生成模型在短探针上的注意力对检索片段重排，KV 显存降低 4.5 倍。",
             42,
         ),
-        rec(
+        increment(
             "spark/veridprism",
             "VeridPrism — attention-probe re-ranking",
             "VeridPrism re-ranks retrieved chunks with attention-probe scores over a short probe; "
@@ -72,20 +55,14 @@ def store(tmp_path: Path, encoder: FakeEncoder) -> Store:
     # Chinese look-alikes: the query's mechanism words, one of its Latin terms at most.
     for i, (system, model) in enumerate([("NacreQuant", "DeepSeek-V4"), ("LumenRail", "Qwen3-32B"), ("TarnSync", "")]):
         records.append(
-            rec(
+            increment(
                 f"spark/look{i}",
                 f"慢节点感知的集合通信方案 {system}",
                 f"{system} 慢节点感知的集合通信：根据每步耗时识别慢节点并重排集合通信，{model} 上吞吐提升明显。",
                 50 + i,
             )
         )
-    ingest_records(
-        store := Store.open(tmp_path, create=True),
-        ChangeSet(upserts=records),
-        model=encoder.model_id,
-        load_encoder=lambda: encoder,
-    )
-    return store
+    return store_of(tmp_path, records, encoder)
 
 
 def ids(store: Store, encoder: FakeEncoder, query: str, k: int = 5, **fusion: object) -> list[str]:

@@ -9,12 +9,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support.search_store import store_of
 
 from fake_encoder import FakeEncoder
-from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.search import DEFAULT_FUSION, SearchMode, search
-from kbsearch.store import ChangeSet, Store, lexical
+from kbsearch.store import Store, lexical
 
 FILLER = [
     ("推理调度与批处理", "连续批处理让 decode 阶段的吞吐提高，调度器按请求长度分组"),
@@ -47,10 +47,7 @@ def record(i: int, title: str, text: str) -> Record:
 def kb(tmp_path: Path, encoder: FakeEncoder) -> Store:
     # About 30 records, 3 of them about Quill: the size of a new team's knowledge base.
     rows = [FILLER[i % len(FILLER)] for i in range(27)] + QUILL
-    store = Store.open(tmp_path / "idx", create=True)
-    records = [record(i, t, f"{x} ({i})") for i, (t, x) in enumerate(rows)]
-    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
-    return store
+    return store_of(tmp_path / "idx", [record(i, t, f"{x} ({i})") for i, (t, x) in enumerate(rows)], encoder)
 
 
 def test_a_capitalised_word_in_a_chinese_query_is_a_name_candidate() -> None:
@@ -92,10 +89,7 @@ def mixed(tmp_path: Path, encoder: FakeEncoder) -> Store:
     rows = (
         [FILLER[i % len(FILLER)] for i in range(12)] + [("KV cache 卸载到 CXL", "零拷贝卸载 KV cache")] + ENGLISH_TITLES
     )
-    store = Store.open(tmp_path / "idx", create=True)
-    records = [record(i, t, f"{x} ({i})") for i, (t, x) in enumerate(rows)]
-    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
-    return store
+    return store_of(tmp_path / "idx", [record(i, t, f"{x} ({i})") for i, (t, x) in enumerate(rows)], encoder)
 
 
 def test_english_function_words_are_no_terms() -> None:

@@ -7,18 +7,16 @@ one that writes ``MoE``."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
+from support.search_store import increment, store_of
 
 from fake_encoder import FakeEncoder
-from kbsearch.ingest import ingest_records
-from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
 from kbsearch.search.expansion import groups, retrieval, with_forms
 from kbsearch.search.fusion import term_coverage
-from kbsearch.store import ChangeSet, Store, lexical
+from kbsearch.store import Store, lexical
 from kbsearch.text.terms import forms_in
 
 FILLER = [
@@ -29,46 +27,25 @@ FILLER = [
 ]
 
 
-def rec(id: str, title: str, text: str, i: int) -> Record:
-    return Record.model_validate(
-        {
-            "id": id,
-            "kind": Kind.increment,
-            "title": title,
-            "text": text,
-            "instance": "spark",
-            "date": dt.date(2026, 10, 1 + i % 28),
-            "source": "/src/spark.md",
-            "position": i,
-        }
-    )
-
-
 @pytest.fixture
 def store(tmp_path: Path, encoder: FakeEncoder) -> Store:
-    records = [rec(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(30)]
+    records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(30)]
     records += [
-        rec(
+        increment(
             "spark/frostkv",
             "FrostKV：KV 缓存的 2-bit 量化",
             "FrostKV 把 KV 缓存按通道做 2-bit 量化，显存降到四分之一。",
             31,
         ),
-        rec(
+        increment(
             "spark/tidemoe",
             "TideMoE：MoE 推理的专家放置",
             "TideMoE 按激活频率在 GPU 之间放置专家，MoE 推理吞吐提升。",
             32,
         ),
-        rec("spark/ragbook", "检索增强生成的分块策略", "检索增强生成里文档分块大小对召回的影响。", 33),
+        increment("spark/ragbook", "检索增强生成的分块策略", "检索增强生成里文档分块大小对召回的影响。", 33),
     ]
-    ingest_records(
-        store := Store.open(tmp_path, create=True),
-        ChangeSet(upserts=records),
-        model=encoder.model_id,
-        load_encoder=lambda: encoder,
-    )
-    return store
+    return store_of(tmp_path, records, encoder)
 
 
 def ids(store: Store, encoder: FakeEncoder, query: str, mode: SearchMode, k: int = 3) -> list[str]:
