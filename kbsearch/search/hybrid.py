@@ -68,7 +68,7 @@ HIT_TEXT_CHARS = 20_000
 # lifting its records there cost 0.004 R@1 on WMT en→zh and 0.003 on reworded summaries finding their card.
 NAME_QUERY_TERMS = 6
 # e5's reading of the whole texts, language-relative (search.judge_side), weighs twice the cosine:
-# chosen on the parallel sets (Tatoeba, WMT22), where 2 and 3 tie (docs/search.md).
+# chosen on the parallel sets (Tatoeba, WMT22), where 2 and 3 are within 0.002 R@1 (docs/search.md).
 JUDGE_WEIGHT = 2.0
 DEFAULT_FUSION = Fusion(
     "weighted",
