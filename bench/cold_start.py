@@ -12,7 +12,8 @@ that load on a shared machine hits every row alike:
   judge's token vectors through ``kbsearch.embed``, one text each, ending as
   the console script ends, without the interpreter's teardown), and its peak
   RSS against that load's;
-- a cold ``kbsearch search`` against USE's load alone (search loads no judge);
+- a cold ``kbsearch search`` against its models' load alone: USE and its e5
+  judge, whose whole-text vectors a hybrid search reads (no token vectors);
 - a cold ``kbsearch ingest`` of two new records (a day's small ingest: both
   models embed them) into a fresh copy of the index each run, against the
   models' load alone;
@@ -80,6 +81,11 @@ LOAD_ALL = (
     "resolve_model; spec = resolve_model(None); judge = resolve_judge(spec); load_encoder(spec).encode(['x']); "
     "load_encoder(judge).encode(['x']); load_token_encoder(judge).encode_tokens(['x']); import os; os._exit(0)"
 )
+LOAD_SEARCH = (
+    "from kbsearch.embed import load_encoder; from kbsearch.models import resolve_judge, resolve_model; "
+    "spec = resolve_model(None); load_encoder(spec).encode(['x']); load_encoder(resolve_judge(spec)).encode(['x']); "
+    "import os; os._exit(0)"
+)
 LOAD_USE = (
     "from kbsearch.embed import load_encoder; from kbsearch.models import resolve_model; "
     "load_encoder(resolve_model(None)).encode(['x']); import os; os._exit(0)"
@@ -139,11 +145,12 @@ ROWS = {
     "kbsearch stats": (lambda index: (kbsearch("stats", "--index", index), ""), "python -c pass"),
     "models' load alone": (lambda index: (python(LOAD_ALL), ""), "python -c pass"),
     "USE's load alone": (lambda index: (python(LOAD_USE), ""), "python -c pass"),
+    "USE and e5's load alone": (lambda index: (python(LOAD_SEARCH), ""), "python -c pass"),
     "kbsearch check - (1 increment)": (
         lambda index: (kbsearch("check", "-", "--index", index), INCREMENT),
         "models' load alone",
     ),
-    "kbsearch search": (lambda index: (kbsearch("search", QUERY, "--index", index), ""), "USE's load alone"),
+    "kbsearch search": (lambda index: (kbsearch("search", QUERY, "--index", index), ""), "USE and e5's load alone"),
     "kbsearch ingest (2 new records)": (
         lambda index: (kbsearch("ingest", new_records(index), "--index", fresh_copy(index)), ""),
         "models' load alone",

@@ -20,6 +20,9 @@ copied into the project) and builds every index in a temporary folder:
   card, and the other way round, in corpora that hold both languages
   (see ``crosslingual``).
 
+The hybrid column weighs the model's judge (models.txt ``judge=``) as ``kbsearch search``
+does; "hybrid, no judge" beside it is the same search without it.
+
 Recall@k is the share of queries whose answer is among the first k results;
 MRR is the mean of 1/rank over the first 10 (0 when absent).
 """
@@ -42,11 +45,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kbsearch.embed import Encoder, load_encoder  # noqa: E402
-from kbsearch.ingest import ingest_records  # noqa: E402
-from kbsearch.models import resolve_model  # noqa: E402
+from kbsearch.ingest import Judge, ingest_records  # noqa: E402
+from kbsearch.models import resolve_judge, resolve_model  # noqa: E402
 from kbsearch.records import Kind, Record  # noqa: E402
 from kbsearch.search import DEFAULT_FUSION, SearchMode, gather, rank, search  # noqa: E402
 from kbsearch.search.fusion import Fusion  # noqa: E402
+from kbsearch.search.judge_side import JudgeQuery  # noqa: E402
 from kbsearch.store import ChangeSet, SearchFilter, Store  # noqa: E402
 from kbsearch.store.lexical import query_terms  # noqa: E402
 from kbsearch.store.lexical_plan import DEFAULT_PLAN, EXHAUSTIVE, LexicalPlan  # noqa: E402
@@ -184,17 +188,24 @@ def crosslingual() -> tuple[dict[str, list[Record]], list[Task]]:
 # -- running ------------------------------------------------------------------
 
 
-def build(root: Path, records: list[Record], encoder: MemoEncoder) -> Store:
+def build(root: Path, records: list[Record], encoder: MemoEncoder, judge: MemoEncoder | None) -> Store:
+    """The corpus's index, with its judge's whole-text vectors as ``ingest`` keeps them."""
     store = Store.open(root, create=True)
-    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    kept = Judge(judge.model_id, lambda: judge) if judge is not None else None
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder, judge=kept)
     return store
 
 
-def ranks(task: Task, search_one: Callable[[str, np.ndarray], list[str]], vectors: np.ndarray) -> list[int]:
+def ranks(
+    task: Task,
+    search_one: Callable[[str, np.ndarray, JudgeQuery | None], list[str]],
+    vectors: np.ndarray,
+    judged: list[JudgeQuery | None],
+) -> list[int]:
     """1-based rank of each query's answer in its first K results, 0 when absent."""
     found = []
-    for query, answer, vector in zip(task.queries, task.answers, vectors, strict=True):
-        ids = search_one(query, vector)
+    for query, answer, vector, judge in zip(task.queries, task.answers, vectors, judged, strict=True):
+        ids = search_one(query, vector, judge)
         found.append(ids.index(answer) + 1 if answer in ids else 0)
     return found
 
@@ -206,10 +217,10 @@ def metrics(found: list[int]) -> tuple[float, float, float]:
 
 def mode_search(
     store: Store, mode: SearchMode, fusion: Fusion, plan: LexicalPlan = DEFAULT_PLAN
-) -> Callable[[str, np.ndarray], list[str]]:
-    def one(query: str, vector: np.ndarray) -> list[str]:
+) -> Callable[[str, np.ndarray, JudgeQuery | None], list[str]]:
+    def one(query: str, vector: np.ndarray, judge: JudgeQuery | None) -> list[str]:
         store.lexical_plan = plan
-        response = search(store, None, query, K, mode=mode, vector=vector, fusion=fusion)
+        response = search(store, None, query, K, mode=mode, vector=vector, fusion=fusion, judge=judge)
         return [hit.id for hit in response.results]
 
     return one
@@ -226,6 +237,8 @@ class Column:
 
 
 COLUMNS = [Column(mode.value, mode) for mode in MODES]
+# Hybrid as it ranked before the judge model had a say (kbsearch.search.judge_side), side by side.
+NO_JUDGE = Column("hybrid, no judge", SearchMode.hybrid, replace(DEFAULT_FUSION, judge_weight=0.0))
 # The hybrid search before issue 13 item 7: across languages the coverage counted a tenth,
 # meta words included, and no record took its score from a best hit of its item.
 BEFORE = Column(
@@ -251,16 +264,20 @@ PLANS = [
 Row = tuple[str, int, dict[str, tuple[float, float, float]]]
 
 
-def run_tasks(tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder, columns: list[Column]) -> list[Row]:
+def run_tasks(
+    tasks: list[Task], stores: dict[str, Store], encoder: MemoEncoder, judge: MemoEncoder | None, columns: list[Column]
+) -> list[Row]:
     table = []
     for task in tasks:
         vectors = encoder.encode(task.queries)
+        judged: list[JudgeQuery | None] = [None] * len(task.queries)
+        if judge is not None:
+            judged = [JudgeQuery(judge.model_id, v) for v in judge.encode(task.queries)]
         row, spent = {}, []
         for column in columns:
             started = time.perf_counter()
-            row[column.label] = metrics(
-                ranks(task, mode_search(stores[task.corpus], column.mode, column.fusion, column.plan), vectors)
-            )
+            search_one = mode_search(stores[task.corpus], column.mode, column.fusion, column.plan)
+            row[column.label] = metrics(ranks(task, search_one, vectors, judged))
             spent.append(f"{column.label} {(time.perf_counter() - started) / len(task.queries) * 1000:.1f}")
         print(f"{task.name}: ms per query: {', '.join(spent)}", file=sys.stderr)
         table.append((task.name, len(task.queries), row))
@@ -359,10 +376,17 @@ def main() -> None:
     parser.add_argument(
         "--plans", action="store_true", help="add columns: hybrid and lexical with the old lexical plan"
     )
+    parser.add_argument("--judge-weights", help="add columns: hybrid with these judge weights (comma-separated)")
     args = parser.parse_args()
-    columns = COLUMNS + ([BEFORE] if args.before else []) + (PLANS if args.plans else [])
+    columns = COLUMNS + [NO_JUDGE] + ([BEFORE] if args.before else []) + (PLANS if args.plans else [])
+    for weight in (float(w) for w in (args.judge_weights or "").split(",") if w):
+        weighted = replace(DEFAULT_FUSION, judge_weight=weight)
+        columns.append(Column(f"hybrid, judge {weight:g}", SearchMode.hybrid, weighted))
     started = time.perf_counter()
-    encoder = MemoEncoder(load_encoder(resolve_model(args.model)))
+    spec = resolve_model(args.model)
+    encoder = MemoEncoder(load_encoder(spec))
+    judge_spec = resolve_judge(spec)
+    judge = MemoEncoder(load_encoder(judge_spec)) if judge_spec is not None else None
     corpora: dict[str, list[Record]] = {}
     tasks: list[Task] = []
     for part in (
@@ -374,12 +398,12 @@ def main() -> None:
         corpora.update(part[0])
         tasks += part[1]
     with tempfile.TemporaryDirectory(prefix="kbsearch-bench-") as tmp:
-        stores = {name: build(Path(tmp) / name, records, encoder) for name, records in corpora.items()}
+        stores = {name: build(Path(tmp) / name, records, encoder, judge) for name, records in corpora.items()}
         print(
-            f"model {encoder.model_id}; fusion {DEFAULT_FUSION}; "
+            f"model {encoder.model_id}, judge {judge.model_id if judge else None}; fusion {DEFAULT_FUSION}; "
             f"indexes built in {time.perf_counter() - started:.0f}s\n"
         )
-        print_table(run_tasks(tasks, stores, encoder, columns), columns)
+        print_table(run_tasks(tasks, stores, encoder, judge, columns), columns)
         if args.sweep:
             sweep([t for t in tasks if "id→" not in t.name], stores, encoder)
         for store in stores.values():

@@ -101,6 +101,9 @@ class SearchResponse(BaseModel):
     query: str
     model: str
     mode: SearchMode = SearchMode.hybrid
+    judge: str | None = None
+    """The judge model whose reading of the whole texts a hybrid search weighed beside ``model``'s
+    (the index keeps its vectors: models.txt ``judge=``); None when it had none."""
     k: int
     filters: SearchFilter
     missing_ids: list[str] = Field(default_factory=list)

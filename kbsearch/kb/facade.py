@@ -20,6 +20,7 @@ from kbsearch.errors import KbError
 from kbsearch.kb.first_accept import first_accept, store_accepted
 from kbsearch.kb.model_choice import embed_again, index_dir, record_weights, require_same_weights, spec_for_index
 from kbsearch.kb.reading import find_record, listing, stats, unknown_filters
+from kbsearch.kb.search_judge import judge_query
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock, require_same_index
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, resolve_judge
@@ -72,8 +73,7 @@ class KnowledgeBase:
 
     @property
     def store(self) -> Store:
-        """Opened on first use, so that a refused ingest never creates an index; again once
-        another index was built at the path under a server or the TUI (``store.reopen``)."""
+        """Opened on first use (a refused ingest creates no index); again once another was built there."""
         return self._opened(create=self._create)
 
     def _opened(self, *, create: bool) -> Store:
@@ -313,11 +313,11 @@ class KnowledgeBase:
         if not any(ch.isalnum() for ch in query):  # punctuation alone ("？？", '"') would match junk
             said = "has no word, number or id, only punctuation" if query.strip() else "is empty"
             raise KbError(f"the query {said}", hint="type some words, a title or an arXiv id")
-        # A lexical search loads no model; a model loads outside the snapshot (seconds).
+        judge = judge_query(self, query, mode)  # a lexical search loads no model; the judge loads beside
         encoder = None if mode is SearchMode.lexical else self.encoder
         map_for_search(self.store.db)
         with self.store.snapshot(), timings.phase("search"):
-            response = search(self.store, encoder, query, k, flt, mode)
+            response = search(self.store, encoder, query, k, flt, mode, judge=judge)
             if not response.results:
                 response.unknown_filters = unknown_filters(self.store, response.filters)
                 if not (response.unknown_filters or response.missing_ids):  # the query found none that pass

@@ -43,6 +43,11 @@ class Fusion:
     item_share: float = 0.0
     """Weighted sum only: a record of the same item as one of the best hits
     (``kbsearch.search.items``) scores at least this share of that hit's score (0: off)."""
+    judge_weight: float = 0.0
+    """Weighted sum only: the weight of the judge model's reading of the whole texts, where the search
+    has one (``kbsearch.search.judge_side``; 0: off)."""
+    judge_baseline: int = 10
+    """The judge's cosines are read against the mean of this many best of each language's candidates."""
 
 
 def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dict[int, float]:

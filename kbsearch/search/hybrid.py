@@ -23,6 +23,7 @@ from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
 from kbsearch.search.expansion import groups, with_forms
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
+from kbsearch.search.judge_side import JudgeQuery, with_judge
 from kbsearch.search.reads import CandidateReads
 from kbsearch.search.snippets import hit_snippet
 from kbsearch.store import SearchFilter, Store
@@ -43,35 +44,32 @@ ITEM_SHARE = 0.9
 # pasted line) is read in full by ``kbsearch show``, never by every search.
 HIT_TEXT_CHARS = 20_000
 
-# Chosen with bench/search_quality.py --sweep on the parallel sets, the domain
-# stream and the mixed-language digest views. Rank fusion let lexical noise
-# (stray words shared across languages) tie with the best dense hit and lost
-# up to 0.47 R@1 on WMT en→zh; the weighted sum of the cosine and 0.7 × the
-# idf-weighted term coverage does not.
+# Chosen with bench/search_quality.py --sweep on the parallel sets, the domain stream and the
+# mixed-language digest views. Rank fusion let lexical noise (stray words shared across languages)
+# tie with the best dense hit and lost up to 0.47 R@1 on WMT en→zh; the weighted sum of the cosine
+# and 0.7 × the idf-weighted term coverage does not.
 #
-# Across languages a record's own words count as in one language, and its
-# meta (tags, sources, the relation to the living doc) not at all: an English
-# word in a Chinese record's text (zero-copy, PagedAttention, an English paper
-# title) is evidence, English tags on a Chinese record only say its topic
-# ("compression" on C²KV must not beat 频域压缩). Scaling a foreign record's
-# coverage down instead made hybrid rank the Chinese card of an English
-# summary's paper below English distractors (R@1 0.538 against dense's 0.774
-# in a corpus of both languages).
+# Across languages a record's own words count as in one language, and its meta (tags, sources, the
+# relation to the living doc) not at all: an English word in a Chinese record's text (zero-copy,
+# PagedAttention, an English paper title) is evidence, English tags on a Chinese record only say its
+# topic ("compression" on C²KV must not beat 频域压缩). Scaling a foreign record's coverage down
+# instead ranked the Chinese card of an English summary's paper below English distractors (R@1 0.538
+# against dense's 0.774 in a corpus of both languages).
 #
-# The coverage is squared: a record holding most of the query's terms keeps
-# most of the weight, one holding a few keeps little. Across languages that
-# is the difference between a record that says it in the query's words (the
-# English title of a Chinese card) and one that shares a name (Tatoeba's
-# Chinese sentences that write "Tom"): plain coverage cost 0.010 R@1 on
-# Tatoeba en→zh and 0.063 on Chinese summaries finding English cards, for
-# 0.002 on reworded Chinese summaries finding their card. A rare coined name
-# (RingPose) adds 0.2: against squared coverage 0.1 no longer lifts the record
-# holding the name of a long query above one holding more of its other words,
-# and 0.4 begins to cost WMT en→zh.
+# The coverage is squared: a record holding most of the query's terms keeps most of the weight, one
+# holding a few keeps little. Across languages that tells a record saying it in the query's words
+# (the English title of a Chinese card) from one sharing a name (Tatoeba's Chinese sentences that
+# write "Tom"): plain coverage cost 0.010 R@1 on Tatoeba en→zh and 0.063 on Chinese summaries
+# finding English cards, for 0.002 on reworded Chinese summaries finding their card. A rare coined
+# name (RingPose) adds 0.2: against squared coverage 0.1 no longer lifts the record holding the name
+# of a long query above one holding more of its other words, and 0.4 begins to cost WMT en→zh.
 # A query of at most this many terms with a rare coined name names an item: its records rank above look-alikes
 # (``fusion.names_first``). In a sentence or summary a rare name is as often another item's (a baseline):
 # lifting its records there cost 0.004 R@1 on WMT en→zh and 0.003 on reworded summaries finding their card.
 NAME_QUERY_TERMS = 6
+# e5's reading of the whole texts, language-relative (search.judge_side), weighs twice the cosine:
+# chosen on the parallel sets (Tatoeba, WMT22), where 2 and 3 are within 0.002 R@1 (docs/search.md).
+JUDGE_WEIGHT = 2.0
 DEFAULT_FUSION = Fusion(
     "weighted",
     lexical_weight=0.7,
@@ -80,6 +78,7 @@ DEFAULT_FUSION = Fusion(
     cross_language=1.0,
     cross_language_meta=0.0,
     item_share=ITEM_SHARE,
+    judge_weight=JUDGE_WEIGHT,
 )
 
 
@@ -108,9 +107,11 @@ def search(
     *,
     vector: np.ndarray | None = None,
     fusion: Fusion = DEFAULT_FUSION,
+    judge: JudgeQuery | None = None,
 ) -> SearchResponse:
     """The k best records for ``query``. ``encoder`` may be None in lexical mode;
-    ``vector`` is the query's embedding when the caller has it already."""
+    ``vector`` is the query's embedding when the caller has it already; ``judge``
+    the judge model's, for a hybrid search of an index keeping its vectors."""
     started = time.perf_counter()
     flt = flt or SearchFilter()
     dense = dense_side(store, encoder, query, vector, flt, mode, depth_of(k, mode, fusion))
@@ -118,7 +119,7 @@ def search(
     exact = query_ids(query)
     pins = find_pins(store, exact, flt, k)
     found = gather_lexical(store, terms, flt, mode, k, fusion)
-    reads = CandidateReads(store)
+    reads = CandidateReads(store, judge if mode is SearchMode.hybrid else None)
     if dense is not None:
         if mode is SearchMode.hybrid and fusion.method == "weighted":
             reads.read_ahead(_lexical_side(found))  # while the dense side walks
@@ -135,6 +136,7 @@ def search(
         query=query,
         model=model,
         mode=mode,
+        judge=reads.judge.model if reads.judge is not None else None,
         k=k,
         filters=flt,
         missing_ids=pins.missing,
@@ -211,7 +213,7 @@ def _weighted(
         rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion, neutral, grouped)
         for rowid, (main, meta) in parts.items()
     }
-    scores = fuse.weighted_sum(cosine, coverage, fusion, found.named)
+    scores = with_judge(fuse.weighted_sum(cosine, coverage, fusion, found.named), reads, fusion)
     if len(terms.all()) > NAME_QUERY_TERMS:  # a sentence or summary: a rare name there may be another item's
         return scores
     return fuse.names_first(scores, {n: rows for n, rows in found.named.items() if n in terms.names})

@@ -12,6 +12,8 @@ the last bit (``StoredVectors``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from kbsearch.records import EMBED_CHARS
@@ -19,12 +21,16 @@ from kbsearch.store import Store
 from kbsearch.store.vector_search import StoredVectors
 from kbsearch.text.textsim import language
 
+if TYPE_CHECKING:
+    from kbsearch.search.judge_side import JudgeQuery
+
 
 class CandidateReads:
     """One search's reads of its candidates, kept for the rest of that search."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, judge: JudgeQuery | None = None) -> None:
         self.store = store
+        self.judge = judge  # the query as the judge model reads it (``search.judge_side``), if it has a say
         self._vectors: StoredVectors | None = None
         self._vectors_read: set[int] = set()
         self._parts: dict[int, tuple[str, str] | None] = {}  # None: not in the lexical index
@@ -55,6 +61,10 @@ class CandidateReads:
             main, _ = self.parts([rowid])[rowid]
             found = self._languages[rowid] = language(main[:EMBED_CHARS])
         return found
+
+    def language_or_none(self, rowid: int) -> str | None:
+        """``language``, or None for a record the lexical index does not hold."""
+        return self.language(rowid) if self.parts([rowid]) else None
 
     def _stored(self, rowids: list[int]) -> StoredVectors:
         missing = [r for r in dict.fromkeys(rowids) if r not in self._vectors_read]

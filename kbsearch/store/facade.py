@@ -102,11 +102,7 @@ class Store:
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
-        """One consistent view of the database for a whole read.
-
-        In WAL mode a read transaction never blocks the writer; it just keeps
-        seeing the state it started with.
-        """
+        """One consistent view of the database for a whole read (in WAL mode it never blocks the writer)."""
         if self.db.in_transaction:
             yield
             return
@@ -358,8 +354,10 @@ class Store:
         """rowid → the vector of its whole-record passage (``audit`` scores records by this one)."""
         return {} if (model := self.model) is None else self._vectors.whole_vectors(records, model)
 
-    def judge_vectors(self, records: dict[int, Record], judge: str) -> dict[int, np.ndarray]:
+    def judge_vectors(self, records: dict[int, Record] | list[int], judge: str) -> dict[int, np.ndarray]:
         """rowid → the vector of its whole text by the judge model ``judge``, where stored."""
+        if isinstance(records, list):  # row ids alone: read from the passage rows (a search's candidates)
+            return self._vectors.whole_vectors_of(records, judge)
         return self._vectors.whole_vectors(records, judge)
 
     def missing_hashes(self, hashes: Iterable[str], model: str) -> set[str]:

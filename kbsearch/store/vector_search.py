@@ -147,6 +147,23 @@ class VectorSearch:
             return np.zeros(0, dtype=np.int64), np.zeros((0, int(dim or 1)), dtype=np.float32)
         return self.cache.passage_vectors(rowids, model, int(dim))
 
+    def whole_vectors_of(self, rowids: list[int], model: str) -> dict[int, np.ndarray]:
+        """As ``whole_vectors``, from the records' passage rows alone (no record read): the whole
+        text is passage 0, or 1 after a title (``Record.passages``), unless the title is all of it."""
+        heads = (
+            "SELECT p.rowid, p.idx = (trim(r.title, ' \t\n\r') != ''), p.content_hash FROM passages p"
+            " JOIN records r ON r.rowid = p.rowid WHERE p.idx <= 1 AND p.rowid IN ({marks})"
+        )
+        rows = list(select_in_chunks(self.db, heads, sorted(set(rowids))))
+        # One lookup by hash, not a join: SQLite's join over the vectors took 50 times as long.
+        sql = "SELECT content_hash, vector FROM vectors WHERE model = ? AND content_hash IN ({marks})"
+        vectors = dict(select_in_chunks(self.db, sql, sorted({row[2] for row in rows}), before=[model]))
+        found: dict[int, np.ndarray] = {}
+        for rowid, _, content_hash in sorted(rows, key=lambda row: row[1]):  # the expected passage last
+            if content_hash in vectors:
+                found[rowid] = np.frombuffer(vectors[content_hash], dtype=np.float32)
+        return found
+
     def whole_vectors(self, records: dict[int, Record], model: str) -> dict[int, np.ndarray]:
         """rowid → the vector of its whole-record passage (``Record.embed_text``),
         read from SQLite by content hash: one vector per record, none of the

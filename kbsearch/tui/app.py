@@ -20,6 +20,7 @@ from textual.reactive import var
 from textual.screen import Screen
 
 from kbsearch.kb import Encoder, KnowledgeBase, Stats, read_ahead
+from kbsearch.kb.search_judge import load_judge_for_search
 from kbsearch.tui.audit_screen import AuditScreen
 from kbsearch.tui.check_screen import CheckScreen
 from kbsearch.tui.commands import binding_commands, own_bindings
@@ -46,6 +47,7 @@ class Warmed(Message):
 def _open_cache(kb: KnowledgeBase) -> Encoder:
     read_ahead(kb.root)  # a session's searches then read memory, not the disk
     kb.store.vector_index  # noqa: B018 - the property loads the FAISS cache
+    load_judge_for_search(kb)  # before the model: searches turn hybrid once that is loaded
     return kb.encoder  # a shared encoder: handing it out does not load the model
 
 
