@@ -39,7 +39,9 @@ def search_text(response: SearchResponse) -> Text:
             f"{hit.rank:>2} {marked_score(hit)}  {fit(hit.kind.value, 11)} "
             f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
         )
-        out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
+        tag = f"[{clean(hit.category, one_line=True)[:20]}] " if hit.category else ""  # what --category filters on
+        out.append(tag, style="cyan")
+        out.append(clean(hit.title, one_line=True)[: 90 - len(tag)] + "\n", style="bold")
         ids = ", ".join(hit.arxiv_ids) or "-"
         out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{_matched(hit)}\n", style="dim")
         if hit.snippet:

@@ -385,6 +385,7 @@ def _hits(
                 source=head.source,
                 arxiv_ids=head.arxiv_ids,
                 cited_ids=head.cited_ids,
+                category=head.category,
                 matched_ids=[head.id] * (row.exact == "record") + [e for e in exact if e in carried],
                 exact=row.exact,
                 lift=row.lift,
