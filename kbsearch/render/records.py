@@ -53,6 +53,8 @@ def search_text(response: SearchResponse) -> Text:
         legend = "; only the records carrying the id ('='): the query is an id alone"
     elif legend and response.id_start:
         legend = "; only the records ('=') whose id starts with the query"
+    elif legend and response.results[0].exact == "record" and len(response.query.split()) > 1:
+        legend = "; only the records ('='): the query is their ids, in its order"
     elif legend and response.results[0].exact == "record":
         legend = "; only the record ('='): the query is its id"
     out.append(
