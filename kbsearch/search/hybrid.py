@@ -365,8 +365,7 @@ def _hits(
     refs = store.refs_of(list(heads))
     hits: list[SearchHit] = []
     for row in ranked:
-        head = heads.get(row.rowid)
-        if head is None:  # deleted by a concurrent writer since the search
+        if (head := heads.get(row.rowid)) is None:  # deleted by a concurrent writer since the search
             continue
         carried = {*head.arxiv_ids, *head.cited_ids, *refs.get(row.rowid, [])}
         hits.append(
