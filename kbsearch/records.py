@@ -176,6 +176,8 @@ class RecordHead(BaseModel):
     topic: str | None = None
     section: str | None = None
     source: str | None = None
+    category: str | None = None
+    """A paper card's primary category, or an increment's 主分类."""
     arxiv_ids: list[str] = Field(default_factory=list)
     cited_ids: list[str] = Field(default_factory=list)
 

@@ -51,6 +51,8 @@ class SearchHit(BaseModel):
     source: str | None
     arxiv_ids: list[str]
     cited_ids: list[str]
+    category: str | None = None
+    """A paper card's primary category, or an increment's 主分类 (what ``--category`` filters on)."""
     matched_ids: list[str] = Field(default_factory=list)
     """Exact identifiers from the query (arXiv ids, ``github:owner/repo``,
     ``url:…``, or the record's own id) that this record carries; such hits rank first."""

@@ -39,7 +39,9 @@ def search_text(response: SearchResponse) -> Text:
             f"{hit.rank:>2} {marked_score(hit)}  {fit(hit.kind.value, 11)} "
             f"{fit(hit.instance or '-', 8)} {fit(str(hit.date or '-'), 10)}  "
         )
-        out.append(clean(hit.title, one_line=True)[:90] + "\n", style="bold")
+        tag = f"[{clean(hit.category, one_line=True)[:20]}] " if hit.category else ""  # what --category filters on
+        out.append(tag, style="cyan")
+        out.append(clean(hit.title, one_line=True)[: 90 - len(tag)] + "\n", style="bold")
         ids = ", ".join(hit.arxiv_ids) or "-"
         out.append(f"{'':10}id {clean(hit.id, one_line=True)}  arXiv {ids}{_matched(hit)}\n", style="dim")
         if hit.snippet:
@@ -51,6 +53,8 @@ def search_text(response: SearchResponse) -> Text:
         legend = "; only the records carrying the id ('='): the query is an id alone"
     elif legend and response.id_start:
         legend = "; only the records ('=') whose id starts with the query"
+    elif legend and response.results[0].exact == "record" and len(response.query.split()) > 1:
+        legend = "; only the records ('='): the query is their ids, in its order"
     elif legend and response.results[0].exact == "record":
         legend = "; only the record ('='): the query is its id"
     out.append(

@@ -18,7 +18,9 @@ A query that is a record's id (``card/2004``, ``doc/inference#§1.5``), or the
 start of one id alone as ``kbsearch show`` takes it, lists that record first,
 in the tier ``record``, and alone (the start of several ids: the first ``k`` of
 their records in id order, and how many there are); one shaped as a record id that names none lists
-nothing, as a query of arXiv ids alone that no record carries. An identifier that no record within the
+nothing, as a query of arXiv ids alone that no record carries. A query of several record ids
+(``card/12 card/31 tom/…#2``: each token with a ``/`` that begins stored ids) lists those records
+alone, in the order given, and names the ids no record has. An identifier that no record within the
 filters carries is reported, so that a mistyped or unknown id is not silently
 answered with unrelated records, with the first records outside the filters
 that carry it (a ``--kind`` or ``--instance`` hid it: which one to drop); so is a query shaped as a record id (one
@@ -58,6 +60,8 @@ class QueryIds:
     """``github:o/r`` from a bare ``o/r`` token: pinned when carried, never reported."""
     record: str | None = None
     """The query itself when it is one token: it may be a record's id (or, with a ``/``, the start of one)."""
+    records: list[str] = field(default_factory=list)
+    """The query's tokens when it is several, each with a ``/``: they may be record ids."""
 
     def all(self) -> list[str]:
         return self.named + self.bare
@@ -73,7 +77,9 @@ def query_ids(query: str) -> QueryIds:
     bare = [f"github:{r}" for r in bare_repos(normal_form(query))]
     whole = unicodedata.normalize("NFKC", query).strip()
     record = whole if whole and not any(ch.isspace() for ch in whole) else None
-    return QueryIds(named=named, bare=[b for b in bare if b not in named], record=record)
+    tokens = list(dict.fromkeys(whole.split()))
+    records = tokens if len(tokens) > 1 and all("/" in t and "://" not in t for t in tokens) else []
+    return QueryIds(named=named, bare=[b for b in bare if b not in named], record=record, records=records)
 
 
 @dataclass
@@ -99,7 +105,8 @@ class Pins:
     def alone(self, ids: QueryIds) -> bool:
         """The query is a record's id, or is shaped as one and names none within the filters:
         that record is listed alone, or nothing (the records nearest to ``card/2199`` are no answer)."""
-        return self.record() or (ids.record is not None and ids.record in self.missing)
+        shaped = [ids.record] if ids.record is not None else ids.records
+        return self.record() or (bool(shaped) and all(r in self.missing for r in shaped))
 
     def rowids(self) -> list[int]:
         return [r for _, group in self.tiers for r in group]
@@ -110,10 +117,16 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter, k: int) -> Pins:
     ids, ``github:owner/repo``, ``url:…``), in the tiers above; of the start
     of several record ids, the first ``k`` records whose id starts so."""
     exact = ids.all()
-    named, unknown, starting = _named_record(store, ids.record, flt)
+    several = _named_records(store, ids.records, flt)
+    outside: dict[str, list[str]] = {}
+    if several is not None:
+        named, unknown, outside = several
+        starting = None
+    else:
+        named, unknown, starting = _named_record(store, ids.record, flt)
     named = named[:k]
     if not exact:
-        return Pins(tiers=[("record", named)] if named else [], missing=unknown, starting=starting)
+        return Pins(tiers=[("record", named)] if named else [], missing=unknown, elsewhere=outside, starting=starting)
     arxiv = [e for e in exact if ":" not in e]
     refs = [e for e in exact if ":" in e]
     subject = store.restrict(store.rowids_with_arxiv(arxiv, role="subject"), flt)
@@ -142,7 +155,23 @@ def find_pins(store: Store, ids: QueryIds, flt: SearchFilter, k: int) -> Pins:
     missing, elsewhere = _missing(store, ids.named, flt)
     # An owner/repo token whose owner is an instance (tom/vllm) is the repo its records carry.
     unknown, starting = ([], None) if referring else (unknown, starting)
-    return Pins(tiers=tiers, missing=missing + unknown, elsewhere=elsewhere, starting=starting)
+    return Pins(tiers=tiers, missing=missing + unknown, elsewhere=elsewhere | outside, starting=starting)
+
+
+def _named_records(
+    store: Store, wanted: list[str], flt: SearchFilter
+) -> tuple[list[int], list[str], dict[str, list[str]]] | None:
+    """Of a query of several record ids: the rows of those within ``flt``, in the order given;
+    the ids no record within ``flt`` has; and of those, each that a record outside ``flt`` has
+    (itself). None when a token is no id nor begins as stored ids do (prefill/decode): words."""
+    if not wanted:
+        return None
+    rows = store.rowids_of(wanted)
+    if not all(w in rows or store.ids_with_prefix(w.split("/")[0] + "/", 1) for w in wanted):
+        return None
+    kept = set(store.restrict([rows[w] for w in wanted if w in rows], flt))
+    missing = [w for w in wanted if rows.get(w) not in kept]
+    return [rows[w] for w in wanted if rows.get(w) in kept], missing, {w: [w] for w in missing if w in rows}
 
 
 def _named_record(store: Store, wanted: str | None, flt: SearchFilter) -> tuple[list[int], list[str], int | None]:

@@ -14,6 +14,10 @@ standard term of the query in all its forms, as ONE query term:
   weight, in a record holding any form of the term (``groups``); a record
   holding none counts them one by one as before. The whole is the query's
   own, so an expansion never outweighs the rest of the query.
+
+A figure in Chinese number words (``百分之四十``, ``四成``, ``三倍``) is read as
+the figure records write (``40%``, ``3x``: ``kbsearch.text.figure_words``): the
+query's terms hold the figure as one term, and its words are its other forms.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from kbsearch.store.lexical import QueryTerms, query_terms
+from kbsearch.text.figure_words import figure_words, read_figures
 from kbsearch.text.terms import Form, forms_in
 
 SHORT_ABBREVIATION = 3
@@ -36,8 +41,12 @@ class FormedTerms(QueryTerms):
 
 
 def with_forms(terms: QueryTerms, query: str) -> QueryTerms:
-    """``terms`` with the standard terms ``query`` writes; ``terms`` itself when it writes none."""
-    forms = forms_in(query)
+    """``terms`` with the standard terms ``query`` writes; ``terms`` itself when it writes none.
+    Of a query writing a figure in Chinese number words, the terms of the query with the figure read."""
+    figures = [form for _, form in figure_words(query)]
+    if figures:
+        terms = query_terms(read_figures(query))
+    forms = forms_in(query) + list(figures)
     if not forms:
         return terms
     return FormedTerms(**{name: getattr(terms, name) for name in terms.__dataclass_fields__}, forms=forms)

@@ -367,8 +367,7 @@ def _hits(
     refs = store.refs_of(list(heads))
     hits: list[SearchHit] = []
     for row in ranked:
-        head = heads.get(row.rowid)
-        if head is None:  # deleted by a concurrent writer since the search
+        if (head := heads.get(row.rowid)) is None:  # deleted by a concurrent writer since the search
             continue
         carried = {*head.arxiv_ids, *head.cited_ids, *refs.get(row.rowid, [])}
         hits.append(
@@ -387,6 +386,7 @@ def _hits(
                 source=head.source,
                 arxiv_ids=head.arxiv_ids,
                 cited_ids=head.cited_ids,
+                category=head.category,
                 matched_ids=[head.id] * (row.exact == "record") + [e for e in exact if e in carried],
                 exact=row.exact,
                 lift=row.lift,

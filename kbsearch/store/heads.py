@@ -27,11 +27,11 @@ def read_heads(db: sqlite3.Connection, rowids: Iterable[int], chars: int) -> dic
         ):
             ids.setdefault((rowid, role), []).append(arxiv_id)
         rows = db.execute(
-            "SELECT rowid, id, kind, title, substr(text, 1, ?1 + 1), date, instance, topic, section, source "
+            "SELECT rowid, id, kind, title, substr(text, 1, ?1 + 1), date, instance, topic, section, source, category "
             f"FROM records WHERE rowid IN ({marks(len(chunk))})",
             [chars, *chunk],
         )
-        for rowid, rid, kind, title, text, date, instance, topic, section, source in rows:
+        for rowid, rid, kind, title, text, date, instance, topic, section, source, category in rows:
             found[rowid] = RecordHead(
                 id=rid,
                 kind=kind,
@@ -43,6 +43,7 @@ def read_heads(db: sqlite3.Connection, rowids: Iterable[int], chars: int) -> dic
                 topic=topic,
                 section=section,
                 source=source,
+                category=category,
                 arxiv_ids=ids.get((rowid, "subject"), []),
                 cited_ids=ids.get((rowid, "cited"), []),
             )

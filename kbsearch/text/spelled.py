@@ -176,6 +176,12 @@ def _en(amount: str) -> str:
     return str(sum(_EN_VALUE[word] for word in words))
 
 
+def chinese_number(numeral: str) -> str:
+    """The digits of a Chinese numeral, as ``spelled_out`` reads them (三 → 3, 一点五 → 1.5);
+    one that reads as no single number (三四) is kept as written."""
+    return _cn(numeral)
+
+
 def _cn(numeral: str) -> str:
     """The digits of a Chinese numeral (三 → 3, 二十五 → 25, 一点五 → 1.5); one that reads
     as no single number (三四, "three or four") is kept as written."""

@@ -52,6 +52,7 @@ def facts(hit: SearchHit | Record) -> list[tuple[str, Text]]:
         ("instance", hit.instance),
         ("date", hit.date),
         ("topic", hit.topic),
+        ("category", hit.category),
         ("section", section_text(hit.section)),
         ("arXiv", ", ".join(hit.arxiv_ids)),
         ("cites", ", ".join(hit.cited_ids)),
