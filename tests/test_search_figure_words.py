@@ -70,3 +70,30 @@ def test_the_record_writing_the_figure_comes_first(store: Store, encoder: FakeEn
     hits = search(store, encoder, query, 3, mode=SearchMode.hybrid).results
     assert hits[0].id == wanted
     assert (hits[0].dense_score or 0.0) < max(h.dense_score or 0.0 for h in hits[1:])
+
+
+@pytest.fixture
+def longer_figures(tmp_path: Path, encoder: FakeEncoder) -> Store:
+    records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(24)]
+    records += [
+        increment("spark/right40", "CinderKV 激活卸载", "CinderKV 把激活卸载到主机内存，显存减少40%，延迟持平。", 25),
+        increment("spark/wrong140", "显存占用", "推理时显存占用增加 140%。", 26),
+        increment("spark/right3", "Brisk 调度", "Brisk 调度让批处理吞吐提升 3x，延迟持平。", 27),
+        increment("spark/wrong13", "吞吐", "吞吐吞吐：吞吐提升 13 倍。", 28),
+    ]
+    return store_of(tmp_path, records, encoder)
+
+
+@pytest.mark.parametrize(
+    ("query", "wanted"),
+    [("百分之四十 显存", "spark/right40"), ("40% 显存", "spark/right40"), ("三倍 吞吐", "spark/right3")],
+)
+def test_a_longer_figure_is_not_the_figure(
+    longer_figures: Store, encoder: FakeEncoder, query: str, wanted: str
+) -> None:
+    # 140% holds 40%, 13 倍 (13x) holds 3x as text: only a whole figure counts, so the lexical side lifts the right one.
+    hits = search(longer_figures, encoder, query, 3, mode=SearchMode.hybrid).results
+    assert hits[0].id == wanted
+    assert (hits[0].dense_score or 0.0) < max(h.dense_score or 0.0 for h in hits[1:])
+    weights = {term: 1.0 for term in with_forms(lexical.query_terms(query), query).all()}
+    assert term_coverage(weights, "占用增加 140%, 吞吐 13x, 1.3x, 0.40%") < 1.0

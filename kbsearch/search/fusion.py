@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from kbsearch.text.figure_words import holds
+
 
 @dataclass(frozen=True)
 class Fusion:
@@ -114,7 +116,7 @@ def term_coverage(
     folded (``kbsearch.text.folding``), as the lexical index holds them.
     The terms of one of ``groups`` (a standard term's form in the query:
     ``search.expansion``) are all found where its pattern (any of the term's
-    forms) is, and one by one elsewhere."""
+    forms) is, and one by one elsewhere. A figure term (``40%``) is found whole only (``figure_words.holds``)."""
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0
@@ -126,7 +128,11 @@ def term_coverage(
         elif meta and pattern.search(meta):
             meta_found |= own
     found = sum(
-        w if term in whole_found or term in text else w * meta_share if term in meta_found or term in meta else 0.0
+        w
+        if term in whole_found or holds(text, term)
+        else w * meta_share
+        if term in meta_found or holds(meta, term)
+        else 0.0
         for term, w in weights.items()
     )
     return (found / whole) ** power

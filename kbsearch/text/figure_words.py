@@ -29,6 +29,7 @@ _WORDS = re.compile(
     rf"(?<![{_NUMERAL_CHARS}])(?:百分之\s*({_NUMERAL})|({_NUMERAL})\s*倍|({_NUMERAL})成(?![{_NOT_A_SHARE}{_NUMERAL_CHARS}]))"
 )
 _DIGITS = "零一二三四五六七八九"
+_FIGURE = re.compile(r"\d+(?:\.\d+)?[x%]")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ def read_figures(query: str) -> str:
     for words, form in figure_words(query):
         query = query.replace(words, f" {form.written} ", 1)
     return query
+
+
+def holds(text: str, term: str) -> bool:
+    """Whether ``text`` holds the query term ``term``; a figure (``40%``, ``3x``) only whole, not inside a
+    longer one (``140%``, ``0.40%``, ``13x``, ``1.3x``), or ``三倍`` would find ``13 倍`` as ``40%`` finds ``140%``."""
+    return term in text and (not _FIGURE.fullmatch(term) or _pattern((term,)).search(text) is not None)
 
 
 def _figure(match: re.Match[str]) -> str | None:
