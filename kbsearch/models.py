@@ -22,6 +22,10 @@ ONNX_BACKENDS = ("onnx", "onnx-int8")
 _MIB = 1 << 20
 
 
+SEARCH_ONLY = "none"
+"""``dedupe=none`` on a models.txt line: the model has no dedupe config, on purpose."""
+
+
 class ModelSpec(BaseModel):
     """One line of models.txt."""
 
@@ -36,7 +40,8 @@ class ModelSpec(BaseModel):
     dedupe: str | None = None
     """The model's dedupe config: a file (``kbsearch calibrate --out``, relative
     to models.txt), or the name of a model whose shipped config fits; by
-    default the one shipped for the model's own name (``kbsearch.dedupe.config``)."""
+    default the one shipped for the model's own name (``kbsearch.dedupe.config``);
+    ``none`` (``SEARCH_ONLY``): none on purpose, a search-only model."""
     judge: str | None = None
     """Another model of models.txt that reads each record's whole text for the
     same-item decision beside this one (its vectors are stored beside this
@@ -44,6 +49,11 @@ class ModelSpec(BaseModel):
     default: bool = False
     line: int = Field(default=0, exclude=True)
     """The line of models.txt that describes the model (0: made elsewhere)."""
+
+    @property
+    def search_only(self) -> bool:
+        """``dedupe=none``: search and ingest only; check, audit, similar and explain refuse it."""
+        return self.dedupe == SEARCH_ONLY
 
     @property
     def folder(self) -> Path | None:
@@ -199,7 +209,7 @@ def _parse_line(line: str, path: Path, number: int) -> ModelSpec | None:
                 f"unknown option {word!r}",
                 path=str(path),
                 line=number,
-                hint='options are dim=N, prompt="...", batch=N, backend=NAME, dedupe=FILE and judge=NAME',
+                hint='options are dim=N, prompt="...", batch=N, backend=NAME, dedupe=FILE|none and judge=NAME',
             )
         options[key] = value
     if options.get("dedupe", "").endswith(".json"):

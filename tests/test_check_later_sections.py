@@ -74,3 +74,27 @@ def test_the_tui_check_summary_shows_the_notes() -> None:
 
     result = CheckResult(input="in.md", model="m", as_of=None, items=[], notes=[NOTE])
     assert summary(result).plain.endswith(f"\n  note: {NOTE}")
+
+
+def test_a_recheck_says_how_many_sections_of_its_day_were_folded_in_after_it(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tom's briefing accepted on 09-19, then the doc's evening fold dated 09-19: a re-check
+    leaves the fold out and says so, in the text output and in --json (the TUI shows the same notes)."""
+    index = ingest_rows(capsys, tmp_path, [ITEM], name="briefing.jsonl")
+    code, _, err = run(
+        capsys,
+        "ingest",
+        str(write_jsonl(tmp_path / "doc.jsonl", [{**SECTION, "date": "2026-09-19"}])),
+        "--index",
+        str(index),
+    )
+    assert code == 0, err
+    same = (
+        "1 living-doc section dated 2026-09-19, the item's own date, was left out as evidence (written after "
+        "this input's items were accepted that day: the day's fold of them); --as-of 2026-09-20 compares with them"
+    )
+    assert checked(capsys, tmp_path, index)["notes"] == [same]
+    code, out, _ = run(capsys, "check", str(tmp_path / "in.jsonl"), "--index", str(index))
+    assert code == 0 and f"\nnote: {same}" in out
+    assert checked(capsys, tmp_path, index, "--as-of", "2026-09-20")["notes"] == []

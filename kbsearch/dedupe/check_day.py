@@ -1,19 +1,24 @@
 """What a check of an item reads as written before it: its day's records, not its day's doc
-sections, nor, when the input is stored, its day's records stored after it.
+sections written after it, nor, when the input is stored, its day's records stored after it.
 
 A record dated after the check's day (``--as-of``, else the item's own date) is no evidence
-that the item repeats anything. On one day a living doc's section comes after the rest
+that the item repeats anything. On one day a living doc's section may come after the rest
 (docs/dedupe.md, "first seen"): its date is the doc's last update, and an editor folds the
-day's accepted items into it that evening. So a section dated the check's day is left out
-too: re-checking an accepted briefing after the evening's fold found its items DUPLICATE
-of the section they were folded into, first seen there (probe 13), and a pipeline retrying
-``check --accept && publish`` failed.
+day's accepted items into it that evening. Re-checking an accepted briefing after the
+evening's fold found its items DUPLICATE of the section they were folded into, first seen
+there (probe 13), and a pipeline retrying ``check --accept && publish`` failed. So a section
+dated the check's day is left out when it was written (ingested) no earlier than the item
+itself was stored that day; a doc updated that day before the item came in, or an item
+never stored, keeps the day's doc as evidence: a doc of day D holds what was accepted up
+to D (a re-check of a briefing of the doc's day compared with none of the doc). A note
+says how many sections of the day were left out, as for later ones.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+from kbsearch.dedupe.results import ItemResult
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
 from kbsearch.store import Store
@@ -29,18 +34,27 @@ def check_filter(store: Store, item: Record, as_of: dt.date | None, resubmitted:
     day = as_of or item.date
     if day is None:
         return SearchFilter(exclude_ids=resubmitted)
-    folded = [*resubmitted, *same_day_sections(store, day), *stored_after(store, item, day, resubmitted)]
+    folded = [*resubmitted, *same_day_sections(store, day, item.id), *stored_after(store, item, day, resubmitted)]
     if store.has_records_after(day):
         return SearchFilter(not_after=day, exclude_ids=folded)
     return SearchFilter(exclude_ids=folded)  # nothing later: no filter to scan the index for
 
 
-def same_day_sections(store: Store, day: dt.date) -> list[str]:
-    """The ids of the living-doc sections dated ``day``."""
+def same_day_sections(store: Store, day: dt.date, item_id: str) -> list[str]:
+    """The ids of the living-doc sections dated ``day`` written no earlier than the item
+    stored under ``item_id`` with the date ``day`` (an accepted item of that day, this
+    content or an earlier one): folded in after it. None when no such item is stored: a
+    doc of day D holds what was accepted up to D, this item not among it. Writes are
+    timed to the second: a section written in the item's second counts as after it."""
     rowids = store.filter_rowids(SearchFilter(kinds=[Kind.doc_section], since=day, until=day))
     if not rowids:  # most days: no read at all, so a warm process's repeated check reads nothing
         return []
-    return sorted(record.id for record in store.by_rowids(rowids).values())
+    stored = store.get(item_id)
+    since = store.column_of_ids([item_id], "ingested_at").get(item_id) if stored and stored.date == day else None
+    if since is None:
+        return []
+    ids = [record.id for record in store.by_rowids(rowids).values()]
+    return sorted(i for i, at in store.column_of_ids(ids, "ingested_at").items() if at is not None and at >= since)
 
 
 def stored_after(store: Store, item: Record, day: dt.date, resubmitted: list[str]) -> list[str]:
@@ -59,22 +73,38 @@ def stored_after(store: Store, item: Record, day: dt.date, resubmitted: list[str
     return sorted(head.id for head in store.heads(later, 0).values()) if later else []
 
 
-def later_sections_note(store: Store, days: list[dt.date], given: bool) -> list[str]:
-    """Say how many living-doc sections dated after the check's day (the earliest of
-    ``days``, the items' as-of dates; ``given``: by ``--as-of``) were left out, when any
-    were. A doc's update re-dates every section, the unchanged ones too: re-checking an
-    older briefing after it compared with none of the doc, and a claim the doc held since
-    before the briefing came out NEW, with nothing to tell why (probe 19). One count."""
-    if not days:
-        return []
-    day = min(days)
-    left = store.count(SearchFilter(kinds=[Kind.doc_section], since=day + dt.timedelta(days=1)))
+def later_sections_note(store: Store, items: list[ItemResult], given: bool) -> list[str]:
+    """Say how many living-doc sections dated after the check's day (the earliest of the
+    items' as-of dates; ``given``: by ``--as-of``) were left out, when any were. A doc's
+    update re-dates every section, the unchanged ones too: re-checking an older briefing
+    after it compared with none of the doc, and a claim the doc held since before the
+    briefing came out NEW, with nothing to tell why (probe 19). One count; and one for the
+    sections of an item's own day left out as written after it (``same_day_sections``)."""
+    own_days = [(i.id, day) for i in items if (day := i.as_of or i.date)]
+    days = [i.as_of for i in items if i.as_of]
+    left = store.count(SearchFilter(kinds=[Kind.doc_section], since=min(days) + dt.timedelta(days=1))) if days else 0
     if not left:
-        return []
-    why = f"the --as-of date {day}" if given else f"{day}, the item's own date"
+        return same_day_note(store, own_days, given)
+    why = f"the --as-of date {min(days)}" if given else f"{min(days)}, the item's own date"
     one = left == 1
     return [
         f"{left} living-doc section{'' if one else 's'} dated after {why}, {'was' if one else 'were'} left out "
         "as evidence (a doc's update re-dates all its sections, unchanged ones too); "
-        "--as-of DATE, the doc's update or later, compares with them"
+        "--as-of DATE, the doc's update or later, compares with them",
+        *same_day_note(store, own_days, given),
+    ]
+
+
+def same_day_note(store: Store, items: list[tuple[str, dt.date]], given: bool) -> list[str]:
+    """How many sections dated an item's check day were left out as folded in after it."""
+    same = {s for item_id, day in items for s in same_day_sections(store, day, item_id)}
+    if not same:
+        return []
+    day = min(day for _, day in items)
+    why = f"the --as-of date {day}" if given else f"{day}, the item's own date"
+    one = len(same) == 1
+    return [
+        f"{len(same)} living-doc section{'' if one else 's'} dated {why}, {'was' if one else 'were'} left out "
+        "as evidence (written after this input's items were accepted that day: the day's fold of them); "
+        f"--as-of {day + dt.timedelta(days=1)} compares with them"
     ]

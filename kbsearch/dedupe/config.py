@@ -24,7 +24,7 @@ from kbsearch.dedupe.features import (
 )
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.errors import KbError
-from kbsearch.models import ModelSpec, line_of, resolve_model
+from kbsearch.models import ModelSpec, line_of, models_file, resolve_model
 
 CLAIM_FEATURES = ("cosine", "cross_cosine", "cross_lingual", "lexical")
 SAID_FEATURES = (
@@ -303,6 +303,15 @@ def config_for(spec: ModelSpec, path: str | None = None, needs: tuple[str, ...] 
     the model (a file, or another model's shipped config), else its own; refused
     when a decision in ``needs`` was never fitted (it would decide every pair alike)."""
     own = spec.dedupe
+    if spec.search_only and path is None:
+        raise KbError(
+            f"model {spec.name!r} is search-only (dedupe=none): it has no dedupe config for check, audit, "
+            "similar or explain",
+            path=str(models_file()),
+            line=spec.line or None,
+            hint="fit one with 'kbsearch calibrate STREAM.jsonl PAIRS.tsv --until half --out FILE' and set "
+            "dedupe=FILE on its line, or use an index of another model (--model NAME)",
+        )
     if path is not None or own is None:
         file: str | Path | None = path
         config = load_config(path, spec.name, judge=spec.judge)

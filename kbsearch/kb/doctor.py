@@ -266,7 +266,10 @@ def dedupe_state(spec: ModelSpec) -> tuple[str, str | None]:
     A model with none is no fault of the index (search and ingest need none: a
     search-only model), but check, audit, similar and explain refuse it, so the line
     says so and how to fit one. A config check would refuse (unreadable, fitted for
-    another model or judge, a decision calibrate never fitted; probe 17) raises it."""
+    another model or judge, a decision calibrate never fitted; probe 17) raises it.
+    ``dedupe=none`` says the model is search-only on purpose: no fix to give."""
+    if spec.search_only:
+        return "search-only (dedupe=none): search and ingest use it; check, audit, similar and explain refuse it", None
     if spec.dedupe is None and not shipped_config_path(spec.name, spec.judge).is_file():
         try:
             config_for(spec)  # kbsearch ships none: its error carries the fix

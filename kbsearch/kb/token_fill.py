@@ -94,7 +94,7 @@ def fill(root: Path, model: str | None = None) -> int:
 
     spec = resolve_model(model)
     judge = resolve_judge(spec)
-    if judge is None:
+    if judge is None or spec.search_only:  # no check reads what it would fill
         return 0
     store = Store.open(root)
     try:

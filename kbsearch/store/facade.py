@@ -194,8 +194,10 @@ class Store:
     def files_of(self, rowids: list[int]) -> dict[int, str | None]:
         return dict(select_in_chunks(self.db, "SELECT rowid, file FROM records WHERE rowid IN ({marks})", rowids))
 
-    def column_of_ids(self, ids: list[str], column: Literal["file", "content_hash"]) -> dict[str, str | None]:
-        """Record id → its file, or its content hash, for the ids that are stored."""
+    def column_of_ids(
+        self, ids: list[str], column: Literal["file", "content_hash", "ingested_at"]
+    ) -> dict[str, str | None]:
+        """Record id → its file, content hash or last write (UTC, seconds), for the ids that are stored."""
         return dict(select_in_chunks(self.db, f"SELECT id, {column} FROM records WHERE id IN ({{marks}})", ids))
 
     def has_records_after(self, day: dt.date) -> bool:
