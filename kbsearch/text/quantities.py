@@ -176,10 +176,13 @@ _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|�
 # 由 38% 提升到 41%, "rose from 38% to 41%": the figure a change starts from, and the one it
 # ends at. Often a baseline (从 26% 提升到 90%, the method's gain), so read as the records' own
 # figure changed only for the same quantity, when they lack the end (``measures.measured_again``).
+# A scope grown ("把被测 server 从 40 个扩展到 60 个", "expands the suite from 40 to 60 servers")
+# is such a change too: the count the records give, moved on (probe 21).
 _CHANGED_FROM = re.compile(
-    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨)(?:到|至|为|成)"
-    r"([^，,。；;（(]{1,12})"
-    r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes)"
+    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容)"
+    r"(?:到|至|为|成)([^，,。；;（(]{1,12})"
+    r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes"
+    r"|(?:expand|extend|scal)(?:ed|es|s)\b(?:[^,;.()]{1,40}?)?)"
     r"\s+from\s+([^,;]{1,12}?)\s+to\s+([^,;()]{1,12})",
     re.IGNORECASE,
 )

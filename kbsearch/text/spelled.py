@@ -88,7 +88,12 @@ _CN_DOUBLED = re.compile(r"翻倍|翻了?一番|(?<=[提升高加长翻])了?一
 _CN_QUADRUPLED = re.compile(r"翻了?两番")
 _CN_HALVED = re.compile(r"减半|砍半|(?:减少|降低|缩减|缩短|下降|缩小|节省|节约|降|减)了?(?:约|近|将近|大约)?一半")
 _CN_HALF = ("一半", "半数", "过半")
-_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|{'|'.join(_CN_HALF)}")
+# 过半 but not 通过半 (通过半结构化访谈: "through semi-structured interviews").
+_CN_SHARE = re.compile(rf"({_CN_NUMERAL}|\d+)分之\s*({_CN_NUMERAL}|\d+)|一半|半数|(?<!通)过半")
+# A half a figure is cut to (降到一半, 仅为 DCGAN 的一半, "uses half the memory") is also the
+# 2x cut; a half of a group (有一半的 server, 半数客户端, "half of the test images") is 50% only.
+_CN_CUT_TO = re.compile(r"(?:[为到至成]|只有|仅有)(?:[^，,。；;]{0,12}?的)?\s*$")
+_EN_CUT_TO = re.compile(r"\b(?:to|is|are|was|were|uses?|used|needs?|needed|requires?|required|only|just)\s+$", re.I)
 _CN_CUES = ("倍", "分之", "数量级", "半", "番")
 
 
@@ -148,11 +153,18 @@ def _share(numerator: int, denominator: int) -> str:
 
 def _cn_share(match: re.Match[str]) -> str:
     if match.group(0) in _CN_HALF:
-        return _share(1, 2)
+        return _half(match, _CN_CUT_TO)
     denominator, numerator = _cn(match.group(1)), _cn(match.group(2))
     if not (denominator.isdigit() and numerator.isdigit()) or int(denominator) == 0:
         return match.group(0)  # a range (三四分之一) reads as no single share
     return _share(int(numerator), int(denominator))
+
+
+def _half(match: re.Match[str], cut_to: re.Pattern[str]) -> str:
+    """A half in words: the 2x cut and 50% when a figure is cut to it (``cut_to`` the words
+    before it), else a share of a group, 50% only ("server 中有一半已修复" is no 2x)."""
+    before = match.string[max(0, match.start() - 16) : match.start()]
+    return _share(1, 2) if cut_to.search(before) else " 50% "
 
 
 def _count(word: str) -> int:
@@ -162,7 +174,7 @@ def _count(word: str) -> int:
 
 def _en_share(match: re.Match[str]) -> str:
     if match.group(3):
-        return _share(1, 2)
+        return _half(match, _EN_CUT_TO)
     return _share(_count(match.group(1)), _EN_DENOMINATOR[match.group(2).lower()])
 
 
