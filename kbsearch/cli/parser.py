@@ -280,6 +280,12 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
         help="judge as 'check --as-of' did when A came in: records dated after this day, and A itself, "
         "are not A's neighbours and do not count as holding a name",
     )
+    explain.add_argument(
+        "--claim",
+        type=int,
+        metavar="N",
+        help="why check calls A's claim N (from 1, as 'n' in check's new_claims) known or new, rule by rule",
+    )
     explain.set_defaults(handler=cmd_explain)
     remove = commands.add_parser(
         "remove",

@@ -32,6 +32,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     body = {"a": args.a, "b": args.b, "config": config_fields(args)}
     if args.as_of is not None:  # a server from before --as-of refuses a field it does not know
         body["as_of"] = args.as_of
+    if args.claim is not None:  # the same, before --claim
+        body["claim"] = args.claim
     answer = ask_server(args, "explain", body)
     if answer is not None:
         from kbsearch.dedupe.results import Explanation
@@ -41,7 +43,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     kb = open_kb(args)
     emit(
         args,
-        kb.explain(args.a, args.b, kb.dedupe_config(args.config, claims=False), args.as_of),
+        kb.explain(
+            args.a,
+            args.b,
+            kb.dedupe_config(args.config, claims=args.claim is not None),
+            as_of=args.as_of,
+            claim=args.claim,
+        ),
         render.explanation_text,
     )
     return EXIT_OK

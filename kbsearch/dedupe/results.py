@@ -12,6 +12,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from kbsearch.dedupe.claim_explanation import ClaimExplanation
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.responses import ListedRecord, UnknownFilter
@@ -363,11 +364,9 @@ class RuleFinding(BaseModel):
     """What one same-item rule says about two records (``kbsearch explain``)."""
 
     rule: str
-    """The rule, in the order ``compare`` applies them: ``arxiv ids``,
-    ``identical text``, ``paper-card titles``, ``learned``."""
+    """The rule, in ``compare``'s order: ``arxiv ids``, ``identical text``, ``paper-card titles``, ``learned``."""
     says: bool | None
-    """True: the same item; False: different items; None: the rule has no say
-    on this pair, and the next one is asked."""
+    """True: the same item; False: different items; None: no say on this pair, the next rule is asked."""
     detail: str
     """The evidence the rule read, with the values and thresholds."""
 
@@ -398,3 +397,4 @@ class Explanation(BaseModel):
     """Where ``check`` may read the pair otherwise (what explain cannot see of A)."""
     as_of: dt.date | None = None
     """``--as-of``: the index read as a check that day read it (later records and A hidden)."""
+    claim: ClaimExplanation | None = None  # ``--claim N``: why check calls A's claim N known or new

@@ -336,13 +336,12 @@ class KnowledgeBase:
         with self.store.snapshot():
             return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config(claims=False))
 
-    def explain(self, a: str, b: str, config: DedupeConfig | None = None, as_of: dt.date | None = None) -> Explanation:
-        """Why two stored records are, or are not, the same item (``as_of``: as a check that day read it)."""
-        from kbsearch.dedupe.related import explain
+    def explain(self, a: str, b: str, config: DedupeConfig | None = None, **options: Any) -> Explanation:
+        """Why two stored records are, or are not, the same item; ``options``: ``as_of`` (as a check that
+        day read it), ``claim`` (N: why check calls A's claim N known or new), ``kb.explaining``."""
+        from kbsearch.kb.explaining import explain
 
-        self._require_models()
-        with self.store.snapshot():
-            return explain(self.store, a, b, config or self.dedupe_config(claims=False), as_of)
+        return explain(self, a, b, config, **options)
 
     def remove(self, record_ids: list[str], on_wait: Callable[[], None] | None = None) -> Removal:
         """Delete records and their vectors in one transaction; an unknown id changes nothing."""

@@ -11,6 +11,7 @@ from kbsearch.text.polarity import moved_label
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
+    from kbsearch.dedupe.claim_explanation import ClaimExplanation
     from kbsearch.dedupe.results import (
         AuditResult,
         CheckResult,
@@ -243,4 +244,20 @@ def explanation_text(result: Explanation) -> str:
         mark = "→" if finding.says is not None and not decided else " "
         decided = decided or finding.says is not None
         lines.append(f"  {mark} {finding.rule:<18} {says:<9} {clean(finding.detail, one_line=True)}")
-    return "\n".join(lines)
+    return "\n".join(lines + _why_claim(result.claim))
+
+
+def _why_claim(why: ClaimExplanation | None) -> list[str]:
+    """``explain --claim N``: check's decision of A's claim and what each claim rule said."""
+    if why is None:
+        return []
+    lines = [
+        f"claim {why.n} of {why.claims}: {'KNOWN' if why.known else 'NEW'} (decided by {why.decided_by}), "
+        f"as check decides it when A comes in again",
+        f"  {clean(why.text, one_line=True)[:200]}",
+    ]
+    for step in why.steps:
+        says = {True: "said", False: "new", None: "no say"}[step.says]
+        mark = "→" if step.rule == why.decided_by else " "
+        lines.append(f"  {mark} {step.rule:<18} {says:<7} {clean(step.detail, one_line=True)}")
+    return lines + [f"note: {clean(note, one_line=True)}" for note in why.notes]

@@ -205,6 +205,9 @@ class ExplainRequest(Body):
     as_of: dt.date | None = Field(
         default=None, description="judge as a check that day did: records dated later, and A, hidden"
     )
+    claim: int | None = Field(
+        default=None, ge=1, description="why check calls A's claim N (from 1, as n in new_claims) known or new"
+    )
 
 
 class ListRequest(Filters):

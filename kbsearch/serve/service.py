@@ -175,7 +175,13 @@ class Service:
 
     async def explain(self, req: ExplainRequest) -> Explanation:
         return await self._read(
-            lambda kb: kb.explain(req.a, req.b, kb.dedupe_config(overrides=req.config, claims=False), req.as_of)
+            lambda kb: kb.explain(
+                req.a,
+                req.b,
+                kb.dedupe_config(overrides=req.config, claims=req.claim is not None),
+                as_of=req.as_of,
+                claim=req.claim,
+            )
         )
 
     async def listing(self, req: ListRequest) -> Listing:

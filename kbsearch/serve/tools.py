@@ -234,11 +234,14 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         as_of: Annotated[
             dt.date | None, Field(description="judge as a check that day did: records dated later, and A, hidden")
         ] = None,
+        claim: Annotated[
+            int | None, Field(ge=1, description="why check calls A's claim N (from 1, as n in new_claims) known or new")
+        ] = None,
     ) -> Explanation:
         """Why two stored records are, or are not, the same item: the judgement and what every rule saw
         (shared or cited arXiv ids, identical text, paper titles, rare names, cosine against its threshold).
         Read-only: changes nothing."""
-        request = _valid(ExplainRequest, a=a, b=b, as_of=as_of)
+        request = _valid(ExplainRequest, a=a, b=b, as_of=as_of, claim=claim)
         return await _call(lambda: service.explain(request))
 
     @mcp.tool(name="list", annotations=READS)

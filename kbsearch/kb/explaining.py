@@ -1,0 +1,58 @@
+"""``kbsearch explain A B [--claim N]``: the pair's judgement, and with ``claim`` why check
+calls claim N of A known or new.
+
+The claim is decided by ``check`` itself: A's stored record is checked as if it came in
+again (its own stored copy left out, as check leaves out an item stored with its very
+content, and what is dated after A hidden), and ``claim_reasons`` reads that check's
+decision of the claim rule by rule, so the answer is check's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from kbsearch.errors import KbError
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.config import DedupeConfig
+    from kbsearch.dedupe.results import Explanation
+    from kbsearch.kb.facade import KnowledgeBase
+
+
+def explain(
+    kb: KnowledgeBase,
+    a: str,
+    b: str,
+    config: DedupeConfig | None = None,
+    as_of: dt.date | None = None,
+    claim: int | None = None,
+) -> Explanation:
+    """Why B is or is not the same item as A (``as_of``: as a check that day read it); with
+    ``claim`` (from 1), why check calls that claim of A known or new."""
+    from kbsearch.dedupe.check_input import CheckInput
+    from kbsearch.dedupe.claim_inputs import claims_of
+    from kbsearch.dedupe.claim_reasons import explain_claim
+    from kbsearch.dedupe.related import explain as explain_pair
+    from kbsearch.dedupe.related import load_embedded
+
+    kb._require_models()
+    config = config or kb.dedupe_config(claims=claim is not None)
+    with kb.store.snapshot():
+        explained = explain_pair(kb.store, a, b, config, as_of)
+        if claim is None:
+            return explained
+        record = kb.store.get(a)
+        assert record is not None  # explain_pair found it
+        count = len(claims_of(record))
+        if not 1 <= claim <= count:
+            raise KbError(
+                f"claim {claim}: record {a!r} has {count} claim{'s' * (count != 1)}, numbered 1 to {count}",
+                hint="give N as check numbers A's claims ('n' in new_claims)",
+            )
+        read = CheckInput(items=[record], file=None, mentions=[], warnings=[])
+        item = kb._check_items(read, f"stored record {a}", None, as_of, config=config).items[0]
+        same = [m.id for m in item.matches if m.same_item]
+        loaded = load_embedded(kb.store, same, config.judge)
+        why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config)
+    return explained.model_copy(update={"claim": why})
