@@ -240,7 +240,9 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
     ) -> Explanation:
         """Why two stored records are, or are not, the same item: the judgement and what every rule saw
         (shared or cited arXiv ids, identical text, paper titles, rare names, cosine against its threshold).
-        Read-only: changes nothing."""
+        With `claim` N (from 1, as `n` in check's new_claims): why check calls A's claim N known or new, rule
+        by rule (the passage weighed, its score against the threshold, names and numbers). Read-only: changes
+        nothing."""
         request = _valid(ExplainRequest, a=a, b=b, as_of=as_of, claim=claim)
         return await _call(lambda: service.explain(request))
 
