@@ -23,6 +23,12 @@ _BRACKETED = re.compile(r"[（(][^（()）\n]*[）)]")
 _ID_BEFORE = re.compile(r"(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?:v\d+)?\s*$", re.IGNORECASE)
 
 
+def has_earlier_day_note(text: str) -> bool:
+    """Whether ``text`` writes an earlier day's note anywhere: a pattern built on
+    ``EARLIER_DAY_NOTE`` (which has no lookaround) matches nowhere in a text without one."""
+    return _NOTE.search(text) is not None
+
+
 def anchored_ids(text: str) -> set[str]:
     """The arXiv ids ``text`` writes with an earlier day's note: in the note's own
     brackets, in brackets right after the note, or right before brackets holding it."""

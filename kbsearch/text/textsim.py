@@ -33,6 +33,8 @@ _NUMBER = re.compile(
     r"|(?=[A-Za-z])|(?![A-Za-z0-9_]))",
     re.IGNORECASE,
 )
+_DIGIT = re.compile(r"\d")
+"""What every pattern ``numbers`` reads needs (a Unicode digit, as theirs)."""
 # Magnitudes are written as words, letters or Chinese units: 10k, 10,000 and 1万 are one number.
 _MAGNITUDES = {
     "k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9,
@@ -196,7 +198,10 @@ def numbers(text: str) -> set[str]:
     A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``), a time in
     Chinese units as in English (41 毫秒 → ``41ms``) and a quantisation width as bits
     (INT4, W4A16, 4-bit → ``4bit``; ``units``)."""
-    text, found = widths(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", spelled_out(text)))))
+    text = spelled_out(text)
+    if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
+        return set()
+    text, found = widths(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text))))
     matches = list(_NUMBER.finditer(text))
     for match, after in zip(matches, [*matches[1:], None], strict=False):
         value, unit = match.group(1), _unit(match) or unit_after(text, match.end())
