@@ -107,6 +107,14 @@ def read_input_file(source: str) -> tuple[str, str]:
     return text, str(path)
 
 
+UNNAMED_ITEM = (
+    "unrecognised format: not a briefing, paper card or living doc, so no writer or day can be read for it",
+    "to check one bare item (a title and key points), leave --path out, or send it as a JSONL line with title, "
+    "text, instance and date, with a --path ending in .jsonl",
+)
+"""What a text named by a file it is not laid out as is told: the name gives no writer or day to a bare item."""
+
+
 def read_named_text(text: str, name: str) -> CheckInput:
     """As ``read_check_input`` for a file, from its text: ``name`` (the file's
     path where the text was read) picks the format and labels the records,
@@ -127,6 +135,11 @@ def read_named_text(text: str, name: str) -> CheckInput:
             parsed = parse_text(text, path)
         except NoIncrementsToday as none:
             return no_news(none)
+        except KbError as err:
+            if err.message != "unrecognised format":
+                raise
+            message, hint = UNNAMED_ITEM  # a bare item: no layout to name its writer and day
+            raise KbError(message, hint=hint, path=err.path, line=err.line) from err
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=name)
     limits.check_items(parsed.records, name)
