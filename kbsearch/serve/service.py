@@ -160,7 +160,7 @@ class Service:
             config = kb.dedupe_config(overrides=req.config)
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
             result = kb.check_text(req.text, name=req.path, input_name=req.input, **options)
-            if req.path is None:  # stored under ids no file has, with no writer or day: say so, as the CLI does
+            if req.accept and req.path is None:  # stored with no file, writer or day: said, as the CLI says it
                 warn_unnamed(result, "server")
             return result
 

@@ -117,9 +117,12 @@ class _Server(MCPServer):
 
     def _known_arguments(self, name: str, arguments: dict[str, Any]) -> None:
         tool = self._tool_manager.get_tool(name)
-        fields = list((tool.parameters.get("properties") or {}) if tool else {})
+        if tool is None:  # said as every other refusal is, with the tools there are
+            named = [tool.name for tool in self._tool_manager.list_tools()]
+            raise Refused(bad_request(f"{name}: no such tool", "the tools are " + ", ".join(named)))
+        fields = list(tool.parameters.get("properties") or {})
         unknown = [argument for argument in arguments if argument not in fields]
-        if tool is None or not unknown:
+        if not unknown:
             return
         if name == "check" and unknown[0] in {"accept", "replace"}:
             raise Refused(bad_request(f"{unknown[0]}: no such field", ACCEPT_INSTEAD))
