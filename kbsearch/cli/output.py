@@ -65,13 +65,11 @@ def stdin_name(args: argparse.Namespace) -> str | None:
 def warn_unnamed_stdin(args: argparse.Namespace, result: CheckResult) -> bool:
     """Add a warning to what ``check - --accept`` stored without ``--path``: ids of no file,
     which an ingest of the file published from the text does not find, and stores again."""
+    from kbsearch.render import warn_unnamed
+
     if args.input != "-" or args.path is not None or not result.accepted:
         return False
-    shown = result.accepted[0] + (f" and {len(result.accepted) - 1} more" if len(result.accepted) > 1 else "")
-    result.warnings.append(
-        f"no file name: accepted as {shown}, ids no file has, so ingesting the file it is published "
-        "as stores it again: name that file with --path FILE ('kbsearch remove ID' undoes this accept)"
-    )
+    warn_unnamed(result)
     return True
 
 

@@ -107,6 +107,16 @@ def read_input_file(source: str) -> tuple[str, str]:
     return text, str(path)
 
 
+EMPTY = ("stdin is empty", "pipe a briefing or the text of one increment into 'kbsearch check -'")
+"""An empty text, named or not (the server says it as "text is empty": ``serve.words``)."""
+UNNAMED_ITEM = (
+    "unrecognised format: not a briefing, paper card or living doc, so no writer or day can be read for it",
+    "to check one bare item (a title and key points), leave --path out, or send it as a JSONL line with title, "
+    "text, instance and date, with a --path ending in .jsonl",
+)
+"""What a text named by a file it is not laid out as is told: the name gives no writer or day to a bare item."""
+
+
 def read_named_text(text: str, name: str) -> CheckInput:
     """As ``read_check_input`` for a file, from its text: ``name`` (the file's
     path where the text was read) picks the format and labels the records,
@@ -114,6 +124,8 @@ def read_named_text(text: str, name: str) -> CheckInput:
     ``check FILE`` resolve it (a relative one against this process's working directory):
     one text sent through the server, the TUI or ``check - --path`` is then one item,
     and a later ingest of the file finds it unchanged (docs/serve.md)."""
+    if not text.strip():  # as an empty text without a name is told, not "unrecognised format"
+        raise KbError(EMPTY[0], hint=EMPTY[1])
     limits = active_limits()
     limits.check_text(text, name)
     path = Path(name).resolve()
@@ -127,6 +139,11 @@ def read_named_text(text: str, name: str) -> CheckInput:
             parsed = parse_text(text, path)
         except NoIncrementsToday as none:
             return no_news(none)
+        except KbError as err:
+            if err.message != "unrecognised format":
+                raise
+            message, hint = UNNAMED_ITEM  # a bare item: no layout to name its writer and day
+            raise KbError(message, hint=hint, path=err.path, line=err.line) from err
     if not parsed.records:
         raise KbError("the file has no items to check", hint=f"expected {SUPPORTED_FORMATS}", path=name)
     limits.check_items(parsed.records, name)
@@ -137,7 +154,7 @@ def _from_text(text: str) -> tuple[list[Record], list[str]]:
     """A briefing or JSONL on stdin is read as such, with what its parser warned of;
     any other text is one increment."""
     if not text.strip():
-        raise KbError("stdin is empty", hint="pipe a briefing or the text of one increment into 'kbsearch check -'")
+        raise KbError(EMPTY[0], hint=EMPTY[1])
     try:
         parsed = parse_text(text, Path("<stdin>"))
     except NoIncrementsToday:

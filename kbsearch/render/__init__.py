@@ -18,6 +18,7 @@ from kbsearch.render.dedupe import (
     explanation_text,
     item_text,
     neighbours_text,
+    warn_unnamed,
 )
 from kbsearch.render.records import (
     listing_ids,
@@ -74,5 +75,6 @@ __all__ = [
     "snippet_text",
     "stats_text",
     "unknown_filters_text",
+    "warn_unnamed",
     "why_empty",
 ]

@@ -153,6 +153,32 @@ def accepted_parts(result: CheckResult) -> list[str]:
     return [f"{edits} edited in place"] * bool(edits) + [f"{unchanged} unchanged"] * bool(unchanged)
 
 
+UNNAMED = "no file name: "
+NAME_IT = {
+    "cli": ("name that file with --path FILE", "'kbsearch remove ID' undoes this accept"),
+    "server": (
+        "send the briefing's file name as path (like 2026-10-11-spark-agents-e1prep.md), or one item as a "
+        "JSONL line with title, text, instance and date and a path ending in .jsonl",
+        "whoever runs this server can undo this accept with 'kbsearch remove ID'",
+    ),
+}
+
+
+def warn_unnamed(result: CheckResult, surface: str = "cli") -> None:
+    """Say in ``result.warnings`` that the text it accepted was read without a file name (stdin, or
+    a call without path): stored under ids no file has, with no writer or day, which an ingest of the
+    file published from the text does not find, and stores again. One warning, in ``surface``'s words:
+    the CLI's client replaces the server's."""
+    if not result.accepted:
+        return
+    shown = result.accepted[0] + (f" and {len(result.accepted) - 1} more" if len(result.accepted) > 1 else "")
+    name_it, undo = NAME_IT[surface]
+    result.warnings = [w for w in result.warnings if not w.startswith(UNNAMED)] + [
+        f"{UNNAMED}accepted as {shown}, ids no file has, so ingesting the file it is published "
+        f"as stores it again: {name_it} ({undo})"
+    ]
+
+
 def check_warnings(result: CheckResult) -> list[str]:
     """What the parser skipped or could not tell in the input, a line each, naming
     the input as ``ingest``'s warnings name the file: for stderr."""

@@ -35,7 +35,7 @@ from kbsearch.serve.operations import OPERATIONS, Operation
 from kbsearch.serve.options import MAX_BODY
 from kbsearch.serve.requests import problem
 from kbsearch.serve.service import Forbidden, Service
-from kbsearch.serve.tokens import Access, Tokens
+from kbsearch.serve.tokens import READ_TOKEN, WRITE_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
 from kbsearch.serve.words import CLI_HEADER, Words
 from kbsearch.serve.words import said as words_said
@@ -264,6 +264,12 @@ def _error_response(err: Exception, name: str, lock_timeout: float, words: Words
     return HttpError(500, message).response()
 
 
+TOKEN_HINT = (
+    f"send 'Authorization: Bearer TOKEN' with the content of {READ_TOKEN} (to read) or {WRITE_TOKEN} (to accept) "
+    "from the server's index folder; the kbsearch CLI reads it from --token-file or $KBSEARCH_TOKEN"
+)
+
+
 class AccessGate:
     """Every request but ``/health`` needs ``Authorization: Bearer TOKEN``.
 
@@ -282,9 +288,8 @@ class AccessGate:
         if access is Access.none:
             client = scope.get("client") or ("?", 0)
             log.warning("401 %s %s from %s: missing or wrong bearer token", scope["method"], scope["path"], client[0])
-            response = JSONResponse(
-                {"error": "missing or wrong bearer token", "hint": None}, 401, headers={"WWW-Authenticate": "Bearer"}
-            )
+            refused = {"error": "missing or wrong bearer token", "hint": TOKEN_HINT}
+            response = JSONResponse(refused, 401, headers={"WWW-Authenticate": "Bearer"})
             await response(scope, receive, send)
             return
         scope[ACCESS_KEY] = access

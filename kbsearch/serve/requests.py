@@ -23,6 +23,10 @@ EMPTY_NAME = str(empty_text_filter("instance", "", part="field"))
 EMPTY_SECTION = str(empty_text_filter("section", "", part="field"))
 
 
+MISSING = {"text": "send the file's content as text: path only names it, and the server never opens it"}
+"""What to send for a required field left out, where its name alone does not say it."""
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -55,7 +59,10 @@ def problem(err: ValidationError, fields: Iterable[str] = ()) -> tuple[str, str 
     ctx, value = first.get("ctx") or {}, first.get("input")
     if first["type"] == "value_error":
         said = ctx["error"]
-        return (f"{where}: {said}", None) if names else (str(said), getattr(said, "hint", None))
+        whole = not names or isinstance(said, FieldsInOrder)  # said in full, naming its field itself
+        return (str(said), getattr(said, "hint", None)) if whole else (f"{where}: {said}", None)
+    if first["type"] == "missing":
+        return f"{where} is missing", MISSING.get(where)
     if first["type"] == "less_than_equal":
         return f"{where} must be at most {ctx['le']}, not {value}", "ask for fewer"
     if first["type"] == "greater_than_equal":
@@ -80,7 +87,8 @@ def unknown_field(name: str, fields: Iterable[str]) -> tuple[str, str | None]:
 
 
 class FieldsInOrder(ValueError):
-    """A body whose fields contradict each other, said with what to do (``problem``'s hint)."""
+    """A body whose fields contradict each other, or a field refused in words naming it (``id is
+    empty``), said with what to do (``problem``'s hint)."""
 
     def __init__(self, message: str, hint: str) -> None:
         super().__init__(message)
@@ -185,6 +193,13 @@ class ShowRequest(Body):
     """``kbsearch show ID``."""
 
     id: str = Field(description="a record id, as search and list print it")
+
+    @field_validator("id", mode="after")
+    @classmethod
+    def _an_id(cls, value: str) -> str:
+        if not value.strip():
+            raise FieldsInOrder("id is empty", "give a record id, as search and list give them")
+        return value
 
 
 class SimilarRequest(Filters):

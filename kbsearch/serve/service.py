@@ -26,6 +26,7 @@ from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
 from kbsearch.errors import KbError, Stopped
 from kbsearch.kb import Encoder, IndexShare, KnowledgeBase, ModelSpec, SharedEncoder, read_ahead, run_side_by_side
 from kbsearch.records import Record
+from kbsearch.render import warn_unnamed
 from kbsearch.responses import Listing, SearchResponse, Stats
 from kbsearch.runtime.cancel import Cancellation
 from kbsearch.serve.options import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
@@ -158,7 +159,10 @@ class Service:
         def job(kb: KnowledgeBase) -> CheckResult:
             config = kb.dedupe_config(overrides=req.config)
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
-            return kb.check_text(req.text, name=req.path, input_name=req.input, **options)
+            result = kb.check_text(req.text, name=req.path, input_name=req.input, **options)
+            if req.accept and req.path is None:  # stored with no file, writer or day: said, as the CLI says it
+                warn_unnamed(result, "server")
+            return result
 
         return await self._run(self._check_pool(req), job)
 

@@ -12,13 +12,14 @@ whole result beside it.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from typing import Annotated, Literal
 
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Outcome, Rule, Verdict
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Outcome, Verdict
 
 Detail = Literal["summary", "full"]
 DetailField = Annotated[
@@ -36,14 +37,16 @@ cut keeps the biggest check the limits allow (500 claims) at about 0.6 MiB, both
 
 
 class BestMatch(BaseModel):
-    """The first same-item match, else the one the learned decision found likeliest to be the same item."""
+    """The first same-item match, else the record the reason names closest (the one the learned
+    decision found likeliest to be the same item); none when a rule settled every match."""
 
     id: str
     same_item: bool
     probability: float
-    """The learned same-item probability (a rule may have overruled it: see ``reason``)."""
-    score: float
-    """Cosine of the two whole records."""
+    """The same-item probability, as the reason says it: the learned one, or 1.0 for a rule's same item."""
+    score: float | None
+    """Cosine of the two whole records; null for a closest record the full result's matches
+    (the first few) leave out, as the reason names it."""
 
 
 class FirstSeen(BaseModel):
@@ -106,7 +109,7 @@ def summarize(result: CheckResult, detail: Detail = "summary") -> CheckSummary:
         as_of=result.as_of,
         detail=detail,
         verdicts={verdict.value: counts[verdict.value] for verdict in Verdict},
-        items=[_item(item) for item in result.items],
+        items=[summarize_item(item) for item in result.items],
         flags=[flag.message for flag in result.flags],
         accepted=result.accepted,
         unchanged=result.unchanged,
@@ -118,19 +121,15 @@ def summarize(result: CheckResult, detail: Detail = "summary") -> CheckSummary:
     )
 
 
-def _item(item: ItemResult) -> ItemSummary:
-    first, same = item.first_seen, [match for match in item.matches if match.same_item]
-    # The item's own first (matches list same-item records first), else the likeliest other:
-    # as the reason names it, one the learned decision read (a rule may overrule a high probability).
-    likeliest = lambda m: (m.rule is Rule.learned, m.probability, m.score)  # noqa: E731
-    best = same[0] if same else max(item.matches, key=likeliest, default=None)
+def summarize_item(item: ItemResult) -> ItemSummary:
+    first = item.first_seen
     return ItemSummary(
         id=item.id,
         title=item.title,
         verdict=item.verdict,
         reason=item.reason,
         first_seen=FirstSeen(id=first.id, instance=first.instance, date=first.date) if first else None,
-        best_match=BestMatch.model_validate(best, from_attributes=True) if best else None,
+        best_match=_best(item),
         new_claims=[_claim(n, claim) for n, claim in enumerate(item.claims, 1) if not claim.known],
         known_claims=sum(claim.known for claim in item.claims),
         flags=[flag.message for flag in item.flags],
@@ -139,6 +138,26 @@ def _item(item: ItemResult) -> ItemSummary:
         edited=item.edited,
         outcome=item.outcome,
     )
+
+
+CLOSEST = re.compile(r"; closest (.+), same item (\d+\.\d+)$")
+"""How a NEW item's reason names the record closest to it (``verdict.decide``)."""
+
+
+def _best(item: ItemResult) -> BestMatch | None:
+    """The item's own first same-item match (matches list them first), else the record its reason
+    names closest: one the learned decision read, which need not be among the matches shown
+    (a rule overruling a high probability, a doc section's or another id's, never is)."""
+    same = [match for match in item.matches if match.same_item]
+    if same:
+        return BestMatch.model_validate(same[0], from_attributes=True)
+    named = CLOSEST.search(item.reason)
+    if named is None:
+        return None
+    shown = next((match for match in item.matches if match.id == named[1]), None)
+    if shown is not None:
+        return BestMatch(id=shown.id, same_item=False, probability=shown.probability, score=shown.score)
+    return BestMatch(id=named[1], same_item=False, probability=float(named[2]), score=None)
 
 
 def _claim(n: int, claim: ClaimStatus) -> NewClaim:

@@ -85,8 +85,9 @@ Path = Annotated[
     str | None,
     Field(
         description="the briefing's file name or path, e.g. 2026-09-20-jay-engineering-e1prep.md: picks the "
-        "format and names the items (one writer's items of one day are not compared with each other); omit "
-        "for plain text"
+        "format and names the items (one writer's items of one day are not compared with each other); the "
+        "writer and day come from the briefing (its file name, its signature), or a JSONL line's instance and "
+        "date (path ending .jsonl). Omit for one bare item (a title and key points): stored with no writer or day"
     ),
 ]
 AsOf = Annotated[
@@ -116,9 +117,12 @@ class _Server(MCPServer):
 
     def _known_arguments(self, name: str, arguments: dict[str, Any]) -> None:
         tool = self._tool_manager.get_tool(name)
-        fields = list((tool.parameters.get("properties") or {}) if tool else {})
+        if tool is None:  # said as every other refusal is, with the tools there are
+            named = [tool.name for tool in self._tool_manager.list_tools()]
+            raise Refused(bad_request(f"{name}: no such tool", "the tools are " + ", ".join(named)))
+        fields = list(tool.parameters.get("properties") or {})
         unknown = [argument for argument in arguments if argument not in fields]
-        if tool is None or not unknown:
+        if not unknown:
             return
         if name == "check" and unknown[0] in {"accept", "replace"}:
             raise Refused(bad_request(f"{unknown[0]}: no such field", ACCEPT_INSTEAD))
