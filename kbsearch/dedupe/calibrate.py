@@ -55,6 +55,19 @@ class Score(BaseModel):
     f1: float
 
 
+class RuleErrors(BaseModel):
+    """The held-out errors, and how many of them a fixed rule settled (not the fitted
+    decision, so no fit changes them: calibrate fits the pairs the rules leave open)."""
+
+    missed: int = 0
+    """Repeats called new."""
+    false_matches: int = 0
+    """New items called repeats."""
+    by_rule: dict[str, int] = {}
+    """Each fixed rule → the errors it settled (a miss: every compared record of the
+    item was set apart by a rule; a false match: a rule called a record the item)."""
+
+
 class Fitted(BaseModel):
     decision: str
     """``same_item``, ``aligned_same_item``, ``claims_same_item``, ``aligned_claims_same_item``
@@ -64,6 +77,8 @@ class Fitted(BaseModel):
     """On the data it was fitted on."""
     held_out: Score | None = None
     """On data it was not fitted on (later days, or the test pairs)."""
+    held_out_errors: RuleErrors | None = None
+    """The held-out items' errors, and those a fixed rule settled (streams only)."""
 
 
 class Calibration(BaseModel):
@@ -232,9 +247,10 @@ def fit_same_item(
     scorer = fit_logistic(names, x, y, l2=L2, fitted_on=f"{len(learned)} compared pairs of {sources}, {days}")
     scorer = scorer.model_copy(update={"threshold": _best_threshold(early, fit_items, scorer)})
     fitted = _item_score(early, fit_items, scorer)
-    held_out = None
+    held_out, errors = None, None
     if late_items:
         held_out = _item_score(late, late_items, scorer)
+        errors = rule_errors(late, late_items, scorer)
         scorer = scorer.model_copy(
             update={
                 "score": f"seen-before F1 {held_out.f1:.3f} (P {held_out.precision:.3f}, R {held_out.recall:.3f}) "
@@ -242,7 +258,27 @@ def fit_same_item(
             }
         )
     decision = ("aligned_" if aligned else "") + ("claims_" if claims else "") + "same_item"
-    return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out)
+    return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out, held_out_errors=errors)
+
+
+def rule_errors(pairs: list[PairExample], items: list[Checked], scorer: Scorer) -> RuleErrors:
+    """The items the scorer gets wrong, and which of them a fixed rule settled."""
+    seen = item_predictions(pairs, scorer, scorer.threshold)
+    found = RuleErrors()
+    for item in items:
+        if seen.get(item.id, False) == item.seen_before:
+            continue
+        mine = [p for p in pairs if p.item == item.id]
+        if item.seen_before:
+            found.missed += 1
+            deciding = [p for p in mine if p.same]  # a fit changes the miss only if it decides one of these
+            fixed = deciding if deciding and all(p.rule is not Rule.learned for p in deciding) else []
+        else:
+            found.false_matches += 1
+            fixed = [p for p in mine if p.rule is not Rule.learned and p.exact_same]
+        if fixed:
+            found.by_rule[fixed[0].rule.value] = found.by_rule.get(fixed[0].rule.value, 0) + 1
+    return found
 
 
 def _own_ids(result: ReplayResult, stream: int) -> ReplayResult:

@@ -1,0 +1,63 @@
+"""What calibrate's report tells a writer fitting the gate on a few days of their own
+(probe 22): which held-out errors a fixed rule settled (no fit changes them), a
+threshold the data cannot place, and what the starting config scored on the same part."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from conftest import FAKE_DEDUPE
+
+from kbsearch.dedupe.calibrate import Calibration, fit_same_item
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import INDEX_FEATURES
+from kbsearch.dedupe.replay import Checked, PairExample, ReplayResult
+from kbsearch.dedupe.results import Rule, Verdict
+from kbsearch.render import calibration_text
+
+EARLY, LATE = dt.date(2026, 9, 1), dt.date(2026, 9, 2)
+
+
+def _pair(item: str, day: dt.date, value: float, same: bool, rule: Rule = Rule.learned) -> PairExample:
+    features = dict.fromkeys(INDEX_FEATURES, value)
+    return PairExample(item=item, known=f"k-{item}", date=day, features=features, same=same, rule=rule,
+                       exact_same=same if rule is Rule.learned else False)  # fmt: skip
+
+
+def _checked(item: str, day: dt.date, seen: bool) -> Checked:
+    return Checked(id=item, date=day, seen_before=seen, verdict=Verdict.NEW, candidate_found=True)
+
+
+def _stream() -> ReplayResult:
+    """Day 1: repeats close, new items far. Day 2: two repeats whose only known record the
+    names rule set apart though they look alike (as in the probe), and one the fit decides."""
+    pairs, checked = [], []
+    for n in range(12):
+        seen = n % 2 == 0
+        pairs.append(_pair(f"a{n}", EARLY, 0.9 if seen else 0.1 + 0.01 * n, seen))
+        checked.append(_checked(f"a{n}", EARLY, seen))
+    for n in range(2):
+        pairs.append(_pair(f"r{n}", LATE, 0.95, True, Rule.different_names))
+        checked.append(_checked(f"r{n}", LATE, True))
+    pairs.append(_pair("l0", LATE, 0.9, True))
+    checked.append(_checked("l0", LATE, True))
+    return ReplayResult(checked=checked, pairs=pairs)
+
+
+def _report(**fit: object) -> str:
+    fitted = fit_same_item([_stream()], EARLY, "one stream", **fit)  # type: ignore[arg-type]
+    config = DedupeConfig.model_validate_json(FAKE_DEDUPE.read_text(encoding="utf-8"))
+    return calibration_text(Calibration(model="fake", fitted=[fitted], config=config))
+
+
+def test_held_out_misses_a_fixed_rule_settled_are_counted_apart() -> None:
+    """All the probe's held-out misses were the names rule overriding a learned 1.00:
+    refitting cannot move them, and the report must say so."""
+    found = fit_same_item([_stream()], EARLY, "one stream")
+    assert found.held_out_errors is not None
+    assert found.held_out_errors.missed == 2 and found.held_out_errors.false_matches == 0
+    assert found.held_out_errors.by_rule == {"different_names": 2}
+    assert (
+        "held out: 2 missed repeats and 0 false matches; 2 of them settled by a fixed rule "
+        "(different_names 2), which no fit changes" in _report()
+    )
