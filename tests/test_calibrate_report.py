@@ -8,7 +8,7 @@ import datetime as dt
 
 from conftest import FAKE_DEDUPE
 
-from kbsearch.dedupe.calibrate import Calibration, fit_same_item
+from kbsearch.dedupe.calibrate import Calibration, _notes, fit_same_item
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import INDEX_FEATURES
 from kbsearch.dedupe.replay import Checked, PairExample, ReplayResult
@@ -61,3 +61,17 @@ def test_held_out_misses_a_fixed_rule_settled_are_counted_apart() -> None:
         "held out: 2 missed repeats and 0 false matches; 2 of them settled by a fixed rule "
         "(different_names 2), which no fit changes" in _report()
     )
+
+
+def test_a_threshold_at_the_edge_of_the_grid_is_flagged() -> None:
+    """The probe fitted same_item 0.05 and aligned_same_item 0.10 from 15-30 items: F1 is
+    near flat there, and a threshold at the grid's bottom is one the data cannot place."""
+    found = fit_same_item([_stream()], EARLY, "one stream")
+    assert not [n for n in _notes([found], []) if "edge of the grid" in n]
+    low = found.model_copy(update={"scorer": found.scorer.model_copy(update={"threshold": 0.05})})
+    (note,) = [n for n in _notes([low], []) if "edge of the grid" in n]
+    assert note.startswith("same_item's threshold 0.05 is at the edge of the grid (a step or less from 0.05 or 0.95)")
+    for threshold, flagged in ((0.10, True), (0.15, False), (0.85, False), (0.90, True), (0.95, True)):
+        moved = found.model_copy(update={"scorer": found.scorer.model_copy(update={"threshold": threshold})})
+        assert any("edge of the grid" in n for n in _notes([moved], [])) is flagged, threshold
+    assert "the data cannot place it" in note and "role both" in note

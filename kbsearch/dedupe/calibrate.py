@@ -43,6 +43,8 @@ its figures say little: one pair more or less moves F1 by several points."""
 PAIRS_FORMAT = (
     "a header row 'a<TAB>b<TAB>label' (a fourth column 'lang' may follow), then one pair a line, label 0 or 1"
 )
+GRID = [round(t, 2) for t in np.arange(0.05, 0.96, 0.05)]
+"""The thresholds a same-item decision is chosen from (the best item-level F1)."""
 L2 = 1.0
 """Ridge penalty on the standardised weights: small beside the thousands of
 examples, enough to keep collinear features (cosine, relative) finite."""
@@ -300,8 +302,7 @@ def _item_score(
 
 def _best_threshold(pairs: list[PairExample], items: list[Checked], scorer: Scorer) -> float:
     """The threshold, in steps of 0.05, with the best item-level F1 on the fitting days."""
-    grid = [round(t, 2) for t in np.arange(0.05, 0.96, 0.05)]
-    return max(grid, key=lambda t: (_item_score(pairs, items, scorer, t).f1, -abs(t - 0.5)))
+    return max(GRID, key=lambda t: (_item_score(pairs, items, scorer, t).f1, -abs(t - 0.5)))
 
 
 def read_inputs(inputs: list[Path], tests: list[Path]) -> None:
@@ -318,6 +319,13 @@ def _notes(fitted: list[Fitted], missing: list[str]) -> list[str]:
         f"too few for its figures to say much (a few hundred is a start)"
         for f in fitted
         if f.fitted.examples < FEW
+    ]
+    notes += [
+        f"{f.decision}'s threshold {f.scorer.threshold:.2f} is at the edge of the grid (a step or less from "
+        f"{GRID[0]:.2f} or {GRID[-1]:.2f}): the best F1 on its {f.fitted.examples} fitted items lies there, so "
+        "the data cannot place it; add more days, or other writers' history as role both, and fit again"
+        for f in fitted
+        if f.decision != "claim_known" and not GRID[1] < f.scorer.threshold < GRID[-2]
     ]
     return notes + [
         f"{name} stays unfitted (give calibrate {FITTED_BY[name][0]}, {FITTED_BY[name][1]}): "
