@@ -5,10 +5,13 @@ threshold the data cannot place, and what the starting config scored on the same
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 from conftest import FAKE_DEDUPE
+from test_calibrate_unfitted import PAIRS
 
-from kbsearch.dedupe.calibrate import Calibration, _notes, fit_same_item
+from fake_encoder import FakeEncoder
+from kbsearch.dedupe.calibrate import Calibration, _notes, fit_claims, fit_same_item
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import INDEX_FEATURES
 from kbsearch.dedupe.replay import Checked, PairExample, ReplayResult
@@ -75,3 +78,28 @@ def test_a_threshold_at_the_edge_of_the_grid_is_flagged() -> None:
         moved = found.model_copy(update={"scorer": found.scorer.model_copy(update={"threshold": threshold})})
         assert any("edge of the grid" in n for n in _notes([moved], [])) is flagged, threshold
     assert "the data cannot place it" in note and "role both" in note
+
+
+def test_the_starting_configs_score_on_the_held_out_part_stands_beside_the_fit() -> None:
+    """ "Did this help?" in one run: the starting decision scored on the same later days."""
+    start = DedupeConfig.model_validate_json(FAKE_DEDUPE.read_text(encoding="utf-8")).same_item
+    found = fit_same_item([_stream()], EARLY, "one stream", start=start)
+    assert found.held_out is not None and found.start_held_out is not None
+    assert found.start_held_out.examples == found.held_out.examples == 3
+    # The fake config reads cosine + lexical >= 1: l0 (0.9 + 0.9) is seen, r0 and r1 the rule sets apart.
+    assert found.start_held_out.recall == 0.3333
+    text = _report(start=start)
+    assert "start            3  1.000  0.333  0.500  the starting config, on the same held-out part" in text
+    assert "start " not in _report(), "no starting decision, no row"
+    placeholder = start.model_copy(update={"weights": [0.0, 0.0, 0.0]})
+    assert fit_same_item([_stream()], EARLY, "one stream", start=placeholder).start_held_out is None
+
+
+def test_the_claim_decisions_test_pairs_are_scored_by_the_starting_one_too(tmp_path: Path) -> None:
+    start = DedupeConfig.model_validate_json(FAKE_DEDUPE.read_text(encoding="utf-8")).claim_known
+    fit, test = tmp_path / "fit.tsv", tmp_path / "test.tsv"
+    fit.write_text(PAIRS + "FP8 kernels run fast\tthe KV cache fits in two bits\t0\n", encoding="utf-8")
+    test.write_text(PAIRS, encoding="utf-8")
+    found = fit_claims([fit], [test], FakeEncoder(), start=start)
+    assert found.start_held_out is not None and found.start_held_out.examples == 2
+    assert fit_claims([fit], [], FakeEncoder(), start=start).start_held_out is None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -81,6 +81,9 @@ class Fitted(BaseModel):
     """On data it was not fitted on (later days, or the test pairs)."""
     held_out_errors: RuleErrors | None = None
     """The held-out items' errors, and those a fixed rule settled (streams only)."""
+    start_held_out: Score | None = None
+    """The starting config's decision (the model's own, or ``--config``'s) on the same
+    held-out part, when it was fitted and reads features the part has: did the fit help?"""
 
 
 class Calibration(BaseModel):
@@ -139,7 +142,7 @@ def claim_rows(rows: list[dict[str, str]], encoder: Encoder) -> tuple[np.ndarray
     return np.array(table), np.array([r["label"] == "1" for r in rows])
 
 
-def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
+def fit_claims(train: list[Path], test: list[Path], encoder: Encoder, start: Scorer | None = None) -> Fitted:
     rows = [row for path in train for row in read_pairs(path)]
     x, y = claim_rows(rows, encoder)
     if len(set(y.tolist())) < 2:
@@ -147,11 +150,14 @@ def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
     names = ", ".join(p.name for p in train)
     scorer = fit_logistic(CLAIM_FEATURES, x, y, l2=L2, fitted_on=f"{len(rows)} labelled pairs: {names}")
     fitted = prf(scorer.probabilities(x) >= scorer.threshold, y)
-    held_out = None
+    held_out = started = None
     if test:
         test_rows = [row for path in test for row in read_pairs(path)]
         tx, ty = claim_rows(test_rows, encoder)
         held_out = prf(scorer.probabilities(tx) >= scorer.threshold, ty)
+        if start is not None and _was_fitted(start) and set(start.features) <= set(CLAIM_FEATURES):
+            columns = [CLAIM_FEATURES.index(name) for name in start.features]
+            started = prf(start.probabilities(tx[:, columns]) >= start.threshold, ty)
         tested = ", ".join(p.name for p in test)
         scorer = scorer.model_copy(
             update={
@@ -159,7 +165,7 @@ def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
                 f"on {len(test_rows)} pairs not fitted on: {tested}"
             }
         )
-    return Fitted(decision="claim_known", scorer=scorer, fitted=fitted, held_out=held_out)
+    return Fitted(decision="claim_known", scorer=scorer, fitted=fitted, held_out=held_out, start_held_out=started)
 
 
 # -- labelled streams ---------------------------------------------------------------
@@ -208,6 +214,7 @@ def fit_same_item(
     aligned: bool = False,
     claims: bool = False,
     days: str | None = None,
+    start: Scorer | None = None,
 ) -> Fitted:
     """Fit the same-item decision on the replayed pairs of the fitting days
     (``judged``: with the judge model's features too; ``aligned``: and the
@@ -249,9 +256,11 @@ def fit_same_item(
     scorer = fit_logistic(names, x, y, l2=L2, fitted_on=f"{len(learned)} compared pairs of {sources}, {days}")
     scorer = scorer.model_copy(update={"threshold": _best_threshold(early, fit_items, scorer)})
     fitted = _item_score(early, fit_items, scorer)
-    held_out, errors = None, None
+    held_out, errors, was = None, None, None
     if late_items:
         held_out = _item_score(late, late_items, scorer)
+        if start is not None and _was_fitted(start, late):
+            was = _item_score(late, late_items, start)
         errors = rule_errors(late, late_items, scorer)
         scorer = scorer.model_copy(
             update={
@@ -260,7 +269,16 @@ def fit_same_item(
             }
         )
     decision = ("aligned_" if aligned else "") + ("claims_" if claims else "") + "same_item"
-    return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out, held_out_errors=errors)
+    return Fitted(
+        decision=decision, scorer=scorer, fitted=fitted, held_out=held_out, held_out_errors=errors, start_held_out=was
+    )
+
+
+def _was_fitted(scorer: Scorer, pairs: Sequence[PairExample] = ()) -> bool:
+    """Whether a starting decision was fitted (as ``unfitted`` tells) and reads what the learned ``pairs`` have."""
+    if scorer.fitted_on.startswith("nothing yet") or not any(scorer.weights):
+        return False
+    return all(set(scorer.features) <= p.features.keys() for p in pairs if p.rule is Rule.learned)
 
 
 def rule_errors(pairs: list[PairExample], items: list[Checked], scorer: Scorer) -> RuleErrors:
@@ -350,25 +368,29 @@ def calibrate(
         raise KbError("nothing to fit", hint="give labelled streams (.jsonl) and/or labelled pairs (.tsv)")
     fitted = []
     if pairs:
-        fitted.append(fit_claims(pairs, tests or [], encoder))
+        fitted.append(fit_claims(pairs, tests or [], encoder, start=config.claim_known))
         config = config.model_copy(update={"claim_known": fitted[-1].scorer})
     if streams:
         # Claims are judged with the claim decision just fitted: a replay's verdicts use it.
         results = replay_streams(streams, open_kb, config)
         sources = ", ".join(p.name for p in streams)
-        fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None))
+        fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None, start=config.same_item))
         config = config.model_copy(update={"same_item": fitted[-1].scorer})
         aligned = any("aligned" in pair.features for result in results for pair in result.pairs)
         if aligned:
-            fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True))
+            start = config.aligned_same_item
+            fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, start=start))
             config = config.model_copy(update={"aligned_same_item": fitted[-1].scorer})
         # Streams without key points leave the given config's key-point forms as they were.
         if any("claims_covered" in pair.features for result in results for pair in result.pairs):
             judged = config.judge is not None
-            fitted.append(fit_same_item(results, until, sources, judged=judged, claims=True))
+            start = config.claims_same_item
+            fitted.append(fit_same_item(results, until, sources, judged=judged, claims=True, start=start))
             config = config.model_copy(update={"claims_same_item": fitted[-1].scorer})
             if aligned:
-                fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, claims=True))
+                start = config.aligned_claims_same_item
+                fit = fit_same_item(results, until, sources, judged=True, aligned=True, claims=True, start=start)
+                fitted.append(fit)
                 config = config.model_copy(update={"aligned_claims_same_item": fitted[-1].scorer})
     missing = unfitted(config)
     return Calibration(

@@ -136,6 +136,11 @@ def calibration_text(result: Calibration) -> str:
             for name, s in rows
             if s is not None
         ]
+        if (s := fitted.start_held_out) is not None:
+            lines.append(
+                f"{'start':10} {s.examples:7d} {s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
+                "  the starting config, on the same held-out part"
+            )
         lines += _rule_errors_lines(fitted.held_out_errors)
         lines += [
             f"{'':10} {name:>16} {w:+.3f}"
