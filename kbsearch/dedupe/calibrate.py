@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -43,6 +43,8 @@ its figures say little: one pair more or less moves F1 by several points."""
 PAIRS_FORMAT = (
     "a header row 'a<TAB>b<TAB>label' (a fourth column 'lang' may follow), then one pair a line, label 0 or 1"
 )
+GRID = [round(t, 2) for t in np.arange(0.05, 0.96, 0.05)]
+"""The thresholds a same-item decision is chosen from (the best item-level F1)."""
 L2 = 1.0
 """Ridge penalty on the standardised weights: small beside the thousands of
 examples, enough to keep collinear features (cosine, relative) finite."""
@@ -55,6 +57,19 @@ class Score(BaseModel):
     f1: float
 
 
+class RuleErrors(BaseModel):
+    """The held-out errors, and how many of them a fixed rule settled (not the fitted
+    decision, so no fit changes them: calibrate fits the pairs the rules leave open)."""
+
+    missed: int = 0
+    """Repeats called new."""
+    false_matches: int = 0
+    """New items called repeats."""
+    by_rule: dict[str, int] = {}
+    """Each fixed rule → the errors it settled (a miss: every compared record of the
+    item was set apart by a rule; a false match: a rule called a record the item)."""
+
+
 class Fitted(BaseModel):
     decision: str
     """``same_item``, ``aligned_same_item``, ``claims_same_item``, ``aligned_claims_same_item``
@@ -64,6 +79,11 @@ class Fitted(BaseModel):
     """On the data it was fitted on."""
     held_out: Score | None = None
     """On data it was not fitted on (later days, or the test pairs)."""
+    held_out_errors: RuleErrors | None = None
+    """The held-out items' errors, and those a fixed rule settled (streams only)."""
+    start_held_out: Score | None = None
+    """The starting config's decision (the model's own, or ``--config``'s) on the same
+    held-out part, when it was fitted and reads features the part has: did the fit help?"""
 
 
 class Calibration(BaseModel):
@@ -122,7 +142,7 @@ def claim_rows(rows: list[dict[str, str]], encoder: Encoder) -> tuple[np.ndarray
     return np.array(table), np.array([r["label"] == "1" for r in rows])
 
 
-def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
+def fit_claims(train: list[Path], test: list[Path], encoder: Encoder, start: Scorer | None = None) -> Fitted:
     rows = [row for path in train for row in read_pairs(path)]
     x, y = claim_rows(rows, encoder)
     if len(set(y.tolist())) < 2:
@@ -130,11 +150,14 @@ def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
     names = ", ".join(p.name for p in train)
     scorer = fit_logistic(CLAIM_FEATURES, x, y, l2=L2, fitted_on=f"{len(rows)} labelled pairs: {names}")
     fitted = prf(scorer.probabilities(x) >= scorer.threshold, y)
-    held_out = None
+    held_out = started = None
     if test:
         test_rows = [row for path in test for row in read_pairs(path)]
         tx, ty = claim_rows(test_rows, encoder)
         held_out = prf(scorer.probabilities(tx) >= scorer.threshold, ty)
+        if start is not None and _was_fitted(start) and set(start.features) <= set(CLAIM_FEATURES):
+            columns = [CLAIM_FEATURES.index(name) for name in start.features]
+            started = prf(start.probabilities(tx[:, columns]) >= start.threshold, ty)
         tested = ", ".join(p.name for p in test)
         scorer = scorer.model_copy(
             update={
@@ -142,7 +165,7 @@ def fit_claims(train: list[Path], test: list[Path], encoder: Encoder) -> Fitted:
                 f"on {len(test_rows)} pairs not fitted on: {tested}"
             }
         )
-    return Fitted(decision="claim_known", scorer=scorer, fitted=fitted, held_out=held_out)
+    return Fitted(decision="claim_known", scorer=scorer, fitted=fitted, held_out=held_out, start_held_out=started)
 
 
 # -- labelled streams ---------------------------------------------------------------
@@ -191,6 +214,7 @@ def fit_same_item(
     aligned: bool = False,
     claims: bool = False,
     days: str | None = None,
+    start: Scorer | None = None,
 ) -> Fitted:
     """Fit the same-item decision on the replayed pairs of the fitting days
     (``judged``: with the judge model's features too; ``aligned``: and the
@@ -232,9 +256,12 @@ def fit_same_item(
     scorer = fit_logistic(names, x, y, l2=L2, fitted_on=f"{len(learned)} compared pairs of {sources}, {days}")
     scorer = scorer.model_copy(update={"threshold": _best_threshold(early, fit_items, scorer)})
     fitted = _item_score(early, fit_items, scorer)
-    held_out = None
+    held_out, errors, was = None, None, None
     if late_items:
         held_out = _item_score(late, late_items, scorer)
+        if start is not None and _was_fitted(start, late):
+            was = _item_score(late, late_items, start)
+        errors = rule_errors(late, late_items, scorer)
         scorer = scorer.model_copy(
             update={
                 "score": f"seen-before F1 {held_out.f1:.3f} (P {held_out.precision:.3f}, R {held_out.recall:.3f}) "
@@ -242,7 +269,36 @@ def fit_same_item(
             }
         )
     decision = ("aligned_" if aligned else "") + ("claims_" if claims else "") + "same_item"
-    return Fitted(decision=decision, scorer=scorer, fitted=fitted, held_out=held_out)
+    return Fitted(
+        decision=decision, scorer=scorer, fitted=fitted, held_out=held_out, held_out_errors=errors, start_held_out=was
+    )
+
+
+def _was_fitted(scorer: Scorer, pairs: Sequence[PairExample] = ()) -> bool:
+    """Whether a starting decision was fitted (as ``unfitted`` tells) and reads what the learned ``pairs`` have."""
+    if scorer.fitted_on.startswith("nothing yet") or not any(scorer.weights):
+        return False
+    return all(set(scorer.features) <= p.features.keys() for p in pairs if p.rule is Rule.learned)
+
+
+def rule_errors(pairs: list[PairExample], items: list[Checked], scorer: Scorer) -> RuleErrors:
+    """The items the scorer gets wrong, and which of them a fixed rule settled."""
+    seen = item_predictions(pairs, scorer, scorer.threshold)
+    found = RuleErrors()
+    for item in items:
+        if seen.get(item.id, False) == item.seen_before:
+            continue
+        mine = [p for p in pairs if p.item == item.id]
+        if item.seen_before:
+            found.missed += 1
+            deciding = [p for p in mine if p.same]  # a fit changes the miss only if it decides one of these
+            fixed = deciding if deciding and all(p.rule is not Rule.learned for p in deciding) else []
+        else:
+            found.false_matches += 1
+            fixed = [p for p in mine if p.rule is not Rule.learned and p.exact_same]
+        if fixed:
+            found.by_rule[fixed[0].rule.value] = found.by_rule.get(fixed[0].rule.value, 0) + 1
+    return found
 
 
 def _own_ids(result: ReplayResult, stream: int) -> ReplayResult:
@@ -264,8 +320,7 @@ def _item_score(
 
 def _best_threshold(pairs: list[PairExample], items: list[Checked], scorer: Scorer) -> float:
     """The threshold, in steps of 0.05, with the best item-level F1 on the fitting days."""
-    grid = [round(t, 2) for t in np.arange(0.05, 0.96, 0.05)]
-    return max(grid, key=lambda t: (_item_score(pairs, items, scorer, t).f1, -abs(t - 0.5)))
+    return max(GRID, key=lambda t: (_item_score(pairs, items, scorer, t).f1, -abs(t - 0.5)))
 
 
 def read_inputs(inputs: list[Path], tests: list[Path]) -> None:
@@ -282,6 +337,13 @@ def _notes(fitted: list[Fitted], missing: list[str]) -> list[str]:
         f"too few for its figures to say much (a few hundred is a start)"
         for f in fitted
         if f.fitted.examples < FEW
+    ]
+    notes += [
+        f"{f.decision}'s threshold {f.scorer.threshold:.2f} is at the edge of the grid (a step or less from "
+        f"{GRID[0]:.2f} or {GRID[-1]:.2f}): the best F1 on its {f.fitted.examples} fitted items lies there, so "
+        "the data cannot place it; add more days, or other writers' history as role both, and fit again"
+        for f in fitted
+        if f.decision != "claim_known" and not GRID[1] < f.scorer.threshold < GRID[-2]
     ]
     return notes + [
         f"{name} stays unfitted (give calibrate {FITTED_BY[name][0]}, {FITTED_BY[name][1]}): "
@@ -306,25 +368,29 @@ def calibrate(
         raise KbError("nothing to fit", hint="give labelled streams (.jsonl) and/or labelled pairs (.tsv)")
     fitted = []
     if pairs:
-        fitted.append(fit_claims(pairs, tests or [], encoder))
+        fitted.append(fit_claims(pairs, tests or [], encoder, start=config.claim_known))
         config = config.model_copy(update={"claim_known": fitted[-1].scorer})
     if streams:
         # Claims are judged with the claim decision just fitted: a replay's verdicts use it.
         results = replay_streams(streams, open_kb, config)
         sources = ", ".join(p.name for p in streams)
-        fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None))
+        fitted.append(fit_same_item(results, until, sources, judged=config.judge is not None, start=config.same_item))
         config = config.model_copy(update={"same_item": fitted[-1].scorer})
         aligned = any("aligned" in pair.features for result in results for pair in result.pairs)
         if aligned:
-            fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True))
+            start = config.aligned_same_item
+            fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, start=start))
             config = config.model_copy(update={"aligned_same_item": fitted[-1].scorer})
         # Streams without key points leave the given config's key-point forms as they were.
         if any("claims_covered" in pair.features for result in results for pair in result.pairs):
             judged = config.judge is not None
-            fitted.append(fit_same_item(results, until, sources, judged=judged, claims=True))
+            start = config.claims_same_item
+            fitted.append(fit_same_item(results, until, sources, judged=judged, claims=True, start=start))
             config = config.model_copy(update={"claims_same_item": fitted[-1].scorer})
             if aligned:
-                fitted.append(fit_same_item(results, until, sources, judged=True, aligned=True, claims=True))
+                start = config.aligned_claims_same_item
+                fit = fit_same_item(results, until, sources, judged=True, aligned=True, claims=True, start=start)
+                fitted.append(fit)
                 config = config.model_copy(update={"aligned_claims_same_item": fitted[-1].scorer})
     missing = unfitted(config)
     return Calibration(

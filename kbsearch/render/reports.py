@@ -8,7 +8,7 @@ from kbsearch.render.cells import counted
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
-    from kbsearch.dedupe.calibrate import Calibration
+    from kbsearch.dedupe.calibrate import Calibration, RuleErrors
     from kbsearch.ingest import IngestReport, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
     from kbsearch.models import ModelSpec
@@ -136,6 +136,12 @@ def calibration_text(result: Calibration) -> str:
             for name, s in rows
             if s is not None
         ]
+        if (s := fitted.start_held_out) is not None:
+            lines.append(
+                f"{'start':10} {s.examples:7d} {s.precision:6.3f} {s.recall:6.3f} {s.f1:6.3f}"
+                "  the starting config, on the same held-out part"
+            )
+        lines += _rule_errors_lines(fitted.held_out_errors)
         lines += [
             f"{'':10} {name:>16} {w:+.3f}"
             for name, w in zip(fitted.scorer.features, fitted.scorer.weights, strict=True)
@@ -146,6 +152,20 @@ def calibration_text(result: Calibration) -> str:
             f"wrote {clean(result.written, one_line=True)}: use it with --config FILE or dedupe=FILE in models.txt"
         )
     return "\n".join(lines)
+
+
+def _rule_errors_lines(errors: RuleErrors | None) -> list[str]:
+    """How many held-out errors a fixed rule settled: no refit of the decision moves those."""
+    if errors is None or not errors.missed + errors.false_matches:
+        return []
+    fixed = sum(errors.by_rule.values())
+    rules = ", ".join(f"{rule} {n}" for rule, n in sorted(errors.by_rule.items(), key=lambda kv: -kv[1]))
+    false = counted(errors.false_matches, "false match", "false matches")
+    wrong = f"{counted(errors.missed, 'missed repeat')} and {false}"
+    return [
+        f"{'':10} held out: {wrong}; {fixed} of them settled by a fixed rule"
+        + (f" ({rules}), which no fit changes" if fixed else ", so the fitted decision made them all")
+    ]
 
 
 def doctor_text(report: DoctorReport) -> str:
