@@ -156,7 +156,7 @@ class Service:
             raise Forbidden("accepting needs the write token", hint="send serve-write.token's content as the bearer")
 
         def job(kb: KnowledgeBase) -> CheckResult:
-            config = kb.dedupe_config(overrides=req.config)
+            config = kb.dedupe_config(fields=req.config, name=req.config_path)
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
             return kb.check_text(req.text, name=req.path, input_name=req.input, **options)
 
@@ -178,7 +178,7 @@ class Service:
             lambda kb: kb.explain(
                 req.a,
                 req.b,
-                kb.dedupe_config(overrides=req.config, claims=req.claim is not None),
+                kb.dedupe_config(claims=req.claim is not None, fields=req.config, name=req.config_path),
                 as_of=req.as_of,
                 claim=req.claim,
             )
