@@ -54,3 +54,22 @@ def test_a_config_the_server_refuses_is_said_as_locally_naming_the_file(
         remote = run(capsys, "check", "brief.md", "--config", config, "--server", server.url)
         assert local[0] == remote[0] == 2 and said in local[2] and "calib.json" in local[2], local[2]
         assert remote[2] == local[2]
+
+
+def test_a_check_names_the_config_file_that_decided_it_locally_and_through_the_server(
+    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, index = served
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "brief.md").write_text(BRIEFING, encoding="utf-8")
+    config = calibrated(tmp_path)
+    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
+    note = "decided with the dedupe config calib.json, not the one model 'fake' reads by default"
+    for where in (["--index", str(index), "--local"], ["--server", server.url]):
+        text = run(capsys, "check", "brief.md", "--config", config, *where)[1]
+        assert f"note: {note}" in text.splitlines(), where
+        document = json.loads(run(capsys, "check", "brief.md", "--config", config, "--json", *where)[1])
+        assert note in document["notes"], where
+    # Without --config, the model's own config decides: no such note.
+    document = json.loads(run(capsys, "check", "brief.md", "--json", "--index", str(index), "--local")[1])
+    assert not any("dedupe config" in n for n in document["notes"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from kbsearch.dedupe.features import (
     ALIGNED_FEATURES,
@@ -59,6 +59,7 @@ class DedupeConfig(BaseModel):
     """The gate's decisions and counts. Each field says where its value came from."""
 
     model_config = ConfigDict(extra="forbid")
+    _notes: list[str] = PrivateAttr(default_factory=list)  # a check's, on where it came from (given_config)
 
     model: str
     """The model whose vectors the scorers read: a config fitted for one model

@@ -27,7 +27,20 @@ def chosen_config(
 ) -> DedupeConfig:
     """The config in ``path`` (``--config``), else the one models.txt names, else the model's
     own; ``fields``: a server caller's, a whole config (it names its ``model``; ``name`` is
-    its file, never opened) or numbers over the chosen config's."""
+    its file, never opened) or numbers over the chosen config's. A check's result names
+    a config given so in a note (``decided_by``)."""
     if fields and "model" in fields:
-        return config_for(spec, name or SENT, needs, raw=json.dumps(fields, ensure_ascii=False).encode("utf-8"))
-    return with_overrides(config_for(spec, path, needs), fields)
+        path = name or SENT
+        config = config_for(spec, path, needs, raw=json.dumps(fields, ensure_ascii=False).encode("utf-8"))
+    else:
+        config = with_overrides(config_for(spec, path, needs), fields)
+    config._notes = decided_by(spec, path)
+    return config
+
+
+def decided_by(spec: ModelSpec, given: str | None) -> list[str]:
+    """A check's note naming the config that decided it when one was given (``--config``, or a
+    whole config sent), not the one models.txt names for the model."""
+    if given is None:
+        return []
+    return [f"decided with the dedupe config {given}, not the one model {spec.name!r} reads by default"]
