@@ -29,7 +29,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from kbsearch import render
 
-    body = {"a": args.a, "b": args.b, "config": config_fields(args)}
+    body = {"a": args.a, "b": args.b, **config_fields(args)}
     if args.as_of is not None:  # a server from before --as-of refuses a field it does not know
         body["as_of"] = args.as_of
     if args.claim is not None:  # the same, before --claim

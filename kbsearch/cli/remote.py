@@ -129,9 +129,11 @@ def refuse_local_only(args: argparse.Namespace) -> None:
 
 
 def config_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """``--config FILE`` for a server: the whole file, which the server validates as a local
+    run would, and its name for the server's errors and notes to name (as a local run's do)."""
     from kbsearch.cli.client import config_fields as read
 
-    return read(args.config) if args.config else {}
+    return {"config": read(args.config), "config_path": args.config} if args.config else {}
 
 
 def check_remotely(args: argparse.Namespace, stdin_text: str | None, named: str | None) -> int | None:
@@ -155,7 +157,7 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None, named: str 
     body |= {"as_of": args.as_of, "accept": args.accept}
     if args.replace:
         body["replace"] = True
-    answer = ask_server(args, "check", {**body, "config": config_fields(args)})
+    answer = ask_server(args, "check", body | config_fields(args))
     if answer is None:
         return None  # the found server stopped meanwhile
     result = CheckResult.model_validate_json(answer)

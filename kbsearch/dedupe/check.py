@@ -101,7 +101,7 @@ class Checker:
             pooled = InputItems(embedded, self.config.candidates)
             results = [self._check_one(item, resubmitted, judged, pooled, n) for n, item in enumerate(embedded)]
         flags = table_flags(self.store, mentions or [], SearchFilter(not_after=self.as_of, exclude_ids=resubmitted))
-        later = later_sections_note(self.store, results, self.as_of is not None)
+        later = later_sections_note(self.store, results, self.as_of is not None) + self.config._notes
         return CheckResult(
             input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags, notes=later
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from kbsearch.dedupe.features import (
     ALIGNED_FEATURES,
@@ -59,6 +59,7 @@ class DedupeConfig(BaseModel):
     """The gate's decisions and counts. Each field says where its value came from."""
 
     model_config = ConfigDict(extra="forbid")
+    _notes: list[str] = PrivateAttr(default_factory=list)  # a check's, on where it came from (given_config)
 
     model: str
     """The model whose vectors the scorers read: a config fitted for one model
@@ -247,15 +248,16 @@ def shipped_config_path(model: str, judge: str | None = None) -> Path:
 
 
 def load_config(
-    path: str | Path | None, model: str, *, same_model: bool = True, judge: str | None = None
+    path: str | Path | None, model: str, *, same_model: bool = True, judge: str | None = None, raw: bytes = b""
 ) -> DedupeConfig:
     """The config in ``path``, else the one shipped for ``model`` (and ``judge``).
     With ``same_model`` it must have been fitted for ``model``; models.txt may
     point a model at another's config (the same weights run another way). A
-    config fitted with a judge needs that judge; one fitted without reads none."""
+    config fitted with a judge needs that judge; one fitted without reads none.
+    ``raw``: the file's content, sent to a server (which never opens ``path``)."""
     file = Path(path) if path is not None else shipped_config_path(model, judge)
     try:
-        raw = file.read_bytes()
+        raw = raw or file.read_bytes()
     except OSError as err:
         if path is None and isinstance(err, FileNotFoundError):
             raise KbError(
@@ -298,7 +300,7 @@ def unfitted(config: DedupeConfig) -> list[str]:
     ]
 
 
-def config_for(spec: ModelSpec, path: str | None = None, needs: tuple[str, ...] = ()) -> DedupeConfig:
+def config_for(spec: ModelSpec, path: str | None = None, needs: tuple[str, ...] = (), raw: bytes = b"") -> DedupeConfig:
     """The config in ``path`` (``--config``), else the one models.txt names for
     the model (a file, or another model's shipped config), else its own; refused
     when a decision in ``needs`` was never fitted (it would decide every pair alike)."""
@@ -314,7 +316,7 @@ def config_for(spec: ModelSpec, path: str | None = None, needs: tuple[str, ...] 
         )
     if path is not None or own is None:
         file: str | Path | None = path
-        config = load_config(path, spec.name, judge=spec.judge)
+        config = load_config(path, spec.name, judge=spec.judge, raw=raw)
     else:
         file = own if own.endswith(".json") else shipped_config_path(own, spec.judge)
         config = load_config(file, spec.name, same_model=False, judge=spec.judge)

@@ -297,14 +297,14 @@ class KnowledgeBase:
             result.unknown_filters = unknown_filters(self.store, flt) if flt and not result.records else []
             return result
 
-    def dedupe_config(
-        self, path: str | None = None, overrides: dict[str, float] | None = None, claims: bool = True
-    ) -> DedupeConfig:
-        """The config in ``path`` (``--config``), else the model's own; plus a server caller's numbers.
-        Refused if a decision it needs (same_item; with ``claims``, claim_known) was never fitted."""
-        from kbsearch.dedupe.config import CHECK_NEEDS, config_for, with_overrides
+    def dedupe_config(self, path: str | None = None, claims: bool = True, **given: Any) -> DedupeConfig:
+        """The config in ``path`` (``--config``), else the model's own; ``given``: a server caller's
+        ``fields`` and their file's ``name`` (``chosen_config``). Refused if a decision it needs
+        (same_item; with ``claims``, claim_known) was never fitted."""
+        from kbsearch.dedupe.config import CHECK_NEEDS
+        from kbsearch.dedupe.given_config import chosen_config
 
-        return with_overrides(config_for(self.spec, path, CHECK_NEEDS[: 1 + claims]), overrides)
+        return chosen_config(self.spec, path, CHECK_NEEDS[: 1 + claims], **given)
 
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = SearchMode.hybrid

@@ -18,6 +18,11 @@ from kbsearch.records import Kind
 from kbsearch.responses import SearchMode
 
 MAX_K = 1000
+CONFIG = (
+    "a whole dedupe config (a 'kbsearch calibrate --out' file's fields), validated as 'check --config FILE' "
+    "reads it, or numbers that override the model's config (candidates, claim_hits …: fields of DedupeConfig)"
+)
+CONFIG_PATH = "the file the whole config was read from: names it in errors and notes; never opened by the server"
 # As the CLI refuses an empty --instance, --topic, --category or --section, in a caller's words.
 EMPTY_NAME = str(empty_text_filter("instance", "", part="field"))
 EMPTY_SECTION = str(empty_text_filter("section", "", part="field"))
@@ -179,9 +184,8 @@ class CheckRequest(Body):
     replace: bool = Field(
         default=False, description="with accept: let an item overwrite a stored record of another item under its id"
     )
-    config: dict[str, float] = Field(
-        default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
-    )
+    config: dict[str, Any] = Field(default_factory=dict, description=CONFIG)
+    config_path: str | None = Field(default=None, description=CONFIG_PATH)
     detail: Literal["full", "summary"] = Field(
         default="full",
         description="full: the whole result, as 'check --json' prints it; summary: per item the verdict, reason, "
@@ -214,9 +218,8 @@ class ExplainRequest(Body):
 
     a: str = Field(description="the first record's id")
     b: str = Field(description="the second record's id")
-    config: dict[str, float] = Field(
-        default_factory=dict, description="dedupe thresholds that override the model's (fields of DedupeConfig)"
-    )
+    config: dict[str, Any] = Field(default_factory=dict, description=CONFIG)
+    config_path: str | None = Field(default=None, description=CONFIG_PATH)
     as_of: dt.date | None = Field(
         default=None, description="judge as a check that day did: records dated later, and A, hidden"
     )

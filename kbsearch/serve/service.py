@@ -157,7 +157,7 @@ class Service:
             raise Forbidden("accepting needs the write token", hint="send serve-write.token's content as the bearer")
 
         def job(kb: KnowledgeBase) -> CheckResult:
-            config = kb.dedupe_config(overrides=req.config)
+            config = kb.dedupe_config(fields=req.config, name=req.config_path)
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
             result = kb.check_text(req.text, name=req.path, input_name=req.input, **options)
             if req.accept and req.path is None:  # stored with no file, writer or day: said, as the CLI says it
@@ -182,7 +182,7 @@ class Service:
             lambda kb: kb.explain(
                 req.a,
                 req.b,
-                kb.dedupe_config(overrides=req.config, claims=req.claim is not None),
+                kb.dedupe_config(claims=req.claim is not None, fields=req.config, name=req.config_path),
                 as_of=req.as_of,
                 claim=req.claim,
             )
