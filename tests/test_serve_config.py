@@ -21,14 +21,20 @@ def calibrated(folder: Path, **changes: object) -> str:
     return "calib.json"
 
 
-def test_check_and_explain_with_a_config_file_answer_through_the_server_as_locally(
-    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    server, index = served
+@pytest.fixture
+def briefed(served: tuple[Running, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Running, Path]:
+    """The running server and its index, from a folder holding ``brief.md``, with the read token set."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "brief.md").write_text(BRIEFING, encoding="utf-8")
+    monkeypatch.setenv("KBSEARCH_TOKEN", served[0].read_token)
+    return served
+
+
+def test_check_and_explain_with_a_config_file_answer_through_the_server_as_locally(
+    briefed: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server, index = briefed
     config = calibrated(tmp_path)
-    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
     for argv in (["check", "brief.md"], ["explain", "tri-jay", "tri-spark"]):
         for output in ([], ["--json"]):
             local = run(capsys, *argv, "--config", config, *output, "--index", str(index), "--local")
@@ -38,12 +44,9 @@ def test_check_and_explain_with_a_config_file_answer_through_the_server_as_local
 
 
 def test_a_config_the_server_refuses_is_said_as_locally_naming_the_file(
-    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    briefed: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    server, index = served
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "brief.md").write_text(BRIEFING, encoding="utf-8")
-    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
+    server, index = briefed
     for changes, said in (
         ({"model": "other"}, "the dedupe config was fitted for model 'other', not 'fake'"),
         ({"candidates": 0}, "bad dedupe config: candidates: Input should be greater than or equal to 1"),
@@ -57,13 +60,10 @@ def test_a_config_the_server_refuses_is_said_as_locally_naming_the_file(
 
 
 def test_a_check_names_the_config_file_that_decided_it_locally_and_through_the_server(
-    served: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    briefed: tuple[Running, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    server, index = served
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "brief.md").write_text(BRIEFING, encoding="utf-8")
+    server, index = briefed
     config = calibrated(tmp_path)
-    monkeypatch.setenv("KBSEARCH_TOKEN", server.read_token)
     note = "decided with the dedupe config calib.json, not the one model 'fake' reads by default"
     for where in (["--index", str(index), "--local"], ["--server", server.url]):
         text = run(capsys, "check", "brief.md", "--config", config, *where)[1]
