@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import FAKE_DEDUPE
 from support.briefings import BRIEFING_FOLDERS
 from support.cli import index_files, run, run_json
 from support.files import write_jsonl
@@ -202,3 +203,26 @@ def test_local_of_a_command_with_no_server_form_names_the_setting_it_overrides(
     with pytest.raises(SystemExit):
         build_parser().parse_args(["ingest", "--help"])
     assert "--local run even when $KBSEARCH_SERVER names a server" in " ".join(capsys.readouterr().out.split())
+
+
+def test_models_shows_each_lines_dedupe_config_and_a_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Which config decides a model's checks is read off ``models``; a ``dedupe=`` file that is
+    not there is named on its line (check, audit and explain would refuse the model)."""
+    (tmp_path / "calib.json").write_text(FAKE_DEDUPE.read_text(encoding="utf-8"), encoding="utf-8")
+    models = tmp_path / "models.txt"
+    models.write_text(
+        "fake    python:fake_encoder:make dim=64 dedupe=calib.json\n"
+        "gone    python:fake_encoder:make dim=64 dedupe=gone.json\n"
+        "search  python:fake_encoder:make dim=64 dedupe=none\n"
+        "shared  python:fake_encoder:make dim=64 dedupe=fake\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("KBSEARCH_MODELS", str(models))
+    code, out, _ = run(capsys, "models", "--index", str(tmp_path / "none"))
+    lines = {line.split()[0].lstrip("* "): line for line in out.splitlines() if line.strip()}
+    assert code == 0
+    assert "dedupe=calib.json" in lines["fake"] and "not found" not in lines["fake"]
+    assert "dedupe=gone.json" in lines["gone"] and f"dedupe config {tmp_path / 'gone.json'} not found" in lines["gone"]
+    assert "dedupe=none" in lines["search"] and "dedupe=fake" in lines["shared"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbsearch.render.cells import counted
@@ -113,13 +114,26 @@ def models_text(specs: list[ModelSpec], active: str | None) -> str:
         extra = f" prompt={spec.prompt!r}" if spec.prompt else ""
         extra += f" backend={spec.backend}" if spec.backend else ""
         extra += f" judge={spec.judge}" if spec.judge else ""
+        extra += f" dedupe={_dedupe_named(spec.dedupe)}" if spec.dedupe else ""
         default = " (default)" if spec.default else ""
-        problem = spec.folder_problem()
+        problem = spec.folder_problem() or _dedupe_problem(spec.dedupe)
         extra += f"  ← {problem} (line {spec.line})" if problem else ""
         lines.append(f"{mark} {spec.name:24} {spec.source:34} dim={spec.dim or '?'}{extra}{default}")
     if active:
         lines.append("* = the model of the index")
     return "\n".join(lines)
+
+
+def _dedupe_named(dedupe: str) -> str:
+    """A dedupe config file by its name (models.txt gives it relative to itself), else the model named."""
+    return Path(dedupe).name if dedupe.endswith(".json") else dedupe
+
+
+def _dedupe_problem(dedupe: str | None) -> str | None:
+    """A dedupe config file that is not there: check, audit and explain would refuse the model."""
+    if dedupe is None or not dedupe.endswith(".json") or Path(dedupe).is_file():
+        return None
+    return f"dedupe config {dedupe} not found"
 
 
 def calibration_text(result: Calibration) -> str:
