@@ -45,26 +45,21 @@ class JudgeQuery:
 
 def with_judge(scores: dict[int, float], reads: CandidateReads, fusion: Fusion) -> dict[int, float]:
     """``scores`` plus the judge's lift (``judge_lift``), when the search has a judge query."""
-    if reads.judge is None:
+    if reads.judge is None or fusion.judge_weight <= 0:
         return scores
-    lift = judge_lift(reads, list(scores), reads.judge, fusion.judge_weight, fusion.judge_baseline)
+    lift = judge_lift(
+        reads.judge_cosines(list(scores)), reads.language_or_none, fusion.judge_weight, fusion.judge_baseline
+    )
     return {rowid: score + lift.get(rowid, 0.0) for rowid, score in scores.items()}
 
 
 def judge_lift(
-    reads: CandidateReads, rowids: list[int], query: JudgeQuery, weight: float, baseline: int
+    cosine: dict[int, float], language: Callable[[int], str | None], weight: float, baseline: int
 ) -> dict[int, float]:
-    """Row id → ``weight`` × the candidate's e5 cosine less its language's
-    baseline (module docstring); candidates with no stored judge vector get none."""
-    if weight <= 0 or not rowids:
-        return {}
-    vectors = reads.store.judge_vectors(list(dict.fromkeys(rowids)), query.model)
-    if not vectors:
-        return {}
-    wanted = query.resolved()
-    cosine = {rowid: float(vector @ wanted) for rowid, vector in vectors.items() if vector.shape == wanted.shape}
+    """Row id → ``weight`` × the candidate's judge cosine less its language's baseline (module
+    docstring); candidates with no stored judge vector (absent from ``cosine``) get none."""
     lift: dict[int, float] = {}
-    for peers in _by_language(cosine, reads.language_or_none).values():
+    for peers in _by_language(cosine, language).values():
         top = sorted((cosine[r] for r in peers), reverse=True)[:baseline]
         level = sum(top) / len(top)
         lift.update((rowid, weight * (cosine[rowid] - level)) for rowid in peers)

@@ -35,6 +35,7 @@ class CandidateReads:
         self._vectors_read: set[int] = set()
         self._parts: dict[int, tuple[str, str] | None] = {}  # None: not in the lexical index
         self._languages: dict[int, str] = {}
+        self._judged: dict[int, float | None] = {}  # None: no judge vector stored (or of another size)
 
     def read_ahead(self, rowids: list[int]) -> None:
         """Read ``rowids``' vectors, texts and languages now, while nothing else can be done."""
@@ -61,6 +62,21 @@ class CandidateReads:
             main, _ = self.parts([rowid])[rowid]
             found = self._languages[rowid] = language(main[:EMBED_CHARS])
         return found
+
+    def judge_cosines(self, rowids: list[int]) -> dict[int, float]:
+        """Row id → the judge's cosine of the query with the record's whole text, for those with a
+        stored judge vector; read once a search (its rankings read the same candidates again)."""
+        assert self.judge is not None
+        missing = [r for r in dict.fromkeys(rowids) if r not in self._judged]
+        if missing:
+            wanted = self.judge.resolved()
+            vectors = self.store.judge_vectors(missing, self.judge.model)
+            for rowid in missing:
+                vector = vectors.get(rowid)
+                self._judged[rowid] = (
+                    float(vector @ wanted) if vector is not None and vector.shape == wanted.shape else None
+                )
+        return {r: cosine for r in rowids if (cosine := self._judged[r]) is not None}
 
     def language_or_none(self, rowid: int) -> str | None:
         """``language``, or None for a record the lexical index does not hold."""
