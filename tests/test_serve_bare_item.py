@@ -60,10 +60,11 @@ def test_a_checked_bare_item_is_not_warned_of_nothing_being_stored(service: Serv
     assert mcp(service, "check", {"text": NOTE}).structured_content["warnings"] == []
 
 
-def test_a_bare_item_named_as_a_briefing_says_what_to_send_instead(service: Service) -> None:
-    result = mcp(service, "accept", {"text": NOTE, "path": "inbox/spark/2026-10-11-note.md"})
+def test_a_bare_item_named_by_a_path_of_no_writer_and_day_says_what_to_send_instead(service: Service) -> None:
+    result = mcp(service, "accept", {"text": NOTE, "path": "notes/2026-10-11-note.md"})
     said = result.content[0].text
-    assert result.is_error and result.meta[META_KEY]["code"] == "bad_request" and "no writer or day" in said
+    assert result.is_error and result.meta[META_KEY]["code"] == "bad_request" and "writer and day" in said
+    assert "give a path naming both (inbox/WRITER/YYYY-MM-DD-" in said
     assert "leave path out" in said and "JSONL line with title, text, instance and date" in said
     assert "--path" not in said
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 from pathlib import Path
 from typing import NamedTuple
@@ -10,10 +9,10 @@ from typing import NamedTuple
 from kbsearch.errors import KbError, NoIncrementsToday
 from kbsearch.limits import active_limits
 from kbsearch.parse import SUPPORTED_FORMATS, check_input, parse_file, parse_json, parse_text
+from kbsearch.parse.bare import NAMED_PATH, bare_record
 from kbsearch.parse.common import dates_in, read_text
 from kbsearch.parse.jsonl import parse_jsonl
-from kbsearch.records import IdMention, Kind, Record
-from kbsearch.text.ids import extract_arxiv_ids
+from kbsearch.records import IdMention, Record
 
 STDIN = "-"
 CHECK_HINT = "give a briefing, paper card or JSONL file, or - for stdin"
@@ -110,9 +109,10 @@ def read_input_file(source: str) -> tuple[str, str]:
 EMPTY = ("stdin is empty", "pipe a briefing or the text of one increment into 'kbsearch check -'")
 """An empty text, named or not (the server says it as "text is empty": ``serve.words``)."""
 UNNAMED_ITEM = (
-    "unrecognised format: not a briefing, paper card or living doc, so no writer or day can be read for it",
-    "to check one bare item (a title and key points), leave --path out, or send it as a JSONL line with title, "
-    "text, instance and date, with a --path ending in .jsonl",
+    "unrecognised format: not a briefing, paper card or living doc, and its path does not name its writer and day",
+    f"to check one bare item (a title and key points), give a --path naming both ({NAMED_PATH}), "
+    "or leave --path out, or send it as a JSONL line with title, text, instance and date, with a --path ending "
+    "in .jsonl",
 )
 """What a text named by a file it is not laid out as is told: the name gives no writer or day to a bare item."""
 
@@ -163,12 +163,7 @@ def _from_text(text: str) -> tuple[list[Record], list[str]]:
         parsed = None
     if parsed is not None and parsed.format in {"briefing", "jsonl"} and parsed.records:
         return parsed.records, parsed.warnings
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    title, body = lines[0][:300], "\n".join(lines[1:])
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-    arxiv_ids = extract_arxiv_ids(text)
-    record = Record(id=f"stdin#{digest}", kind=Kind.increment, title=title, text=body, arxiv_ids=arxiv_ids)
-    return [record], _undated_warning(text)
+    return [bare_record(text)], _undated_warning(text)
 
 
 def _undated_warning(text: str) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kbsearch.errors import KbError
+from kbsearch.parse.bare import NAMED_PATH, parse_bare
 from kbsearch.parse.briefing import looks_like_briefing, parse_briefing
 from kbsearch.parse.card import has_card_front_matter, parse_card_markdown, parse_card_objects
 from kbsearch.parse.common import SUPPORTED_FORMATS, read_text
@@ -101,7 +102,10 @@ def parse_text(text: str, path: Path) -> ParsedFile:
     if text.lstrip().startswith("{"):
         # A .txt or extension-less file may still hold JSON Lines.
         return parse_jsonl(text, path)
-    raise KbError("unrecognised format", hint=f"supported: {SUPPORTED_FORMATS}", path=str(path))
+    if bare := parse_bare(text, path):  # one finding, its writer and day named by inbox/WRITER/DAY-….md
+        return bare
+    named = f"a bare item (a title line and key points) named {NAMED_PATH}"
+    raise KbError("unrecognised format", hint=f"supported: {SUPPORTED_FORMATS}, {named}", path=str(path))
 
 
 def parse_json(text: str, path: Path) -> ParsedFile:

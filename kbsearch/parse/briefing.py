@@ -130,13 +130,12 @@ def read_meta(lines: list[str], path: Path) -> Meta:
     header = _e1_header(lines)
     invalid = _read_header_line(header, meta) if header is not None else None
     if meta.date is None:
-        match = _FILE_DATE.match(path.name)
-        meta.date = parse_date(match.group(1)) if match else None
+        meta.date = day_from_path(path)
     if invalid is not None:
         undated = "undated (no date read from the file name either)"
         used = f"dated {meta.date} from the file name instead" if meta.date else undated
         meta.warnings.append(f"briefing header has an invalid date: {invalid}; its items are {used}")
-    meta.instance = _instance_from_text(lines) or _instance_from_path(path)
+    meta.instance = _instance_from_text(lines) or instance_from_path(path)
     if meta.instance is None:
         meta.warnings.append(NO_WRITER)
     # Undated items of a dated file still get ids of their own (the stem carries
@@ -171,13 +170,19 @@ def _last_line_signature(line: str) -> re.Match[str] | None:
     return _SIGNATURE.match(line) or _DASH_SIGNATURE.match(line)
 
 
-def _instance_from_path(path: Path) -> str | None:
-    # inbox/<instance>/… is where the writers drop their briefings: dated
-    # files (2026-09-19-….md), or one file a writer reuses every day.
+def instance_from_path(path: Path) -> str | None:
+    """The writer a path names: inbox/<instance>/… is where the writers drop their briefings,
+    dated files (2026-09-19-….md), or one file a writer reuses every day."""
     parts = path.parts
     if len(parts) >= 3 and parts[-3] == "inbox":
         return parts[-2].lower()
     return None
+
+
+def day_from_path(path: Path) -> dt.date | None:
+    """The day a file's name starts with (2026-09-19-….md), if a real one."""
+    match = _FILE_DATE.match(path.name)
+    return parse_date(match.group(1)) if match else None
 
 
 def split_increments(lines: list[str]) -> list[Block]:

@@ -87,7 +87,8 @@ Path = Annotated[
         description="the briefing's file name or path, e.g. 2026-09-20-jay-engineering-e1prep.md: picks the "
         "format and names the items (one writer's items of one day are not compared with each other); the "
         "writer and day come from the briefing (its file name, its signature), or a JSONL line's instance and "
-        "date (path ending .jsonl). Omit for one bare item (a title and key points): stored with no writer or day"
+        "date (path ending .jsonl). One bare item (a title and key points) takes them from a path "
+        "inbox/WRITER/YYYY-MM-DD-….md; without path it is stored with no writer or day"
     ),
 ]
 AsOf = Annotated[
