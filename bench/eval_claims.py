@@ -294,8 +294,10 @@ def items_of(pair: str) -> dict[str, str]:
 
 def said(outcome: ClaimOutcome, form: Scorer) -> bool:
     """Whether check calls the claim known under ``form``: the form on its weighed passages
-    (as ``judge_said``), or the judge's cosine decision, which the form does not change."""
-    by_form = any(_said_by(e, form) for e in outcome.evidence)
+    (as ``judge_said``: a same-item record's; the streams hold no living-doc section, the only
+    other record that makes a claim known), or the judge's cosine decision, which the form
+    does not change."""
+    by_form = any(_said_by(e, form) for e in outcome.evidence if e.same_item)
     return by_form or outcome.cosine_known
 
 

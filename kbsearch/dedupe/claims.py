@@ -1,6 +1,6 @@
 """Is a claim (要点) of an item known? Each claim against the passages of the records the item
 was judged the same item as, and the closest passages of any record: known when a same-item
-record says it (for an item with none, its nearest passage), and no result number in it is unseen.
+record says it (for an item with none, a living-doc section), and no result number in it is unseen.
 
 Two summaries of different papers on one topic read alike sentence by
 sentence; counting those would call a new paper a duplicate.
@@ -22,6 +22,7 @@ from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder
+from kbsearch.records import Kind
 from kbsearch.text.quantities import added_counts, approximate_figures, new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
@@ -102,7 +103,6 @@ def judge_claim(
 Scored = tuple[float, PassageHit, dict[str, float]]
 Said = tuple[Scorer, bool]
 """A decision's form and whether the item restates its paper (``restatement``: any passage says it)."""
-
 
 Context = tuple[set[str], Said, Figures]
 """The same-item records' ids, the decision and the claim's figures."""
@@ -206,15 +206,15 @@ def judge_said(
     restatement: bool = False,
 ) -> ClaimStatus:
     """Known when the passage of a same-item record that covers most of the claim says it
-    (``form``), or when another record's passage says that very fact, and in either case
-    no number of the claim is a new figure to the record
+    (``form``), or when a living-doc section's passage says that very fact, and in either
+    case no number of the claim is a new figure to the record
     (``quantities.new_figures``).
 
     Of each kind the passage covering most of the claim is weighed (a fixed choice,
     so the form is fitted on what it decides). A section surveying the field shares the
     claim's words but not what it says; its coverage of the claim's names, numbers and
-    tokens is what tells the two apart. Another record that says the very fact is most
-    often the item's own earlier record that the item decision missed."""
+    tokens is what tells the two apart. Another item's record is shown, "not the same
+    item", and leaves the claim new (``other_item_says``)."""
     same_records = [h.known for h in hits if h.known.record.id in same_ids]
     numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_records), approximate_figures(claim)
     weighed = _weigh(claim, (numbers, replaced, rough), hits, same_ids, reader)
@@ -241,7 +241,7 @@ def judge_said(
             unseen = []  # counts as detail: shown beside the known claim (``extra_numbers``), not lost
     # A passage telling an earlier stage reads as the claim's own sentence (``stages``).
     said_same = same is not None and (form.decide(same.probability) or restatement) and not unseen and not same.moved_on
-    said_other = other is not None and form.decide(other.probability) and not (other.new_numbers or other.moved_on)
+    said_other = other is not None and form.decide(other.probability) and other_item_says(other)
     known = said_same or said_other
     if known:
         shown = same if said_same else other
@@ -270,6 +270,13 @@ def judge_said(
         features={name: round(value, 6) for name, value in shown.features.items()},
         evidence=[w.evidence() for w in (same, other) if w is not None],
     )
+
+
+def other_item_says(other: Weighed) -> bool:
+    """Whether another item's passage the form says the claim of makes it known: a doc section's
+    with no new figure or stage; not an increment's or card's (dev: 44 of 410 were known)."""
+    kind = other.hit.known.record.kind
+    return kind is Kind.doc_section and not (other.new_numbers or other.moved_on)
 
 
 def _agreeing(claim: str, same: Weighed, hits: list[PassageHit], reader: PassageReader, context: Context) -> Weighed:
