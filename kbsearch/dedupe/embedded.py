@@ -26,6 +26,8 @@ from kbsearch.dedupe.named_systems import (
     texts_name_apart,
     versioned_names,
 )
+from kbsearch.dedupe.plain_names import mentions as plain_mentions
+from kbsearch.dedupe.plain_names import title_plain_names
 from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
     places_differ,
@@ -180,7 +182,9 @@ class Embedded:
 
     @text_property
     def _written(self) -> frozenset[str]:
-        return hyphenated_words(self._text_and_claims) - self._only_cited_names
+        # Plain-word names are mentions only: a title reads them as names (``plain_names``).
+        text = self._text_and_claims
+        return (hyphenated_words(text) | plain_mentions(text)) - self._only_cited_names
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
@@ -257,7 +261,8 @@ class Embedded:
     @text_property
     def _title_coined(self) -> set[str]:
         """The coined names of the title (once: ``compare`` reads them for every pair)."""
-        return latin_names(self.record.title) | versioned_names(self.record.title)
+        title = self.record.title
+        return latin_names(title) | versioned_names(title) | title_plain_names(title)
 
     @text_property
     def normalized_text(self) -> str:

@@ -37,6 +37,7 @@ from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.named_systems import cited_names
+from kbsearch.dedupe.plain_names import mentions as plain_mentions
 from kbsearch.dedupe.platforms import platform_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
@@ -144,7 +145,7 @@ def naming(
     def on_item(text: str) -> bool:
         return (
             any(i in text for i in ids)
-            or bool(coined and (latin_names(text) - cited_names(text, latin_names)) & coined)
+            or bool(coined and (named_in(text) - cited_names(text, named_in)) & coined)
             or any(not other(s) and any(c in flat(s) for c in copied) for s in sentences(text))
         )
 
@@ -163,6 +164,11 @@ def naming(
     if not said:
         return None
     return section.model_copy(update={"text": "\n".join(said), "arxiv_ids": sorted(ids)})
+
+
+def named_in(text: str) -> set[str]:
+    """The names ``text`` writes: coined ones, and plain words a title may name (``plain_names``)."""
+    return latin_names(text) | plain_mentions(text)
 
 
 def item_names(told: Embedded, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
@@ -216,7 +222,7 @@ def section_on_item(
     # The name the item's title leads with first: "OpenHarness: … speaking MCP and A2A" is
     # named by OpenHarness, not by the protocols it speaks.
     title = item.title.lower()
-    names = sorted(latin_names(cut.text) & coined, key=lambda n: (title.find(n) % (len(title) + 1), n))
+    names = sorted(named_in(cut.text) & coined, key=lambda n: (title.find(n) % (len(title) + 1), n))
     if not names:
         return cut, "the section states a claim word for word"
     at = cut.text.lower().find(names[0])  # the name as the section writes it
