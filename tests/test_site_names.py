@@ -39,7 +39,7 @@ def test_a_title_saying_where_the_code_is_names_no_other_system() -> None:
 
 def test_hosts_and_venues_name_no_system_but_their_items_do() -> None:
     """A framework stays a name: a PyTorch release is an item of its own."""
-    names = {"github", "huggingface", "hf", "arxiv", "openreview", "neurips", "icml", "iclr", "acl"}
+    names = {"github", "huggingface", "hf", "arxiv", "openreview", "neurips", "icml", "iclr", "acl", "semeval", "ieee"}
     assert systems_only(frozenset(names | {"trikv", "gitkv", "pytorch"})) == {"trikv", "gitkv", "pytorch"}
 
 

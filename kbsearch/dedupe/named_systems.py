@@ -68,6 +68,7 @@ _SITES = frozenset(
     {"github", "gitlab", "huggingface", "hf", "modelscope", "arxiv", "openreview", "pypi", "zenodo", "kaggle"}
     | {"neurips", "nips", "icml", "iclr", "acl", "emnlp", "naacl", "coling", "cvpr", "iccv", "eccv", "aaai"}
     | {"ijcai", "kdd", "sigir", "osdi", "sosp", "nsdi", "eurosys", "mlsys", "asplos", "isca", "hpca", "sigcomm"}
+    | {"miccai", "icra", "iros", "icassp", "interspeech", "wacv", "semeval", "ieee", "acm"}
 )
 
 
