@@ -57,9 +57,24 @@ _NOT_A_SYSTEM = re.compile(
 )
 
 
+# Where an item is hosted or published, not what it is about: "code on GitHub", "weights on
+# HF", "accepted at NeurIPS". Probe 22: mira's "…, code on GitHub" was set apart from the
+# Chinese record of the same paper, which says nothing of its code; a young index holds such
+# a word in few records, so its rarity cannot tell it from a system's name. A short list,
+# not a shape: each is written like a coined name (GitHub, arXiv) or an acronym (ICML), and
+# a system's own site is named after it (vllm.ai), so a name in a web address is no sign.
+# Frameworks (PyTorch, JAX) stay names: a release of one is an item of its own.
+_SITES = frozenset(
+    {"github", "gitlab", "huggingface", "hf", "modelscope", "arxiv", "openreview", "pypi", "zenodo", "kaggle"}
+    | {"neurips", "nips", "icml", "iclr", "acl", "emnlp", "naacl", "coling", "cvpr", "iccv", "eccv", "aaai"}
+    | {"ijcai", "kdd", "sigir", "osdi", "sosp", "nsdi", "eurosys", "mlsys", "asplos", "isca", "hpca", "sigcomm"}
+    | {"miccai", "icra", "iros", "icassp", "interspeech", "wacv", "semeval", "ieee", "acm"}
+)
+
+
 def systems_only(names: frozenset[str]) -> frozenset[str]:
-    """``names`` without the sizes and hardware among them."""
-    return frozenset(n for n in names if not _NOT_A_SYSTEM.fullmatch(n))
+    """``names`` without the sizes, hardware, hosts and venues among them."""
+    return frozenset(n for n in names if n not in _SITES and not _NOT_A_SYSTEM.fullmatch(n))
 
 
 # A name the text sets itself against: "Unlike X", "compared with X", "X vs Y" (the Y),
