@@ -1,4 +1,4 @@
-"""``check --config FILE`` and ``explain --config FILE`` through a running server: the server
+"""``check``, ``explain`` and ``similar --config FILE`` through a running server: the server
 takes the whole ``calibrate --out`` file, validates it as a local run reads it, and the
 output is the local run's (it once refused the file: ``config.model: Input should be a
 valid number``)."""
@@ -35,7 +35,7 @@ def test_check_and_explain_with_a_config_file_answer_through_the_server_as_local
 ) -> None:
     server, index = briefed
     config = calibrated(tmp_path)
-    for argv in (["check", "brief.md"], ["explain", "tri-jay", "tri-spark"]):
+    for argv in (["check", "brief.md"], ["explain", "tri-jay", "tri-spark"], ["similar", "tri-jay"]):
         for output in ([], ["--json"]):
             local = run(capsys, *argv, "--config", config, *output, "--index", str(index), "--local")
             remote = run(capsys, *argv, "--config", config, *output, "--server", server.url)
@@ -53,10 +53,11 @@ def test_a_config_the_server_refuses_is_said_as_locally_naming_the_file(
         ({"same_item": {"features": ["nope"]}}, "bad dedupe config: same_item."),
     ):
         config = calibrated(tmp_path, **changes)
-        local = run(capsys, "check", "brief.md", "--config", config, "--index", str(index), "--local")
-        remote = run(capsys, "check", "brief.md", "--config", config, "--server", server.url)
-        assert local[0] == remote[0] == 2 and said in local[2] and "calib.json" in local[2], local[2]
-        assert remote[2] == local[2]
+        for argv in (["check", "brief.md"], ["similar", "tri-jay"]):
+            local = run(capsys, *argv, "--config", config, "--index", str(index), "--local")
+            remote = run(capsys, *argv, "--config", config, "--server", server.url)
+            assert local[0] == remote[0] == 2 and said in local[2] and "calib.json" in local[2], local[2]
+            assert remote[2] == local[2]
 
 
 def test_a_check_names_the_config_file_that_decided_it_locally_and_through_the_server(

@@ -273,6 +273,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     similar.add_argument("id")
     similar.add_argument("-k", type=int, default=10, help="number of records (default 10)")
+    similar.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     similar.set_defaults(handler=cmd_similar)
     explain = commands.add_parser(
         "explain",
