@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FAKE_DEDUPE
+from conftest import FAKE_CONFIG_NOTE, FAKE_DEDUPE
 from serve_support import BRIEFING, Running, normalized
 from support.cli import run
 
@@ -71,6 +71,24 @@ def test_a_check_names_the_config_file_that_decided_it_locally_and_through_the_s
         assert f"note: {note}" in text.splitlines(), where
         document = json.loads(run(capsys, "check", "brief.md", "--config", config, "--json", *where)[1])
         assert note in document["notes"], where
-    # Without --config, the model's own config decides: no such note.
-    document = json.loads(run(capsys, "check", "brief.md", "--json", "--index", str(index), "--local")[1])
-    assert not any("dedupe config" in n for n in document["notes"])
+    # Without --config, the config models.txt names (dedupe=FILE) decides, and the note says so.
+    for where in (["--index", str(index), "--local"], ["--server", server.url]):
+        document = json.loads(run(capsys, "check", "brief.md", "--json", *where)[1])
+        assert document["notes"] == [FAKE_CONFIG_NOTE], where
+        assert f"note: {FAKE_CONFIG_NOTE}" in run(capsys, "check", "brief.md", *where)[1].splitlines(), where
+
+
+def test_the_models_txt_note_names_a_file_only() -> None:
+    """A config file a models.txt line names gets the note; the shipped config (or a borrowed
+    one, dedupe=MODEL) is the model's own and gets none."""
+    from kbsearch.dedupe.given_config import decided_by
+    from kbsearch.models import ModelSpec
+
+    spec = ModelSpec(name="m", source="python:fake_encoder:make", dim=64, dedupe="/somewhere/calib.json")
+    note = "decided with the dedupe config calib.json, which models.txt names for model 'm' (dedupe=calib.json)"
+    assert decided_by(spec, None) == [note]
+    assert decided_by(spec, "mine.json") == [
+        "decided with the dedupe config mine.json, not the one model 'm' reads by default"
+    ]
+    for own in (None, "multilingual-e5-small"):
+        assert decided_by(spec.model_copy(update={"dedupe": own}), None) == []
