@@ -59,6 +59,10 @@ def _test_environment(model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 FAKE_DEDUPE = ROOT / "tests" / "data" / "fake-dedupe.json"
+FAKE_CONFIG_NOTE = (
+    "decided with the dedupe config fake-dedupe.json, which models.txt names for model 'fake' (dedupe=fake-dedupe.json)"
+)
+"""The note of a check by the fake model, whose models.txt line names FAKE_DEDUPE (dedupe=FILE)."""
 
 
 @pytest.fixture

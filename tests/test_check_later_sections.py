@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FAKE_CONFIG_NOTE
 from support.cli import check_json, ingest_rows, run
 from support.files import write_jsonl
 
@@ -46,14 +47,14 @@ def test_a_check_says_how_many_later_doc_sections_its_date_left_out(
 ) -> None:
     index = ingest_rows(capsys, tmp_path, [SECTION, {**OTHER, "date": "2026-09-30"}])
     result = checked(capsys, tmp_path, index)
-    assert result["notes"] == [NOTE]
+    assert result["notes"] == [NOTE, FAKE_CONFIG_NOTE]
     assert all(m["id"] != SECTION["id"] for m in result["items"][0]["matches"])
     code, out, _ = run(capsys, "check", str(tmp_path / "in.jsonl"), "--index", str(index))
     assert code == 0 and f"\nnote: {NOTE}" in out
-    # An --as-of before them says so as its own; one on their day leaves none out, and no note.
+    # An --as-of before them says so as its own; one on their day leaves none out, and no note of them.
     early = checked(capsys, tmp_path, index, "--as-of", "2026-09-20")["notes"]
-    assert early == [NOTE.replace("2026-09-19, the item's own date", "the --as-of date 2026-09-20")]
-    assert checked(capsys, tmp_path, index, "--as-of", "2026-09-30")["notes"] == []
+    assert early == [NOTE.replace("2026-09-19, the item's own date", "the --as-of date 2026-09-20"), FAKE_CONFIG_NOTE]
+    assert checked(capsys, tmp_path, index, "--as-of", "2026-09-30")["notes"] == [FAKE_CONFIG_NOTE]
 
 
 def test_no_note_when_no_doc_section_is_later(
@@ -64,7 +65,7 @@ def test_no_note_when_no_doc_section_is_later(
     left out by the day's own rule (``check_day``): none is counted."""
     later_note = {**ITEM, "id": "spark-later", "instance": "spark", "date": "2026-09-30"}
     index = ingest_rows(capsys, tmp_path, [{**SECTION, "date": "2026-09-19"}, OTHER, later_note])
-    assert checked(capsys, tmp_path, index)["notes"] == []
+    assert checked(capsys, tmp_path, index)["notes"] == [FAKE_CONFIG_NOTE]
 
 
 def test_the_tui_check_summary_shows_the_notes() -> None:
@@ -94,7 +95,7 @@ def test_a_recheck_says_how_many_sections_of_its_day_were_folded_in_after_it(
         "1 living-doc section dated 2026-09-19, the item's own date, was left out as evidence (written after "
         "this input's items were accepted that day: the day's fold of them); --as-of 2026-09-20 compares with them"
     )
-    assert checked(capsys, tmp_path, index)["notes"] == [same]
+    assert checked(capsys, tmp_path, index)["notes"] == [same, FAKE_CONFIG_NOTE]
     code, out, _ = run(capsys, "check", str(tmp_path / "in.jsonl"), "--index", str(index))
     assert code == 0 and f"\nnote: {same}" in out
-    assert checked(capsys, tmp_path, index, "--as-of", "2026-09-20")["notes"] == []
+    assert checked(capsys, tmp_path, index, "--as-of", "2026-09-20")["notes"] == [FAKE_CONFIG_NOTE]

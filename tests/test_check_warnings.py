@@ -9,6 +9,7 @@ import io
 from pathlib import Path
 
 import pytest
+from conftest import FAKE_CONFIG_NOTE
 from support.cli import check_json, ingest_rows, run
 from support.files import write
 
@@ -40,7 +41,8 @@ def test_check_reports_what_the_parser_skipped_in_json_and_text(
     # On stderr, naming the file as ingest does: a gate's stdout may go to a log or nowhere.
     assert code == 0 and f"kbsearch: warning: {briefing}: line 5: increment without a title; skipped\n" in err
     assert f"kbsearch: warning: {briefing}: {NO_WRITER}\n" in err
-    assert "increment without a title" not in out and out.rstrip().endswith("; 2 input warnings on stderr")
+    assert "increment without a title" not in out  # the summary, then the config's note:
+    assert out.rstrip().endswith(f"; 2 input warnings on stderr\nnote: {FAKE_CONFIG_NOTE}")
     code, out, err = run(capsys, "check", str(briefing), "--index", index, "--json")
     assert code == 0 and err == ""  # under --json they are the document's warnings
 

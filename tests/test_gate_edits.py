@@ -17,6 +17,7 @@ import io
 from pathlib import Path
 
 import pytest
+from conftest import FAKE_CONFIG_NOTE
 from support.briefings import written_briefing
 from support.cli import check_json, ingest_rows, run
 
@@ -69,7 +70,8 @@ def test_a_reworded_own_item_is_an_edit_stored_in_place(
     assert code == 0 and ", at equal accuracy." in out  # the edit replaced the record
     path.write_text(day1.replace(POINT, REWORDED).replace("1.9x", "1.9 x") + " ", encoding="utf-8")
     code, out, _ = run(capsys, "check", str(path), "--accept", "--index", index)
-    assert code == 0 and "edited in place" in out.splitlines()[-1]
+    assert code == 0 and "edited in place" in out.splitlines()[-2]  # the summary, then the config's note
+    assert out.splitlines()[-1] == f"note: {FAKE_CONFIG_NOTE}"
 
 
 def test_an_edit_that_also_repeats_another_writers_record_still_fails(

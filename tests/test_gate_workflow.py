@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import FAKE_CONFIG_NOTE
 from support.briefings import written_briefing
 from support.cli import check_json, index_files, ingest_rows, run, run_json
 
@@ -166,7 +167,7 @@ def test_accepting_the_same_submission_again_changes_nothing(
     assert again["accepted"] == again["unchanged"] == first["accepted"]
     assert index_files(Path(index)) == before
     code, out, _ = run(capsys, "check", str(inbox), "--accept", "--index", index)
-    assert code == 0 and out.rstrip().endswith("; accepted 2 (2 unchanged)")
+    assert code == 0 and out.rstrip().endswith(f"; accepted 2 (2 unchanged)\nnote: {FAKE_CONFIG_NOTE}")
     assert index_files(Path(index)) == before
 
 

@@ -1,4 +1,4 @@
-"""``check --config FILE`` and ``explain --config FILE`` through a running server: the server
+"""``check``, ``explain`` and ``similar --config FILE`` through a running server: the server
 takes the whole ``calibrate --out`` file, validates it as a local run reads it, and the
 output is the local run's (it once refused the file: ``config.model: Input should be a
 valid number``)."""
@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FAKE_DEDUPE
+from conftest import FAKE_CONFIG_NOTE, FAKE_DEDUPE
 from serve_support import BRIEFING, Running, normalized
 from support.cli import run
 
@@ -35,7 +35,7 @@ def test_check_and_explain_with_a_config_file_answer_through_the_server_as_local
 ) -> None:
     server, index = briefed
     config = calibrated(tmp_path)
-    for argv in (["check", "brief.md"], ["explain", "tri-jay", "tri-spark"]):
+    for argv in (["check", "brief.md"], ["explain", "tri-jay", "tri-spark"], ["similar", "tri-jay"]):
         for output in ([], ["--json"]):
             local = run(capsys, *argv, "--config", config, *output, "--index", str(index), "--local")
             remote = run(capsys, *argv, "--config", config, *output, "--server", server.url)
@@ -53,10 +53,11 @@ def test_a_config_the_server_refuses_is_said_as_locally_naming_the_file(
         ({"same_item": {"features": ["nope"]}}, "bad dedupe config: same_item."),
     ):
         config = calibrated(tmp_path, **changes)
-        local = run(capsys, "check", "brief.md", "--config", config, "--index", str(index), "--local")
-        remote = run(capsys, "check", "brief.md", "--config", config, "--server", server.url)
-        assert local[0] == remote[0] == 2 and said in local[2] and "calib.json" in local[2], local[2]
-        assert remote[2] == local[2]
+        for argv in (["check", "brief.md"], ["similar", "tri-jay"]):
+            local = run(capsys, *argv, "--config", config, "--index", str(index), "--local")
+            remote = run(capsys, *argv, "--config", config, "--server", server.url)
+            assert local[0] == remote[0] == 2 and said in local[2] and "calib.json" in local[2], local[2]
+            assert remote[2] == local[2]
 
 
 def test_a_check_names_the_config_file_that_decided_it_locally_and_through_the_server(
@@ -70,6 +71,24 @@ def test_a_check_names_the_config_file_that_decided_it_locally_and_through_the_s
         assert f"note: {note}" in text.splitlines(), where
         document = json.loads(run(capsys, "check", "brief.md", "--config", config, "--json", *where)[1])
         assert note in document["notes"], where
-    # Without --config, the model's own config decides: no such note.
-    document = json.loads(run(capsys, "check", "brief.md", "--json", "--index", str(index), "--local")[1])
-    assert not any("dedupe config" in n for n in document["notes"])
+    # Without --config, the config models.txt names (dedupe=FILE) decides, and the note says so.
+    for where in (["--index", str(index), "--local"], ["--server", server.url]):
+        document = json.loads(run(capsys, "check", "brief.md", "--json", *where)[1])
+        assert document["notes"] == [FAKE_CONFIG_NOTE], where
+        assert f"note: {FAKE_CONFIG_NOTE}" in run(capsys, "check", "brief.md", *where)[1].splitlines(), where
+
+
+def test_the_models_txt_note_names_a_file_only() -> None:
+    """A config file a models.txt line names gets the note; the shipped config (or a borrowed
+    one, dedupe=MODEL) is the model's own and gets none."""
+    from kbsearch.dedupe.given_config import decided_by
+    from kbsearch.models import ModelSpec
+
+    spec = ModelSpec(name="m", source="python:fake_encoder:make", dim=64, dedupe="/somewhere/calib.json")
+    note = "decided with the dedupe config calib.json, which models.txt names for model 'm' (dedupe=calib.json)"
+    assert decided_by(spec, None) == [note]
+    assert decided_by(spec, "mine.json") == [
+        "decided with the dedupe config mine.json, not the one model 'm' reads by default"
+    ]
+    for own in (None, "multilingual-e5-small"):
+        assert decided_by(spec.model_copy(update={"dedupe": own}), None) == []

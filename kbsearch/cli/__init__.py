@@ -9,7 +9,7 @@ commands so that ``--help`` stays instant.
 - ``parser``: the arguments of every command.
 - ``read_commands``: search, list, show, stats, models, doctor, tui.
 - ``write_commands``: ingest, reindex.
-- ``dedupe_commands``: check, audit, calibrate.
+- ``dedupe_commands``: check, audit, calibrate, export.
 - ``output``: opening the knowledge base, printing results, notes and progress.
 - ``errors``: errors on stderr (a line, or a JSON object under ``--json``),
   usage errors, and the quiet end when the reader of stdout goes away.

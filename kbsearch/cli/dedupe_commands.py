@@ -1,4 +1,4 @@
-"""The duplicate-detection commands: check, audit and calibrate."""
+"""The duplicate-detection commands: check, audit, calibrate and export (calibrate's input)."""
 
 from __future__ import annotations
 
@@ -100,6 +100,25 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     result = calibrate(args.inputs, args.model, tests=args.test, until=args.until, config=args.config, out=args.out)
     emit(args, result, render.calibration_text)
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from kbsearch.cli.read_commands import search_filter
+    from kbsearch.kb.export import ROLE, export_stream
+    from kbsearch.text.terminal import inert_json
+
+    flt = search_filter(args)
+    done = export_stream(
+        open_kb(args, check_model=False), lambda line: sys.stdout.write(inert_json(line)), flt, args.limit
+    )
+    undated = f"; {done.undated} undated record(s) left out (calibrate replays day by day)" if done.undated else ""
+    print(
+        f"kbsearch: exported {done.rows} record(s) as calibrate stream rows (role {ROLE!r}, item null){undated}; "
+        "fill in each row's 'item' (a repeat takes the item of the record it repeats), "
+        "then 'kbsearch calibrate FILE --until half'",
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 

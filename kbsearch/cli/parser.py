@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kbsearch import __version__
-from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check
+from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check, cmd_export
 from kbsearch.cli.errors import CommandParser, Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
@@ -171,6 +171,16 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     calibrate.add_argument("--config", metavar="FILE", help="the config to start from (default: the model's own)")
     calibrate.add_argument("--out", metavar="FILE", help="write the fitted config here (for --config or dedupe=)")
     calibrate.set_defaults(handler=cmd_calibrate)
+    export = commands.add_parser(
+        "export",
+        parents=[common, _filters(), _local()],
+        help="write stored records as calibrate's stream rows (JSONL on stdout), to label and calibrate on",
+        description="Print each dated record the filters match, oldest first, as one line of a labelled stream for "
+        "'kbsearch calibrate': the record with 'role' both and 'item' null; fill in 'item' (one value per item, so "
+        "a repeat gets the value of the record it repeats), then calibrate on the file (docs/dedupe.md).",
+    )
+    export.add_argument("--limit", type=int, help="at most this many records")
+    export.set_defaults(handler=cmd_export)
 
 
 def _remote() -> Parser:
@@ -263,6 +273,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     similar.add_argument("id")
     similar.add_argument("-k", type=int, default=10, help="number of records (default 10)")
+    similar.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     similar.set_defaults(handler=cmd_similar)
     explain = commands.add_parser(
         "explain",

@@ -16,13 +16,19 @@ def cmd_similar(args: argparse.Namespace) -> int:
 
     require_k(args)
     flt = search_filter(args)  # refused here, before any server is asked
-    answer = ask_server(args, "similar", {"id": args.id, "k": args.k, **filter_fields(args)})
+    body = {"id": args.id, "k": args.k, **filter_fields(args), **config_fields(args)}
+    answer = ask_server(args, "similar", body)
     if answer is not None:
         from kbsearch.dedupe.results import Neighbours
 
         print_answer(args, answer, Neighbours.model_validate_json(answer), render.neighbours_text)
         return EXIT_OK
-    emit(args, open_kb(args).similar(args.id, args.k, flt), render.neighbours_text)
+    kb = open_kb(args)
+    emit(
+        args,
+        kb.similar(args.id, args.k, flt, config=kb.dedupe_config(args.config, claims=False)),
+        render.neighbours_text,
+    )
     return EXIT_OK
 
 

@@ -105,6 +105,7 @@ LOCAL_ONLY = {
     "remove": "run it on the server's host",
     "audit": "run it on the server's host",
     "calibrate": "it fits on scratch indexes of its own",
+    "export": "run it on the server's host",
     "doctor": "run it on the server's host",
     "tui": "run it on the server's host",
 }

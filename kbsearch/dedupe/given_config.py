@@ -9,6 +9,7 @@ judge, its decisions fitted), and its errors name the file the caller read it fr
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from kbsearch.dedupe.config import DedupeConfig, config_for, with_overrides
@@ -40,7 +41,13 @@ def chosen_config(
 
 def decided_by(spec: ModelSpec, given: str | None) -> list[str]:
     """A check's note naming the config that decided it when one was given (``--config``, or a
-    whole config sent), not the one models.txt names for the model."""
-    if given is None:
-        return []
-    return [f"decided with the dedupe config {given}, not the one model {spec.name!r} reads by default"]
+    whole config sent), else the file models.txt names (``dedupe=FILE``); none for the config
+    kbsearch ships for the model (or borrows, ``dedupe=MODEL``)."""
+    if given is not None:
+        return [f"decided with the dedupe config {given}, not the one model {spec.name!r} reads by default"]
+    if spec.dedupe is not None and spec.dedupe.endswith(".json"):  # by its name, as 'kbsearch models' shows it
+        name = Path(spec.dedupe).name
+        return [
+            f"decided with the dedupe config {name}, which models.txt names for model {spec.name!r} (dedupe={name})"
+        ]
+    return []

@@ -328,13 +328,14 @@ class KnowledgeBase:
         """The record with this id, or the one record whose id starts with it."""
         return find_record(self.store, record_id)
 
-    def similar(self, record_id: str, k: int = 10, flt: SearchFilter | None = None) -> Neighbours:
-        """The records nearest to a stored one, each judged same item or not as ``check`` would."""
+    def similar(self, record_id: str, k: int = 10, flt: SearchFilter | None = None, **given: Any) -> Neighbours:
+        """The records nearest to a stored one, each judged as ``check`` would (by ``config``, else the model's)."""
         from kbsearch.dedupe.related import neighbours
 
         self._require_models()
+        config = given.get("config") or self.dedupe_config(claims=False)
         with self.store.snapshot():
-            return neighbours(self.store, record_id, k, flt or SearchFilter(), self.dedupe_config(claims=False))
+            return neighbours(self.store, record_id, k, flt or SearchFilter(), config)
 
     def explain(self, a: str, b: str, config: DedupeConfig | None = None, **options: Any) -> Explanation:
         """Why two stored records are, or are not, the same item; ``options``: ``as_of`` (as a check that

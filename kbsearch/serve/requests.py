@@ -212,6 +212,8 @@ class SimilarRequest(Filters):
 
     id: str = Field(description="a stored record's id")
     k: int = Field(default=10, ge=1, le=MAX_K, description="number of records")
+    config: dict[str, Any] = Field(default_factory=dict, description=CONFIG)
+    config_path: str | None = Field(default=None, description=CONFIG_PATH)
 
 
 class ExplainRequest(Body):

@@ -175,7 +175,14 @@ class Service:
         return await self._read(lambda kb: kb.show(req.id))
 
     async def similar(self, req: SimilarRequest) -> Neighbours:
-        return await self._read(lambda kb: kb.similar(req.id, req.k, req.search_filter()))
+        return await self._read(
+            lambda kb: kb.similar(
+                req.id,
+                req.k,
+                req.search_filter(),
+                config=kb.dedupe_config(claims=False, fields=req.config, name=req.config_path),
+            )
+        )
 
     async def explain(self, req: ExplainRequest) -> Explanation:
         return await self._read(
