@@ -251,3 +251,25 @@ def test_a_model_that_runs_concurrently_is_not_made_to_take_turns() -> None:
     assert np.array_equal(results[0][1], results[1][1])  # the shared text, the same rows
     again = kept.encode_tokens(["text 0", "text 1", "shared"])  # all kept now: no model run
     assert inner.texts_seen == 4 and np.array_equal(again[2], results[0][1])
+
+
+def test_a_pair_s_tokens_are_aligned_once_a_check(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The item's neighbourhood reads each candidate's alignment and the pair's features
+    read it again: about 0.1 ms a pair, a tenth of a warm check's CPU on the bench index."""
+    import kbsearch.dedupe.rules as rules
+
+    pairs: list[tuple[int, int]] = []
+
+    def counted(a: np.ndarray, b: np.ndarray) -> float:
+        pairs.append((id(a), id(b)))
+        return token_alignment(a, b)
+
+    monkeypatch.setattr(rules, "token_alignment", counted)
+    aligned = DedupeConfig.model_validate({**_raw(), "aligned_same_item": _aligned_only()})
+    matches = _check(tmp_path, aligned, FakeTokenEncoder(TRANSLATIONS))
+    assert matches["k-des"].same_item and matches["k-des"].features["aligned"] == pytest.approx(1.0, abs=1e-3)
+    assert len(pairs) == len(set(pairs)) == 2  # the item with each of the two known records

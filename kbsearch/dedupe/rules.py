@@ -57,7 +57,8 @@ def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -
     """How close the item's nearest candidates are, under each encoder, among all and
     among those of each language."""
     judged = [float(item.judge @ k.judge) if item.judge is not None and k.judge is not None else None for k in known]
-    aligned = [a for k in known if (a := alignment(item, k)) is not None]
+    kept: dict[int, tuple[np.ndarray, np.ndarray, float]] = {}
+    aligned = [a for k in known if (a := alignment(item, k, kept)) is not None]
     cosines = [float(item.whole @ k.whole) for k in known]
     around = around_of(cosines, [j for j in judged if j is not None], config, aligned)
     by_language: dict[str, tuple[list[float], list[float]]] = {}
@@ -67,7 +68,7 @@ def neighbourhood(item: Embedded, known: list[Embedded], config: DedupeConfig) -
         if judge_cosine is not None:
             own_judged.append(judge_cosine)
     means = {lang: (mean_best(c, config), mean_best(j, config)) for lang, (c, j) in by_language.items()}
-    return replace(around, by_language=means)
+    return replace(around, by_language=means, alignments=kept)
 
 
 def around_of(
@@ -80,13 +81,22 @@ def around_of(
     return Neighbourhood(mean_best(cosines, config), mean_best(judged, config), best, judge_best, around_aligned)
 
 
-def alignment(item: Embedded, known: Embedded) -> float | None:
-    """The judge's token alignment of two records, when both have token vectors."""
-    if item.judge_tokens is None or known.judge_tokens is None:
+def alignment(
+    item: Embedded, known: Embedded, kept: dict[int, tuple[np.ndarray, np.ndarray, float]] | None = None
+) -> float | None:
+    """The judge's token alignment of two records, when both have token vectors; ``kept``
+    holds those read already (``Neighbourhood.alignments``), and gets this one."""
+    ours, theirs = item.judge_tokens, known.judge_tokens
+    if ours is None or theirs is None:
         return None
-    if not len(item.judge_tokens) or not len(known.judge_tokens):
+    if not len(ours) or not len(theirs):
         return None  # too long for the aligned decision, or no text
-    return token_alignment(item.judge_tokens, known.judge_tokens)
+    if kept is None:
+        return token_alignment(ours, theirs)
+    found = kept.get(id(theirs))
+    if found is None or found[0] is not ours or found[1] is not theirs:
+        found = kept[id(theirs)] = (ours, theirs, token_alignment(ours, theirs))
+    return found[2]
 
 
 def decision_features(
@@ -94,7 +104,7 @@ def decision_features(
 ) -> dict[str, float]:
     """What the learned same-item decision reads of the pair (``DedupeConfig.same_item_for``
     picks the form by which of them are there)."""
-    features = pair_features(item.side, known.side, around, name_count, alignment(item, known))
+    features = pair_features(item.side, known.side, around, name_count, alignment(item, known, around.alignments))
     if item.claim_rows is not None:
         known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
         features.update(claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows))
