@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from kbsearch.errors import Busy, KbError, RecordNotFound, Stopped, TooLarge
 from kbsearch.limits import DEFAULT_LIMITS, body_bytes
 from kbsearch.serve.failures import failure_of
+from kbsearch.serve.mcp_calls import McpCalls
 from kbsearch.serve.openapi import openapi_document
 from kbsearch.serve.operations import OPERATIONS, Operation
 from kbsearch.serve.options import MAX_BODY
@@ -109,7 +110,7 @@ def build_app(service: Service, tokens: Tokens, *, host: str, max_body: int = MA
     largest = min(max_body, body_bytes(DEFAULT_LIMITS.input_chars) or max_body)
     app = mcp.streamable_http_app(host=host, max_request_body_size=largest, stateless_http=True)
     app.add_exception_handler(HTTPException, _http_exception)  # type: ignore[arg-type]
-    return AccessGate(app, tokens)
+    return AccessGate(McpCalls(app, service, largest), tokens)
 
 
 async def _http_exception(request: Request, err: HTTPException) -> Response:

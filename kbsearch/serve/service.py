@@ -114,6 +114,10 @@ class Service:
         for pool in self._pools:
             pool.close()
 
+    @property
+    def is_stopping(self) -> bool:
+        return self._stopping
+
     def stopping(self) -> None:
         """The server is stopping (SIGTERM, Ctrl-C): every running job stops at its
         next checkpoint, and a queued one never starts, each answering 503 with
