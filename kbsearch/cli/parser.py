@@ -279,9 +279,10 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
         "explain",
         parents=[common, _remote()],
         help="why two stored records are or are not the same item",
-        description="Judge B as check would judge it against A, and list what every same-item rule saw.",
+        description="Judge B as check would judge it against A, and list what every same-item rule saw. "
+        "A may be FILE#N: item N of a file check reads, stored or not, checked as 'check FILE' checks it.",
     )
-    explain.add_argument("a", metavar="A")
+    explain.add_argument("a", metavar="A", help="a stored record's id, or FILE#N (FILE: its only item)")
     explain.add_argument("b", metavar="B")
     explain.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     explain.add_argument(

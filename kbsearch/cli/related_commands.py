@@ -4,6 +4,7 @@ records, and serving the index: similar, explain, remove, serve."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from kbsearch.cli.output import EXIT_OK, emit, open_kb, print_notes, say_waiting
 from kbsearch.cli.read_commands import search_filter
@@ -35,6 +36,13 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from kbsearch import render
 
+    a, item = _input_item(args.a)
+    if item is not None:  # a local file's item: read and checked here, as 'check FILE' would
+        kb = open_kb(args)
+        config = kb.dedupe_config(args.config, claims=args.claim is not None)
+        explained = kb.explain(a, args.b, config, as_of=args.as_of, claim=args.claim, file_item=item)
+        emit(args, explained, render.explanation_text)
+        return EXIT_OK
     body = {"a": args.a, "b": args.b, **config_fields(args)}
     if args.as_of is not None:  # a server from before --as-of refuses a field it does not know
         body["as_of"] = args.as_of
@@ -59,6 +67,16 @@ def cmd_explain(args: argparse.Namespace) -> int:
         render.explanation_text,
     )
     return EXIT_OK
+
+
+def _input_item(a: str) -> tuple[str, int | None]:
+    """A as FILE#N (an existing file: its item N, from 1) or FILE (0: its only item), else a stored id."""
+    path, sep, number = a.rpartition("#")
+    if sep and Path(path).is_file():
+        if not number.isdigit():
+            raise KbError(f"{a}: after '#' give the item's number (FILE#N, from 1)")
+        return path, int(number)
+    return (a, 0) if Path(a).is_file() else (a, None)
 
 
 def cmd_remove(args: argparse.Namespace) -> int:

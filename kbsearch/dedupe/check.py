@@ -38,7 +38,7 @@ from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidate
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
-from kbsearch.dedupe.verdict import decide, edit_of_own, first_seen, held_in_doc, stating_sections
+from kbsearch.dedupe.verdict import decide, doc_stated, edit_of_own, first_seen, held_in_doc, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
 from kbsearch.models import line_of
@@ -203,6 +203,7 @@ class Checker:
             flags=item_flags(record, first, held),
             first_seen=first,
             held_in_doc=held,
+            stated_in_doc=[] if any(m.same_item for m in matches) else doc_stated(claims),  # as the reason says
             as_of=self.as_of or flt.not_after,
             resubmitted=record.id in resubmitted,
             own_earlier_version=any(m.same_item and m.id == record.id for m in matches),

@@ -89,9 +89,15 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig, as_of: dt.
     (not stored yet then) are not A's neighbourhood; how rare a name is, check and explain
     both count over the whole index."""
     loaded = load_embedded(store, [a_id, b_id], config.judge)
-    a, b = loaded[a_id], loaded[b_id]
+    return explain_embedded(store, loaded[a_id], loaded[b_id], config, as_of)
+
+
+def explain_embedded(
+    store: Store, a: Embedded, b: Embedded, config: DedupeConfig, as_of: dt.date | None = None
+) -> Explanation:
+    """``explain`` of A embedded already: a stored record, or an input's item as check embeds it."""
     # The neighbourhood ``check`` would read: A's nearest stored records.
-    flt = SearchFilter(exclude_ids=[a_id], not_after=as_of)
+    flt = SearchFilter(exclude_ids=[a.record.id], not_after=as_of)
     # Counted over the whole index, as check counts it with or without --as-of: counted within
     # the day, explain read a name rare that check read common and explained another decision.
     name_count = NameHolders(store, NAME_COUNT_CAP).count

@@ -254,6 +254,7 @@ class ItemResult(BaseModel):
     """The earliest known record of the same item; with none, the earliest
     living-doc section stating every claim (``verdict.stating_sections``)."""
     held_in_doc: Match | None = None  # a doc section holding the item dated before first_seen (verdict.held_in_doc)
+    stated_in_doc: list[str] = Field(default_factory=list)  # no record the same item: sections stating claims
     as_of: dt.date | None = None
     """Records dated after this day were not compared: ``--as-of``, else the item's own date when records
     written after it are stored. Undated records were compared either way: they cannot be shown to be later."""
@@ -325,8 +326,7 @@ class ClusterMember(BaseModel):
     date: dt.date | None
     anchor: str | None = None
     same_as: str | None = None
-    """The earliest record this one was itself judged the same item as (a
-    repeat's own first-seen; a cluster may hold records never compared directly)."""
+    """The earliest record this one was itself judged the same item as (a repeat's own first-seen)."""
     reason: str | None = None
     """Why it is the same item as ``same_as``."""
 

@@ -40,7 +40,7 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
         learned = [m for m in matches if m.rule is Rule.learned]
         best = max(learned, key=lambda m: m.probability, default=None)
         closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
-        return Verdict.NEW, "no known record describes the same item" + closest
+        return Verdict.NEW, "no known record describes the same item" + _doc_states(claims) + closest
     named = f"its own earlier version {same[0].id}" if same[0].id == own_id else same[0].id
     if claims and not new:
         return Verdict.DUPLICATE, f"same item as {named}, and {_claims_said(0, len(claims))}"
@@ -87,6 +87,31 @@ def stating_sections(claims: list[ClaimStatus]) -> list[str]:
     if not claims or not all(c.known and c.best_kind is Kind.doc_section and c.best_id for c in claims):
         return []
     return sorted({c.best_id for c in claims if c.best_id})
+
+
+def doc_stated(claims: list[ClaimStatus]) -> list[str]:
+    """The living-doc sections stating some claim of an item: a claim known from one, or new
+    only by a figure against one (its passage says the claim but for a number). Of a NEW item
+    the reason names them before any unrelated closest record (probe 23: the EP=64 claim that
+    doc/serving §1.6 states was seen only in the claim lines)."""
+    return sorted({c.best_id for c in claims if c.best_id and c.best_kind is Kind.doc_section and _stated(c)})
+
+
+def _stated(claim: ClaimStatus) -> bool:
+    return claim.known or (claim.score >= claim.threshold and bool(claim.new_numbers) and not claim.moved_on)
+
+
+def _doc_states(claims: list[ClaimStatus]) -> str:
+    """ "; the living doc states 1 of 2 claims: doc/serving#§1.6" for a NEW item, or ""."""
+    sections = doc_stated(claims)
+    if not sections:
+        return ""
+    stating = [c for c in claims if c.best_id in sections and _stated(c)]
+    said, figure = sum(c.known for c in stating), sum(not c.known for c in stating)
+    parts = [f"{said} of {len(claims)} claim{'s' * (len(claims) != 1)}"] if said else []
+    if figure:
+        parts.append(f"{figure}{' more' if said else f' of {len(claims)}'} but for new numbers")
+    return f"; the living doc states {', '.join(parts)}: {', '.join(sections)}"
 
 
 def held_in_doc(matches: list[Match], first: Match | None) -> Match | None:

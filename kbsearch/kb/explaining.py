@@ -27,9 +27,16 @@ def explain(
     config: DedupeConfig | None = None,
     as_of: dt.date | None = None,
     claim: int | None = None,
+    file_item: int | None = None,
 ) -> Explanation:
     """Why B is or is not the same item as A (``as_of``: as a check that day read it); with
-    ``claim`` (from 1), why check calls that claim of A known or new."""
+    ``claim`` (from 1), why check calls that claim of A known or new. With ``file_item`` (from 1;
+    0: the file's only item), A is a file check reads and the item is its item ``file_item``:
+    stored or not (a DUPLICATE the writer dropped), it is checked as ``check A`` checks it."""
+    if file_item is not None:
+        from kbsearch.kb.explaining_input import explain_input
+
+        return explain_input(kb, a, file_item, b, config or kb.dedupe_config(claims=claim is not None), as_of, claim)
     from kbsearch.dedupe.check_input import CheckInput
     from kbsearch.dedupe.claim_inputs import claims_of
     from kbsearch.dedupe.claim_reasons import explain_claim
