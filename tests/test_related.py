@@ -212,12 +212,12 @@ def test_explain_says_when_check_reads_key_points_the_stored_record_does_not_kee
     assert code == 0 and "learned form read: key points" in out and "note:" not in out
 
 
-def test_explain_says_when_audit_reading_the_whole_texts_alone_decides_otherwise(
-    fake_models: Path, tmp_path: Path
-) -> None:
+def test_explain_says_nothing_of_audit_when_audit_reads_the_key_points_too(fake_models: Path, tmp_path: Path) -> None:
     """Probe, 5 December: audit clustered two records at 0.70 ≥ 0.30 that explain called
     different items (0.00 < 0.45): explain reads A's key points, audit the whole texts alone,
-    and nothing said so. explain now notes audit's reading when it decides otherwise."""
+    and nothing said so; explain then noted audit's reading. Probe 23: audit now reads every pair
+    its summary form joins again by the key points (``key_points.read_again``), as check does,
+    so the two agree and there is nothing to note."""
     from kbsearch.dedupe.related import explain
 
     rows = [
@@ -235,7 +235,7 @@ def test_explain_says_when_audit_reading_the_whole_texts_alone_decides_otherwise
         told = explain(kb.store, "a", "b", forced)
         same_forms = explain(kb.store, "a", "b", config)
     assert not told.match.same_item and told.match.form == "key points"
-    assert any("audit judges pairs by the whole texts alone" in n and "the same item" in n for n in told.notes)
+    assert not any("audit" in n for n in told.notes)
     assert not any("audit" in n for n in same_forms.notes)  # one form, one reading: nothing to say
 
 

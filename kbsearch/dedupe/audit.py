@@ -226,13 +226,12 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
     sections = [r for r in ranked if record[r].kind is Kind.doc_section]
     items = [r for r in ranked if record[r].kind is not Kind.doc_section]
     members = items + sections
-    single = [roster.ids_of(r) for r in members if roster.ids_of(r) and not roster.is_hub(r)]
-    shared = frozenset.intersection(*single) if single else frozenset()
     repeats = []
     for r in members[1:]:
         seen = _earliest_direct(roster, judged, r, set(items)) or _earliest_direct(roster, judged, r, set(group))
         if seen is None and r in sections:
             seen = _earliest_holding(judged, r, items)
+        seen = seen or _joined_by(roster, judged, r, members)
         repeats.append(_member(record[r], None if seen is None else (record[seen[0]], seen[1])))
     head = record[members[0]]
     earlier = [r for r in sections if r != members[0] and head.date and (record[r].date or head.date) < head.date]
@@ -242,9 +241,37 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
         first_seen=_member(head, None),
         repeats=repeats,
         held_in_doc=repeats[members.index(held) - 1] if held is not None else None,
-        shared_ids=sorted(shared),
+        shared_ids=_shared_ids(roster, items, members),
         instances=sorted({rec.instance for rec in record.values() if rec.instance}),
     )
+
+
+def _shared_ids(roster: Roster, items: list[int], members: list[int]) -> list[str]:
+    """The cluster's label: the arXiv ids of its first-seen item that every item about a single
+    id holds and another member (an item, or a section holding it) lists too. One member's id
+    is no label (probe 23: Pipit's cluster was labelled with the id of Kite, joined to it; and
+    an earlier item's id that a section lists labelled EchoVault's cluster)."""
+    if not items:
+        return []
+    single = [roster.ids_of(r) for r in items if roster.ids_of(r) and not roster.is_hub(r)]
+    common = frozenset.intersection(*single) & roster.ids_of(items[0]) if single else frozenset()
+    return sorted(i for i in common if sum(i in roster.ids_of(r) for r in members) > 1)
+
+
+def _joined_by(roster: Roster, judged: Judged, row: int, members: list[int]) -> tuple[int, str] | None:
+    """Why ``row`` is in the cluster when it was judged against no earlier member: a later
+    member judged the same item as it (one of an exact group joined through another), else
+    the earliest member about one of its arXiv ids (one paper is one cluster: two items of
+    one briefing are never compared). Every member names a record and a reason."""
+    for other in members:
+        for at in judged.before(other):
+            if other != row and int(judged.earlier[at]) == row:
+                return other, judged.reasons[at]
+    own = roster.ids_of(row)
+    for other in members:
+        if other != row and own & roster.ids_of(other):
+            return other, f"both are about arXiv {', '.join(sorted(own & roster.ids_of(other)))}"
+    return None
 
 
 def _earliest_holding(judged: Judged, section: int, items: list[int]) -> tuple[int, str] | None:

@@ -55,12 +55,16 @@ def grow_clusters(roster: Roster, judged: Judged) -> list[list[int]]:
 
 
 def _one_per_paper(roster: Roster, clusters: list[list[int]]) -> list[list[int]]:
-    """The clusters, those whose single-subject records are about the same arXiv
-    id merged into the first of them, a record (a hub) listed once."""
+    """The clusters, those whose single-subject items are about the same arXiv
+    id merged into the first of them, a record (a hub) listed once. A living-doc
+    section's ids take no part: a section never links two clusters, and one listing
+    only an earlier item's id (probe 23: §2.1 listed Sable's, and held EchoVault by
+    name) would merge that item's cluster into another item's."""
+    docs = roster.docs if len(roster.docs) == len(roster) else np.zeros(len(roster), dtype=bool)
     paper: dict[frozenset[str], tuple[list[int], set[int]]] = {}
     out = []
     for group in clusters:
-        key = frozenset().union(*(roster.ids_of(r) for r in group if not roster.is_hub(r)))
+        key = frozenset().union(*(roster.ids_of(r) for r in group if not roster.is_hub(r) and not docs[r]))
         if not key:
             out.append(group)
         elif key in paper:

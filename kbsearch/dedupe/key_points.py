@@ -11,7 +11,10 @@ first-seen records, and audit cluster five; "MarlSpire adds a vLLM plugin"
 was the same item as "MarlSpire -- prompt n-gram drafting" to check
 (1.00 ≥ 0.45) and different to audit (0.14 < 0.30).
 
-So a pair the summary form calls two items is read again, with every
+So a pair the summary form calls one item is read again by the key points
+whenever the later record has them (the key-point form is check's decision for
+such an item, and audit joins no pair check calls two items), and a pair the
+summary form calls two items is read again, with every
 passage vector of both records, when the later record has key points and
 the two share a rare coined name (one at most ``rare_name_records`` records
 name, as ``check`` counts it): the pairs where the two forms part (a retold
@@ -63,7 +66,7 @@ class KeyPointReading:
         item, known = self._full(pair[0], pair[1]), self._full(pair[2], pair[3])
         if item is not None and known is not None:
             self.read += 1
-            match = compare(item, known, self.config, around, self.name_count)
+            match = _unaligned(compare(item, known, self.config, around, self.name_count), self.config)
         self.seconds += time.perf_counter() - started
         return match
 
@@ -83,11 +86,25 @@ class KeyPointReading:
 def read_again(
     item: Embedded, known: Embedded, match: Match, config: DedupeConfig, name_count: Callable[[str], int]
 ) -> bool:
-    """Whether audit reads the pair again by its key points: the summary form (learned, no exact
-    evidence) set it apart, the later record ``item`` has key points, the config a key-point
-    form, and the two share a rare coined name (held by at most ``rare_name_records`` records)."""
-    if match.same_item or match.rule is not Rule.learned or config.claims_same_item is None:
+    """Whether audit reads the pair again by its key points: the summary form decided it (learned,
+    no exact evidence), the later record ``item`` has key points and the config a key-point form;
+    and either the summary form called it the same item (check decides such an item by its key
+    points: probe 23's Kite joined Pipit's cluster at 0.54 ≥ 0.30, where check read 0.01 < 0.45),
+    or it set the two apart and they share a rare coined name (held by at most
+    ``rare_name_records`` records)."""
+    if match.rule is not Rule.learned or config.claims_same_item is None or not item.record.claims:
         return False
-    if not item.record.claims:
-        return False
+    if match.same_item:
+        return True
     return any(name_count(name) <= config.rare_name_records for name in item.names & known.names)
+
+
+def _unaligned(match: Match, config: DedupeConfig) -> Match:
+    """A key-point reading that joins the pair says it read no token alignment when check would:
+    check decides such an item by ``aligned_claims_same_item`` (its own threshold, from the judge's
+    token vectors, which audit does not store), so the two may part near the line (probe 23:
+    Marten, NEW at the gate at 0.39 < 0.55, joined Vireo at 0.85 ≥ 0.45)."""
+    if not match.same_item or config.aligned_claims_same_item is None or not match.reasons:
+        return match
+    reasons = [f"{match.reasons[0]} (key points, without check's token alignment)", *match.reasons[1:]]
+    return match.model_copy(update={"reasons": reasons})

@@ -134,8 +134,8 @@ def _whole_only(record: Embedded) -> Embedded:
 
 def _as_audit_reads(match: Match, by_whole_texts: Match) -> list[str]:
     """Where audit, which judges a pair by the whole texts alone (no alignment, and key points
-    only for a pair sharing a rare name, ``key_points``: at a million records it could not read
-    them all), may decide otherwise."""
+    only for a pair its summary form joins or that shares a rare name, ``key_points``: at a
+    million records it could not read them all), may decide otherwise."""
     if by_whole_texts.same_item == match.same_item:
         return []
     verdict = "the same item" if by_whole_texts.same_item else "different items"
