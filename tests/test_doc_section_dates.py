@@ -15,6 +15,7 @@ from pathlib import Path
 from conftest import fake_config
 
 from fake_encoder import FakeEncoder
+from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
 from kbsearch.dedupe.results import ItemResult, Verdict
@@ -148,3 +149,20 @@ def test_a_recheck_of_day_2_after_the_fold_still_compares_with_the_unchanged_sec
     result = check(index, increment("jay", D2, LOWBIT, "2610.00001"), as_of=D2)
     assert "doc/serving#§1.1" in {m.id for m in result.matches}
     assert result.verdict is Verdict.DUPLICATE and result.claims[0].best_id == "doc/serving#§1.1"
+
+
+def test_audit_shows_a_changed_section_in_doc_since_its_first_text_held_the_item(tmp_path: Path) -> None:
+    """Probe 23: the RiverBench and EchoVault clusters read "in doc - 2026-10-03", the fold's day,
+    with no "held by … since 2026-10-01" though the doc had them on 10-01."""
+    index = folded(tmp_path)
+    store = Store.open(index)
+    try:
+        writers = (increment("tom", D2, QUILL, "2610.00002"), increment("jay", D3, QUILL, "2610.00002"))
+        ingest_records(store, ChangeSet(upserts=list(writers)), model="fake", load_encoder=FakeEncoder)
+        result = audit(store, "fake", fake_config())
+    finally:
+        store.close()
+    [cluster] = [c for c in result.clusters if c.first_seen.id == "tom/2026-10-02#1"]
+    section = next(m for m in cluster.repeats if m.id == "doc/serving#§1.2")
+    assert section.date == D1
+    assert cluster.held_in_doc is not None and (cluster.held_in_doc.id, cluster.held_in_doc.date) == (section.id, D1)

@@ -13,14 +13,25 @@ itself brought into the section is held only since the change.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from kbsearch.dedupe.finer import section_on_item
+import numpy as np
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.finer import item_names, section_on_item
 from kbsearch.dedupe.results import Match
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.records import Kind, Record
 from kbsearch.store import Store
 from kbsearch.text.ids import extract_arxiv_ids
+
+Named = Callable[[Record], frozenset[str]]
+"""An item's coined names, which a section names it by (``finer.item_names``)."""
+
+
+def names_of(item: Record, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
+    """``finer.item_names`` of a record read without its vectors (audit's clusters)."""
+    return item_names(Embedded(item, np.zeros((0, 1), np.float32)), config, name_count)
 
 
 class HeldSince:
