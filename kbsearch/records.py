@@ -56,6 +56,12 @@ class Record(BaseModel):
     text: str = ""
     """The body used for embedding and display (TLDR, key points, section text)."""
     date: dt.date | None = None
+    """When its text was written: a doc section's, the day its text last changed (``first_date``)."""
+    first_date: dt.date | None = None
+    """A living-doc section whose text changed: the day it was first stored, earlier than
+    ``date`` (None when it never changed); ``first_text`` is its text as it was that day."""
+    first_text: str | None = None
+    """A living-doc section whose text changed: its text on ``first_date`` (what it held then)."""
     instance: str | None = None
     """Which writer produced it (tom, jay, ...), lower-case."""
     topic: str | None = None
@@ -137,7 +143,9 @@ class Record(BaseModel):
 
     def stored_json(self) -> str:
         """The JSON the store keeps: derived fields are recomputed on load."""
-        return self.model_dump_json(exclude={"content_hash"})
+        # A section that never changed has no first version: its JSON is as before the fields came.
+        unset = {"first_date", "first_text"} if self.first_date is None else set()
+        return self.model_dump_json(exclude={"content_hash", *unset})
 
     @classmethod
     def from_document(cls, text: str | bytes) -> Record:

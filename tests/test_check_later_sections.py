@@ -1,8 +1,9 @@
 """A check's note on the living-doc sections its date left out (probe 19).
 
-A doc's update re-dates every one of its sections, the unchanged ones too. Re-checking an
-older briefing after it compared the briefing's items with none of the doc: a claim the doc
-held since before the briefing came out NEW, and nothing said that the doc had been left out.
+A doc's update re-dated every one of its sections, the unchanged ones too (since probe 23
+only the changed ones: ``test_doc_section_dates``). Re-checking an older briefing after
+it compared the briefing's items with none of the doc: a claim the doc held since before the
+briefing came out NEW, and nothing said that the doc had been left out.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ ITEM = {
 }
 NOTE = (
     "2 living-doc sections dated after 2026-09-19, the item's own date, were left out as evidence "
-    "(a doc's update re-dates all its sections, unchanged ones too); "
+    "(a section is dated by the doc's update that last changed its text); "
     "--as-of DATE, the doc's update or later, compares with them"
 )
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import datetime as dt
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +53,7 @@ from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neig
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
+from kbsearch.dedupe.section_since import Named, first_holding, names_of
 from kbsearch.dedupe.spilled import SpilledVectors
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Kind, Record
@@ -118,7 +120,8 @@ def audit(
     )
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
-    clusters = [c for c in _clusters(store, roster, judged, groups, chunk) if _told_again(c)]
+    coined = partial(names_of, config=config, name_count=holders.count)  # a section's first text on the item
+    clusters = [c for c in _clusters(store, roster, judged, groups, chunk, coined) if _told_again(c)]
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
     flags = _claimed_new_flags(store, roster, judged) + _table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
@@ -203,7 +206,9 @@ class _NeighbourFinder:
         return NeighbourPairs(left=found.left[keep], right=found.right[keep], cosine=found.cosine[keep])
 
 
-def _clusters(store: Store, roster: Roster, judged: Judged, groups: list[list[int]], chunk: int) -> list[Cluster]:
+def _clusters(
+    store: Store, roster: Roster, judged: Judged, groups: list[list[int]], chunk: int, named: Named
+) -> list[Cluster]:
     """The clusters as shown, their records read about ``chunk`` at a time."""
     out: list[Cluster] = []
     start = size = 0
@@ -212,30 +217,35 @@ def _clusters(store: Store, roster: Roster, judged: Judged, groups: list[list[in
         if size >= chunk or end == len(groups):
             batch = groups[start:end]
             records = store.by_rowids(int(roster.rowids[r]) for g in batch for r in g)
-            out += [_cluster(roster, judged, g, records) for g in batch]
+            out += [_cluster(roster, judged, g, records, named) for g in batch]
             start, size = end, 0
     return out
 
 
-def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int, Record]) -> Cluster:
+def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int, Record], named: Named) -> Cluster:
     """A cluster as shown: headed by its earliest item, its living-doc sections
     after the items. A section holds the item but is never the item (README, How
-    check decides), so it heads a cluster only of sections."""
+    check decides), so it heads a cluster only of sections; one whose first text
+    already named the head item is in doc since its first day (``section_since``)."""
     ranked = sorted(group, key=lambda r: int(roster.rank[r]))
     record = {r: records[int(roster.rowids[r])] for r in ranked}
     sections = [r for r in ranked if record[r].kind is Kind.doc_section]
     items = [r for r in ranked if record[r].kind is not Kind.doc_section]
     members = items + sections
+    head = record[members[0]]
+    day = {r: record[r].date for r in members}
+    if items and sections:
+        day |= {r: d for r in sections if (d := first_holding(head, record[r], named(head))) is not None}
     repeats = []
     for r in members[1:]:
         seen = _earliest_direct(roster, judged, r, set(items)) or _earliest_direct(roster, judged, r, set(group))
         if seen is None and r in sections:
             seen = _earliest_holding(judged, r, items)
         seen = seen or _joined_by(roster, judged, r, members)
-        repeats.append(_member(record[r], None if seen is None else (record[seen[0]], seen[1])))
-    head = record[members[0]]
-    earlier = [r for r in sections if r != members[0] and head.date and (record[r].date or head.date) < head.date]
-    held = min(earlier, key=lambda r: (record[r].date, record[r].id), default=None)
+        member = _member(record[r], None if seen is None else (record[seen[0]], seen[1]))
+        repeats.append(member.model_copy(update={"date": day[r]}) if day[r] != record[r].date else member)
+    earlier = [r for r in sections if r != members[0] and head.date and (day[r] or head.date) < head.date]
+    held = min(earlier, key=lambda r: (day[r], record[r].id), default=None)
     return Cluster(
         size=len(members),
         first_seen=_member(head, None),

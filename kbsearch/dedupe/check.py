@@ -38,6 +38,7 @@ from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidate
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
+from kbsearch.dedupe.section_since import HeldSince
 from kbsearch.dedupe.verdict import decide, doc_stated, edit_of_own, first_seen, held_in_doc, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
@@ -182,14 +183,14 @@ class Checker:
         )
         same = [known[m.id] for m in matches if m.same_item]
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
-        sections = item_sentences(item.record, docs, item_names(item, self.config, self.name_count))
-        claims = self._claims(item, flt, same, sections)
-        record = item.record
+        record, coined = item.record, item_names(item, self.config, self.name_count)
+        claims = self._claims(item, flt, same, item_sentences(record, docs, coined))
         verdict, reason = decide(matches, claims, own_id=record.id)
         edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
-        earliest = [m for m in matches if m.same_item] or self._sections(item, known, matches, claims)
+        since = HeldSince(record, known, self.store, coined)  # a section's first text on the item: held since
+        earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
         first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
-        held = held_in_doc(matches, first)
+        held = held_in_doc(since.dated(matches), first)
         return ItemResult(
             id=record.id,
             title=record.title,

@@ -75,11 +75,12 @@ def stored_after(store: Store, item: Record, day: dt.date, resubmitted: list[str
 
 def later_sections_note(store: Store, items: list[ItemResult], given: bool) -> list[str]:
     """Say how many living-doc sections dated after the check's day (the earliest of the
-    items' as-of dates; ``given``: by ``--as-of``) were left out, when any were. A doc's
-    update re-dates every section, the unchanged ones too: re-checking an older briefing
-    after it compared with none of the doc, and a claim the doc held since before the
-    briefing came out NEW, with nothing to tell why (probe 19). One count; and one for the
-    sections of an item's own day left out as written after it (``same_day_sections``)."""
+    items' as-of dates; ``given``: by ``--as-of``) were left out, when any were. A section
+    is dated by the last change of its text (``ingest.section_dates``): re-checking an older
+    briefing after the doc's update compares with none of the sections it changed, and a
+    claim the doc held since before the briefing may come out NEW; a note tells why (probe 19).
+    One count; and one for the sections of an item's own day left out as written after it
+    (``same_day_sections``)."""
     own_days = [(i.id, day) for i in items if (day := i.as_of or i.date)]
     days = [i.as_of for i in items if i.as_of]
     left = store.count(SearchFilter(kinds=[Kind.doc_section], since=min(days) + dt.timedelta(days=1))) if days else 0
@@ -89,7 +90,7 @@ def later_sections_note(store: Store, items: list[ItemResult], given: bool) -> l
     one = left == 1
     return [
         f"{left} living-doc section{'' if one else 's'} dated after {why}, {'was' if one else 'were'} left out "
-        "as evidence (a doc's update re-dates all its sections, unchanged ones too); "
+        "as evidence (a section is dated by the doc's update that last changed its text); "
         "--as-of DATE, the doc's update or later, compares with them",
         *same_day_note(store, own_days, given),
     ]

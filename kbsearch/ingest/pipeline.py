@@ -19,6 +19,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, NoIncrementsToday, RecordNotFound
 from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
+from kbsearch.ingest.section_dates import dated_as_stored
 from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import IdMention, ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
@@ -219,7 +220,8 @@ class _Planner:
         with timings.phase("plan"):
             stored = self.ledger.stored_rows([r.id for r in chunk])
             part = ChangeSet()
-            for record in chunk:
+            for n, record in enumerate(chunk):
+                record = chunk[n] = dated_as_stored(record, stored[record.id][0] if record.id in stored else None)
                 if stored_as_is(stored, record, source):
                     self.report.unchanged += 1
                     continue

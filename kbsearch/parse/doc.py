@@ -8,11 +8,13 @@ ranks the records about an id alone above it (``kbsearch.search.exact``). Sectio
 headings of levels 1-4; deeper headings stay inside their section's text.
 A section's text excludes its sub-sections, which are records of their own.
 
-Every section is dated by the document's last-updated date (``最后更新：
+Every section is read with the document's last-updated date (``最后更新：
 2026-09-18``, ``Last updated: 2026-09-18``, ``updated:`` in the front matter;
 the latest, when it says several): each was written no later than that day,
 so ``check`` as of an earlier day leaves it out. A doc that states none is
-stored undated, and ``check`` keeps it whatever the day. A section holding
+stored undated, and ``check`` keeps it whatever the day. Ingest keeps the stored date of a
+section whose text did not change, and the first day and text of one that did
+(``ingest.section_dates``): each section is dated by the last change of its own text. A section holding
 nothing but that date (a title over "Last updated: …") is no record, nor is the
 doc's first section when it holds nothing but metadata (``doc_meta``: "> 维护：… ·
 最后更新：…"); their ids are the file's ``not_records``, which ingest drops.
