@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from kbsearch.ingest.sources import same_file
 from kbsearch.records import IdMention, Record
 from kbsearch.store import Store
 from kbsearch.store.ledger import IngestLedger
@@ -70,7 +71,7 @@ def _clash(store: Store, ledger: IngestLedger, item: Input, chunk: int) -> str |
             if earlier != item.source:
                 return f"record id {rid!r} also comes from {earlier}, read earlier in this run"
         for rid, file in store.column_of_ids(ids, "file").items():
-            if file is not None and file != item.source and Path(file).exists():
+            if file is not None and not same_file(file, item.source) and Path(file).exists():
                 return f"record id {rid!r} is already stored from {file}"
         ledger.mark_seen(ids, item.source)
     return None

@@ -20,6 +20,7 @@ from kbsearch.embed import Encoder
 from kbsearch.errors import KbError, NoIncrementsToday, RecordNotFound
 from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
 from kbsearch.ingest.section_dates import dated_as_stored
+from kbsearch.ingest.sources import as_stored
 from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import IdMention, ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
@@ -240,7 +241,11 @@ def stored_as_is(stored: dict[str, tuple[str, str | None]], record: Record, file
     ``IngestLedger.stored_rows``): writing it again would change nothing but its
     time stamp and the index's generation, so ``ingest`` and ``check --accept``
     leave it as it is and call it unchanged."""
-    return stored.get(record.id) == (record.stored_json(), file)
+    row = stored.get(record.id)
+    if row is None:
+        return False
+    record, file = as_stored(record, file, row[1])  # an old index's relative spelling of the same file
+    return row == (record.stored_json(), file)
 
 
 def mentions_stored_as_is(store: Store, file: str, mentions: list[IdMention]) -> bool:

@@ -21,6 +21,7 @@ from kbsearch.kb.first_accept import first_accept, store_accepted
 from kbsearch.kb.model_choice import embed_again, index_dir, record_weights, require_same_weights, spec_for_index
 from kbsearch.kb.reading import find_record, listing, stats, unknown_filters
 from kbsearch.kb.search_judge import judge_query
+from kbsearch.kb.source_names import named_input
 from kbsearch.kb.writer_lock import LOCK_NAME, WaitClock, WriterLock, require_same_index
 from kbsearch.limits import active_limits
 from kbsearch.models import ModelSpec, resolve_judge
@@ -228,11 +229,10 @@ class KnowledgeBase:
     def check_text(
         self, text: str, *, name: str | None = None, input_name: str | None = None, **options: Any
     ) -> CheckResult:
-        """Check a client's text: file ``name``'s content (the name, never opened, picks the format and
-        labels the records), else what ``check -`` reads; ``options`` as for ``check``, ``on_wait`` too."""
-        from kbsearch.dedupe.check_input import read_check_input, read_named_text
+        """Check file ``name``'s text (never opened: ``source_names``), else ``check -``'s; options: check's."""
+        from kbsearch.dedupe.check_input import read_check_input
 
-        read = read_check_input("-", text) if name is None else read_named_text(text, name)
+        read = read_check_input("-", text) if name is None else named_input(text, name, self)
         return self._check_items(read, input_name or name or "-", options.pop("on_wait", None), **options)
 
     def _check_items(

@@ -170,7 +170,8 @@ class CheckRequest(Body):
         default=None,
         description="the file the text was read from: picks the format by its extension and labels the records "
         "(an item accepted before with this very text is not compared with itself); never opened by the server; "
-        "a relative one is relative to the server's working directory, as 'kbsearch ingest' run there reads it; "
+        "a relative one names the file there from the server's working directory, else from the folder holding "
+        "the index, else the one stored file ending with it (docs/serve.md); "
         "a bare item (a title and key points) takes its writer and day from a path inbox/WRITER/YYYY-MM-DD-….md. "
         "Without it the text is read as 'check -' reads stdin",
     )
