@@ -38,13 +38,13 @@ from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.named_systems import cited_names
-from kbsearch.dedupe.plain_names import mentions as plain_mentions
 from kbsearch.dedupe.platforms import platform_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind, Record
+from kbsearch.text.plain_names import mentions as plain_mentions
 from kbsearch.text.quantities import approximate_figures, unstated
 from kbsearch.text.textsim import numbers, sentences, substantive_numbers
 
