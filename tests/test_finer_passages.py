@@ -103,14 +103,17 @@ def test_a_claim_restating_one_clause_of_a_same_item_key_point_is_known(tmp_path
 
 
 def test_a_claim_of_words_alone_is_not_read_against_clauses_of_a_same_item_record() -> None:
-    """Only a claim with a figure the clause states: a record's clause rewords most claims
-    of the same paper, new ones too (a method beside a summary in the dev digests)."""
+    """Only a claim with a figure the clause states, or a fragment (probe 23: "Keyed by
+    content hash" beside "…缓存 embedding 向量，按内容哈希索引" was new at 0.03): a record's
+    clause rewords most sentence-long claims of the same paper, new ones too (a method
+    beside a summary in the dev digests)."""
     encoder = FakeEncoder()
     said = lexical_said().claim_said
     assert said is not None
     finer = FinerPassages(encoder), PassageReader(None, None), said, False
     same = [Embedded(TOM, encoder.encode(TOM.passages()))]
-    for claim, known in (("无需重新训练模型", False), ("吞吐下降 12%", True)):
+    cases = (("按组量化缓存，无需重新训练模型", False), ("无需重新训练模型", True), ("吞吐下降 12%", True))
+    for claim, known in cases:
         shown = ClaimStatus(text=claim, known=False, score=0.0, threshold=0.5)
         assert finer_said(claim, encoder.encode([claim])[0], shown, same, [], finer).known is known
 
@@ -149,3 +152,11 @@ def test_a_section_figure_of_other_hardware_is_shown_but_leaves_the_claim_new(tm
     [claim] = item.claims
     assert not claim.known and claim.new_numbers == ["6.4x"] and item.verdict is Verdict.NEW
     assert claim.best_id == SECTION.id and claim.score >= claim.threshold and "H100" in (claim.best_text or "")
+
+
+def test_a_fragment_is_at_most_six_words_a_chinese_character_counting_half() -> None:
+    from kbsearch.dedupe.finer import fragment
+
+    assert fragment("Keyed by content hash") and fragment("按内容哈希索引")
+    assert not fragment("The authors evaluated three GraphRAG methods with their framework")
+    assert not fragment("按组量化缓存，无需重新训练模型")  # seven words

@@ -18,10 +18,10 @@ from conftest import fake_config
 from test_finer_passages import OTHER, check
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.plain_names import mentions, title_plain_names
 from kbsearch.dedupe.results import Verdict
 from kbsearch.dedupe.rules import Embedded, different_names
 from kbsearch.records import Kind, Record
+from kbsearch.text.plain_names import mentions, title_plain_names
 
 
 @pytest.mark.parametrize(
@@ -81,3 +81,12 @@ def test_two_titles_naming_one_plain_word_system_are_not_split_by_a_host_name() 
     assert different_names(merged, paper, fake_config(), rare) is None
     other = embedded("tom/10-03#5", "Marten — a KV-aware autoscaler", "scales on KV pressure")
     assert different_names(merged, other, fake_config(), rare) is not None
+
+
+def test_a_titles_head_plain_name() -> None:
+    from kbsearch.text.plain_names import head_plain_name
+
+    assert head_plain_name("Brimstone — disaggregated prefill/decode scheduler") == {"brimstone"}
+    assert head_plain_name("Larkspur 在代码任务上的新测数") == {"larkspur"}
+    assert head_plain_name("已合入 vLLM 的 Thimble") == set()  # a name further on is not the head
+    assert head_plain_name("Improving OOD Detection via Dynamic Covariance") == set()

@@ -149,3 +149,21 @@ def test_nor_the_head_of_one_and_its_id_tier_is_the_overview(wren: Store, encode
         ("doc/inference#§1.9", "overview"),
     ]
     assert all(h.item_of != "doc/inference#§1.9" for h in hits)
+
+
+def test_records_leading_with_one_plain_word_name_are_one_item(tmp_path: Path, encoder: FakeEncoder) -> None:
+    """Probe 25: tom's "Brimstone — 预填充/解码分离…" and spark's English "Brimstone — …" (no arXiv
+    id) were two items in search, the English one sixth for a Chinese query, though the gate
+    and audit take them as one: a plain-word name had no say in a title's head."""
+    from kbsearch.search.items import same_item
+    from kbsearch.store import SearchFilter
+
+    rows = [
+        ("tom/b#1", "Brimstone — 预填充/解码分离的调度器", "p99 首 token 延迟降低 38%", []),
+        ("spark/b#1", "Brimstone — disaggregated prefill/decode scheduler", "cuts p99 TTFT by 38%", []),
+        ("spark/c#1", "Continuous batching with preemption", "preemption costs in vLLM", []),
+    ]
+    store = stored(tmp_path, encoder, rows)
+    ids = store.rowids_of(["tom/b#1", "spark/b#1", "spark/c#1"])
+    leaders = [ids["tom/b#1"], ids["spark/b#1"], ids["spark/c#1"]]
+    assert same_item(store, leaders, SearchFilter()) == {ids["spark/b#1"]: ids["tom/b#1"]}

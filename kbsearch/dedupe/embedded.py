@@ -26,8 +26,6 @@ from kbsearch.dedupe.named_systems import (
     texts_name_apart,
     versioned_names,
 )
-from kbsearch.dedupe.plain_names import mentions as plain_mentions
-from kbsearch.dedupe.plain_names import title_plain_names
 from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
     places_differ,
@@ -41,6 +39,8 @@ from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
+from kbsearch.text.plain_names import mentions as plain_mentions
+from kbsearch.text.plain_names import title_plain_names
 from kbsearch.text.spelled import halves_unread
 from kbsearch.text.textsim import language, lexical_tokens, name_tokens, normalized, numbers, substantive_numbers
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from kbsearch.records import Kind, RecordHead
 from kbsearch.store import SearchFilter, Store
+from kbsearch.text.plain_names import head_plain_name
 from kbsearch.text.textsim import head_names
 
 RARE_TITLES_MIN = 5
@@ -42,7 +43,7 @@ def same_item(store: Store, leaders: list[int], flt: SearchFilter) -> dict[int, 
 
 
 def _siblings(store: Store, head: RecordHead, limit: int) -> list[int]:
-    names = head_names(head.title)
+    names = _head_names(head.title)
     holders = [r for name in names for r in _rare_holders(store, name, limit)]
     if len(head.arxiv_ids) == 1:
         holders += store.rowids_with_arxiv(head.arxiv_ids, role="subject")
@@ -51,8 +52,14 @@ def _siblings(store: Store, head: RecordHead, limit: int) -> list[int]:
         rowid
         for rowid, other in heads.items()
         if other.kind is not Kind.doc_section
-        and ((names & head_names(other.title)) or (len(head.arxiv_ids) == 1 and other.arxiv_ids == head.arxiv_ids))
+        and ((names & _head_names(other.title)) or (len(head.arxiv_ids) == 1 and other.arxiv_ids == head.arxiv_ids))
     ]
+
+
+def _head_names(title: str) -> set[str]:
+    """The names a title leads with: coined ones, or a plain word it is about ("Brimstone — …";
+    probe 25: an English and a Chinese record of Brimstone were not one item in search)."""
+    return head_names(title) | head_plain_name(title)
 
 
 def _rare_holders(store: Store, name: str, limit: int) -> list[int]:

@@ -48,6 +48,14 @@ def title_plain_names(title: str) -> frozenset[str]:
     return frozenset(w.lower() for w in found if w.lower() not in GENERIC)
 
 
+def head_plain_name(title: str) -> frozenset[str]:
+    """The title's first word when it is one of its plain-word names (``title_plain_names``):
+    "Brimstone — …", "Larkspur 在代码任务上的新测数"; a title leads with its subject."""
+    words = title.split()
+    first = words[0].strip("\"'“”「」《》") if words else ""
+    return title_plain_names(title) & {first.lower()}
+
+
 def mentions(text: str) -> frozenset[str]:
     """Every capitalised plain word of ``text``, lower-cased: where a record mentions a
     plain-word name (a name is written capitalised, "Thimble's drafts …")."""
