@@ -31,6 +31,8 @@ from kbsearch.text.plain_names import mentions, title_plain_names
         ("Thimble 已合入 vLLM 主干", {"thimble"}),
         ("Cohort — a shared KV pool for agents", {"cohort"}),
         ("Heron: a gating head for MoE routing", {"heron"}),
+        ("Larkspur's dynamic draft tree", {"larkspur"}),
+        ("Google's new serving stack", set()),
         ("多 Agent 协作与 Cache 复用", set()),  # terms of the trade, not names
         ("Improving OOD Detection via Dynamic Covariance Calibration", set()),  # an English title's first word
         ("Serving Kimi K3 needs 8 H200 GPUs", set()),
@@ -88,5 +90,6 @@ def test_a_titles_head_plain_name() -> None:
 
     assert head_plain_name("Brimstone — disaggregated prefill/decode scheduler") == {"brimstone"}
     assert head_plain_name("Larkspur 在代码任务上的新测数") == {"larkspur"}
+    assert head_plain_name("Larkspur's dynamic draft tree") == {"larkspur"}
     assert head_plain_name("已合入 vLLM 的 Thimble") == set()  # a name further on is not the head
     assert head_plain_name("Improving OOD Detection via Dynamic Covariance") == set()

@@ -20,8 +20,9 @@ import re
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _PLAIN_WORD = re.compile(r"(?<![A-Za-z0-9\-_.+²³])([A-Z][a-z]{2,})(?![A-Za-z0-9\-_²³+])")
-_HEAD = re.compile(r"^\s*([A-Z][a-z]{2,})\s*(?:[—–:：]|-\s|（|\()")
-"""A title's head word before a dash, a colon or a bracket: the name the title is about."""
+_HEAD = re.compile(r"^\s*([A-Z][a-z]{2,})(?:\s*(?:[—–:：]|-\s|（|\()|['’]s\s)")
+"""A title's head word before a dash, a colon or a bracket, or its owner ("Larkspur's dynamic
+draft tree"): the name the title is about."""
 
 # Plain words a writer capitalises that name no system: terms of the trade and the words an
 # English title starts with. A term read as a name would be rare in a young index, and the
@@ -41,7 +42,7 @@ GENERIC = frozenset(
 
 def title_plain_names(title: str) -> frozenset[str]:
     """The plain-word names of a title, lower-cased: its head word before a dash, colon or
-    bracket, and in a Chinese title each capitalised Latin word standing alone."""
+    bracket or owning the rest, and in a Chinese title each capitalised Latin word standing alone."""
     found = {m.group(1) for m in [_HEAD.match(title)] if m}
     if _CJK.search(title):
         found |= set(_PLAIN_WORD.findall(title))
@@ -52,8 +53,8 @@ def head_plain_name(title: str) -> frozenset[str]:
     """The title's first word when it is one of its plain-word names (``title_plain_names``):
     "Brimstone — …", "Larkspur 在代码任务上的新测数"; a title leads with its subject."""
     words = title.split()
-    first = words[0].strip("\"'“”「」《》") if words else ""
-    return title_plain_names(title) & {first.lower()}
+    first = re.sub(r"['’]s$", "", words[0].strip('"“”「」《》')) if words else ""
+    return title_plain_names(title) & {first.strip("'").lower()}
 
 
 def mentions(text: str) -> frozenset[str]:
