@@ -139,6 +139,7 @@ class Stats(BaseModel):
     judge: str | None = None
     """The judge model whose whole-text vectors the index keeps (models.txt ``judge=``)."""
     format_version: int
+    """The index's schema: the migrations applied to it (a kbsearch that knows fewer refuses it)."""
     generation: int
     last_ingest: str | None
     passages: int

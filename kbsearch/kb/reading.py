@@ -20,7 +20,7 @@ from kbsearch.records import Record
 from kbsearch.responses import ListedRecord, Listing, Stats, UnknownFilter
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.filter_values import distinct_values
-from kbsearch.store.migrations import FORMAT_VERSION
+from kbsearch.store.migrations import schema
 
 SHOWN_CANDIDATES = 10
 _NOCASE = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -142,7 +142,7 @@ def stats(store: Store, root: Path) -> Stats:
             model=store.model,
             dim=store.dim,
             judge=store.judge,
-            format_version=FORMAT_VERSION,
+            format_version=schema(store.db),  # the migrations applied: what a kbsearch must know to read it
             generation=store.generation,
             last_ingest=store.last_ingest,
             passages=store.passage_count(),
