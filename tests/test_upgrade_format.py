@@ -22,7 +22,7 @@ from serve_support import AsgiClient, build_index, service_for
 from fake_encoder import FakeEncoder
 from kbsearch.errors import KbError
 from kbsearch.ingest import ingest_records
-from kbsearch.kb import KnowledgeBase
+from kbsearch.kb import KnowledgeBase, examine
 from kbsearch.records import Kind, Record
 from kbsearch.serve.http import build_app
 from kbsearch.serve.tokens import READ_TOKEN, Tokens
@@ -103,6 +103,8 @@ def test_an_index_of_a_newer_schema_is_refused_in_one_line(index: Path) -> None:
     with pytest.raises(KbError, match="written by a newer kbsearch") as refused:
         Store.open(index)
     assert "\n" not in str(refused.value) and "backup" in (refused.value.hint or "")
+    [finding] = examine(index).findings
+    assert "newer kbsearch" in finding.message and finding.fix.startswith("upgrade kbsearch"), finding
 
 
 @pytest.fixture
