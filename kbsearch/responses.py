@@ -139,6 +139,7 @@ class Stats(BaseModel):
     judge: str | None = None
     """The judge model whose whole-text vectors the index keeps (models.txt ``judge=``)."""
     format_version: int
+    """The index's schema: the migrations applied to it (a kbsearch that knows fewer refuses it)."""
     generation: int
     last_ingest: str | None
     passages: int
@@ -146,7 +147,8 @@ class Stats(BaseModel):
     vectors: int | None
     """Vectors in the search cache, from its manifest (None when it has none yet)."""
     index_type: str | None = None
-    """``flat`` (exact), ``hnsw`` (approximate, from 100k vectors) or ``milvus``, from the manifest."""
+    """``flat`` (exact), ``hnsw`` (approximate, from 100k vectors) or ``milvus``, from the manifest;
+    ``unreadable`` when manifest.json is there but unreadable."""
     vector_store: str | None = None
     """Where the search vectors are kept, as the first write chose (``--vectors``):
     ``faiss`` (vectors.faiss), ``milvus:PATH.db`` or ``milvus://HOST:PORT``; None before it."""

@@ -23,7 +23,7 @@ from kbsearch.serve.http import build_app
 from kbsearch.serve.tokens import READ_TOKEN, Access, Tokens
 from kbsearch.serve.tools import build_mcp
 from kbsearch.store import Store
-from kbsearch.store.migrations import MIGRATIONS
+from kbsearch.store.migrations import ON_OPEN
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
 from kbsearch.tui.results_table import ResultsTable
@@ -149,13 +149,13 @@ def test_an_index_written_before_gets_its_categories_on_open(index: Path, capsys
     db = sqlite3.connect(index / "kb.sqlite")
     with db:  # as schema 8 left it: the category only inside each record's JSON
         db.execute("ALTER TABLE records DROP COLUMN category")
-        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+        db.execute(f"PRAGMA user_version = {ON_OPEN - 1}")
         kept = db.execute("SELECT id, data FROM records ORDER BY id").fetchall()
     db.close()
     assert found(capsys, index, "--category", "inference") == ["card/1", "card/2", "inc/1"]
     store = Store.open(index)
     try:
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == ON_OPEN
         assert store.db.execute("SELECT id, data FROM records ORDER BY id").fetchall() == kept
     finally:
         store.close()

@@ -115,3 +115,25 @@ def test_records_whose_source_file_is_gone_are_named_not_unhealthy(
     assert code == 0 and gone["ok"]
     assert gone["message"] == f"records come from a file no longer there: {tmp_path / 'in.jsonl'}"
     assert "--prune" in gone["fix"]
+
+
+def test_a_malformed_database_is_named_and_no_wal_files_are_left(
+    index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Probe 24: doctor (and stats) on a damaged kb.sqlite left an empty -wal and a -shm behind."""
+    data = bytearray((index / DB_NAME).read_bytes())
+    data[100:4000] = b"\xff" * 3900  # the first page's b-tree: "database disk image is malformed"
+    (index / DB_NAME).write_bytes(bytes(data))
+    code, findings = doctor(capsys, index)  # which compares every file before and after
+    assert code == 2 and "unreadable" in " ".join(problems(findings)), findings
+    assert run(capsys, "stats", "--index", str(index))[0] == 2
+    assert not [p.name for p in index.iterdir() if p.name.endswith(("-wal", "-shm"))]
+
+
+def test_stats_names_an_unreadable_manifest_as_doctor_does(index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Probe 24: an empty manifest.json was "no cache yet" in stats, "manifest is unreadable" in doctor."""
+    (index / MANIFEST_NAME).write_bytes(b"")
+    code, out, _ = run(capsys, "stats", "--index", str(index))
+    assert code == 0 and "manifest.json unreadable: 'kbsearch reindex' rewrites it" in out, out
+    (index / MANIFEST_NAME).unlink()
+    assert "no cache yet" in run(capsys, "stats", "--index", str(index))[1]

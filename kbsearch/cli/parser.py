@@ -14,7 +14,7 @@ from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check, cm
 from kbsearch.cli.errors import CommandParser, Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
-from kbsearch.cli.write_commands import cmd_ingest, cmd_reindex
+from kbsearch.cli.write_commands import cmd_backup, cmd_ingest, cmd_reindex
 from kbsearch.filters import empty_text_filter
 from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS, WORKERS
 
@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
         "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.",
     )
     doctor.set_defaults(handler=cmd_doctor)
+    backup = commands.add_parser("backup", parents=[common, _local()], help="copy the index, in use or not, to DEST")
+    backup.add_argument("dest", metavar="DEST", help="a new or empty folder")
+    backup.set_defaults(handler=cmd_backup)
     return parser
 
 

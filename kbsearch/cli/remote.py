@@ -108,6 +108,7 @@ LOCAL_ONLY = {
     "export": "run it on the server's host",
     "doctor": "run it on the server's host",
     "tui": "run it on the server's host",
+    "backup": "run it on the server's host",
 }
 
 

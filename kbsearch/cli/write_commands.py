@@ -1,4 +1,4 @@
-"""The commands that change the index: ingest and reindex."""
+"""The commands that change the index or take its writer lock: ingest, reindex, backup."""
 
 from __future__ import annotations
 
@@ -36,4 +36,15 @@ def cmd_reindex(args: argparse.Namespace) -> int:
         report = kb.reindex(progress=on_progress, on_wait=say_waiting, force=args.force)
     print_notes(kb)
     emit(args, report, render.reindex_text)
+    return EXIT_OK
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from kbsearch.kb.backup import backup
+
+    report = backup(args.index, args.dest, on_wait=say_waiting)
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(f"backed up {report.index} to {report.destination}: {', '.join(report.files)} ({report.records} records)")
     return EXIT_OK

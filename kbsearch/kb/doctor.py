@@ -62,6 +62,8 @@ def examine(root: Path, model: str | None = None) -> DoctorReport:
             raise  # no index at all: the usual "build one with kbsearch ingest"
         upgrade = "schema upgrade" in err.message
         fix = "run 'kbsearch stats' once with write access (it upgrades the schema)" if upgrade else REBUILD
+        if "newer kbsearch" in err.message and err.hint:  # not broken: upgrade, or restore the backup
+            fix = err.hint
         return _report(root, [Finding(check="database", ok=False, message=err.message, fix=fix)])
     try:
         findings = _database(store)

@@ -18,9 +18,9 @@ from kbsearch.filters import require_limit
 from kbsearch.kb.empty import Part, empty_together
 from kbsearch.records import Record
 from kbsearch.responses import ListedRecord, Listing, Stats, UnknownFilter
-from kbsearch.store import SearchFilter, Store
+from kbsearch.store import MANIFEST_NAME, SearchFilter, Store
 from kbsearch.store.filter_values import distinct_values
-from kbsearch.store.migrations import FORMAT_VERSION
+from kbsearch.store.migrations import schema
 
 SHOWN_CANDIDATES = 10
 _NOCASE = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -131,6 +131,8 @@ def stored_model(root: Path) -> str | None:
 def stats(store: Store, root: Path) -> Stats:
     with store.snapshot():
         manifest = store.read_manifest()
+        # One there but unreadable is said as doctor says it, not as a cache never built.
+        unreadable = "unreadable" if manifest is None and (store.root / MANIFEST_NAME).exists() else None
         segments, merge_in = lexical_merge.status(store.db)
         return Stats(
             index=str(root),
@@ -142,12 +144,12 @@ def stats(store: Store, root: Path) -> Stats:
             model=store.model,
             dim=store.dim,
             judge=store.judge,
-            format_version=FORMAT_VERSION,
+            format_version=schema(store.db),  # the migrations applied: what a kbsearch must know to read it
             generation=store.generation,
             last_ingest=store.last_ingest,
             passages=store.passage_count(),
             vectors=manifest.count if manifest else None,
-            index_type=manifest.index_type if manifest else None,
+            index_type=manifest.index_type if manifest else unreadable,
             vector_store=choice.label if (choice := store.cache.choice) else None,
             fulltext_segments=segments,
             fulltext_merge_in=merge_in,

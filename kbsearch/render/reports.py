@@ -16,7 +16,12 @@ if TYPE_CHECKING:
     from kbsearch.responses import Removal, Stats
 
 
-_INDEX_TYPES = {"flat": "exact search", "hnsw": "HNSW approximate search", "milvus": "Milvus HNSW search"}
+_INDEX_TYPES = {
+    "flat": "exact search",
+    "hnsw": "HNSW approximate search",
+    "milvus": "Milvus HNSW search",
+    "unreadable": "manifest.json unreadable: 'kbsearch reindex' rewrites it",
+}
 
 
 def stats_text(stats: Stats) -> str:

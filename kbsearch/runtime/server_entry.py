@@ -57,7 +57,17 @@ class ServerEntry(BaseModel):
 def write_entry(root: Path, url: str) -> None:
     """Say where the server for ``root`` listens: atomically, mode 0600."""
     entry = ServerEntry(url=url, pid=os.getpid(), started=dt.datetime.now(dt.UTC))
-    handle, temp = tempfile.mkstemp(prefix=".serve.", dir=root)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".serve.", dir=root)
+    except OSError as err:  # a read-only folder (its tokens already there): the server cannot say where it is
+        from kbsearch.errors import KbError
+
+        raise KbError(
+            f"cannot write the server entry {SERVER_FILE}: {err.strerror}; the server did not start",
+            path=str(root),
+            hint="the index folder must be writable by the user who runs 'kbsearch serve --http' "
+            "('kbsearch serve' over stdio reads a read-only index), or copy the index and serve the copy",
+        ) from err
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(entry.model_dump_json())

@@ -265,7 +265,9 @@ def _tokens_kept_if_started(root: Path) -> Iterator[tuple[Tokens, list[Path]]]:
         yield Tokens.in_folder(root)
     except BaseException:
         for path in new:
-            path.unlink(missing_ok=True)
+            # A folder that refused the token (read-only) refuses this too: its error is the one to say.
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
         raise
 
 

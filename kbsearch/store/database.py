@@ -100,10 +100,26 @@ def connect(root: Path, *, read_only: bool) -> sqlite3.Connection:
         db = sqlite3.connect(uri, uri=True, isolation_level=None)
     else:
         db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
-        db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA foreign_keys = ON")
-    db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+    try:
+        if not read_only:
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+    except BaseException:
+        db.close()  # a file that is no database: no connection left open on it
+        raise
     return db
+
+
+def _remove_new_side_files(root: Path, before: set[str]) -> None:
+    """After a database that would not open: take away the WAL side files this open made (an
+    empty WAL), so that a refused open, doctor's too, leaves the folder as it found it."""
+    wal = root / f"{DB_NAME}-wal"
+    if f"{DB_NAME}-wal" in before or not wal.exists() or wal.stat().st_size > 0:
+        return
+    for name in (f"{DB_NAME}-wal", f"{DB_NAME}-shm"):
+        if name not in before:
+            (root / name).unlink(missing_ok=True)
 
 
 DISK_WRITE_ERRORS = frozenset(
@@ -152,6 +168,7 @@ def open_database(root: Path, *, create: bool, upgrade: bool) -> tuple[sqlite3.C
     read_only = not writable(root)
     if read_only and create:
         raise read_only_error(root)
+    before = {p.name for p in root.iterdir()} if root.is_dir() else set()
     try:
         if not read_only:
             root.mkdir(parents=True, exist_ok=True)
@@ -164,6 +181,8 @@ def open_database(root: Path, *, create: bool, upgrade: bool) -> tuple[sqlite3.C
     except sqlite3.OperationalError as err:
         raise write_error(err, root) from err
     except sqlite3.DatabaseError as err:
+        if not read_only:
+            _remove_new_side_files(root, before)
         raise KbError(
             f"the index database is unreadable: {err}",
             path=str(db_path),

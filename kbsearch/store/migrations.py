@@ -246,22 +246,34 @@ MIGRATIONS: list[tuple[str, Migration]] = [
         _add_bare_repos,
     ),
     ("add each record's category as a column, from its stored JSON, to filter by it", _add_category_column),
+    (
+        "mark an index whose records may hold a doc section's first date and text (first_date, first_text); "
+        "applied by the write that stores the first such record, not on open",
+        "",
+    ),
 ]
+
+FIRST_DATES = 10
+"""The schema of an index holding a record with ``first_date``/``first_text``: a
+kbsearch before them validates a stored record strictly and would fail on one,
+so it must refuse the index in its own words (``schema 10, this one knows 9``).
+The step changes no table; a write marks it (``mark_first_dates``) in the
+transaction that stores the first such record. Opening, even for writing,
+leaves an index at 9: one this version only read, or wrote no such record to,
+stays readable by the version before (a rollback loses nothing)."""
+ON_OPEN = FIRST_DATES - 1
+"""The schema an open brings an older index to."""
 
 
 def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
     """Apply the migrations this database has not seen, in one transaction."""
     applied = _version(db)
-    if applied > len(MIGRATIONS):
-        raise KbError(
-            f"the index was written by a newer kbsearch (schema {applied}, this one knows {len(MIGRATIONS)})",
-            hint="upgrade kbsearch",
-        )
-    if applied == len(MIGRATIONS):
+    require_known(applied)
+    if applied >= ON_OPEN:
         return
     if read_only:
         raise KbError(
-            f"the index needs a schema upgrade (schema {applied}, this kbsearch writes {len(MIGRATIONS)}), "
+            f"the index needs a schema upgrade (schema {applied}, this kbsearch writes {ON_OPEN}), "
             "and this run does not write",
             hint="run any kbsearch command on it once with write access, such as 'kbsearch stats'",
         )
@@ -269,7 +281,7 @@ def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
     try:
         # Read again under the write lock: two processes opening a new index
         # at once both saw version 0, and only the first may create tables.
-        for number in range(_version(db), len(MIGRATIONS)):
+        for number in range(_version(db), ON_OPEN):
             step = MIGRATIONS[number][1]
             if isinstance(step, str):
                 for statement in _statements(step):
@@ -281,6 +293,34 @@ def migrate(db: sqlite3.Connection, *, read_only: bool = False) -> None:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def require_known(applied: int, *, while_open: bool = False) -> None:
+    """Refuse an index of a schema this kbsearch does not know; ``while_open``: one
+    a newer kbsearch brought there after this program opened it (a server, the TUI)."""
+    if applied <= len(MIGRATIONS):
+        return
+    if while_open:
+        raise KbError(
+            f"a newer kbsearch upgraded the index while this program had it open (schema {applied}, "
+            f"this one knows {len(MIGRATIONS)}); nothing was read or written",
+            hint="restart 'kbsearch serve' or the TUI with the newer kbsearch",
+        )
+    raise KbError(
+        f"the index was written by a newer kbsearch (schema {applied}, this one knows {len(MIGRATIONS)})",
+        hint="upgrade kbsearch, or restore the backup taken before the upgrade (see docs/reliability.md, Upgrading)",
+    )
+
+
+def mark_first_dates(db: sqlite3.Connection) -> None:
+    """In a write's transaction storing a record with ``first_date``: bring the index to ``FIRST_DATES``."""
+    if _version(db) < FIRST_DATES:
+        db.execute(f"PRAGMA user_version = {FIRST_DATES}")
+
+
+def schema(db: sqlite3.Connection) -> int:
+    """The index's schema (its migrations applied), read in the caller's transaction."""
+    return _version(db)
 
 
 def _version(db: sqlite3.Connection) -> int:

@@ -7,7 +7,8 @@ outside a transaction now compares the file it opened with the one at the path (
 ``database.replaced``): rebuilt, the old store is closed and the caller opens the new one (its
 model checked as at start); removed, the read is refused in one line. A store in the middle of a
 read or a write (in a transaction) is never swapped: the read finishes on the file it began on.
-Writes check again under the writer lock (``kbsearch.kb.writer_lock``).
+Writes check again under the writer lock (``kbsearch.kb.writer_lock``). A database a newer kbsearch
+upgraded under it (a schema this one does not know) is refused in one line: restart the server.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from kbsearch.errors import KbError
 from kbsearch.store.database import DB_NAME, replaced
+from kbsearch.store.migrations import require_known, schema
 
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store
@@ -36,7 +38,11 @@ def current(store: Store | None, root: Path) -> Store | None:
     None, ``store`` closed, when another database was put there (the caller opens that one).
     ``removed_error`` when there is none: the old store stays open, so that every later read
     says so too (not "no index", nor a fresh index made by an accept) until one is built there."""
-    if store is None or store.db.in_transaction or not replaced(root, store.identity):
+    if store is None or store.db.in_transaction:
+        return store
+    if not replaced(root, store.identity):
+        # A newer kbsearch may have upgraded the index under it: refused in one line, not misread.
+        require_known(schema(store.db), while_open=True)
         return store
     if not (root / DB_NAME).exists():
         raise removed_error(root)

@@ -24,6 +24,7 @@ import kbsearch.runtime.timings as timings
 import kbsearch.store.background as background
 import kbsearch.store.lexical as lexical
 import kbsearch.store.lexical_merge as lexical_merge
+import kbsearch.store.migrations as migrations
 import kbsearch.store.passages as passages
 import kbsearch.store.remote_vectors as remote_vectors
 from kbsearch.records import IdMention, Record, text_hash
@@ -146,6 +147,8 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
                 dropped.extend(_delete(db, part.deletes, counts))
                 db.executemany("UPDATE records SET id = ? WHERE id = ?", [(b, a) for a, b in part.renames.items()])
                 replaced, new, every = _upsert(db, part.upserts, part.files, counts)
+                if any(record.first_date is not None for record in part.upserts):
+                    migrations.mark_first_dates(db)  # an older kbsearch must refuse the index, not fail on it
                 counts.flush(db)  # one write per part: summed, the changes of 4,096 records are a few
                 dropped.extend(replaced)
                 fresh.extend(new)
