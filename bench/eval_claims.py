@@ -222,6 +222,15 @@ def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
     return {"p": round(p, 3), "r": round(r, 3), "f1": round(2 * p * r / max(1e-9, p + r), 3)}
 
 
+def known_in_new_items(checked: list[Checked]) -> dict[str, int]:
+    """Claims shown known in items called NEW, right (a repeat the item decision missed, the claim
+    known) and wrong (every other): the claim F1 counts only the first, as it reads the claims of
+    items seen before, so it cannot see a never-seen paper's claim shown known."""
+    said = [(item, c) for item in checked if item.verdict.value == "NEW" for c in item.claims if c.said_known]
+    right = sum(item.seen_before and c.known for item, c in said)
+    return {"right": right, "wrong": len(said) - right}
+
+
 def scores(checked: list[Checked]) -> dict[str, object]:
     """Every measure of the issue's table, for these checked items."""
     seen, confusion, claims_clear, claims_all = Counter(), Counter(), Counter(), Counter()
@@ -259,6 +268,7 @@ def scores(checked: list[Checked]) -> dict[str, object]:
         "clear_macro_f1": round(sum(per_class.values()) / 3, 3),
         "new_claims_clear": _prf(claims_clear["tp"], claims_clear["fp"], claims_clear["fn"]),
         "new_claims_all": _prf(claims_all["tp"], claims_all["fp"], claims_all["fn"]),
+        "known_in_new_items": known_in_new_items(checked),
         "confusion_clear": {f"{t}->{v}": confusion[(t, v)] for t in labels for v in labels},
     }
 
