@@ -125,10 +125,12 @@ def search(
             reads.read_ahead(_lexical_side(found))  # while the dense side walks
         vector, found.dense = dense.result()
     add_pinned(store, found, pins, terms, vector if mode is not SearchMode.lexical else None)
+    weighted = mode is SearchMode.hybrid and fusion.method == "weighted"
+    evidence = _evidence(store, terms, vector, flt, fusion, reads, exact, k) if weighted else None  # ranks first
     ranked = rank(store, found, terms, vector, mode, fusion, reads)
-    if mode is SearchMode.hybrid and fusion.method == "weighted" and fusion.item_share:
-        beyond = _leaders_beyond(store, found, terms, vector, flt, fusion, reads, exact)
-        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, beyond)
+    if weighted and fusion.item_share:
+        leaders = (ranked if evidence is None else evidence)[:ITEM_LEADERS]
+        ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, leaders)
     ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.alone(exact))[:k]  # ids alone: theirs or none
     hits = _hits(store, ranked, terms, exact.all(), vector)
     model = encoder.model_id if encoder is not None else (store.model or "")
@@ -201,11 +203,7 @@ def _weighted(
             cosine[rowid] = score
             dense[rowid] = (score, idx)
     parts = reads.parts(sorted(cosine.keys() | set(lexical_side)))
-    sample = [f"{main}\n{meta}" for main, meta in parts.values()]
-    weights = reads.store.term_weights(terms, sample)
-    # A function word (with, and) counts in the whole as before, but is never found: no score of its own.
-    unused = QueryTerms([w for w in terms.function if len(w) > 2], [w for w in terms.function if len(w) == 2])
-    weights |= {"\0" + w: weight for w, weight in reads.store.term_weights(unused, sample).items()}
+    weights = reads.term_weights(terms, list(parts))  # read at the search's first ranking (search.reads)
     query_language = _query_language(terms)
     neutral = {t: weights[t] for t in terms.neutral if t in weights} if len(terms.neutral) >= MIN_NEUTRAL_TERMS else {}
     grouped = groups(terms)
@@ -253,32 +251,36 @@ def _query_language(terms: QueryTerms) -> str | None:
     return language(query) if any(ch.isalpha() for ch in query) else None
 
 
-def _leaders_beyond(
+def _evidence(
     store: Store,
-    found: Candidates,
     terms: QueryTerms,
     vector: np.ndarray | None,
     flt: SearchFilter,
     fusion: Fusion,
     reads: CandidateReads,
     exact: QueryIds,
-) -> list[Ranked]:
-    """The best ``ITEM_LEADERS`` hits of the search without the filter's view
-    part (kinds, instance, topic, dates, section); none when it has none.
+    k: int,
+) -> list[Ranked] | None:
+    """The ranking of the search without the filter's view part (kinds,
+    instance, topic, category, dates, section) over the candidates that search
+    would take; None when the filter has none.
 
-    A filter chooses which records are shown, not how well each matches: an
-    item's record lifted by the item's best hit keeps that lift when the
-    filter hides the hit (the item still matches), so a filtered search ranks
-    its records as the unfiltered one does. What a filter takes out as no
-    evidence at all (``exclude_ids``, ``not_after``: ``check``'s own item and
-    what was written after it) lifts nothing."""
+    A filter chooses which records are shown, not how well each matches. This
+    ranking, first of the search, fixes the baselines a record is scored
+    against (the judge's, the short terms' weights: ``search.reads``), so each
+    record scores as in the unfiltered search; and its best ``ITEM_LEADERS``
+    hits are the filtered search's item leaders, so an item's record lifted by
+    the item's best hit keeps that lift when the filter hides the hit, and a
+    record the filter lets rise into the first three lifts none. What a filter
+    takes out as no evidence at all (``exclude_ids``, ``not_after``:
+    ``check``'s own item and what was written after it) lifts nothing."""
     evidence = SearchFilter(not_after=flt.not_after, exclude_ids=flt.exclude_ids)
     if vector is None or flt == evidence:
-        return []
-    wider = gather_lexical(store, terms, evidence, SearchMode.hybrid, ITEM_LEADERS, fusion)
-    wider.dense = store.search_records(vector, depth_of(ITEM_LEADERS, SearchMode.hybrid, fusion), evidence)
-    add_pinned(store, wider, find_pins(store, exact, evidence, ITEM_LEADERS), terms, vector)
-    return rank(store, wider, terms, vector, SearchMode.hybrid, fusion, reads)[:ITEM_LEADERS]
+        return None
+    wider = gather_lexical(store, terms, evidence, SearchMode.hybrid, k, fusion)
+    wider.dense = store.search_records(vector, depth_of(k, SearchMode.hybrid, fusion), evidence)
+    add_pinned(store, wider, find_pins(store, exact, evidence, k), terms, vector)
+    return rank(store, wider, terms, vector, SearchMode.hybrid, fusion, reads)
 
 
 def _same_item_lift(
@@ -290,14 +292,12 @@ def _same_item_lift(
     flt: SearchFilter,
     fusion: Fusion,
     reads: CandidateReads,
-    beyond: list[Ranked],
+    best: list[Ranked],
 ) -> list[Ranked]:
-    """Records of the same item as one of the best ``ITEM_LEADERS`` hits (a
-    worse one of those hits included), or as one of ``beyond``, score at least
-    ``fusion.item_share`` of that hit's score (see ``kbsearch.search.items``);
-    those the search missed join the candidates first."""
-    shown = {r.rowid for r in ranked[:ITEM_LEADERS]}
-    best = sorted([*ranked[:ITEM_LEADERS], *(r for r in beyond if r.rowid not in shown)], key=lambda r: -r.score)
+    """Records of the same item as one of the ``best`` hits (the unfiltered
+    search's best ``ITEM_LEADERS``; a worse one of those hits included) score
+    at least ``fusion.item_share`` of that hit's score (see
+    ``kbsearch.search.items``); those the search missed join the candidates first."""
     leaders = [r.rowid for r in best]
     sibling_of = same_item(store, leaders, flt)
     if not sibling_of:

@@ -44,26 +44,45 @@ class JudgeQuery:
 
 
 def with_judge(scores: dict[int, float], reads: CandidateReads, fusion: Fusion) -> dict[int, float]:
-    """``scores`` plus the judge's lift (``judge_lift``), when the search has a judge query."""
+    """``scores`` plus the judge's lift (``judge_lift``), when the search has a judge query. Each
+    language's baseline is read at the search's first ranking and kept (``search.reads``): that of a
+    filtered search is the search's without the filter, so a filter moves no baseline."""
     if reads.judge is None or fusion.judge_weight <= 0:
         return scores
-    lift = judge_lift(
-        reads.judge_cosines(list(scores)), reads.language_or_none, fusion.judge_weight, fusion.judge_baseline
-    )
+    cosine = reads.judge_cosines(list(scores))
+    if reads.judge_levels is None:
+        reads.judge_levels = judge_levels(cosine, reads.language_or_none, fusion.judge_baseline)
+    lift = judge_lift(cosine, reads.language_or_none, fusion.judge_weight, fusion.judge_baseline, reads.judge_levels)
     return {rowid: score + lift.get(rowid, 0.0) for rowid, score in scores.items()}
 
 
 def judge_lift(
-    cosine: dict[int, float], language: Callable[[int], str | None], weight: float, baseline: int
+    cosine: dict[int, float],
+    language: Callable[[int], str | None],
+    weight: float,
+    baseline: int,
+    levels: dict[str | None, float] | None = None,
 ) -> dict[int, float]:
     """Row id → ``weight`` × the candidate's judge cosine less its language's baseline (module
-    docstring); candidates with no stored judge vector (absent from ``cosine``) get none."""
+    docstring): ``levels``' where it has the language, else that of these candidates; candidates
+    with no stored judge vector (absent from ``cosine``) get none."""
+    own = judge_levels(cosine, language, baseline)
     lift: dict[int, float] = {}
-    for peers in _by_language(cosine, language).values():
-        top = sorted((cosine[r] for r in peers), reverse=True)[:baseline]
-        level = sum(top) / len(top)
+    for lang, peers in _by_language(cosine, language).items():
+        level = (levels or {}).get(lang, own[lang])
         lift.update((rowid, weight * (cosine[rowid] - level)) for rowid in peers)
     return lift
+
+
+def judge_levels(
+    cosine: dict[int, float], language: Callable[[int], str | None], baseline: int
+) -> dict[str | None, float]:
+    """Language → the mean of the top ``baseline`` cosines of the candidates written in it."""
+    levels: dict[str | None, float] = {}
+    for lang, peers in _by_language(cosine, language).items():
+        top = sorted((cosine[r] for r in peers), reverse=True)[:baseline]
+        levels[lang] = sum(top) / len(top)
+    return levels
 
 
 def _by_language(cosine: dict[int, float], language: Callable[[int], str | None]) -> dict[str | None, list[int]]:

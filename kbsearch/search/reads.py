@@ -8,6 +8,13 @@ caller's thread reads theirs meanwhile (``read_ahead``) instead of waiting
 idle; the dense side's own candidates, and those a re-ranking adds, are read
 when first asked for. The scores are those ``Store.score_records`` gives, to
 the last bit (``StoredVectors``).
+
+What scores a record against the other candidates (the short terms' weights,
+estimated from the candidates' texts, and the judge's baseline of each
+language, ``search.judge_side``) is read once, by the search's first ranking,
+and kept: a filtered search ranks the candidates of the search without the
+filter's view part first (``hybrid._evidence``), so a filter, and the records
+a later ranking adds (an item's siblings), change no record's score.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import numpy as np
 
 from kbsearch.records import EMBED_CHARS
 from kbsearch.store import Store
+from kbsearch.store.lexical import QueryTerms
 from kbsearch.store.vector_search import StoredVectors
 from kbsearch.text.textsim import language
 
@@ -36,6 +44,8 @@ class CandidateReads:
         self._parts: dict[int, tuple[str, str] | None] = {}  # None: not in the lexical index
         self._languages: dict[int, str] = {}
         self._judged: dict[int, float | None] = {}  # None: no judge vector stored (or of another size)
+        self._weights: dict[str, float] | None = None
+        self.judge_levels: dict[str | None, float] | None = None  # language → the judge's baseline (judge_side)
 
     def read_ahead(self, rowids: list[int]) -> None:
         """Read ``rowids``' vectors, texts and languages now, while nothing else can be done."""
@@ -54,6 +64,18 @@ class CandidateReads:
             found = self.store.lexical_parts(missing)
             self._parts.update((r, found.get(r)) for r in missing)
         return {r: parts for r in rowids if (parts := self._parts[r]) is not None}
+
+    def term_weights(self, terms: QueryTerms, rowids: list[int]) -> dict[str, float]:
+        """``Store.term_weights`` of the query's terms, a short term's estimated from the texts of
+        ``rowids`` (the candidates) at the search's first call and kept (module docstring). A function
+        word (with, and) counts in the whole as before, but is never found: keyed "\0" + the word."""
+        if self._weights is None:
+            sample = [f"{main}\n{meta}" for main, meta in self.parts(rowids).values()]
+            weights = self.store.term_weights(terms, sample)
+            unused = QueryTerms([w for w in terms.function if len(w) > 2], [w for w in terms.function if len(w) == 2])
+            weights |= {"\0" + w: weight for w, weight in self.store.term_weights(unused, sample).items()}
+            self._weights = weights
+        return self._weights
 
     def language(self, rowid: int) -> str:
         """The language of the record's head, the part that is embedded (a record the lexical index holds)."""
