@@ -122,3 +122,22 @@ SLOW_SECONDS = 0.03
 def slow(spec: object) -> FakeEncoder:
     """models.txt factory: the fake model, slowly (``fake python:fake_encoder:slow dim=64``)."""
     return SlowEncoder(getattr(spec, "name", "fake"), getattr(spec, "dim", None) or FAKE_DIM)
+
+
+class ScriptedJudge:
+    """A judge whose cosine with the query is set per text: the query (any text not set) is the
+    first axis, each text its cosine along it and the rest on an axis of its own."""
+
+    def __init__(self, cosine: dict[str, float]) -> None:
+        self.model_id, self.dim = "judge", len(cosine) + 1
+        self.cosine = cosine
+        self.axis = {text: n for n, text in enumerate(cosine, start=1)}
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            if text not in self.axis:  # the query
+                out[row, 0] = 1.0
+                continue
+            out[row, 0], out[row, self.axis[text]] = self.cosine[text], np.sqrt(1 - self.cosine[text] ** 2)
+        return out

@@ -13,13 +13,12 @@ import datetime as dt
 from pathlib import Path
 
 from conftest import fake_config
+from test_doc_section_verdicts import always_said
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.check import Checker
-from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
 from kbsearch.dedupe.results import ItemResult, Verdict
-from kbsearch.dedupe.scorer import Scorer
 from kbsearch.ingest import IngestReport, ingest_parsed, ingest_records, read_inputs
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -65,17 +64,6 @@ def folded(tmp_path: Path) -> Path:
     ingest(index, doc, DAY1)
     ingest(index, doc, DAY3)
     return index
-
-
-def always_said() -> DedupeConfig:
-    """The fake config with a claim_said form that calls any passage weighed a saying of
-    the claim (as ``test_doc_section_verdicts``): a claim the doc states is known from it."""
-    names = list(SAID_FEATURES)
-    form = Scorer(
-        features=names, weights=[0.0] * len(names), means=[0.0] * len(names), scales=[1.0] * len(names),
-        bias=10.0, threshold=0.5, fitted_on="hand-set for a test", score="none",
-    )  # fmt: skip
-    return fake_config().model_copy(update={"claim_said": form})
 
 
 def increment(writer: str, day: dt.date, claim: str, arxiv: str, number: int = 1) -> Record:

@@ -5,7 +5,6 @@ not decide. A scripted judge sets each cosine; the main model is the fake."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +12,7 @@ import pytest
 from support.cli import run_json
 from support.files import write, write_jsonl
 
-from fake_encoder import FakeEncoder
+from fake_encoder import FakeEncoder, ScriptedJudge
 from kbsearch.ingest import Judge, ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
@@ -33,26 +32,6 @@ ENGLISH = [
 JUDGE_COSINE = {"zh-answer": 0.80, "zh-2": 0.55, "zh-3": 0.50, "en-1": 0.86, "en-2": 0.85, "en-3": 0.84}
 
 
-class ScriptedJudge:
-    """A judge whose cosine with the query is set per record: the query is the first axis,
-    each record its cosine along it and the rest on an axis of its own."""
-
-    def __init__(self, texts: dict[str, str]) -> None:
-        self.model_id, self.dim = "judge", len(texts) + 1
-        self.axis = {text: n for n, text in enumerate(texts, start=1)}
-        self.cosine = {text: JUDGE_COSINE[rid] for text, rid in texts.items()}
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if text not in self.axis:  # the query
-                out[row, 0] = 1.0
-                continue
-            cosine = self.cosine[text]
-            out[row, 0], out[row, self.axis[text]] = cosine, np.sqrt(1 - cosine**2)
-        return out
-
-
 def _records() -> list[Record]:
     rows = [ANSWER, *OTHER_ZH, *ENGLISH]
     return [Record(id=rid, kind=Kind.paper_card, text=text, position=n) for n, (rid, text) in enumerate(rows)]
@@ -60,7 +39,7 @@ def _records() -> list[Record]:
 
 def _store(tmp_path: Path, judged: bool) -> tuple[Store, FakeEncoder, ScriptedJudge]:
     records = _records()
-    encoder, judge = FakeEncoder(), ScriptedJudge({r.embed_text(): r.id for r in records})
+    encoder, judge = FakeEncoder(), ScriptedJudge({r.embed_text(): JUDGE_COSINE[r.id] for r in records})
     store = Store.open(tmp_path / "index", create=True)
     kept = Judge(judge.model_id, lambda: judge) if judged else None
     ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder, judge=kept)

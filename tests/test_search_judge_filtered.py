@@ -7,13 +7,11 @@ keeps only the weaker records no longer lowers the baseline they are read agains
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from fake_encoder import FakeEncoder
+from fake_encoder import FakeEncoder, ScriptedJudge
 from kbsearch.ingest import Judge, ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.search import search
@@ -39,24 +37,6 @@ ROWS = [
         ]
     )
 ]
-
-
-class ScriptedJudge:
-    """The query on the first axis; each record its set cosine along it, the rest on an axis of its own."""
-
-    def __init__(self, cosine: dict[str, float]) -> None:
-        self.model_id, self.dim = "judge", len(cosine) + 1
-        self.cosine = cosine
-        self.axis = {text: n for n, text in enumerate(cosine, start=1)}
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if text not in self.axis:  # the query
-                out[row, 0] = 1.0
-                continue
-            out[row, 0], out[row, self.axis[text]] = self.cosine[text], np.sqrt(1 - self.cosine[text] ** 2)
-        return out
 
 
 @pytest.fixture

@@ -84,15 +84,24 @@ def test_the_cli_from_two_folders_stores_one_source(
     assert sources(index) == {(str(project / NAME), str(project / NAME))}
 
 
-def test_a_server_started_elsewhere_places_a_relative_path_beside_the_index(
-    project: Path, service: Service, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def accepted_then_server_elsewhere(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, int]:
+    """The briefing accepted from the team's folder, then the working directory moved to where an
+    agent's host started the server: the index and its generation after the accept."""
     index = project / "idx"
     monkeypatch.chdir(project)
     accept_here(capsys, NAME, index)
     after = generation(index)
     (tmp_path / "home").mkdir()
-    monkeypatch.chdir(tmp_path / "home")  # where the agent's host started the server
+    monkeypatch.chdir(tmp_path / "home")
+    return index, after
+
+
+def test_a_server_started_elsewhere_places_a_relative_path_beside_the_index(
+    project: Path, service: Service, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index, after = accepted_then_server_elsewhere(project, tmp_path, capsys, monkeypatch)
     answer = post_check(service, index, NAME)  # relative to the team's folder, where the agent works
     assert len(answer["unchanged"]) == 2 and generation(index) == after, answer
     assert {i["outcome"] for i in answer["items"]} == {"unchanged"}  # type: ignore[union-attr]
@@ -102,12 +111,7 @@ def test_a_server_started_elsewhere_places_a_relative_path_beside_the_index(
 def test_a_relative_path_on_no_disk_here_is_the_stored_file_it_ends(
     project: Path, service: Service, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    index = project / "idx"
-    monkeypatch.chdir(project)
-    accept_here(capsys, NAME, index)
-    after = generation(index)
-    (tmp_path / "home").mkdir()
-    monkeypatch.chdir(tmp_path / "home")
+    index, after = accepted_then_server_elsewhere(project, tmp_path, capsys, monkeypatch)
     # The agent works in inbox/: neither here nor beside the index, but the index holds the file.
     answer = post_check(service, index, "stephen/2026-09-21-inference-e1prep.md")
     assert len(answer["unchanged"]) == 2 and generation(index) == after, answer
