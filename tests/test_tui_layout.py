@@ -1,0 +1,52 @@
+"""The panes fit the terminal at every width from 80 columns up (probe 25: at 80 columns the
+detail pane and the check screen's item pane ran 12 columns off the right edge, 7 at 92, 4 at
+100), and the filter menus say which is which. Driven with Pilot over the fake encoder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widget import Widget
+from textual.widgets import Footer
+from tui_support import BRIEFING, build_index, check_on_screen, drive, search_for
+
+from kbsearch.tui import make_app
+from kbsearch.tui.app import KbApp
+from kbsearch.tui.item_detail import ItemDetail
+from kbsearch.tui.record_detail import RecordDetail
+
+WIDTHS = (80, 92, 100, 120)
+
+
+@pytest.fixture
+def index(fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    build_index(tmp_path / "idx")
+    shutil.copy(BRIEFING, tmp_path / BRIEFING.name)
+    return "idx"
+
+
+def past_the_edge(app: KbApp) -> list[str]:
+    """The widgets on screen whose region passes the screen's right edge (the footer's keys
+    are left out: the footer shows as many as fit, F1 lists them all)."""
+    width = app.screen.size.width
+    footer = app.screen.query_one(Footer)
+    shown = [w for w in app.screen.query(Widget) if w.display and w.region.width and footer not in w.ancestors]
+    return [f"{w!r} {w.region}" for w in shown if w.region.right > width]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@drive
+async def test_the_panes_fit_the_screen(index: str, width: int) -> None:
+    app = make_app(index, show_timing=False)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await search_for(pilot, "RingKV")
+        await pilot.pause(0.1)
+        assert not past_the_edge(app), past_the_edge(app)
+        assert app.screen.query_one(RecordDetail).region.width >= 46  # a briefing's id on one line
+        await check_on_screen(pilot, BRIEFING.name)
+        await pilot.pause(0.1)
+        assert not past_the_edge(app), past_the_edge(app)
+        assert app.screen.query_one(ItemDetail).region.width >= 46
