@@ -1,6 +1,7 @@
-"""The panes fit the terminal at every width from 80 columns up (probe 25: at 80 columns the
-detail pane and the check screen's item pane ran 12 columns off the right edge, 7 at 92, 4 at
-100), and the filter menus say which is which. Driven with Pilot over the fake encoder."""
+"""What probe 25 found driving the TUI: the panes fit the terminal at every width from 80
+columns up (the detail pane and the check screen's item pane ran 12 columns off the right edge
+at 80, 7 at 92, 4 at 100), why ctrl+a refused stays on screen, the filter menus say which is
+which, and an empty index says how to fill it. Driven with Pilot over the fake encoder."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from textual.widget import Widget
-from textual.widgets import Footer
-from tui_support import BRIEFING, build_index, check_on_screen, drive, search_for
+from textual.widgets import Footer, Static
+from tui_support import BRIEFING, SIZE, build_index, check_on_screen, drive, search_for
 
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
 from kbsearch.tui.item_detail import ItemDetail
+from kbsearch.tui.verdict_table import VerdictTable
 from kbsearch.tui.record_detail import RecordDetail
 
 WIDTHS = (80, 92, 100, 120)
@@ -50,3 +52,16 @@ async def test_the_panes_fit_the_screen(index: str, width: int) -> None:
         await pilot.pause(0.1)
         assert not past_the_edge(app), past_the_edge(app)
         assert app.screen.query_one(ItemDetail).region.width >= 46
+
+
+@drive
+async def test_why_accept_was_refused_stays_in_the_summary_line(index: str) -> None:
+    """It was only a notification, gone after a few seconds; the summary kept the bare counts."""
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await check_on_screen(pilot, BRIEFING.name)
+        screen.query_one(VerdictTable).focus()
+        await pilot.press("ctrl+a")
+        await pilot.pause()
+        summary = str(screen.query_one("#check-summary", Static).render())
+        assert "Nothing accepted: 1 item is a DUPLICATE" in summary, summary
