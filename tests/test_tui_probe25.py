@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 from textual.widget import Widget
-from textual.widgets import Footer, Static
-from tui_support import BRIEFING, SIZE, build_index, check_on_screen, drive, search_for
+from textual.widgets import Footer, Input, Select, Static
+from textual.widgets._select import SelectCurrent
+from tui_support import BRIEFING, SIZE, build_index, check_on_screen, drive, search_for, search_screen, wait_for
 
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
 from kbsearch.tui.item_detail import ItemDetail
-from kbsearch.tui.verdict_table import VerdictTable
 from kbsearch.tui.record_detail import RecordDetail
+from kbsearch.tui.results_table import ResultsTable
+from kbsearch.tui.verdict_table import VerdictTable
 
 WIDTHS = (80, 92, 100, 120)
 
@@ -65,3 +67,35 @@ async def test_why_accept_was_refused_stays_in_the_summary_line(index: str) -> N
         await pilot.pause()
         summary = str(screen.query_one("#check-summary", Static).render())
         assert "Nothing accepted: 1 item is a DUPLICATE" in summary, summary
+
+
+NAMES = {80: ["kind", "instance", "topic", "category"], 60: ["kind", "insta", "topi", "categ"]}
+
+
+@pytest.mark.parametrize(("width", "shown"), NAMES.items())
+@drive
+async def test_the_filter_menus_say_which_is_which(index: str, width: int, shown: list[str]) -> None:
+    """They read any▼any▼any▼any▼ at 80 columns, a▼a▼a▼a▼ at 60."""
+    app = make_app(index)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await wait_for(pilot, lambda: app.stats is not None, "the stats")
+        await pilot.pause(0.1)
+        screen = search_screen(app)
+        # each menu's label as the screen shows it, cut to its width
+        labels = [s.query_one(SelectCurrent).query_one("#label").render_line(0).text for s in screen.query(Select)]
+        assert [label.strip() for label in labels] == shown, labels
+        dates = [screen.query_one(f"#{name}", Input) for name in ("since", "until")]
+        assert all(date.region.width >= 11 and date.region.right <= width for date in dates)  # a whole date
+
+
+@drive
+async def test_the_section_filter_keeps_the_records_of_that_section(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "KV cache")
+        screen = search_screen(app)
+        everything = [hit.id for hit in screen.query_one(ResultsTable).items]
+        screen.query_one("#section", Input).value = "§1.3"
+        await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] != everything, "the filter")
+        sections = [hit.section for hit in screen.query_one(ResultsTable).items]
+        assert sections and all(section is not None and "§1.3" in section for section in sections)

@@ -269,6 +269,11 @@ class SearchScreen(Screen[None]):
                     lambda n=name, v=value: self.set_filter(n, v),
                 )
         yield SystemCommand(
+            "Filter section: contains …",
+            "Type part of a section's name, such as §1.3 (any case, as --section)",
+            lambda: self.query_one("#section", Input).focus(),
+        )
+        yield SystemCommand(
             "Filter dates: since / until",
             "Type a date range (YYYY-MM-DD)",
             lambda: self.query_one("#since", Input).focus(),
