@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Select, Static
+from textual.widgets import DataTable, Footer, Input, Select, Static
 from textual.widgets._select import SelectCurrent
 from tui_support import BRIEFING, SIZE, build_index, check_on_screen, drive, search_for, search_screen, wait_for
 
+from kbsearch.cli import main
 from kbsearch.tui import make_app
 from kbsearch.tui.app import KbApp
 from kbsearch.tui.item_detail import ItemDetail
@@ -99,3 +100,43 @@ async def test_the_section_filter_keeps_the_records_of_that_section(index: str) 
         await wait_for(pilot, lambda: [h.id for h in screen.query_one(ResultsTable).items] != everything, "the filter")
         sections = [hit.section for hit in screen.query_one(ResultsTable).items]
         assert sections and all(section is not None and "§1.3" in section for section in sections)
+
+
+@drive
+async def test_help_shows_the_command_palette_without_scrolling(index: str) -> None:
+    app = make_app(index)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        table = app.screen.query_one("#help-keys", DataTable)
+        keys = [str(table.get_row_at(row)[1]) for row in range(table.row_count)]
+        assert "ctrl+p" in keys
+        above = sum(table.rows[table.ordered_rows[row].key].height for row in range(keys.index("ctrl+p") + 1))
+        assert above + 1 <= table.size.height  # below the header, on the first screen
+
+
+@drive
+async def test_an_empty_index_says_how_to_fill_it_and_no_index_is_said_once(
+    fake_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    rows = tmp_path / "one.jsonl"
+    rows.write_text('{"id": "a/1#1", "title": "one", "text": "one record"}\n', encoding="utf-8")
+    assert main(["ingest", str(rows), "--index", "empty"]) == 0
+    assert main(["remove", "a/1#1", "--index", "empty"]) == 0  # an index that holds no record
+    app = make_app("empty")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.stats is not None or app.problem is not None, "the stats")
+        assert app.problem is None, app.problem
+        await search_for(pilot, "KV cache")
+        detail = search_screen(app).query_one(RecordDetail)
+        text = str(detail.query_one("#record-head", Static).render())
+        assert "holds no records" in text and "kbsearch ingest" in text and "filters" not in text, text
+    app = make_app("missing")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.problem is not None, "the open to fail")
+        screen = search_screen(app)
+        screen.query_one("#query", Input).value = "KV cache"
+        await pilot.pause(0.5)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        assert [n.message for n in app._notifications if "no index" in n.message] == [app.problem]

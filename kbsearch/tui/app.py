@@ -162,6 +162,8 @@ class KbApp(App[None]):
         text = message.error_text()
         if message.what == OPEN:
             self.problem = text
+        elif text == self.problem:
+            return  # a search of the index that could not be opened: said once, and on screen
         # markup=False: the message may quote record text or a path
         self.notify(text, title=f"Could not {message.what}", severity="error", timeout=10, markup=False)
 
