@@ -20,6 +20,7 @@ from kbsearch.responses import SearchMode
 from kbsearch.search.judge_side import JudgeQuery
 
 if TYPE_CHECKING:
+    from kbsearch.embed import Encoder
     from kbsearch.kb.facade import KnowledgeBase
 
 _JUDGE_QUERY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kbsearch-judge-query")
@@ -31,11 +32,16 @@ def weighs_judge(kb: KnowledgeBase) -> bool:
     return kept is not None and kb.judge_spec is not None and kb.judge_spec.name == kept
 
 
-def load_judge_for_search(kb: KnowledgeBase) -> None:
-    """Load the judge now if a hybrid search will weigh it (the TUI's warm-up, before its
-    searches turn hybrid), so that no keystroke's search waits for it."""
-    if weighs_judge(kb):
-        _ = kb.judge
+def judge_to_warm(kb: KnowledgeBase) -> Encoder | None:
+    """The judge a hybrid search will weigh, for the TUI to load and warm on a thread of its
+    own beside the main model (a shared judge is handed out unloaded); None when it weighs none."""
+    return kb.judge if weighs_judge(kb) else None
+
+
+def judge_ready(kb: KnowledgeBase) -> bool:
+    """A hybrid search will not wait for the judge: it weighs none, or the judge is loaded
+    (a shared one says so). Until then the TUI searches by the words alone."""
+    return not weighs_judge(kb) or bool(getattr(kb.judge, "ready", True))
 
 
 def judge_query(kb: KnowledgeBase, query: str, mode: SearchMode) -> JudgeQuery | None:

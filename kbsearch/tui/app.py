@@ -20,7 +20,7 @@ from textual.reactive import var
 from textual.screen import Screen
 
 from kbsearch.kb import Encoder, KnowledgeBase, Stats, read_ahead
-from kbsearch.kb.search_judge import load_judge_for_search
+from kbsearch.kb.search_judge import judge_to_warm
 from kbsearch.tui.audit_screen import AuditScreen
 from kbsearch.tui.check_screen import CheckScreen
 from kbsearch.tui.commands import binding_commands, own_bindings
@@ -41,18 +41,18 @@ class StatsLoaded(Message):
 
 
 class Warmed(Message):
-    """The encoder and the vector cache are loaded: a search by meaning will not pay for them."""
+    """One model (the main one, or the judge a hybrid search weighs) is loaded and warm."""
 
 
-def _open_cache(kb: KnowledgeBase) -> Encoder:
+def _open_cache(kb: KnowledgeBase) -> tuple[Encoder, Encoder | None]:
     read_ahead(kb.root)  # a session's searches then read memory, not the disk
     kb.store.vector_index  # noqa: B018 - the property loads the FAISS cache
-    load_judge_for_search(kb)  # before the model: searches turn hybrid once that is loaded
-    return kb.encoder  # a shared encoder: handing it out does not load the model
+    # Shared encoders: handing them out loads neither model.
+    return kb.encoder, judge_to_warm(kb)
 
 
 def _warm(encoder: Encoder) -> None:
-    # Loading the model and its first encode call take seconds. They run on a
+    # Loading a model and its first encode call take seconds. They run on a
     # thread of their own, not on the gateway's: a keystroke meanwhile is
     # answered by the words alone (see SearchScreen), never queued behind them.
     encoder.encode(["warm up 预热"])
@@ -77,11 +77,14 @@ class KbApp(App[None]):
     problem: var[str | None] = var(None)
     """Why the index could not be opened, if it could not."""
     warmed: var[bool] = var(False)
-    """True once the model and the vector cache are loaded: searches are by meaning and words."""
+    """True once the models (the main one, and the judge a hybrid search weighs) and the vector
+    cache are loaded: searches are by meaning and words."""
 
     def __init__(self, gateway: KbGateway, batch: KbGateway, *, show_timing: bool = True) -> None:
         """``gateway`` serves searches and stats; ``batch`` serves checks and audits."""
         super().__init__()
+        self._cold = 0
+        """How many of the models being loaded are not warm yet."""
         self.gateway = gateway
         self.batch = batch
         self.index_label = gateway.label
@@ -123,29 +126,44 @@ class KbApp(App[None]):
         run_job(self, self.gateway, "load the model", _open_cache, self.ModelHandle)
 
     class ModelHandle(Message):
-        def __init__(self, encoder: Encoder) -> None:
+        def __init__(self, models: tuple[Encoder, Encoder | None]) -> None:
             super().__init__()
-            self.encoder = encoder
+            self.encoder, self.judge = models
 
     def on_kb_app_model_handle(self, message: ModelHandle) -> None:
-        self.load_model_worker(message.encoder)
+        # Both load at once, each on a thread of its own (mostly outside the GIL): the first
+        # search by meaning waits for neither, and until both are warm searches go by the words.
+        cold = {"model": message.encoder, "judge": message.judge}
+        self._cold = sum(model is not None for model in cold.values())
+        for what, model in cold.items():
+            if model is not None:
+                self.run_worker(
+                    lambda m=model, w=what: self._load(m, w),
+                    thread=True,
+                    exclusive=True,
+                    group=f"load-{what}",
+                    exit_on_error=False,
+                )
 
-    @work(thread=True, exclusive=True, group="load-model", exit_on_error=False)
-    def load_model_worker(self, encoder: Encoder) -> None:
+    def _load(self, encoder: Encoder, what: str) -> None:
         try:
             _warm(encoder)
         except Exception as err:  # shown like any failed job; searches go on by the words
-            self.post_message(JobFailed(err, "load the model"))
+            self.post_message(JobFailed(err, f"load the {what}"))
             return
         self.post_message(Warmed())
 
     def on_warmed(self) -> None:
-        self.warmed = True
+        self._cold -= 1
+        if self._cold <= 0:
+            self.warmed = True
 
     def on_job_failed(self, message: JobFailed) -> None:
         text = message.error_text()
         if message.what == OPEN:
             self.problem = text
+        elif text == self.problem:
+            return  # a search of the index that could not be opened: said once, and on screen
         # markup=False: the message may quote record text or a path
         self.notify(text, title=f"Could not {message.what}", severity="error", timeout=10, markup=False)
 

@@ -242,6 +242,8 @@ class CheckScreen(Screen[None]):
             return
         refused = self.result.accept_refusal()  # all or nothing, as 'kbsearch check --accept'
         if refused is not None:
+            # in the summary line too: the notification fades, the reason should not
+            self.query_one("#check-summary", Static).update(summary(self.result, refused))
             self.notify(refused[0].upper() + refused[1:] + ".", severity="warning", markup=False)
             return
         self.app.push_screen(ConfirmScreen(accept_question(self.request, self.result), yes="Accept"), self._confirmed)
@@ -255,7 +257,8 @@ def counts(result: CheckResult) -> dict[Verdict, int]:
     return {v: sum(1 for item in result.items if item.verdict is v) for v in Verdict}
 
 
-def summary(result: CheckResult) -> Text:
+def summary(result: CheckResult, refused: str | None = None) -> Text:
+    """The check's counts, notes and edits; ``refused``: why ctrl+a accepted nothing."""
     line = Text(f"{counted(len(result.items), 'item')}: ")
     for number, (value, count) in enumerate(counts(result).items()):
         line.append(", " if number else "")
@@ -269,8 +272,8 @@ def summary(result: CheckResult) -> Text:
         if done := accepted_parts(result):
             line.append(f" ({', '.join(done)})", style="dim")
     parts = [line, *(flag_line(flag) for flag in result.flags)]
-    if result.accept_refused:
-        parts.append(join(Text("  not accepted: ", style="bold red"), plain(result.accept_refused)))
+    if refused := refused or result.accept_refused:  # "nothing accepted: …", the CLI's words
+        parts.append(join(Text("  "), plain(refused[0].upper() + refused[1:], style="bold red")))
     parts += [join(Text("  warning: ", style="yellow"), plain(warning)) for warning in result.warnings]
     parts += [join(Text("  note: ", style="bold"), plain(note)) for note in result.notes]
     return join(*parts, sep="\n")

@@ -1,11 +1,11 @@
-"""Kind, instance, topic, category and date-range filters above the results."""
+"""Kind, instance, topic, category, section and date-range filters above the results."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -16,7 +16,11 @@ from kbsearch.kb import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.tui.literal import plain
 
-FIELDS = ("kind", "instance", "topic", "category", "since", "until")
+FIELDS = ("kind", "instance", "topic", "category", "section", "since", "until")
+TEXTS = ("section", "since", "until")
+"""The filters typed rather than chosen from a menu."""
+NARROW = 75
+"""Below this width the filters' minimum widths (app.tcss) do not fit: the bar turns -narrow."""
 
 
 def parse_day(text: str) -> dt.date | None:
@@ -59,10 +63,13 @@ class FilterBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         kinds = [(Text(kind.value), kind.value) for kind in Kind]
-        yield Select(kinds, prompt="any kind", id="kind", compact=True)
-        yield Select([], prompt="any instance", id="instance", compact=True)
-        yield Select([], prompt="any topic", id="topic", compact=True)
-        yield Select([], prompt="any category", id="category", compact=True)
+        # The prompt names the menu (no "any …": cut at 80 columns, four read "any▼" alike).
+        yield Select(kinds, prompt="kind", id="kind", compact=True)
+        yield Select([], prompt="instance", id="instance", compact=True)
+        yield Select([], prompt="topic", id="topic", compact=True)
+        yield Select([], prompt="category", id="category", compact=True)
+        # As --section: records whose section contains this text, any case.
+        yield Input(placeholder="section", id="section", compact=True)
         for name in ("since", "until"):
             # validate_on=[]: Textual's own validation would add -valid beside our -invalid.
             yield Input(
@@ -73,6 +80,9 @@ class FilterBar(Horizontal):
                 compact=True,
                 validate_on=[],
             )
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def set_choices(self, instances: list[str], topics: list[str], categories: list[str]) -> None:
         """Options from the index's stats; the current choice is kept when it still exists."""
@@ -97,6 +107,7 @@ class FilterBar(Horizontal):
             instance=self._select("instance"),
             topic=self._select("topic"),
             category=self._select("category"),
+            section=self.query_one("#section", Input).value.strip() or None,
         )
         since, until = self._day("since"), self._day("until")
         if range_problem(since, until) is not None:
@@ -105,7 +116,7 @@ class FilterBar(Horizontal):
 
     def set_field(self, name: str, value: str | None) -> None:
         """Set one filter (from the command palette); ``None`` clears it."""
-        if name in ("since", "until"):
+        if name in TEXTS:
             self.query_one(f"#{name}", Input).value = value or ""
             return
         select = self.query_one(f"#{name}", Select)

@@ -16,6 +16,7 @@ from textual.worker import get_current_worker
 
 from kbsearch.errors import KbError
 from kbsearch.kb import KnowledgeBase, SearchMode
+from kbsearch.kb.search_judge import judge_ready
 from kbsearch.tui.gateway import KbGateway, Superseded
 
 T = TypeVar("T")
@@ -59,7 +60,7 @@ def run_job(
 
 
 def search_mode(kb: KnowledgeBase) -> SearchMode:
-    """Hybrid once the model is loaded; until then the words alone. The gateway runs one
-    job at a time, so a search by meaning during the load (seconds, on a thread of its own)
-    would hold every later keystroke's search behind it."""
-    return SearchMode.hybrid if kb.model_ready() else SearchMode.lexical
+    """Hybrid once the model and the judge it weighs are loaded; until then the words alone.
+    The gateway runs one job at a time, so a search by meaning during a load (seconds, on a
+    thread of its own) would hold every later keystroke's search behind it."""
+    return SearchMode.hybrid if kb.model_ready() and judge_ready(kb) else SearchMode.lexical

@@ -37,6 +37,11 @@ HINT = (
     "Filters: ctrl+f.  Check a briefing: F3.  Audit duplicates: F4.  Help: F1."
 )
 
+EMPTY = (
+    "No results: the index {index} holds no records yet.\n\n"
+    "Add some with:  kbsearch ingest PATH… --index {index}\nthen press F5 to reload."
+)
+
 
 class SearchScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -152,10 +157,16 @@ class SearchScreen(Screen[None]):
             self._focus_on_results = False
             self.query_one(ResultsTable).focus()
         if not found:
-            self.query_one(RecordDetail).show_message(
-                Text("No results. Loosen the filters (ctrl+r clears them) or try other words.", style="dim")
-            )
+            self.query_one(RecordDetail).show_message(Text(self._why_nothing(), style="dim"))
         self.call_after_refresh(self._mark_shown, hitview.query_of(message.response))
+
+    def _why_nothing(self) -> str:
+        stats = getattr(self.app, "stats", None)
+        if stats is not None and stats.records == 0:
+            return EMPTY.format(index=getattr(self.app, "index_label", "DIR"))
+        if self.query_one(FilterBar).current() != SearchFilter():
+            return "No results. Loosen the filters (ctrl+r clears them) or try other words."
+        return "No results. Try other words."
 
     def _mark_shown(self, query: str) -> None:
         self.last_shown = (query, time.perf_counter())
@@ -268,6 +279,11 @@ class SearchScreen(Screen[None]):
                     f"Only records whose {name} is this",
                     lambda n=name, v=value: self.set_filter(n, v),
                 )
+        yield SystemCommand(
+            "Filter section: contains …",
+            "Type part of a section's name, such as §1.3 (any case, as --section)",
+            lambda: self.query_one("#section", Input).focus(),
+        )
         yield SystemCommand(
             "Filter dates: since / until",
             "Type a date range (YYYY-MM-DD)",
