@@ -100,3 +100,21 @@ def test_the_json_api_reads_a_bare_item_by_its_path(index: str, tmp_path: Path) 
         assert again["items"][0]["id"] == ID and again["items"][0]["resubmitted"]
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Increment 1: Zorblax adds spot failover\n- 40 s migration\nIncrement 2: Quoll 2.0 ships\n- FP8 by default\n",
+        "Zorblax adds spot failover\n" + "".join(f"- point {n}\n" for n in range(45)),
+    ],
+)
+def test_a_dated_inbox_file_of_several_findings_is_no_bare_item(text: str) -> None:
+    """A briefing in a layout the parser does not know, named as a bare item is, stays refused:
+    read as one bare item it would be one record of many findings."""
+    from kbsearch.errors import KbError
+    from kbsearch.parse import parse_text
+
+    with pytest.raises(KbError, match="unrecognised format"):
+        parse_text(text, Path(NAMED))
+    assert parse_text(NOTE, Path(NAMED)).records[0].id == ID
