@@ -34,6 +34,8 @@ from kbsearch.text.plain_names import mentions, title_plain_names
         ("Larkspur's dynamic draft tree", {"larkspur"}),
         ("Google's new serving stack", set()),
         ("多 Agent 协作与 Cache 复用", set()),  # terms of the trade, not names
+        ("No Buffer, No Bottleneck — OSDI '26 上的零拷贝 KV Cache 卸载", set()),  # a paper's title, a phrase
+        ("已合入 vLLM 的 Thimble", {"thimble"}),
         ("Improving OOD Detection via Dynamic Covariance Calibration", set()),  # an English title's first word
         ("Serving Kimi K3 needs 8 H200 GPUs", set()),
     ],
@@ -93,3 +95,17 @@ def test_a_titles_head_plain_name() -> None:
     assert head_plain_name("Larkspur's dynamic draft tree") == {"larkspur"}
     assert head_plain_name("已合入 vLLM 的 Thimble") == set()  # a name further on is not the head
     assert head_plain_name("Improving OOD Detection via Dynamic Covariance") == set()
+
+
+def test_a_plain_word_name_is_mentioned_in_any_case_and_number() -> None:
+    """ "Key" of "旋转后的 4 比特 Key" is mentioned by "quantising keys": a title's plain word read
+    as a name split a retelling from its record (tests/test_alignment_real.py, z6)."""
+    encoder = FakeEncoder()
+
+    def embedded(rid: str, title: str, text: str) -> Embedded:
+        record = Record(id=rid, kind=Kind.increment, title=title, text=text)
+        return Embedded(record, encoder.encode(record.passages()))
+
+    retold = embedded("z6", "旋转后的 4 比特 Key", "量化 Key 到 4 比特之前先做 Hadamard 旋转")
+    known = embedded("k6", "Rotated 4-bit keys", "A Hadamard rotation before quantising keys to four bits")
+    assert different_names(retold, known, fake_config(), lambda name: 1) is None

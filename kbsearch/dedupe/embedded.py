@@ -39,8 +39,7 @@ from kbsearch.records import Record
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
-from kbsearch.text.plain_names import mentions as plain_mentions
-from kbsearch.text.plain_names import title_plain_names
+from kbsearch.text.plain_names import title_plain_names, words_mentioned
 from kbsearch.text.spelled import halves_unread
 from kbsearch.text.textsim import language, lexical_tokens, name_tokens, normalized, numbers, substantive_numbers
 
@@ -184,7 +183,7 @@ class Embedded:
     def _written(self) -> frozenset[str]:
         # Plain-word names are mentions only: a title reads them as names (``plain_names``).
         text = self._text_and_claims
-        return (hyphenated_words(text) | plain_mentions(text)) - self._only_cited_names
+        return (hyphenated_words(text) | words_mentioned(text)) - self._only_cited_names
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different

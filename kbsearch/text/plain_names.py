@@ -42,11 +42,23 @@ GENERIC = frozenset(
 
 def title_plain_names(title: str) -> frozenset[str]:
     """The plain-word names of a title, lower-cased: its head word before a dash, colon or
-    bracket or owning the rest, and in a Chinese title each capitalised Latin word standing alone."""
+    bracket or owning the rest, and in a Chinese title each capitalised Latin word standing alone
+    between its characters (``_alone``)."""
     found = {m.group(1) for m in [_HEAD.match(title)] if m}
     if _CJK.search(title):
-        found |= set(_PLAIN_WORD.findall(title))
+        found |= {w for run in _LATIN_RUN.split(title) for w in _alone(run)}
     return frozenset(w.lower() for w in found if w.lower() not in GENERIC)
+
+
+_LATIN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff—–:：（）()【】「」《》]+")
+"""Where a Chinese title's Latin runs end: its characters, dashes, colons and brackets."""
+
+
+def _alone(run: str) -> list[str]:
+    """The run's plain word when it is the run's only word: "Thimble" of "Thimble 已合入", not
+    "Buffer" of "No Buffer, No Bottleneck" (an English phrase, a paper's title, names no system)."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9'’]*", run)
+    return _PLAIN_WORD.findall(run) if len(words) == 1 else []
 
 
 def head_plain_name(title: str) -> frozenset[str]:
@@ -61,3 +73,11 @@ def mentions(text: str) -> frozenset[str]:
     """Every capitalised plain word of ``text``, lower-cased: where a record mentions a
     plain-word name (a name is written capitalised, "Thimble's drafts …")."""
     return frozenset(w.lower() for w in _PLAIN_WORD.findall(text))
+
+
+def words_mentioned(text: str) -> frozenset[str]:
+    """Every Latin word of ``text``, lower-cased, and its singular: where a record mentions a
+    plain-word name its title may carry, in any case ("Key" of "旋转后的 4 比特 Key" is
+    mentioned by "quantising keys"; probe: a term read as a name split a retelling)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
+    return frozenset(words | {w[:-1] for w in words if w.endswith("s")})
