@@ -80,6 +80,8 @@ def item_text(item: ItemResult) -> str:
             f"{clean(item.first_seen.id, one_line=True)}{own}"
             + (f", {held_text(item.held_in_doc.id, item.held_in_doc.date)}" if item.held_in_doc else "")
         )
+    elif item.held_in_doc:  # no record is the item, a section listing its paper held it
+        lines.append(f"   {held_text(item.held_in_doc.id, item.held_in_doc.date)}")
     if item.outcome in OUTCOME_WORDS:
         lines.append(f"   outcome: {OUTCOME_WORDS[item.outcome]}")
     lines += [f"   {line}" for line in item_lines(item)]
