@@ -31,7 +31,7 @@ from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.finer import FinerPassages, finer_said, item_names, item_sentences
-from kbsearch.dedupe.flags import item_flags, table_flags
+from kbsearch.dedupe.flags import item_flags, listed_in_doc, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
@@ -190,7 +190,7 @@ class Checker:
         since = HeldSince(record, known, self.store, coined)  # a section's first text on the item: held since
         earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
         first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
-        held = held_in_doc(since.dated(matches), first)
+        held = held_in_doc(since.dated(matches), first) if first else listed_in_doc(record, since.dated(matches))
         return ItemResult(
             id=record.id,
             title=record.title,
@@ -201,7 +201,7 @@ class Checker:
             reason=reason + ("; an edit of it, no new fact: accepting replaces it in place" if edited else ""),
             matches=matches[: self.config.matches_shown],
             claims=claims,
-            flags=item_flags(record, first, held),
+            flags=item_flags(record, first or held, held),
             first_seen=first,
             held_in_doc=held,
             stated_in_doc=[] if any(m.same_item for m in matches) else doc_stated(claims),  # as the reason says

@@ -78,7 +78,8 @@ def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag
 
 def item_flags(record: Record, first: Match | None, held: Match | None = None) -> list[Flag]:
     """A seen-before flag on an item its writer marks new, first seen earlier or by another
-    writer; naming the living-doc section that ``held`` it before then."""
+    writer; naming the living-doc section that ``held`` it before then (``first`` itself: the
+    section listing its paper, when no record is the item)."""
     marker = record.anchor or ""
     if first is None or not NEW_MARKERS.search(marker):
         return []
@@ -87,7 +88,20 @@ def item_flags(record: Record, first: Match | None, held: Match | None = None) -
     if not (earlier or other):
         return []
     also = f", {held_words(held.id, held.date)}" if held else ""
+    if held is first:  # no record is the item: a section listing its paper held it (``listed_in_doc``)
+        also = f" (the section lists arXiv {', '.join(first.shared_ids)})"
     return [Flag.seen_before(first, f"marked {marker!r} but {first_seen_words(first)}{also}")]
+
+
+def listed_in_doc(record: Record, matches: list[Match]) -> Match | None:
+    """Of an item no record is the same item as, the earliest living-doc section listing its
+    arXiv id dated before it (``matches`` dated by ``section_since``): it held the item first,
+    as audit's cluster says "in doc" (probe 26: PrismQuant, 首次锚入 on 11-17, listed by
+    doc/serving §2.3 since 11-15, got no flag from check and one from audit)."""
+    if record.date is None:
+        return None
+    listing = [m for m in matches if m.kind is Kind.doc_section and m.shared_ids and m.date and m.date < record.date]
+    return min(listing, key=lambda m: (m.date or record.date, m.id), default=None)
 
 
 def held_words(section_id: str, day: dt.date | None) -> str:

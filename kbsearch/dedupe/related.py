@@ -93,16 +93,23 @@ def explain(store: Store, a_id: str, b_id: str, config: DedupeConfig, as_of: dt.
 
 
 def explain_embedded(
-    store: Store, a: Embedded, b: Embedded, config: DedupeConfig, as_of: dt.date | None = None
+    store: Store,
+    a: Embedded,
+    b: Embedded,
+    config: DedupeConfig,
+    as_of: dt.date | None = None,
+    known: list[Embedded] | None = None,
 ) -> Explanation:
-    """``explain`` of A embedded already: a stored record, or an input's item as check embeds it."""
-    # The neighbourhood ``check`` would read: A's nearest stored records.
-    flt = SearchFilter(exclude_ids=[a.record.id], not_after=as_of)
+    """``explain`` of A embedded already: a stored record, or an input's item as check embeds it;
+    ``known``: A's candidates as check finds them (its neighbourhood), else A's nearest records."""
     # Counted over the whole index, as check counts it with or without --as-of: counted within
     # the day, explain read a name rare that check read common and explained another decision.
     name_count = NameHolders(store, NAME_COUNT_CAP).count
-    nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
-    around = neighbourhood(a, list(load_rows(store, nearest, config.judge).values()), config)
+    if known is None:  # the neighbourhood ``check`` would read: A's nearest stored records
+        flt = SearchFilter(exclude_ids=[a.record.id], not_after=as_of)
+        nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]
+        known = list(load_rows(store, nearest, config.judge).values())
+    around = neighbourhood(a, known, config)
     match = compare(a, b, config, around, name_count)
     by_whole_texts = compare(_whole_only(a), _whole_only(b), config, around, name_count)
     if read_again(a, b, by_whole_texts, config, name_count):

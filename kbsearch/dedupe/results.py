@@ -389,8 +389,7 @@ class Explanation(BaseModel):
     a: ListedRecord
     b: ListedRecord
     model: str
-    match: Match
-    """The judgement ``check`` would make of B as a known record for A."""
+    match: Match  # the judgement ``check`` would make of B as a known record for A
     rules: list[RuleFinding]
     """Every rule in the order they are applied; the first with a say decides."""
     notes: list[str] = Field(default_factory=list)
@@ -398,3 +397,4 @@ class Explanation(BaseModel):
     as_of: dt.date | None = None
     """``--as-of``: the index read as a check that day read it (later records and A hidden)."""
     claim: ClaimExplanation | None = None  # ``--claim N``: why check calls A's claim N known or new
+    form_why: str = ""  # which learned form read the pair, and why that one (as check reads A coming in)

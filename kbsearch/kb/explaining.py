@@ -40,26 +40,39 @@ def explain(
     from kbsearch.dedupe.check_input import CheckInput
     from kbsearch.dedupe.claim_inputs import claims_of
     from kbsearch.dedupe.claim_reasons import explain_claim
-    from kbsearch.dedupe.related import explain as explain_pair
-    from kbsearch.dedupe.related import load_embedded
+    from kbsearch.dedupe.related import explain_embedded, load_embedded
+    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, form_why
+    from kbsearch.store import SearchFilter
 
     kb._require_models()
     config = config or kb.dedupe_config(claims=claim is not None)
     with kb.store.snapshot():
-        explained = explain_pair(kb.store, a, b, config, as_of)
+        record = load_embedded(kb.store, [a, b], config.judge)[a].record  # RecordNotFound names a missing id
+        # Read as check reads A coming in: its key points, the judge's token alignment.
+        flt = SearchFilter(exclude_ids=[a], not_after=as_of)
+        item, other, known = as_check_reads(kb, [record], 0, b, config, flt, as_of)
+        explained = explain_embedded(kb.store, item, other, config, as_of, known)
+        # Check itself, re-run on A as it came in (its day, the records stored before it).
+        read = CheckInput(items=[record], file=None, mentions=[], warnings=[])
+        shown = config.model_copy(update={"matches_shown": SHOW_ALL})
+        checked = kb._check_items(read, f"stored record {a}", None, as_of, config=shown).items[0]
+        own = next((m for m in checked.matches if m.id == b), None)
+        how = f"re-run on A as it came in (records up to {checked.as_of or 'any day'}, stored before A)"
+        explained = explained.model_copy(
+            update={
+                "form_why": form_why(item, other, explained.match, config),
+                "notes": explained.notes + as_check_decided(explained.match, own, how),
+            }
+        )
         if claim is None:
             return explained
-        record = kb.store.get(a)
-        assert record is not None  # explain_pair found it
         count = len(claims_of(record))
         if not 1 <= claim <= count:
             raise KbError(
                 f"claim {claim}: record {a!r} has {count} claim{'s' * (count != 1)}, numbered 1 to {count}",
                 hint="give N as check numbers A's claims ('n' in new_claims)",
             )
-        read = CheckInput(items=[record], file=None, mentions=[], warnings=[])
-        item = kb._check_items(read, f"stored record {a}", None, as_of, config=config).items[0]
-        same = [m.id for m in item.matches if m.same_item]
+        same = [m.id for m in checked.matches if m.same_item]
         loaded = load_embedded(kb.store, same, config.judge)
-        why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config)
+        why = explain_claim(checked, claim, record, [loaded[i] for i in same], b, config)
     return explained.model_copy(update={"claim": why})

@@ -17,11 +17,7 @@ from kbsearch.errors import KbError
 if TYPE_CHECKING:
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import Explanation
-    from kbsearch.dedupe.rules import Embedded
     from kbsearch.kb.facade import KnowledgeBase
-    from kbsearch.records import Record
-
-SHOW_ALL = 1_000_000  # check's matches, every one it compared, not only the first shown
 
 
 def explain_input(
@@ -37,6 +33,7 @@ def explain_input(
     from kbsearch.dedupe.check_input import read_check_input
     from kbsearch.dedupe.claim_reasons import explain_claim
     from kbsearch.dedupe.related import explain_embedded, load_embedded
+    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, form_why
 
     read = read_check_input(path, None)
     items = read.items
@@ -61,33 +58,19 @@ def explain_input(
     with kb.store.snapshot():
         same = [m.id for m in item.matches if m.same_item]
         loaded = load_embedded(kb.store, [b, *same], config.judge)
-        explained = explain_embedded(kb.store, _embedded(kb, record, config, as_of), loaded[b], config, item.as_of)
+        # Read as check reads the item (its key points, the judge's token alignment), so the
+        # verdict and the deciding rule agree; check's own decision differing is said in a note.
+        a, other, known = as_check_reads(kb, items, number - 1, b, config, None, as_of)
+        explained = explain_embedded(kb.store, a, other, config, item.as_of, known)
         why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config) if claim else None
     checked = next((m for m in item.matches if m.id == b), None)
-    notes = [f"A is item {number} of {path}, checked as 'kbsearch check' checks it; the match is check's own"]
-    if checked is None:
-        notes.append(
-            "check did not compare B with this item (not among its candidates): its verdict does not rest "
-            "on B; the match is how the rules read the pair"
-        )
+    notes = [f"A is item {number} of {path}, read as 'kbsearch check' reads it"]
+    notes += as_check_decided(explained.match, checked, f"checking {path}")
     return explained.model_copy(
         update={
-            "match": checked or explained.match,
+            "form_why": form_why(a, other, explained.match, config),
             "claim": why,
             "notes": notes + explained.notes,
             "as_of": item.as_of,
         }
     )
-
-
-def _embedded(kb: KnowledgeBase, record: Record, config: DedupeConfig, as_of: dt.date | None) -> Embedded:
-    """The item with the vectors check gives an incoming item (its passages', the judge's)."""
-    from kbsearch.dedupe.check import Checker
-    from kbsearch.runtime.overlap import Pipeline
-
-    judge, tokens = kb._judging_models(config)
-    checker = Checker(kb.store, kb.encoder, config, as_of, judge=judge, tokens=tokens)
-    with Pipeline() as beside:
-        [embedded], judged = checker._embed([record], beside)
-        judged()
-    return embedded

@@ -80,6 +80,8 @@ def item_text(item: ItemResult) -> str:
             f"{clean(item.first_seen.id, one_line=True)}{own}"
             + (f", {held_text(item.held_in_doc.id, item.held_in_doc.date)}" if item.held_in_doc else "")
         )
+    elif item.held_in_doc:  # no record is the item, a section listing its paper held it
+        lines.append(f"   {held_text(item.held_in_doc.id, item.held_in_doc.date)}")
     if item.outcome in OUTCOME_WORDS:
         lines.append(f"   outcome: {OUTCOME_WORDS[item.outcome]}")
     lines += [f"   {line}" for line in item_lines(item)]
@@ -234,6 +236,19 @@ def _relation(member: ClusterMember, other: Kind | None) -> str:
     return "holds the item of" if member.kind is Kind.doc_section else "held in"
 
 
+def _forms_read(matches: list[Match]) -> str:
+    """Which learned forms ``similar``'s probabilities are, read from stored vectors: never the
+    judge's token alignment check reads of an incoming item (probe 26: a pair check decided same
+    0.79 by the aligned key-point form was listed here as 0.00 by the summary form)."""
+    forms = sorted({m.form for m in matches})
+    only = f"the {' and '.join(forms)} form{'s' * (len(forms) > 1)}"
+    only = "the summary form only (whole texts)" if forms == ["summary"] else only
+    return (
+        f"scores: {only}, read from the stored vectors; check reads an incoming item by its key points "
+        "and the judge's token alignment, so may score a pair otherwise ('kbsearch explain A B' reads it as check)"
+    )
+
+
 def neighbours_text(result: Neighbours) -> str:
     record = result.record
     lines = [
@@ -241,6 +256,8 @@ def neighbours_text(result: Neighbours) -> str:
         f"{clean(record.title, one_line=True)[:70]}",
         "   matches (≡ same item, first; then by cosine):",
     ]
+    if result.matches:
+        lines.insert(1, f"   {_forms_read(result.matches)}")
     lines += [_match_line(m) for m in result.matches] or ["     none"]
     same = sum(m.same_item for m in result.matches)
     lines.append(f"({counted(len(result.matches), 'record')}, {same} the same item; model {result.model})")
@@ -256,7 +273,7 @@ def explanation_text(result: Explanation) -> str:
         f"{clean(result.b.title, one_line=True)[:70]}",
         f"{verdict}: {'; '.join(clean(r, one_line=True) for r in result.match.reasons)}",
         f"cosine {result.match.score:.3f}, lexical overlap {result.match.lexical:.3f} (model {result.model}); "
-        f"learned form read: {result.match.form}",
+        f"learned form read: {clean(result.form_why, one_line=True) or result.match.form}",
         *(
             [f"as of {result.as_of}: records dated later, and A, hidden (as check --as-of read the index)"]
             * bool(result.as_of)

@@ -1,0 +1,93 @@
+"""``explain`` reads a pair by the form ``check`` reads it: A embedded as check embeds an
+incoming item (its key points, the judge's vector and token vectors), A's neighbourhood
+found by check's own candidate search, and the judge's token vectors given to the
+candidates check aligns. Read from stored vectors only, a pair check had decided by the
+aligned key-point form (same item 0.79 ≥ 0.55) was explained by the summary form
+(0.16 < 0.45), with nothing saying check judged otherwise (probe 26).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.config import DedupeConfig
+    from kbsearch.dedupe.results import Match
+    from kbsearch.dedupe.rules import Embedded
+    from kbsearch.kb.facade import KnowledgeBase
+    from kbsearch.records import Record
+    from kbsearch.store import SearchFilter
+
+SHOW_ALL = 1_000_000  # check's matches, every one it compared, not only the first shown
+
+
+def as_check_reads(
+    kb: KnowledgeBase,
+    items: list[Record],
+    number: int,
+    b: str,
+    config: DedupeConfig,
+    flt: SearchFilter | None,
+    as_of: dt.date | None,
+) -> tuple[Embedded, Embedded, list[Embedded]]:
+    """Item ``number`` (from 0) of an input as check embeds it, B, and the item's candidates
+    among the records ``flt`` lets through (None: those ``check`` of the input compares with,
+    the input's earlier items among them), as check loads them (token vectors for the
+    ``aligned_candidates`` nearest; B's too when A has any, so a pair check never compared
+    is read by the form it would be)."""
+    from kbsearch.dedupe.check import Checker
+    from kbsearch.dedupe.check_day import check_filter
+    from kbsearch.dedupe.related import load_embedded
+    from kbsearch.dedupe.same_input import InputItems
+    from kbsearch.runtime.overlap import Pipeline
+
+    judge, tokens = kb._judging_models(config)
+    checker = Checker(kb.store, kb.encoder, config, as_of, judge=judge, tokens=tokens)
+    with Pipeline() as beside:
+        embedded, judged = checker._embed(items, beside)
+        a = embedded[number]
+        if flt is None:  # as check reads the input: ``Checker._check_one``
+            resubmitted = checker._resubmitted(items)
+            for earlier in embedded[:number]:  # the candidates they aligned are aligned for A too
+                checker._candidates(earlier, check_filter(kb.store, earlier.record, as_of, resubmitted), judged)
+            flt = check_filter(kb.store, a.record, as_of, resubmitted)
+            known = InputItems(embedded, config.candidates).before(number, flt)
+        else:
+            known = {}
+        known |= checker._candidates(a, flt, judged)
+    other = known.get(b) or load_embedded(kb.store, [b], config.judge)[b]
+    if other.judge_tokens is None and b not in known and a.judge_tokens is not None and len(a.judge_tokens):
+        checker._with_tokens([other])
+    return a, other, list(known.values())
+
+
+def form_why(a: Embedded, b: Embedded, match: Match, config: DedupeConfig) -> str:
+    """Which learned form read the pair, and why that one (``DedupeConfig.same_item_for``)."""
+    if "aligned" in match.form:
+        why = "the judge's token alignment of the two texts, as check reads a short item's nearest candidates"
+    elif config.aligned_same_item is None:
+        why = "the config has no aligned decision"
+    elif a.judge_tokens is None or (b.judge_tokens is None and b.record.id != a.record.id):
+        why = (
+            "no token alignment: "
+            + ("no token encoder" if a.judge_tokens is None else "B is not among the candidates check aligns")
+            + (f" (the {config.aligned_candidates} nearest by the judge's cosine)" if config.aligned_candidates else "")
+        )
+    else:
+        why = f"no token alignment: a text longer than the aligned decision reads ({config.aligned_max_tokens} tokens)"
+    points = "A's key points" if a.claim_rows is not None else "A has no key points of its own"
+    return f"{match.form} ({points}; {why})"
+
+
+def as_check_decided(explained: Match, checked: Match | None, how: str) -> list[str]:
+    """One line when check's own decision of the pair (``how`` it ran) differs from explain's."""
+    if checked is None:
+        return [f"check did not compare B ({how}; not among its candidates): its verdict does not rest on B"]
+    if checked.same_item == explained.same_item:
+        return []
+    verdict = "the same item" if checked.same_item else "different items"
+    return [
+        f"check decided otherwise ({how}): {verdict} ({'; '.join(checked.reasons)}; {checked.form} form), "
+        "against another neighbourhood than explain reads"
+    ]
