@@ -84,14 +84,33 @@ def preload_judge(args: argparse.Namespace) -> None:
 def cmd_audit(args: argparse.Namespace) -> int:
     with timings.phase("imports"):
         from kbsearch import render
+        from kbsearch.dedupe.audit_summary import across
         from kbsearch.kb import SearchFilter
 
     flt = SearchFilter(since=args.since, until=args.until, instance=args.instance)
     kb = open_kb(args)
     with timings.phase("config"):
         config = kb.dedupe_config(args.config, claims=False)
-    emit(args, kb.audit(flt, config), render.audit_text)
+    result = kb.audit(flt, config)
+    emit(args, across(result) if args.across else result, render.audit_text)
     return EXIT_OK
+
+
+class Once(argparse.Action):
+    """An option that takes one value: given twice, refused (probe 26: ``audit --instance tom
+    --instance jay`` silently audited jay alone), not the last one kept."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, _: object = None
+    ) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None and before != values:
+            raise argparse.ArgumentError(
+                self,
+                f"given twice ({before!r}, then {values!r}); it takes one value: run the command once per value, "
+                "or leave it out (audit's per-instance table counts every instance)",
+            )
+        setattr(namespace, self.dest, values)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kbsearch import __version__
-from kbsearch.cli.dedupe_commands import cmd_audit, cmd_calibrate, cmd_check, cmd_export
+from kbsearch.cli.dedupe_commands import Once, cmd_audit, cmd_calibrate, cmd_check, cmd_export
 from kbsearch.cli.errors import CommandParser, Parser
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
@@ -148,7 +148,8 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
     audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    audit.add_argument("--instance", type=_filter_text("instance"), help="only records by this instance")
+    audit.add_argument("--instance", type=_filter_text("instance"), action=Once, help="only records by this instance")
+    audit.add_argument("--across", action="store_true", help="only clusters holding two or more instances")
     audit.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(

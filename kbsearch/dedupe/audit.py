@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbsearch.dedupe.audit_summary import by_instance
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
@@ -131,7 +132,30 @@ def audit(
         compared=int(roster.present.sum()),
         clusters=clusters,
         claimed_new_seen_before=flags,
+        by_instance=by_instance(_items(store, flt), clusters, flags, lambda m: _chosen(m.instance, m.date, flt)),
     )
+
+
+def _flagged(record: Record) -> dict[str, object]:
+    """A flag's own fields naming the record it flags (not only its message)."""
+    return {"id": record.id, "instance": record.instance, "date": record.date}
+
+
+def _items(store: Store, flt: SearchFilter) -> dict[str, int]:
+    """Records per instance among those the filter chose (one count query per instance)."""
+    every = {name: n for name, n in store.counts_by("instance").items() if name != "-"}  # "-": no instance
+    if flt.is_empty():
+        return every
+    return {
+        name: len(store.filter_rowids(flt.model_copy(update={"instance": name})) or [])
+        for name in every
+        if not flt.instance or name.lower() == flt.instance.lower()
+    }
+
+
+def _chosen(instance: str | None, date: dt.date | None, flt: SearchFilter) -> bool:
+    """Whether a record of ``instance`` on ``date`` is one the filter chose (audit filters by these alone)."""
+    return _in_range(date, flt) and (not flt.instance or (instance or "").lower() == flt.instance.lower())
 
 
 def _told_again(cluster: Cluster) -> bool:
@@ -340,7 +364,7 @@ def _claimed_new_flags(store: Store, roster: Roster, judged: Judged) -> list[Fla
             f"{record.id} ({record.instance}, {record.date}) is marked {record.anchor!r} but "
             f"{first.instance or 'a record'} had it on {first.date} ({first.id}; {reason})"
         )
-        flags.append(Flag.seen_before(first, message))
+        flags.append(Flag.seen_before(first, message).model_copy(update=_flagged(record)))
     return flags
 
 
@@ -349,9 +373,7 @@ def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
     A table is a briefing's (``briefing_of``): a reused inbox file holds one a day."""
     tables: dict[object, list[IdMention]] = {}
     for mention in store.id_mentions():
-        if not _in_range(mention.date, flt):
-            continue
-        if flt.instance and (mention.instance or "").lower() != flt.instance.lower():
+        if not _chosen(mention.instance, mention.date, flt):
             continue
         tables.setdefault(briefing_of(mention.source, mention.date), []).append(mention)
     # No record is left out: a row is checked only against records dated before its
@@ -364,7 +386,8 @@ def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
             # Each row's own day: a reused inbox file holds a table per day.
             where = f"{mention.instance or '?'} {mention.date or ''}".strip()
             for flag in row_flags(store, mention, mentions, known):
-                flags.append(flag.model_copy(update={"message": f"{where}: {flag.message}"}))
+                told = {"message": f"{where}: {flag.message}", "instance": mention.instance, "date": mention.date}
+                flags.append(flag.model_copy(update=told))
     return flags
 
 

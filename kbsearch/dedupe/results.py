@@ -12,6 +12,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from kbsearch.dedupe.audit_summary import InstanceSummary
 from kbsearch.dedupe.claim_explanation import ClaimExplanation
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
@@ -206,17 +207,17 @@ class FlagKind(StrEnum):
 class _Seen(Protocol):
     """What a flag names of the record that had the item first (a record or a match)."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def instance(self) -> str | None: ...
-    @property
-    def date(self) -> dt.date | None: ...
+    id: str
+    instance: str | None
+    date: dt.date | None
 
 
 class Flag(BaseModel):
     kind: FlagKind
     message: str
+    id: str | None = None  # audit: the flagged record (check: the item flagged, or None of an input's id table)
+    instance: str | None = None  # the flagged record's or id table's writer
+    date: dt.date | None = None  # the flagged record's or id table's day
     arxiv_id: str | None = None
     first_seen_id: str | None = None
     first_seen_instance: str | None = None
@@ -258,8 +259,7 @@ class ItemResult(BaseModel):
     as_of: dt.date | None = None
     """Records dated after this day were not compared: ``--as-of``, else the item's own date when records
     written after it are stored. Undated records were compared either way: they cannot be shown to be later."""
-    resubmitted: bool = False
-    """This very text is stored under this id (an earlier accept of the same submission): not compared with itself."""
+    resubmitted: bool = False  # this very text is stored under this id (an earlier accept): not compared with itself
     own_earlier_version: bool = False
     """A same-item match is the record stored under this item's id with other
     text: the item itself, accepted or ingested before and edited since."""
@@ -325,10 +325,8 @@ class ClusterMember(BaseModel):
     instance: str | None
     date: dt.date | None
     anchor: str | None = None
-    same_as: str | None = None
-    """The earliest record this one was itself judged the same item as (a repeat's own first-seen)."""
-    reason: str | None = None
-    """Why it is the same item as ``same_as``."""
+    same_as: str | None = None  # the earliest record this one was itself judged the same item as
+    reason: str | None = None  # why it is the same item as ``same_as``
 
     @property
     def role(self) -> str:
@@ -358,6 +356,8 @@ class AuditResult(BaseModel):
     unknown_filters: list[UnknownFilter] = Field(default_factory=list)
     """When the filter chose no record: its instance if no stored record has
     it (as ``SearchResponse.unknown_filters``); else empty."""
+    by_instance: list[InstanceSummary] = Field(default_factory=list)  # per writer: items, repeats, flags
+    one_instance_left_out: int = 0  # ``--across``: clusters of one instance not shown
 
 
 class RuleFinding(BaseModel):

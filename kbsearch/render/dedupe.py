@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+
 from kbsearch.records import Kind
 from kbsearch.render.cells import counted, fit, who
 from kbsearch.render.records import unknown_filters_text
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
         AuditResult,
         CheckResult,
         ClaimStatus,
+        Cluster,
         ClusterMember,
         Explanation,
         Flag,
@@ -191,9 +194,33 @@ def check_warnings(result: CheckResult) -> list[str]:
 def audit_scope(result: AuditResult) -> str:
     """How many clusters, among which records: a filter chooses the records reported, not those compared."""
     clusters = f"{counted(len(result.clusters), 'cluster')} of the same item"
+    if result.one_instance_left_out:
+        clusters += f" across instances ({result.one_instance_left_out} of one instance left out: --across)"
     if result.records == result.compared:
         return f"{clusters} among {counted(result.records, 'record')}"
     return f"{clusters} holding any of the {counted(result.records, 'record')} chosen ({result.compared} compared)"
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` terminal cells with "…" when longer (not padded)."""
+    line = clean(text, one_line=True)
+    return fit(line, width).rstrip() if cell_len(line) > width else line
+
+
+def cluster_heading(cluster: Cluster) -> str:
+    """What a cluster is about: its shared arXiv ids, else its first record's title, cut (probe 26)."""
+    if cluster.shared_ids:
+        return f"arXiv {', '.join(cluster.shared_ids)}"
+    return cut(cluster.first_seen.title or cluster.first_seen.id, 60)
+
+
+def same_as_text(member: ClusterMember, cluster: Cluster) -> str | None:
+    """``same item as ID: reason`` (or how a living-doc section relates) of a cluster's repeat."""
+    if not member.same_as:
+        return None
+    kinds = {m.id: m.kind for m in [cluster.first_seen, *cluster.repeats]}
+    relation = _relation(member, kinds.get(member.same_as))
+    return f"{relation} {clean(member.same_as, one_line=True)}: {clean(member.reason or '', one_line=True)}"
 
 
 def audit_text(result: AuditResult) -> str:
@@ -202,30 +229,43 @@ def audit_text(result: AuditResult) -> str:
         lines.append(unknown_filters_text(result.unknown_filters))
     for number, cluster in enumerate(result.clusters, 1):
         first = cluster.first_seen
-        ids = f"  arXiv {', '.join(cluster.shared_ids)}" if cluster.shared_ids else ""
         lines.append(
-            f"\n#{number}  {counted(cluster.size, 'record')}, {counted(len(cluster.instances), 'instance')}{ids}"
+            f"\n#{number}  {counted(cluster.size, 'record')}, {counted(len(cluster.instances), 'instance')}"
+            f"  {cluster_heading(cluster)}"
         )
         lines.append(
             f"   first  {fit(who(first.instance, first.date), 19)} {clean(first.id, one_line=True)}  "
-            f"{clean(first.title, one_line=True)[:70]}"
+            f"{cut(first.title, 70)}"
         )
         if cluster.held_in_doc:
             lines.append(f"{'':10}{held_text(cluster.held_in_doc.id, cluster.held_in_doc.date)}")
-        kinds = {m.id: m.kind for m in [first, *cluster.repeats]}
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
             lines.append(
                 f"   {member.role:<6} {fit(who(member.instance, member.date), 19)} "
-                f"{clean(member.id, one_line=True)}{anchor}  {clean(member.title, one_line=True)[:60]}"
+                f"{clean(member.id, one_line=True)}{anchor}  {cut(member.title, 60)}"
             )
-            if member.same_as:
-                relation = _relation(member, kinds.get(member.same_as))
-                lines.append(f"{'':10}{relation} {clean(member.same_as, one_line=True)}: {member.reason or ''}")
+            if same := same_as_text(member, cluster):
+                lines.append(f"{'':10}{same}")
+    lines += _by_instance_lines(result)
     if result.claimed_new_seen_before:
         lines.append("\nclaimed new but seen before:")
         lines += [_flag_line(f) for f in result.claimed_new_seen_before]
     return "\n".join(lines)
+
+
+def _by_instance_lines(result: AuditResult) -> list[str]:
+    """The per-writer table (``by_instance``): items, repeats, own repeats, claimed new but seen before."""
+    if not result.by_instance:
+        return []
+    width = max(8, *(cell_len(clean(s.instance, one_line=True)) for s in result.by_instance))
+    lines = [f"\nper instance:\n   {fit('instance', width)}  items  repeats  of own  claimed new, seen before"]
+    for s in result.by_instance:
+        lines.append(
+            f"   {fit(clean(s.instance, one_line=True), width)}  {s.items:>5}  {s.repeats:>7}  "
+            f"{s.own_repeats:>6}  {s.claimed_new_seen_before:>24}"
+        )
+    return lines
 
 
 def _relation(member: ClusterMember, other: Kind | None) -> str:

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Tree
 
 from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
+from kbsearch.render import held_text, same_as_text
 from kbsearch.tui.literal import join, plain
 
 
@@ -17,6 +18,11 @@ def _member(role: str, member: ClusterMember, style: str) -> Text:
         parts += [Text("["), plain(member.anchor, style="magenta"), Text("] ")]
     parts.append(plain(member.title or member.id))
     return join(*parts)
+
+
+def _why(line: str) -> Text:
+    """A line about the member row above it, indented under it as the CLI indents it."""
+    return join(Text(" " * 7), plain(line, style="dim"))
 
 
 def _flag_row(flag: Flag) -> Text:
@@ -64,8 +70,13 @@ class ClusterTree(Tree[object]):
         for number, cluster in enumerate(result.clusters, 1):
             node = self.root.add(cluster_label(number, cluster), data=cluster)
             node.add_leaf(_member("first", cluster.first_seen, "bold green"), data=cluster.first_seen)
+            if cluster.held_in_doc:  # the CLI's lines, under the record they are about (probe 26)
+                held = held_text(cluster.held_in_doc.id, cluster.held_in_doc.date)
+                node.add_leaf(_why(held), data=cluster.held_in_doc)
             for member in cluster.repeats:
                 node.add_leaf(_member(member.role, member, "yellow"), data=member)
+                if same := same_as_text(member, cluster):
+                    node.add_leaf(_why(same), data=member)
         if result.claimed_new_seen_before:
             heading = Text(f"Claimed new but seen before ({len(result.claimed_new_seen_before)})", style="bold magenta")
             heading.append("  enter on one opens the record seen first", style="dim")
