@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-from kbsearch.ingest.sources import ends_with
 from kbsearch.store import Store
 
 if TYPE_CHECKING:
@@ -42,6 +41,8 @@ def client_path(name: str, root: Path, stored_files: Callable[[], list[str]]) ->
     for base in _bases(root):
         if (base / path).is_file():
             return str((base / path).resolve())
+    from kbsearch.ingest.sources import ends_with  # here: the ingest package loads the parsers, which stats skips
+
     found = {f for f in stored_files() if PurePath(f).is_absolute() and ends_with(PurePath(f), path)}
     return found.pop() if len(found) == 1 else name
 
