@@ -45,7 +45,7 @@ from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind, Record
 from kbsearch.text.plain_names import mentions as plain_mentions
-from kbsearch.text.quantities import approximate_figures, unstated
+from kbsearch.text.quantities import figure_readings, unstated
 from kbsearch.text.textsim import numbers, sentences, substantive_numbers
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -331,7 +331,7 @@ def _said(
     passages, reader, form, restatement = finer
     hits = passages.hits(vector, records) if records else []
     if figures:
-        rough = approximate_figures(claim)
+        rough = figure_readings(claim)
         hits = [h for h in hits if not unstated(figures, numbers(h.known.passages[h.index]), rough)]
     return judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
 
@@ -374,4 +374,4 @@ def fragment(claim: str) -> bool:
 
 def _unstated(said: ClaimStatus, figures: set[str], claim: str) -> bool:
     """Whether the passage saying the claim leaves one of its figures unstated."""
-    return bool(unstated(figures, numbers(said.best_text or ""), approximate_figures(claim)))
+    return bool(unstated(figures, numbers(said.best_text or ""), figure_readings(claim)))
