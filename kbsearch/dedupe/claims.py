@@ -23,7 +23,7 @@ from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind
-from kbsearch.text.quantities import added_counts, approximate_figures, new_figures, unstated
+from kbsearch.text.quantities import added_counts, figure_readings, new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
 
 
@@ -65,7 +65,7 @@ def judge_claim(
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated = stated_for(claim, same_items)
-    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), approximate_figures(claim)
+    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), figure_readings(claim)
     unseen = new_figures(numbers, stated, replaced, rough)
     unnamed = unnamed_by(claim, same_items)
     said = known_best is not None and ((scorer.decide(known_best[0]) and not unnamed) or restatement)
@@ -216,7 +216,7 @@ def judge_said(
     tokens is what tells the two apart. Another item's record is shown, "not the same
     item", and leaves the claim new (``other_item_says``)."""
     same_records = [h.known for h in hits if h.known.record.id in same_ids]
-    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_records), approximate_figures(claim)
+    numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_records), figure_readings(claim)
     weighed = _weigh(claim, (numbers, replaced, rough), hits, same_ids, reader)
     same = _best([w for w in weighed if w.same_item])
     other = _best([w for w in weighed if not w.same_item])

@@ -45,7 +45,7 @@ from kbsearch.dedupe.scorer import Scorer
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind, Record
 from kbsearch.text.plain_names import mentions as plain_mentions
-from kbsearch.text.quantities import approximate_figures, unstated
+from kbsearch.text.quantities import figure_readings, unstated
 from kbsearch.text.textsim import numbers, sentences, substantive_numbers
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -215,6 +215,7 @@ def section_on_item(
     these entries as the section's evidence for the item's claims, and ``audit`` lists such a
     section "in doc" in the item's cluster: one rule for both."""
     shared = set(item.arxiv_ids) & set(section.arxiv_ids)
+    coined = head_names(item.title, coined)
     # A section listing the item's paper has its lines on it: a copy of another entry is another's.
     cut = naming(section, shared, coined, () if shared else copies(item) if copied is None else copied)
     if cut is None:
@@ -229,6 +230,30 @@ def section_on_item(
         return cut, "the section states a claim word for word"
     at = cut.text.lower().find(names[0])  # the name as the section writes it
     return cut, f"the section names {cut.text[at : at + len(names[0])] if at >= 0 else names[0]}"
+
+
+_LEAD_END = re.compile(r"[：；，]|[:;,](?=\s)|\s[-–—]+\s|—")
+"""Where a title's leading part ends: "Vireo 1.0 开源：面向多 LoRA 的推理引擎"."""
+_SET_FOR = re.compile(r"(?:面向|针对|适用于|专为)[^，。；：:]{0,24}?的")
+"""What a title says its item is for: "面向多 LoRA 的推理引擎" (a name there is not the item)."""
+
+
+def head_names(title: str, coined: frozenset[str]) -> frozenset[str]:
+    """Of the item's coined names (``item_names``), those its title is about: not one in a
+    "面向 X 的" clause (what the item is for), and of the rest those in the title's leading
+    part, before its first colon, comma or dash, when it names one there. "Vireo 1.0 开源：
+    面向多 LoRA 的推理引擎" is about Vireo: a survey section on multi-LoRA serving (S-LoRA,
+    Punica) names LoRA, not Vireo (probe 26: it was "in doc" for Vireo and held it first)."""
+    if not coined:
+        return coined
+    about = _SET_FOR.sub(" ", title.lower())
+    kept = frozenset(n for n in coined if _written(n, about))
+    lead = _LEAD_END.split(about, maxsplit=1)[0]
+    return frozenset(n for n in kept if _written(n, lead)) or kept
+
+
+def _written(name: str, text: str) -> bool:
+    return re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text) is not None
 
 
 class FinerPassages:
@@ -306,7 +331,7 @@ def _said(
     passages, reader, form, restatement = finer
     hits = passages.hits(vector, records) if records else []
     if figures:
-        rough = approximate_figures(claim)
+        rough = figure_readings(claim)
         hits = [h for h in hits if not unstated(figures, numbers(h.known.passages[h.index]), rough)]
     return judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
 
@@ -349,4 +374,4 @@ def fragment(claim: str) -> bool:
 
 def _unstated(said: ClaimStatus, figures: set[str], claim: str) -> bool:
     """Whether the passage saying the claim leaves one of its figures unstated."""
-    return bool(unstated(figures, numbers(said.best_text or ""), approximate_figures(claim)))
+    return bool(unstated(figures, numbers(said.best_text or ""), figure_readings(claim)))

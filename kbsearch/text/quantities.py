@@ -74,7 +74,7 @@ def same_figure(a: str, b: str, approximate: bool = False) -> bool:
 
 def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterable[str] = ()) -> set[str]:
     """The claimed numbers that no stated number is the same figure as; ``approximate``:
-    those the claim writes as rough figures (``approximate_figures``)."""
+    those the claim writes as rough figures, and its falls marked (``figure_readings``)."""
     said, rough = set(stated), set(approximate)
     missing = {n for n in claimed if n not in said}
     if not missing:
@@ -82,7 +82,11 @@ def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterabl
     return {
         n
         for n in missing
-        if not any(same_figure(form, m, n in rough) for form in one_figure_as(n) for m in _near(form, said))
+        if not any(
+            same_figure(form, m, n in rough)
+            for form in one_figure_as(n, rise=f"{FALL}{n}" not in rough)
+            for m in _near(form, said)
+        )
     }
 
 
@@ -90,10 +94,11 @@ _WHOLE = Decimal(100)
 
 
 @lru_cache(maxsize=65536)
-def one_figure_as(number: str) -> tuple[str, ...]:
+def one_figure_as(number: str, rise: bool = True) -> tuple[str, ...]:
     """The number and the other spellings of one multiple: 1.22x is a 22% rise and 122% of
     the base, 1.5x a 50% rise; a percentage the other way. 100% (and 2x as a 100% rise)
-    is left alone: "100% recall" is no doubling."""
+    is left alone: "100% recall" is no doubling. A percentage written as a fall (not
+    ``rise``: "TTFT 降 30%") is no 1.3x gain (probe 26)."""
     parsed = _parse(number)
     if parsed is None or parsed[1] not in ("x", "%"):
         return (number,)
@@ -103,6 +108,7 @@ def one_figure_as(number: str) -> tuple[str, ...]:
         spelled = [f"{_plain(v)}%" for v in others if v > 0 and v != _WHOLE]
     else:
         others = [1 + value / _WHOLE, value / _WHOLE] if value != _WHOLE else []
+        others = others if rise else others[1:]
         spelled = [f"{_plain(v)}x" for v in others if v > 0]
     return (number, *spelled)
 
@@ -123,6 +129,33 @@ _APPROXIMATE_WITHIN = 12
 def approximate_figures(text: str) -> set[str]:
     """The figures a text writes as rough ones (see ``_APPROXIMATELY``), in ``numbers``' spelling."""
     return _figures_after(_APPROXIMATELY, text, _APPROXIMATE_WITHIN, stop="，,。；;")
+
+
+def figure_readings(text: str) -> set[str]:
+    """How a claim writes its figures, as ``unstated`` reads them (its ``approximate``): the rough
+    ones (``approximate_figures``) and each percentage it writes as a fall (``falling_figures``),
+    marked by ``FALL`` before it."""
+    return approximate_figures(text) | {f"{FALL}{n}" for n in falling_figures(text)}
+
+
+FALL = "-"
+"""Marks a percentage the claim writes as a fall among its figures' readings."""
+_FALLS_BY = re.compile(
+    r"(?:下降|降低|降|减少|缩短|削减|压缩|减)|\b(?:cut|cuts|reduc\w*|lower\w*|drop\w*|fall\w*|decreas\w*|shrink\w*)\b",
+    re.IGNORECASE,
+)
+_FALL_WITHIN = 16
+_FALLING_BEFORE = re.compile(
+    r"(\d+(?:\.\d+)?\s*%)\s*(?:lower|less|fewer|smaller|shorter|cheaper|reduction|drop|decrease|cut)\b", re.IGNORECASE
+)
+
+
+def falling_figures(text: str) -> set[str]:
+    """The percentages a text writes as a fall: after a word of falling ("TTFT 降 30%", "cuts
+    TTFT by 30%") or before one ("30% lower latency"). A 30% cut is no 1.3x gain."""
+    found = _figures_after(_FALLS_BY, text, _FALL_WITHIN, stop="，,。；;")
+    found |= {n for m in _FALLING_BEFORE.finditer(text) for n in numbers(m.group(1))}
+    return {n for n in found if n.endswith("%")}
 
 
 def _near(number: str, stated: set[str]) -> list[str]:
