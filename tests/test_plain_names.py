@@ -72,13 +72,12 @@ def test_a_section_naming_the_item_by_its_plain_word_name_states_its_claims(tmp_
     assert result.verdict is Verdict.DUPLICATE
 
 
+def embedded(rid: str, title: str, text: str) -> Embedded:
+    record = Record(id=rid, kind=Kind.increment, title=title, text=text)
+    return Embedded(record, FakeEncoder().encode(record.passages()))
+
+
 def test_two_titles_naming_one_plain_word_system_are_not_split_by_a_host_name() -> None:
-    encoder = FakeEncoder()
-
-    def embedded(rid: str, title: str, text: str) -> Embedded:
-        record = Record(id=rid, kind=Kind.increment, title=title, text=text)
-        return Embedded(record, encoder.encode(record.passages()))
-
     merged = embedded("tom/10-04#3", "Thimble 已合入 vLLM 主干", "作为可选 speculative method 合入")
     paper = embedded("tom/10-03#4", "Thimble — 面向代码的投机解码", "用语法树约束草稿 token")
     rare = lambda name: 1  # noqa: E731  (a young index: every name is rare)
@@ -100,12 +99,6 @@ def test_a_titles_head_plain_name() -> None:
 def test_a_plain_word_name_is_mentioned_in_any_case_and_number() -> None:
     """ "Key" of "旋转后的 4 比特 Key" is mentioned by "quantising keys": a title's plain word read
     as a name split a retelling from its record (tests/test_alignment_real.py, z6)."""
-    encoder = FakeEncoder()
-
-    def embedded(rid: str, title: str, text: str) -> Embedded:
-        record = Record(id=rid, kind=Kind.increment, title=title, text=text)
-        return Embedded(record, encoder.encode(record.passages()))
-
     retold = embedded("z6", "旋转后的 4 比特 Key", "量化 Key 到 4 比特之前先做 Hadamard 旋转")
     known = embedded("k6", "Rotated 4-bit keys", "A Hadamard rotation before quantising keys to four bits")
     assert different_names(retold, known, fake_config(), lambda name: 1) is None
