@@ -3,7 +3,7 @@
 Probe 26: "Vireo 1.0 开源：面向多 LoRA 的推理引擎" kept LoRA among its rare coined names
 (``finer.item_names``), and a survey section on multi-LoRA serving (S-LoRA, Punica, never
 Vireo) was "the section names LoRA": audit flagged the item's 首次锚入 as seen before in the
-doc. The item is Vireo (``finer.head_names``), for check's evidence, audit's "in doc" and the flag."""
+doc. The item is Vireo (``finer.names_about``), for check's evidence, audit's "in doc" and the flag."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from conftest import fake_config
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
-from kbsearch.dedupe.finer import head_names, section_on_item
+from kbsearch.dedupe.finer import names_about, section_on_item
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -40,12 +40,12 @@ VIREO = Record(
 
 def test_the_title_is_about_its_leading_name_not_what_it_is_for() -> None:
     coined = frozenset({"vireo", "lora"})
-    assert head_names(TITLE, coined) == {"vireo"}
-    assert head_names("面向多 LoRA 的推理引擎 Vireo 开源", coined) == {"vireo"}
-    assert head_names("OpenHarness: an agent runtime speaking MCP and A2A", frozenset({"openharness", "mcp"})) == {
+    assert names_about(TITLE, coined) == {"vireo"}
+    assert names_about("面向多 LoRA 的推理引擎 Vireo 开源", coined) == {"vireo"}
+    assert names_about("OpenHarness: an agent runtime speaking MCP and A2A", frozenset({"openharness", "mcp"})) == {
         "openharness"
     }
-    assert head_names("开源：Vireo 与 LoRA 热加载", coined) == coined  # no name in the lead: every one kept
+    assert names_about("开源：Vireo 与 LoRA 热加载", coined) == coined  # no name in the lead: every one kept
     assert section_on_item(VIREO, SURVEY, coined, ()) is None
     named = SURVEY.model_copy(update={"text": "Vireo 把 LoRA adapter 同批计算，吞吐是 vLLM 的 3.1 倍。"})
     found = section_on_item(VIREO, named, coined, ())

@@ -38,6 +38,7 @@ from kbsearch.dedupe.claims import PassageHit, PassageReader, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.named_systems import cited_names
+from kbsearch.dedupe.names import holds_word
 from kbsearch.dedupe.platforms import platform_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
@@ -215,7 +216,7 @@ def section_on_item(
     these entries as the section's evidence for the item's claims, and ``audit`` lists such a
     section "in doc" in the item's cluster: one rule for both."""
     shared = set(item.arxiv_ids) & set(section.arxiv_ids)
-    coined = head_names(item.title, coined)
+    coined = names_about(item.title, coined)
     # A section listing the item's paper has its lines on it: a copy of another entry is another's.
     cut = naming(section, shared, coined, () if shared else copies(item) if copied is None else copied)
     if cut is None:
@@ -238,7 +239,7 @@ _SET_FOR = re.compile(r"(?:面向|针对|适用于|专为)[^，。；：:]{0,24}
 """What a title says its item is for: "面向多 LoRA 的推理引擎" (a name there is not the item)."""
 
 
-def head_names(title: str, coined: frozenset[str]) -> frozenset[str]:
+def names_about(title: str, coined: frozenset[str]) -> frozenset[str]:
     """Of the item's coined names (``item_names``), those its title is about: not one in a
     "面向 X 的" clause (what the item is for), and of the rest those in the title's leading
     part, before its first colon, comma or dash, when it names one there. "Vireo 1.0 开源：
@@ -247,13 +248,9 @@ def head_names(title: str, coined: frozenset[str]) -> frozenset[str]:
     if not coined:
         return coined
     about = _SET_FOR.sub(" ", title.lower())
-    kept = frozenset(n for n in coined if _written(n, about))
+    kept = frozenset(n for n in coined if holds_word(about, n))
     lead = _LEAD_END.split(about, maxsplit=1)[0]
-    return frozenset(n for n in kept if _written(n, lead)) or kept
-
-
-def _written(name: str, text: str) -> bool:
-    return re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text) is not None
+    return frozenset(n for n in kept if holds_word(lead, n)) or kept
 
 
 class FinerPassages:
