@@ -167,6 +167,7 @@ def _service(options: ServeOptions) -> Service:
 def _serve_stdio(options: ServeOptions) -> int:
     import anyio
 
+    from kbsearch.serve.mcp_stdio import run_stdio
     from kbsearch.serve.tokens import Access
     from kbsearch.serve.tools import build_mcp
 
@@ -175,7 +176,7 @@ def _serve_stdio(options: ServeOptions) -> int:
         # The agent on the other end of the pipe runs as this user, who may write the index anyway.
         mcp = build_mcp(service, lambda ctx: Access.write)
         logging.getLogger("kbsearch.serve").info("MCP on stdin/stdout, index %s", service.root)
-        anyio.run(mcp.run_stdio_async)
+        anyio.run(run_stdio, mcp, service)
     finally:
         service.close()
     return 0

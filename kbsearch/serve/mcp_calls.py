@@ -1,4 +1,5 @@
-"""What happens to an MCP call over HTTP that does not end with its answer.
+"""What happens to an MCP call over HTTP that does not end with its answer
+(over stdio: ``mcp_stdio``).
 
 ``McpCalls`` sits in front of the MCP transport at ``/mcp`` and reads each
 POST's JSON-RPC request (its method, tool and id) as it passes:
@@ -61,6 +62,10 @@ class Call:
             message = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError):
             return
+        self.take(message)
+
+    def take(self, message: Any) -> None:
+        """The call's method, tool, id and params from its JSON-RPC ``message``."""
         if not isinstance(message, dict) or not isinstance(message.get("method"), str):
             return  # a batch, a response, or not JSON-RPC: the transport says what is wrong
         self.method, self.id = message["method"], message.get("id")
@@ -70,13 +75,37 @@ class Call:
             self.tool = self.params["name"]
 
 
-class McpCalls:
+class CallLog:
+    """The MCP calls now running, and the log line of one its client gives up
+    (over HTTP here, over stdio in ``mcp_stdio``)."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.running: dict[str, Call] = {}
+        """The calls with an id now running, by id (as JSON), for ``notifications/cancelled``."""
+
+    def arrived(self, call: Call) -> None:
+        if call.id is not None:
+            self.running[key_of(call.id)] = call
+        if call.method == CANCELLED and call.params is not None:
+            cancelled = self.running.get(key_of(call.params.get("requestId")))
+            if cancelled is not None:
+                reason = call.params.get("reason")
+                self.given_up(cancelled, "the client cancelled it" + (f" ({reason})" if reason else ""))
+
+    def given_up(self, call: Call, why: str) -> None:
+        if call.logged or call.method is None or call.id is None or self.service.is_stopping:
+            return
+        call.logged = True
+        log.info("%s cancelled after %.1f s: %s", call.named, _since(call), why)
+
+
+class McpCalls(CallLog):
     """``app`` (the MCP transport and the JSON API), with the MCP calls watched as the module says."""
 
     def __init__(self, app: ASGIApp, service: Service, max_body: int) -> None:
-        self.app, self.service, self.max_body = app, service, max_body
-        self.running: dict[str, Call] = {}
-        """The calls with an id now running, by id (as JSON), for ``notifications/cancelled``."""
+        super().__init__(service)
+        self.app, self.max_body = app, max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"].rstrip("/") != MCP_PATH:
@@ -92,9 +121,9 @@ class McpCalls:
                 if not message.get("more_body"):
                     call.read(bytes(body))
                     body.clear()
-                    self._began(call)
+                    self.arrived(call)
             elif message["type"] == "http.disconnect" and not call.answered:
-                self._given_up(call, "the client went away")
+                self.given_up(call, "the client went away")
             return message
 
         async def sending(message: Message) -> None:
@@ -115,25 +144,11 @@ class McpCalls:
                 await _answer_stopped(call, sending)
                 log.warning("%s: stopped after %.1f s: the server is stopping", call.named, _since(call))
         finally:
-            self.running.pop(_key(call.id), None)
-
-    def _began(self, call: Call) -> None:
-        if call.id is not None:
-            self.running[_key(call.id)] = call
-        if call.method == CANCELLED and call.params is not None:
-            cancelled = self.running.get(_key(call.params.get("requestId")))
-            if cancelled is not None:
-                reason = call.params.get("reason")
-                self._given_up(cancelled, "the client cancelled it" + (f" ({reason})" if reason else ""))
-
-    def _given_up(self, call: Call, why: str) -> None:
-        if call.logged or call.method is None or call.id is None or self.service.is_stopping:
-            return
-        call.logged = True
-        log.info("%s cancelled after %.1f s: %s", call.named, _since(call), why)
+            self.running.pop(key_of(call.id), None)
 
 
-def _key(request_id: Any) -> str:
+def key_of(request_id: Any) -> str:
+    """A JSON-RPC id as ``CallLog.running`` keys it."""
     return json.dumps(request_id)
 
 
