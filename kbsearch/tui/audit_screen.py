@@ -1,4 +1,9 @@
-"""Who said the same thing first: duplicate clusters across instances and days."""
+"""Who said the same thing first: duplicate clusters across instances and days.
+
+Under the summary, the per-instance table (``by_instance``: who repeats most);
+ctrl+t shows only the clusters holding two or more instances, as ``audit
+--across`` (the same ``across`` view of the same result, not audited again).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Static, Tree
 
+from kbsearch.dedupe.audit_summary import across
 from kbsearch.dedupe.results import AuditResult
 from kbsearch.filters import SearchFilter
 from kbsearch.kb import KnowledgeBase
@@ -22,6 +28,7 @@ from kbsearch.tui.cluster_tree import ClusterTree, opened_id
 from kbsearch.tui.filter_bar import dates_problem, parse_day, range_problem
 from kbsearch.tui.footer import KbFooter
 from kbsearch.tui.gateway import KbGateway
+from kbsearch.tui.instance_table import InstanceTable
 from kbsearch.tui.jobs import JobFailed, run_job
 from kbsearch.tui.literal import plain
 from kbsearch.tui.messages import OpenRecord
@@ -31,6 +38,8 @@ from kbsearch.tui.status_bar import StatusBar
 class AuditScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "refresh_audit", "Audit again"),
+        # before expand and collapse: at 80 columns the footer keeps it (probe 26's lead)
+        Binding("ctrl+t", "toggle_across", "Only clusters across instances, or all"),
         Binding("ctrl+e", "expand_all", "Expand all"),
         Binding("ctrl+w", "collapse_all", "Collapse all"),
     ]
@@ -44,6 +53,9 @@ class AuditScreen(Screen[None]):
         super().__init__()
         self.gateway = gateway
         self.result: AuditResult | None = None
+        """The audit as it came, every cluster (``shown`` is what is on screen)."""
+        self.across = False
+        """Only the clusters holding two or more instances (``audit --across``)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="audit-range"):
@@ -57,6 +69,7 @@ class AuditScreen(Screen[None]):
                     validate_on=[],  # Textual's own validation would add -valid beside our -invalid
                 )
         yield Static(Text("Auditing the whole index…", style="dim"), id="audit-summary")
+        yield InstanceTable(id="audit-instances")
         yield ClusterTree(id="clusters")
         yield StatusBar()
         yield KbFooter()
@@ -98,17 +111,37 @@ class AuditScreen(Screen[None]):
 
         run_job(self, self.gateway, "audit", job, self.Audited)
 
+    @property
+    def shown(self) -> AuditResult | None:
+        """The result on screen: the audit's, or its ``across`` view."""
+        if self.result is None:
+            return None
+        return across(self.result) if self.across else self.result
+
     def on_audit_screen_audited(self, message: Audited) -> None:
         self.result = message.result
-        result = message.result
+        self._show()
+
+    def _show(self) -> None:
+        result = self.shown
+        if result is None:
+            return
+        # the CLI's scope line names its option; here the key does the same
+        scope = audit_scope(result).replace(": --across)", ": ctrl+t shows them)")
         summary = Text(
-            f"{audit_scope(result)}, largest first; "
-            f"{len(result.claimed_new_seen_before)} claimed new but seen before. ",
+            f"{scope}, largest first; {len(result.claimed_new_seen_before)} claimed new but seen before. ",
             style="bold",
         )
         summary.append("enter expands a cluster, or opens a record.", style="dim")
         self.query_one("#audit-summary", Static).update(summary)
+        self.query_one(InstanceTable).show(result)
         self.query_one(ClusterTree).show(result)
+
+    def action_toggle_across(self) -> None:
+        self.across = not self.across
+        self._show()
+        shown = "only clusters across instances" if self.across else "every cluster"
+        self.app.notify(f"Showing {shown}.", timeout=2)
 
     def on_job_failed(self, message: JobFailed) -> None:
         """As on the check screen: no earlier clusters stay to be taken for this audit's, and
@@ -117,6 +150,7 @@ class AuditScreen(Screen[None]):
             return
         self.result = None
         self.query_one(ClusterTree).clear()
+        self.query_one(InstanceTable).show(None)
         failed = Text("The audit failed: ", style="bold red")
         failed.append_text(plain(message.error_text(), one_line=False))
         self.query_one("#audit-summary", Static).update(failed)

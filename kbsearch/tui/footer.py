@@ -26,6 +26,7 @@ SHORT = {
     "refresh_audit": "Re-audit",
     "expand_all": "Expand",
     "collapse_all": "Collapse",
+    "toggle_across": "Across",
     "reload": "Reload",
 }
 """Footer labels of actions whose description (in Help and the palette) is longer."""
