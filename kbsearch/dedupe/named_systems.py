@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kbsearch.text.anchors import EARLIER_DAY_NOTE, has_earlier_day_note
+from kbsearch.text.misspelled import one_name, spelled_as
 
 # Not an arXiv id after a word ("About 2609.40001" names no product About). A hyphenated
 # word is named whole (Kestrel-Serve v2.0 is kestrel-serve, vLLM-Omni 0.2 is vllm-omni), as
@@ -149,7 +150,9 @@ def names_differ(item: Named, known: Named) -> str | None:
     """Why ``item`` and ``known`` are two items by the systems they name, or None.
 
     Either title may carry the name: an item titled for its technique
-    ("用极坐标量化压缩 KV Cache") names its system (PolarKV) only in its text."""
+    ("用极坐标量化压缩 KV Cache") names its system (PolarKV) only in its text.
+    A name one record writes with a slip (HiCahce) is the other's name (``misspelled``)."""
+    item, known = _respelled(item, known.mentioned), _respelled(known, item.mentioned)
     if item.title & known.mentioned or known.title & item.mentioned:
         # One names what the other's title names: the same system, unless the shared name
         # is only the vendor's and each title names a system the other never mentions
@@ -174,6 +177,11 @@ def names_differ(item: Named, known: Named) -> str | None:
             f"which names {', '.join(ours)}, never mentioned in the first"
         )
     return None
+
+
+def _respelled(named: Named, other: frozenset[str]) -> Named:
+    """``named`` with each name the other record writes with a slip written as it writes it."""
+    return replace(named, title=spelled_as(named.title, other), every=spelled_as(named.every, other))
 
 
 def _only_cited(item: Named, known: Named) -> str:
@@ -204,4 +212,6 @@ def texts_name_apart(
         return None
     if any(name in text for name in their_names for text in our_texts):
         return None
+    if any(one_name(ours, theirs) for ours in our_names for theirs in their_names):
+        return None  # one name, written with a slip (``misspelled``)
     return f"each text names what the other record never mentions ({_listed(our_names)} / {_listed(their_names)})"

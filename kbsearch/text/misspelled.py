@@ -1,0 +1,40 @@
+"""One coined name written two ways: two letters swapped, or a plural ``s``.
+
+A writer's typo ("HiCahce" for HiCache, probe 28) made the named-systems rule read
+two systems, each "never mentioned" by the other, and a near-verbatim repeat came
+back NEW against a learned score of 1.00. Only the two slips that keep every letter
+count as one name: two adjacent letters swapped, and a trailing ``s`` (the plural a
+sentence gives a name). A letter changed, added or dropped elsewhere is another
+name: the arXiv digests hold many real pairs one letter apart (FlashMLA and
+FlashVLA, MiniRAG and MindRAG, CheXbert and CheXpert, TrustLLM and TrustVLM),
+while the only swapped pair in them is a typo (RosGaurd for RosGuard).
+
+Short names are left alone: in four or five letters a swap can make another real
+name, and a digit is a version or a size (Qwen2 against Qwen3), never a slip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SHORTEST = 6
+"""Names shorter than this are compared as written."""
+
+
+def one_name(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` (lower-cased names) are one name, written with a slip."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < SHORTEST or any(c.isdigit() for c in a + b):
+        return False
+    if len(a) != len(b):
+        short, long = sorted((a, b), key=len)
+        return long == short + "s"
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(apart) == 2 and apart[1] == apart[0] + 1 and a[apart[0]] == b[apart[1]] and a[apart[1]] == b[apart[0]]
+
+
+def spelled_as(names: Iterable[str], other: Iterable[str]) -> frozenset[str]:
+    """``names``, each written as ``other`` writes it when ``other`` holds it with a slip."""
+    theirs = frozenset(other)
+    return frozenset(next((o for o in theirs if one_name(n, o)), n) if n not in theirs else n for n in names)
