@@ -19,13 +19,15 @@ vectors are read from the store, so the decision reads both encoders.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
 
 import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.check_day import check_filter, later_sections_note
+from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
@@ -51,8 +53,6 @@ from kbsearch.store import SearchFilter, Store
 
 SEARCHES_KEPT = 16
 """An item's latest nearest-record lists kept for its claims (whole text, title, key points)."""
-NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
-"""A record's token vectors when its text is too long for the aligned decision."""
 
 
 class Checker:
@@ -91,21 +91,36 @@ class Checker:
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
         self._claim_inputs = ClaimInputs(self.judge, self._reader, claims_of)
         self._finer = FinerPassages(encoder)
+        self.token_vectors = TokenVectors(self.tokens, config.aligned_max_tokens)
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
     ) -> CheckResult:
-        self.store.require_current_passages()  # the rules read a record's passages by position
-        with Pipeline() as beside:
-            embedded, judged = self._embed(items, beside)
-            resubmitted = self._resubmitted(items)
-            pooled = InputItems(embedded, self.config.candidates)
-            results = [self._check_one(item, resubmitted, judged, pooled, n) for n, item in enumerate(embedded)]
-        flags = table_flags(self.store, mentions or [], SearchFilter(not_after=self.as_of, exclude_ids=resubmitted))
+        with self.reading(items) as read:
+            results = self.checked(read)
+        flt = SearchFilter(not_after=self.as_of, exclude_ids=read.resubmitted)
+        flags = table_flags(self.store, mentions or [], flt)
         later = later_sections_note(self.store, results, self.as_of is not None) + self.config._notes
         return CheckResult(
             input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags, notes=later
         )
+
+    @contextmanager
+    def reading(self, items: list[Record]) -> Iterator[Reading]:
+        """The items embedded as check embeds them; what runs beside (the judge's) ends with the block."""
+        self.store.require_current_passages()  # the rules read a record's passages by position
+        with Pipeline() as beside:
+            embedded, judged = self._embed(items, beside)
+            yield Reading(embedded, judged, self._resubmitted(items))
+
+    def checked(self, read: Reading) -> list[ItemResult]:
+        """Each item of ``read`` checked (inside its ``reading`` block): ``check`` without the input's flags."""
+        pooled = InputItems(read.items, self.config.candidates)
+        return [self._check_one(item, read.resubmitted, read.judged, pooled, n) for n, item in enumerate(read.items)]
+
+    def with_tokens(self, records: list[Embedded]) -> None:
+        """Give each record the judge's token vectors of its whole text, once (``TokenVectors.give``)."""
+        self.token_vectors.give(records)
 
     def _resubmitted(self, items: list[Record]) -> list[str]:
         """Ids of the items stored with the items' very content: this submission, accepted before."""
@@ -126,7 +141,7 @@ class Checker:
         # other left a core idle for most of a warm check's encoding. What the
         # claim decisions alone read (the judge's claim vectors, their token
         # vectors) runs on beside the search and the comparisons.
-        whole = beside.start(lambda: self._token_vectors([i.embed_text() for i in items]), "judge tokens wait")
+        whole = beside.start(lambda: self.token_vectors.of([i.embed_text() for i in items]), "judge tokens wait")
         said = self.judge is not None and self.config.claim_said is not None
         judge_vectors = beside.start(lambda: self._judge_vectors_of(items), "judge items wait")
         self._claim_inputs.start(items, beside, vectors=said, tokens=self.config.said_reads_tokens())
@@ -151,31 +166,13 @@ class Checker:
         with timings.phase("judge items"):
             return list(self.judge.encode([item.embed_text() for item in items]))
 
-    def _token_vectors(self, texts: list[str]) -> list[np.ndarray | None]:
-        """The judge's token vectors of each text; none (an empty array) for a
-        text longer than the aligned decision was fitted on, so its pairs are
-        decided by ``same_item``; all None without a token encoder."""
-        if self.tokens is None or not texts:
-            return [None] * len(texts)
-        with timings.phase("judge tokens"):
-            counts = self.tokens.count_tokens(texts)
-            fitting = [t for t, n in zip(texts, counts, strict=True) if n <= self.config.aligned_max_tokens]
-            vectors = dict(zip(fitting, self.tokens.encode_tokens(fitting), strict=True))
-        return [vectors.get(text, NO_TOKENS) for text in texts]
-
-    def _with_tokens(self, records: list[Embedded]) -> None:
-        """Give each record the judge's token vectors of its whole text, once."""
-        lacking = [e for e in records if e.judge_tokens is None]
-        for embedded, tokens in zip(lacking, self._token_vectors([e.whole_text for e in lacking]), strict=True):
-            embedded.judge_tokens = tokens
-
     def _check_one(
         self, item: Embedded, resubmitted: list[str], judged: Callable[[], None], pooled: InputItems, number: int
     ) -> ItemResult:
         checkpoint()  # a server's request stops here once over its budget or abandoned
         flt = check_filter(self.store, item.record, self.as_of, resubmitted)  # not its day's doc sections
         in_input = pooled.before(number, flt)
-        known = in_input | self._candidates(item, flt, judged)
+        known = in_input | self.candidates(item, flt, judged)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
             one_item(compared, known, self.config, self.name_count),
@@ -227,7 +224,7 @@ class Checker:
         day = flt.not_after
         if day is None or day != item.record.date:
             return []
-        known = self._candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
+        known = self.candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
         if not any(e.record.date is not None and e.record.date > day for e in known.values()):
             return []
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
@@ -243,7 +240,7 @@ class Checker:
             for m in later
         ]
 
-    def _candidates(
+    def candidates(
         self, item: Embedded, flt: SearchFilter, judged: Callable[[], None] = lambda: None
     ) -> dict[str, Embedded]:
         """Nearest records by whole text, by title and by each key point, plus every
@@ -264,22 +261,8 @@ class Checker:
         found = {e.record.id: e for e in self._load(list(rowids)).values()}
         judged()
         if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
-            self._with_tokens(self._to_align(item, list(found.values())))
+            self.with_tokens(to_align(item, list(found.values()), self.config.aligned_candidates))
         return found
-
-    def _to_align(self, item: Embedded, known: list[Embedded]) -> list[Embedded]:
-        """The candidates whose pairs with ``item`` the aligned decision reads: the
-        ``aligned_candidates`` nearest by the judge's cosine (the encoder's without one)."""
-        cap = self.config.aligned_candidates
-        if cap is None or len(known) <= cap:
-            return known
-
-        def nearness(k: Embedded) -> float:
-            if item.judge is not None and k.judge is not None:
-                return float(item.judge @ k.judge)
-            return float(item.whole @ k.whole)
-
-        return sorted(known, key=nearness, reverse=True)[:cap]
 
     def _search(self, vector: np.ndarray, k: int, flt: SearchFilter) -> list[tuple[int, float, int]]:
         """The store's best records for a vector; a claim that is the whole text

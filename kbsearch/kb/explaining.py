@@ -37,25 +37,25 @@ def explain(
         from kbsearch.kb.explaining_input import explain_input
 
         return explain_input(kb, a, file_item, b, config or kb.dedupe_config(claims=claim is not None), as_of, claim)
-    from kbsearch.dedupe.check_input import CheckInput
     from kbsearch.dedupe.claim_inputs import claims_of
     from kbsearch.dedupe.claim_reasons import explain_claim
     from kbsearch.dedupe.related import explain_embedded, load_embedded
-    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, form_why
+    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, check_of, form_why
     from kbsearch.store import SearchFilter
 
     kb._require_models()
     config = config or kb.dedupe_config(claims=claim is not None)
     with kb.store.snapshot():
         record = load_embedded(kb.store, [a, b], config.judge)[a].record  # RecordNotFound names a missing id
-        # Read as check reads A coming in: its key points, the judge's token alignment.
-        flt = SearchFilter(exclude_ids=[a], not_after=as_of)
-        item, other, known = as_check_reads(kb, [record], 0, b, config, flt, as_of)
-        explained = explain_embedded(kb.store, item, other, config, as_of, known)
-        # Check itself, re-run on A as it came in (its day, the records stored before it).
-        read = CheckInput(items=[record], file=None, mentions=[], warnings=[])
-        shown = config.model_copy(update={"matches_shown": SHOW_ALL})
-        checked = kb._check_items(read, f"stored record {a}", None, as_of, config=shown).items[0]
+        # Check itself, re-run on A as it came in (its day, the records stored before it), and
+        # explain's reading, as check reads A coming in (its key points, the judge's token
+        # alignment): A embedded once, for both.
+        checker = check_of(kb, config.model_copy(update={"matches_shown": SHOW_ALL}), as_of)
+        with checker.reading([record]) as read:
+            flt = SearchFilter(exclude_ids=[a], not_after=as_of)
+            item, other, known = as_check_reads(kb, read, 0, b, config, flt, as_of)
+            explained = explain_embedded(kb.store, item, other, config, as_of, known)
+            checked = checker.checked(read)[0]
         own = next((m for m in checked.matches if m.id == b), None)
         how = f"re-run on A as it came in (records up to {checked.as_of or 'any day'}, stored before A)"
         explained = explained.model_copy(

@@ -12,53 +12,57 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from kbsearch.dedupe.check import Checker
+    from kbsearch.dedupe.check_reading import Reading
     from kbsearch.dedupe.config import DedupeConfig
     from kbsearch.dedupe.results import Match
     from kbsearch.dedupe.rules import Embedded
     from kbsearch.kb.facade import KnowledgeBase
-    from kbsearch.records import Record
     from kbsearch.store import SearchFilter
 
 SHOW_ALL = 1_000_000  # check's matches, every one it compared, not only the first shown
 
 
+def check_of(kb: KnowledgeBase, config: DedupeConfig, as_of: dt.date | None) -> Checker:
+    """A ``Checker`` of ``kb``'s store as ``check`` builds one (inside the store's snapshot)."""
+    from kbsearch.dedupe.check import Checker
+
+    judge, tokens = kb._judging_models(config)
+    return Checker(kb.store, kb.encoder, config, as_of, judge=judge, tokens=tokens)
+
+
 def as_check_reads(
     kb: KnowledgeBase,
-    items: list[Record],
+    read: Reading,
     number: int,
     b: str,
     config: DedupeConfig,
     flt: SearchFilter | None,
     as_of: dt.date | None,
 ) -> tuple[Embedded, Embedded, list[Embedded]]:
-    """Item ``number`` (from 0) of an input as check embeds it, B, and the item's candidates
-    among the records ``flt`` lets through (None: those ``check`` of the input compares with,
-    the input's earlier items among them), as check loads them (token vectors for the
-    ``aligned_candidates`` nearest; B's too when A has any, so a pair check never compared
-    is read by the form it would be)."""
-    from kbsearch.dedupe.check import Checker
+    """Item ``number`` (from 0) of an input as check embedded it (``read``, inside its block), B,
+    and the item's candidates among the records ``flt`` lets through (None: those ``check`` of the
+    input compares with, the input's earlier items among them), as check loads them (token vectors
+    for the ``aligned_candidates`` nearest; B's too when A has any, so a pair check never compared
+    is read by the form it would be). The items are embedded once, for this and check's re-run."""
     from kbsearch.dedupe.check_day import check_filter
     from kbsearch.dedupe.related import load_embedded
     from kbsearch.dedupe.same_input import InputItems
-    from kbsearch.runtime.overlap import Pipeline
 
-    judge, tokens = kb._judging_models(config)
-    checker = Checker(kb.store, kb.encoder, config, as_of, judge=judge, tokens=tokens)
-    with Pipeline() as beside:
-        embedded, judged = checker._embed(items, beside)
-        a = embedded[number]
-        if flt is None:  # as check reads the input: ``Checker._check_one``
-            resubmitted = checker._resubmitted(items)
-            for earlier in embedded[:number]:  # the candidates they aligned are aligned for A too
-                checker._candidates(earlier, check_filter(kb.store, earlier.record, as_of, resubmitted), judged)
-            flt = check_filter(kb.store, a.record, as_of, resubmitted)
-            known = InputItems(embedded, config.candidates).before(number, flt)
-        else:
-            known = {}
-        known |= checker._candidates(a, flt, judged)
+    # A checker of its own: the token vectors it gives its candidates are not check's re-run's.
+    checker = check_of(kb, config, as_of)
+    a = read.items[number]
+    if flt is None:  # as check reads the input: ``Checker.checked``
+        for earlier in read.items[:number]:  # the candidates they aligned are aligned for A too
+            checker.candidates(earlier, check_filter(kb.store, earlier.record, as_of, read.resubmitted), read.judged)
+        flt = check_filter(kb.store, a.record, as_of, read.resubmitted)
+        known = InputItems(read.items, config.candidates).before(number, flt)
+    else:
+        known = {}
+    known |= checker.candidates(a, flt, read.judged)
     other = known.get(b) or load_embedded(kb.store, [b], config.judge)[b]
     if other.judge_tokens is None and b not in known and a.judge_tokens is not None and len(a.judge_tokens):
-        checker._with_tokens([other])
+        checker.with_tokens([other])
     return a, other, list(known.values())
 
 

@@ -33,7 +33,7 @@ def explain_input(
     from kbsearch.dedupe.check_input import read_check_input
     from kbsearch.dedupe.claim_reasons import explain_claim
     from kbsearch.dedupe.related import explain_embedded, load_embedded
-    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, form_why
+    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, check_of, form_why
 
     read = read_check_input(path, None)
     items = read.items
@@ -47,20 +47,23 @@ def explain_input(
         )
     record = items[number - 1]
     kb._require_models()
-    result = kb._check_items(read, path, None, as_of, config=config.model_copy(update={"matches_shown": SHOW_ALL}))
-    item = result.items[number - 1]
-    if claim is not None and not 1 <= claim <= len(item.claims):
-        count = len(item.claims)
-        raise KbError(
-            f"claim {claim}: item {number} of {path} has {count} claim{'s' * (count != 1)}, numbered 1 to {count}",
-            hint="give N as check numbers the item's claims ('n' in new_claims)",
-        )
     with kb.store.snapshot():
-        same = [m.id for m in item.matches if m.same_item]
-        loaded = load_embedded(kb.store, [b, *same], config.judge)
-        # Read as check reads the item (its key points, the judge's token alignment), so the
-        # verdict and the deciding rule agree; check's own decision differing is said in a note.
-        a, other, known = as_check_reads(kb, items, number - 1, b, config, None, as_of)
+        # The file checked as ``check FILE`` checks it, and the item read as check reads it (its
+        # key points, the judge's token alignment), so the verdict and the deciding rule agree;
+        # check's own decision differing is said in a note. The items are embedded once, for both.
+        checker = check_of(kb, config.model_copy(update={"matches_shown": SHOW_ALL}), as_of)
+        with checker.reading(items) as reading:
+            item = checker.checked(reading)[number - 1]
+            if claim is not None and not 1 <= claim <= len(item.claims):
+                count = len(item.claims)
+                raise KbError(
+                    f"claim {claim}: item {number} of {path} has {count} claim{'s' * (count != 1)}, "
+                    f"numbered 1 to {count}",
+                    hint="give N as check numbers the item's claims ('n' in new_claims)",
+                )
+            same = [m.id for m in item.matches if m.same_item]
+            loaded = load_embedded(kb.store, [b, *same], config.judge)
+            a, other, known = as_check_reads(kb, reading, number - 1, b, config, None, as_of)
         explained = explain_embedded(kb.store, a, other, config, item.as_of, known)
         why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config) if claim else None
     checked = next((m for m in item.matches if m.id == b), None)
