@@ -55,6 +55,7 @@ def test_a_claim_the_first_text_stated_is_known_as_of_day_2_without_an_id(tmp_pa
     [claim] = result.claims
     assert claim.known and claim.best_id == SECTION and claim.best_first_text
     assert claim.best_text is not None and "Osprey" not in claim.best_text
+    assert result.first_seen is not None and result.first_seen.id == SECTION and result.first_seen.first_text
 
 
 def test_a_section_first_stored_after_the_day_stays_out(tmp_path: Path) -> None:

@@ -192,6 +192,7 @@ class Checker:
         edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
         since = HeldSince(record, known, self.store, coined)  # a section's first text on the item: held since
         earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, flt, known, matches, claims))
+        self._then.marked(flt, earliest, [])  # a section compared for its claims alone, too
         first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
         held = held_in_doc(since.dated(matches), first) if first else listed_in_doc(record, since.dated(matches))
         return ItemResult(
