@@ -1,19 +1,19 @@
 """``kbsearch check``: gather the evidence for each incoming item and judge it.
 
-An item is never compared with itself: the records stored under the items'
-ids with the items' very content (an earlier accept of the same submission)
-are left out, and nothing else, so what a reused inbox file held yesterday is
-evidence like any other record. ``as_of`` hides everything dated later, so a
-past day can be replayed honestly; without it a dated item is compared with
-nothing written after its own date. Either way a record with no date stays
-(a living doc that states none): it cannot be shown to be later, and
-``--as-of`` the item's own date gives the default's evidence. A doc section
-dated that day is left out too: on one day it comes after the rest (``check_day``).
+An item is never compared with itself: the records stored under the items' ids with the
+items' very content (an earlier accept of the same submission) are left out, and nothing
+else, so what a reused inbox file held yesterday is evidence like any other record.
+``as_of`` hides everything dated later, so a past day can be replayed honestly; without it
+a dated item is compared with nothing written after its own date. Either way a record with
+no date stays (a living doc that states none): it cannot be shown to be later, and
+``--as-of`` the item's own date gives the default's evidence. A doc section dated that day
+is left out too: on one day it comes after the rest (``check_day``); one changed later is
+read with its first text when that was written by the day (``sections_as_of``).
 
-Candidates come from the index's model (nearest by whole text, title and
-each key point), shared ids and rare shared names; with a judge model, each
-item's whole text is embedded by the judge too, and the known records' judge
-vectors are read from the store, so the decision reads both encoders.
+Candidates come from the index's model (nearest by whole text, title and each key point),
+shared ids and rare shared names; with a judge model, each item's whole text is embedded
+by the judge too, and the known records' judge vectors are read from the store, so the
+decision reads both encoders.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.check_day import check_filter, later_sections_note
+from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
 from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
@@ -41,6 +41,7 @@ from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match,
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
 from kbsearch.dedupe.section_since import HeldSince
+from kbsearch.dedupe.sections_as_of import SectionsAsOf
 from kbsearch.dedupe.verdict import decide, doc_stated, edit_of_own, first_seen, held_in_doc, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
@@ -92,6 +93,7 @@ class Checker:
         self._claim_inputs = ClaimInputs(self.judge, self._reader, claims_of)
         self._finer = FinerPassages(encoder)
         self.token_vectors = TokenVectors(self.tokens, config.aligned_max_tokens)
+        self._then = SectionsAsOf(store, encoder, self.judge)  # sections changed after the day, as first written
 
     def check(
         self, items: list[Record], *, file: str | None, input_name: str, mentions: list[IdMention] | None = None
@@ -182,10 +184,12 @@ class Checker:
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
         record, coined = item.record, item_names(item, self.config, self.name_count)
         claims = self._claims(item, flt, same, item_sentences(record, docs, coined))
+        self._then.marked(flt, matches, claims)  # the evidence read from a section's first text says so
         verdict, reason = decide(matches, claims, own_id=record.id)
         edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
         since = HeldSince(record, known, self.store, coined)  # a section's first text on the item: held since
-        earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, known, matches, claims))
+        earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, flt, known, matches, claims))
+        self._then.marked(flt, earliest, [])  # a section compared for its claims alone, too
         first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
         held = held_in_doc(since.dated(matches), first) if first else listed_in_doc(record, since.dated(matches))
         return ItemResult(
@@ -206,39 +210,26 @@ class Checker:
             resubmitted=record.id in resubmitted,
             own_earlier_version=any(m.same_item and m.id == record.id for m in matches),
             edited=edited,
-            notes=input_notes(matches, in_input) + self._later_notes(item, flt),
+            notes=input_notes(matches, in_input)
+            + later_notes(item, flt, self.candidates, self.config, self.name_count),
         )
 
     def _sections(
-        self, item: Embedded, known: dict[str, Embedded], matches: list[Match], claims: list[ClaimStatus]
+        self,
+        item: Embedded,
+        flt: SearchFilter,
+        known: dict[str, Embedded],
+        matches: list[Match],
+        claims: list[ClaimStatus],
     ) -> list[Match]:
         """The living-doc sections stating every claim (``stating_sections``), compared with the item."""
         wanted = set(stating_sections(claims))
-        missing = self._load(list(self.store.rowids_of(wanted - {m.id for m in matches}).values()))
+        then = {e.record.id: e for e in self._then.of(flt) if e.record.id in wanted and e.record.id not in known}
+        rowids = self.store.rowids_of(wanted - {*then, *(m.id for m in matches)})  # then: as the day read them
+        missing = [*self._load(list(rowids.values())).values(), *then.values()]
         if missing:  # a claim's nearest passage, not a candidate: compared among the candidates
-            matches = compare_all(item, [*known.values(), *missing.values()], self.config, self.name_count)
+            matches = compare_all(item, [*known.values(), *missing], self.config, self.name_count)
         return [m for m in matches if m.id in wanted]
-
-    def _later_notes(self, item: Embedded, flt: SearchFilter) -> list[str]:
-        """When the item's own date hid later records: those that would have been the same item."""
-        day = flt.not_after
-        if day is None or day != item.record.date:
-            return []
-        known = self.candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
-        if not any(e.record.date is not None and e.record.date > day for e in known.values()):
-            return []
-        compared = compare_all(item, list(known.values()), self.config, self.name_count)
-        later = [
-            m
-            for m in one_item(compared, known, self.config, self.name_count)
-            if m.same_item and m.date and m.date > day
-        ]
-        return [
-            f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date}) would also be the same item, "
-            f"but was written after this item's date {day} and so is no evidence that it repeats anything "
-            f"(--as-of {m.date} compares with it)"
-            for m in later
-        ]
 
     def candidates(
         self, item: Embedded, flt: SearchFilter, judged: Callable[[], None] = lambda: None
@@ -252,13 +243,14 @@ class Checker:
         searches = [(vector, self.config.candidates) for vector in vectors]
         if item.claim_rows is not None and self.config.key_point_candidates:
             searches += [(v, self.config.key_point_candidates) for v in item.claim_rows]
-        for vector, k in searches:
-            rowids.update((rowid, None) for rowid, _, _ in self._search(vector, k, flt))
+        searched = [(vector, k, self._search(vector, k, flt)) for vector, k in searches]
+        rowids.update((rowid, None) for _, _, found in searched for rowid, _, _ in found)
         by_id = self.store.rowids_with_arxiv(item.record.arxiv_ids + item.record.cited_ids)
         rowids.update((r, None) for r in self.store.restrict(by_id, flt))
         by_name = rare_name_candidates(self.names, item.names, flt, self.config.rare_name_records)
         rowids.update((r, None) for r in by_name)
         found = {e.record.id: e for e in self._load(list(rowids)).values()}
+        found |= self._then.candidates(item, flt, [(v, k, [s for _, s, _ in hits]) for v, k, hits in searched])
         judged()
         if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
             self.with_tokens(to_align(item, list(found.values()), self.config.aligned_candidates))
@@ -343,11 +335,9 @@ class Checker:
         """The passages of any record nearest to a claim, but those exact evidence rules out."""
         hits = self._search(vector, self.config.claim_hits, flt)
         loaded = self._load([rowid for rowid, _, _ in hits])
-        return [
-            PassageHit(loaded[r], idx, score)
-            for r, score, idx in hits
-            if r in loaded and not ruled_out(item, loaded[r], self.config, self.name_count)
-        ]
+        hits_then = [PassageHit(loaded[r], i, s) for r, s, i in hits if r in loaded]
+        found = self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits)
+        return [h for h in found if not ruled_out(item, h.known, self.config, self.name_count)]
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:
         """The judge's vectors of the item's claims, in one run, kept for ``claim_said``

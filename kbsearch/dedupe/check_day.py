@@ -17,8 +17,11 @@ says how many sections of the day were left out, as for later ones.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
+from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.results import ItemResult
+from kbsearch.dedupe.rules import Embedded, compare_all, one_item
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
 from kbsearch.store import Store
@@ -83,15 +86,22 @@ def later_sections_note(store: Store, items: list[ItemResult], given: bool) -> l
     (``same_day_sections``)."""
     own_days = [(i.id, day) for i in items if (day := i.as_of or i.date)]
     days = [i.as_of for i in items if i.as_of]
-    left = store.count(SearchFilter(kinds=[Kind.doc_section], since=min(days) + dt.timedelta(days=1))) if days else 0
-    if not left:
+    day = min(days) if days else None
+    later = store.filter_rowids(SearchFilter(kinds=[Kind.doc_section], since=day + dt.timedelta(days=1))) if day else []
+    if not later or day is None:
         return same_day_note(store, own_days, given)
-    why = f"the --as-of date {min(days)}" if given else f"{min(days)}, the item's own date"
-    one = left == 1
+    # A section changed after the day that existed on it is read as first written (``sections_as_of``).
+    then = sum(1 for r in store.by_rowids(later).values() if r.first_date and r.first_date <= day)
+    why = f"the --as-of date {day}" if given else f"{day}, the item's own date"
+    left = len(later) - then
+    its = "was read with its text of its" if then == 1 else "were read with their text of their"
+    read = f"{then} changed after it {its} first date, as the doc held it then"
     return [
-        f"{left} living-doc section{'' if one else 's'} dated after {why}, {'was' if one else 'were'} left out "
-        "as evidence (a section is dated by the doc's update that last changed its text); "
-        "--as-of DATE, the doc's update or later, compares with them",
+        f"{left} living-doc section{'' if left == 1 else 's'} dated after {why}, {'was' if left == 1 else 'were'} "
+        "left out as evidence (a section is dated by the doc's update that last changed its text); "
+        "--as-of DATE, the doc's update or later, compares with them" + (f"; {read}" if then else "")
+        if left
+        else f"the living-doc section{'' if then == 1 else 's'} dated after {why}: {read}",
         *same_day_note(store, own_days, given),
     ]
 
@@ -108,4 +118,29 @@ def same_day_note(store: Store, items: list[tuple[str, dt.date]], given: bool) -
         f"{len(same)} living-doc section{'' if one else 's'} dated {why}, {'was' if one else 'were'} left out "
         "as evidence (written after this input's items were accepted that day: the day's fold of them); "
         f"--as-of {day + dt.timedelta(days=1)} compares with them"
+    ]
+
+
+def later_notes(
+    item: Embedded,
+    flt: SearchFilter,
+    candidates: Callable[[Embedded, SearchFilter], dict[str, Embedded]],
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+) -> list[str]:
+    """When the item's own date hid later records: those that would have been the same item
+    (``candidates``: check's, here with no date filter)."""
+    day = flt.not_after
+    if day is None or day != item.record.date:
+        return []
+    known = candidates(item, SearchFilter(exclude_ids=flt.exclude_ids))
+    if not any(e.record.date is not None and e.record.date > day for e in known.values()):
+        return []
+    compared = compare_all(item, list(known.values()), config, name_count)
+    later = [m for m in one_item(compared, known, config, name_count) if m.same_item and m.date and m.date > day]
+    return [
+        f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date}) would also be the same item, "
+        f"but was written after this item's date {day} and so is no evidence that it repeats anything "
+        f"(--as-of {m.date} compares with it)"
+        for m in later
     ]

@@ -1,8 +1,5 @@
-"""Typed results of ``check`` and ``audit``.
-
-The CLI prints these objects as text or JSON and the TUI shows them: there is
-one source of truth for what a verdict says.
-"""
+"""Typed results of ``check`` and ``audit``: the CLI prints them as text or JSON and the TUI
+shows them, one source of truth for what a verdict says."""
 
 from __future__ import annotations
 
@@ -20,15 +17,14 @@ from kbsearch.responses import ListedRecord, UnknownFilter
 from kbsearch.text.polarity import why_new
 
 Outcome = Literal["checked", "stored", "replaced", "unchanged", "refused"]
+FIRST_TEXT = "A living-doc section changed after the check's day, read with its text of its first date (``date``)."
 
 
 class Verdict(StrEnum):
     NEW = "NEW"
     """Nothing known describes the same paper, event or benchmark."""
-    UPDATE = "UPDATE"
-    """The same item is known, but some of the claims are new."""
-    DUPLICATE = "DUPLICATE"
-    """The same item is known and nothing in it is new."""
+    UPDATE = "UPDATE"  # the same item is known, but some of the claims are new
+    DUPLICATE = "DUPLICATE"  # the same item is known and nothing in it is new
 
 
 class Rule(StrEnum):
@@ -76,6 +72,7 @@ class Match(BaseModel):
     """What the learned decision read (kbsearch.dedupe.features): with the config, enough to re-decide."""
     shared_ids: list[str] = Field(default_factory=list)  # arXiv ids both records are about
     cited_ids: list[str] = Field(default_factory=list)  # ids one is about and the other only cites: not the same item
+    first_text: bool = Field(default=False, description=FIRST_TEXT)
 
     @property
     def decided_by(self) -> str:
@@ -137,6 +134,7 @@ class ClaimStatus(BaseModel):
     best_instance: str | None = None
     best_date: dt.date | None = None
     best_text: str | None = None
+    best_first_text: bool = Field(default=False, description=FIRST_TEXT)
     new_numbers: list[str] = Field(default_factory=list)
     """Result numbers in the claim that the matched records do not carry (a section, issue, figure or
     version number is not a result)."""

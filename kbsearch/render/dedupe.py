@@ -36,7 +36,13 @@ def _match_line(match: Match) -> str:
         f"     {mark} {match.decided_by:>4}  {fit(who(match.instance, match.date), 19)} "
         f"{clean(match.id, one_line=True)}{ids}{cites}\n"
         f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}; cosine {match.score:.2f}"
+        + (f"\n{'':8}{first_text_words(match.date)}" if match.first_text else "")
     )
+
+
+def first_text_words(day: object) -> str:
+    """What a match or claim line read from a section's first text says (``sections_as_of``)."""
+    return f"(the section's text as of its first date {day}, not today's: it changed after the check's day)"
 
 
 def held_text(section_id: str, day: object) -> str:
@@ -110,6 +116,8 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
     if claim.moved_on:
         numbers += f" [{clean(moved_label(claim.moved_on), one_line=True)}]"
     lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
+    if claim.best_first_text and claim.best_id:
+        lines.append(f"           {first_text_words(claim.best_date)}")
     if claim.passage_shown:
         lines.append(f"           “{fit(clean(claim.best_text, one_line=True), 100).rstrip()}”")
     return lines
