@@ -28,6 +28,7 @@ from kbsearch.dedupe.named_systems import (
 )
 from kbsearch.dedupe.platforms import platform_only
 from kbsearch.dedupe.subjects import (
+    new_release,
     places_differ,
     release_not_theirs,
     releases,
@@ -198,6 +199,11 @@ class Embedded:
             reason = reason or release_not_theirs(self._title_releases, known.record.title, known._lowered)
             reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)
         return reason
+
+    def release_after(self, known: Embedded) -> str | None:
+        """Why the titles make this record and ``known`` one item: releases of one product, the
+        later's record giving the earlier (``subjects.new_release``), or None."""
+        return new_release((self._title_releases, self._lowered), (known._title_releases, known._lowered))
 
     def texts_apart(self, known: Embedded, is_rare: Callable[[str], bool]) -> str | None:
         """Why two untitled records are two items by the systems their texts name

@@ -57,7 +57,7 @@ def rule_findings(
     )
     names = different_names(item, known, config, name_count)
     detail = names[2] if names else _names_agree(item, known, config, name_count)
-    found.append(RuleFinding(rule="named systems", says=False if names else None, detail=detail))
+    found.append(RuleFinding(rule="named systems", says=names[1] if names else None, detail=detail))
     features = decision_features(item, known, around or Neighbourhood(), name_count)
     scorer = config.same_item_for(features)
     probability = scorer.probability(features)

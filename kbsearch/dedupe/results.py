@@ -41,11 +41,12 @@ class Rule(StrEnum):
     """Two paper cards' titles name one paper, or two."""
     different_names = "different_names"
     """Each title names a rare system the other record never mentions: two items."""
+    new_release = "new_release"
+    """A later release of one product whose record gives the earlier one (``subjects.new_release``): one item."""
     doc_section = "doc_section"
     """A living-doc section covers a field: never the same item as an increment or a card
     (unless both are about one arXiv id), only evidence for the claims it states."""
-    learned = "learned"
-    """The learned same-item decision: ``probability`` against ``threshold``."""
+    learned = "learned"  # the learned same-item decision: ``probability`` against ``threshold``
     surer_match = "surer_match"
     """Learned to be the same item, but the item's surer match is a different item from this
     record, or the arXiv ids set apart a record this one is surely the item of: the weaker yields."""
@@ -76,9 +77,8 @@ class Match(BaseModel):
 
     @property
     def decided_by(self) -> str:
-        """A match line's first column: the probability when the learned decision
-        settled it, else "rule" (a rule overrules the probability, which would read
-        as 1.00 beside "not the same item"; the reason line names the rule)."""
+        """A match line's first column: the probability when the learned decision settled it, else "rule"
+        (a rule overrules the probability, 1.00 beside "not the same item"; the reason line names the rule)."""
         return f"{self.probability:.2f}" if self.rule in (Rule.learned, Rule.surer_match) else "rule"
 
     @property

@@ -296,7 +296,10 @@ def different_names(
     item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
 ) -> tuple[Rule, bool, str] | None:
     """Two records naming different rare systems (``named_systems``), or whose titles name
-    different releases of one product or report on different names (``subjects``), are two items."""
+    different releases of one product or report on different names (``subjects``), are two items;
+    a new release whose record gives the earlier one is the same item (``Rule.new_release``)."""
+    if item.record.title.strip() and known.record.title.strip() and (tie := item.release_after(known)):
+        return Rule.new_release, True, tie
     ours, theirs = item.named(config, name_count), known.named(config, name_count)
     titled = bool(known.record.title.strip())
     reason = names_differ(ours, theirs) if titled else None
@@ -358,7 +361,8 @@ def ruled_out(
     item's id, or is about other ids, or is a card of another paper, or, given
     ``name_count``, each names a rare system the other never mentions): what it
     says then never makes a claim of the item known."""
-    if name_count is not None and different_names(item, known, config, name_count) is not None:
+    names = None if name_count is None else different_names(item, known, config, name_count)
+    if names is not None and not names[1]:
         return True
     a, b = item.record, known.record
     shared = set(a.arxiv_ids) & set(b.arxiv_ids)

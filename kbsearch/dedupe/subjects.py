@@ -112,6 +112,45 @@ def releases_differ(item: frozenset[tuple[str, str]], known: frozenset[tuple[str
     return None
 
 
+def new_release(
+    item: tuple[frozenset[tuple[str, str]], str], known: tuple[frozenset[tuple[str, str]], str]
+) -> str | None:
+    """Why two records with these (title releases, lower-cased text) are one item, a later release
+    of a product and the earlier one its record gives, or None. Both titles version the product,
+    no version in common, and not as a patch of it (0.31.1 after 0.31.0, 0.6.1 after 0.6: the same
+    major and minor version stay two items, as do releases the records never tie together)."""
+    (ours, our_text), (theirs, their_text) = item, known
+    for product in sorted({p for p, _ in ours} & {p for p, _ in theirs}):
+        mine, other = ({v for p, v in side if p == product} for side in (ours, theirs))
+        if {_minor(v) for v in mine} & {_minor(v) for v in other}:
+            return None  # the same release, or a patch of it
+        for (later, text), earlier in (((mine, our_text), other), ((other, their_text), mine)):
+            newest = max(_order(v) for v in later)
+            given = sorted(v for v in earlier if _order(v) < newest and _gives_release(text, product, v))
+            if given:
+                return (
+                    f"a new release of {product}: {', '.join(sorted(later))} after {', '.join(given)}, "
+                    "which its record gives"
+                )
+    return None
+
+
+def _order(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in _release(version).split("."))
+
+
+def _minor(version: str) -> tuple[int, ...]:
+    return _order(version)[:2]
+
+
+def _gives_release(folded: str, product: str, version: str) -> bool:
+    """Whether ``folded`` gives ``version`` as a release: after the product's name, a ``v`` or
+    "version", or before 版 or "release" ("1.0 版是 3.1 倍", "vs. v1.0"), not as a bare figure."""
+    number = re.escape(_release(version)) + r"(?:\.0)*(?!\d|\.\d)"
+    before = rf"(?:(?<![a-z0-9]){re.escape(product)}\s*|(?<![a-z0-9])v|version\s*|版本\s*)"
+    return re.search(rf"{before}{number}|(?<![\d.]){number}\s*(?:版|release|version)", folded) is not None
+
+
 def _release(version: str) -> str:
     parts = version.split(".")
     while len(parts) > 2 and parts[-1] == "0":

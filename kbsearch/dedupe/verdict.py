@@ -16,10 +16,10 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     DUPLICATE when a known record is the same item and every claim is known
     (nothing in the item is new), or when none is but living-doc sections
     state every claim (``stating_sections``); UPDATE when one is and some
-    claim is new; NEW when none is: a claim of such an item that another
-    item's nearest passage says (``claim_said``) is shown known, but is no
-    evidence of the item. A
-    record under ``own_id`` (the item's id) is the item's own earlier version,
+    claim is new, or when each is an earlier release (``Rule.new_release``);
+    NEW when none is: a claim of such an item that another item's nearest
+    passage says (``claim_said``) is shown known, but is no evidence of the
+    item. A record under ``own_id`` (the item's id) is the item's own earlier version,
     and the reason says so: an edited item checked again is matched with it."""
     same = _item_first([m for m in matches if m.same_item])
     identical = [m for m in same if m.rule is Rule.identical_text]
@@ -42,14 +42,16 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
         closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
         return Verdict.NEW, "no known record describes the same item" + _doc_states(claims) + closest
     named = f"its own earlier version {same[0].id}" if same[0].id == own_id else same[0].id
-    if claims and not new:
+    # Of only earlier releases, the release is news: an UPDATE, however its claims restate them.
+    released = "" if any(m.rule is not Rule.new_release for m in same) else f" ({same[0].reasons[0]})"
+    if claims and not new and not released:
         return Verdict.DUPLICATE, f"same item as {named}, and {_claims_said(0, len(claims))}"
     numbers = sorted({n for c in new for n in c.new_numbers})
     moved = sorted({c.moved_on for c in new if c.moved_on and not c.moved_on.startswith(REVERSES)})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     extra += f" (moved on: {', '.join(moved)})" if moved else ""
     extra += "".join(sorted({f" ({c.moved_on})" for c in new if c.moved_on and c.moved_on.startswith(REVERSES)}))
-    return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}"
+    return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}{released}"
 
 
 def edit_of_own(verdict: Verdict, matches: list[Match], own_id: str) -> bool:

@@ -185,9 +185,9 @@ def could_be_changed(new: str, old: str) -> bool:
 # Words by which a claim gives a figure as the one it replaces: 降低 24%（昨天报的是 31%）,
 # （stephen 报的是 31%）, "now 24% (down from the 31% reported yesterday)", "24% (was 31%)",
 # "24% rather than 31%", "24%, not 31% as first reported", "now 47% (v1 said 41%)",
-# "41%（10-05 为 38%）", "47%, was 41%", "41%（较 10-05 的 38%）".
+# "41%（10-05 为 38%）", "47%, was 41%", "41%（较 10-05 的 38%）", a release's "4.2 倍（1.0 版是 3.1 倍）".
 _EARLIER = (
-    r"(?:\d{1,2}[-/月]\d{1,2}[日号]?|v\d+(?:\.\d+)*|[上前昨]\S{0,2}?(?:天|日|周|次|版|期|篇)|初版|首版|旧版|第一版"
+    r"(?:\d{1,2}[-/月]\d{1,2}[日号]?|v\d+(?:\.\d+)*|\d+(?:\.\d+)+(?=\s*版)|[上前昨]\S{0,2}?(?:天|日|周|次|版|期|篇)|初版|首版|旧版|第一版"
     r"|earlier|before|first|originally|initially|yesterday|last\s+(?:week|time|version|release|report))"
 )
 _REPLACED_BEFORE = re.compile(
