@@ -97,7 +97,7 @@ def test_a_cluster_without_an_id_is_headed_by_its_title_and_across_keeps_those_o
     lines = audit_text(result).splitlines()
     assert "#1  3 records, 2 instances  vLLM v0.40 released: V1 engine only, async scheduling on by…" in lines
     assert "#2  2 records, 1 instance  arXiv 2609.30001" in lines
-    repeat = next(line for line in lines if "jay#1" in line)
+    repeat = next(line for line in lines if line.startswith("   again") and "jay#1" in line)
     assert repeat.endswith("  vLLM v0.40 released: V1 engine only, async scheduling on by…")
     shown = audit_text(across(result)).splitlines()
     assert (

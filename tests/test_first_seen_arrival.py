@@ -119,3 +119,25 @@ def test_first_seen_says_a_doc_section_held_the_item_earlier(tmp_path: Path) -> 
     assert cluster.held_in_doc is not None and cluster.held_in_doc.id == SECTION.id
     head = audit_text(result).split("first  tom 2026-11-02", 1)[1].splitlines()
     assert head[1].strip() == "held by doc/inference §1.3 since 2026-11-01"
+
+
+def test_audit_says_when_the_order_of_loading_decides_a_same_day_first(tmp_path: Path) -> None:
+    """Audit keeps no time of day: of two writers' records of one day the one loaded first is
+    first, so its line says the credit is a tie (probe 28: tom, signed 22:20 but loaded before
+    vera, signed 09:10, was first)."""
+    store = stored_in_order(tmp_path, "tom", "spark")
+    ingest_records(store, ChangeSet(upserts=[briefing_item("ann", DAY + dt.timedelta(days=1))]), model="fake",
+                   load_encoder=FakeEncoder)  # fmt: skip
+    lines = audit_text(audit(store, "fake", fake_config())).splitlines()
+    first = next(n for n, line in enumerate(lines) if line.startswith("   first  tom 2026-11-02"))
+    assert lines[first + 1].strip() == "same day as spark/2026-11-02#1; order of loading decides"
+    assert sum("order of loading" in line for line in lines) == 1  # ann's day after it is no tie
+
+
+def test_no_tie_is_said_of_one_writers_own_copies_of_a_day(tmp_path: Path) -> None:
+    store = stored_in_order(tmp_path, "tom")
+    copy = briefing_item("tom").model_copy(update={"id": "tom/2026-11-02-copy#1"})
+    ingest_records(store, ChangeSet(upserts=[copy], files={copy.id: "/in/tom-copy.md"}), model="fake",
+                   load_encoder=FakeEncoder)  # fmt: skip
+    text = audit_text(audit(store, "fake", fake_config()))
+    assert "again  tom 2026-11-02" in text and "order of loading" not in text

@@ -185,7 +185,7 @@ class Checker:
         record, coined = item.record, item_names(item, self.config, self.name_count)
         claims = self._claims(item, flt, same, item_sentences(record, docs, coined))
         self._then.marked(flt, matches, claims)  # the evidence read from a section's first text says so
-        verdict, reason = decide(matches, claims, own_id=record.id)
+        verdict, reason = decide(matches, claims, own_id=record.id, shown=self.config.matches_shown)
         edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
         since = HeldSince(record, known, self.store, coined)  # a section's first text on the item: held since
         earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, flt, known, matches, claims))

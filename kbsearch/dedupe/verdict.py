@@ -10,7 +10,9 @@ from kbsearch.records import Kind
 from kbsearch.text.polarity import REVERSES
 
 
-def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None = None) -> tuple[Verdict, str]:
+def decide(
+    matches: list[Match], claims: list[ClaimStatus], own_id: str | None = None, shown: int | None = None
+) -> tuple[Verdict, str]:
     """The verdict and a one-line reason; never at odds with the claims.
 
     DUPLICATE when a known record is the same item and every claim is known
@@ -19,7 +21,9 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     claim is new, or when each is an earlier release (``Rule.new_release``);
     NEW when none is: a claim of such an item that another item's nearest
     passage says (``claim_said``) is shown known, but is no evidence of the
-    item. A record under ``own_id`` (the item's id) is the item's own earlier version,
+    item; its reason names the closest record only among the first ``shown``
+    matches (those check lists), and only when its probability prints above
+    0.00 (``closest``). A record under ``own_id`` (the item's id) is the item's own earlier version,
     and the reason says so: an edited item checked again is matched with it."""
     same = _item_first([m for m in matches if m.same_item])
     identical = [m for m in same if m.rule is Rule.identical_text]
@@ -35,12 +39,9 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
                 f"{_claims_said(0, len(claims))}: {', '.join(sections)} {states} {them} "
                 f"(living-doc {'section' if len(sections) == 1 else 'sections'}: evidence, not the same item)"
             )
-        # A probability that a rule overrode (a doc section, other ids) would
-        # read as "same item 0.99" beside NEW: the closest is a learned one.
-        learned = [m for m in matches if m.rule is Rule.learned]
-        best = max(learned, key=lambda m: m.probability, default=None)
-        closest = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
-        return Verdict.NEW, "no known record describes the same item" + _doc_states(claims) + closest
+        best = closest(matches[:shown])
+        named = f"; closest {best.id}, same item {best.probability:.2f}" if best else ""
+        return Verdict.NEW, "no known record describes the same item" + _doc_states(claims) + named
     named = f"its own earlier version {same[0].id}" if same[0].id == own_id else same[0].id
     # Of only earlier releases, the release is news: an UPDATE, however its claims restate them.
     released = "" if any(m.rule is not Rule.new_release for m in same) else f" ({same[0].reasons[0]})"
@@ -52,6 +53,17 @@ def decide(matches: list[Match], claims: list[ClaimStatus], own_id: str | None =
     extra += f" (moved on: {', '.join(moved)})" if moved else ""
     extra += "".join(sorted({f" ({c.moved_on})" for c in new if c.moved_on and c.moved_on.startswith(REVERSES)}))
     return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}{released}"
+
+
+def closest(shown: list[Match]) -> Match | None:
+    """The record a NEW item's reason names closest: of the matches shown, the one the learned
+    decision found likeliest the same item. A probability that a rule overrode (a doc section,
+    other ids, other names) would read as "same item 0.99" beside NEW, so the closest is a
+    learned one; one past the matches shown is not named (probe 28: "closest spark/…#2, same
+    item 0.00", a record the list below it left out), nor one whose probability prints as 0.00:
+    nothing is close then."""
+    learned = [m for m in shown if m.rule is Rule.learned and f"{m.probability:.2f}" != "0.00"]
+    return max(learned, key=lambda m: m.probability, default=None)
 
 
 def edit_of_own(verdict: Verdict, matches: list[Match], own_id: str) -> bool:

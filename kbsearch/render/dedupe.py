@@ -231,6 +231,27 @@ def same_as_text(member: ClusterMember, cluster: Cluster) -> str | None:
     return f"{relation} {clean(member.same_as, one_line=True)}: {clean(member.reason or '', one_line=True)}"
 
 
+def same_day_text(cluster: Cluster) -> str | None:
+    """``same day as ID; order of loading decides`` when a repeat of the cluster's first item
+    is another writer's item of its very day: the roster's order (``roster._OrderKeys``) puts
+    it after the first only by row id. Audit keeps no time of day, so of one day's records the
+    one loaded first is first (a backfill loads in copy order); the line tells the lead the
+    credit is a tie (probe 28: tom's briefing signed 22:20 was first before vera's signed
+    09:10, loaded after it). One writer's own copies of a day credit that writer either way."""
+    first = cluster.first_seen
+    if first.date is None or first.instance is None or first.kind is Kind.doc_section:
+        return None
+    tied = [
+        m.id
+        for m in cluster.repeats
+        if m.kind is not Kind.doc_section and m.date == first.date and m.instance not in (None, first.instance)
+    ]
+    if not tied:
+        return None
+    more = f" and {len(tied) - 3} more" if len(tied) > 3 else ""
+    return clean(f"same day as {', '.join(tied[:3])}{more}; order of loading decides", one_line=True)
+
+
 def audit_text(result: AuditResult) -> str:
     lines = [audit_scope(result)]
     if result.unknown_filters:
@@ -247,6 +268,8 @@ def audit_text(result: AuditResult) -> str:
         )
         if cluster.held_in_doc:
             lines.append(f"{'':10}{held_text(cluster.held_in_doc.id, cluster.held_in_doc.date)}")
+        if tied := same_day_text(cluster):
+            lines.append(f"{'':10}{tied}")
         for member in cluster.repeats:
             anchor = f" [{clean(member.anchor, one_line=True)}]" if member.anchor else ""
             lines.append(
