@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from kbsearch.store import SearchFilter, Store
 from kbsearch.store.per_generation import PerGeneration
+from kbsearch.text.field_terms import is_field_term
 from kbsearch.text.folding import fold
 
 SCAN = 400
@@ -67,9 +68,11 @@ class NameHolders:
 
     def count(self, name: str) -> int:
         """How many records hold ``name``, up to ``cap`` (a name too short to
-        look up counts as ``cap``: common). Only the count is kept when the
-        rows were never asked for: audit counts the names of a million records."""
-        if len(name) < MIN_CHARS:
+        look up, or a term of the field such as LoRA or RAG, counts as ``cap``:
+        common, however few records of a young index hold it yet; ``field_terms``).
+        Only the count is kept when the rows were never asked for: audit counts the
+        names of a million records."""
+        if len(name) < MIN_CHARS or is_field_term(name):
             return self.cap
         if name in self._found:
             return min(self.cap, len(self._found[name]))
@@ -107,9 +110,10 @@ def holds_word(folded: str, word: str) -> bool:
 
 def rare_name_candidates(holders: NameHolders, names: frozenset[str], flt: SearchFilter, rare: int) -> list[int]:
     """Records within ``flt`` that hold a name of the item held by at most
-    ``rare`` records: a repeat in another language shares little but its names."""
+    ``rare`` records: a repeat in another language shares little but its names. A term of
+    the field (LoRA) is no item's name, however few records hold it (``field_terms``)."""
     found: list[int] = []
-    for name in sorted(names):
+    for name in sorted(n for n in names if not is_field_term(n)):
         rows = holders.holders(name)
         if rows and len(rows) <= rare:
             found += holders.store.restrict(rows, flt)
