@@ -45,3 +45,12 @@ class IngestLedger:
             (file, file),
         )
         return [r[0] for r in rows]
+
+    def files_holding(self, hashes: list[str]) -> list[str]:
+        """The stored files holding a record of one of these content hashes (copies, see ``ingest.copies``)."""
+        sql = "SELECT DISTINCT file FROM records WHERE file IS NOT NULL AND content_hash IN ({marks})"
+        return sorted({file for (file,) in select_in_chunks(self.db, sql, hashes)})
+
+    def hashes_of_file(self, file: str) -> list[str]:
+        """The content hashes of the records stored as read from ``file``."""
+        return [r[0] for r in self.db.execute("SELECT content_hash FROM records WHERE file = ?", (file,))]
