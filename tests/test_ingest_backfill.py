@@ -53,6 +53,10 @@ def test_a_briefing_saved_twice_is_stored_once_and_the_copy_refused(tmp_path: Pa
     # The original again is itself, not a copy of anything: unchanged.
     code, out, _ = cli("ingest", str(original), "--index", index, "--json")
     assert code == 0 and json.loads(out)["unchanged"] == 2
+    # The same texts another day (or by another writer) are repeats, for audit to credit: stored.
+    later = write(tmp_path / "later" / "tom" / "2026-11-16-tom-inference-e1prep.md", BRIEFING.replace("11-09", "11-16"))
+    code, out, _ = cli("ingest", str(later), str(folder / f"{NAME}.md"), "--index", index, "--json")
+    assert code == 0 and json.loads(out)["added"] == 2
 
 
 def test_json_and_text_tell_added_updated_and_moved_apart(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]

@@ -5,8 +5,9 @@ nothing in ``ownership`` stops it, and every item would be stored twice: search
 finds it twice, and audit counts the second as a repeat of the first, the copy
 possibly first. So a file whose records are, text for text, those of another
 input of the same run, or of a stored file still on disk, is refused, naming
-the other. Of two inputs of one run the shorter name is kept (a copy's name
-is usually the original's plus "-copy", " (1)", "_2"), then the first read.
+the other: the same texts of the same writer on the same day. Of two inputs
+of one run the shorter name is kept (a copy's name is usually the original's
+plus "-copy", " (1)", "_2"), then the first read.
 
 Only whole files count: two files sharing some items are two briefings that
 repeat each other, which is what ``check`` and ``audit`` are for. JSON Lines
@@ -27,10 +28,16 @@ WHAT_TO_DO = "delete one of the two files; if one replaces the other, delete the
 
 
 def _texts(item: object) -> tuple[str, ...] | None:
-    """The file's record texts (hashes, sorted); None when it is not compared."""
+    """The file's records as a copy repeats them: text (hash), writer and day, sorted; None
+    when it is not compared. Another writer's or another day's file of the same text is a
+    repeat, which audit credits to the first, not a copy."""
     if not isinstance(item, ParsedFile) or not item.records:
         return None
-    return tuple(sorted(r.content_hash for r in item.records))
+    return tuple(sorted(copy_key(r.content_hash, r.instance, r.date) for r in item.records))
+
+
+def copy_key(content_hash: str, instance: object, date: object) -> str:
+    return f"{content_hash} {instance or ''} {date or ''}"
 
 
 def copies_in_run(inputs: Sequence[object]) -> dict[str, str]:
@@ -62,10 +69,10 @@ def copies_of_stored(store: Store, ledger: IngestLedger, inputs: Sequence[object
         own = store.column_of_ids([r.id for r in item.records], "file")
         if any(same_file(file, item.source) for file in own.values()):
             continue  # stored from this very file: ingested again, not a copy
-        for file in ledger.files_holding(list(set(texts))):
+        for file in ledger.files_holding(list({t.split()[0] for t in texts})):
             if file in sources or same_file(file, item.source) or not Path(file).exists():
                 continue
-            if tuple(sorted(ledger.hashes_of_file(file))) == texts:
+            if tuple(sorted(copy_key(*row) for row in ledger.copy_keys_of_file(file))) == texts:
                 refused[item.source] = f"the same text as {file}, stored already: not stored twice ({WHAT_TO_DO})"
                 break
     return refused

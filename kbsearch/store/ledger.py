@@ -51,6 +51,6 @@ class IngestLedger:
         sql = "SELECT DISTINCT file FROM records WHERE file IS NOT NULL AND content_hash IN ({marks})"
         return sorted({file for (file,) in select_in_chunks(self.db, sql, hashes)})
 
-    def hashes_of_file(self, file: str) -> list[str]:
-        """The content hashes of the records stored as read from ``file``."""
-        return [r[0] for r in self.db.execute("SELECT content_hash FROM records WHERE file = ?", (file,))]
+    def copy_keys_of_file(self, file: str) -> list[tuple[str, str | None, str | None]]:
+        """(content hash, instance, date) of each record stored as read from ``file``."""
+        return list(self.db.execute("SELECT content_hash, instance, date FROM records WHERE file = ?", (file,)))
