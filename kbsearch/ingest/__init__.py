@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from kbsearch.ingest.embedding import Judge, Progress
 from kbsearch.ingest.pipeline import (
-    IngestReport,
     ReindexReport,
     ingest_parsed,
     ingest_records,
-    read_inputs,
     reindex_store,
     remove_records,
     will_embed,
 )
+from kbsearch.ingest.refusals import read_inputs, refuse_taken
+from kbsearch.ingest.report import IngestReport
 
 __all__ = [
     "IngestReport",
@@ -30,6 +30,7 @@ __all__ = [
     "ingest_parsed",
     "ingest_records",
     "read_inputs",
+    "refuse_taken",
     "reindex_store",
     "remove_records",
     "will_embed",

@@ -12,15 +12,17 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 import kbsearch.ingest.ownership as ownership
 import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder
-from kbsearch.errors import KbError, NoIncrementsToday, RecordNotFound
+from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.ingest.embedding import Embedder, Judge, Progress, embed
+from kbsearch.ingest.refusals import refuse_taken
+from kbsearch.ingest.report import SHOWN_REMOVED, IngestReport
 from kbsearch.ingest.section_dates import dated_as_stored
-from kbsearch.ingest.sources import as_stored
+from kbsearch.ingest.sources import as_stored, same_file
 from kbsearch.parse.jsonl import JsonlFile
 from kbsearch.records import IdMention, ParsedFile, Record, text_hash
 from kbsearch.responses import Removal
@@ -34,63 +36,7 @@ PLAN_CHUNK = 4_096
 however long the input."""
 
 
-class FileProblem(BaseModel):
-    path: str
-    line: int | None = None
-    message: str
-
-    def one_line(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
-
-
-class IngestReport(BaseModel):
-    """What one ingest did; printed as text or JSON by the CLI."""
-
-    model: str
-    files: int = 0
-    records: int = 0
-    added: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    removed: int = 0
-    removed_ids: list[str] = Field(default_factory=list)
-    """The first ``SHOWN_REMOVED`` of the ids ``--prune`` removed: a user sees what went."""
-    embedded: int = 0
-    judge_embedded: int = 0
-    """Whole texts the judge model embedded in this run (one per new or changed record)."""
-    refused: list[FileProblem] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
-    """About an input, no problem: a briefing that says it has 0 increments today (read as a file with no records)."""
-    seconds: float = 0.0
-    """The run's own work: reading, embedding and writing, without ``waited``."""
-    waited: float = 0.0
-    """Seconds spent waiting for another writer (the writer lock) before writing."""
-
-
 Input = ParsedFile | JsonlFile
-SHOWN_REMOVED = 20
-
-
-def read_inputs(paths: list[Path], report: IngestReport) -> list[Input]:
-    """Parse every input; refused ones go to ``report``. KbError when nothing could be read.
-
-    Nothing touches the index here, so a refused input leaves it as it was. A
-    .jsonl file is checked line by line and kept as a handle; its records are
-    read again, a chunk at a time, inside the write.
-    """
-    from kbsearch.parse import iter_input_files
-
-    with timings.phase("read input"):
-        parsed = _parse_all(iter_input_files(paths), report)
-    if not parsed and report.refused:
-        more = len(report.refused) - 1
-        raise KbError(
-            f"nothing could be ingested: {report.refused[0].one_line()}"
-            + (f" (and {more} more {'input' if more == 1 else 'inputs'})" if more else "")
-        )
-    return parsed
 
 
 def ingest_parsed(
@@ -113,7 +59,7 @@ def ingest_parsed(
     text embedded, and written before the next is read."""
     ledger = store.ingest_ledger()
     with timings.phase("plan"):
-        parsed[:] = _owned(store, ledger, parsed, report, chunk)
+        refuse_taken(store, ledger, parsed, report, chunk)  # refused before the models load too (KnowledgeBase.ingest)
     planner = _Planner(store, ledger, report, prune, total=sum(p.count for p in parsed), progress=progress, chunk=chunk)
     folders = [p.resolve() for p in paths if p.is_dir()]
     changes = ChangeSet(more=planner.parts(parsed, folders))
@@ -228,10 +174,10 @@ class _Planner:
                     continue
                 part.upserts.append(record)
                 part.files[record.id] = source
-                if record.id not in stored:
-                    self.report.added += 1
-                else:
-                    self.report.updated += 1
+                row = stored.get(record.id)
+                moved = row is not None and not same_file(row[1], source)
+                same = moved and row is not None and Record.from_document(row[0]).content_hash == record.content_hash
+                self.report.note_change(record.id, row, same, source)
             self.report.records += len(chunk)
             return part
 
@@ -347,40 +293,6 @@ def reindex_store(
         judge_embedded=judged,
         seconds=round(time.perf_counter() - started, 3),
     )
-
-
-def _parse_all(files: list[Path], report: IngestReport) -> list[Input]:
-    from kbsearch.parse import open_input
-
-    parsed: list[Input] = []
-    for path in files:
-        try:
-            result = open_input(path)
-        except NoIncrementsToday as none:
-            # A day with no news, as check reads it (exit 0): a file yielding no records, so the
-            # records it gave before are kept with a warning, or go with --prune, as for any file.
-            result = ParsedFile(source=none.path or str(path), format="briefing")
-            report.notes.append(f"{result.source}: {none.message}: nothing to ingest")
-        except KbError as err:
-            message = err.message + (f" ({err.hint})" if err.hint else "")
-            report.refused.append(FileProblem(path=str(path), line=err.line, message=message))
-            continue
-        parsed.append(result)
-        report.warnings += [f"{path}: {w}" for w in result.warnings]
-    report.files = len(parsed)
-    return parsed
-
-
-def _owned(store: Store, ledger: IngestLedger, parsed: list[Input], report: IngestReport, chunk: int) -> list[Input]:
-    """The files whose ids are theirs to write; the others are refused (see ``ownership``)."""
-    refused = ownership.clashes(store, ledger, parsed, chunk)
-    for source, why in refused.items():
-        report.refused.append(FileProblem(path=source, message=f"{why} ({ownership.HINT})"))
-    kept = [p for p in parsed if p.source not in refused]
-    report.files = len(kept)
-    if refused and not kept:
-        raise KbError(f"nothing could be ingested: {report.refused[-1].one_line()}")
-    return kept
 
 
 def _vanished(store: Store, ledger: IngestLedger, folders: list[Path], parsed_sources: set[str]) -> list[str]:

@@ -161,18 +161,18 @@ class KnowledgeBase:
         vectors: str | None = None,
     ) -> IngestReport:
         """``vectors``: where a first write keeps the search vectors (``--vectors``; see ``VectorStore``)."""
-        from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, will_embed
+        from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, refuse_taken, will_embed
         from kbsearch.kb.token_fill import after_ingest
 
-        started = time.perf_counter()
-        wanted = parse_vector_store(vectors, self.root) if vectors else None
+        started, wanted = time.perf_counter(), (parse_vector_store(vectors, self.root) if vectors else None)
         report = IngestReport(model=self.spec.name)
         parsed = read_inputs(paths, report)  # before the index is touched at all
         if (store := self.store if Store.exists(self.root) else None) is None and not any(p.count for p in parsed):
             return report  # briefings of a day with no news (report.notes): no index is made for them
         if writable(self.root):  # seconds of loading, done before the writer lock, not while holding it
-            if store is not None:
-                self._require_models()  # before any model loads
+            if store is not None:  # a file refused for another's id or as a copy, and the models, before any loads
+                refuse_taken(store, store.ingest_ledger(), parsed, report, streams=False)
+                self._require_models()
                 if wanted:
                     store.require_vectors(wanted)
             use = self._encoder is None and will_embed(store, parsed, self.spec.name)

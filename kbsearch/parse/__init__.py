@@ -18,7 +18,7 @@ from kbsearch.errors import KbError
 from kbsearch.parse.bare import NAMED_PATH, parse_bare
 from kbsearch.parse.briefing import looks_like_briefing, parse_briefing
 from kbsearch.parse.card import has_card_front_matter, parse_card_markdown, parse_card_objects
-from kbsearch.parse.common import SUPPORTED_FORMATS, read_text
+from kbsearch.parse.common import SUPPORTED_FORMATS, read_text, unclosed_front_matter
 from kbsearch.parse.doc import looks_like_doc, parse_doc
 from kbsearch.parse.jsonl import CappedWarnings, JsonlFile, iter_jsonl, load_json, parse_jsonl, records_from_objects
 from kbsearch.records import ParsedFile
@@ -104,6 +104,13 @@ def parse_text(text: str, path: Path) -> ParsedFile:
         return parse_jsonl(text, path)
     if bare := parse_bare(text, path):  # one finding, its writer and day named by inbox/WRITER/DAY-….md
         return bare
+    if (opened := unclosed_front_matter(text)) is not None:
+        raise KbError(
+            f"front matter opened with '---' at line {opened} is never closed",
+            hint="close it with a line '---' after its last key",
+            path=str(path),
+            line=opened,
+        )
     named = f"a bare item (a title line and key points) named {NAMED_PATH}"
     raise KbError("unrecognised format", hint=f"supported: {SUPPORTED_FORMATS}, {named}", path=str(path))
 

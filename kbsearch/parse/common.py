@@ -195,6 +195,17 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
     return match.group(1), text[len(consumed) :], consumed.count("\n") + 1
 
 
+def unclosed_front_matter(text: str) -> int | None:
+    """The line a front matter opens at (``---``, the first line that is not blank) when no
+    ``---`` or ``...`` line closes it; else None. Read only for a text no format took."""
+    lines = text.splitlines()
+    start = next((n for n, line in enumerate(lines) if line.strip()), None)
+    if start is None or lines[start].rstrip() != "---":
+        return None
+    closed = any(line.rstrip() in ("---", "...") for line in lines[start + 1 :])
+    return None if closed else start + 1
+
+
 def split_list(value: object) -> list[str]:
     """Tags given as a list or as ``a, b，c、d`` text."""
     if isinstance(value, (list, tuple)):

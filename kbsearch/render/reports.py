@@ -65,8 +65,11 @@ def _fulltext(segments: int, merge_in: int) -> str:
 def ingest_text(report: IngestReport) -> str:
     lines = [
         f"{counted(report.files, 'file')}, {counted(report.records, 'record')}: {report.added} added, "
-        f"{report.updated} updated, {report.unchanged} unchanged, {report.removed} removed; "
-        f"{counted(report.embedded, 'text')} embedded with {report.model}"
+        f"{report.updated} updated, "
+        + (f"{report.moved} moved, " if report.moved else "")
+        + f"{report.unchanged} unchanged, {report.removed} removed; "
+        + (f"{counted(len(report.refused), 'file')} refused (on stderr); " if report.refused else "")
+        + f"{counted(report.embedded, 'text')} embedded with {report.model}"
         + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
         + f" in {report.seconds:.2f}s"
         + (f" (waited {report.waited:.2f}s for another writer)" if report.waited else "")
@@ -74,11 +77,33 @@ def ingest_text(report: IngestReport) -> str:
         + (f"; {counted(len(report.warnings), 'input warning')} on stderr" if report.warnings else "")
     ]
     lines += [f"note: {clean(n, one_line=True)}" for n in report.notes]
-    if report.removed_ids:
-        more = report.removed - len(report.removed_ids)
-        shown = ", ".join(clean(r, one_line=True) for r in report.removed_ids)
-        lines.append(f"removed: {shown}" + (f" and {more:,} more" if more else ""))
+    lines += _ids_line("updated", report.updated_ids, report.updated)
+    lines += _moved_lines(report)
+    lines += _ids_line("removed", report.removed_ids, report.removed)
     return "\n".join(lines)
+
+
+def _ids_line(what: str, ids: list[str], total: int, shown: int = 20) -> list[str]:
+    """``updated: a, b and 3 more``: the ids changed, the first ``shown`` of them; none when none."""
+    if not ids:
+        return []
+    more = total - min(len(ids), shown)
+    listed = ", ".join(clean(r, one_line=True) for r in ids[:shown])
+    return [f"{what}: {listed}" + (f" and {more:,} more" if more else "")]
+
+
+def _moved_lines(report: IngestReport) -> list[str]:
+    """One line per file records moved to, naming the file they were read from before."""
+    by_file: dict[tuple[str, str | None], list[str]] = {}
+    for moved in report.moved_ids:
+        by_file.setdefault((moved.to, moved.was), []).append(moved.id)
+    lines = []
+    for (to, was), ids in by_file.items():
+        head = f"moved to {clean(to, one_line=True)} ({counted(len(ids), 'record')} unchanged, read from "
+        lines += _ids_line(head + f"{clean(was or '-', one_line=True)} before)", ids, len(ids))
+    if report.moved > len(report.moved_ids):
+        lines.append(f"moved: {report.moved - len(report.moved_ids):,} more (--json lists the first ones)")
+    return lines
 
 
 def ingest_warnings(report: IngestReport) -> list[str]:

@@ -45,3 +45,12 @@ class IngestLedger:
             (file, file),
         )
         return [r[0] for r in rows]
+
+    def files_holding(self, hashes: list[str]) -> list[str]:
+        """The stored files holding a record of one of these content hashes (copies, see ``ingest.copies``)."""
+        sql = "SELECT DISTINCT file FROM records WHERE file IS NOT NULL AND content_hash IN ({marks})"
+        return sorted({file for (file,) in select_in_chunks(self.db, sql, hashes)})
+
+    def copy_keys_of_file(self, file: str) -> list[tuple[str, str | None, str | None]]:
+        """(content hash, instance, date) of each record stored as read from ``file``."""
+        return list(self.db.execute("SELECT content_hash, instance, date FROM records WHERE file = ?", (file,)))
