@@ -72,3 +72,36 @@ def test_the_input_s_items_count_once_among_a_name_s_holders() -> None:
     assert (counted("swe-bench"), counted("marlin"), counted("ab")) == (6, 2, NAME_COUNT_CAP)
     assert with_input(lambda name: 49, ["SWE-bench"], 50)("swe-bench") == 50
     assert with_input(lambda name: 50, ["SWE-bench"], 50)("swe-bench") == 50
+
+
+def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> None:
+    """Four day-1 holders of SWE-bench and Marlin's made five (rare) when Marlin came in; two
+    later records make seven (common). Explain reads the pair by today's counts (the names rule
+    sets it apart) and says how the names counted as Marlin came in read it."""
+    from kbsearch.dedupe.related import load_embedded
+    from kbsearch.dedupe.rules import compare, neighbourhood
+    from kbsearch.kb.explaining_check import as_came_in, came_in_otherwise
+
+    encoder = FakeEncoder()
+    rows = [
+        *DAY1[:4],
+        ("later#1", "SWE-bench 复测", "SWE-bench Verified 复测。"),
+        ("later#2", "Notes", "SWE-bench again."),
+    ]
+    records = [Record(id=i, kind=Kind.increment, title=t, text=x, source="/p.md", position=n) for n, (i, t, x) in
+               enumerate(rows)]  # fmt: skip
+    store = _store(tmp_path / "idx", encoder, records[:4])
+    try:
+        for batch in ([MARLIN], records[4:]):
+            ingest_records(store, ChangeSet(upserts=batch), model=encoder.model_id, load_encoder=lambda: encoder)
+        config = fake_config()
+        loaded = load_embedded(store, [MARLIN.id, "nova/d1#2"], config.judge)
+        a, b = loaded[MARLIN.id], loaded["nova/d1#2"]
+        then = as_came_in(store, a, b, config, None, [])
+        now = compare(a, b, config, neighbourhood(a, [], config), Checker(store, encoder, config).name_count)
+    finally:
+        store.close()
+    assert now.rule is Rule.different_names and then is not None and then.rule is not Rule.different_names
+    notes = came_in_otherwise(now, then.model_copy(update={"same_item": True}), None)
+    assert len(notes) == 1 and notes[0].startswith("check decided otherwise as A came in")
+    assert came_in_otherwise(now, then.model_copy(update={"same_item": False}), None) == []

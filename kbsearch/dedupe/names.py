@@ -138,3 +138,18 @@ def with_input(count: Callable[[str], int], texts: list[str], cap: int) -> Calla
         return kept[name]
 
     return counted
+
+
+def count_then(holders: NameHolders, arrived: int, flt: SearchFilter) -> Callable[[str], int]:
+    """How many records held a name when the record at rowid ``arrived`` came in, as its check
+    counted them: those stored before it (rowids are in storage order) within ``flt``, and it.
+    A name's later holders made explain read a name common that the check had read rare."""
+
+    def counted(name: str) -> int:
+        if len(name) < MIN_CHARS:
+            return holders.cap
+        rows = [r for r in holders.holders(name) if r <= arrived]  # the earliest, in row order
+        before = holders.store.restrict([r for r in rows if r != arrived], flt)
+        return min(holders.cap, len(before) + (arrived in rows))
+
+    return counted
