@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
@@ -99,12 +100,14 @@ def explain_embedded(
     config: DedupeConfig,
     as_of: dt.date | None = None,
     known: list[Embedded] | None = None,
+    name_count: Callable[[str], int] | None = None,
 ) -> Explanation:
     """``explain`` of A embedded already: a stored record, or an input's item as check embeds it;
-    ``known``: A's candidates as check finds them (its neighbourhood), else A's nearest records."""
+    ``known``: A's candidates as check finds them (its neighbourhood), else A's nearest records;
+    ``name_count``: how rare a name is, as check counted it (an input's items among the holders)."""
     # Counted over the whole index, as check counts it with or without --as-of: counted within
     # the day, explain read a name rare that check read common and explained another decision.
-    name_count = NameHolders(store, NAME_COUNT_CAP).count
+    name_count = name_count or NameHolders(store, NAME_COUNT_CAP).count
     if known is None:  # the neighbourhood ``check`` would read: A's nearest stored records
         flt = SearchFilter(exclude_ids=[a.record.id], not_after=as_of)
         nearest = [rowid for rowid, _, _ in store.search_records(a.whole, config.neighbourhood, flt)]

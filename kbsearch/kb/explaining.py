@@ -40,7 +40,15 @@ def explain(
     from kbsearch.dedupe.claim_inputs import claims_of
     from kbsearch.dedupe.claim_reasons import explain_claim
     from kbsearch.dedupe.related import explain_embedded, load_embedded
-    from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, check_of, form_why
+    from kbsearch.kb.explaining_check import (
+        SHOW_ALL,
+        as_came_in,
+        as_check_decided,
+        as_check_reads,
+        came_in_otherwise,
+        check_of,
+        form_why,
+    )
     from kbsearch.store import SearchFilter
 
     kb._require_models()
@@ -56,12 +64,15 @@ def explain(
             item, other, known = as_check_reads(kb, read, 0, b, config, flt, as_of)
             explained = explain_embedded(kb.store, item, other, config, as_of, known)
             checked = checker.checked(read)[0]
+            then = as_came_in(kb.store, item, other, config, as_of, known)
         own = next((m for m in checked.matches if m.id == b), None)
         how = f"re-run on A as it came in (records up to {checked.as_of or 'any day'}, stored before A)"
         explained = explained.model_copy(
             update={
                 "form_why": form_why(item, other, explained.match, config),
-                "notes": explained.notes + as_check_decided(explained.match, own, how),
+                "notes": explained.notes
+                + as_check_decided(explained.match, own, how)
+                + came_in_otherwise(explained.match, then, own),
             }
         )
         if claim is None:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from kbsearch.dedupe.results import Match
     from kbsearch.dedupe.rules import Embedded
     from kbsearch.kb.facade import KnowledgeBase
-    from kbsearch.store import SearchFilter
+    from kbsearch.store import SearchFilter, Store
 
 SHOW_ALL = 1_000_000  # check's matches, every one it compared, not only the first shown
 
@@ -94,4 +94,41 @@ def as_check_decided(explained: Match, checked: Match | None, how: str) -> list[
     return [
         f"check decided otherwise ({how}): {verdict} ({'; '.join(checked.reasons)}; {checked.form} form), "
         "against another neighbourhood than explain reads"
+    ]
+
+
+def as_came_in(
+    store: Store, a: Embedded, b: Embedded, config: DedupeConfig, as_of: dt.date | None, known: list[Embedded]
+) -> Match | None:
+    """The pair compared with names counted as check counted them when stored A came in
+    (``names.count_then``): records stored later make a name common that was rare then, and
+    the rule it decided (probe 27: SWE-bench, five holders on Marlin's day, eleven later).
+    None when A is not stored or every name of the pair reads alike either way."""
+    from kbsearch.dedupe.features import NAME_COUNT_CAP
+    from kbsearch.dedupe.names import NameHolders, count_then
+    from kbsearch.dedupe.rules import compare, neighbourhood
+    from kbsearch.store import SearchFilter
+
+    arrived = store.rowids_of([a.record.id]).get(a.record.id)
+    if arrived is None:
+        return None
+    holders = NameHolders(store, NAME_COUNT_CAP)
+    then = count_then(holders, arrived, SearchFilter(not_after=as_of))
+    rare = config.rare_name_records
+    if all((then(n) <= rare) == (holders.count(n) <= rare) for n in sorted(a.all_names | b.all_names)):
+        return None
+    return compare(a, b, config, neighbourhood(a, known, config), then)
+
+
+def came_in_otherwise(explained: Match, then: Match | None, checked: Match | None) -> list[str]:
+    """One line when the pair read with the names counted as A came in differs from explain's
+    reading (and check's re-run, which counts them now, did not say so already)."""
+    if then is None or then.same_item == explained.same_item:
+        return []
+    if checked is not None and checked.same_item != explained.same_item:
+        return []
+    verdict = "the same item" if then.same_item else "different items"
+    return [
+        f"check decided otherwise as A came in (names counted over the records stored before it): {verdict} "
+        f"({'; '.join(then.reasons)}); records stored since make some of the pair's names more common"
     ]

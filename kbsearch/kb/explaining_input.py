@@ -64,7 +64,8 @@ def explain_input(
             same = [m.id for m in item.matches if m.same_item]
             loaded = load_embedded(kb.store, [b, *same], config.judge)
             a, other, known = as_check_reads(kb, reading, number - 1, b, config, None, as_of)
-        explained = explain_embedded(kb.store, a, other, config, item.as_of, known)
+        # Names counted as check counted them, the file's unstored items among the holders.
+        explained = explain_embedded(kb.store, a, other, config, item.as_of, known, checker.name_count)
         why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config) if claim else None
     checked = next((m for m in item.matches if m.id == b), None)
     notes = [f"A is item {number} of {path}, read as 'kbsearch check' reads it"]

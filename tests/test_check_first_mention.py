@@ -1,0 +1,107 @@
+"""How rare a name is, as check counts it, counts the input's own items (probe 27): a briefing
+naming a new system (Marlin) and a benchmark five stored records name (SWE-bench) was UPDATE
+of another coding agent (Tidewater), the benchmark read as a rare name the two share, while
+its re-check once stored (six records) told the two apart by the names rule, and explain too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import fake_config
+
+from fake_encoder import FakeEncoder
+from kbsearch.dedupe.check import Checker
+from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.names import with_input
+from kbsearch.dedupe.results import ItemResult, Rule
+from kbsearch.ingest import ingest_records
+from kbsearch.records import Kind, Record
+from kbsearch.store import ChangeSet, Store
+
+DAY1 = [
+    ("nova/d1#2", "Tidewater Agent 开源，SWE-bench Verified 68.4%",
+     "Tidewater Agent 以 Apache-2.0 开源，基于 OpenAI 模型，在 SWE-bench Verified 上解决 68.4% 的任务。"),
+    ("stephen/d1#1", "Kestrel-Coder reaches 72.1% on SWE-bench Verified",
+     "Lumen Labs reports Kestrel-Coder resolves 72.1% of the 500 SWE-bench Verified tasks."),
+    ("nova/d1#5", "SWE-bench Verified 污染研究", "研究发现 SWE-bench Verified 中 8.7% 任务的补丁出现在预训练语料中。"),
+    ("stephen/d1#6", "Leaderboard notes", "The SWE-bench Verified leaderboard now asks for a single attempt."),
+    ("nova/d1#7", "评测笔记", "多家团队开始同时报告 SWE-bench Verified 与终端任务的成绩。"),
+]  # fmt: skip
+MARLIN = Record(
+    id="stephen/d2#2", kind=Kind.increment, title="Marlin (Kite Research) scores 70.2% on SWE-bench Verified",
+    text="Kite Research's coding agent Marlin reports 70.2% resolved on SWE-bench Verified, a planner "
+    "splitting an issue into edit steps and a reviewer model rejecting patches.",
+    claims=["Marlin resolves 70.2% of SWE-bench Verified tasks, pass@1"],
+)  # fmt: skip
+
+
+def _store(index: Path, encoder: FakeEncoder, records: list[Record]) -> Store:
+    store = Store.open(index, create=True)
+    ingest_records(store, ChangeSet(upserts=records), model=encoder.model_id, load_encoder=lambda: encoder)
+    return store
+
+
+def _check(store: Store, encoder: FakeEncoder) -> ItemResult:
+    [result] = Checker(store, encoder, fake_config()).check([MARLIN], file=None, input_name="p").items
+    return result
+
+
+def _tidewater(result: ItemResult) -> Rule | None:
+    return next(m.rule for m in result.matches if m.id == "nova/d1#2")
+
+
+def test_a_first_mention_is_told_apart_by_names_as_its_re_check_once_stored(tmp_path: Path) -> None:
+    encoder = FakeEncoder()
+    day1 = [Record(id=i, kind=Kind.increment, title=t, text=x, source="/p.md", position=n) for n, (i, t, x) in
+            enumerate(DAY1)]  # fmt: skip
+    store = _store(tmp_path / "idx", encoder, day1)
+    try:
+        first = _check(store, encoder)
+        ingest_records(store, ChangeSet(upserts=[MARLIN]), model=encoder.model_id, load_encoder=lambda: encoder)
+        again = _check(store, encoder)
+    finally:
+        store.close()
+    assert _tidewater(again) is Rule.different_names, again.matches
+    assert _tidewater(first) is Rule.different_names, first.matches
+    assert not any(m.same_item and m.id == "nova/d1#2" for m in first.matches)
+
+
+def test_the_input_s_items_count_once_among_a_name_s_holders() -> None:
+    stored = {"swe-bench": 5, "marlin": 0, "ab": NAME_COUNT_CAP}.__getitem__
+    counted = with_input(stored, ["Marlin scores 70.2% on SWE-bench Verified", "Marlin again: marlin"], 50)
+    assert (counted("swe-bench"), counted("marlin"), counted("ab")) == (6, 2, NAME_COUNT_CAP)
+    assert with_input(lambda name: 49, ["SWE-bench"], 50)("swe-bench") == 50
+    assert with_input(lambda name: 50, ["SWE-bench"], 50)("swe-bench") == 50
+
+
+def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> None:
+    """Four day-1 holders of SWE-bench and Marlin's made five (rare) when Marlin came in; two
+    later records make seven (common). Explain reads the pair by today's counts (the names rule
+    sets it apart) and says how the names counted as Marlin came in read it."""
+    from kbsearch.dedupe.related import load_embedded
+    from kbsearch.dedupe.rules import compare, neighbourhood
+    from kbsearch.kb.explaining_check import as_came_in, came_in_otherwise
+
+    encoder = FakeEncoder()
+    rows = [
+        *DAY1[:4],
+        ("later#1", "SWE-bench 复测", "SWE-bench Verified 复测。"),
+        ("later#2", "Notes", "SWE-bench again."),
+    ]
+    records = [Record(id=i, kind=Kind.increment, title=t, text=x, source="/p.md", position=n) for n, (i, t, x) in
+               enumerate(rows)]  # fmt: skip
+    store = _store(tmp_path / "idx", encoder, records[:4])
+    try:
+        for batch in ([MARLIN], records[4:]):
+            ingest_records(store, ChangeSet(upserts=batch), model=encoder.model_id, load_encoder=lambda: encoder)
+        config = fake_config()
+        loaded = load_embedded(store, [MARLIN.id, "nova/d1#2"], config.judge)
+        a, b = loaded[MARLIN.id], loaded["nova/d1#2"]
+        then = as_came_in(store, a, b, config, None, [])
+        now = compare(a, b, config, neighbourhood(a, [], config), Checker(store, encoder, config).name_count)
+    finally:
+        store.close()
+    assert now.rule is Rule.different_names and then is not None and then.rule is not Rule.different_names
+    notes = came_in_otherwise(now, then.model_copy(update={"same_item": True}), None)
+    assert len(notes) == 1 and notes[0].startswith("check decided otherwise as A came in")
+    assert came_in_otherwise(now, then.model_copy(update={"same_item": False}), None) == []
