@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 
+from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
+
 UNSTATED = "unstated"
 """What ``untold`` names as the stage before when no record tells one."""
 
@@ -244,7 +246,7 @@ def untold(claim: str, records: list[str]) -> str | None:
     when what the records tell of a project or pull request the claim names is earlier and
     none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
     now = stage_said(_PACKAGING.sub(" ", claim))
-    if now is not None and now.reached and not any(_tells(now, _unnamed_pulls(claim, records), t) for t in records):
+    if now is not None and now.reached and not any(_tells(now, unnamed_pulls(claim, records), t) for t in records):
         loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
         if not loosely_told:
             return f"{UNSTATED} → {_label(now)}"
@@ -282,71 +284,18 @@ def _overtaken(now: StageSaid, claim: str, records: list[str]) -> str | None:
     of theirs the claim is weighed against. A stage in a clause naming none of the claim's
     stays ``moved_on``'s, on the passage weighed: it may be another's (a TensorRT-LLM PR)."""
     named, said = _projects(claim), []
-    pulled, rest = _pulls(claim)
-    pulls = [*pulled, *((None, number) for number in _PULL.findall(rest))]
+    pulled, rest = named_pulls(claim)
+    pulls = [*pulled, *((None, number) for number in PULL.findall(rest))]
     for text in records:
         for match in _MENTION.finditer(text):
             then, clause = _read(text, match), _clause(text, match)
             if then.reached and then.stage >= now.stage:
                 return None
-            if named & _projects(clause) or any(_names(project, number, clause) for project, number in pulls):
+            if named & _projects(clause) or any(names_pull(project, number, clause) for project, number in pulls):
                 said.append(then)
     reached = [s for s in said if s.reached]
     latest = max(reached, key=lambda s: s.stage) if reached else min(said, key=lambda s: s.stage, default=None)
     return f"{_label(latest)} → {_label(now)}" if latest is not None and now.rank > latest.rank else None
-
-
-_PULL = re.compile(
-    r"(?<![A-Za-z])(?:PR|MR|pull request|merge request|合并请求)\s*#?\s*(\d{2,7})(?!\w|\.\d)", re.IGNORECASE
-)
-"""A pull request by its number: "PR #18234", "pull request 881", "合并请求 #42"."""
-_NAMED_PULL = re.compile(
-    r"(?<![\w./-])[\w.-]+/(?P<repo>[\w.-]+)#(?P<in_repo>\d{2,7})(?!\w|\.\d)"
-    r"|(?<![A-Za-z0-9_.+-])(?P<project>[A-Za-z][A-Za-z0-9_.+-]*)(?:\s*的|'s)?\s*"
-    r"(?:PR|MR|pull request|merge request|合并请求)\s*#?\s*(?P<number>\d{2,7})(?!\w|\.\d)",
-    re.IGNORECASE,
-)
-"""A pull request keyed by the project named next to its number: "vllm-project/vllm#18234",
-"vLLM PR #18234", "SGLang 的 PR #18234"."""
-_NOT_A_PROJECT = frozenset(
-    {"a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "my", "your", "his", "her", "see"}
-    | {"same", "one", "another", "new", "open", "draft", "merged", "upstream", "each", "every", "which"}
-)
-"""Words that begin a sentence before "PR #…" ("The PR #881 …"), which name no project."""
-
-
-def _pulls(text: str) -> tuple[set[tuple[str, str]], str]:
-    """The pull requests ``text`` names with their project, as (project, number) with the
-    project lower-cased, and the text left when those are cut out (where a number is bare)."""
-    named: set[tuple[str, str]] = set()
-    rest = text
-    for match in _NAMED_PULL.finditer(text):
-        word = match["project"]
-        # A project's name: "vLLM", "TensorRT-LLM", "llama.cpp"; a lower-case word is an
-        # English one ("merged in PR #881"), and so are "The", "This", "Our".
-        if word is None or ((not word.isalpha() or not word.islower()) and word.lower() not in _NOT_A_PROJECT):
-            project = (match["repo"] or word).lower()
-            named.add((project, match["in_repo"] or match["number"]))
-            rest = rest.replace(match[0], " ")
-    return named, rest
-
-
-def _unnamed_pulls(claim: str, records: list[str]) -> bool:
-    """Whether the claim names a pull request by a number none of ``records`` names. Where
-    both name a project beside the number, the projects must agree ("SGLang PR #18234" is
-    no record of "vLLM PR #18234"); where either names none, the number alone decides."""
-    named, rest = _pulls(claim)
-    pulls = [(project, number) for project, number in named] + [(None, n) for n in _PULL.findall(rest)]
-    return bool(pulls) and not any(_names(project, number, text) for project, number in pulls for text in records)
-
-
-def _names(project: str | None, number: str, text: str) -> bool:
-    """Whether ``text`` names pull request ``number`` of ``project`` (None: of any project)."""
-    named, rest = _pulls(text)
-    bare = re.search(rf"(?<!\d){number}(?!\d)", rest) is not None
-    if project is None:
-        return bare or any(n == number for _, n in named)
-    return bare or (project, number) in named
 
 
 def _tells(now: StageSaid, unnamed: bool, text: str) -> bool:
