@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from test_claim_said import ALWAYS, record, said
 
-from kbsearch.text.stages import Stage, moved_on, stage_said, told
+from kbsearch.text.stages import Stage, moved_on, stage_said, told, untold
 
 KESTREL = "Kestrel, a coding agent from Harbor Labs, opens as a research preview"
 KESTREL_ZH = "Harbor Labs 发布编程 Agent Kestrel，目前处于公测阶段，仅对团队版开放"
@@ -84,3 +84,10 @@ def test_a_restatement_of_the_preview_stays_known() -> None:
     preview = record("stephen", KESTREL, "Research preview, US only, Pro subscribers")
     status = said("Harbor Labs 推出编程 Agent Kestrel（研究预览）", preview, same={"stephen"}, shape=ALWAYS)
     assert status.known and status.moved_on is None  # type: ignore[attr-defined]
+
+
+def test_a_preview_launch_told_by_a_record_in_loose_release_words_is_no_untold_stage() -> None:
+    """A record's "launches Kestrel" tells the launch a claim's "发布…研究预览" restates, as it would a release."""
+    launch = ["Harbor Labs launches Kestrel, a coding agent"]
+    assert untold("Harbor Labs 发布编程 Agent Kestrel 研究预览", launch) is None
+    assert untold("Kestrel enters public beta", ["Kestrel ranks first on a benchmark"]) == "unstated → preview"

@@ -292,7 +292,7 @@ def untold(claim: str, records: list[str]) -> str | None:
     none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
     now = stage_said(_PACKAGING.sub(" ", claim))
     if now is not None and now.reached and not any(_tells(now, unnamed_pulls(claim, records), t) for t in records):
-        loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
+        loosely_told = now.stage in (Stage.PREVIEW, Stage.RELEASED) and _release_known(claim, records)
         if not loosely_told:
             return f"{UNSTATED} → {_label(now)}"
     if now is not None and now.reached and (overtaken := _overtaken(now, claim, records)) is not None:
