@@ -26,6 +26,12 @@ project or pull request the claim names, in whichever passage: "已合入 SGLang
 known from a title while the record's key point said "向 SGLang 提交的 PR 正在 review".
 A fix is read only with what it fixes (a bug, a regression, a crash): 修复 alone is
 also image restoration.
+
+A preview (research preview, beta, release candidate, 公测, 候选版) is a stage below general
+availability: "Drover 进入正式版（GA）" moves on a record's "launches Drover (research preview)",
+as "the spec is final, no longer a release candidate" does an RC's record. A text telling a
+preview reads its looser release words (发布, "released") as that preview, and only a claim's
+GA word (``_GA``: GA, 正式版, "is final") or its leaving the preview moves an item on from one.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 
+from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
+
 UNSTATED = "unstated"
 """What ``untold`` names as the stage before when no record tells one."""
 
@@ -43,8 +51,9 @@ class Stage(IntEnum):
     PLANNED = 1
     REVIEW = 2
     MERGED = 3
-    RELEASED = 4
-    RETIRED = 5
+    PREVIEW = 4
+    RELEASED = 5
+    RETIRED = 6
 
 
 _ENGLISH: dict[Stage, list[str]] = {
@@ -57,7 +66,11 @@ _ENGLISH: dict[Stage, list[str]] = {
     Stage.REVIEW: [
         r"in review|under review|pending review|awaiting (?:review|merge)",
         r"open pull request|(?:pr|pull request) is (?:still )?open|draft (?:pr|pull request)",
-        r"in beta|public beta|preview release",
+    ],
+    Stage.PREVIEW: [
+        r"in (?:beta|preview)|(?:public|private|open|closed) (?:beta|preview)|beta (?:release|version)",
+        r"(?:research|technical|developer) preview|preview (?:release|version)|early access",
+        r"release candidates?|v?\d+(?:\.\d+)+-?rc\d*",
     ],
     Stage.MERGED: [
         r"merged (?:into|upstream|in|on)|(?<=nothing )merged",
@@ -69,7 +82,9 @@ _ENGLISH: dict[Stage, list[str]] = {
         r"be (?:released|open[- ]sourced)|ships? (?:in|with|as)|shipped",
         # A release that ships a feature: after its version (vLLM 0.27 ships FP4) or "now".
         r"(?<=\d )ships?|(?:now|finally|officially) ships?",
-        r"generally available|general availability|went ga|is ga|open[- ]sourced|now available",
+        r"generally available|general availability|(?:went|is|now|reach(?:ed|es)?|hits?) ga",
+        r"open[- ]sourced|now available",
+        r"(?:is|are|now|be|became|becomes?) (?:now )?(?:final|finali[sz]ed)|is (?:now )?the final (?:version|release)",
         # Code or weights put out: "the authors released the code", "the code is public".
         r"(?:released|published|made public) (?:the|its|their) (?:source )?(?:code|weights)",
         r"(?:code|weights) (?:is|are|was|were) (?:now )?(?:public|publicly available|available)",
@@ -88,15 +103,16 @@ _CHINESE: dict[Stage, list[str]] = {
         # review stage, as "under review" is (probe 18 read it unstated and passed a repeat as
         # an update). Not 审查 (an audit), 评审 as a noun (评审意见), nor moderation (内容审核中).
         r"(?<!同行)评审中|(?<![容全工])审核中|(?:正在|仍在|还在|尚在|处于)(?:评审|审核)",
-        r"待合入|待合并|测试版(?!本)|预览版|公测",
+        r"待合入|待合并",
     ],
+    Stage.PREVIEW: [r"测试版(?!本)|预览版|研究预览|公测|内测|候选版|(?:RC|beta) ?版"],
     Stage.MERGED: [
         r"合入|已合并|被合并|PR ?合并|(?:合并|合)(?:进|到|入)主(?:分支|干|线)",
         # 合进 a branch or upstream ("已合进 SGLang 主分支"), not blocks combined into one.
         r"合进(?=[^，。；,.;]{0,16}(?:主分支|主干|主线|上游|\b(?:main|master)\b))",
     ],
     Stage.RELEASED: [
-        r"发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA",
+        r"正式(?:发布|上线|推出)|发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA",
         # Open-sourced, or the code made public, with the word that says so: "尚未开源" and
         # "代码尚未公开" are not yet (``_NOT_YET`` reads the 未), while "开源模型" and
         # "公开数据集" name a kind of model or data.
@@ -199,7 +215,38 @@ def _read(text: str, match: re.Match[str]) -> StageSaid:
     group = match.lastgroup or "x0"
     stage = PaperStage(int(group[1:])) if group.startswith("p") else Stage(int(group[2:]))
     before = text[max(0, match.start() - 24) : match.start()]
+    if stage is Stage.PREVIEW and _LEFT.search(before):  # "结束研究预览", "no longer a release candidate"
+        return StageSaid(stage, reached=False)
+    if stage is Stage.RELEASED and not _GA.search(match[0]) and _in_preview(text):
+        stage = Stage.PREVIEW  # "发布 Drover …目前是研究预览": released as a preview
     return StageSaid(stage, reached=_NOT_YET.search(before) is None)
+
+
+_GA = re.compile(r"general(?:ly)? availab|(?<![a-z])ga(?![a-z])|正式|final", re.IGNORECASE)
+_LEFT = re.compile(
+    r"(?:no longer|out of|leaves?|left|exits?|exited|graduat\w*|结束|退出|告别|不再)[^,.;:，。；：]{0,12}$"
+)
+_PREVIEWS = {f"en{int(Stage.PREVIEW)}", f"zh{int(Stage.PREVIEW)}"}
+
+
+@lru_cache(maxsize=1 << 12)
+def _in_preview(text: str) -> bool:
+    """Whether ``text`` tells a preview (beta, RC, 公测) reached: its looser release words are that preview's."""
+    return any(m.lastgroup in _PREVIEWS and _read(text, m).reached for m in _MENTION.finditer(text))
+
+
+def _later(now: StageSaid, then: StageSaid, claim: str) -> bool:
+    """Whether ``now``, the claim's, is later than ``then``: from a preview, only by the claim's GA word or
+    its leaving the preview ("Drover 已发布" restates a research preview's launch; "进入正式版" does not)."""
+    if now.rank <= then.rank:
+        return False
+    if then.stage is not Stage.PREVIEW or now.stage is not Stage.RELEASED:
+        return True
+    said = [(m, _read(claim, m)) for m in _MENTION.finditer(claim)]
+    ga = any(s.stage is Stage.RELEASED and _GA.search(m[0]) for m, s in said)
+    return ga or any(
+        m.lastgroup in _PREVIEWS and _LEFT.search(claim[max(0, m.start() - 24) : m.start()]) for m, _ in said
+    )
 
 
 def moved_on(claim: str, passage: str) -> str | None:
@@ -208,7 +255,7 @@ def moved_on(claim: str, passage: str) -> str | None:
     the claim only says a stage is not reached yet (which tells nothing the passage lacks)."""
     for track in (_MENTION, _PAPER_MENTION):
         now, then = stage_said(claim, track), stage_said(passage, track)
-        if now is not None and then is not None and now.reached and now.rank > then.rank:
+        if now is not None and then is not None and now.reached and _later(now, then, claim):
             return f"{_label(then)} → {_label(now)}"
     if _CORRECTION.search(claim) and not _CORRECTION.search(passage):
         return "reported → corrected"
@@ -224,7 +271,7 @@ def told(claim: str, passage: str) -> bool:
         now = stage_said(claim, track)
         if now is not None and now.reached:
             then = stage_said(passage, track)
-            if then is None or then.rank < now.rank:
+            if then is None or _later(now, then, claim):
                 return False
     return not _CORRECTION.search(claim) or _CORRECTION.search(passage) is not None
 
@@ -244,8 +291,8 @@ def untold(claim: str, records: list[str]) -> str | None:
     when what the records tell of a project or pull request the claim names is earlier and
     none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
     now = stage_said(_PACKAGING.sub(" ", claim))
-    if now is not None and now.reached and not any(_tells(now, _unnamed_pulls(claim, records), t) for t in records):
-        loosely_told = now.stage is Stage.RELEASED and _release_known(claim, records)
+    if now is not None and now.reached and not any(_tells(now, unnamed_pulls(claim, records), t) for t in records):
+        loosely_told = now.stage in (Stage.PREVIEW, Stage.RELEASED) and _release_known(claim, records)
         if not loosely_told:
             return f"{UNSTATED} → {_label(now)}"
     if now is not None and now.reached and (overtaken := _overtaken(now, claim, records)) is not None:
@@ -282,71 +329,18 @@ def _overtaken(now: StageSaid, claim: str, records: list[str]) -> str | None:
     of theirs the claim is weighed against. A stage in a clause naming none of the claim's
     stays ``moved_on``'s, on the passage weighed: it may be another's (a TensorRT-LLM PR)."""
     named, said = _projects(claim), []
-    pulled, rest = _pulls(claim)
-    pulls = [*pulled, *((None, number) for number in _PULL.findall(rest))]
+    pulled, rest = named_pulls(claim)
+    pulls = [*pulled, *((None, number) for number in PULL.findall(rest))]
     for text in records:
         for match in _MENTION.finditer(text):
             then, clause = _read(text, match), _clause(text, match)
             if then.reached and then.stage >= now.stage:
                 return None
-            if named & _projects(clause) or any(_names(project, number, clause) for project, number in pulls):
+            if named & _projects(clause) or any(names_pull(project, number, clause) for project, number in pulls):
                 said.append(then)
     reached = [s for s in said if s.reached]
     latest = max(reached, key=lambda s: s.stage) if reached else min(said, key=lambda s: s.stage, default=None)
-    return f"{_label(latest)} → {_label(now)}" if latest is not None and now.rank > latest.rank else None
-
-
-_PULL = re.compile(
-    r"(?<![A-Za-z])(?:PR|MR|pull request|merge request|合并请求)\s*#?\s*(\d{2,7})(?!\w|\.\d)", re.IGNORECASE
-)
-"""A pull request by its number: "PR #18234", "pull request 881", "合并请求 #42"."""
-_NAMED_PULL = re.compile(
-    r"(?<![\w./-])[\w.-]+/(?P<repo>[\w.-]+)#(?P<in_repo>\d{2,7})(?!\w|\.\d)"
-    r"|(?<![A-Za-z0-9_.+-])(?P<project>[A-Za-z][A-Za-z0-9_.+-]*)(?:\s*的|'s)?\s*"
-    r"(?:PR|MR|pull request|merge request|合并请求)\s*#?\s*(?P<number>\d{2,7})(?!\w|\.\d)",
-    re.IGNORECASE,
-)
-"""A pull request keyed by the project named next to its number: "vllm-project/vllm#18234",
-"vLLM PR #18234", "SGLang 的 PR #18234"."""
-_NOT_A_PROJECT = frozenset(
-    {"a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "my", "your", "his", "her", "see"}
-    | {"same", "one", "another", "new", "open", "draft", "merged", "upstream", "each", "every", "which"}
-)
-"""Words that begin a sentence before "PR #…" ("The PR #881 …"), which name no project."""
-
-
-def _pulls(text: str) -> tuple[set[tuple[str, str]], str]:
-    """The pull requests ``text`` names with their project, as (project, number) with the
-    project lower-cased, and the text left when those are cut out (where a number is bare)."""
-    named: set[tuple[str, str]] = set()
-    rest = text
-    for match in _NAMED_PULL.finditer(text):
-        word = match["project"]
-        # A project's name: "vLLM", "TensorRT-LLM", "llama.cpp"; a lower-case word is an
-        # English one ("merged in PR #881"), and so are "The", "This", "Our".
-        if word is None or ((not word.isalpha() or not word.islower()) and word.lower() not in _NOT_A_PROJECT):
-            project = (match["repo"] or word).lower()
-            named.add((project, match["in_repo"] or match["number"]))
-            rest = rest.replace(match[0], " ")
-    return named, rest
-
-
-def _unnamed_pulls(claim: str, records: list[str]) -> bool:
-    """Whether the claim names a pull request by a number none of ``records`` names. Where
-    both name a project beside the number, the projects must agree ("SGLang PR #18234" is
-    no record of "vLLM PR #18234"); where either names none, the number alone decides."""
-    named, rest = _pulls(claim)
-    pulls = [(project, number) for project, number in named] + [(None, n) for n in _PULL.findall(rest)]
-    return bool(pulls) and not any(_names(project, number, text) for project, number in pulls for text in records)
-
-
-def _names(project: str | None, number: str, text: str) -> bool:
-    """Whether ``text`` names pull request ``number`` of ``project`` (None: of any project)."""
-    named, rest = _pulls(text)
-    bare = re.search(rf"(?<!\d){number}(?!\d)", rest) is not None
-    if project is None:
-        return bare or any(n == number for _, n in named)
-    return bare or (project, number) in named
+    return f"{_label(latest)} → {_label(now)}" if latest is not None and _later(now, latest, claim) else None
 
 
 def _tells(now: StageSaid, unnamed: bool, text: str) -> bool:
