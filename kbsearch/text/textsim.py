@@ -194,7 +194,8 @@ def numbers(text: str) -> set[str]:
     """Quantities in normalized form: 10.7x, 2.5×, 10.7 倍 → ``10.7x``; 1,618 → ``1618``.
 
     Labels are skipped: sections (§3.3), issues (#13165), figures and tables
-    (Figure 10, 表2), versions (v0.26.0, Apache 2.0) and fractions of themselves (2048/2048).
+    (Figure 10, 表2), versions (v0.26.0, Apache 2.0, BSL 1.1, 2.x, "introduced in 0.9", CrewForge
+    从 3.0 起, 0.4 版) and fractions of themselves (2048/2048).
     A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``), a time in
     Chinese units as in English (41 毫秒 → ``41ms``) and a quantisation width as bits
     (INT4, W4A16, 4-bit → ``4bit``; ``units``)."""
@@ -263,13 +264,52 @@ def names_a_version(before: str) -> bool:
     return _NAME_BEFORE.search(before) is not None
 
 
+# A licence spelled in capitals versions like a product (BSL 1.1, GPL 3.0, MPL 2.0, CC BY 4.0):
+# read apart from ``names_a_version``, whose names also pick the releases a title names.
+_LICENCE_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9_@#.+-])(?:B?USL|BSL|A?GPL|LGPL|MPL|EPL|SSPL|CDDL|EUPL|BY(?:-(?:SA|NC|ND))*)(?:\s*v)?\s+$"
+)
+# A bare decimal a feature came, went or holds since is a release ("PostgresSaver, introduced in
+# 0.9", "removed in 1.2", "stable since 0.9", "as of 2.1"), as "From CrewForge 3.0" is.
+_RELEASED_IN_BEFORE = re.compile(
+    r"\b(?:(?:introduced|added|shipped|released|deprecated|removed|dropped|landed|available)\s+(?:in|with|since)"
+    r"|since|as\s+of|starting\s+(?:with|from|in))\s+$",
+    re.IGNORECASE,
+)
+# A release series (2.x stays MIT, 3.x 版本) is a version whatever stands before it.
+_SERIES_AFTER = re.compile(r"\.[xX](?![A-Za-z0-9_])")
+# A version in Chinese: a decimal before 版 or 版本 (发布 0.4 版), or the one a product's name starts
+# something from ("CrewForge 从 3.0 起由 MIT 改为 BSL 1.1", "vLLM 自 0.6 开始"): the release a change
+# comes with, as "From CrewForge 3.0" reads in English.
+_VERSION_WORD_AFTER = re.compile(r"\s*版")
+_FROM_AFTER_NAME = re.compile(rf"[{_CJK}]{{0,6}}\s*[从自]\s*$")
+_FROM_ON_AFTER = re.compile(r"\s*(?:起(?![步跳])|开始)")
+
+
 def _is_label(text: str, start: int, value: str, unit: str) -> bool:
     before = text[max(0, start - 24) : start]
-    if value.count(".") >= 2 or _LABEL_BEFORE.search(before):
+    if value.count(".") >= 2 or _LABEL_BEFORE.search(before) or _SERIES_AFTER.match(text, start + len(value)):
         return True
-    if "." in value and not unit and _GAIN_OVER.search(before) and not _SCORE_AFTER.match(text, start + len(value)):
+    if "." not in value or unit:
+        return False
+    end = start + len(value)
+    if _GAIN_OVER.search(before) and not _SCORE_AFTER.match(text, end):
         return True
-    return "." in value and not unit and names_a_version(before)
+    if _RELEASED_IN_BEFORE.search(before) or _LICENCE_BEFORE.search(before):
+        return True
+    return names_a_version(before) or _a_version_in_chinese(text, start, end)
+
+
+def _a_version_in_chinese(text: str, start: int, end: int) -> bool:
+    """Whether the decimal at ``text[start:end]`` is a release named in Chinese (``_VERSION_WORD_AFTER``,
+    ``_FROM_AFTER_NAME``)."""
+    if _VERSION_WORD_AFTER.match(text, end):
+        return True
+    if not _FROM_ON_AFTER.match(text, end):
+        return False
+    before = text[max(0, start - 40) : start]
+    frm = _FROM_AFTER_NAME.search(before)
+    return frm is not None and names_a_version(before[: frm.start()] + " ")
 
 
 def substantive_numbers(text: str) -> set[str]:
