@@ -346,7 +346,7 @@ def test_a_decimal_after_a_standard_spelled_in_capitals_is_its_version(text: str
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("TTFT 0.4s, TTFT 0.4", {"0.4s", "0.4"}),
+        ("TTFT 0.4s, TTFT 0.4", {"400ms", "0.4"}),
         ("AUC 0.93, ECE 0.05", {"0.93", "0.05"}),
         ("BLEU 34.5 and MMLU 0.72", {"34.5", "0.72"}),
         ("top-1 0.81, Top-1 0.82", {"0.81", "0.82"}),

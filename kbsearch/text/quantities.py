@@ -16,6 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
 from kbsearch.text.textsim import MAGNITUDE_SUFFIXES, numbers
+from kbsearch.text.units import SCALED
 
 _CANONICAL = re.compile(r"^(\d+(?:\.\d+)?)([a-z%]*)$")
 _MIN_ROUNDED_DIGITS = 2
@@ -24,7 +25,8 @@ _CHANGED_WITHIN = 10
 
 @lru_cache(maxsize=65536)  # a record's numbers are read against every claim
 def _parse(number: str) -> tuple[Decimal, str, int] | None:
-    """(value, unit, significant digits) of a canonical number; k/m/b/t are plain counts."""
+    """(value, unit, significant digits) of a canonical number; k/m/b/t are plain counts, and
+    a duration, power, energy or size is in its ladder's first unit (``units.SCALED``)."""
     match = _CANONICAL.match(number)
     if match is None:
         return None
@@ -35,6 +37,9 @@ def _parse(number: str) -> tuple[Decimal, str, int] | None:
         return None
     if unit in MAGNITUDE_SUFFIXES:
         value, unit = value.scaleb(MAGNITUDE_SUFFIXES[unit]), ""
+    elif unit in SCALED:  # 45min, 2d, 132kw: in their ladder's first unit, so 1h is 60min
+        size, unit = SCALED[unit]
+        value *= size
     return value, unit, _significant_digits(mantissa)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from kbsearch.text.spelled import spelled_out
-from kbsearch.text.units import unit_after, widths
+from kbsearch.text.units import measured, unit_after, widths
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
@@ -82,6 +82,13 @@ _NOT_AFTER_DAY = (
     "个倍比次位秒分时小毫微纳万亿千百兆张台块颗片名人天日号周月年岁级阶层步轮卡核路节份条篇项种家"
     "成折点度元美字行句题页章段帧组类批期代维头和与及或至到为之以左范区内的上下"
 )
+# A day after words that date (the week of 10-26, week-of-10-26, as of 11/3) or with its
+# month's name (Oct 26, October 26th, 26 Oct) is no figure either.
+_DAY_AFTER = r"(?i:\b(?:(?:week|wk)s?[\s-]+(?:of|ending|starting)|as\s+of|since|until|dated)[\s-]+)"
+_MONTH = (
+    r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?"
+    r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
+)
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
     r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
@@ -90,6 +97,8 @@ _DATE = re.compile(
     r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
     r"|(?<![\d.,/-])(?:[1-9]|1[0-2])-(?:[1-9]|[12]\d|3[01])(?![\d.,/%-])"
     rf"(?=\s*(?:(?![{_NOT_AFTER_DAY}])[{_CJK}]|\d{{1,2}}:\d\d|(?i:am|pm|morning|afternoon|evening|night)\b))"
+    rf"|{_DAY_AFTER}(?:[1-9]|1[0-2])[-/](?:[1-9]|[12]\d|3[01])(?![\d/%]|[.,]\d)|{_MONTH}\.?\s*\d{{1,2}}(?:st|nd|rd|th)?\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"
 )
 # A lone digit before what it counts: GPUs and accelerators (H200, B200, A100), nodes,
 # cards, replicas, layers, experts, heads, bits; 张/台/块/卡/个/节点/层/位; what a system
@@ -197,8 +206,10 @@ def numbers(text: str) -> set[str]:
     (Figure 10, 表2), versions (v0.26.0, Apache 2.0, BSL 1.1, 2.x, "introduced in 0.9", CrewForge
     从 3.0 起, 0.4 版) and fractions of themselves (2048/2048).
     A figure in words reads as in digits (三倍, tenfold → ``3x``, ``10x``; ``spelled``), a time in
-    Chinese units as in English (41 毫秒 → ``41ms``) and a quantisation width as bits
-    (INT4, W4A16, 4-bit → ``4bit``; ``units``)."""
+    Chinese units as in English (41 毫秒 → ``41ms``), a quantisation width as bits
+    (INT4, W4A16, 4-bit → ``4bit``) and a duration, power, energy or size in one unit
+    whatever it is written in (48 hours, 2 天 → ``2d``; 0.132 MW → ``132kw``; ``units``).
+    Dates are skipped too (2026-11-03, 10月26日, week of 10-26, Oct 26)."""
     text = spelled_out(text)
     if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
         return set()
@@ -213,8 +224,19 @@ def numbers(text: str) -> set[str]:
         unit = "x" if unit in {"×", "倍"} else unit
         if unit == "x" and _HARDWARE_AFTER.match(text, match.end()):
             unit = ""  # 4x H200, 8×H200: a count of accelerators, not a speed-up
-        found.add(_canonical(value.replace(",", ""), unit))
+        found.add(_measure(value.replace(",", ""), unit, text, match.end()))
     return found
+
+
+def _measure(value: str, unit: str, text: str, end: int) -> str:
+    """The number in ``numbers``' spelling; a duration, power, energy or size in its one
+    spelling whatever unit or prefix it is written with (``units.measured``: 48 hours → ``2d``),
+    a magnitude's too (1万小时, 10k hours)."""
+    amount = Decimal(value)
+    if unit in _MAGNITUDES and (after := unit_after(text, end)):
+        amount, unit = amount.scaleb(_MAGNITUDES[unit]), after
+    spelled = measured(amount, unit)
+    return _canonical(value, unit) if spelled is None else spelled
 
 
 def _unit(match: re.Match[str]) -> str:
