@@ -70,7 +70,10 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
     return (
-        moved_on(claim, passage) or reverses(claim, passage) or untold(claim, records) or next(reversed_elsewhere, None)
+        moved_on(claim, passage, records)
+        or reverses(claim, passage)
+        or untold(claim, records)
+        or next(reversed_elsewhere, None)
     )
 
 

@@ -37,6 +37,7 @@ GA word (``_GA``: GA, 正式版, "is final") or its leaving the preview moves an
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -162,6 +163,25 @@ _FIX = re.compile(
     r"|(?:回归|bug|崩溃|缺陷)[^，。；,.;]{0,8}已(?:被)?修复",
     re.IGNORECASE,
 )
+_CORRECTION_TOLD = re.compile(
+    _CORRECTION.pattern
+    + r"|更正|修正|订正|勘误|有误|误报|下修|上修|(?:此前|之前|最初|早先|首次)[^，。；,.;]{0,6}(?:报|公布|估计)"
+    r"|\b(?:correct(?:ed|ion)|erratum|revis(?:ed|es|ion)|amended|misreported)\b"
+    r"|\b(?:first|initially|originally|earlier|previously) (?:reported|estimated|put|stated)\b",
+    re.IGNORECASE,
+)
+"""What a record says of a correction, read loosely ("outage revised: 5 hours", "not the 3 hours
+first reported"): a claim's correction a record already tells moves nothing on (probe 29)."""
+_STAGE_TOLD = {
+    Stage.PLANNED: re.compile(r"计划|规划|路线图|预计|\b(?:plan(?:s|ned|ning)?|roadmap)\b", re.IGNORECASE),
+    Stage.REVIEW: re.compile(r"评审|审核|审查|\breview", re.IGNORECASE),
+    Stage.MERGED: re.compile(r"合入|合并|合进|\bmerg|\blanded\b", re.IGNORECASE),
+    Stage.RETIRED: re.compile(
+        r"弃用|退役|归档|停止维护|\b(?:deprecat|retir|archiv|sunset|end[- ]of[- ]life)", re.IGNORECASE
+    ),
+}
+"""A stage in looser words than a stage's, as ``_RELEASE_TOLD`` a release: "计划 2027 年扩展到 200 个"
+tells the plan a claim's "200 planned for 2027" restates (probe 29), though no stage is read there."""
 _FIX_TOLD = re.compile(
     r"\b(?:fix|patch|regression|bug|crash|leak|deadlock|hotfix)|修复|回归|缺陷|崩溃|泄漏|泄露|死锁", re.IGNORECASE
 )
@@ -249,15 +269,18 @@ def _later(now: StageSaid, then: StageSaid, claim: str) -> bool:
     )
 
 
-def moved_on(claim: str, passage: str) -> str | None:
+def moved_on(claim: str, passage: str, records: Sequence[str] = ()) -> str | None:
     """ "<earlier> → <later>" when the claim says its item reached a later stage than the
     passage says it had, else None: either says no stage, the claim's is not later, or
-    the claim only says a stage is not reached yet (which tells nothing the passage lacks)."""
+    the claim only says a stage is not reached yet (which tells nothing the passage lacks).
+    A correction is a move only when neither the passage nor any of ``records`` (its item's)
+    tells one in any words (``_CORRECTION_TOLD``): "停摆时间更正为 5 小时" restates spark's
+    "outage revised: 5 hours" whichever passage of the item is weighed."""
     for track in (_MENTION, _PAPER_MENTION):
         now, then = stage_said(claim, track), stage_said(passage, track)
         if now is not None and then is not None and now.reached and _later(now, then, claim):
             return f"{_label(then)} → {_label(now)}"
-    if _CORRECTION.search(claim) and not _CORRECTION.search(passage):
+    if _CORRECTION.search(claim) and not any(_CORRECTION_TOLD.search(t) for t in (passage, *records)):
         return "reported → corrected"
     return None
 
@@ -273,7 +296,7 @@ def told(claim: str, passage: str) -> bool:
             then = stage_said(passage, track)
             if then is None or _later(now, then, claim):
                 return False
-    return not _CORRECTION.search(claim) or _CORRECTION.search(passage) is not None
+    return not _CORRECTION.search(claim) or _CORRECTION_TOLD.search(passage) is not None
 
 
 def untold(claim: str, records: list[str]) -> str | None:
@@ -291,9 +314,11 @@ def untold(claim: str, records: list[str]) -> str | None:
     when what the records tell of a project or pull request the claim names is earlier and
     none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
     now = stage_said(_PACKAGING.sub(" ", claim))
-    if now is not None and now.reached and not any(_tells(now, unnamed_pulls(claim, records), t) for t in records):
+    unnamed = now is not None and unnamed_pulls(claim, records)
+    if now is not None and now.reached and not any(_tells(now, unnamed, t) for t in records):
+        loose = None if unnamed else _STAGE_TOLD.get(Stage(now.stage))  # a PR's stage only in its own words
         loosely_told = now.stage in (Stage.PREVIEW, Stage.RELEASED) and _release_known(claim, records)
-        if not loosely_told:
+        if not loosely_told and not (loose is not None and any(loose.search(text) for text in records)):
             return f"{UNSTATED} → {_label(now)}"
     if now is not None and now.reached and (overtaken := _overtaken(now, claim, records)) is not None:
         return overtaken
