@@ -45,7 +45,8 @@ def test_two_clouds_cutting_prices_are_two_items_though_both_titles_say_gpu_hour
 
 
 def test_one_cloud_cutting_the_price_of_other_hardware_is_another_item() -> None:
-    h200 = record("vera-1", "Nimbus Cloud cuts H200 on-demand price to $3.29 per GPU-hour", PRICE + " H100 stays at $2.49.")
+    title = "Nimbus Cloud cuts H200 on-demand price to $3.29 per GPU-hour"
+    h200 = record("vera-1", title, PRICE + " H100 stays at $2.49.")
     rule, same, reason = judged(h200, NIMBUS)
     assert (rule, same) == (Rule.different_names, False), reason
     assert "H200 / H100" in reason
@@ -77,5 +78,6 @@ def test_a_retelling_in_chinese_of_the_same_cut_stays_for_the_learned_decision()
 
 
 def test_an_update_naming_other_hardware_beside_its_own_stays_one_item() -> None:
-    assert hardware_differs("Orion AI 的 MI300X 推理集群 — 吞吐为 H100 的 1.3x", "Orion AI doubles its MI300X fleet") is None
+    orion = "Orion AI 的 MI300X 推理集群 — 吞吐为 H100 的 1.3x"
+    assert hardware_differs(orion, "Orion AI doubles its MI300X fleet") is None
     assert hardware_differs("Kestrel Labs outage revised: 5 hours", "Kestrel Labs H200 集群停摆约 3 小时") is None

@@ -30,7 +30,9 @@ from kbsearch.text.textsim import name_tokens, names_a_version
 
 # A name as a title's subject: a word with a capital (Groq, xAI, NVIDIA), possessive or
 # not, then up to two more capitalised words of the name (Thinking Machines, Mistral AI).
-_HEAD = r"((?=[A-Za-z0-9&]*[A-Z])[A-Za-z][A-Za-z0-9&]{2,}(?:-[A-Za-z][A-Za-z0-9]*)*)(?:['’]s)?(?:\s+[A-Z][A-Za-z0-9&.-]*){0,2}"
+# A hyphenated name is read whole (Kestrel-Coder).
+_WORD = r"[A-Za-z][A-Za-z0-9&]{2,}(?:-[A-Za-z][A-Za-z0-9]*)*"
+_HEAD = rf"((?=[A-Za-z0-9&]*[A-Z]){_WORD})(?:['’]s)?(?:\s+[A-Z][A-Za-z0-9&.-]*){{0,2}}"
 # An English headline's verb follows it (raises, acquires, files, opened); a Chinese title
 # runs on in Chinese (Mistral 完成…, Databricks 以…).
 # A name with its maker in brackets ("Marlin (Kite Research) scores…", "Heron Dev (Stonefly) at…")
