@@ -26,8 +26,9 @@ from kbsearch.dedupe.named_systems import (
     texts_name_apart,
     versioned_names,
 )
-from kbsearch.dedupe.platforms import platform_only
+from kbsearch.dedupe.platforms import platform_names, platform_only
 from kbsearch.dedupe.subjects import (
+    hardware_differs,
     new_release,
     places_differ,
     release_not_theirs,
@@ -45,6 +46,7 @@ from kbsearch.text.spelled import halves_unread
 from kbsearch.text.textsim import language, lexical_tokens, name_tokens, normalized, numbers, substantive_numbers
 
 _JOINERS = re.compile(r"[\s\-_]+")
+_PER = re.compile(r"\bper\s+(\S+)")
 
 _T = TypeVar("_T")
 
@@ -193,10 +195,14 @@ class Embedded:
         reason = releases_differ(self._title_releases, known._title_releases)
         reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
-        if reason is None and not self._title_systems & known._title_systems:
-            ours, theirs = (self._subject, self._lowered), (known._subject, known._lowered)
-            reason = subjects_differ(ours, theirs)
-            reason = reason or release_not_theirs(self._title_releases, known.record.title, known._lowered)
+        reason = reason or hardware_differs(self.record.title, known.record.title)
+        shared = self._title_systems & known._title_systems
+        # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")
+        # leaves the subjects to tell two coding agents, two clouds' price cuts, apart.
+        if reason is None and not shared - self._title_platforms - known._title_platforms:
+            reason = subjects_differ((self._subject, self._lowered), (known._subject, known._lowered))
+        if reason is None and not shared:
+            reason = release_not_theirs(self._title_releases, known.record.title, known._lowered)
             reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)
         return reason
 
@@ -221,6 +227,12 @@ class Embedded:
     def _mentions(self) -> tuple[str, str]:
         """Title, text and key points lower-cased, as written and run together (ResNet-110, resnet110)."""
         return self._lowered, _JOINERS.sub("", self._lowered)
+
+    @text_property
+    def _title_platforms(self) -> frozenset[str]:
+        """The title's names it sets its news on or prices by (``platforms``, "per GPU-hour")."""
+        title = self.record.title
+        return platform_names(title) | frozenset(n for m in _PER.finditer(title) for n in latin_names(m.group(1)))
 
     @text_property
     def _subject(self) -> str | None:

@@ -30,10 +30,16 @@ from kbsearch.text.textsim import name_tokens, names_a_version
 
 # A name as a title's subject: a word with a capital (Groq, xAI, NVIDIA), possessive or
 # not, then up to two more capitalised words of the name (Thinking Machines, Mistral AI).
-_HEAD = r"((?=[A-Za-z0-9&]*[A-Z])[A-Za-z][A-Za-z0-9&]{2,})(?:['’]s)?(?:\s+[A-Z][A-Za-z0-9&.-]*){0,2}"
+# A hyphenated name is read whole (Kestrel-Coder).
+_WORD = r"[A-Za-z][A-Za-z0-9&]{2,}(?:-[A-Za-z][A-Za-z0-9]*)*"
+_HEAD = rf"((?=[A-Za-z0-9&]*[A-Z]){_WORD})(?:['’]s)?(?:\s+[A-Z][A-Za-z0-9&.-]*){{0,2}}"
 # An English headline's verb follows it (raises, acquires, files, opened); a Chinese title
 # runs on in Chinese (Mistral 完成…, Databricks 以…).
-_SUBJECT = re.compile(rf"\s*{_HEAD}\s*(?:\s[a-z]{{2,}}(?:s|ed)\b|[\u3400-\u4dbf\u4e00-\u9fff])")
+# A name with its maker in brackets ("Marlin (Kite Research) scores…", "Heron Dev (Stonefly) at…")
+# is the subject whatever follows; so is a hyphenated name (Kestrel-Coder reaches…).
+_SUBJECT = re.compile(
+    rf"\s*{_HEAD}\s*(?:\s[a-z]{{2,}}(?:s|ed)\b|[\u3400-\u4dbf\u4e00-\u9fff]|[（(][A-Z][A-Za-z0-9&. ]{{1,40}}[）)])"
+)
 # Words that open a title without being what it reports on; a gerund opens a paper's
 # title (Scaling laws for…, Rethinking…), not a company's news.
 _NOT_SUBJECTS = frozenset(
@@ -189,3 +195,19 @@ def places_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
         return None
     listed = f"{', '.join(sorted(ours))} / {', '.join(sorted(theirs))}"
     return f"the titles are set in different places ({listed}), neither named by the other record"
+
+
+# A GPU or accelerator model as a title writes it (H100, H200, B200, GB200, A100, L40S, MI300X).
+_HARDWARE = re.compile(r"(?<![A-Za-z0-9])((?:GB|MI|[ABHL])\d{2,3}[A-Z]?)(?![A-Za-z0-9])")
+
+
+def hardware_differs(our_title: str, their_title: str) -> str | None:
+    """Why two titles are about two items by the hardware they name, or None: each names a GPU
+    model, none in common. Probe 29: "Nimbus cuts H200 price" was taken for Nimbus's H100 cut,
+    GridMarket's H200 spot price for its H100 one, Cumulus's B200 launch for its H100 cut: news
+    of one company on other hardware reads alike on every other word. A retelling, in either
+    language, names the hardware its news is on."""
+    ours, theirs = ({m.upper() for m in _HARDWARE.findall(t)} for t in (our_title, their_title))
+    if not ours or not theirs or ours & theirs:
+        return None
+    return f"the titles name different hardware ({', '.join(sorted(ours))} / {', '.join(sorted(theirs))})"
