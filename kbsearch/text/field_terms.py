@@ -55,10 +55,15 @@ NOT_SYSTEMS = frozenset(
 # Slurm and its GRES, Ray, MCP): "The official MCP registry" is named by MCP, and a doc
 # section naming MCP states its claims (probe 27); "Kubernetes 1.35 的 DRA 正式 GA" is told
 # from the NVIDIA device plugin by DRA (probe 29). Their counts in the index decide.
-_PLATFORMS = (
-    {"postgresql", "postgres", "pgvector", "mysql", "redis", "sqlite", "mongodb", "s3", "docker"}
-    | {"cuda", "rocm", "nccl", "rccl", "dcgm", "grpc", "openaicompatible"}
-)
+_PLATFORMS = {"postgresql", "postgres", "pgvector", "mysql", "redis", "sqlite", "mongodb", "s3", "docker"} | {
+    "cuda",
+    "rocm",
+    "nccl",
+    "rccl",
+    "dcgm",
+    "grpc",
+    "openaicompatible",
+}
 
 FIELD_TERMS = frozenset(
     # adapters and fine-tuning
