@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kbsearch.text.anchors import EARLIER_DAY_NOTE, has_earlier_day_note
+from kbsearch.text.field_terms import is_not_a_system
 from kbsearch.text.misspelled import one_name, spelled_as
 
 # Not an arXiv id after a word ("About 2609.40001" names no product About). A hyphenated
@@ -50,9 +51,10 @@ _CITED = re.compile(rf"(\S{{1,40}}?)\s*[（(][^（()）\n]{{0,30}}?{EARLIER_DAY_
 # Sizes and hardware read as coined names (70b, 40gb, h100, gb300, mi300x, 8x22b), metrics
 # and their units (p99, 1ms, 200us), licences (MIT, Apache-2.0) and kinds of chip (LPU, TPU):
 # an item told on other hardware, at another size or by another metric is the same system.
+# So are racks (NVL72) and the trade's fabrics, units and benchmarks (``field_terms.NOT_SYSTEMS``).
 _NOT_A_SYSTEM = re.compile(
     r"(?:\d+x)?\d+(?:\.\d+)?[kmgbt]b?|(?:[abhlvt]|gb|mi|rtx)\d{2,4}[a-z]?"
-    r"|p\d{2,3}(?:\.\d+)?|\d+(?:\.\d+)?(?:ms|us|µs|ns|s|x|gbps|tbps|gb/s|tok/s)"
+    r"|nvl\d{2,3}|p\d{2,3}(?:\.\d+)?|\d+(?:\.\d+)?(?:ms|us|µs|ns|s|x|gbps|tbps|gb/s|tok/s)"
     r"|mit|apache(?:-?2(?:\.0)?)?|bsd(?:-\d-clause)?|[al]?gpl(?:-?v?\d(?:\.0)?)?|mpl(?:-?2(?:\.0)?)?"
     r"|[cgtnldi]pu|hbm\d?e?|sram|dram"
 )
@@ -74,8 +76,8 @@ _SITES = frozenset(
 
 
 def systems_only(names: frozenset[str]) -> frozenset[str]:
-    """``names`` without the sizes, hardware, hosts and venues among them."""
-    return frozenset(n for n in names if n not in _SITES and not _NOT_A_SYSTEM.fullmatch(n))
+    """``names`` without the sizes, hardware, fabrics, units, benchmarks, hosts and venues among them."""
+    return frozenset(n for n in names if n not in _SITES and not _NOT_A_SYSTEM.fullmatch(n) and not is_not_a_system(n))
 
 
 # A name the text sets itself against: "Unlike X", "compared with X", "X vs Y" (the Y),

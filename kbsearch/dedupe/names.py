@@ -150,8 +150,8 @@ def count_then(holders: NameHolders, arrived: int, flt: SearchFilter) -> Callabl
     A name's later holders made explain read a name common that the check had read rare."""
 
     def counted(name: str) -> int:
-        if len(name) < MIN_CHARS:
-            return holders.cap
+        if len(name) < MIN_CHARS or is_field_term(name):
+            return holders.cap  # as ``NameHolders.count`` reads it
         rows = [r for r in holders.holders(name) if r <= arrived]  # the earliest, in row order
         before = holders.store.restrict([r for r in rows if r != arrived], flt)
         return min(holders.cap, len(before) + (arrived in rows))

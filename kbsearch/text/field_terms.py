@@ -1,4 +1,4 @@
-"""Terms of the field written like coined names: LoRA, RAG, MoE, GRPO.
+"""Terms of the field written like coined names: LoRA, RAG, MoE, NVLink, GPU-hour, SWE-bench.
 
 A name's rarity is read from how many records of the index hold it: a name few records
 hold is a system's own (TriAttention, Vireo), and two records sharing it are likely one
@@ -10,9 +10,60 @@ two records. A term names a field many items belong to however few records hold 
 so it never counts as a rare name (``dedupe.names.NameHolders.count``). Written by hand:
 each is a technique, a training method or a kind of model of LLM systems, never one
 system; two-letter ones (KV, PD, TP) are never looked up at all (too short).
+
+The trade's ordinary vocabulary is the same (probes 27 and 29, GPU operations and coding
+agents): in a week's index NVLink, GPU-hour, PUE, SWE-bench and PostgreSQL were each held
+by a handful of records, so Marlin's B200 outage and Kestrel's H200 outage were one item
+("both name nv-link (rare)"), two clouds' price cuts were one ("both name GPU-hour"), two
+coding agents were one ("both name swebench"), and a repeat titled with NVSwitch or
+InfiniBand was set apart from its first report, which wrote neither ("a title names what
+the other record never mentions (nvswitch)"). Some of these terms are not systems at all
+(``NOT_SYSTEMS``): a fabric, a unit or metric, a benchmark is what an item runs on, is
+measured in or scored on, never what it is, so it neither joins two items nor sets two
+apart (``dedupe.named_systems.systems_only``), as the chip an item runs on (H100) does not.
+
+A name is compared with its hyphens taken out: a text writes NVLink, a reading of it
+apart gives nv-link, and run together gpuhour (``features.other_spellings``).
 """
 
 from __future__ import annotations
+
+# Never rare, never a system: what an item runs on, is measured in or is scored on.
+NOT_SYSTEMS = frozenset(
+    # Interconnects and fabrics: the links and networks GPUs and hosts are wired with. Two
+    # outages on NVLink, two clusters on InfiniBand NDR are two items; a repeat that names
+    # the fabric its first report left out (NVSwitch firmware, "IB" for InfiniBand) is one.
+    {"nvlink", "nvswitch", "nvlinkc2c", "infiniband", "ib", "roce", "rocev2", "ndr", "hdr", "xdr", "edr"}
+    | {"pcie", "pcie4", "pcie5", "pcie6", "cxl", "ethernet", "rdma", "gpudirect", "ualink", "uec"}
+    # Units and metrics: what a price, a loss or a service level is counted in. A price per
+    # GPU-hour is every cloud's; a fleet's PUE or MFU is a figure of it, not its name.
+    | {"gpuhour", "gpuhours", "gpuhr", "gpuhrs", "pue", "wue", "mfu", "hfu", "tco", "mtbf", "mttr", "iops"}
+    | {"flops", "tflops", "pflops", "eflops", "tops", "ttft", "tpot", "qps", "rps", "slo", "slos", "sla", "slas"}
+    | {"kwh", "mwh", "gwh", "xid", "ecc"}
+    # Benchmarks: the yardstick a result is scored on. Two coding agents' SWE-bench Verified
+    # scores are two items; a benchmark's own release is told by its version (``subjects``).
+    | {"swebench", "swe", "humaneval", "mbpp", "mmlu", "mmlupro", "gsm8k", "mtbench", "terminalbench"}
+    | {"taubench", "livecodebench", "gpqa", "aime", "arenahard", "alpacaeval", "ifeval", "bfcl", "webarena"}
+    | {"osworld", "longbench", "hellaswag"}
+)
+
+# Never rare, but systems: the backends, runtimes and protocols items plug into or run on.
+# Two Postgres MCP servers, two fleets on ROCm are two items, so a shared mention joins
+# nothing; a release of one ("ROCm 6.4", "Redis 8.0") is still read by the release rules
+# (``subjects.releases``), and a title naming one is about it (``platforms``), so they stay
+# names. Not here: platforms whose own news is the trade's items (Kubernetes and its DRA,
+# Slurm and its GRES, Ray, MCP): "The official MCP registry" is named by MCP, and a doc
+# section naming MCP states its claims (probe 27); "Kubernetes 1.35 的 DRA 正式 GA" is told
+# from the NVIDIA device plugin by DRA (probe 29). Their counts in the index decide.
+_PLATFORMS = {"postgresql", "postgres", "pgvector", "mysql", "redis", "sqlite", "mongodb", "s3", "docker"} | {
+    "cuda",
+    "rocm",
+    "nccl",
+    "rccl",
+    "dcgm",
+    "grpc",
+    "openaicompatible",
+}
 
 FIELD_TERMS = frozenset(
     # adapters and fine-tuning
@@ -23,9 +74,16 @@ FIELD_TERMS = frozenset(
     | {"rlhf", "dpo", "grpo", "ppo"}
     # architectures: experts, attention variants, state-space models, model kinds
     | {"moe", "mla", "gqa", "mqa", "mha", "ssm", "vlm", "mllm"}
+    | _PLATFORMS
+    | NOT_SYSTEMS
 )
 
 
 def is_field_term(name: str) -> bool:
     """Whether ``name`` (lower-cased, as ``features.latin_names`` gives it) is a term of the field."""
-    return name in FIELD_TERMS
+    return name in FIELD_TERMS or name.replace("-", "") in FIELD_TERMS
+
+
+def is_not_a_system(name: str) -> bool:
+    """Whether ``name`` (lower-cased) is a fabric, unit, metric or benchmark (``NOT_SYSTEMS``)."""
+    return name in NOT_SYSTEMS or name.replace("-", "") in NOT_SYSTEMS
