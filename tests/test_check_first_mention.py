@@ -1,5 +1,6 @@
 """How rare a name is, as check counts it, counts the input's own items (probe 27): a briefing
-naming a new system (Marlin) and a benchmark five stored records name (SWE-bench) was UPDATE
+naming a new system (Marlin) and a benchmark five stored records name (SWE-bench there; a
+made-up CodeQuarry here, since SWE-bench is now a word of the trade, never rare) was UPDATE
 of another coding agent (Tidewater), the benchmark read as a rare name the two share, while
 its re-check once stored (six records) told the two apart by the names rule, and explain too."""
 
@@ -12,26 +13,26 @@ from conftest import fake_config
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.names import with_input
+from kbsearch.dedupe.names import NameHolders, count_then, with_input
 from kbsearch.dedupe.results import ItemResult, Rule
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, Store
+from kbsearch.store import ChangeSet, SearchFilter, Store
 
 DAY1 = [
-    ("nova/d1#2", "Tidewater Agent 开源，SWE-bench Verified 68.4%",
-     "Tidewater Agent 以 Apache-2.0 开源，基于 OpenAI 模型，在 SWE-bench Verified 上解决 68.4% 的任务。"),
-    ("stephen/d1#1", "Kestrel-Coder reaches 72.1% on SWE-bench Verified",
-     "Lumen Labs reports Kestrel-Coder resolves 72.1% of the 500 SWE-bench Verified tasks."),
-    ("nova/d1#5", "SWE-bench Verified 污染研究", "研究发现 SWE-bench Verified 中 8.7% 任务的补丁出现在预训练语料中。"),
-    ("stephen/d1#6", "Leaderboard notes", "The SWE-bench Verified leaderboard now asks for a single attempt."),
-    ("nova/d1#7", "评测笔记", "多家团队开始同时报告 SWE-bench Verified 与终端任务的成绩。"),
+    ("nova/d1#2", "Tidewater Agent 开源，CodeQuarry Verified 68.4%",
+     "Tidewater Agent 以 Apache-2.0 开源，基于 OpenAI 模型，在 CodeQuarry Verified 上解决 68.4% 的任务。"),
+    ("stephen/d1#1", "Kestrel-Coder reaches 72.1% on CodeQuarry Verified",
+     "Lumen Labs reports Kestrel-Coder resolves 72.1% of the 500 CodeQuarry Verified tasks."),
+    ("nova/d1#5", "CodeQuarry Verified 污染研究", "CodeQuarry Verified 中 8.7% 任务的补丁见于预训练语料。"),
+    ("stephen/d1#6", "Leaderboard notes", "The CodeQuarry Verified leaderboard now asks for a single attempt."),
+    ("nova/d1#7", "评测笔记", "多家团队开始同时报告 CodeQuarry Verified 与终端任务的成绩。"),
 ]  # fmt: skip
 MARLIN = Record(
-    id="stephen/d2#2", kind=Kind.increment, title="Marlin (Kite Research) scores 70.2% on SWE-bench Verified",
-    text="Kite Research's coding agent Marlin reports 70.2% resolved on SWE-bench Verified, a planner "
+    id="stephen/d2#2", kind=Kind.increment, title="Marlin scores 70.2% on CodeQuarry Verified",
+    text="Kite Research's coding agent Marlin reports 70.2% resolved on CodeQuarry Verified, a planner "
     "splitting an issue into edit steps and a reviewer model rejecting patches.",
-    claims=["Marlin resolves 70.2% of SWE-bench Verified tasks, pass@1"],
+    claims=["Marlin resolves 70.2% of CodeQuarry Verified tasks, pass@1"],
 )  # fmt: skip
 
 
@@ -67,15 +68,15 @@ def test_a_first_mention_is_told_apart_by_names_as_its_re_check_once_stored(tmp_
 
 
 def test_the_input_s_items_count_once_among_a_name_s_holders() -> None:
-    stored = {"swe-bench": 5, "marlin": 0, "ab": NAME_COUNT_CAP}.__getitem__
-    counted = with_input(stored, ["Marlin scores 70.2% on SWE-bench Verified", "Marlin again: marlin"], 50)
-    assert (counted("swe-bench"), counted("marlin"), counted("ab")) == (6, 2, NAME_COUNT_CAP)
-    assert with_input(lambda name: 49, ["SWE-bench"], 50)("swe-bench") == 50
-    assert with_input(lambda name: 50, ["SWE-bench"], 50)("swe-bench") == 50
+    stored = {"codequarry": 5, "marlin": 0, "ab": NAME_COUNT_CAP}.__getitem__
+    counted = with_input(stored, ["Marlin scores 70.2% on CodeQuarry Verified", "Marlin again: marlin"], 50)
+    assert (counted("codequarry"), counted("marlin"), counted("ab")) == (6, 2, NAME_COUNT_CAP)
+    assert with_input(lambda name: 49, ["CodeQuarry"], 50)("codequarry") == 50
+    assert with_input(lambda name: 50, ["CodeQuarry"], 50)("codequarry") == 50
 
 
 def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> None:
-    """Four day-1 holders of SWE-bench and Marlin's made five (rare) when Marlin came in; two
+    """Four day-1 holders of CodeQuarry and Marlin's made five (rare) when Marlin came in; two
     later records make seven (common). Explain reads the pair by today's counts (the names rule
     sets it apart) and says how the names counted as Marlin came in read it."""
     from kbsearch.dedupe.related import load_embedded
@@ -85,8 +86,8 @@ def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> No
     encoder = FakeEncoder()
     rows = [
         *DAY1[:4],
-        ("later#1", "SWE-bench 复测", "SWE-bench Verified 复测。"),
-        ("later#2", "Notes", "SWE-bench again."),
+        ("later#1", "CodeQuarry 复测", "CodeQuarry Verified 复测。"),
+        ("later#2", "Notes", "CodeQuarry again."),
     ]
     records = [Record(id=i, kind=Kind.increment, title=t, text=x, source="/p.md", position=n) for n, (i, t, x) in
                enumerate(rows)]  # fmt: skip
@@ -99,9 +100,14 @@ def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> No
         a, b = loaded[MARLIN.id], loaded["nova/d1#2"]
         then = as_came_in(store, a, b, config, None, [])
         now = compare(a, b, config, neighbourhood(a, [], config), Checker(store, encoder, config).name_count)
+        holders = NameHolders(store, NAME_COUNT_CAP)
+        arrived = store.rowids_of([MARLIN.id])[MARLIN.id]
+        counts = (count_then(holders, arrived, SearchFilter())("codequarry"), holders.count("codequarry"))
     finally:
         store.close()
-    assert now.rule is Rule.different_names and then is not None and then.rule is not Rule.different_names
+    # Five holders as Marlin came in (rare), seven now: explain reads the pair both ways. (Which
+    # rule decides each reading is the subject rule's now: "on CodeQuarry" is where Marlin scores.)
+    assert counts == (5, 7) and then is not None and now.rule is Rule.different_names
     notes = came_in_otherwise(now, then.model_copy(update={"same_item": True}), None)
     assert len(notes) == 1 and notes[0].startswith("check decided otherwise as A came in")
     assert came_in_otherwise(now, then.model_copy(update={"same_item": False}), None) == []
