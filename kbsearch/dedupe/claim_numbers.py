@@ -11,6 +11,7 @@ from kbsearch.dedupe.scorer import Scorer
 from kbsearch.text.differences import derived_figures
 from kbsearch.text.hardware import measured_on_others, on_other_hardware
 from kbsearch.text.measures import clauses, given_otherwise, measured_again, measured_elsewhere, without
+from kbsearch.text.price_kinds import priced_otherwise
 from kbsearch.text.quantities import changes_a_figure, replaced_figures
 
 
@@ -81,22 +82,26 @@ def figure_of_its_own(claim: str, unseen: Iterable[str], passage: str, record: s
 def stated_for(claim: str, records: Iterable[Embedded]) -> set[str]:
     """The figures ``records`` state, less those they give only for another quantity than
     the claim's (``measures.measured_elsewhere``: a hit rate's 71% is no memory drop of 71%)
-    or only on other accelerators than the claim names (``hardware.on_other_hardware``); with
-    the claim's figures that are a change they state written another way (``derived``)."""
+    or only on other accelerators or for another kind of price than the claim names
+    (``hardware.on_other_hardware``, ``price_kinds.priced_otherwise``: a reserved $2.69 is
+    not another record's on-demand $2.69); with the claim's figures that are a change they
+    state written another way (``derived``)."""
     kept = list({r.record.id: r for r in records}.values())
     stated: set[str] = set().union(*(r.stated_numbers for r in kept))
     if not stated:
         return stated
     known = (clause for r in kept for clause in r.clauses)  # split only if the claim has a figure to place
-    elsewhere = measured_elsewhere(claim, known) | on_other_hardware(claim, [r.text_and_claims for r in kept])
+    texts = [r.text_and_claims for r in kept]
+    elsewhere = measured_elsewhere(claim, known) | on_other_hardware(claim, texts) | priced_otherwise(claim, texts)
     return without(stated, elsewhere) | derived(claim, kept)
 
 
 def stated_by(claim: str, known: Embedded) -> frozenset[str] | set[str]:
     """The figures one record states for the claim: less those it gives only on other
-    accelerators than the claim names (2.4x on H200 is not the record's 2.4x on H100), with
-    the claim's figures that are a change it states written another way (``derived``)."""
-    elsewhere = on_other_hardware(claim, [known.text_and_claims])
+    accelerators or for another kind of price than the claim names (2.4x on H200 is not the
+    record's 2.4x on H100), with the claim's figures that are a change it states written
+    another way (``derived``)."""
+    elsewhere = on_other_hardware(claim, [known.text_and_claims]) | priced_otherwise(claim, [known.text_and_claims])
     stated = without(known.stated_numbers, elsewhere) if elsewhere else known.stated_numbers
     return stated | derived(claim, [known])
 
