@@ -11,10 +11,8 @@ and a model size needs no such rule: ``numbers`` reads 70B as a figure already.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from kbsearch.text.quantities import same_figure
-from kbsearch.text.textsim import numbers, sentences, substantive_numbers
+from kbsearch.text.qualified_figures import given_otherwise
 
 _ACCELERATOR = re.compile(r"(?<![A-Za-z0-9_-])(?:[ABHLV]|GB|MI|RTX\s?)\d{2,4}[A-Z]?(?=s?(?![A-Za-z0-9_]))")
 
@@ -24,25 +22,11 @@ def accelerators(text: str) -> frozenset[str]:
     return frozenset(m.group(0).replace(" ", "").upper() for m in _ACCELERATOR.finditer(text))
 
 
-@lru_cache(maxsize=4096)  # a record's sentences are read against each claim naming hardware
-def _sentence_facts(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """(figures, accelerators) of each sentence of ``text`` that gives a figure."""
-    return tuple((frozenset(f), accelerators(s)) for s in sentences(text, min_chars=1) if (f := numbers(s)))
-
-
 def on_other_hardware(claim: str, texts: list[str]) -> set[str]:
     """The claim's figures that ``texts`` (records' texts) give only for other accelerators
-    than the claim names (see the module); none when the claim names no accelerator."""
-    mine = accelerators(claim)
-    if not mine:  # most claims
-        return set()
-    facts = [fact for text in texts for fact in _sentence_facts(text)]
-    elsewhere = set()
-    for figure in substantive_numbers(claim):
-        giving = [hardware for figures, hardware in facts if any(same_figure(figure, f) for f in figures)]
-        if giving and all(hardware and not hardware & mine for hardware in giving):
-            elsewhere.add(figure)
-    return elsewhere
+    than the claim names (see the module, and ``qualified_figures``); none when the claim
+    names no accelerator."""
+    return given_otherwise(claim, texts, accelerators)
 
 
 def measured_on_others(claim: str, record: str) -> bool:

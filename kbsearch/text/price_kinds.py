@@ -4,16 +4,14 @@ record's on-demand $2.69, though the figure is the same (probe 29, V4-1).
 A claim naming a kind of price (on-demand, reserved, spot) has a figure stated elsewhere
 when every sentence of a record that gives the figure names a kind too, and none of the
 claim's: the record priced something else. A sentence naming no kind says nothing of
-which (the claim may add the detail), as ``hardware.on_other_hardware`` reads accelerators.
+which (the claim may add the detail): ``qualified_figures``, as ``hardware`` reads accelerators.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from kbsearch.text.quantities import same_figure
-from kbsearch.text.textsim import numbers, sentences, substantive_numbers
+from kbsearch.text.qualified_figures import given_otherwise
 
 _KINDS = {
     "on-demand": re.compile(r"(?<![a-z])on[- ]demand(?![a-z])|按需", re.IGNORECASE),
@@ -27,22 +25,7 @@ def price_kinds(text: str) -> frozenset[str]:
     return frozenset(kind for kind, pattern in _KINDS.items() if pattern.search(text))
 
 
-@lru_cache(maxsize=4096)  # a record's sentences are read against each claim naming a kind
-def _sentence_kinds(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """(figures, kinds of price) of each sentence of ``text`` that gives a figure."""
-    return tuple((frozenset(f), price_kinds(s)) for s in sentences(text, min_chars=1) if (f := numbers(s)))
-
-
 def priced_otherwise(claim: str, texts: list[str]) -> set[str]:
     """The claim's figures that ``texts`` (records' texts) give only for other kinds of price
     than the claim names (see the module); none when the claim names no kind."""
-    mine = price_kinds(claim)
-    if not mine:  # most claims
-        return set()
-    facts = [fact for text in texts for fact in _sentence_kinds(text)]
-    elsewhere = set()
-    for figure in substantive_numbers(claim):
-        giving = [kinds for figures, kinds in facts if any(same_figure(figure, f) for f in figures)]
-        if giving and all(kinds and not kinds & mine for kinds in giving):
-            elsewhere.add(figure)
-    return elsewhere
+    return given_otherwise(claim, texts, price_kinds)
