@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from kbsearch.text.hardware import accelerators
 from kbsearch.text.places import countries
 from kbsearch.text.textsim import name_tokens, names_a_version
 
@@ -197,17 +198,13 @@ def places_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
     return f"the titles are set in different places ({listed}), neither named by the other record"
 
 
-# A GPU or accelerator model as a title writes it (H100, H200, B200, GB200, A100, L40S, MI300X).
-_HARDWARE = re.compile(r"(?<![A-Za-z0-9])((?:GB|MI|[ABHL])\d{2,3}[A-Z]?)(?![A-Za-z0-9])")
-
-
 def hardware_differs(our_title: str, their_title: str) -> str | None:
     """Why two titles are about two items by the hardware they name, or None: each names a GPU
     model, none in common. Probe 29: "Nimbus cuts H200 price" was taken for Nimbus's H100 cut,
     GridMarket's H200 spot price for its H100 one, Cumulus's B200 launch for its H100 cut: news
     of one company on other hardware reads alike on every other word. A retelling, in either
     language, names the hardware its news is on."""
-    ours, theirs = ({m.upper() for m in _HARDWARE.findall(t)} for t in (our_title, their_title))
+    ours, theirs = accelerators(our_title), accelerators(their_title)  # as claims read them
     if not ours or not theirs or ours & theirs:
         return None
     return f"the titles name different hardware ({', '.join(sorted(ours))} / {', '.join(sorted(theirs))})"
