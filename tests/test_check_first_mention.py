@@ -1,8 +1,9 @@
-"""How rare a name is, as check counts it, counts the input's own items (probe 27): a briefing
-naming a new system (Marlin) and a benchmark five stored records name (SWE-bench there; a
-made-up CodeQuarry here, since SWE-bench is now a word of the trade, never rare) was UPDATE
-of another coding agent (Tidewater), the benchmark read as a rare name the two share, while
-its re-check once stored (six records) told the two apart by the names rule, and explain too."""
+"""A new system's first mention beside a benchmark the store holds five times (probe 27: a
+briefing naming Marlin and SWE-bench was UPDATE of another coding agent, Tidewater, the benchmark
+read as a rare name the two share; SWE-bench is now a word of the trade, so a made-up CodeQuarry
+stands in): check tells the two apart on the first mention, as on a re-check once stored. Check
+counts a name's holders in the store, not in its input, as its forms were fitted; explain says
+when the pair, its names counted as they were when A came in, reads otherwise than today."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from conftest import fake_config
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.names import NameHolders, count_then, with_input
+from kbsearch.dedupe.names import NameHolders, count_then
 from kbsearch.dedupe.results import ItemResult, Rule
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -67,18 +68,10 @@ def test_a_first_mention_is_told_apart_by_names_as_its_re_check_once_stored(tmp_
     assert not any(m.same_item and m.id == "nova/d1#2" for m in first.matches)
 
 
-def test_the_input_s_items_count_once_among_a_name_s_holders() -> None:
-    stored = {"codequarry": 5, "marlin": 0, "ab": NAME_COUNT_CAP}.__getitem__
-    counted = with_input(stored, ["Marlin scores 70.2% on CodeQuarry Verified", "Marlin again: marlin"], 50)
-    assert (counted("codequarry"), counted("marlin"), counted("ab")) == (6, 2, NAME_COUNT_CAP)
-    assert with_input(lambda name: 49, ["CodeQuarry"], 50)("codequarry") == 50
-    assert with_input(lambda name: 50, ["CodeQuarry"], 50)("codequarry") == 50
-
-
 def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> None:
-    """Four day-1 holders of CodeQuarry and Marlin's made five (rare) when Marlin came in; two
-    later records make seven (common). Explain reads the pair by today's counts (the names rule
-    sets it apart) and says how the names counted as Marlin came in read it."""
+    """Four day-1 holders of CodeQuarry when Marlin came in (rare); Marlin and two later records
+    make seven (common). Explain reads the pair by today's counts and says how the names counted
+    as Marlin came in read it."""
     from kbsearch.dedupe.related import load_embedded
     from kbsearch.dedupe.rules import compare, neighbourhood
     from kbsearch.kb.explaining_check import as_came_in, came_in_otherwise
@@ -105,9 +98,9 @@ def test_explain_reads_the_names_as_counted_when_a_came_in(tmp_path: Path) -> No
         counts = (count_then(holders, arrived, SearchFilter())("codequarry"), holders.count("codequarry"))
     finally:
         store.close()
-    # Five holders as Marlin came in (rare), seven now: explain reads the pair both ways. (Which
+    # Four holders before Marlin came in (rare), seven now: explain reads the pair both ways. (Which
     # rule decides each reading is the subject rule's now: "on CodeQuarry" is where Marlin scores.)
-    assert counts == (5, 7) and then is not None and now.rule is Rule.different_names
+    assert counts == (4, 7) and then is not None and now.rule is Rule.different_names
     notes = came_in_otherwise(now, then.model_copy(update={"same_item": True}), None)
     assert len(notes) == 1 and notes[0].startswith("check decided otherwise as A came in")
     assert came_in_otherwise(now, then.model_copy(update={"same_item": False}), None) == []

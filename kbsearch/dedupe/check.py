@@ -36,7 +36,7 @@ from kbsearch.dedupe.finer import FinerPassages, finer_said, item_names, item_se
 from kbsearch.dedupe.flags import item_flags, listed_in_doc, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
-from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates, with_input
+from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
@@ -118,9 +118,6 @@ class Checker:
     def checked(self, read: Reading) -> list[ItemResult]:
         """Each item of ``read`` checked (inside its ``reading`` block): ``check`` without the input's flags."""
         pooled = InputItems(read.items, self.config.candidates)
-        stored = self.store.rowids_of(e.record.id for e in read.items)  # counted already: the store holds them
-        texts = ["\n".join([e.whole_text, *e.record.claims]) for e in read.items if e.record.id not in stored]
-        self.name_count = with_input(self.names.count, texts, NAME_COUNT_CAP)  # as a re-check counts them
         return [self._check_one(item, read.resubmitted, read.judged, pooled, n) for n, item in enumerate(read.items)]
 
     def with_tokens(self, records: list[Embedded]) -> None:

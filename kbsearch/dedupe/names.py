@@ -124,36 +124,16 @@ def counter(holders: NameHolders) -> Callable[[str], int]:
     return holders.count
 
 
-def with_input(count: Callable[[str], int], texts: list[str], cap: int) -> Callable[[str], int]:
-    """``count`` with the input's own items among the holders: ``texts`` are those of the
-    items not stored yet (a stored one is counted already). Once accepted they are held,
-    and a re-check, explain and audit count them: counted without them, check read SWE-bench
-    (five day-1 records) as a rare name the first mention of Marlin shared with Tidewater,
-    and the names rule that tells the two apart on a re-check had no say (probe 27)."""
-    folded = [fold(text) for text in texts]
-    kept: dict[str, int] = {}
-
-    def counted(name: str) -> int:
-        if name not in kept:
-            held = count(name)
-            word = fold(name)
-            own = sum(holds_word(text, word) for text in folded) if len(name) >= MIN_CHARS else 0
-            kept[name] = min(cap, held + own)
-        return kept[name]
-
-    return counted
-
-
 def count_then(holders: NameHolders, arrived: int, flt: SearchFilter) -> Callable[[str], int]:
     """How many records held a name when the record at rowid ``arrived`` came in, as its check
-    counted them: those stored before it (rowids are in storage order) within ``flt``, and it.
-    A name's later holders made explain read a name common that the check had read rare."""
+    counted them: those stored before it (rowids are in storage order) within ``flt``, not it:
+    check counts what the store holds, as its forms were fitted. A name's later holders made
+    explain read a name common that the check had read rare."""
 
     def counted(name: str) -> int:
         if len(name) < MIN_CHARS or is_field_term(name):
             return holders.cap  # as ``NameHolders.count`` reads it
-        rows = [r for r in holders.holders(name) if r <= arrived]  # the earliest, in row order
-        before = holders.store.restrict([r for r in rows if r != arrived], flt)
-        return min(holders.cap, len(before) + (arrived in rows))
+        rows = [r for r in holders.holders(name) if r < arrived]  # the earliest, in row order
+        return min(holders.cap, len(holders.store.restrict(rows, flt)))
 
     return counted
