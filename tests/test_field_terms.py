@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import fake_config
+from support.name_holders import holders_of
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.config import DedupeConfig
@@ -23,9 +24,8 @@ from kbsearch.dedupe.features import NAME_COUNT_CAP, name_weight
 from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.names import NameHolders, rare_name_candidates
 from kbsearch.dedupe.rules import Embedded, different_names
-from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, SearchFilter, Store
+from kbsearch.store import SearchFilter
 
 ENCODER = FakeEncoder()
 VIREO = Record(
@@ -47,12 +47,8 @@ GATEWAY = Record(
 
 @pytest.fixture
 def holders(tmp_path: Path) -> Iterator[NameHolders]:
-    store = Store.open(tmp_path / "idx", create=True)
-    ingest_records(store, ChangeSet(upserts=[VIREO, SECTION]), model="fake", load_encoder=lambda: ENCODER)
-    try:
-        yield NameHolders(store, NAME_COUNT_CAP)
-    finally:
-        store.close()
+    with holders_of(tmp_path, [VIREO, SECTION]) as held:
+        yield held
 
 
 def embedded(record: Record) -> Embedded:
