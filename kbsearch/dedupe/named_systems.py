@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from kbsearch.text.anchors import EARLIER_DAY_NOTE, has_earlier_day_note
 from kbsearch.text.field_terms import is_not_a_system
 from kbsearch.text.misspelled import one_name, spelled_as
+from kbsearch.text.plain_names import GENERIC
 
 # Not an arXiv id after a word ("About 2609.40001" names no product About). A hyphenated
 # word is named whole (Kestrel-Serve v2.0 is kestrel-serve, vLLM-Omni 0.2 is vllm-omni), as
@@ -217,3 +218,44 @@ def texts_name_apart(
     if any(one_name(ours, theirs) for ours in our_names for theirs in their_names):
         return None  # one name, written with a slip (``misspelled``)
     return f"each text names what the other record never mentions ({_listed(our_names)} / {_listed(their_names)})"
+
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
+# Two letters are a term of the trade (KV, PD, SM; "PD" retells "prefill-decode"), and a version
+# (v0 of "v0.6") is written "0.6" in the other language: neither is what a title names.
+_SHORT_OR_VERSION = re.compile(r".{1,2}|v\d+")
+
+
+def title_words(title: str, systems: frozenset[str]) -> frozenset[str]:
+    """What a title names, lower-cased: its coined names, common ones too (``systems``), and
+    in an English title in sentence case each capitalised word after the first (Redis of
+    "LMCache adds a Redis Cluster backend") but the trade's terms (``plain_names.GENERIC``).
+    A title in Title Case capitalises every word, so none of its words is read so. Two-letter
+    terms and versions are left out (``_SHORT_OR_VERSION``)."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9'\u2019]*", title)[1:]
+    capitalised = [w for w in words if _CAPITALISED.fullmatch(w)]
+    if not _CJK.search(title) and 2 * len(capitalised) <= len(words):
+        systems |= systems_only(frozenset(w.lower() for w in capitalised) - GENERIC)
+    return frozenset(n for n in systems if not _SHORT_OR_VERSION.fullmatch(n))
+
+
+def shared_name_only(
+    ours: tuple[frozenset[str], frozenset[str]], theirs: tuple[frozenset[str], frozenset[str]]
+) -> str | None:
+    """Why two titles sharing a system's name are two items: each also names something
+    (``title_words``) the other record, title, text and key points, never mentions, as
+    "LMCache 与 vLLM 的 PD 分离联调踩坑" (vLLM) and "LMCache adds a Redis Cluster backend"
+    (Redis) do: two items on one system. Each side is its title's words and every word its
+    record mentions. A retelling keeps the names it retells, and one adding a detail names
+    what the other does, so one side has nothing of its own; titles sharing two names (the
+    system and its new part) share more than the system."""
+    (our_words, our_mentions), (their_words, their_mentions) = ours, theirs
+    shared = our_words & their_words
+    mine, yours = our_words - their_mentions, their_words - our_mentions
+    if len(shared) != 1 or not mine or not yours:
+        return None  # titles sharing two names (LMCache, Valkey) are tied by more than the system
+    return (
+        f"the titles share only {_listed(shared)}; each names what the other record never mentions "
+        f"({_listed(mine)} / {_listed(yours)})"
+    )
