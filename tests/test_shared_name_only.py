@@ -21,7 +21,8 @@ def embedded(record_id: str, title: str, text: str) -> Embedded:
 
 
 def common(name: str) -> int:
-    return 50  # LMCache, vLLM: names many records carry, so the rare-name rule has no say
+    """The system is rare; vLLM, SGLang, Valkey are names many records carry."""
+    return 1 if name in {"lmcache", "quillserve"} else 50
 
 
 STORE = embedded(
@@ -44,6 +45,8 @@ def test_two_items_on_one_system_sharing_only_its_name_are_two_items() -> None:
         match = compare(one, other, CONFIG, Neighbourhood(), common)
         assert not match.same_item and match.rule is Rule.different_names, match.reasons
         assert "share only lmcache;" in " ".join(match.reasons)
+    # A common shared name is a platform (``platforms``): not this rule's to weigh.
+    assert "share only" not in " ".join(compare(tuning, STORE, CONFIG, Neighbourhood(), lambda n: 50).reasons)
 
 
 def test_a_retelling_in_the_other_language_stays_one_item() -> None:

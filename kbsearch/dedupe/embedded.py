@@ -22,7 +22,6 @@ from kbsearch.dedupe.named_systems import (
     Named,
     cited_names,
     hyphenated_words,
-    shared_name_only,
     systems_only,
     texts_name_apart,
     title_words,
@@ -182,7 +181,10 @@ class Embedded:
         title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
         written = self._written
-        return Named(title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems, written)
+        words = title_words(self.record.title, self._title_systems)
+        return Named(
+            title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems, written, words
+        )
 
     @text_property
     def _written(self) -> frozenset[str]:
@@ -198,7 +200,6 @@ class Embedded:
         reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
-        reason = reason or shared_name_only(self._title_words, known._title_words)
         shared = self._title_systems & known._title_systems
         # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")
         # leaves the subjects to tell two coding agents, two clouds' price cuts, apart.
@@ -267,11 +268,6 @@ class Embedded:
         # Mentioned also as written apart or run together (MCP Bench, MCPBench for MCP-Bench).
         names = self.all_names | other_spellings(self._text_and_claims, set(self.all_names))
         return systems_only(names - self._only_cited_names)
-
-    @text_property
-    def _title_words(self) -> tuple[frozenset[str], frozenset[str]]:
-        """What the title names and what the record mentions (``named_systems.shared_name_only``)."""
-        return title_words(self.record.title, self._title_systems), self._systems_mentioned | self._written
 
     @text_property
     def _title_systems(self) -> frozenset[str]:

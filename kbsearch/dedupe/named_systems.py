@@ -142,6 +142,8 @@ class Named:
     """Every coined name of the title, rare or not (vLLM, NVIDIA)."""
     written: frozenset[str] = frozenset()
     """Hyphenated words written without a version (``hyphenated_words``): mentions only."""
+    words: frozenset[str] = frozenset()
+    """What the title names, common names and an English title's plain names too (``title_words``)."""
 
     @property
     def mentioned(self) -> frozenset[str]:
@@ -162,7 +164,7 @@ def names_differ(item: Named, known: Named) -> str | None:
         # (NVIDIA Dynamo against an NVIDIA TensorRT-LLM guide).
         unmentioned = (item.title - known.mentioned, known.title - item.mentioned)
         if not all(unmentioned):
-            return None
+            return shared_name_only(item, known)
         return f"each title names what the other never mentions ({' / '.join(map(_listed, unmentioned))})"
     if item.title:
         if not known.title and item.title_every & known.title_every:
@@ -240,20 +242,18 @@ def title_words(title: str, systems: frozenset[str]) -> frozenset[str]:
     return frozenset(n for n in systems if not _SHORT_OR_VERSION.fullmatch(n))
 
 
-def shared_name_only(
-    ours: tuple[frozenset[str], frozenset[str]], theirs: tuple[frozenset[str], frozenset[str]]
-) -> str | None:
-    """Why two titles sharing a system's name are two items: each also names something
-    (``title_words``) the other record, title, text and key points, never mentions, as
-    "LMCache 与 vLLM 的 PD 分离联调踩坑" (vLLM) and "LMCache adds a Redis Cluster backend"
-    (Redis) do: two items on one system. Each side is its title's words and every word its
-    record mentions. A retelling keeps the names it retells, and one adding a detail names
-    what the other does, so one side has nothing of its own; titles sharing two names (the
-    system and its new part) share more than the system."""
-    (our_words, our_mentions), (their_words, their_mentions) = ours, theirs
-    shared = our_words & their_words
-    mine, yours = our_words - their_mentions, their_words - our_mentions
-    if len(shared) != 1 or not mine or not yours:
+def shared_name_only(item: Named, known: Named) -> str | None:
+    """Why two titles sharing only a rare system's name are two items: each also names
+    something (``title_words``) the other record, title, text and key points, never mentions,
+    as "LMCache 与 vLLM 的 PD 分离联调踩坑" (vLLM) and "LMCache adds a Redis Cluster backend"
+    (Redis) do: two items on one system. A retelling keeps the names it retells, and one adding
+    a detail names what the other does, so one side has nothing of its own; titles sharing two
+    names (the system and its new part) share more than the system. A common shared name
+    (vLLM) is a platform, which ``platforms`` weighs."""
+    ours, theirs = spelled_as(item.words, known.mentioned), spelled_as(known.words, item.mentioned)
+    shared = ours & theirs
+    mine, yours = ours - known.mentioned, theirs - item.mentioned
+    if len(shared) != 1 or not mine or not yours or not item.is_rare(next(iter(shared))):
         return None  # titles sharing two names (LMCache, Valkey) are tied by more than the system
     return (
         f"the titles share only {_listed(shared)}; each names what the other record never mentions "
