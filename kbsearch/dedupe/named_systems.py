@@ -27,6 +27,7 @@ from kbsearch.text.anchors import EARLIER_DAY_NOTE, has_earlier_day_note
 from kbsearch.text.field_terms import is_not_a_system
 from kbsearch.text.misspelled import one_name, spelled_as
 from kbsearch.text.plain_names import GENERIC
+from kbsearch.text.textsim import has_cjk
 
 # Not an arXiv id after a word ("About 2609.40001" names no product About). A hyphenated
 # word is named whole (Kestrel-Serve v2.0 is kestrel-serve, vLLM-Omni 0.2 is vllm-omni), as
@@ -222,7 +223,6 @@ def texts_name_apart(
     return f"each text names what the other record never mentions ({_listed(our_names)} / {_listed(their_names)})"
 
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
 # Two letters are a term of the trade (KV, PD, SM; "PD" retells "prefill-decode"), and a version
 # (v0 of "v0.6") is written "0.6" in the other language: neither is what a title names.
@@ -237,7 +237,7 @@ def title_words(title: str, systems: frozenset[str]) -> frozenset[str]:
     terms and versions are left out (``_SHORT_OR_VERSION``)."""
     words = re.findall(r"[A-Za-z][A-Za-z0-9'\u2019]*", title)[1:]
     capitalised = [w for w in words if _CAPITALISED.fullmatch(w)]
-    if not _CJK.search(title) and 2 * len(capitalised) <= len(words):
+    if not has_cjk(title) and 2 * len(capitalised) <= len(words):
         systems |= systems_only(frozenset(w.lower() for w in capitalised) - GENERIC)
     return frozenset(n for n in systems if not _SHORT_OR_VERSION.fullmatch(n))
 

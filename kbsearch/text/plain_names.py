@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+from kbsearch.text.textsim import has_cjk
+
 _PLAIN_WORD = re.compile(r"(?<![A-Za-z0-9\-_.+²³])([A-Z][a-z]{2,})(?![A-Za-z0-9\-_²³+])")
 _HEAD = re.compile(r"^\s*([A-Z][a-z]{2,})(?:\s*(?:[—–:：]|-\s|（|\()|['’]s\s)")
 """A title's head word before a dash, a colon or a bracket, or its owner ("Larkspur's dynamic
@@ -45,7 +46,7 @@ def title_plain_names(title: str) -> frozenset[str]:
     bracket or owning the rest, and in a Chinese title each capitalised Latin word standing alone
     between its characters (``_alone``)."""
     found = {m.group(1) for m in [_HEAD.match(title)] if m}
-    if _CJK.search(title):
+    if has_cjk(title):
         found |= {w for run in _LATIN_RUN.split(title) for w in _alone(run)}
     return frozenset(w.lower() for w in found if w.lower() not in GENERIC)
 

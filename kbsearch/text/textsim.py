@@ -145,6 +145,11 @@ def lexical_tokens(text: str) -> set[str]:
     return tokens
 
 
+def has_cjk(text: str) -> bool:
+    """Whether the text holds a Chinese character (CJK ideographs, extension A and compatibility)."""
+    return _CJK_RUN.search(text) is not None
+
+
 def jaccard(a: set[str], b: set[str]) -> float:
     if not a or not b:
         return 0.0
