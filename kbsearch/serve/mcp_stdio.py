@@ -10,7 +10,7 @@ client closes the pipe ("the client went away"). A call answered is forgotten.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Self
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -42,14 +42,28 @@ def _message(item: Any) -> dict[str, Any] | None:
     return dumped if isinstance(dumped, dict) else None
 
 
-class _Incoming:
-    """The client's messages: each request is noted as running, a cancellation logged."""
+class _Wrapped:
+    """One of the SDK's streams, passed through: what the SDK reads of it, closing, ``async with``."""
 
     def __init__(self, stream: Any, calls: CallLog) -> None:
         self._stream, self._calls = stream, calls
 
     def __getattr__(self, name: str) -> Any:  # last_context, and whatever else the SDK reads
         return getattr(self._stream, name)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> Self:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return bool(await self._stream.__aexit__(*exc))
+
+
+class _Incoming(_Wrapped):
+    """The client's messages: each request is noted as running, a cancellation logged."""
 
     def __aiter__(self) -> _Incoming:
         return self
@@ -72,16 +86,6 @@ class _Incoming:
         self._seen(item)
         return item
 
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    async def __aenter__(self) -> _Incoming:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        return bool(await self._stream.__aexit__(*exc))
-
     def _seen(self, item: Any) -> None:
         message = _message(item)
         if message is None or "method" not in message:
@@ -97,14 +101,8 @@ class _Incoming:
             self._calls.given_up(call, "the client went away")
 
 
-class _Outgoing:
+class _Outgoing(_Wrapped):
     """The server's messages: an answer (a result or an error with an id) ends its call."""
-
-    def __init__(self, stream: Any, calls: CallLog) -> None:
-        self._stream, self._calls = stream, calls
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
 
     async def send(self, item: Any, /) -> None:
         message = _message(item)
@@ -113,13 +111,3 @@ class _Outgoing:
             if call is not None:
                 call.answered = True
         await self._stream.send(item)
-
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    async def __aenter__(self) -> _Outgoing:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        return bool(await self._stream.__aexit__(*exc))
