@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
 from kbsearch.dedupe.audit_summary import by_instance
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
@@ -52,7 +53,7 @@ from kbsearch.dedupe.name_pairs import name_pairs
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
+from kbsearch.dedupe.results import Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
 from kbsearch.dedupe.section_since import Named, first_holding, names_of
 from kbsearch.dedupe.spilled import SpilledVectors

@@ -13,13 +13,11 @@ from kbsearch.text.polarity import moved_label
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
+    from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
     from kbsearch.dedupe.claim_explanation import ClaimExplanation
     from kbsearch.dedupe.results import (
-        AuditResult,
         CheckResult,
         ClaimStatus,
-        Cluster,
-        ClusterMember,
         Explanation,
         Flag,
         ItemResult,

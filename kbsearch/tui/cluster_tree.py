@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Tree
 
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
+from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
+from kbsearch.dedupe.results import Flag
 from kbsearch.render import held_text, same_as_text
 from kbsearch.tui.literal import join, plain
 
