@@ -20,6 +20,7 @@ from kbsearch.dedupe.audit_results import AuditResult
 from kbsearch.parse.briefing import parse_briefing
 from kbsearch.records import Record
 from kbsearch.store import Store
+from kbsearch.store.migrations import ON_OPEN, SIGNED_TIMES
 from kbsearch.tui.cluster_tree import ClusterTree
 
 TOM = """inference · E1 预消化简报(2026-10-05)
@@ -145,3 +146,18 @@ async def test_the_tui_shows_the_same_day_line_of_the_cli(cli, tmp_path: Path) -
         rows = [str(node.label).strip() for node in tree.root.children[0].children]
     assert f"same day as {TOM_ID}; signed first (09:10)" in rows
 
+
+def test_only_a_write_of_a_signing_time_marks_the_index_for_older_versions_to_refuse(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A kbsearch before ``signed_at`` validates stored records strictly and failed on one
+    ("internal error: ValidationError"): the write storing the first marks the index, which
+    such a version refuses in one line ("written by a newer kbsearch"), as for ``first_date``."""
+    index = backfill(cli, tmp_path, "Tom · 2026-10-05", "Vera · 2026-10-05")
+
+    def schema() -> int:
+        with sqlite3.connect(Path(index) / "kb.sqlite") as db:
+            return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+    assert schema() == ON_OPEN  # no time given: readable by the version before
+    write(tmp_path, "vera", VERA.format(signature="Vera · 2026-10-05 09:10"))
+    assert cli("ingest", str(tmp_path / "in"), "--index", index)[0] == 0
+    assert schema() == SIGNED_TIMES
