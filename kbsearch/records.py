@@ -64,6 +64,9 @@ class Record(BaseModel):
     """A living-doc section whose text changed: its text on ``first_date`` (what it held then)."""
     instance: str | None = None
     """Which writer produced it (tom, jay, ...), lower-case."""
+    signed_at: str | None = Field(default=None, pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    """The time of day ("HH:MM") its briefing's signature gives with its date (a last line
+    ``Tom · 2026-10-05 22:20``): audit's first of one day's records (None: not given)."""
     topic: str | None = None
     arxiv_ids: list[str] = Field(default_factory=list)
     """arXiv ids the record is *about* (its subject)."""
@@ -145,6 +148,8 @@ class Record(BaseModel):
         """The JSON the store keeps: derived fields are recomputed on load."""
         # A section that never changed has no first version: its JSON is as before the fields came.
         unset = {"first_date", "first_text"} if self.first_date is None else set()
+        # Nor has a record without a signing time: an index written before the field reads as it was.
+        unset |= {"signed_at"} if self.signed_at is None else set()
         return self.model_dump_json(exclude={"content_hash", *unset})
 
     @classmethod

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember
+from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
 from kbsearch.records import Kind
 from kbsearch.render import audit_text
 

@@ -15,8 +15,8 @@ from tui_support import drive
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
 from kbsearch.dedupe.audit_summary import InstanceSummary, across
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.render import audit_text

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from support.briefings import FIXTURE_0826, FIXTURE_0919, SEED_0826, SEED_0919, Briefing, from_seed_and_fixture
 
-from kbsearch.dedupe.results import AuditResult, Cluster, ItemResult, Rule
+from kbsearch.dedupe.audit_results import AuditResult, Cluster
+from kbsearch.dedupe.results import ItemResult, Rule
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import load_models
 from kbsearch.records import Kind

@@ -12,7 +12,8 @@ from textual.widgets._footer import FooterKey
 from tui_support import SIZE, build_index, drive, search_for, search_screen, wait_for
 
 from kbsearch.cli import main
-from kbsearch.dedupe.results import ClusterMember, Flag
+from kbsearch.dedupe.audit_results import ClusterMember
+from kbsearch.dedupe.results import Flag
 from kbsearch.kb import KnowledgeBase
 from kbsearch.records import Kind, Record
 from kbsearch.render.records import record_text

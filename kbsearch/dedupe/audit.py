@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
 from kbsearch.dedupe.audit_summary import by_instance
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
@@ -52,8 +53,9 @@ from kbsearch.dedupe.name_pairs import name_pairs
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
+from kbsearch.dedupe.results import Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
+from kbsearch.dedupe.same_day import first_of_day
 from kbsearch.dedupe.section_since import Named, first_holding, names_of
 from kbsearch.dedupe.spilled import SpilledVectors
 from kbsearch.errors import KbError
@@ -254,7 +256,7 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
     ranked = sorted(group, key=lambda r: int(roster.rank[r]))
     record = {r: records[int(roster.rowids[r])] for r in ranked}
     sections = [r for r in ranked if record[r].kind is Kind.doc_section]
-    items = [r for r in ranked if record[r].kind is not Kind.doc_section]
+    items, tie = first_of_day([r for r in ranked if record[r].kind is not Kind.doc_section], record)
     members = items + sections
     head = record[members[0]]
     day = {r: record[r].date for r in members}
@@ -266,17 +268,18 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
         if seen is None and r in sections:
             seen = _earliest_holding(judged, r, items)
         seen = seen or _joined_by(roster, judged, r, members)
-        member = _member(record[r], None if seen is None else (record[seen[0]], seen[1]))
+        member = ClusterMember.of(record[r], None if seen is None else (record[seen[0]], seen[1]))
         repeats.append(member.model_copy(update={"date": day[r]}) if day[r] != record[r].date else member)
     earlier = [r for r in sections if r != members[0] and head.date and (day[r] or head.date) < head.date]
     held = min(earlier, key=lambda r: (day[r], record[r].id), default=None)
     return Cluster(
         size=len(members),
-        first_seen=_member(head, None),
+        first_seen=ClusterMember.of(head, None),
         repeats=repeats,
         held_in_doc=repeats[members.index(held) - 1] if held is not None else None,
         shared_ids=_shared_ids(roster, items, members),
         instances=sorted({rec.instance for rec in record.values() if rec.instance}),
+        same_day=tie,
     )
 
 
@@ -316,19 +319,6 @@ def _earliest_holding(judged: Judged, section: int, items: list[int]) -> tuple[i
             if int(judged.earlier[at]) == section:
                 return item, judged.reasons[at]
     return None
-
-
-def _member(record: Record, seen: tuple[Record, str] | None) -> ClusterMember:
-    return ClusterMember(
-        id=record.id,
-        kind=record.kind,
-        title=record.title,
-        instance=record.instance,
-        date=record.date,
-        anchor=record.anchor,
-        same_as=seen[0].id if seen else None,
-        reason=(seen[1] or None) if seen else None,
-    )
 
 
 def _earliest_direct(

@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field
 from kbsearch.records import Kind
 
 if TYPE_CHECKING:
-    from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
+    from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
+    from kbsearch.dedupe.results import Flag
 
 
 class InstanceSummary(BaseModel):

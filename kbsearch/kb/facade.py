@@ -37,9 +37,10 @@ from kbsearch.vector_index.choice import parse_vector_store
 
 if TYPE_CHECKING:
     # Ingest, check, audit, calibrate and doctor load in the functions that run them.
+    from kbsearch.dedupe.audit_results import AuditResult
     from kbsearch.dedupe.check_input import CheckInput
     from kbsearch.dedupe.config import DedupeConfig
-    from kbsearch.dedupe.results import AuditResult, CheckResult, Explanation, Neighbours
+    from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
 

@@ -36,7 +36,9 @@ _INSTANCE_IN_TEXT = (
     re.compile(rf"^[ \t>*-]*执行[ \t]*[：:][ \t]*{_NAME}", re.MULTILINE),
     re.compile(rf"本报告由[ \t]*{_NAME}[ \t]*实例"),
 )
-_SIGNATURE = re.compile(rf"^[ \t>*—―–-]*{_NAME}[ \t]*[·•][ \t]*\d{{4}}-\d{{1,2}}-\d{{1,2}}")
+_SIGNATURE = re.compile(rf"^[ \t>*—―–-]*{_NAME}[ \t]*[·•][ \t]*(\d{{4}}-\d{{1,2}}-\d{{1,2}})")
+# The signature's time of day, when it gives one after the date: 'Tom · 2026-10-05 22:20'.
+_SIGNED_AT = re.compile(rf"{_SIGNATURE.pattern}[ \t]+(\d{{1,2}})[:：](\d{{2}})(?!\d)")
 # '—— Nova', '——Nova', '-- Nova 实例': dashes and a bare name, nothing else. ASCII
 # dashes need a space after them, so a last key point '--enable-x' stays a point.
 _DASH_SIGNATURE = re.compile(rf"^[ \t>*_]*(?:[—―–]+[ \t]*|-{{2,}}[ \t]+){_NAME}(?:[ \t]*实例(?:自动生成)?)?[ \t*_]*$")
@@ -67,6 +69,7 @@ class Meta:
     topic: str | None = None
     date: dt.date | None = None
     instance: str | None = None
+    signed_at: str | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -136,6 +139,7 @@ def read_meta(lines: list[str], path: Path) -> Meta:
         used = f"dated {meta.date} from the file name instead" if meta.date else undated
         meta.warnings.append(f"briefing header has an invalid date: {invalid}; its items are {used}")
     meta.instance = _instance_from_text(lines) or instance_from_path(path)
+    meta.signed_at = signed_at(lines, meta.date)
     if meta.instance is None:
         meta.warnings.append(NO_WRITER)
     # Undated items of a dated file still get ids of their own (the stem carries
@@ -168,6 +172,17 @@ def _instance_from_text(lines: list[str]) -> str | None:
 def _last_line_signature(line: str) -> re.Match[str] | None:
     # Only as the last line: elsewhere 'NAME · DATE' or '-- NAME' may be text of an item.
     return _SIGNATURE.match(line) or _DASH_SIGNATURE.match(line)
+
+
+def signed_at(lines: list[str], date: dt.date | None) -> str | None:
+    """ "HH:MM" of a last line 'NAME · DATE HH:MM' whose date is the briefing's own: the
+    time another day's signature gives says nothing of the order within the briefing's day."""
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    match = _SIGNED_AT.match(last)
+    if match is None or date is None or parse_date(match.group(2)) != date:
+        return None
+    hour, minute = int(match.group(3)), int(match.group(4))
+    return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else None
 
 
 def instance_from_path(path: Path) -> str | None:
@@ -256,6 +271,7 @@ def _record(block: Block, meta: Meta, path: Path, position: int, taken: set[str]
         text=_body_text(fields),
         date=meta.date,
         instance=meta.instance,
+        signed_at=meta.signed_at,
         topic=meta.topic,
         arxiv_ids=subjects,
         cited_ids=[i for i in all_ids(header, block.body) if i not in subjects],

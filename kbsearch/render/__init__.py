@@ -21,6 +21,7 @@ from kbsearch.render.dedupe import (
     item_text,
     neighbours_text,
     same_as_text,
+    same_day_text,
     warn_unnamed,
 )
 from kbsearch.render.records import (
@@ -76,6 +77,7 @@ __all__ = [
     "reindex_text",
     "removal_text",
     "same_as_text",
+    "same_day_text",
     "score_text",
     "search_text",
     "snippet_text",

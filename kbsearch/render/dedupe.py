@@ -13,13 +13,11 @@ from kbsearch.text.polarity import moved_label
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
+    from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
     from kbsearch.dedupe.claim_explanation import ClaimExplanation
     from kbsearch.dedupe.results import (
-        AuditResult,
         CheckResult,
         ClaimStatus,
-        Cluster,
-        ClusterMember,
         Explanation,
         Flag,
         ItemResult,
@@ -232,24 +230,18 @@ def same_as_text(member: ClusterMember, cluster: Cluster) -> str | None:
 
 
 def same_day_text(cluster: Cluster) -> str | None:
-    """``same day as ID; order of loading decides`` when a repeat of the cluster's first item
-    is another writer's item of its very day: the roster's order (``roster._OrderKeys``) puts
-    it after the first only by row id. Audit keeps no time of day, so of one day's records the
-    one loaded first is first (a backfill loads in copy order); the line tells the lead the
-    credit is a tie (probe 28: tom's briefing signed 22:20 was first before vera's signed
-    09:10, loaded after it). One writer's own copies of a day credit that writer either way."""
-    first = cluster.first_seen
-    if first.date is None or first.instance is None or first.kind is Kind.doc_section:
+    """``same day as ID; signed first (09:10)`` when other writers' items share the day of the
+    cluster's first (``Cluster.same_day``): every one gave its signing time and the first's is
+    the earliest; else ``…; order of loading decides``: the one stored first is first, a tie
+    the lead should know of (probe 28: a backfill loads in copy order). One writer's own
+    copies of a day credit that writer either way."""
+    tie = cluster.same_day
+    if tie is None:
         return None
-    tied = [
-        m.id
-        for m in cluster.repeats
-        if m.kind is not Kind.doc_section and m.date == first.date and m.instance not in (None, first.instance)
-    ]
-    if not tied:
-        return None
-    more = f" and {len(tied) - 3} more" if len(tied) > 3 else ""
-    return clean(f"same day as {', '.join(tied[:3])}{more}; order of loading decides", one_line=True)
+    more = f" and {len(tie.ids) - 3} more" if len(tie.ids) > 3 else ""
+    signed = cluster.first_seen.signed_at
+    how = f"signed first ({signed})" if tie.decided_by == "signed time" and signed else "order of loading decides"
+    return clean(f"same day as {', '.join(tie.ids[:3])}{more}; {how}", one_line=True)
 
 
 def audit_text(result: AuditResult) -> str:

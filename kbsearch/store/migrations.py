@@ -251,6 +251,11 @@ MIGRATIONS: list[tuple[str, Migration]] = [
         "applied by the write that stores the first such record, not on open",
         "",
     ),
+    (
+        "mark an index whose records may hold a briefing's signing time (signed_at); "
+        "applied by the write that stores the first such record, not on open",
+        "",
+    ),
 ]
 
 FIRST_DATES = 10
@@ -261,6 +266,10 @@ The step changes no table; a write marks it (``mark_first_dates``) in the
 transaction that stores the first such record. Opening, even for writing,
 leaves an index at 9: one this version only read, or wrote no such record to,
 stays readable by the version before (a rollback loses nothing)."""
+SIGNED_TIMES = 11
+"""The schema of an index holding a record with ``signed_at`` (the time of day a briefing's
+signature gives): as ``FIRST_DATES``, an older kbsearch would fail on such a record, so the
+write storing the first one marks the index (``mark_signed_times``) for it to be refused."""
 ON_OPEN = FIRST_DATES - 1
 """The schema an open brings an older index to."""
 
@@ -316,6 +325,12 @@ def mark_first_dates(db: sqlite3.Connection) -> None:
     """In a write's transaction storing a record with ``first_date``: bring the index to ``FIRST_DATES``."""
     if _version(db) < FIRST_DATES:
         db.execute(f"PRAGMA user_version = {FIRST_DATES}")
+
+
+def mark_signed_times(db: sqlite3.Connection) -> None:
+    """In a write's transaction storing a record with ``signed_at``: bring the index to ``SIGNED_TIMES``."""
+    if _version(db) < SIGNED_TIMES:
+        db.execute(f"PRAGMA user_version = {SIGNED_TIMES}")
 
 
 def schema(db: sqlite3.Connection) -> int:

@@ -149,6 +149,8 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
                 replaced, new, every = _upsert(db, part.upserts, part.files, counts)
                 if any(record.first_date is not None for record in part.upserts):
                     migrations.mark_first_dates(db)  # an older kbsearch must refuse the index, not fail on it
+                if any(record.signed_at is not None for record in part.upserts):
+                    migrations.mark_signed_times(db)
                 counts.flush(db)  # one write per part: summed, the changes of 4,096 records are a few
                 dropped.extend(replaced)
                 fresh.extend(new)

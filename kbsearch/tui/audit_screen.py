@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Static, Tree
 
+from kbsearch.dedupe.audit_results import AuditResult
 from kbsearch.dedupe.audit_summary import across
-from kbsearch.dedupe.results import AuditResult
 from kbsearch.filters import SearchFilter
 from kbsearch.kb import KnowledgeBase
 from kbsearch.render import audit_scope

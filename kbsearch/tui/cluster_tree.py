@@ -5,8 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Tree
 
-from kbsearch.dedupe.results import AuditResult, Cluster, ClusterMember, Flag
-from kbsearch.render import held_text, same_as_text
+from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
+from kbsearch.dedupe.results import Flag
+from kbsearch.render import held_text, same_as_text, same_day_text
 from kbsearch.tui.literal import join, plain
 
 
@@ -73,6 +74,8 @@ class ClusterTree(Tree[object]):
             if cluster.held_in_doc:  # the CLI's lines, under the record they are about (probe 26)
                 held = held_text(cluster.held_in_doc.id, cluster.held_in_doc.date)
                 node.add_leaf(_why(held), data=cluster.held_in_doc)
+            if tied := same_day_text(cluster):  # who else wrote it that day, and what put the first first
+                node.add_leaf(_why(tied), data=cluster.first_seen)
             for member in cluster.repeats:
                 node.add_leaf(_member(member.role, member, "yellow"), data=member)
                 if same := same_as_text(member, cluster):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
+from kbsearch.dedupe.audit_results import AuditResult
 from kbsearch.dedupe.audit_summary import InstanceSummary
-from kbsearch.dedupe.results import AuditResult
 from kbsearch.tui.literal import cell
 
 COLUMNS = ("instance", "items", "repeats", "of own", "claimed new, seen before")

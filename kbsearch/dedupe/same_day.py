@@ -1,0 +1,36 @@
+"""Who was first on one day: audit's credit among the items of its first item's day.
+
+The roster orders records by day, then by the order they were stored (``roster._OrderKeys``):
+it reads no time of day, so an operator backfilling old briefings out of order gave the
+credit to whichever was loaded first (probe 28: tom's briefing signed 22:20, loaded before
+vera's signed 09:10 the same day, was first). A briefing's signature may give its time
+(``Tom · 2026-10-05 22:20``, ``Record.signed_at``): when every item of the day gives one, the
+earliest is first; else the order of loading stays, and the cluster says it decided. Only
+the members of a cluster, already read to show it, are looked at, never the whole roster.
+"""
+
+from __future__ import annotations
+
+from kbsearch.dedupe.audit_results import SameDayTie
+from kbsearch.records import Record
+
+
+def first_of_day(items: list[int], record: dict[int, Record]) -> tuple[list[int], SameDayTie | None]:
+    """``items`` (rows in first-seen order) with the earliest signed of the first item's day
+    first, and the tie with other writers' items of that day, if any. Items without a writer
+    stay after those with one, as the roster puts them."""
+    head = record[items[0]] if items else None
+    if head is None or head.date is None or head.instance is None:
+        return items, None
+    day = [r for r in items if record[r].date == head.date and record[r].instance is not None]
+    timed = all(record[r].signed_at for r in day)
+    if timed:  # a stable sort: one time for two records keeps the order of loading
+        day.sort(key=lambda r: record[r].signed_at or "")
+    first, taken = record[day[0]], set(day)
+    ordered = day + [r for r in items if r not in taken]
+    others = [r for r in day[1:] if record[r].instance != first.instance]
+    if not others:
+        return ordered, None
+    by_time = timed and all(record[r].signed_at != first.signed_at for r in others)
+    tie = SameDayTie(ids=[record[r].id for r in others], decided_by="signed time" if by_time else "loading order")
+    return ordered, tie
