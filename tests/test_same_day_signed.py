@@ -108,6 +108,9 @@ def test_a_time_only_counts_with_the_briefings_own_day(tmp_path: Path) -> None:
     assert signed("Tom · 2026-10-06 00:10") is None
     assert signed("Tom · 2026-10-05 25:10") is None
     assert signed("本报告由 Tom 实例自动生成") is None
+    # The real briefings' own line, with notes after it.
+    assert signed("本报告由 Tom 实例自动生成 · 2026-10-05 22:20 CST 增量条目：1 条\n以下领域确认无新增量") == "22:20"
+    assert signed("本报告由 Tom 实例自动生成 · 2026-10-06 00:10 CST") is None
 
 
 def test_an_index_written_before_the_field_opens_and_audits(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

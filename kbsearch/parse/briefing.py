@@ -44,6 +44,9 @@ _SIGNED_AT = re.compile(rf"{_SIGNATURE.pattern}[ \t]+(\d{{1,2}})[:：](\d{{2}})(
 _DASH_SIGNATURE = re.compile(rf"^[ \t>*_]*(?:[—―–]+[ \t]*|-{{2,}}[ \t]+){_NAME}(?:[ \t]*实例(?:自动生成)?)?[ \t*_]*$")
 # A line that is the writer's signature, not text of the increment above it.
 _SIGNED_BY = re.compile(rf"^[ \t>*_-]*本报告由[ \t]*{_NAME}[ \t]*实例")
+_SIGNED_BY_AT = re.compile(
+    rf"{_SIGNED_BY.pattern}[^·•\n]*[·•][ \t]*(\d{{4}}-\d{{1,2}}-\d{{1,2}})[ \t]+(\d{{1,2}})[:：](\d{{2}})(?!\d)"
+)
 NO_WRITER = (
     "no writer named (a '本报告由 NAME 实例' line, a last line 'NAME · DATE' or '—— NAME', or the folder "
     "inbox/NAME/): "
@@ -175,10 +178,11 @@ def _last_line_signature(line: str) -> re.Match[str] | None:
 
 
 def signed_at(lines: list[str], date: dt.date | None) -> str | None:
-    """ "HH:MM" of a last line 'NAME · DATE HH:MM' whose date is the briefing's own: the
-    time another day's signature gives says nothing of the order within the briefing's day."""
+    """ "HH:MM" of a last line 'NAME · DATE HH:MM', or of a line '本报告由 NAME 实例自动生成 ·
+    DATE HH:MM' anywhere (the real briefings put notes after it), whose date is the briefing's
+    own: the time another day's signature gives says nothing of the order within its day."""
     last = next((line for line in reversed(lines) if line.strip()), "")
-    match = _SIGNED_AT.match(last)
+    match = _SIGNED_AT.match(last) or next(filter(None, map(_SIGNED_BY_AT.match, lines)), None)
     if match is None or date is None or parse_date(match.group(2)) != date:
         return None
     hour, minute = int(match.group(3)), int(match.group(4))
