@@ -55,7 +55,7 @@ from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neig
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
 from kbsearch.dedupe.results import Flag
 from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
-from kbsearch.dedupe.same_day import first_of_day
+from kbsearch.dedupe.same_day import Moved, first_of_day
 from kbsearch.dedupe.section_since import Named, first_holding, names_of
 from kbsearch.dedupe.spilled import SpilledVectors
 from kbsearch.errors import KbError
@@ -124,9 +124,10 @@ def audit(
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
     coined = partial(names_of, config=config, name_count=holders.count)  # a section's first text on the item
-    clusters = [c for c in _clusters(store, roster, judged, groups, chunk, coined) if _told_again(c)]
+    moved = Moved()  # one day's items its signing times reordered: the flags follow them
+    clusters = [c for c in _clusters(store, roster, judged, groups, chunk, coined, moved) if _told_again(c)]
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
-    flags = _claimed_new_flags(store, roster, judged) + _table_flags(store, flt)
+    flags = _claimed_new_flags(store, roster, judged, moved) + _table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
     return AuditResult(
         model=model,
@@ -233,7 +234,7 @@ class _NeighbourFinder:
 
 
 def _clusters(
-    store: Store, roster: Roster, judged: Judged, groups: list[list[int]], chunk: int, named: Named
+    store: Store, roster: Roster, judged: Judged, groups: list[list[int]], chunk: int, named: Named, moved: Moved
 ) -> list[Cluster]:
     """The clusters as shown, their records read about ``chunk`` at a time."""
     out: list[Cluster] = []
@@ -243,12 +244,14 @@ def _clusters(
         if size >= chunk or end == len(groups):
             batch = groups[start:end]
             records = store.by_rowids(int(roster.rowids[r]) for g in batch for r in g)
-            out += [_cluster(roster, judged, g, records, named) for g in batch]
+            out += [_cluster(roster, judged, g, records, named, moved) for g in batch]
             start, size = end, 0
     return out
 
 
-def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int, Record], named: Named) -> Cluster:
+def _cluster(
+    roster: Roster, judged: Judged, group: list[int], records: dict[int, Record], named: Named, moved: Moved
+) -> Cluster:
     """A cluster as shown: headed by its earliest item, its living-doc sections
     after the items. A section holds the item but is never the item (README, How
     check decides), so it heads a cluster only of sections; one whose first text
@@ -256,7 +259,9 @@ def _cluster(roster: Roster, judged: Judged, group: list[int], records: dict[int
     ranked = sorted(group, key=lambda r: int(roster.rank[r]))
     record = {r: records[int(roster.rowids[r])] for r in ranked}
     sections = [r for r in ranked if record[r].kind is Kind.doc_section]
-    items, tie = first_of_day([r for r in ranked if record[r].kind is not Kind.doc_section], record)
+    loaded = [r for r in ranked if record[r].kind is not Kind.doc_section]
+    items, tie = first_of_day(loaded, record)
+    moved.add(loaded, items, lambda r: int(roster.rank[r]))
     members = items + sections
     head = record[members[0]]
     day = {r: record[r].date for r in members}
@@ -334,15 +339,15 @@ def _earliest_direct(
     return int(judged.earlier[at]), judged.reasons[at]
 
 
-def _claimed_new_flags(store: Store, roster: Roster, judged: Judged) -> list[Flag]:
+def _claimed_new_flags(store: Store, roster: Roster, judged: Judged, moved: Moved) -> list[Flag]:
     """A record marked new that was directly judged the same item as an earlier
-    record, or as one of another instance on its day."""
+    record, or as one of another instance on its day, in the clusters' order (``moved``)."""
     seen = {}
     for row in np.flatnonzero(roster.marked_new & roster.reportable).tolist():
-        direct = _earliest_direct(roster, judged, row)
+        direct = moved.earliest_judged(row, judged, lambda r: int(roster.rank[r]))
         if direct is not None:
             seen[row] = direct
-    rows = sorted(seen, key=lambda r: int(roster.rank[r]))
+    rows = sorted(seen, key=lambda r: moved.rank.get(r, int(roster.rank[r])))
     records = store.by_rowids([int(roster.rowids[r]) for r in {*rows, *(e for e, _ in seen.values())}])
     flags = []
     for row in rows:

@@ -190,7 +190,8 @@ class Checker:
         since = HeldSince(record, known, self.store, coined)  # a section's first text on the item: held since
         earliest = since.dated([m for m in matches if m.same_item] or self._sections(item, flt, known, matches, claims))
         self._then.marked(flt, earliest, [])  # a section compared for its claims alone, too
-        first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest))  # one day's: stored first
+        signed = {m.id: known[m.id].record.signed_at for m in earliest if m.id in known}
+        first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest), signed)  # one day's: signed first
         held = held_in_doc(since.dated(matches), first) if first else listed_in_doc(record, since.dated(matches))
         return ItemResult(
             id=record.id,

@@ -65,15 +65,29 @@ def stored_after(store: Store, item: Record, day: dt.date, resubmitted: list[str
     itself stored (``resubmitted``) and ``item`` is of that day: written after it, as
     the records of later days are. Re-checking tom's accepted briefing as of its day
     found its items DUPLICATE of spark's copies accepted after it that day (probe 14).
-    An input never stored has no known order against its day's records: they stay."""
+    An input never stored has no known order against its day's records: they stay. When the
+    item and a record of the day both give a signing time (``Record.signed_at``), the later
+    signed is the later, as audit orders them (probe 28: vera, signed 09:10, loaded after tom's
+    22:20, was DUPLICATE of tom on a re-check, and first to audit)."""
     if item.date != day or not resubmitted:
         return []
     own = store.rowids_of(resubmitted)
     if not own:
         return []
     arrived, mine = min(own.values()), set(own.values())
-    later = [r for r in store.filter_rowids(SearchFilter(since=day, until=day)) or [] if r > arrived and r not in mine]
-    return sorted(head.id for head in store.heads(later, 0).values()) if later else []
+    days = [r for r in store.filter_rowids(SearchFilter(since=day, until=day)) or [] if r not in mine]
+    if item.signed_at is None:
+        later = [r for r in days if r > arrived]
+        return sorted(head.id for head in store.heads(later, 0).values()) if later else []
+    return sorted(r.id for at, r in store.by_rowids(days).items() if signed_after(item, r, at > arrived))
+
+
+def signed_after(item: Record, other: Record, stored_after: bool) -> bool:
+    """Whether ``other``, of ``item``'s day, came after it: the later signed when both give
+    a time and the times differ, else the one stored after."""
+    if item.signed_at and other.signed_at and item.signed_at != other.signed_at:
+        return other.signed_at > item.signed_at
+    return stored_after
 
 
 def later_sections_note(store: Store, items: list[ItemResult], given: bool) -> list[str]:

@@ -11,7 +11,11 @@ the members of a cluster, already read to show it, are looked at, never the whol
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 from kbsearch.dedupe.audit_results import SameDayTie
+from kbsearch.dedupe.judging import Judged
 from kbsearch.records import Record
 
 
@@ -34,3 +38,35 @@ def first_of_day(items: list[int], record: dict[int, Record]) -> tuple[list[int]
     by_time = timed and all(record[r].signed_at != first.signed_at for r in others)
     tie = SameDayTie(ids=[record[r].id for r in others], decided_by="signed time" if by_time else "loading order")
     return ordered, tie
+
+
+@dataclass
+class Moved:
+    """The items of the clusters ``first_of_day`` reordered, each with the roster rank of the
+    place it took (the ranks of the rest of the roster stay: nothing else is re-sorted), and
+    its cluster's items."""
+
+    rank: dict[int, int] = field(default_factory=dict)
+    peers: dict[int, list[int]] = field(default_factory=dict)
+
+    def add(self, ranked: list[int], ordered: list[int], rank: Callable[[int], int]) -> None:
+        """``ranked``: a cluster's items in roster order, ``ordered``: as ``first_of_day`` put them."""
+        if ordered == ranked:
+            return
+        self.rank |= {row: rank(was) for row, was in zip(ordered, ranked, strict=True)}
+        self.peers |= dict.fromkeys(ordered, ordered)  # one moved past may itself stay in place
+
+    def earliest_judged(self, row: int, judged: Judged, rank: Callable[[int], int]) -> tuple[int, str] | None:
+        """The earliest record judged the same item as ``row`` and placed before it, a moved
+        row at its new place, and why: audit's "claimed new but seen before" in the order its
+        clusters show (probe 28: vera, signed 09:10 but loaded after tom's 22:20 of her day,
+        was flagged as claiming new what tom had said first)."""
+
+        def place(r: int) -> int:
+            return self.rank.get(r, rank(r))
+
+        found = [(int(judged.earlier[at]), judged.reasons[at]) for at in judged.before(row)]
+        for other in self.peers.get(row, ()):  # one loaded after ``row`` may now be placed before it
+            found += [(other, judged.reasons[at]) for at in judged.before(other) if int(judged.earlier[at]) == row]
+        found = [(other, why) for other, why in found if place(other) < place(row)]
+        return min(found, key=lambda pair: place(pair[0]), default=None)

@@ -146,20 +146,48 @@ def held_in_doc(matches: list[Match], first: Match | None) -> Match | None:
     return min(held, key=lambda m: (m.date or first.date, m.id), default=None)
 
 
-def first_seen(matches: list[Match], arrival: Mapping[str, int] | None = None) -> Match | None:
+def first_seen(
+    matches: list[Match], arrival: Mapping[str, int] | None = None, signed: Mapping[str, str | None] | None = None
+) -> Match | None:
     """The first seen of ``matches``, in ``flags.seen_order``: of one day's writers, the
     one whose record was stored first (``arrival``: stored records' row ids by id; one
-    writer's day arrives with its earliest record); of one writer's records on one day,
-    the one most surely the same item."""
-    stored = arrival or {}
+    writer's day arrives with its earliest record), or signed first when every stored
+    writer's match of that day gives a time (``signed``: ``Record.signed_at`` by id), as
+    audit's ``same_day.first_of_day``; of one writer's records on one day, the one most
+    surely the same item."""
+    stored, times = arrival or {}, signed or {}
     day_arrival: dict[tuple[str | None, object], int] = {}
     for m in matches:
         if m.id in stored:
             key = (m.instance, m.date)
             day_arrival[key] = min(day_arrival.get(key, stored[m.id]), stored[m.id])
+    day_arrival |= _signed_order(matches, stored, times)
 
     def order(m: Match) -> tuple[object, ...]:
         arrived = day_arrival.get((m.instance, m.date))
         return (*seen_order(m.date, m.kind, m.instance, arrived), -m.probability, m.id)
 
     return min(matches, key=order, default=None)
+
+
+def _signed_order(
+    matches: list[Match], stored: Mapping[str, int], signed: Mapping[str, str | None]
+) -> dict[tuple[str | None, object], int]:
+    """Of each day whose stored writers' matches all give a signing time, each writer's
+    place by its earliest time (then its arrival), in place of its arrival: so a backfill's
+    order of loading no longer decides (probe 28)."""
+    days: dict[object, list[Match]] = {}
+    for m in matches:
+        if m.instance is not None and m.kind is not Kind.doc_section and m.id in stored:
+            days.setdefault(m.date, []).append(m)
+    placed: dict[tuple[str | None, object], int] = {}
+    for day, ms in days.items():
+        if not all(signed.get(m.id) for m in ms):
+            continue
+        first: dict[str | None, tuple[str, int]] = {}
+        for m in ms:
+            key = (signed[m.id] or "", stored[m.id])
+            first[m.instance] = min(first.get(m.instance, key), key)
+        for place, writer in enumerate(sorted(first, key=lambda w: first[w])):
+            placed[(writer, day)] = place
+    return placed
