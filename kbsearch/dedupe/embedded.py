@@ -29,6 +29,7 @@ from kbsearch.dedupe.named_systems import (
 )
 from kbsearch.dedupe.platforms import platform_names, platform_only
 from kbsearch.dedupe.subjects import (
+    events_differ,
     hardware_differs,
     new_release,
     places_differ,
@@ -205,6 +206,12 @@ class Embedded:
         # leaves the subjects to tell two coding agents, two clouds' price cuts, apart.
         if reason is None and not shared - self._title_platforms - known._title_platforms:
             reason = subjects_differ((self._subject, self._lowered), (known._subject, known._lowered))
+        # One company's other event: the names the titles share are the companies they report on.
+        if reason is None and not shared - self._title_platforms - known._title_platforms - {
+            self._subject,
+            known._subject,
+        }:
+            reason = events_differ((self._subject, self.record.title), (known._subject, known.record.title))
         if reason is None and not shared:
             reason = release_not_theirs(self._title_releases, known.record.title, known._lowered)
             reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)

@@ -208,3 +208,56 @@ def hardware_differs(our_title: str, their_title: str) -> str | None:
     if not ours or not theirs or ours & theirs:
         return None
     return f"the titles name different hardware ({', '.join(sorted(ours))} / {', '.join(sorted(theirs))})"
+
+
+# What a news title reports of its company, by the words it uses. Probe 30: "Beacon 发布首款产品
+# Beacon Agent" was taken for Beacon's B round, "Cascade launches the C3 inference chip" for
+# Cascade's C2 going into mass production and for Northwind's acquisition of Cascade, "Northwind
+# 与 Halcyon 签署…GPU 租赁协议" for Halcyon's data centre opening: news of one company reads alike.
+_EVENT_KINDS = {
+    "funding": r"融资|(?<![A-Za-z])[A-F]\+?\s*轮|\braises?\b|\braised\b|\bseries [a-f]\b|\bfunding\b",
+    "acquisition": r"收购|并购|\bacquir(?:es?|ed|ing)\b|\bacquisition\b|\bmerger\b|\bbuys\b|\btakeover\b|\bdeal\b",
+    "launch": r"发布|推出|\blaunch(?:es|ed)?\b|\breleas(?:es?|ed)\b|\bunveil(?:s|ed)?\b|\bdebuts?\b",
+    "price": r"降价|涨价|价格|定价|\bprices?\b|\bpricing\b",
+    "production": r"量产|出货|\bmass production\b|\bship(?:s|ped|ping)\b",
+    "opening": r"投入运营|开业|\bopen(?:s|ed)\b(?![^,.;:]*\b(?:review|probe|investigation))|\bgoes live\b",
+    "deal": r"租赁|协议|合同|\bsign(?:s|ed)?\b|\bdeal\b|\blease\b|\bcontract\b",
+    "regulation": r"罚款|处罚|审查|调查|\bfine[sd]?\b|\bprobe\b|\breview\b|\binvestigation\b",
+}
+# "deal" is an acquisition's word too ("Relay joins Databricks in a $1.3B deal").
+_EVENT_FINDERS = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in _EVENT_KINDS.items()}
+# A regulator's review, probe or approval of a deal is a later stage of it, one item (probe 30:
+# "EU opens in-depth review of Northwind's Cascade deal" updates its acquisition), as is a
+# deal of a site's news once the titles set both at one place (``places_differ``).
+_STAGES_OF = {"regulation": frozenset({"acquisition", "deal"})}
+# A product's name (Orbit-3, Quill-Vision, C2): two titles naming one report on that product,
+# its launch and its later price cut one item (probe 30's Orbit-3), whatever their kinds.
+_PRODUCT = re.compile(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Za-z]+\d[\w.]*)")
+
+
+def event_kinds(title: str) -> frozenset[str]:
+    """The kinds of event a title reports (funding, acquisition, launch, price, production,
+    opening, deal, regulation), by its words; none for a title that names no known kind."""
+    return frozenset(kind for kind, finder in _EVENT_FINDERS.items() if finder.search(title))
+
+
+def events_differ(item: tuple[str | None, str], known: tuple[str | None, str]) -> str | None:
+    """Why two records with these (title subject, title) are two items by what their titles
+    report, or None: the titles name one company (one's subject is named in the other title),
+    each reports a known kind of event, neither names a kind of the other's, and neither is a
+    regulator's step in the other's deal; nor are they set at one place or name one product."""
+    (ours, our_title), (theirs, their_title) = item, known
+    lowered = our_title.lower(), their_title.lower()
+    company = next((s for s in (ours, theirs) if s and all(mentions(t, s) for t in lowered)), None)
+    if company is None or countries(our_title) & countries(their_title):
+        return None
+    if {p.lower() for p in _PRODUCT.findall(our_title)} & {p.lower() for p in _PRODUCT.findall(their_title)}:
+        return None
+    mine, other = event_kinds(our_title), event_kinds(their_title)
+    if not mine or not other or mine & other:
+        return None
+    for one, two in ((mine, other), (other, mine)):
+        if any(_STAGES_OF.get(kind, frozenset()) & two for kind in one):
+            return None
+    listed = f"{', '.join(sorted(mine))} / {', '.join(sorted(other))}"
+    return f"the titles report different events of {company} ({listed})"

@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 
+from kbsearch.text.deals import deal_moved, deal_rank
 from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
 
-UNSTATED = "unstated"
-"""What ``untold`` names as the stage before when no record tells one."""
+UNSTATED = "unstated"  # what ``untold`` names as the stage before when no record tells one
 
 
 class Stage(IntEnum):
@@ -247,6 +247,7 @@ _LEFT = re.compile(
     r"(?:no longer|out of|leaves?|left|exits?|exited|graduat\w*|结束|退出|告别|不再)[^,.;:，。；：]{0,12}$"
 )
 _PREVIEWS = {f"en{int(Stage.PREVIEW)}", f"zh{int(Stage.PREVIEW)}"}
+_tracks = lambda claim: () if deal_rank(claim) is not None else (_MENTION, _PAPER_MENTION)  # noqa: E731
 
 
 @lru_cache(maxsize=1 << 12)
@@ -275,8 +276,11 @@ def moved_on(claim: str, passage: str, records: Sequence[str] = ()) -> str | Non
     the claim only says a stage is not reached yet (which tells nothing the passage lacks).
     A correction is a move only when neither the passage nor any of ``records`` (its item's)
     tells one in any words (``_CORRECTION_TOLD``): "停摆时间更正为 5 小时" restates spark's
-    "outage revised: 5 hours" whichever passage of the item is weighed."""
-    for track in (_MENTION, _PAPER_MENTION):
+    "outage revised: 5 hours" whichever passage of the item is weighed. A deal's stage (``deals``)
+    is read on its own track: a regulator's review is no pull request's."""
+    if (deal := deal_moved(claim, passage)) is not None:
+        return deal
+    for track in _tracks(claim):
         now, then = stage_said(claim, track), stage_said(passage, track)
         if now is not None and then is not None and now.reached and _later(now, then, claim):
             return f"{_label(then)} → {_label(now)}"
@@ -290,7 +294,9 @@ def told(claim: str, passage: str) -> bool:
     later on each track, and is a correction when the claim corrects what was reported:
     then the claim moves nothing on from it ("3.1 倍应为 2.3 倍" on record, a card's
     "v3 更正：加速 2.3 倍" is no news). Vacuously true of a claim that tells no stage."""
-    for track in (_MENTION, _PAPER_MENTION):
+    if deal_moved(claim, passage) is not None:
+        return False
+    for track in _tracks(claim):
         now = stage_said(claim, track)
         if now is not None and now.reached:
             then = stage_said(passage, track)
