@@ -66,6 +66,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from kbsearch.text.plain_names import product_names
 from kbsearch.text.textsim import is_coined
 
 INDEX_FEATURES = (
@@ -181,8 +182,9 @@ _WORD_PARTS = re.compile(r"[-.+]")
 
 def latin_names(text: str) -> set[str]:
     """Coined names (TriAttention, When2Think, C²KV) and acronyms (DES, RSVP)
-    in a text, lower-cased: written alike in Chinese and English text."""
-    names: set[str] = set()
+    in a text, lower-cased: written alike in Chinese and English text; and products
+    named by two plain words (Quill-Vision, Orbit-Mini: ``plain_names.product_names``)."""
+    names: set[str] = product_names(text)
     for word in _LATIN_WORD.findall(text):
         names.update(_names_in_word(word))
     return names

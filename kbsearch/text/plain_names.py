@@ -82,3 +82,66 @@ def words_mentioned(text: str) -> frozenset[str]:
     mentioned by "quantising keys"; probe: a term read as a name split a retelling)."""
     words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
     return frozenset(words | {w[:-1] for w in words if w.endswith("s")})
+
+
+# A product named by two plain words joined by a hyphen (Quill-Vision, Orbit-Mini, Nova-Flash):
+# a maker's name and the product's. Probe 30: read nowhere, "Quill-Vision 公布 API 定价" shared
+# no name with its record "Quill 发布多模态模型 Quill-Vision" and was taken for "Quill 下调
+# Quill-Pro API 价格"; "Orbit 发布小模型 Orbit-Mini" for Orbit-3's news.
+_WORD_WORD = re.compile(r"(?<![A-Za-z0-9\-_.+²³])([A-Z][a-z]{2,})-([A-Z][a-z]{1,})(?![A-Za-z0-9\-_+²³])")
+PRODUCT_SUFFIXES = frozenset({"pro", "mini", "max", "flash", "vision", "turbo", "lite", "ultra", "nano", "plus"})
+"""The words a maker names a product line by (Quill-Pro, Orbit-Mini): after a name, a product."""
+# Ordinary English a Title Case title capitalises on both sides of a hyphen (Open-Source,
+# Zero-Copy, Long-Context, Multi-Agent, Fine-Grained, Real-Time): no product. A word of either
+# side here, or of ``GENERIC``, makes no name; "State-of-the-Art" and "Mixture-of-Experts"
+# have a lower-case part and are not read at all.
+_ENGLISH = frozenset(
+    {"source", "zero", "copy", "short", "state", "art", "low", "high", "rank", "real", "time", "fine", "grained"}
+    | {"plug", "play", "next", "key", "value", "few", "shot", "test", "pre", "post", "decoder", "encoder"}
+    | {"only", "edge", "cloud", "mixed", "precision", "end", "top", "down", "one", "two", "single", "dual"}
+    | {"self", "cross", "non", "semi", "sub", "super", "hyper", "ultra", "full", "half", "step", "text", "image"}
+    | {"language", "instruction", "tuned", "chain", "thought", "layer", "level", "wise", "aware", "free", "based"}
+    | {"driven", "world", "human", "machine", "deep", "neural", "graph", "task", "user", "level", "grain", "agentic"}
+    | {"computer", "min", "style"}
+    | {"general", "purpose", "domain", "specific", "global", "local", "online", "offline", "read", "write", "like"}
+)
+
+
+def product_names(text: str) -> set[str]:
+    """The plain-word hyphenated names of ``text`` read as products, lower-cased: Quill-Vision,
+    Orbit-Mini. Each side a capitalised word, neither of ordinary English (``_ENGLISH``,
+    ``GENERIC``), and either the second a product line's word (``PRODUCT_SUFFIXES``) or the
+    first written alone in running text as the maker's name ("Quill 发布… Quill-Voice"), the
+    second then no describing word (``_DESCRIBES``)."""
+    if "-" not in text:
+        return set()
+    found = set()
+    alone: frozenset[str] | None = None
+    for head, tail in _WORD_WORD.findall(text):
+        maker, line = head.lower(), tail.lower()
+        if _ordinary(maker) or (line not in PRODUCT_SUFFIXES and _ordinary(line)):
+            continue
+        if line not in PRODUCT_SUFFIXES:
+            alone = _makers(text) if alone is None else alone
+            if maker not in alone or _DESCRIBES.search(line):
+                continue
+        found.add(f"{maker}-{line}")
+    return found
+
+
+# A describing word after the hyphen (Knowledge-Rich, Mask-Guided, Byzantine-Resilient,
+# Information-Theoretic): a paper's adjective, not a product line.
+_DESCRIBES = re.compile(r"(?:ed|ic|al|ble|ive|ness|ing|ous|ent|ant|ful|less|ary|ory|rich)$")
+_MAKER = re.compile(r"(?<![A-Za-z0-9\-_.+²³])([A-Z][a-z]{2,})(?=\s+[a-z]|\s*[\u3400-\u9fff])")
+
+
+def _makers(text: str) -> frozenset[str]:
+    """The capitalised words ``text`` writes alone in running text, lower-cased: before a
+    lower-case word or Chinese ("Quill 发布…", "Lumen ships…"), not a word of a Title Case
+    title ("Knowledge Distillation via Knowledge-Rich …"), where no maker is named."""
+    return frozenset(w.lower() for w in _MAKER.findall(text))
+
+
+def _ordinary(word: str) -> bool:
+    """Whether a lower-cased word is ordinary English or a term of the trade, no maker's name."""
+    return word in _ENGLISH or word in GENERIC
