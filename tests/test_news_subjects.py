@@ -120,7 +120,7 @@ def test_a_score_after_a_name_is_no_release() -> None:
 
 def test_the_release_a_gain_is_measured_over_is_no_figure() -> None:
     assert substantive_numbers("Throughput gain revised to 22% over 0.30") == {"22%"}
-    assert "0.30" in substantive_numbers("F1 up 5% over 0.30 F1")
+    assert "0.3" in substantive_numbers("F1 up 5% over 0.30 F1")
 
 
 def test_audit_clusters_neither_other_companies_nor_other_releases(tmp_path: Path) -> None:

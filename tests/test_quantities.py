@@ -353,7 +353,7 @@ def test_a_decimal_after_a_standard_spelled_in_capitals_is_its_version(text: str
         ("F1 0.9 on H100 80GB", {"0.9", "80gb"}),
         ("mAP 0.45, mIoU 0.78, nDCG 0.5", {"0.45", "0.78", "0.5"}),
         ("BERTScore 0.91, SacreBLEU 27.3, ROUGE-L 0.41", {"0.91", "27.3", "0.41"}),
-        ("gFID 1.50, sFID 1.92, COMETkiwi 71.84, SoTA 3.9", {"1.50", "1.92", "71.84", "3.9"}),
+        ("gFID 1.50, sFID 1.92, COMETkiwi 71.84, SoTA 3.9", {"1.5", "1.92", "71.84", "3.9"}),
         ("pass@1 0.62, GFLOPs 1.5", {"0.62", "1.5"}),
         ("GPT-4o 0.88, Qwen2.5 0.71", {"0.88", "0.71"}),
         ("Accuracy 0.93; vLLM. 0.4 of the runs", {"0.93", "0.4"}),

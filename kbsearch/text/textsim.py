@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
+from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.spelled import spelled_out
 from kbsearch.text.units import measured, unit_after, widths
 
@@ -214,8 +215,10 @@ def numbers(text: str) -> set[str]:
     Chinese units as in English (41 毫秒 → ``41ms``), a quantisation width as bits
     (INT4, W4A16, 4-bit → ``4bit``) and a duration, power, energy or size in one unit
     whatever it is written in (48 hours, 2 天 → ``2d``; 0.132 MW → ``132kw``; ``units``).
-    Dates are skipped too (2026-11-03, 10月26日, week of 10-26, Oct 26)."""
-    text = spelled_out(text)
+    Dates are skipped too (2026-11-03, 10月26日, week of 10-26, Oct 26). A decimal's trailing
+    zeros go ($5.00, 2.50 → ``5``, ``2.5``) and a discount reads as what it takes off (打六折 → ``40%``;
+    ``money``)."""
+    text = discounts_read(spelled_out(text))
     if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
         return set()
     text, found = widths(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text))))
@@ -241,7 +244,8 @@ def _measure(value: str, unit: str, text: str, end: int) -> str:
     if unit in _MAGNITUDES and (after := unit_after(text, end)):
         amount, unit = amount.scaleb(_MAGNITUDES[unit]), after
     spelled = measured(amount, unit)
-    return _canonical(value, unit) if spelled is None else spelled
+    # Trimmed here, not in ``_canonical``: ``written_numbers``' spellings are stored in the lexical index.
+    return _canonical(trimmed(value), unit) if spelled is None else spelled
 
 
 def _unit(match: re.Match[str]) -> str:
@@ -342,9 +346,14 @@ def _a_version_in_chinese(text: str, start: int, end: int) -> bool:
 def substantive_numbers(text: str) -> set[str]:
     """Numbers that state a result: not years, dates, list markers or section numbers.
     A lone digit counts when it counts hardware, model parts or what runs side by side
-    (8 H200 GPUs, 4 张卡, 5 个 Agent): the same deployment on 4 GPUs instead of 8 is news."""
-    counted = {m.group(1) for m in _COUNTED.finditer(text)}
+    (8 H200 GPUs, 4 张卡, 5 个 Agent): the same deployment on 4 GPUs instead of 8 is news; so does
+    a price ($3, 4元, 3 USD; ``money``) and one written with a decimal's zeros (1.0, $5.00)."""
+    counted = {m.group(1) for m in _COUNTED.finditer(text)} | priced_digits(text)
+    counted |= {m.group(1) for m in _ZEROS.finditer(text) if not _is_label(text, m.start(), m.group(0), "")}
     return {n for n in numbers(text) if not _is_incidental(n) or n in counted}
+
+
+_ZEROS = re.compile(r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d)\.0+(?!\d|\.\d)")
 
 
 def _is_incidental(token: str) -> bool:
