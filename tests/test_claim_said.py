@@ -371,3 +371,14 @@ def test_the_cosine_decision_never_shows_a_passage_giving_the_quantity_another_f
     claim = "kvshard shards the kv cache by head, ttft drops 47% at 128k context on 8 h100s"
     status = judge_claim(claim, ENCODER.encode([claim])[0], [], [first, update], CONFIG, restatement=True)
     assert status.known and status.best_id == "spark" and "47%" in (status.best_text or "")
+
+
+def test_a_deals_later_stage_is_not_said_by_a_passage_telling_no_deal_stage() -> None:
+    """Probe 30: "opened an in-depth review of Northwind's acquisition of Cascade" moved the
+    deal on from "completes its acquisition", yet was known from another record's "signed a
+    definitive agreement to buy Cascade", which tells no deal stage in the track's words."""
+    closed = record("j2", "northwind cascade", "northwind completes its acquisition of cascade")
+    agreed = record("j1", "northwind cascade", "northwind signed a definitive agreement to buy cascade")
+    claim = "the european commission opened an in-depth review of northwind's acquisition of cascade"
+    status = said(claim, closed, agreed, same={"j1", "j2"}, shape=ALWAYS)
+    assert not status.known and status.moved_on == "closed → review"  # type: ignore[attr-defined]

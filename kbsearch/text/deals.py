@@ -8,6 +8,8 @@ along this track is news, as a pull request merged after its review is. A regula
 is read here, not as a pull request's (``stages``' "under review"): a claim telling a deal's
 stage is weighed on this track only. An outcome only in prospect ("may have to divest", "可能
 被要求剥离") ranks just below that outcome: news after a review opened, not after a ruling.
+A passage telling no deal stage does not state a claim's (``stages.told``): the review, weighed
+against "Northwind completes …", was taken as said by "signed a definitive agreement to buy".
 """
 
 from __future__ import annotations

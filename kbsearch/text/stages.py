@@ -293,8 +293,8 @@ def told(claim: str, passage: str) -> bool:
     """Whether the passage tells every stage the claim says its item reached, as late or
     later on each track, and is a correction when the claim corrects what was reported:
     then the claim moves nothing on from it ("3.1 倍应为 2.3 倍" on record, a card's
-    "v3 更正：加速 2.3 倍" is no news). Vacuously true of a claim that tells no stage."""
-    if deal_moved(claim, passage) is not None:
+    "v3 更正：加速 2.3 倍" is no news), and any deal stage it tells. Vacuous for no stage."""
+    if deal_rank(claim) is not None and (deal_rank(passage) is None or deal_moved(claim, passage)):
         return False
     for track in _tracks(claim):
         now = stage_said(claim, track)
