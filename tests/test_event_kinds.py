@@ -97,3 +97,14 @@ def test_a_deals_review_is_not_a_pull_requests() -> None:
     assert moved_on(claim, "Northwind's plan to buy Cascade is planned for 2027") is None
     assert moved_on(claim, CLOSED) == "closed → review"
     assert moved_on("The PR is under review", "adding FP8 support is planned for 0.8") == "planned → review"
+
+
+def test_a_review_or_peeling_naming_no_deal_nor_regulator_tells_no_deal_stage() -> None:
+    """The dev digests' "in-depth review of 129 studies" and "自回归剥离策略" (peeling layers)
+    read as a deal's review and divestiture, and a software stage then went unread."""
+    from kbsearch.text.deals import deal_rank
+
+    assert deal_rank("This survey presents an in-depth review of 129 research studies") is None
+    assert deal_rank("采用自回归剥离策略，利用图像扩散模型移除遮挡层") is None
+    assert deal_rank("12 亿美元的交易已于 12 月 2 日交割，Northwind 可能被要求剥离 C2 产品线") == 3.5
+    assert moved_on("the survey's in-depth review was merged into main", "the survey is under discussion") is not None

@@ -54,8 +54,19 @@ _PROSPECT = re.compile(
 )
 
 
+_CONTEXT = re.compile(
+    rf"{_DEAL}|\b(?:regulators?|commission|antitrust|competition authority)\b|收购|并购|交易|交割|反垄断|监管|委员会",
+    re.IGNORECASE,
+)
+"""A deal or a regulator named: the dev digests' "an in-depth review of 129 studies" and "剥离策略"
+(peeling layers) or "黏膜下剥离术" (a surgery) tell no deal's stage."""
+
+
 def deal_rank(text: str) -> float | None:
-    """The latest deal stage ``text`` tells (an outcome only in prospect just below it), or None."""
+    """The latest deal stage ``text`` tells (an outcome only in prospect just below it), or None:
+    none in a text naming no deal nor regulator (``_CONTEXT``)."""
+    if not _CONTEXT.search(text):
+        return None
     ranks = []
     for match in _MENTION.finditer(text):
         stage = DealStage(int((match.lastgroup or "d1")[1:]))
