@@ -22,6 +22,7 @@ from kbsearch.dedupe.audit import _cluster, audit
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.judging import Judged
 from kbsearch.dedupe.roster import Roster
+from kbsearch.dedupe.same_day import Moved
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import ModelSpec
 from kbsearch.records import Kind, Record
@@ -74,7 +75,7 @@ def test_a_section_listing_an_earlier_items_id_never_merges_its_cluster_into_ano
     clusters = grow_clusters(roster, judged)
     assert sorted(sorted(c) for c in clusters) == [[sable, section], [echo, echo_again, section]]
     [told] = [c for c in clusters if echo in c]
-    shown = _cluster(roster, judged, told, _records(roster, {section: Kind.doc_section}), NO_NAMES)
+    shown = _cluster(roster, judged, told, _records(roster, {section: Kind.doc_section}), NO_NAMES, Moved())
     assert shown.first_seen.id == f"r{echo}" and shown.shared_ids == []  # not Sable's id, the section's
     assert all(m.same_as and m.reason for m in shown.repeats)
 
@@ -84,12 +85,12 @@ def test_a_cluster_is_labelled_by_an_id_its_items_share_not_by_one_members() -> 
     roster = _roster(3, {kite: frozenset({"2610.01890"})})
     judged = Judged.of(3, [(pipit, pipit_again, False, 1.0, "same"), (pipit, kite, False, 0.6, "same")])
     [group] = grow_clusters(roster, judged)
-    assert _cluster(roster, judged, group, _records(roster, {}), NO_NAMES).shared_ids == []
+    assert _cluster(roster, judged, group, _records(roster, {}), NO_NAMES, Moved()).shared_ids == []
     paper, again = range(2)
     roster = _roster(2, {paper: frozenset({"2609.31001"}), again: frozenset({"2609.31001"})})
     judged = Judged.of(2, [(paper, again, True, 1.0, "both are about arXiv 2609.31001")])
     [group] = grow_clusters(roster, judged)
-    assert _cluster(roster, judged, group, _records(roster, {}), NO_NAMES).shared_ids == ["2609.31001"]
+    assert _cluster(roster, judged, group, _records(roster, {}), NO_NAMES, Moved()).shared_ids == ["2609.31001"]
 
 
 def test_every_member_names_a_record_and_a_reason_though_it_joined_through_a_later_one() -> None:
@@ -101,7 +102,7 @@ def test_every_member_names_a_record_and_a_reason_though_it_joined_through_a_lat
         3, [(first, later, True, 1.0, "identical text"), (early, later, True, 1.0, "both are about arXiv 2610.00001")]
     )
     [group] = grow_clusters(roster, judged)
-    shown = _cluster(roster, judged, group, _records(roster, {}), NO_NAMES)
+    shown = _cluster(roster, judged, group, _records(roster, {}), NO_NAMES, Moved())
     [mid] = [m for m in shown.repeats if m.id == f"r{early}"]
     assert mid.same_as == f"r{later}" and mid.reason == "both are about arXiv 2610.00001"
 

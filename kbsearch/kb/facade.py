@@ -1,8 +1,7 @@
 """The facade the CLI, the TUI and the server share: one knowledge base folder, one model.
 
 Writers hold a file lock on the folder, so two runs never interleave their transactions (a second
-one waits, saying so, for $KBSEARCH_LOCK_TIMEOUT s). Readers never take it: each read runs in one snapshot.
-"""
+one waits, saying so, for $KBSEARCH_LOCK_TIMEOUT s). Readers never take it: each read runs in one snapshot."""
 
 from __future__ import annotations
 
