@@ -108,6 +108,7 @@ def term_coverage(
     meta: str = "",
     meta_share: float = 1.0,
     groups: Sequence[tuple[frozenset[str], re.Pattern[str]]] = (),
+    own_words: frozenset[str] = frozenset(),
 ) -> float:
     """The weighted share of the query's terms (keys) found in ``text``, raised
     to ``power``: above 1, matching a few terms of a long query counts for
@@ -116,7 +117,9 @@ def term_coverage(
     folded (``kbsearch.text.folding``), as the lexical index holds them.
     The terms of one of ``groups`` (a standard term's form in the query:
     ``search.expansion``) are all found where its pattern (any of the term's
-    forms) is, and one by one elsewhere. A figure term (``40%``) is found whole only (``figure_words.holds``)."""
+    forms) is, and one by one elsewhere. A figure term (``40%``) is found whole only (``figure_words.holds``).
+    A term of ``own_words`` (the query's names) counts in ``text`` alone: in ``meta`` a name is
+    most often another item's (the relation ``与 Lumen 同为 4 亿美元,但是不同公司``) or a source's."""
     whole = sum(weights.values())
     if whole <= 0:
         return 0.0
@@ -130,6 +133,8 @@ def term_coverage(
     found = sum(
         w
         if term in whole_found or holds(text, term)
+        else 0.0
+        if term in own_words
         else w * meta_share
         if term in meta_found or holds(meta, term)
         else 0.0

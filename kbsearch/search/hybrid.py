@@ -206,9 +206,9 @@ def _weighted(
     weights = reads.term_weights(terms, list(parts))  # read at the search's first ranking (search.reads)
     query_language = _query_language(terms)
     neutral = {t: weights[t] for t in terms.neutral if t in weights} if len(terms.neutral) >= MIN_NEUTRAL_TERMS else {}
-    grouped = groups(terms)
+    grouped, names = groups(terms), frozenset(terms.names + terms.words)  # names: found in the text alone
     coverage = {
-        rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion, neutral, grouped)
+        rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion, neutral, grouped, names)
         for rowid, (main, meta) in parts.items()
     }
     scores = with_judge(fuse.weighted_sum(cosine, coverage, fusion, found.named), reads, fusion)
@@ -231,17 +231,17 @@ def _coverage(
     fusion: Fusion,
     neutral: dict[str, float],
     grouped: list[tuple[frozenset[str], re.Pattern[str]]],
+    names: frozenset[str] = frozenset(),
 ) -> float:
-    """The record's term coverage; across languages, its meta counts less and the whole is scaled.
-    ``own_language`` is that of the record's head, the part that is embedded. Across languages a
-    record is also scored on the query's ``neutral`` terms apart (B200, 57%, DeepSeek-V4: what it
-    could hold; ``text.neutral``), and keeps the better share."""
-    if query_language is None or query_language == own_language:
-        return fuse.term_coverage(weights, f"{main}\n{meta}", fusion.coverage_power, groups=grouped)
-    meta_share = 1.0 if fuse.meta_says_the_query(weights, meta) else fusion.cross_language_meta
-    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, meta_share, grouped)
-    share = max(share, fuse.term_coverage(neutral, main, fusion.coverage_power))
-    return share * fusion.cross_language
+    """The record's term coverage; across languages its meta counts less, and the better share of the query's
+    ``neutral`` terms alone (B200, 57%, DeepSeek-V4: ``text.neutral``) is kept. ``own_language`` is the record's head's.
+    The query's ``names`` count in its own words only, unless a line of its meta holds the whole query (its tag)."""
+    alike, says = query_language in (None, own_language), fuse.meta_says_the_query(weights, meta)
+    meta_share, own = 1.0 if alike or says else fusion.cross_language_meta, frozenset() if says else names
+    share = fuse.term_coverage(weights, main, fusion.coverage_power, meta, meta_share, grouped, own)
+    if alike:
+        return share
+    return max(share, fuse.term_coverage(neutral, main, fusion.coverage_power)) * fusion.cross_language
 
 
 def _query_language(terms: QueryTerms) -> str | None:
