@@ -3,8 +3,9 @@
     python bench/cold_start.py [--repeats N] [--against CHECKOUT] [--alignment]
 
 Builds a small index once (``kbsearch ingest examples`` into a temp folder,
-default models), then times new processes, median of N runs interleaved so
-that load on a shared machine hits every row alike:
+default models; with ``--against``, one per checkout, each written by its own
+code), then times new processes, median of N runs interleaved so that load on a
+shared machine hits every row alike:
 
 - ``kbsearch --help`` and ``kbsearch stats`` against ``python -c pass``;
 - a cold ``kbsearch check -`` of one short increment against the same
@@ -172,16 +173,27 @@ def fresh_copy(index: str) -> str:
     return str(target)
 
 
-def time_rows(checkouts: list[Path], index: str, repeats: int) -> dict[tuple[Path, str], list[tuple[float, int, str]]]:
+def time_rows(indexes: dict[Path, str], repeats: int) -> dict[tuple[Path, str], list[tuple[float, int, str]]]:
+    """Each row's runs per checkout, each checkout on its own index (``indexes``)."""
     runs: dict[tuple[Path, str], list[tuple[float, int, str]]] = {}
-    for checkout in checkouts:
+    for checkout, index in indexes.items():
         for make, _ in ROWS.values():
             measure(*_with(make(index), checkout))  # warm-up: .pyc files, the model cache, the file cache
     for _ in range(repeats):
         for name, (make, _) in ROWS.items():
-            for checkout in checkouts:
+            for checkout, index in indexes.items():
                 runs.setdefault((checkout, name), []).append(measure(*_with(make(index), checkout)))
     return runs
+
+
+def built_indexes(checkouts: list[Path], folder: Path) -> dict[Path, str]:
+    """One index per checkout, each written by that checkout from this checkout's example
+    corpus: an older kbsearch refuses an index a newer one marked (schema 11, a signing time)."""
+    indexes = {}
+    for number, checkout in enumerate(checkouts):
+        indexes[checkout] = str(folder / f"index-{number}")
+        measure(kbsearch("ingest", str(ROOT / "examples"), "--index", indexes[checkout]), checkout)
+    return indexes
 
 
 def _with(command: tuple[list[str], str], checkout: Path) -> tuple[list[str], Path, str]:
@@ -287,9 +299,9 @@ def main() -> None:
     args = parser.parse_args()
     checkouts = [ROOT] + ([args.against.resolve()] if args.against else [])
     with tempfile.TemporaryDirectory(prefix="kbsearch-cold-") as tmp:
-        index = str(Path(tmp) / "index")
-        measure(kbsearch("ingest", "examples", "--index", index), ROOT)
-        runs = time_rows(checkouts, index, args.repeats)
+        indexes = built_indexes(checkouts, Path(tmp))
+        index = indexes[ROOT]
+        runs = time_rows(indexes, args.repeats)
         spent = import_breakdown(index, ROOT)
         heavy = {
             "--help": heavy_modules(["--help"], ROOT),
