@@ -5,22 +5,15 @@ from __future__ import annotations
 
 import pytest
 from conftest import fake_config
+from support.embedded import embedded
 
-from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
-from kbsearch.records import Kind, Record
+from kbsearch.dedupe.rules import compare
 from kbsearch.text.misspelled import one_name, spelled_as
 
-ENCODER = FakeEncoder()
 CONFIG = fake_config()
 HICACHE = "SGLang {name} keeps KV on local NVMe SSD as a third tier; prefix hit rate rises from 41% to 73%."
-
-
-def embedded(record_id: str, title: str, text: str) -> Embedded:
-    record = Record(id=record_id, kind=Kind.increment, title=title, text=text)
-    return Embedded(record, ENCODER.encode(record.passages()))
 
 
 def rare(name: str) -> int:

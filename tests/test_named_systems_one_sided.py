@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import embedded
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood
@@ -15,11 +16,6 @@ from kbsearch.records import Kind, Record
 ENCODER = FakeEncoder()
 CONFIG = fake_config()
 RELEASE = "v0.30.0 起多节点部署默认把 prefill 与 decode 分到不同节点，TTFT 下降 35%。"
-
-
-def embedded(record_id: str, title: str, text: str) -> Embedded:
-    record = Record(id=record_id, kind=Kind.increment, title=title, text=text)
-    return Embedded(record, ENCODER.encode(record.passages()))
 
 
 def rare(name: str) -> int:

@@ -5,15 +5,13 @@ one audit cluster, the same item at 0.37 by the rare Qwen3 both name."""
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import embedded
 
-from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.platforms import platform_names, platform_only
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
-from kbsearch.records import Kind, Record
+from kbsearch.dedupe.rules import compare
 
-ENCODER = FakeEncoder()
 CONFIG = fake_config()
 PRICE = (
     "阿里云百炼下调 Qwen3 系列输入价格",
@@ -23,11 +21,6 @@ MEDUSA = (
     "Medusa-3 heads for Qwen3",
     "The Medusa team released Medusa-3 draft heads trained for Qwen3 models: 2.6x decoding speedup on Qwen3-32B.",
 )
-
-
-def embedded(record_id: str, title: str, text: str) -> Embedded:
-    record = Record(id=record_id, kind=Kind.increment, title=title, text=text)
-    return Embedded(record, ENCODER.encode(record.passages()))
 
 
 def rare(name: str) -> int:

@@ -7,18 +7,10 @@ Probe 10: audit merged a price cut "by half" (price "drops 50%") with a memory
 
 from __future__ import annotations
 
-from fake_encoder import FakeEncoder
-from kbsearch.dedupe.rules import Embedded
-from kbsearch.records import Kind, Record
+from support.embedded import embedded
+
 from kbsearch.text.spelled import halves_unread
 from kbsearch.text.textsim import substantive_numbers
-
-ENCODER = FakeEncoder()
-
-
-def embedded(record_id: str, title: str, text: str) -> Embedded:
-    record = Record(id=record_id, kind=Kind.increment, title=title, text=text)
-    return Embedded(record, ENCODER.encode(record.passages()))
 
 
 def test_a_price_cut_by_half_shares_no_figure_with_a_memory_halved() -> None:

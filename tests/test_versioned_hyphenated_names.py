@@ -9,21 +9,14 @@ different-systems rule set the two apart though the learned decision said same i
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import embedded
 
-from fake_encoder import FakeEncoder
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.named_systems import versioned_names
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
-from kbsearch.records import Kind, Record
+from kbsearch.dedupe.rules import compare
 
-ENCODER = FakeEncoder()
 CONFIG = fake_config()
-
-
-def embedded(record_id: str, title: str, text: str) -> Embedded:
-    record = Record(id=record_id, kind=Kind.increment, title=title, text=text)
-    return Embedded(record, ENCODER.encode(record.passages()))
 
 
 def rare(name: str) -> int:
