@@ -83,6 +83,14 @@ def deal_moved(claim: str, passage: str) -> str | None:
     return f"{_label(then)} → {_label(now)}"
 
 
+def deal_told(claim: str, passage: str) -> bool | None:
+    """Whether the passage tells the deal stage the claim tells, as late or later (one telling
+    no deal stage does not); None for a claim that tells none."""
+    if deal_rank(claim) is None:
+        return None
+    return deal_rank(passage) is not None and deal_moved(claim, passage) is None
+
+
 def _label(rank: float) -> str:
     stage = DealStage(int(rank + 0.5)).name.lower()
     return stage if rank == int(rank) else f"possibly {stage}"

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 
-from kbsearch.text.deals import deal_moved, deal_rank
+from kbsearch.text.deals import deal_moved, deal_rank, deal_told
 from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
 
 UNSTATED = "unstated"  # what ``untold`` names as the stage before when no record tells one
@@ -247,7 +247,6 @@ _LEFT = re.compile(
     r"(?:no longer|out of|leaves?|left|exits?|exited|graduat\w*|结束|退出|告别|不再)[^,.;:，。；：]{0,12}$"
 )
 _PREVIEWS = {f"en{int(Stage.PREVIEW)}", f"zh{int(Stage.PREVIEW)}"}
-_tracks = lambda claim: () if deal_rank(claim) is not None else (_MENTION, _PAPER_MENTION)  # noqa: E731
 
 
 @lru_cache(maxsize=1 << 12)
@@ -280,7 +279,7 @@ def moved_on(claim: str, passage: str, records: Sequence[str] = ()) -> str | Non
     is read on its own track: a regulator's review is no pull request's."""
     if (deal := deal_moved(claim, passage)) is not None:
         return deal
-    for track in _tracks(claim):
+    for track in () if deal_rank(claim) is not None else (_MENTION, _PAPER_MENTION):
         now, then = stage_said(claim, track), stage_said(passage, track)
         if now is not None and then is not None and now.reached and _later(now, then, claim):
             return f"{_label(then)} → {_label(now)}"
@@ -294,9 +293,10 @@ def told(claim: str, passage: str) -> bool:
     later on each track, and is a correction when the claim corrects what was reported:
     then the claim moves nothing on from it ("3.1 倍应为 2.3 倍" on record, a card's
     "v3 更正：加速 2.3 倍" is no news), and any deal stage it tells. Vacuous for no stage."""
-    if deal_rank(claim) is not None and (deal_rank(passage) is None or deal_moved(claim, passage)):
+    deal = deal_told(claim, passage)  # a claim telling a deal's stage is weighed on that track only
+    if deal is False:
         return False
-    for track in _tracks(claim):
+    for track in () if deal else (_MENTION, _PAPER_MENTION):
         now = stage_said(claim, track)
         if now is not None and now.reached:
             then = stage_said(passage, track)
