@@ -182,10 +182,14 @@ class Embedded:
         title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
         written = self._written
-        words = title_words(self.record.title, self._title_systems)
+        words = self._title_words
         return Named(
             title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems, written, words
         )
+
+    @text_property
+    def _title_words(self) -> frozenset[str]:
+        return title_words(self.record.title, self._title_systems)  # read once, not at each comparison
 
     @text_property
     def _written(self) -> frozenset[str]:
