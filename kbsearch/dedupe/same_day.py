@@ -5,8 +5,9 @@ it reads no time of day, so an operator backfilling old briefings out of order g
 credit to whichever was loaded first (probe 28: tom's briefing signed 22:20, loaded before
 vera's signed 09:10 the same day, was first). A briefing's signature may give its time
 (``Tom · 2026-10-05 22:20``, ``Record.signed_at``): when every item of the day gives one, the
-earliest is first; else the order of loading stays, and the cluster says it decided. Only
-the members of a cluster, already read to show it, are looked at, never the whole roster.
+earliest is first; else the order of loading stays, and the cluster says it decided
+(``day_order``, the rule check's first seen and its re-check read too). Only the members of
+a cluster, already read to show it, are looked at, never the whole roster.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kbsearch.dedupe.audit_results import SameDayTie
+from kbsearch.dedupe.day_order import all_signed, day_order
 from kbsearch.dedupe.judging import Judged
 from kbsearch.records import Record
 
@@ -26,10 +28,10 @@ def first_of_day(items: list[int], record: dict[int, Record]) -> tuple[list[int]
     head = record[items[0]] if items else None
     if head is None or head.date is None or head.instance is None:
         return items, None
-    day = [r for r in items if record[r].date == head.date and record[r].instance is not None]
-    timed = all(record[r].signed_at for r in day)
-    if timed:  # a stable sort: one time for two records keeps the order of loading
-        day.sort(key=lambda r: record[r].signed_at or "")
+    # Arrival is the place in ``items``: on one day the roster puts writers' items in loading order.
+    entries = [(r, record[r].signed_at, at) for at, r in enumerate(items)]
+    entries = [e for e in entries if record[e[0]].date == head.date and record[e[0]].instance is not None]
+    timed, day = all_signed(entries), day_order(entries)  # one time for two keeps the order of loading
     first, taken = record[day[0]], set(day)
     ordered = day + [r for r in items if r not in taken]
     others = [r for r in day[1:] if record[r].instance != first.instance]

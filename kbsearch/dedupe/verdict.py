@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kbsearch.dedupe.day_order import all_signed, day_order
 from kbsearch.dedupe.flags import seen_order
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind
@@ -175,19 +176,16 @@ def _signed_order(
 ) -> dict[tuple[str | None, object], int]:
     """Of each day whose stored writers' matches all give a signing time, each writer's
     place by its earliest time (then its arrival), in place of its arrival: so a backfill's
-    order of loading no longer decides (probe 28)."""
+    order of loading no longer decides (probe 28). ``day_order``, audit's and re-check's rule."""
     days: dict[object, list[Match]] = {}
     for m in matches:
         if m.instance is not None and m.kind is not Kind.doc_section and m.id in stored:
             days.setdefault(m.date, []).append(m)
     placed: dict[tuple[str | None, object], int] = {}
     for day, ms in days.items():
-        if not all(signed.get(m.id) for m in ms):
+        if not all_signed(entries := [(m, signed.get(m.id), stored[m.id]) for m in ms]):
             continue
-        first: dict[str | None, tuple[str, int]] = {}
-        for m in ms:
-            key = (signed[m.id] or "", stored[m.id])
-            first[m.instance] = min(first.get(m.instance, key), key)
-        for place, writer in enumerate(sorted(first, key=lambda w: first[w])):
+        writers = dict.fromkeys(m.instance for m in day_order(entries))  # each at its first entry
+        for place, writer in enumerate(writers):
             placed[(writer, day)] = place
     return placed
