@@ -30,6 +30,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         from kbsearch import render
         from kbsearch.limits import active_limits, using
 
+    if args.skip_duplicates and not args.accept:  # a check alone stores nothing, so there is nothing to skip
+        raise KbError("--skip-duplicates needs --accept", hint="add --accept, or drop --skip-duplicates")
     named = stdin_name(args)  # refused here, before stdin is read or a server asked
     stdin_text = sys.stdin.read() if args.input == "-" else None
     if named is not None and not (stdin_text or "").strip():
@@ -43,6 +45,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         config = kb.dedupe_config(args.config)
     limits = active_limits()
     options = {"as_of": args.as_of, "accept": args.accept, "replace": args.replace, "config": config}
+    options["skip_duplicates"] = args.skip_duplicates
     with using(limits.bulk() if args.bulk else limits):
         if named is None:
             result = kb.check(args.input, stdin_text=stdin_text, on_wait=say_waiting, **options)

@@ -107,8 +107,8 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         "check",
         parents=[common, _remote()],
         help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
-        description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. "
-        "Exit 0 when every item is NEW or UPDATE, 1 when any item is a DUPLICATE, 2 on error.",
+        description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. Exit 0 "
+        "when every item is NEW or UPDATE (or skipped by --skip-duplicates), 1 when any is a DUPLICATE, 2 on error.",
     )
     check.add_argument("input", metavar="INPUT", help="a file, or - to read stdin")
     check.add_argument(
@@ -118,11 +118,10 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
         help="compare only with records dated on or before this day, and undated ones; "
         "default: a dated item is compared with nothing written after its own date",
     )
-    check.add_argument(
-        "--accept",
-        action="store_true",
-        help="then store every item, or none when any is a DUPLICATE (exit 1; drop those and check again)",
-    )
+    accept = "then store every item, or none when any is a DUPLICATE (exit 1; drop those and check again)"
+    check.add_argument("--accept", action="store_true", help=accept)
+    skip = "with --accept: store the others, skip the DUPLICATEs, listed with what each repeats (exit 0; docs/serve.md)"
+    check.add_argument("--skip-duplicates", action="store_true", help=skip)
     check.add_argument(
         "--replace",
         action="store_true",

@@ -159,6 +159,8 @@ def check_remotely(args: argparse.Namespace, stdin_text: str | None, named: str 
     body |= {"as_of": args.as_of, "accept": args.accept}
     if args.replace:
         body["replace"] = True
+    if args.skip_duplicates:  # sent only when asked: an older server refuses the unknown field, never ignores it
+        body["skip_duplicates"] = True
     answer = ask_server(args, "check", body | config_fields(args))
     if answer is None:
         return None  # the found server stopped meanwhile

@@ -15,7 +15,7 @@ from kbsearch.records import Kind
 from kbsearch.responses import ListedRecord
 from kbsearch.text.polarity import why_new
 
-Outcome = Literal["checked", "stored", "replaced", "unchanged", "refused"]
+Outcome = Literal["checked", "stored", "replaced", "unchanged", "refused", "skipped"]
 FIRST_TEXT = "A living-doc section changed after the check's day, read with its text of its first date (``date``)."
 
 
@@ -265,9 +265,21 @@ class ItemResult(BaseModel):
     an edit, which does not fail the check, and which ``--accept`` stores in place of that version."""
     outcome: Outcome = "checked"
     """What this run did with the item: ``checked`` (no ``--accept``), ``stored`` (a new record),
-    ``replaced`` (over the record under its id: an edit), ``unchanged`` (stored so already), ``refused``."""
+    ``replaced`` (over the record under its id: an edit), ``unchanged`` (stored so already), ``refused``,
+    ``skipped`` (a DUPLICATE left out by ``--skip-duplicates``: ``CheckResult.skipped``)."""
     notes: list[str] = Field(default_factory=list)
     """What is worth knowing about the comparison, such as a later record that would also be the same item."""
+
+
+class SkippedItem(BaseModel):
+    """A DUPLICATE that ``--accept --skip-duplicates`` left out while storing the other items."""
+
+    id: str
+    title: str
+    repeats: list[str]
+    """What it repeats: the records (or earlier items of this same input) that are the same item, the one
+    its reason names first; with none, the living-doc sections that state every claim of it."""
+    reason: str  # the verdict's one-line reason
 
 
 class CheckResult(BaseModel):
@@ -283,6 +295,8 @@ class CheckResult(BaseModel):
     accepted again): nothing was written for them. Each item's ``outcome`` says the same."""
     created_index: str | None = None  # the index folder ``--accept`` created (there was none), else None
     accept_refused: str | None = None  # why ``--accept`` stored nothing (a DUPLICATE among the items), else None
+    skipped: list[SkippedItem] = Field(default_factory=list)
+    """``--accept --skip-duplicates``: the DUPLICATEs (not edits) left out; every other item was stored."""
     warnings: list[str] = Field(default_factory=list)
     """What the parser skipped or could not tell in the input (an increment with
     no title, no writer named), as ``ingest`` reports them."""
@@ -291,11 +305,20 @@ class CheckResult(BaseModel):
 
     @property
     def exit_code(self) -> int:
-        """0 when every item is NEW, UPDATE or an edit, 1 when any is a DUPLICATE of something else."""
-        return 1 if any(i.verdict is Verdict.DUPLICATE and not i.edited for i in self.items) else 0
+        """0 when every item is NEW, UPDATE, an edit or skipped (``--skip-duplicates`` did what it was asked:
+        the rest is stored), 1 when any other is a DUPLICATE of something else."""
+        skipped = {s.id for s in self.skipped}
+        return 1 if any(_repeat(i) and i.id not in skipped for i in self.items) else 0
 
-    def refuse(self) -> bool:
-        """Set ``accept_refused`` (``accept_refusal``) and, when refused, every item's outcome; True if refused."""
+    def refuse(self, skip_duplicates: bool = False) -> bool:
+        """Set ``accept_refused`` (``accept_refusal``) and, when refused, every item's outcome; True if refused.
+        ``skip_duplicates``: never refused; the DUPLICATEs go to ``skipped`` and the rest may be stored."""
+        if skip_duplicates:
+            self.skipped = [_skipped(item) for item in self.items if _repeat(item)]
+            for item in self.items:
+                item.outcome = "skipped" if _repeat(item) else item.outcome
+            self.accept_refused = None
+            return False
         self.accept_refused = self.accept_refusal()
         for item in self.items if self.accept_refused else []:
             item.outcome = "refused"
@@ -303,7 +326,7 @@ class CheckResult(BaseModel):
 
     def accept_refusal(self) -> str | None:
         """Why accepting must store nothing (its DUPLICATE items, by id); None when it may store every item."""
-        duplicates = [item.id for item in self.items if item.verdict is Verdict.DUPLICATE and not item.edited]
+        duplicates = [item.id for item in self.items if _repeat(item)]
         if not duplicates:
             return None
         named = ", ".join(duplicates[:5]) + (f" and {len(duplicates) - 5} more" if len(duplicates) > 5 else "")
@@ -313,6 +336,22 @@ class CheckResult(BaseModel):
             f"DUPLICATE{'' if one else 's'} ({named}); drop {'it' if one else 'them'} from the input, "
             "or keep only what is new in it, and check again"
         )
+
+
+def _repeat(item: ItemResult) -> bool:
+    """A DUPLICATE of something other than its own earlier version: what the gate keeps out."""
+    return item.verdict is Verdict.DUPLICATE and not item.edited
+
+
+def _skipped(item: ItemResult) -> SkippedItem:
+    same = sorted(
+        (m for m in item.matches if m.same_item and m.id != item.id), key=lambda m: m.kind is Kind.doc_section
+    )
+    identical = [m.id for m in same if m.rule is Rule.identical_text][:1]  # the one its reason names, when any
+    repeats = list(dict.fromkeys(identical + [m.id for m in same]))
+    if not repeats:  # every claim stated by living-doc sections (verdict.stating_sections)
+        repeats = sorted({c.best_id for c in item.claims if c.known and c.best_id})
+    return SkippedItem(id=item.id, title=item.title, repeats=repeats, reason=item.reason)
 
 
 class RuleFinding(BaseModel):

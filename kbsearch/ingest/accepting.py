@@ -14,6 +14,10 @@ reports an unchanged record. With other content it is either
 an earlier version of the same item (the check judged it so: it is replaced,
 as an edit, even a DUPLICATE of that version alone: ``ItemResult.edited``) or
 another item that happens to share the id, which only ``replace`` may overwrite.
+
+With ``--skip-duplicates`` (``CheckResult.refuse(skip_duplicates=True)``) the
+DUPLICATEs are listed in ``result.skipped`` and left out, and everything above
+holds for the other items, stored in the same one transaction.
 """
 
 from __future__ import annotations
@@ -44,9 +48,13 @@ def accept(
     """Store every item of a check that ``refusal`` lets through, and say so in
     ``result``: ``accepted`` every item, ``unchanged`` those stored already with
     this very content, for which nothing was written, and each item's ``outcome``.
-    ``source``: the file the items came from and its id-table rows."""
+    ``source``: the file the items came from and its id-table rows. Items in ``result.skipped`` are left out."""
+    skipped = {s.id for s in result.skipped}
+    items = [r for r in items if r.id not in skipped]
     if not replace:
         refuse_replacing_another_item(store, result, items, source[0])
+    elif skipped:
+        refuse_losing_skipped(store, result, items, source[0])
     file, mentions = source
     before = store.column_of_ids([r.id for r in items], "content_hash")
     stored = store.ingest_ledger().stored_rows([r.id for r in items])
@@ -59,8 +67,21 @@ def accept(
     ingest_records(store, changes, model=model, load_encoder=load_encoder, judge=judge)
     result.accepted = [r.id for r in items]
     result.unchanged = [rid for rid in result.accepted if rid in same]
-    for item in result.items:  # what a pipeline publishes: the stored and replaced, never the unchanged
+    for item in (i for i in result.items if i.id not in skipped):  # what a pipeline publishes: stored, replaced
         item.outcome = "unchanged" if item.id in same else "replaced" if item.id in before else "stored"
+    if result.skipped:  # nothing remembers the skip: an ingest of the file reads every item in it again
+        result.notes.append(ingest_note([s.id for s in result.skipped], file))
+
+
+def ingest_note(skipped: list[str], file: str | None) -> str:
+    """What a later ``kbsearch ingest`` of the file does with the items ``--skip-duplicates`` left out."""
+    one = len(skipped) == 1
+    them, are = ("it", "is") if one else ("them", "are")
+    return (
+        f"{len(skipped)} skipped DUPLICATE{'' if one else 's'} ({', '.join(skipped)}) {are} still in "
+        f"{file or 'the input'}: 'kbsearch ingest' of it would store {them}; drop {them} from the file "
+        "before it is ingested or published"
+    )
 
 
 def _changed_mentions(
@@ -75,14 +96,7 @@ def _changed_mentions(
 
 def refuse_replacing_another_item(store: Store, result: CheckResult, items: list[Record], file: str | None) -> None:
     """Raise when an item would overwrite a stored record of another item under its id."""
-    stored = store.column_of_ids([item.id for item in items], "content_hash")
-    verdicts = {item.id: item for item in result.items}
-    for item in items:
-        if stored.get(item.id) in (None, item.content_hash):
-            continue
-        same = {m.id for m in verdicts[item.id].matches if m.same_item} if item.id in verdicts else set()
-        if item.id in same:
-            continue  # an earlier version of this very item: accepting stores the edit
+    for item in overwriting(store, result, items)[:1]:
         earlier = store.get(item.id)
         what = (
             f"{earlier.title[:60]!r} ({earlier.instance or 'unknown'}, {earlier.date or 'undated'})" if earlier else ""
@@ -92,5 +106,32 @@ def refuse_replacing_another_item(store: Store, result: CheckResult, items: list
             "so nothing was stored",
             hint="give the briefing its date (the ids of a dated briefing carry it) or its own file name; "
             "or pass --replace to overwrite the stored record",
+            path=file,
+        )
+
+
+def overwriting(store: Store, result: CheckResult, items: list[Record]) -> list[Record]:
+    """The items that would overwrite a stored record of another item under their id."""
+    stored = store.column_of_ids([item.id for item in items], "content_hash")
+    verdicts = {item.id: item for item in result.items}
+    found = []
+    for item in items:
+        if stored.get(item.id) in (None, item.content_hash):
+            continue
+        same = {m.id for m in verdicts[item.id].matches if m.same_item} if item.id in verdicts else set()
+        if item.id not in same:  # else an earlier version of this very item: accepting stores the edit
+            found.append(item)
+    return found
+
+
+def refuse_losing_skipped(store: Store, result: CheckResult, items: list[Record], file: str | None) -> None:
+    """Raise when a skipped item repeats only records that ``--replace`` overwrites with other items: the
+    item would be in the knowledge base neither as itself nor as what it repeats."""
+    gone = {item.id for item in overwriting(store, result, items)}
+    for lost in [s for s in result.skipped if gone and s.repeats and set(s.repeats) <= gone][:1]:
+        raise KbError(
+            f"{lost.id} is skipped as a repeat of {', '.join(lost.repeats)}, which this accept replaces with "
+            "another item: it would be lost, so nothing was stored",
+            hint="give the briefing its date (the ids of a dated briefing carry it) or its own file name",
             path=file,
         )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.errors import KbError
-from kbsearch.kb.first_accept import first_accept, store_accepted
+from kbsearch.kb.first_accept import accept_judged, first_accept
 from kbsearch.kb.model_choice import embed_again, index_dir, record_weights, require_same_weights, spec_for_index
 from kbsearch.kb.reading import find_record, listing, stats, unknown_filters
 from kbsearch.kb.search_judge import judge_query
@@ -42,8 +42,6 @@ if TYPE_CHECKING:
     from kbsearch.dedupe.results import CheckResult, Explanation, Neighbours
     from kbsearch.ingest import IngestReport, Judge, Progress, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
-
-Judged = tuple[int, "Callable[[], CheckResult]"]  # the generation a check read, how to check again
 
 
 class KnowledgeBase:
@@ -219,7 +217,7 @@ class KnowledgeBase:
     ) -> CheckResult:
         """Check a file (or ``-`` with ``stdin_text``) against the knowledge base. ``options``:
         ``as_of``; ``accept`` stores the items when none is a DUPLICATE (``kbsearch.ingest.accepting``),
-        ``replace`` lets them overwrite another item's id; ``config``."""
+        ``skip_duplicates`` all but them; ``replace`` lets them overwrite another item's id; ``config``."""
         with timings.phase("imports"):
             from kbsearch.dedupe.check_input import read_check_input
         with timings.phase("read input"):
@@ -244,6 +242,7 @@ class KnowledgeBase:
         accept: bool = False,
         replace: bool = False,
         config: DedupeConfig | None = None,
+        skip_duplicates: bool = False,
     ) -> CheckResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.check import Checker
@@ -253,7 +252,7 @@ class KnowledgeBase:
         if accept:  # judged against the index there now, never against a removed one still open
             self._store = current(self._store, self.root)
         if accept and not Store.exists(self.root):  # a team's first day: the gate creates the index
-            return first_accept(self, read, input_name, on_wait, (as_of, replace, config))
+            return first_accept(self, read, input_name, on_wait, (as_of, replace, config, skip_duplicates))
         self._require_models()
         with timings.phase("config"):
             config = config or self.dedupe_config()
@@ -271,20 +270,7 @@ class KnowledgeBase:
         result.warnings = read.warnings
         if accept:
             again = lambda: self._check_items(read, input_name, None, as_of, config=config)  # noqa: E731
-            return self._accept(result, read, on_wait, replace, (seen, again))
-        return result
-
-    def _accept(
-        self, result: CheckResult, read: CheckInput, on_wait: Callable[[], None] | None, replace: bool, judged: Judged
-    ) -> CheckResult:
-        if not result.refuse():
-            with self.writing(on_wait) as store:
-                if store.generation != judged[0]:
-                    # Another writer stored records since this check read the index (two gates at
-                    # once): judged again under the lock, the later of two repeats is a DUPLICATE.
-                    result = judged[1]()
-                if not result.refuse():
-                    store_accepted(self, store, result, read, replace)
+            return accept_judged(self, result, read, on_wait, (replace, skip_duplicates), (seen, again))
         return result
 
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:

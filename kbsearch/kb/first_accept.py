@@ -1,4 +1,4 @@
-"""``check --accept`` on a team's first day: no index yet.
+"""``check --accept``'s storing under the writer lock (``accept_judged``), and on a team's first day: no index yet.
 
 A team starting its knowledge base with its first briefing runs the gate it
 will run every day (``kbsearch check today.md --accept && publish today.md``);
@@ -23,6 +23,30 @@ if TYPE_CHECKING:
     from kbsearch.store import Store
 
 
+Judged = tuple[int, "Callable[[], CheckResult]"]  # the generation a check read, how to check again
+
+
+def accept_judged(
+    kb: KnowledgeBase,
+    result: CheckResult,
+    read: CheckInput,
+    on_wait: Callable[[], None] | None,
+    modes: tuple[bool, bool],
+    judged: Judged,
+) -> CheckResult:
+    """Store the checked ``result`` of ``read`` unless refused; ``modes``: replace, skip_duplicates."""
+    replace, skip = modes
+    if not result.refuse(skip):
+        with kb.writing(on_wait) as store:
+            if store.generation != judged[0]:
+                # Another writer stored records since this check read the index (two gates at
+                # once): judged again under the lock, the later of two repeats is a DUPLICATE.
+                result = judged[1]()
+            if not result.refuse(skip):
+                store_accepted(kb, store, result, read, replace)
+    return result
+
+
 class _Refused(Exception):
     """Nothing may be stored: leave the writer so that the index it created is removed."""
 
@@ -36,14 +60,15 @@ def first_accept(
     read: CheckInput,
     input_name: str,
     on_wait: Callable[[], None] | None,
-    options: tuple[dt.date | None, bool, DedupeConfig | None],
+    options: tuple[dt.date | None, bool, DedupeConfig | None, bool],
 ) -> CheckResult:
-    """Create the index at ``kb.root`` and accept ``read`` into it; ``options``: as_of, replace, config."""
-    as_of, replace, config = options
+    """Create the index at ``kb.root`` and accept ``read`` into it; ``options``: as_of, replace, config,
+    skip_duplicates (an item repeating an earlier one of the same input is left out, the rest stored)."""
+    as_of, replace, config, skip = options
     try:
         with kb.writing(on_wait, create=True) as store:  # the empty index, created under the lock
             result = kb._check_items(read, input_name, None, as_of, config=config)
-            if result.refuse():
+            if result.refuse(skip):
                 raise _Refused(result)
             store_accepted(kb, store, result, read, replace)
     except _Refused as refused:

@@ -53,6 +53,7 @@ OUTCOME_WORDS = {
     "replaced": "replaced its own earlier version in place (an edit)",
     "unchanged": "unchanged: stored so already",
     "refused": "not stored: the accept was refused",
+    "skipped": "not stored: skipped as a DUPLICATE (--skip-duplicates)",
 }
 """What an accepting run did with an item (``ItemResult.outcome``), as the CLI and the TUI say it;
 ``checked`` (no accept) says nothing."""
@@ -139,8 +140,13 @@ def check_text(result: CheckResult) -> str:
     if result.accepted:
         done = accepted_parts(result)
         summary += f"; accepted {len(result.accepted)}" + (f" ({', '.join(done)})" if done else "")
+    if result.skipped:
+        summary += f"; skipped {counted(len(result.skipped), 'DUPLICATE')}"
     if result.created_index:
         summary += f" into a new index at {result.created_index}"
+    for skip in result.skipped:  # what each repeats, a line each: the pipeline's log says what was left out
+        repeats = ", ".join(skip.repeats) or "a known record"
+        summary += f"\n{clean(f'skipped {skip.id}: repeats {repeats}', one_line=True)}"
     if result.accept_refused:
         summary += f"\n{clean(result.accept_refused, one_line=True)}"
     summary += "".join(f"\nnote: {clean(note, one_line=True)}" for note in result.notes)

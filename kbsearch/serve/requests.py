@@ -186,6 +186,11 @@ class CheckRequest(Body):
     replace: bool = Field(
         default=False, description="with accept: let an item overwrite a stored record of another item under its id"
     )
+    skip_duplicates: bool = Field(
+        default=False,
+        description="with accept: store the other items and leave out the DUPLICATEs, listed in the answer's "
+        "skipped with what each repeats",
+    )
     config: dict[str, Any] = Field(default_factory=dict, description=CONFIG)
     config_path: str | None = Field(default=None, description=CONFIG_PATH)
     detail: Literal["full", "summary"] = Field(

@@ -160,9 +160,13 @@ class Service:
         if req.accept and access < Access.write:
             raise Forbidden("accepting needs the write token", hint="send serve-write.token's content as the bearer")
 
+        if req.skip_duplicates and not req.accept:  # a check alone stores nothing: there is nothing to skip
+            raise KbError("skip_duplicates needs accept", hint='send "accept": true as well, or drop skip_duplicates')
+
         def job(kb: KnowledgeBase) -> CheckResult:
             config = kb.dedupe_config(fields=req.config, name=req.config_path)
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
+            options["skip_duplicates"] = req.skip_duplicates
             result = kb.check_text(req.text, name=req.path, input_name=req.input, **options)
             if req.accept and req.path is None:  # stored with no file, writer or day: said, as the CLI says it
                 warn_unnamed(result, "server")

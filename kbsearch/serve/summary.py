@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Outcome, Verdict
+from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Outcome, SkippedItem, Verdict
 
 Detail = Literal["summary", "full"]
 DetailField = Annotated[
@@ -77,7 +77,7 @@ class ItemSummary(BaseModel):
     own_earlier_version: bool = False
     edited: bool = False
     outcome: Outcome = "checked"
-    """What this run did with the item: checked (no accept), stored, replaced, unchanged or refused."""
+    """What this run did with the item: checked (no accept), stored, replaced, unchanged, refused or skipped."""
 
 
 class CheckSummary(BaseModel):
@@ -95,6 +95,7 @@ class CheckSummary(BaseModel):
     unchanged: list[str] = Field(default_factory=list)
     created_index: str | None = None
     accept_refused: str | None = None
+    skipped: list[SkippedItem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     full: CheckResult | None = None
@@ -115,6 +116,7 @@ def summarize(result: CheckResult, detail: Detail = "summary") -> CheckSummary:
         unchanged=result.unchanged,
         created_index=result.created_index,
         accept_refused=result.accept_refused,
+        skipped=result.skipped,
         warnings=result.warnings,
         notes=result.notes,
         full=result if detail == "full" else None,

@@ -125,7 +125,7 @@ class _Server(MCPServer):
         unknown = [argument for argument in arguments if argument not in fields]
         if not unknown:
             return
-        if name == "check" and unknown[0] in {"accept", "replace"}:
+        if name == "check" and unknown[0] in {"accept", "replace", "skip_duplicates"}:
             raise Refused(bad_request(f"{unknown[0]}: no such field", ACCEPT_INSTEAD))
         raise Refused(bad_request(*unknown_field(unknown[0], fields)))
 
@@ -198,16 +198,28 @@ def build_mcp(service: Service, access_of: AccessOf) -> MCPServer:
         replace: Annotated[
             bool, Field(description="let an item overwrite a stored record of another item under the same id")
         ] = False,
+        skip_duplicates: Annotated[
+            bool, Field(description="store the other items and leave out the DUPLICATEs (listed in `skipped`)")
+        ] = False,
         detail: DetailField = "summary",
     ) -> Annotated[CallToolResult, CheckSummary]:
         """Check like `check`, then store every item in the knowledge base, or none when any is a DUPLICATE
-        (then `accept_refused` names them; drop them and accept again). Needs write access. Returns the check
-        result with `accepted` listing the stored ids. Changes the knowledge base: adds the items as records;
-        replaces a stored record under an item's id only when it is an earlier version of the same item (or
-        with `replace`), also for a DUPLICATE of that version alone (`edited`: reworded, no new fact); removes
-        nothing. Accepting the same text again changes nothing more. Each item's `outcome`: stored, replaced,
-        unchanged (stored before: do not publish it again) or refused."""
-        request = _valid(CheckRequest, text=text, path=path, as_of=as_of, accept=True, replace=replace)
+        (then `accept_refused` names them; drop them and accept again, or pass `skip_duplicates` to store the
+        others and have `skipped` list each DUPLICATE left out with the records it repeats). Needs write access.
+        Returns the check result with `accepted` listing the stored ids. Changes the knowledge base: adds the
+        items as records; replaces a stored record under an item's id only when it is an earlier version of the
+        same item (or with `replace`), also for a DUPLICATE of that version alone (`edited`: reworded, no new
+        fact); removes nothing. Accepting the same text again changes nothing more. Each item's `outcome`:
+        stored, replaced, unchanged (stored before: do not publish it again), refused or skipped."""
+        request = _valid(
+            CheckRequest,
+            text=text,
+            path=path,
+            as_of=as_of,
+            accept=True,
+            replace=replace,
+            skip_duplicates=skip_duplicates,
+        )
         return tool_answer(await _call(lambda: service.check(request, access_of(ctx)), service.lock_timeout), detail)
 
     @mcp.tool(annotations=READS)

@@ -71,6 +71,7 @@ FLAGS: dict[str, tuple[str, str]] = {
     "--path": ('"path"', "path"),
     "--replace": ('"replace"', "replace"),
     "--accept": ('"accept": true', "the accept tool"),
+    "--skip-duplicates": ('"skip_duplicates": true', "skip_duplicates"),
     "-k": ('"k"', "k"),
 }
 _PHRASES = tuple((re.compile(cli), api, mcp) for cli, api, mcp in PHRASES)
