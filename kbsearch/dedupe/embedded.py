@@ -16,6 +16,7 @@ from typing import Any, Self, TypeVar, overload
 
 import numpy as np
 
+from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
 from kbsearch.dedupe.named_systems import (
@@ -99,7 +100,8 @@ class Embedded:
         # Audit holds every record's tokens at once: one frozenset, shared with
         # ``side``, of interned strings (a bigram recurs across thousands of records).
         self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
-        self.numbers = substantive_numbers(halves_unread(self._text_and_claims))
+        # A figure given only with an earlier day's citation ("53.1%, 11-03锚定") is not stated here.
+        self.numbers = substantive_numbers(halves_unread(without_citations(self._text_and_claims)))
         self._features: dict[int, tuple[str, set[str]]] = {}
 
     def passage_features(self, index: int) -> tuple[str, set[str]]:
@@ -259,8 +261,9 @@ class Embedded:
 
     @text_property
     def _text(self) -> str:
-        """The title, text and key points, as the places rule reads them (their case kept)."""
-        return "\n".join([self.record.title, self.record.text, *self.record.claims])
+        """The title, text and key points, as the places rule reads them (their case kept), without
+        what they only cite of an earlier day's item (``citations``)."""
+        return "\n".join([self.record.title, *map(without_citations, [self.record.text, *self.record.claims])])
 
     @text_property
     def _lowered(self) -> str:
@@ -272,7 +275,13 @@ class Embedded:
         """The names only cited, with an earlier day's anchor note or in a comparison
         (``named_systems.cited_names``), that the title does not name."""
         cited = frozenset(cited_names(self._text_and_claims, latin_names))
-        return cited - self._title_coined
+        return (cited | self._cited_context) - self._title_coined
+
+    @text_property
+    def _cited_context(self) -> frozenset[str]:
+        """The names, plain words too, written only in citations of an earlier day's item
+        (``citations``: "Brindle (53.1%, 11-03锚定)"), that the title does not name."""
+        return cited_only(self._text_and_claims) - self._title_coined
 
     @text_property
     def _systems_mentioned(self) -> frozenset[str]:
@@ -339,7 +348,7 @@ class Embedded:
             judge=self.judge,
             language=self.language,
             tokens=self.tokens,
-            names=self.names,
+            names=self.names - self._cited_context,
             numbers=frozenset(self.numbers),
             length=len(self.whole_text),
         )
