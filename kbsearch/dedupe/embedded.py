@@ -29,6 +29,7 @@ from kbsearch.dedupe.named_systems import (
     versioned_names,
 )
 from kbsearch.dedupe.platforms import platform_names, platform_only
+from kbsearch.dedupe.scores import Score, scores_differ, title_score
 from kbsearch.dedupe.subjects import (
     events_differ,
     hardware_differs,
@@ -201,9 +202,13 @@ class Embedded:
 
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
-        releases of one product, sites in different countries, news of different names, the
+        releases of one product, scores of different models or on different benchmarks (``scores``),
+        sites in different countries, news of different names, the
         titles sharing no coined one, or sharing only what one item is for (``platforms``)."""
         reason = releases_differ(self._title_releases, known._title_releases)
+        reason = reason or scores_differ(
+            (self._score, self.record.title, self._lowered), (known._score, known.record.title, known._lowered)
+        )
         reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
@@ -254,6 +259,10 @@ class Embedded:
     @text_property
     def _subject(self) -> str | None:
         return title_subject(self.record.title)
+
+    @text_property
+    def _score(self) -> Score | None:
+        return title_score(self.record.title)
 
     @text_property
     def _title_releases(self) -> frozenset[tuple[str, str]]:

@@ -60,7 +60,13 @@ def title_subject(title: str) -> str | None:
     if match is None:
         return None
     head = match.group(1).lower()
-    return None if head in _NOT_SUBJECTS or head.endswith("ing") else head
+    return None if not_a_subject(head) else head
+
+
+def not_a_subject(word: str) -> bool:
+    """Whether a title's first word opens it without being what it reports on (The, New, Scaling)."""
+    head = word.lower()
+    return head in _NOT_SUBJECTS or head.endswith("ing")
 
 
 def mentions(folded: str, name: str) -> bool:

@@ -1,0 +1,148 @@
+"""A score report's item is (whose score, on what) (``dedupe.scores``), in check's comparison
+and in audit's clusters.
+
+Probe 31: "X 在 Bench v1 上得分 71.2%，超过 Y" was the same item as another model's score on
+that benchmark (learned p 0.65), an English score of one model on a multilingual benchmark the
+same as a Chinese one of another model (p 0.998), and a model's score on a benchmark's v2 the
+same as its v1 score. The fixtures here are written for these tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import fake_config
+
+from fake_encoder import FakeEncoder
+from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.features import Neighbourhood
+from kbsearch.dedupe.results import Rule
+from kbsearch.dedupe.rules import Embedded, compare
+from kbsearch.dedupe.scores import title_score
+from kbsearch.ingest import ingest_records
+from kbsearch.records import Kind, Record
+from kbsearch.store import ChangeSet, Store
+
+ENCODER = FakeEncoder()
+CONFIG = fake_config()
+
+
+def record(rid: str, title: str, text: str, claims: list[str] | None = None) -> Record:
+    return Record(id=rid, kind=Kind.increment, date="2026-11-03", title=title, text=text, claims=claims or [])  # type: ignore[arg-type]
+
+
+def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
+    match = compare(
+        Embedded(a, ENCODER.encode(a.passages())),
+        Embedded(b, ENCODER.encode(b.passages())),
+        CONFIG,
+        Neighbourhood(),
+        lambda name: 50,
+    )
+    return match.rule, match.same_item, match.reasons[0]
+
+
+def told_apart(a: Record, b: Record) -> str | None:
+    one, other = (Embedded(r, ENCODER.encode(r.passages())) for r in (a, b))
+    return one.told_apart(other) or other.told_apart(one)
+
+
+KESTREL = record(
+    "ana-kestrel",
+    "Kestrel-9 Max 在 QuarryBench v1 上得分 63.4%，超过 Fennec-2",
+    "Kestrel-9 Max 在 QuarryBench v1 上拿到 63.4%，比 Fennec-2 的 60.1% 高 3.3 个点，为该基准最高分。",
+    ["Kestrel-9 Max 在 QuarryBench v1 上得分 63.4%", "比 Fennec-2 的 60.1% 高 3.3 个点"],
+)
+FENNEC = record(
+    "ben-fennec",
+    "Fennec-2 在 QuarryBench v1 上得分 60.1%",
+    "Fennec-2 在 QuarryBench v1 上拿到 60.1%，为该基准第二高分。",
+    ["Fennec-2 在 QuarryBench v1 上得分 60.1%"],
+)
+HERON_EN = record(
+    "cy-heron",
+    "Heron-12B averages 58.0 on Polyglot Dunes",
+    "Heron-12B averages 58.0 on Polyglot Dunes, behind Kestrel-9 Max but ahead of every open model.",
+    ["Heron-12B averages 58.0 on Polyglot Dunes", "Behind Kestrel-9 Max"],
+)
+WREN_ZH = record(
+    "di-wren",
+    "Wren-Lite 2B 在 Polyglot Dunes 上得 49.5 分，小模型第一",
+    "2B 参数的 Wren-Lite 在 Polyglot Dunes 上平均 49.5 分，在 7B 以下模型中排名第一。",
+    ["Wren-Lite 在 Polyglot Dunes 上平均 49.5 分"],
+)
+
+
+def test_title_score_reads_whose_score_on_what() -> None:
+    assert title_score(KESTREL.title) is not None
+    assert (title_score(KESTREL.title).model, title_score(KESTREL.title).bench) == ("kestrel-9 max", "quarrybench")  # type: ignore[union-attr]
+    assert title_score(HERON_EN.title).bench == "polyglot dunes"  # type: ignore[union-attr]
+    assert title_score("Vireo Labs releases Kestrel-9 Max") is None  # the model's own news: no score
+    assert title_score("QuarryBench v2 发布：新增 200 道题") is None
+
+
+def test_two_models_scores_on_one_benchmark_are_two_items() -> None:
+    for one, other in ((FENNEC, KESTREL), (KESTREL, FENNEC), (HERON_EN, WREN_ZH), (WREN_ZH, HERON_EN)):
+        rule, same, reason = judged(one, other)
+        assert (rule, same) == (Rule.different_names, False), reason
+
+
+def test_the_rival_a_score_is_compared_with_is_not_what_the_record_is_about() -> None:
+    # KESTREL names Fennec-2 only as the model it beats: still two items.
+    assert "fennec-2" in (told_apart(FENNEC, KESTREL) or "")
+
+
+def test_the_same_score_restated_or_updated_is_not_set_apart() -> None:
+    restated = record(
+        "ed-kestrel",
+        "Kestrel-9 Max reaches about 63% on QuarryBench v1",
+        "Kestrel-9 Max scores about 63% on QuarryBench v1, ahead of Fennec-2's 60.1%.",
+    )
+    rerun = record(
+        "fa-kestrel",
+        "Kestrel-9 Max 的 QuarryBench v1 分数复测后升至 66.0%",
+        "修复评分脚本后重跑，Kestrel-9 Max 在 QuarryBench v1 上由 63.4% 升至 66.0%。",
+    )
+    released = record(
+        "gu-kestrel", "Vireo Labs releases Kestrel-9 Max", "Vireo Labs releases Kestrel-9 Max, its largest model."
+    )
+    patched = record(
+        "ha-fennec", "Fennec-2.1 patch lifts QuarryBench v1 to 61.5%", "The Fennec-2.1 patch moves Fennec-2 up."
+    )
+    for one, other in ((restated, KESTREL), (rerun, KESTREL), (released, KESTREL), (patched, FENNEC)):
+        assert told_apart(one, other) is None
+
+
+def test_a_model_on_two_major_versions_of_a_benchmark_is_two_items() -> None:
+    v2 = record("ib-fennec", "Fennec-2 scores 44.0% on QuarryBench v2", "Fennec-2 scores 44.0%, the best so far.")
+    point = record("jo-fennec", "Fennec-2 scores 60.9% on QuarryBench v1.1", "Re-scored on the repaired set.")
+    relating = record(
+        "ko-fennec", "Fennec-2 scores 44.0% on QuarryBench v2", "Down from 60.1% on v1: the new set is harder."
+    )
+    assert "versions" in (told_apart(v2, FENNEC) or "")
+    assert told_apart(point, FENNEC) is None  # v1.1: the same tasks, repaired
+    assert told_apart(relating, FENNEC) is None  # the record gives v1: left to the learned decision
+
+
+def test_a_benchmarks_own_news_is_not_a_score_on_it_it_never_names() -> None:
+    launch = record(
+        "lu-dunes",
+        "Polyglot Dunes — 覆盖 30 种语言的评测",
+        "Polyglot Dunes 用同一套题覆盖 30 种语言，低资源语言平均低 18 分。",
+    )
+    listing = record(
+        "mo-dunes",
+        "Polyglot Dunes — a 30-language eval",
+        "Heron-12B leads the first table with 58.0.",
+    )
+    assert "never names it" in (told_apart(WREN_ZH, launch) or "")
+    assert told_apart(HERON_EN, listing) is None
+
+
+def test_audit_does_not_cluster_two_models_scores(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "idx", create=True)
+    records = [KESTREL, FENNEC]
+    files = {r.id: f"/src/{r.id}.md" for r in records}
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=lambda: ENCODER)
+    result = audit(store, "fake", CONFIG)
+    for cluster in result.clusters:
+        assert not {"ana-kestrel", "ben-fennec"} <= {cluster.first_seen.id, *(m.id for m in cluster.repeats)}
