@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
+from kbsearch.text.score_points import score_points
 from kbsearch.text.textsim import MAGNITUDE_SUFFIXES, numbers
 from kbsearch.text.units import SCALED
 
@@ -89,10 +90,15 @@ def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterabl
         for n in missing
         if not any(
             same_figure(form, m, n in rough)
-            for form in one_figure_as(n, rise=f"{FALL}{n}" not in rough)
+            for form in (*one_figure_as(n, rise=f"{FALL}{n}" not in rough), *_as_percentage(n, rough))
             for m in _near(form, said)
         )
     }
+
+
+def _as_percentage(number: str, readings: set[str]) -> tuple[str, ...]:
+    """``number`` as a percentage when the claim writes it as a score in points (``POINTS``): 74 is 74%."""
+    return (f"{number}%",) if f"{POINTS}{number}" in readings else ()
 
 
 _WHOLE = Decimal(100)
@@ -138,13 +144,17 @@ def approximate_figures(text: str) -> set[str]:
 
 def figure_readings(text: str) -> set[str]:
     """How a claim writes its figures, as ``unstated`` reads them (its ``approximate``): the rough
-    ones (``approximate_figures``) and each percentage it writes as a fall (``falling_figures``),
-    marked by ``FALL`` before it."""
-    return approximate_figures(text) | {f"{FALL}{n}" for n in falling_figures(text)}
+    ones (``approximate_figures``), each percentage it writes as a fall (``falling_figures``),
+    marked by ``FALL`` before it, and each score in points out of 100 (``score_points``: "约 74 分"
+    is a record's 74.0%), marked by ``POINTS``."""
+    falls = {f"{FALL}{n}" for n in falling_figures(text)}
+    return approximate_figures(text) | falls | {f"{POINTS}{n}" for n in score_points(text)}
 
 
 FALL = "-"
 """Marks a percentage the claim writes as a fall among its figures' readings."""
+POINTS = "="
+"""Marks a figure the claim writes as a score in points (分) among its figures' readings."""
 _FALLS_BY = re.compile(
     r"(?:下降|降低|降|减少|缩短|削减|压缩|减)|\b(?:cut|cuts|reduc\w*|lower\w*|drop\w*|fall\w*|decreas\w*|shrink\w*)\b",
     re.IGNORECASE,
@@ -215,13 +225,17 @@ _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|�
 # ends at. Often a baseline (从 26% 提升到 90%, the method's gain), so read as the records' own
 # figure changed only for the same quantity, when they lack the end (``measures.measured_again``).
 # A scope grown ("把被测 server 从 40 个扩展到 60 个", "expands the suite from 40 to 60 servers")
-# is such a change too: the count the records give, moved on (probe 21).
+# is such a change too: the count the records give, moved on (probe 21). So is a change told with
+# no direction ("由 34% 变为 37%", "changed from 34% to 37%", "the best rate of 34% becomes 37%"):
+# a rescored result, read as the direction words' are (probe 31).
 _CHANGED_FROM = re.compile(
-    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容)"
+    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容|变)"
     r"(?:到|至|为|成)([^，,。；;（(]{1,12})"
     r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes"
+    r"|(?:chang|mov|shift|increas|decreas|declin)(?:ed|es|s)|jump(?:ed|s)"
     r"|(?:expand|extend|scal)(?:ed|es|s)\b(?:[^,;.()]{1,40}?)?)"
-    r"\s+from\s+([^,;]{1,12}?)\s+to\s+([^,;()]{1,12})",
+    r"\s+from\s+([^,;]{1,12}?)\s+to\s+([^,;()]{1,12})"
+    r"|(?<![\w.])(\d[\d.,]*\s*(?:%|x|×)?)\s+(?:becomes|became)\s+([^,;()]{1,12})",
     re.IGNORECASE,
 )
 
@@ -231,7 +245,7 @@ def changes(text: str) -> list[tuple[set[str], set[str]]]:
     in ``numbers``' spelling."""
     found = []
     for match in _CHANGED_FROM.finditer(text):
-        start, end = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        start, end = next((match.group(i), match.group(i + 1)) for i in (1, 3, 5) if match.group(i))
         found.append((numbers(start), numbers(end)))
     return found
 

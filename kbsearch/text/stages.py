@@ -1,11 +1,11 @@
 """Where a piece of software or a proposal stands: planned, in review, merged,
 released, retired, as a sentence says it in Chinese or English.
 
-A claim that moves a known item to a later stage (the pull request the record
-saw "in review" is now merged; a feature under discussion has shipped) is news,
-though it shares nearly every word with the sentence that told the earlier
-stage: the claim decision reads them as the same sentence. ``moved_on`` tells
-the two apart, as ``quantities.new_figures`` does for a changed figure.
+A claim that moves a known item to a later stage (the pull request the record saw "in review" is
+now merged; a feature under discussion has shipped; a benchmark its maintainer "plans to retire"
+is retired, as 计划退役 → 已退役) is news, though it shares nearly every word with the sentence that
+told the earlier stage: the claim decision reads them as the same sentence. ``moved_on`` tells the
+two apart, as ``quantities.new_figures`` does for a changed figure.
 
 Only wording about a project's status counts, not the words' everyday senses:
 "合并" alone also means combining (合并 KV 块) and "proposed" names a paper's own
@@ -60,7 +60,7 @@ class Stage(IntEnum):
 _ENGLISH: dict[Stage, list[str]] = {
     Stage.PLANNED: [
         r"under discussion|being discussed|discussion (?:stage|phase|thread)|in discussion|rfc",
-        r"(?:is|are|was|were) planned|planned for",
+        r"(?:is|are|was|were) planned|planned for|(?:plans?|planning|intends?) to (?:retire|deprecate|sunset)",
         r"plans? to (?:ship|release|merge|support|add|open[- ]source|upstream)",
         r"on the roadmap|roadmap item|prototype (?:stage|phase)|still a prototype",
     ],
@@ -90,7 +90,7 @@ _ENGLISH: dict[Stage, list[str]] = {
         r"(?:released|published|made public) (?:the|its|their) (?:source )?(?:code|weights)",
         r"(?:code|weights) (?:is|are|was|were) (?:now )?(?:public|publicly available|available)",
     ],
-    Stage.RETIRED: [r"deprecated|maintenance mode|end[- ]of[- ]life|archived|sunset(?:ted)?|retired"],
+    Stage.RETIRED: [r"deprecated|maintenance mode|end[- ]of[- ]life|archived|sunset(?:ted)?|retired|discontinued"],
 }
 _CHINESE: dict[Stage, list[str]] = {
     Stage.PLANNED: [
@@ -119,7 +119,7 @@ _CHINESE: dict[Stage, list[str]] = {
         # "公开数据集" name a kind of model or data.
         r"(?<=未)开源|(?:代码|源码|权重)(?:已经?|均已)?公开|(?:(?<=(?:代码|源码|权重)[尚暂还仍并]未)|(?<=(?:代码|源码|权重)未))公开",
     ],
-    Stage.RETIRED: [r"维护模式|退役|停止维护|弃用|归档|停更"],
+    Stage.RETIRED: [r"维护模式|退役|停止维护|弃用|归档|停更|停止服务|停服|关停"],
 }
 
 
