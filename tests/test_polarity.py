@@ -136,3 +136,33 @@ def test_the_claim_line_and_the_verdict_name_the_reversal() -> None:
     )
     verdict, reason = decide([same], [claim])
     assert verdict is Verdict.UPDATE and reason.endswith("(reverses: sglang is not yet supported → supports sglang)")
+
+
+ENDED_EN = "Tarnwell 3.0 drops support for its 2.x extension format"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "3.0 不再支持 2.x 的扩展格式",
+        "3.0 移除了对 2.x 扩展格式的支持",
+        "3.0 停止支持 2.x 扩展格式",
+        "3.0 取消了对 2.x 扩展的支持",
+        "3.0 移除 2.x 扩展支持",
+        "对 2.x 扩展格式的支持已移除",
+        "Tarnwell 3.0 stopped supporting 2.x extensions",
+        "2.x extensions are no longer supported",
+        "support for 2.x extensions has been removed",
+        "3.0 removes 2.x extension support",
+    ],
+)
+def test_support_ended_in_other_words_restates_support_dropped(claim: str) -> None:
+    """Probe 32: "drops support for its 1.x plugin format" read as support, so its Chinese
+    retelling "不再支持 1.x 的插件格式" was called a reversal and a repeat an UPDATE."""
+    assert reverses(claim, ENDED_EN) is None
+    assert reverses(ENDED_EN, claim) is None
+    assert reverses("Tarnwell 3.0 still supports 2.x extensions", claim) is not None
+
+
+def test_end_to_end_support_is_support() -> None:
+    assert reverses("provides end-to-end support for 2.x extensions", ENDED_EN) is not None

@@ -12,6 +12,7 @@ and spark's correction was shown as known from spark's "3.1x", the passage it co
 
 from __future__ import annotations
 
+from kbsearch.text.fixes import fix_moved, fix_told
 from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
@@ -24,7 +25,7 @@ Figures = tuple[set[str], set[str], set[str]]
 
 def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figures: Figures) -> bool:
     """Whether the passage tells an earlier stage than the claim, says the opposite of it
-    (``polarity.reverses``), or its record gives a figure
+    (``polarity.reverses``), tells as open an issue the claim says is fixed (``fixes``), or its record gives a figure
     the claim says it replaces (spark's "3.1x" for "2.3x, not 3.1x as first reported") and
     lacks the claim's own. A record that only lacks a figure contradicts nothing: the
     records together state it (else the claim is new), and which passage is weighed stays
@@ -33,7 +34,7 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
     though the claim never quotes it: shown as saying the same, it would tell a reviewer
     the opposite of the claim."""
     claimed, replaced, rough = figures
-    if moved_on(claim, passage) is not None or reverses(claim, passage) is not None:
+    if moved_on(claim, passage) is not None or reverses(claim, passage) is not None or fix_moved(claim, passage):
         return True
     gives_replaced = len(unstated(replaced, record_numbers)) < len(replaced)
     if gives_replaced and new_figures(claimed, record_numbers, replaced, rough):
@@ -43,7 +44,7 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
 
 def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
     """Whether the passage itself states what the claim adds to ``against``, the one it
-    contradicts: every stage and correction the claim tells (``stages.told``; not merely
+    contradicts: every stage, fix and correction the claim tells (``stages.told``, ``fixes.fix_told``; not merely
     no stage, which a method's key point also tells), the claim's figures, and each stance
     ``against`` reverses (``polarity.restates``; not merely no opposite one)."""
     claimed, replaced, rough = figures
@@ -52,6 +53,7 @@ def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
         and reverses(claim, passage) is None
         and restates(claim, passage, against)
         and told(claim, passage)
+        and fix_told(claim, passage)
         and not new_figures(claimed, numbers(passage), replaced, rough)
         and not given_otherwise(claim, clauses(passage))
     )
@@ -66,11 +68,13 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     Or "reverses: …" when the claim says the opposite of that passage, or of one of the
     records that passage does not state it as the claim does, on one thing
     (``polarity.reverses``: "支持 SGLang" against "SGLang 尚不支持"): news, as a later stage
-    is. A record's stance needs no stage's care: its object names what it is about."""
+    is. A record's stance needs no stage's care: its object names what it is about. A fix
+    of what that passage tells as a known issue is "known issue → fixed" (``fixes.fix_moved``)."""
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
     return (
         moved_on(claim, passage, records)
+        or fix_moved(claim, passage)
         or reverses(claim, passage)
         or untold(claim, records)
         or next(reversed_elsewhere, None)

@@ -30,7 +30,7 @@ REVERSES = "reverses"
 _CLAUSE = re.compile(r"[，。；;：:！？!?\n（）()]|[,.](?=\s|$)|\bbut\b|但(?:是)?")
 _ZH_NEGATION = r"(?:尚不|暂不|仍不|还不|并不|也不|均不|都不|不再|尚未|暂未|并未|还未|仍未|从未|没有|无法|不能|未|不|没)"
 _EN_NEGATION = r"(?:(?:does|do|did|will|can|could|would)\s*(?:not|n't)|cannot|won't|no longer|never)\s+(?:yet\s+)?"
-_PASSIVE_NEGATION = r"(?:(?:(?:is|are|was|were|be)\s+(?:still\s+|currently\s+)?)?not\s+(?:yet\s+)?|un)"
+_PASSIVE_NEGATION = r"(?:(?:(?:is|are|was|were|be)\s+(?:still\s+|currently\s+)?)?(?:not\s+(?:yet\s+)?|no longer\s+)|un)"
 _KINDS: dict[str, tuple[str, str, str]] = {
     # kind: (Chinese verb, English verb, English participle)
     "support": ("支持", r"support(?:s|ing)?", "supported"),
@@ -43,6 +43,23 @@ _KINDS: dict[str, tuple[str, str, str]] = {
 # thing in opposite words (two English dev claims were called reversed this way).
 
 
+_ENDS = r"(?:drop(?:s|ped|ping)?|remov(?:es?|ed|ing)|end(?:s|ed|ing)?|stop(?:s|ped|ping)?|discontinu(?:es?|ed|ing))"
+_ENDED_SUPPORT = [
+    # Support ended: "drops support for its 1.x plugins", "stopped supporting X", "removes Python 3.8
+    # support", "support for X has been removed", 移除了对 X 的支持, 停止支持 X. Its object inside the
+    # words is the group ``o…`` (``_stance``). A plain 不再/"no longer" is a negation on the verb.
+    rf"(?P<xn>(?<![-\w]){_ENDS}\s+(?:(?:its|the|their|official|native)\s+)*support\s+(?:for|of)\b"
+    r"|\bstop(?:s|ped|ping)?\s+supporting\b)",
+    r"(?P<yn>\b(?:drop(?:s|ped|ping)?|remov(?:es?|ed|ing))\s+(?P<o1>(?:[\w.+-]+\s+){1,3}?)support\b)",
+    r"(?P<vn>\bsupport\s+for\s+(?P<o2>[^,;:]{1,30}?)\s+(?:(?:has|have) been|was|were|is|are)\s+"
+    r"(?:dropped|removed|discontinued|ended)\b)",
+    r"(?P<cn>(?:移除|去掉|删除|停止|取消|放弃|终止|结束)了?(?:对(?P<o3>[^，。；,;的]{1,20})的)?支持)",
+    r"(?P<dn>(?:移除|去掉|删除)了?(?P<o4>[^，。；,;的并和且而以可来与及]{2,16}?)支持)",
+    r"(?P<fn>对(?P<o5>[^，。；,;的]{1,20})的支持(?:已经?|也)?(?:被)?(?:移除|取消|停止|终止|去掉|删除))",
+]
+"""Negated stances of support whose negation is a verb of ending it, not a "not" on it."""
+
+
 def _pattern(kind: str) -> re.Pattern[str]:
     zh, en, done = _KINDS[kind]
     negated = [
@@ -52,6 +69,7 @@ def _pattern(kind: str) -> re.Pattern[str]:
     ]
     if kind == "support":
         negated.append(r"(?P<sn>\b(?:lacks?|lacking|no|without)\s+(?:native\s+)?support\s+for\b)")
+        negated += _ENDED_SUPPORT
     if kind == "use":
         negated.append(r"(?P<wn>\bwithout (?:using|use of)\b)")
     positive = rf"(?P<zp>{zh})|(?P<dp>\b{done}\b)|(?P<ep>\b{en}\b)"
@@ -133,11 +151,12 @@ def _stance(kind: str, clause: str, match: re.Match[str]) -> Stance:
     """The verb's object: what follows it; what precedes it too when it is a participle
     ("SGLang is supported since v0.3"), or alone when nothing follows ("SGLang 尚不支持")."""
     negated = (match.lastgroup or "").endswith("n")
-    after = _OBJECT_END.split(clause[match.end() :], maxsplit=1)[0]
+    inside = next((v for k, v in match.groupdict().items() if k.startswith("o") and v), None)
+    after = inside or _OBJECT_END.split(clause[match.end() :], maxsplit=1)[0]
     if len(after) > OBJECT_CHARS:  # cut at a word's end
         after = after[:OBJECT_CHARS].rsplit(" ", 1)[0] if " " in after[:OBJECT_CHARS] else after[:OBJECT_CHARS]
     latin, bigrams = _object(after)
-    words = (match.group(0) + after).strip()
+    words = (match.group(0) if inside else match.group(0) + after).strip()
     passive = match.lastgroup in ("pn", "dp")
     if passive or not (latin or bigrams):
         before = _just_before(clause[: match.start()])

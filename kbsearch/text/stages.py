@@ -79,10 +79,10 @@ _ENGLISH: dict[Stage, list[str]] = {
         r"landed (?:in|upstream|on)",
     ],
     Stage.RELEASED: [
-        r"released (?:in|as|on)|(?:was|were|is|has been|have been|been|now|officially) released",
-        r"be (?:released|open[- ]sourced)|ships? (?:in|with|as)|shipped",
-        # A release that ships a feature: after its version (vLLM 0.27 ships FP4) or "now".
-        r"(?<=\d )ships?|(?:now|finally|officially) ships?",
+        r"(?:was|were|is|has been|have been|been|now|officially|final|stable) released(?: as (?:final|stable|ga))?",
+        r"released (?:in|as|on)|(?:final|stable|ga)(?: release)? (?:is|was) (?:now )?out\b(?! of)|be released",
+        # A release that ships a feature: in or with one, after its version (vLLM 0.27 ships FP4) or "now".
+        r"be open[- ]sourced|ships? (?:in|with|as)|shipped|(?<=\d )ships?|(?:now|finally|officially) ships?",
         r"generally available|general availability|(?:went|is|now|reach(?:ed|es)?|hits?) ga",
         r"open[- ]sourced|now available",
         r"(?:is|are|now|be|became|becomes?) (?:now )?(?:final|finali[sz]ed)|is (?:now )?the final (?:version|release)",
@@ -113,7 +113,7 @@ _CHINESE: dict[Stage, list[str]] = {
         r"合进(?=[^，。；,.;]{0,16}(?:主分支|主干|主线|上游|\b(?:main|master)\b))",
     ],
     Stage.RELEASED: [
-        r"正式(?:发布|上线|推出)|发布|发版|上线|开源了|已开源|正式版|正式 ?GA|进入 ?GA",
+        r"正式(?:发布|上线|推出)|发布|发版|上线|开源了|已开源|正式版|稳定版(?!本)|正式 ?GA|进入 ?GA",
         # Open-sourced, or the code made public, with the word that says so: "尚未开源" and
         # "代码尚未公开" are not yet (``_NOT_YET`` reads the 未), while "开源模型" and
         # "公开数据集" name a kind of model or data.
@@ -242,7 +242,7 @@ def _read(text: str, match: re.Match[str]) -> StageSaid:
     return StageSaid(stage, reached=_NOT_YET.search(before) is None)
 
 
-_GA = re.compile(r"general(?:ly)? availab|(?<![a-z])ga(?![a-z])|正式|final", re.IGNORECASE)
+_GA = re.compile(r"general(?:ly)? availab|(?<![a-z])ga(?![a-z])|正式|稳定版|final|stable", re.IGNORECASE)
 _LEFT = re.compile(
     r"(?:no longer|out of|leaves?|left|exits?|exited|graduat\w*|结束|退出|告别|不再)[^,.;:，。；：]{0,12}$"
 )
