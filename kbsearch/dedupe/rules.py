@@ -136,8 +136,11 @@ def one_item(
     if len(same) < 2:
         return matches
     anchors = _anchors(same)
-    apart = {anchor.id: _set_apart(anchor, matches, known, config, name_count) for anchor in anchors}
-    anchor, why = _kept(anchors, apart)
+    told = {anchor.id: _told(anchor, matches, known, config, name_count) for anchor in anchors}
+    apart = {a: {i: m for i, m in read.items() if not m.same_item} for a, read in told.items()}
+    # Only the matches as sure vote, and weaker ones exact evidence ties to one of them (a shared id).
+    exact = {i for read in told.values() for i, m in read.items() if m.same_item and m.rule is not Rule.learned}
+    anchor, why = _kept(anchors, apart, {a.id for a in anchors} | exact)
     out = []
     for match in matches:
         other = apart[anchor.id].get(match.id)
@@ -197,17 +200,17 @@ def _anchors(same: list[Match]) -> list[Match]:
     return [m for m in same if m.probability >= surest - AS_SURE]
 
 
-def _kept(anchors: list[Match], apart: dict[str, dict[str, Match]]) -> tuple[Match, str]:
+def _kept(anchors: list[Match], apart: dict[str, dict[str, Match]], voters: set[str]) -> tuple[Match, str]:
     """The anchor the other matches are kept consistent with, and why. Of matches about as sure
     as the surest, the one the fewest others as sure are told apart from (a round-up naming two
     items scores as high as either's own records, and would set them apart); then the nearest
     (``_nearness``: the probability saturates, the cosine still tells them apart); then the surer.
-    A weaker match's vote is thinner evidence: probe 31's note on a harness release matched its
-    record (1.00, cosine 0.82) and a score report (0.997, 0.38), which a weaker one sided with."""
+    A weaker match's vote is thinner evidence, unless exact evidence ties it to one (``voters``):
+    probe 31's note on a harness release matched its record (1.00, cosine 0.82) and a score
+    report (0.997, 0.38), which a weaker report sided with by the learned decision alone."""
     if len(anchors) == 1:
         return anchors[0], f"the surest: {anchors[0].reasons[0]}"
-    ids = {m.id for m in anchors}
-    against = {m.id: len(ids & apart[m.id].keys()) for m in anchors}
+    against = {m.id: len(voters & apart[m.id].keys()) for m in anchors}
     anchor = min(anchors, key=lambda m: (against[m.id], -_nearness(m), -m.probability))
     rivals = [m for m in anchors if m is not anchor]
     dropped = [m for m in rivals if m.id in apart[anchor.id]]
@@ -215,8 +218,8 @@ def _kept(anchors: list[Match], apart: dict[str, dict[str, Match]]) -> tuple[Mat
         near = max(tied, key=_nearness)
         cosines = f"cosine {anchor.score:.2f} against {near.score:.2f}"
         return anchor, f"as sure, {anchor.probability:.2f}, and nearer than {near.id}: {cosines}"
-    agree = len(rivals) - len(dropped)
-    return anchor, f"{anchor.probability:.2f}; {agree} of the {len(rivals)} other matches as sure agree with it"
+    agree = len(voters) - 1 - against[anchor.id]
+    return anchor, f"{anchor.probability:.2f}; {agree} of the {len(voters) - 1} others voting agree with it"
 
 
 def _nearness(match: Match) -> float:
@@ -224,23 +227,18 @@ def _nearness(match: Match) -> float:
     return match.features.get("language_relative", match.score)
 
 
-def _set_apart(
+def _told(
     anchor: Match,
     matches: list[Match],
     known: dict[str, Embedded],
     config: DedupeConfig,
     name_count: Callable[[str], int],
 ) -> dict[str, Match]:
-    """The learned same-item matches other than ``anchor`` that its record is a different item from."""
+    """What ``anchor``'s record is to each learned same-item match other than it (``compare``)."""
     base = known[anchor.id]
     around = neighbourhood(base, [known[m.id] for m in matches if m.id != anchor.id], config)
-    apart = {}
-    for match in matches:
-        if match.same_item and match.rule is Rule.learned and match.id != anchor.id:
-            other = compare(base, known[match.id], config, around, name_count)
-            if not other.same_item:
-                apart[match.id] = other
-    return apart
+    others = (m for m in matches if m.same_item and m.rule is Rule.learned and m.id != anchor.id)
+    return {m.id: compare(base, known[m.id], config, around, name_count) for m in others}
 
 
 def compare(
