@@ -126,3 +126,46 @@ def test_of_matches_as_sure_the_one_the_others_agree_with_keeps_them() -> None:
     kept = {m.id: m for m in one_item(compared, known, CONFIG.model_copy(update={"same_item": apart}), common)}
     assert kept["own"].same_item and kept["again"].same_item, kept
     assert not kept["roundup"].same_item and kept["roundup"].rule is Rule.surer_match
+    assert "the match kept (1.00; 1 of the 2 others voting agree with it)" in kept["roundup"].reasons[-1]
+
+
+@pytest.mark.parametrize("own_p, report_p", [(1.0, 0.997), (0.997, 1.0)])
+def test_a_weaker_match_siding_with_a_rival_does_not_drop_the_nearer_as_sure_match(
+    own_p: float, report_p: float
+) -> None:
+    """Probe 31: an English note on a tool's point release matched that release's Chinese
+    record (1.00, the nearest) and a score report run with the tool (0.997, far off); a
+    second score report (0.91) sided with the first report, and by that vote the release's
+    own record was dropped. Only matches as sure vote; between them the nearer is kept,
+    whichever is surer by a saturated few thousandths."""
+    item = embedded("item", unit(1, 1, 0))
+    own = embedded("own", unit(1, 0.3, 0))  # cosine 0.88 to the item
+    report = embedded("report", unit(0, 1, 0.3))  # 0.68; a different item from own (0.28)
+    second = embedded("second", unit(0, 1, 0.6))  # 0.61; the same item as report (0.97), not own
+    known = {k.record.id: k for k in (own, report, second)}
+    compared = [m.model_copy(update={"probability": p}) for m, p in zip(
+        compare_all(item, list(known.values()), CONFIG, common), (own_p, report_p, 0.91), strict=True)]  # fmt: skip
+    assert all(m.same_item for m in compared)
+    kept = {m.id: m for m in one_item(compared, known, CONFIG, common)}
+    assert kept["own"].same_item and kept["own"].rule is Rule.learned, kept
+    for other in ("report", "second"):
+        assert not kept[other].same_item and kept[other].rule is Rule.surer_match
+        kept_as = f"the match kept (as sure, {own_p:.2f}, and nearer than report: cosine 0.88 against 0.68)"
+        assert kept[other].reasons[-1].startswith(f"a different item from own, {kept_as}"), kept[other].reasons
+
+
+def test_a_weaker_match_tied_by_an_id_to_an_as_sure_one_votes_for_it() -> None:
+    """Probe 31's audit: a re-run score note matched a note on the benchmark's next version
+    (1.00, nearer) and the report's later version (about as sure); the report's first version,
+    weaker (0.91) but about the same arXiv id as its later one, sides with it by exact evidence."""
+    item = embedded("item", unit(1, 1, 0))
+    rival = embedded("rival", unit(1, 0.3, 0), arxiv_ids=["2610.00002"])  # cosine 0.88, another paper
+    own = embedded("own", unit(0, 1, 0.3), arxiv_ids=["2610.00001"])  # 0.68
+    earlier = embedded("earlier", unit(0, 1, 0.6), arxiv_ids=["2610.00001"])  # 0.61, own's paper
+    known = {k.record.id: k for k in (rival, own, earlier)}
+    compared = [m.model_copy(update={"probability": p}) for m, p in zip(
+        compare_all(item, list(known.values()), CONFIG, common), (1.0, 0.997, 0.91), strict=True)]  # fmt: skip
+    kept = {m.id: m for m in one_item(compared, known, CONFIG, common)}
+    assert kept["own"].same_item and kept["earlier"].same_item, kept
+    assert not kept["rival"].same_item and kept["rival"].rule is Rule.surer_match
+    assert "the match kept (1.00; 1 of the 2 others voting agree with it)" in kept["rival"].reasons[-1]

@@ -125,11 +125,9 @@ def one_item(
 ) -> list[Match]:
     """Keep the item's same-item matches consistent with each other.
 
-    The surest same-item match (exact evidence first, then probability; of
-    learned ones about as sure, the one fewest others disagree with) is
-    compared with every other match the learned decision called the same
-    item; one its record is a different item from is not the item either (a
-    note sharing a framework name with the item, say), however close it came.
+    The surest same-item match (exact evidence first, else ``_kept``) is compared with
+    every other match the learned decision called the same item; one its record is a different
+    item from is not the item either (a note sharing a framework name), however close it came.
     Exact evidence is never overruled, and carries through: a match about no arXiv id
     that is (surely) the item of a record the ids set apart is set apart too (``_id_apart``).
     """
@@ -138,15 +136,16 @@ def one_item(
     if len(same) < 2:
         return matches
     anchors = _anchors(same)
-    apart = {anchor.id: _set_apart(anchor, matches, known, config, name_count) for anchor in anchors}
-    # Of matches about as sure as the surest, the one most others agree with: a round-up
-    # naming two items scores as high as either's own record, and would set it apart.
-    anchor = min(anchors, key=lambda m: (len(apart[m.id]), -m.probability))
+    told = {anchor.id: _told(anchor, matches, known, config, name_count) for anchor in anchors}
+    apart = {a: {i: m for i, m in read.items() if not m.same_item} for a, read in told.items()}
+    # Only the matches as sure vote, and weaker ones exact evidence ties to one of them (a shared id).
+    exact = {i for read in told.values() for i, m in read.items() if m.same_item and m.rule is not Rule.learned}
+    anchor, why = _kept(anchors, apart, {a.id for a in anchors} | exact)
     out = []
     for match in matches:
         other = apart[anchor.id].get(match.id)
         if other is not None:
-            reason = f"a different item from {anchor.id}, the surer match ({other.reasons[0]})"
+            reason = f"a different item from {anchor.id}, the match kept ({why}): {other.reasons[0]}"
             update = {"same_item": False, "rule": Rule.surer_match, "reasons": [*match.reasons, reason]}
             match = match.model_copy(update=update)
         out.append(match)
@@ -201,23 +200,45 @@ def _anchors(same: list[Match]) -> list[Match]:
     return [m for m in same if m.probability >= surest - AS_SURE]
 
 
-def _set_apart(
+def _kept(anchors: list[Match], apart: dict[str, dict[str, Match]], voters: set[str]) -> tuple[Match, str]:
+    """The anchor the other matches are kept consistent with, and why. Of matches about as sure
+    as the surest, the one the fewest others as sure are told apart from (a round-up naming two
+    items scores as high as either's own records, and would set them apart); then the nearest
+    (``_nearness``: the probability saturates, the cosine still tells them apart); then the surer.
+    A weaker match's vote is thinner evidence, unless exact evidence ties it to one (``voters``):
+    probe 31's note on a harness release matched its record (1.00, cosine 0.82) and a score
+    report (0.997, 0.38), which a weaker report sided with by the learned decision alone."""
+    if len(anchors) == 1:
+        return anchors[0], f"the surest: {anchors[0].reasons[0]}"
+    against = {m.id: len(voters & apart[m.id].keys()) for m in anchors}
+    anchor = min(anchors, key=lambda m: (against[m.id], -_nearness(m), -m.probability))
+    rivals = [m for m in anchors if m is not anchor]
+    dropped = [m for m in rivals if m.id in apart[anchor.id]]
+    if tied := [m for m in dropped if against[m.id] == against[anchor.id]]:
+        near = max(tied, key=_nearness)
+        cosines = f"cosine {anchor.score:.2f} against {near.score:.2f}"
+        return anchor, f"as sure, {anchor.probability:.2f}, and nearer than {near.id}: {cosines}"
+    agree = len(voters) - 1 - against[anchor.id]
+    return anchor, f"{anchor.probability:.2f}; {agree} of the {len(voters) - 1} others voting agree with it"
+
+
+def _nearness(match: Match) -> float:
+    """How near a match came: beside the item's candidates of its language, when read."""
+    return match.features.get("language_relative", match.score)
+
+
+def _told(
     anchor: Match,
     matches: list[Match],
     known: dict[str, Embedded],
     config: DedupeConfig,
     name_count: Callable[[str], int],
 ) -> dict[str, Match]:
-    """The learned same-item matches other than ``anchor`` that its record is a different item from."""
+    """What ``anchor``'s record is to each learned same-item match other than it (``compare``)."""
     base = known[anchor.id]
     around = neighbourhood(base, [known[m.id] for m in matches if m.id != anchor.id], config)
-    apart = {}
-    for match in matches:
-        if match.same_item and match.rule is Rule.learned and match.id != anchor.id:
-            other = compare(base, known[match.id], config, around, name_count)
-            if not other.same_item:
-                apart[match.id] = other
-    return apart
+    others = (m for m in matches if m.same_item and m.rule is Rule.learned and m.id != anchor.id)
+    return {m.id: compare(base, known[m.id], config, around, name_count) for m in others}
 
 
 def compare(
