@@ -30,6 +30,7 @@ from dataclasses import replace
 import numpy as np
 
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.disowned import disowns
 from kbsearch.dedupe.embedded import Embedded
 from kbsearch.dedupe.features import (
     Neighbourhood,
@@ -332,9 +333,15 @@ def different_names(
     if reason is None and not titled and not item.record.title.strip():
         reason = item.texts_apart(known, ours.is_rare)  # untitled digests: their texts name the systems
     if titled:
+        reason = reason or _disowned(item, known) or _disowned(known, item)
         reason = reason or item.told_apart(known)
         reason = reason or _story_beside_paper((item.record, ours), (known.record, theirs))
     return None if reason is None else (Rule.different_names, False, reason)
+
+
+def _disowned(item: Embedded, known: Embedded) -> str | None:
+    """Why ``item`` is not ``known``: it says it is not related to the namesake ``known``'s title names."""
+    return disowns(item.text_and_claims, item.record.title, known.record.title)
 
 
 def _mirrored(a: Record, b: Record) -> bool:

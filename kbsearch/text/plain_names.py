@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from kbsearch.text.function_words import FUNCTION_WORDS
 from kbsearch.text.textsim import has_cjk
 
 _PLAIN_WORD = re.compile(r"(?<![A-Za-z0-9\-_.+²³])([A-Z][a-z]{2,})(?![A-Za-z0-9\-_²³+])")
@@ -41,18 +42,40 @@ GENERIC = frozenset(
 )
 
 
+# A title led by a product and its version, a short run of ordinary words between: "Lumen CLI v2",
+# "Harrowgate SDK 2.3.1", "Ferrule MCP server 0.4：…". The head word names the product. Probe 32:
+# read nowhere (no colon after it, not alone in its Latin run, its version not beside it), the
+# Ferrule record's title named only its vendor, and another server of that vendor's was taken for it.
+_HEAD_RELEASE = re.compile(
+    r"^\s*([A-Z][a-z]{2,})((?:\s+(?:[a-z]{2,}|[A-Z]{2,5}))){1,3}\s+(?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w.%+])"
+)
+_VERB = re.compile(r"(?:ing|ed)$")
+
+
 def title_plain_names(title: str) -> frozenset[str]:
     """The plain-word names of a title, lower-cased: its head word before a dash, colon or
-    bracket or owning the rest, and in a Chinese title each capitalised Latin word standing alone
-    between its characters (``_alone``)."""
+    bracket or owning the rest, or before the product words and version it leads (``_HEAD_RELEASE``),
+    and in a Chinese title each capitalised Latin word standing alone between its characters
+    (``_alone``)."""
     found = {m.group(1) for m in [_HEAD.match(title)] if m}
+    release = _HEAD_RELEASE.match(title)
+    # Not a sentence ("Scores rose to 2.5") nor one led by its verb ("Announcing server v2").
+    if release and not FUNCTION_WORDS & set(release.group(2).lower().split()) and not _VERB.search(release[1]):
+        found.add(release.group(1))
     if has_cjk(title):
-        found |= {w for run in _LATIN_RUN.split(title) for w in _alone(run)}
+        found |= {w for run in _LATIN_RUN.split(_PART.sub(" ", title)) for w in _alone(run)}
     return frozenset(w.lower() for w in found if w.lower() not in GENERIC)
 
 
 _LATIN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff—–:：（）()【】「」《》]+")
 """Where a Chinese title's Latin runs end: its characters, dashes, colons and brackets."""
+
+
+# A word a Chinese title writes before the kind of code part it is ("Runner 接口", "Session 类"):
+# a part of the system the title is about, as "the Runner interface" is in an English title,
+# whose plain words but the head are no names. Probe 32: "Runner" read as the name of
+# "Quillon 1.0 … Runner 接口" tied it to the record deprecating a class for the Runner API.
+_PART = re.compile(r"(?<![A-Za-z0-9\-_.])[A-Z][a-z]{2,}\s*(?:接口|类|函数|参数|字段)")
 
 
 def _alone(run: str) -> list[str]:
