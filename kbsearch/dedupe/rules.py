@@ -333,15 +333,11 @@ def different_names(
     if reason is None and not titled and not item.record.title.strip():
         reason = item.texts_apart(known, ours.is_rare)  # untitled digests: their texts name the systems
     if titled:
-        reason = reason or _disowned(item, known) or _disowned(known, item)
+        reason = reason or disowns(item.text_and_claims, item.record.title, known.record.title)
+        reason = reason or disowns(known.text_and_claims, known.record.title, item.record.title)
         reason = reason or item.told_apart(known)
         reason = reason or _story_beside_paper((item.record, ours), (known.record, theirs))
     return None if reason is None else (Rule.different_names, False, reason)
-
-
-def _disowned(item: Embedded, known: Embedded) -> str | None:
-    """Why ``item`` is not ``known``: it says it is not related to the namesake ``known``'s title names."""
-    return disowns(item.text_and_claims, item.record.title, known.record.title)
 
 
 def _mirrored(a: Record, b: Record) -> bool:
