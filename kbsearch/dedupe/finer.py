@@ -239,18 +239,29 @@ _SET_FOR = re.compile(r"(?:面向|针对|适用于|专为)[^，。；：:]{0,24}
 """What a title says its item is for: "面向多 LoRA 的推理引擎" (a name there is not the item)."""
 
 
+_KIND = re.compile(r"\s*(?:an?\s|一个|一款|一种|一套)")
+"""An indefinite description after a title's lead ("kestrel: a small Python MCP client library",
+"Kestrel, an MCP server"): what kind of thing the item is, not its name."""
+
+
 def names_about(title: str, coined: frozenset[str]) -> frozenset[str]:
     """Of the item's coined names (``item_names``), those its title is about: not one in a
-    "面向 X 的" clause (what the item is for), and of the rest those in the title's leading
-    part, before its first colon, comma or dash, when it names one there. "Vireo 1.0 开源：
-    面向多 LoRA 的推理引擎" is about Vireo: a survey section on multi-LoRA serving (S-LoRA,
-    Punica) names LoRA, not Vireo (probe 26: it was "in doc" for Vireo and held it first)."""
+    "面向 X 的" clause (what the item is for) nor in an indefinite description after the lead
+    (``_KIND``: what kind of thing it is), and of the rest those in the title's leading part,
+    before its first colon, comma or dash, when it names one there. "Vireo 1.0 开源：面向多
+    LoRA 的推理引擎" is about Vireo: a survey section on multi-LoRA serving (S-LoRA, Punica)
+    names LoRA, not Vireo (probe 26: it was "in doc" for Vireo and held it first). "kestrel:
+    a small Python MCP client library" is named by no coined name: a section's line on MCP
+    servers or MCP client libraries is a line on the field, not on it (probe 32: its claims
+    were known from "MCP server 的写操作应默认关闭" read as the item's own line)."""
     if not coined:
         return coined
-    about = _SET_FOR.sub(" ", title.lower())
+    parts = _LEAD_END.split(_SET_FOR.sub(" ", title.lower()))
+    if len(parts) > 1 and _KIND.match(parts[1]):
+        parts = [parts[0], *parts[2:]]
+    about = " ".join(parts)
     kept = frozenset(n for n in coined if holds_word(about, n))
-    lead = _LEAD_END.split(about, maxsplit=1)[0]
-    return frozenset(n for n in kept if holds_word(lead, n)) or kept
+    return frozenset(n for n in kept if holds_word(parts[0], n)) or kept
 
 
 class FinerPassages:
