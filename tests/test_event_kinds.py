@@ -10,11 +10,10 @@ completed its acquisition"."""
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import judged as compared
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.dedupe.subjects import event_kinds, events_differ, title_subject
 from kbsearch.records import Kind, Record
 from kbsearch.text.stages import moved_on, told
@@ -29,9 +28,7 @@ def record(rid: str, title: str, text: str = TEXT) -> Record:
 
 
 def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    pair = Embedded(a, ENCODER.encode(a.passages())), Embedded(b, ENCODER.encode(b.passages()))
-    match = compare(*pair, CONFIG, Neighbourhood(), lambda name: 1)
-    return match.rule, match.same_item, match.reasons[0]
+    return compared(a, b, lambda name: 1)
 
 
 def apart(a: str, b: str) -> str | None:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import fake_config
+from support.embedded import judged
 from test_doc_section_verdicts import always_said, check
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.results import Rule, Verdict
-from kbsearch.dedupe.rules import Embedded, compare, ruled_out
+from kbsearch.dedupe.rules import Embedded, ruled_out
 from kbsearch.dedupe.subjects import new_release, releases
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -49,11 +49,6 @@ LATER = Record(
 
 def embedded(rec: Record) -> Embedded:
     return Embedded(rec, ENCODER.encode(rec.passages()))
-
-
-def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    match = compare(embedded(a), embedded(b), CONFIG, Neighbourhood(), lambda name: 50)
-    return match.rule, match.same_item, match.reasons[0]
 
 
 def test_a_release_whose_record_gives_the_earlier_one_is_its_item_either_way() -> None:

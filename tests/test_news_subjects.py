@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import fake_config
+from support.embedded import judged
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.findings import rule_findings
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
+from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.subjects import releases, releases_differ, title_subject
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -36,11 +36,6 @@ def record(rid: str, title: str, text: str, claims: list[str] | None = None, day
 
 def embedded(rec: Record) -> Embedded:
     return Embedded(rec, ENCODER.encode(rec.passages()))
-
-
-def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    match = compare(embedded(a), embedded(b), CONFIG, Neighbourhood(), lambda name: 50)
-    return match.rule, match.same_item, match.reasons[0]
 
 
 MISTRAL = record("stephen-mistral", "Mistral raises €1.7B Series D", ROUND, ["Valuation €14 billion"])

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import fake_config
+from support.embedded import judged as compared
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import Neighbourhood, latin_names
+from kbsearch.dedupe.features import latin_names
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.records import Kind, Record
 from kbsearch.text.plain_names import product_names
 
@@ -25,9 +25,7 @@ def record(rid: str, title: str, text: str) -> Record:
 
 
 def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    pair = Embedded(a, ENCODER.encode(a.passages())), Embedded(b, ENCODER.encode(b.passages()))
-    match = compare(*pair, CONFIG, Neighbourhood(), lambda name: 1)  # every name rare: a young index
-    return match.rule, match.same_item, match.reasons[0]
+    return compared(a, b, lambda name: 1)  # every name rare: a young index
 
 
 VISION = record(

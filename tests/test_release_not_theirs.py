@@ -7,11 +7,10 @@ it from day one, so the subjects rule (each names the other) left it to the lear
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import judged
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.dedupe.subjects import release_not_theirs
 from kbsearch.records import Kind, Record
 
@@ -32,17 +31,6 @@ RELEASE = Record(
     text="Turbine v1.8.0 发布。",
     claims=["新增：原生支持 OrcaLM-7 的 GQA 变体", "调度器重写为异步"],
 )
-
-
-def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    match = compare(
-        Embedded(a, ENCODER.encode(a.passages())),
-        Embedded(b, ENCODER.encode(b.passages())),
-        CONFIG,
-        Neighbourhood(),
-        lambda name: 50,
-    )
-    return match.rule, match.same_item, match.reasons[0]
 
 
 def test_a_release_is_not_the_news_of_the_model_it_supports_either_way() -> None:

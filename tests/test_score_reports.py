@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import fake_config
+from support.embedded import judged
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
+from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scores import title_score
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -28,17 +28,6 @@ CONFIG = fake_config()
 
 def record(rid: str, title: str, text: str, claims: list[str] | None = None) -> Record:
     return Record(id=rid, kind=Kind.increment, date="2026-11-03", title=title, text=text, claims=claims or [])  # type: ignore[arg-type]
-
-
-def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    match = compare(
-        Embedded(a, ENCODER.encode(a.passages())),
-        Embedded(b, ENCODER.encode(b.passages())),
-        CONFIG,
-        Neighbourhood(),
-        lambda name: 50,
-    )
-    return match.rule, match.same_item, match.reasons[0]
 
 
 def told_apart(a: Record, b: Record) -> str | None:

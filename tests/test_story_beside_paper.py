@@ -7,11 +7,10 @@ briefing items on it, and its claim "startups advertise…" was counted known fr
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import judged as compared
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.records import Kind, Record
 
 ENCODER = FakeEncoder()
@@ -32,14 +31,7 @@ CARD = Record(
 
 
 def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    match = compare(
-        Embedded(a, ENCODER.encode(a.passages())),
-        Embedded(b, ENCODER.encode(b.passages())),
-        CONFIG,
-        Neighbourhood(),
-        lambda name: 1 if name == "lookaheadmoe" else 50,
-    )
-    return match.rule, match.same_item, match.reasons[0]
+    return compared(a, b, lambda name: 1 if name == "lookaheadmoe" else 50)
 
 
 def test_a_story_never_naming_the_paper_is_not_its_item_either_way() -> None:

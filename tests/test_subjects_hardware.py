@@ -10,11 +10,10 @@ and stays for the learned decision."""
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import judged as compared
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.dedupe.subjects import hardware_differs, title_subject
 from kbsearch.records import Kind, Record
 
@@ -28,10 +27,8 @@ def record(rid: str, title: str, text: str = PRICE) -> Record:
 
 
 def judged(a: Record, b: Record, count: int = 1) -> tuple[Rule, bool, str]:
-    pair = Embedded(a, ENCODER.encode(a.passages())), Embedded(b, ENCODER.encode(b.passages()))
     # Every name rare by default: a young index holds GPU-hour and NVLink in few records.
-    match = compare(*pair, CONFIG, Neighbourhood(), lambda name: count)
-    return match.rule, match.same_item, match.reasons[0]
+    return compared(a, b, lambda name: count)
 
 
 NIMBUS = record("spark-1", "Nimbus Cloud cuts on-demand H100 price to $2.49 per GPU-hour")
