@@ -169,3 +169,21 @@ def test_a_weaker_match_tied_by_an_id_to_an_as_sure_one_votes_for_it() -> None:
     assert kept["own"].same_item and kept["earlier"].same_item, kept
     assert not kept["rival"].same_item and kept["rival"].rule is Rule.surer_match
     assert "the match kept (1.00; 1 of the 2 others voting agree with it)" in kept["rival"].reasons[-1]
+
+
+def test_of_two_as_sure_matches_about_as_near_the_surer_is_kept() -> None:
+    """Dev replay (xling, 6 December): an English item matched its own paper's Chinese record
+    (1.00) and another paper's (0.9955), told apart from each other; the other paper's came a
+    few thousandths nearer, was kept by that alone, and the item's new result was called known
+    from it. Only a clearly nearer match (``as_sure.NEARER``) outranks a surer one."""
+    item = embedded("item", unit(1, 1, 0))
+    own = embedded("own", unit(1, 0.2, 0.6))  # cosine 0.717 to the item
+    other = embedded("other", unit(0.25, 1, -0.6))  # 0.741: nearer by 0.024; 0.06 to own
+    known = {k.record.id: k for k in (own, other)}
+    compared = [m.model_copy(update={"probability": p}) for m, p in zip(
+        compare_all(item, list(known.values()), CONFIG, common), (1.0, 0.9955), strict=True)]  # fmt: skip
+    assert all(m.same_item for m in compared)
+    kept = {m.id: m for m in one_item(compared, known, CONFIG, common)}
+    assert kept["own"].same_item and kept["own"].rule is Rule.learned, kept
+    assert not kept["other"].same_item and kept["other"].rule is Rule.surer_match
+    assert "the match kept (surer than other, 1.0000 against 0.9955, as near" in kept["other"].reasons[-1]

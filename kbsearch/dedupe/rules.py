@@ -29,6 +29,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from kbsearch.dedupe.as_sure import kept_anchor
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.disowned import disowns
 from kbsearch.dedupe.embedded import Embedded
@@ -126,7 +127,7 @@ def one_item(
 ) -> list[Match]:
     """Keep the item's same-item matches consistent with each other.
 
-    The surest same-item match (exact evidence first, else ``_kept``) is compared with
+    The surest same-item match (exact evidence first, else ``as_sure.kept_anchor``) is compared with
     every other match the learned decision called the same item; one its record is a different
     item from is not the item either (a note sharing a framework name), however close it came.
     Exact evidence is never overruled, and carries through: a match about no arXiv id
@@ -141,7 +142,7 @@ def one_item(
     apart = {a: {i: m for i, m in read.items() if not m.same_item} for a, read in told.items()}
     # Only the matches as sure vote, and weaker ones exact evidence ties to one of them (a shared id).
     exact = {i for read in told.values() for i, m in read.items() if m.same_item and m.rule is not Rule.learned}
-    anchor, why = _kept(anchors, apart, {a.id for a in anchors} | exact)
+    anchor, why = kept_anchor(anchors, apart, {a.id for a in anchors} | exact)
     out = []
     for match in matches:
         other = apart[anchor.id].get(match.id)
@@ -199,33 +200,6 @@ def _anchors(same: list[Match]) -> list[Match]:
         return [min(exact, key=lambda m: -m.probability)]
     surest = max(m.probability for m in same)
     return [m for m in same if m.probability >= surest - AS_SURE]
-
-
-def _kept(anchors: list[Match], apart: dict[str, dict[str, Match]], voters: set[str]) -> tuple[Match, str]:
-    """The anchor the other matches are kept consistent with, and why. Of matches about as sure
-    as the surest, the one the fewest others as sure are told apart from (a round-up naming two
-    items scores as high as either's own records, and would set them apart); then the nearest
-    (``_nearness``: the probability saturates, the cosine still tells them apart); then the surer.
-    A weaker match's vote is thinner evidence, unless exact evidence ties it to one (``voters``):
-    probe 31's note on a harness release matched its record (1.00, cosine 0.82) and a score
-    report (0.997, 0.38), which a weaker report sided with by the learned decision alone."""
-    if len(anchors) == 1:
-        return anchors[0], f"the surest: {anchors[0].reasons[0]}"
-    against = {m.id: len(voters & apart[m.id].keys()) for m in anchors}
-    anchor = min(anchors, key=lambda m: (against[m.id], -_nearness(m), -m.probability))
-    rivals = [m for m in anchors if m is not anchor]
-    dropped = [m for m in rivals if m.id in apart[anchor.id]]
-    if tied := [m for m in dropped if against[m.id] == against[anchor.id]]:
-        near = max(tied, key=_nearness)
-        cosines = f"cosine {anchor.score:.2f} against {near.score:.2f}"
-        return anchor, f"as sure, {anchor.probability:.2f}, and nearer than {near.id}: {cosines}"
-    agree = len(voters) - 1 - against[anchor.id]
-    return anchor, f"{anchor.probability:.2f}; {agree} of the {len(voters) - 1} others voting agree with it"
-
-
-def _nearness(match: Match) -> float:
-    """How near a match came: beside the item's candidates of its language, when read."""
-    return match.features.get("language_relative", match.score)
 
 
 def _told(
