@@ -16,6 +16,7 @@ from kbsearch.text.fixes import fix_moved, fix_told
 from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
+from kbsearch.text.rumours import confirmation_told, rumour_moved
 from kbsearch.text.stages import moved_on, told, untold
 from kbsearch.text.textsim import numbers
 
@@ -36,6 +37,8 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
     claimed, replaced, rough = figures
     if moved_on(claim, passage) is not None or reverses(claim, passage) is not None or fix_moved(claim, passage):
         return True
+    if rumour_moved(claim, passage):
+        return True
     gives_replaced = len(unstated(replaced, record_numbers)) < len(replaced)
     if gives_replaced and new_figures(claimed, record_numbers, replaced, rough):
         return True
@@ -54,6 +57,7 @@ def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
         and restates(claim, passage, against)
         and told(claim, passage)
         and fix_told(claim, passage)
+        and confirmation_told(claim, passage)
         and not new_figures(claimed, numbers(passage), replaced, rough)
         and not given_otherwise(claim, clauses(passage))
     )
@@ -69,12 +73,14 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     records that passage does not state it as the claim does, on one thing
     (``polarity.reverses``: "支持 SGLang" against "SGLang 尚不支持"): news, as a later stage
     is. A record's stance needs no stage's care: its object names what it is about. A fix
-    of what that passage tells as a known issue is "known issue → fixed" (``fixes.fix_moved``)."""
+    of what that passage tells as a known issue is "known issue → fixed" (``fixes.fix_moved``), and a
+    confirmation of what it tells as a rumour "reported → confirmed" (``rumours.rumour_moved``)."""
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
     return (
         moved_on(claim, passage, records)
         or fix_moved(claim, passage)
+        or rumour_moved(claim, passage)
         or reverses(claim, passage)
         or untold(claim, records)
         or next(reversed_elsewhere, None)

@@ -220,8 +220,17 @@ def hardware_differs(our_title: str, their_title: str) -> str | None:
 # Beacon Agent" was taken for Beacon's B round, "Cascade launches the C3 inference chip" for
 # Cascade's C2 going into mass production and for Northwind's acquisition of Cascade, "Northwind
 # 与 Halcyon 签署…GPU 租赁协议" for Halcyon's data centre opening: news of one company reads alike.
+# "Raises" is funding only with money or a round after it ("raises $40M", "raised a Series B",
+# "raises fresh capital") or a sum before the noun ("a $40M raise"): a chip's refresh that
+# "raises memory to 192 GB" or a vendor that "raises the limit" reports no funding (probe 33).
+_RAISE = (
+    r"\brais(?:es?|ed|ing)\s+(?:(?:a|an|its|their|the|another|new|fresh|more than|over|up to|about|nearly|almost"
+    r"|roughly|additional|extra|further)\s+)*(?:[$€£¥]|(?:US|USD|EUR|RMB)\s*\d|\d[\d.,]*\s*(?:[mb]n?|million|billion)\b"
+    r"|(?:pre-?)?seed\b|series\b|rounds?\b|(?:[\w-]+\s+)?round\b|funds?\b|funding\b|capital\b|money\b|cash\b)"
+    r"|[$€£¥][\d.,]+\s*(?:[mb]n?|million|billion)?\s+raise\b"
+)
 _EVENT_KINDS = {
-    "funding": r"融资|(?<![A-Za-z])[A-F]\+?\s*轮|\braises?\b|\braised\b|\bseries [a-f]\b|\bfunding\b",
+    "funding": rf"融资|(?<![A-Za-z])[A-F]\+?\s*轮|{_RAISE}|\bseries [a-f]\b|\bfunding\b",
     "acquisition": r"收购|并购|\bacquir(?:es?|ed|ing)\b|\bacquisition\b|\bmerger\b|\bbuys\b|\btakeover\b|\bdeal\b",
     "launch": r"发布|推出|\blaunch(?:es|ed)?\b|\breleas(?:es?|ed)\b|\bunveil(?:s|ed)?\b|\bdebuts?\b",
     "price": r"降价|涨价|价格|定价|\bprices?\b|\bpricing\b",

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.spelled import spelled_out
-from kbsearch.text.units import measured, unit_after, widths
+from kbsearch.text.units import bit_rate, measured, unit_after, widths
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
@@ -241,6 +241,7 @@ def _measure(value: str, unit: str, text: str, end: int) -> str:
     spelling whatever unit or prefix it is written with (``units.measured``: 48 hours → ``2d``),
     a magnitude's too (1万小时, 10k hours)."""
     amount = Decimal(value)
+    unit = (unit in ("gb", "tb") and bit_rate(text, end)) or unit
     if unit in _MAGNITUDES and (after := unit_after(text, end)):
         amount, unit = amount.scaleb(_MAGNITUDES[unit]), after
     spelled = measured(amount, unit)

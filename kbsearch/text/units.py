@@ -18,6 +18,11 @@ The spelling depends on the amount alone: the largest unit of its ladder in whic
 1 or more with at most two decimals. ``SCALED`` gives each such unit's size in its
 ladder's first one, so a rounder or a changed figure compares across units (45min, 1h).
 Months and years have no one length and stay bare numbers.
+
+So is a rate or count with an SI prefix (probe 33): "2400 TFLOPS" and "2.4 PFLOPS" are
+``2.4pflops``, "2100 MHz" and "2.1 GHz" ``2.1ghz``, "800 Gbps" and "800 Gb/s" ``800gbps``,
+"2000 TB" and "2 PB" ``2pb``. Bits and bytes stay apart (a small b is a bit): 1.2 TB/s is no
+1.2 Tb/s, and FLOPS no TOPS (an integer operation is no floating-point one).
 """
 
 from __future__ import annotations
@@ -45,6 +50,27 @@ _QUANTISED = re.compile(
 )
 
 
+_PREFIXES = ("", "k", "m", "g", "t", "p", "e")
+"""SI prefixes in ladder order: a step of each is a thousand."""
+_LETTER = {"": "", "k": "[kK]", "m": "M", "g": "G", "t": "T", "p": "P", "e": "E"}
+_WORD = {"": "", "k": "kilo", "m": "mega", "g": "giga", "t": "tera", "p": "peta", "e": "exa"}
+_CHINESE_HZ = {"": "赫兹", "k": "千赫兹?", "m": "兆赫兹?", "g": "吉赫兹?"}
+
+
+def _prefixed(unit: str, pattern: str, flags: str = "", close: str = "") -> str:
+    """A named group for each prefix of ``unit`` (``tflops``, ``ghz``): ``pattern`` with ``{p}`` its
+    letter, ``{w}`` its word and ``{z}`` its Chinese (hertz only), not followed by a letter."""
+    groups = []
+    for prefix in _PREFIXES:
+        if unit == "hz" and prefix not in _CHINESE_HZ:
+            continue
+        zh = _CHINESE_HZ.get(prefix, "(?!)")
+        word = _WORD[prefix] if prefix else "(?!)"
+        body = pattern.format(p=_LETTER[prefix], w=word, z=zh)
+        groups.append(f"(?P<{prefix}{unit}>{flags}{body}{close})(?![A-Za-z0-9_])")
+    return "|".join(groups)
+
+
 # A unit after its number, spaced or glued: 45 min, 2.25 h, 48 hours, 2 天, 3 个小时, 2 周,
 # 132 kW, 0.132 MW, 5 兆瓦, 1.2 MWh, 300 千瓦时. Not 3 周年, 8 H200, a milliwatt (mW), 3D.
 _UNIT_AFTER = re.compile(
@@ -53,13 +79,23 @@ _UNIT_AFTER = re.compile(
     r"|(?P<wk>(?:weeks?|wks?)(?![A-Za-z])|个?(?:星期|礼拜)|周(?![年期末]))"
     r"|(?P<wh>Wh(?![A-Za-z])|瓦时)|(?P<kwh>[kK][wW]h|千瓦时)(?![A-Za-z])|(?P<mwh>MWh|兆瓦时)(?![A-Za-z])"
     r"|(?P<gwh>G[wW]h)(?![A-Za-z])|(?P<w>W(?![A-Za-z0-9_])|瓦(?!时))|(?P<kw>[kK][wW](?![A-Za-z0-9_])|千瓦(?!时))"
-    r"|(?P<mw>MW(?![A-Za-z0-9_])|兆瓦(?!时))|(?P<gw>G[wW](?![A-Za-z0-9_])|吉瓦(?!时))|(?P<tw>TW(?![A-Za-z0-9_])))"
+    r"|(?P<mw>MW(?![A-Za-z0-9_])|兆瓦(?!时))|(?P<gw>G[wW](?![A-Za-z0-9_])|吉瓦(?!时))|(?P<tw>TW(?![A-Za-z0-9_]))"
+    # Rates and counts that take SI prefixes: 2400 TFLOPS, 2.4 PFLOPS, 1.2 exaflops; 400 TOPS (in
+    # capitals: "tops" is a word); 2.1 GHz, 兆赫; 800 Gbps, 102.4 Tb/s (a small b is a bit, a big
+    # B a byte: 1.2 TB/s is read by ``textsim``); 512 MB, 2 PB beside its GB and TB.
+    rf"|{_prefixed('flops', r'(?:{p})FLOP[Ss]?|(?:{w})-?flops?', flags='(?i:', close=')')}"
+    rf"|{_prefixed('ops', '(?:{p})OP[Ss]')}|{_prefixed('hz', '(?:{p})Hz|{z}')}"
+    rf"|{_prefixed('bps', '(?:{p})(?:bps|b/s|bits?/s)')}|(?P<mb>MB)(?![A-Za-z0-9_])|(?P<pb>PB)(?![A-Za-z0-9_]))"
 )
 _LADDERS = (
     ("ms", "s", "min", "h", "d", "wk"),
     ("w", "kw", "mw", "gw", "tw"),
     ("wh", "kwh", "mwh", "gwh"),
-    ("gb", "tb"),
+    ("mb", "gb", "tb", "pb"),
+    tuple(f"{prefix}flops" for prefix in _PREFIXES),
+    tuple(f"{prefix}ops" for prefix in _PREFIXES),
+    tuple(f"{prefix}hz" for prefix in _PREFIXES[:4]),
+    tuple(f"{prefix}bps" for prefix in _PREFIXES),
 )
 SCALED: dict[str, tuple[Decimal, str]] = {
     "us": (Decimal("0.001"), "ms"),
@@ -80,6 +116,15 @@ def unit_after(text: str, end: int) -> str:
         return "ms" if match.group(1) else "s"
     match = _UNIT_AFTER.match(text, end)
     return "" if match is None or match.lastgroup is None else match.lastgroup
+
+
+def bit_rate(text: str, end: int) -> str | None:
+    """The bit rate of a number whose ``gb``/``tb`` ends at ``end`` when written with a small b
+    and a second after it (102.4 Tb/s is ``tbps``, as 102.4 Tbps); None for bytes (1.2 TB/s)
+    or a size (a 16 Gb die)."""
+    if text[end - 1 : end] == "b" and text[end : end + 2] == "/s":
+        return f"{text[end - 2].lower()}bps"
+    return None
 
 
 def measured(amount: Decimal, unit: str) -> str | None:

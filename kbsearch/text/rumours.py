@@ -1,0 +1,60 @@
+"""Whether a claim confirms what the passage weighed tells as a rumour or a report: "the company
+confirmed the tape-out" against "传闻：… 采用 2nm 工艺" or "X reportedly tapes out on 2nm".
+
+The claim decision reads the two as one sentence (they name the same product, process and
+plant), so an official confirmation came out known and its news lost (probe 33). A rumour
+confirmed is a later stage of one item, as ``stages.moved_on`` reads a release after a plan;
+``rumour_moved`` tells the two apart, as ``fixes.fix_moved`` does a fix of an open issue.
+
+Read narrowly on both sides. The passage must hedge what it tells in a reporter's words
+(reportedly, rumoured, sources say, unconfirmed, 传闻, 据传, 消息人士, 未经证实, 官方未回应; not
+据传 in 数据传输), and
+tell no confirmation itself. The claim must say a confirmation made (confirmed, officially
+announced, made official, 官宣, 证实, 官方确认), not one lacking ("has not confirmed", 尚未证实,
+"unconfirmed"). A paper's "ablation confirms that…" is no such move: its passage tells no rumour.
+"""
+
+from __future__ import annotations
+
+import re
+
+CONFIRMED = "reported → confirmed"
+"""What ``rumour_moved`` returns, shown as the claim's move."""
+
+_RUMOUR = re.compile(
+    r"\b(?:reportedly|rumou?r(?:s|ed)?|unconfirmed|(?:sources?|insiders?|people) (?:say|said|familiar|close)"
+    r"|according to (?:sources|people|insiders|a report|reports)|is said to|are said to)\b"
+    r"|传闻|据传(?![输递送播入出导])|坊间传|消息人士|知情人士|爆料|小道消息|据报道|未经证实|尚未证实|未获(?:官方)?证实|官方(?:尚)?未(?:回应|证实|确认)",
+    re.IGNORECASE,
+)
+_CONFIRM = re.compile(
+    r"\b(?:confirm(?:s|ed|ing)?|officially (?:announc\w*|unveil\w*|launch\w*)|made (?:it )?official)\b"
+    r"|官宣|证实|(?:官方|正式|公司)(?:宣布|确认|公布)|予以确认|确认了",
+    re.IGNORECASE,
+)
+_NOT_YET = re.compile(
+    r"(?:\b(?:not|never|no|yet to|declined to|refused to|would neither|neither|will|to be)\b|n't"
+    r"|未|尚未|并未|没有|还没|拒绝|不予|待)[^,.;:，。；：]{0,12}$",
+    re.IGNORECASE,
+)
+"""Before a confirmation: one lacking ("has not confirmed", 尚未证实, "declined to confirm")."""
+
+
+def confirms(text: str) -> bool:
+    """Whether ``text`` says a confirmation was made, not that one is lacking."""
+    return any(_NOT_YET.search(text[max(0, m.start() - 24) : m.start()]) is None for m in _CONFIRM.finditer(text))
+
+
+def rumoured(text: str) -> bool:
+    """Whether ``text`` hedges what it tells as a rumour or report, and confirms none of it."""
+    return _RUMOUR.search(text) is not None and not confirms(text)
+
+
+def rumour_moved(claim: str, passage: str) -> str | None:
+    """``CONFIRMED`` when the claim says a confirmation and the passage tells only a rumour."""
+    return CONFIRMED if confirms(claim) and rumoured(passage) else None
+
+
+def confirmation_told(claim: str, passage: str) -> bool:
+    """Whether the passage tells the claim's confirmation, or the claim tells none: vacuous for none."""
+    return not confirms(claim) or confirms(passage)
