@@ -135,3 +135,47 @@ def test_audit_does_not_cluster_two_models_scores(tmp_path: Path) -> None:
     result = audit(store, "fake", CONFIG)
     for cluster in result.clusters:
         assert not {"ana-kestrel", "ben-fennec"} <= {cluster.first_seen.id, *(m.id for m in cluster.repeats)}
+
+
+# Benchmark rounds whose titles open with the round, then the system submitted (probe 33).
+GANNET = record(
+    "na-gannet",
+    "StreamBench v2 round: Halcyon Gannet G4 八卡系统提交",
+    "StreamBench v2 首批结果公布，Halcyon 提交 Gannet G4 八卡系统，离线 18,200 queries/s。",
+    ["离线场景 18,200 queries/s（8 × Gannet G4）", "由 Halcyon 自行提交"],
+)
+PLOVER = record(
+    "ob-plover",
+    "StreamBench v2 results: Tamber Plover 4-chip submission",
+    "Tamber's first StreamBench v2 entry: 7,900 queries/s offline on four Plover chips.",
+    ["7,900 queries/s offline with 4 × Plover", "Submitted in the Research category"],
+)
+
+
+def test_two_systems_in_one_benchmark_round_are_two_items() -> None:
+    assert title_score(GANNET.title) == title_score(GANNET.title.replace("round", "成绩"))
+    assert (title_score(PLOVER.title).model, title_score(PLOVER.title).bench) == ("tamber plover", "streambench")  # type: ignore[union-attr]
+    assert "different models" in (told_apart(GANNET, PLOVER) or "")
+
+
+def test_a_relation_naming_the_other_system_is_context_not_the_subject() -> None:
+    # The writer's note on where the item sits names the round's earlier entry: not what it reports.
+    related = PLOVER.model_copy(update={"relation": "同回合 Halcyon Gannet G4 已于前日锚入"})
+    assert "different models" in (told_apart(GANNET, related) or "")
+
+
+def test_the_same_systems_resubmission_in_a_round_is_not_set_apart() -> None:
+    resubmitted = record(
+        "pc-gannet",
+        "StreamBench v2: Halcyon resubmits Gannet result at 19,400 queries/s",
+        "After a firmware update Halcyon's Gannet G4 system moves from 18,200 to 19,400 queries/s.",
+    )
+    assert told_apart(resubmitted, GANNET) is None
+
+
+def test_a_price_a_size_or_a_count_is_not_a_score() -> None:
+    assert title_score("Cirrus Cloud launches gx-4 instances on Halcyon Gannet") is None  # a name's digit
+    assert title_score("Cirrus Cloud offers Gannet G4 on StreamBench nodes at $3.10/hour") is None
+    assert title_score("Cirrus Cloud cuts prices 18% on Gannet instances") is None
+    assert title_score("StreamBench v2: Halcyon Gannet G4 ships with 192 GB at 5 TB/s") is None
+    assert title_score("StreamBench v2: Halcyon Gannet G4 posts 18,200 queries/s") is not None

@@ -14,6 +14,13 @@ When both titles report a score, one model's on one benchmark, they are two item
   comparable) and neither record gives the other's version. A point version (v1 / v1.1: the
   same tasks repaired and re-scored) is the same benchmark, its new score an update.
 A record about the model itself ("Pelagic releases Kestrel-9") reports no score: no rule here.
+
+A benchmark round's title may open with the round ("InferBench v3 round: Ostrel Brisa B7 八卡提交",
+"MLPerf v5.0 results: Acme X2 posts 9,100 samples/s"): the system after the colon is whose
+result it is, so two systems' submissions to one round are two items, and the same system's
+resubmission one. A title is a score only when it reads as one (a score's or a submission's word,
+a figure in points, %, per second): "instances on Korvane Talon at $2/hour" is a price, "4-chip"
+a count, "nc-t9" a name.
 """
 
 from __future__ import annotations
@@ -45,8 +52,33 @@ _SCORE_TITLES = (
     re.compile(rf"\s*{_MODEL}\s*(?:在|于)\s*{_BENCH}\s*(?:上|中|里|榜)"),
     re.compile(rf"\s*{_MODEL}\s*的\s*{_BENCH}(?![A-Za-z0-9])"),
 )
-# What makes the title a score: a figure, or a score's word, after the model's name.
-_SCORED = re.compile(r"\d|分|率|成绩|score|points?\b", re.IGNORECASE)
+# A round's title: the benchmark with its version or a round's word, a colon, then the system
+# whose result it is: a capitalised name and up to three capitalised or coded words (Brisa B7),
+# a vendor before its product. "8-chip", "eight-chip", "resubmits" end the name.
+_SYSTEM = (
+    r"(?P<model>(?=[A-Za-z0-9.+-]*[A-Z])[A-Za-z][A-Za-z0-9.&+-]*"
+    r"(?:\s+(?:[A-Z][A-Za-z0-9.&+-]*|[A-Za-z][A-Za-z-]*\d[A-Za-z0-9.-]*)){0,3})"
+)
+_ROUND_TITLE = re.compile(
+    rf"\s*{_BENCH}(?:\s*(?P<round>round|results?|submissions?|leaderboard|榜单?|成绩|结果|第\S{{1,3}}[轮批]))?"
+    rf"\s*[:：]\s*{_SYSTEM}(?![A-Za-z0-9])"
+)
+# What makes the title a score, after the system's name: a score's or a submission's word, or a
+# figure in points, %, per second (tokens/s, not TB/s: a bandwidth), or standing alone. A figure before another word is
+# a size or a count of units (192 GB, 4-chip, 8 instances); one inside a word a name (nc-t9).
+_SCORED = re.compile(
+    r"\b(?:scor(?:e|es|ed|ing)|points?|pts|averag(?:e|es|ed|ing)|results?|(?:re)?submi(?:ssions?|ts?|tted))\b"
+    r"|得分|分数|跑分|评分|成绩|提交|准确率|正确率|通过率|胜率"
+    r"|(?<![\w.$€¥£-])\d[\d,]*(?:\.\d+)?\s*(?:%|％|分(?!钟)|points?\b|pts\b|(?![kKMGTP]?i?[bB]/s)[A-Za-z]+/s\b|qps\b|fps\b"
+    r"|(?=\s*(?:$|[,，;；。)）]|on\b|in\b|在|于)))",
+    re.IGNORECASE,
+)
+# A price is not a score, even with a % in it (a 22% price cut, $2.10 per GPU-hour).
+_PRICED = re.compile(
+    r"[$€¥£]|美元|元\s*/|/\s*(?:hour|hr|h|month|小时)\b|\bper\s+(?:\w+-)?(?:hour|month)"
+    r"|每小时|\bpric(?:e|es|ed|ing)\b|\bcosts?\b|价格|降价|涨价|售价",
+    re.IGNORECASE,
+)
 
 # A rival a score is compared with, in lower-cased text: the name after "ahead of", "than",
 # "超过", "比", "高于活文档里" (a few Chinese characters may come between).
@@ -70,9 +102,12 @@ class Score(BaseModel):
 
 def title_score(title: str) -> Score | None:
     """The model, benchmark and its version a title reports a score of, or None."""
-    for pattern in _SCORE_TITLES:
+    for pattern in (*_SCORE_TITLES, _ROUND_TITLE):
         match = pattern.match(title)
-        if match is None or not _SCORED.search(title, match.end("model")):
+        if match is None or (pattern is _ROUND_TITLE and not (match.group("version") or match.group("round"))):
+            continue
+        after = title[match.end("model") :]
+        if not _SCORED.search(after) or _PRICED.search(after):
             continue
         model = match.group("model")
         if not_a_subject(model.split()[0]):
