@@ -19,6 +19,7 @@ import numpy as np
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
+from kbsearch.dedupe.model_codes import models_differ
 from kbsearch.dedupe.named_systems import (
     Named,
     cited_names,
@@ -212,6 +213,7 @@ class Embedded:
         reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
+        reason = reason or models_differ((self.record.title, self._lowered), (known.record.title, known._lowered))
         shared = self._title_systems & known._title_systems
         # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")
         # leaves the subjects to tell two coding agents, two clouds' price cuts, apart.
