@@ -69,7 +69,7 @@ def test_units_are_normalised_alike_in_both_languages() -> None:
     ("one", "other", "expected"),
     [
         ("信号强度平均提升23dB，高于-65dB", "a 23 dB gain, above -65 dB", {"23", "65"}),
-        ("在60GHz频段", "in the 60 GHz band", {"60"}),
+        ("在60GHz频段", "in the 60 GHz band", {"60ghz"}),  # a prefixed unit, one figure in any prefix
         ("约1万个token", "around 10,000 tokens", {"10k"}),
         ("超过6.3万条标注", "over 63,000 annotations", {"63k"}),
         ("15亿参数", "1.5 billion parameters", {"1.5b"}),
