@@ -146,6 +146,6 @@ def test_the_tools_describe_this_index_and_the_fields_an_agent_reads(service: Se
         assert "tom, jay" not in described and "stats" in described
     check = next(tool for tool in tools if tool.name == "check")
     claim = check.output_schema["$defs"]["ClaimStatus"]["properties"]
-    for field in ("known", "score", "threshold", "restated", "cosine_known"):
+    for field in ("known", "score", "threshold", "restated", "cosine_known", "decided_by"):
         assert claim[field].get("description"), field
     assert "cosine_known" in claim["known"]["description"]

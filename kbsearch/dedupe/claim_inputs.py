@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 import kbsearch.runtime.timings as timings
-from kbsearch.dedupe.claims import PassageReader, claim_vectors, embed_claims, embed_other_claims
+from kbsearch.dedupe.passage_reader import PassageReader
 from kbsearch.embed import Encoder
 from kbsearch.records import Record
 from kbsearch.runtime.cancel import checkpoint
@@ -81,3 +81,22 @@ def with_claims(item: Record) -> list[str]:
 def claims_of(item: Record) -> list[str]:
     """What the claim decisions judge: the item's claims, else its whole text."""
     return item.claim_texts() or [item.embed_text()]
+
+
+def embed_claims(judge: Encoder, texts: list[str], whole_text: str, whole: np.ndarray | None) -> np.ndarray:
+    """The judge's vector of each claim of one item, in one run; a claim that is the
+    item's whole text (an item without 要点 or sentences) has it already (``whole``)."""
+    if whole is None:
+        return judge.encode(texts)
+    return claim_vectors(texts, whole_text, whole, embed_other_claims(judge, texts, whole_text))
+
+
+def embed_other_claims(judge: Encoder, texts: list[str], whole_text: str) -> dict[str, np.ndarray]:
+    """The judge's vectors of the claims that are not the item's whole text, in one run:
+    needing not the whole text's vector, it may run before that vector is made."""
+    others = [t for t in texts if t != whole_text]
+    return dict(zip(others, judge.encode(others), strict=True)) if others else {}
+
+
+def claim_vectors(texts: list[str], whole_text: str, whole: np.ndarray, others: dict[str, np.ndarray]) -> np.ndarray:
+    return np.stack([whole if t == whole_text else others[t] for t in texts])

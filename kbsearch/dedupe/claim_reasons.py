@@ -7,11 +7,12 @@ call (``unnamed_by``, ``restates_same_paper``), never decided again: what it say
 
 from __future__ import annotations
 
+from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.claim_explanation import ClaimExplanation, ClaimStep
 from kbsearch.dedupe.claim_inputs import claims_of
 from kbsearch.dedupe.claim_names import unnamed_by
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import ClaimStatus, ItemResult, compared
+from kbsearch.dedupe.results import ClaimStatus, ItemResult
 from kbsearch.dedupe.rules import Embedded, restates_same_paper
 from kbsearch.records import Record
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
+from kbsearch.dedupe.claim_decision import ClaimDecision
 from kbsearch.dedupe.claim_names import unnamed_by
 from kbsearch.dedupe.claim_numbers import derived, figure_changed, numbers_make_new, replaced_for, stated_by, stated_for
 from kbsearch.dedupe.config import DedupeConfig
@@ -21,7 +22,6 @@ from kbsearch.dedupe.passage_reader import PassageHit, PassageReader, coverage
 from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
-from kbsearch.embed import Encoder
 from kbsearch.records import Kind
 from kbsearch.text.quantities import added_counts, figure_readings, new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
@@ -74,8 +74,10 @@ def judge_claim(
         known_best = _agreeing_pair(claim, known_best, scored, same_ids, (scorer, restatement), figures)
     shown = known_best if said else (scored[0] if scored else None)
     if shown is None:
-        return ClaimStatus(text=claim, known=False, score=0.0, threshold=scorer.threshold, new_numbers=unseen)
+        return _weighed_none(claim, scorer, unseen, ClaimDecision.claim_known)
     probability, hit, features = shown
+    # The judge's scorer read the pair when it is one of the judge's hits (the thresholds are one).
+    by = ClaimDecision.judge_claim_known if any(hit is h for h in judged or []) else ClaimDecision.claim_known
     moved = stage_moved(claim, _text(hit), [k.text_and_claims for k in same_items]) if said else None
     if said:
         unseen = sorted(unstated(unseen, stated_for(claim, [hit.known]), rough))
@@ -89,6 +91,7 @@ def judge_claim(
         score=round(probability, 4),
         threshold=scorer.threshold,
         restated=known and not scorer.decide(probability),
+        decided_by=ClaimDecision.restated if known and not scorer.decide(probability) else by,
         cosine=round(min(1.0, hit.cosine), 4),
         best_id=record.id,
         best_kind=record.kind,
@@ -98,6 +101,11 @@ def judge_claim(
         new_numbers=unseen,
         features={name: round(value, 6) for name, value in features.items()},
     )
+
+
+def _weighed_none(claim: str, form: Scorer, unseen: list[str], by: ClaimDecision) -> ClaimStatus:
+    """A new claim no passage was weighed for: no record is named, the score is 0."""
+    return ClaimStatus(text=claim, known=False, score=0.0, threshold=form.threshold, new_numbers=unseen, decided_by=by)
 
 
 Scored = tuple[float, PassageHit, dict[str, float]]
@@ -144,25 +152,6 @@ def _scored(claim: str, hits: list[PassageHit], scorer: Scorer) -> list[tuple[fl
         features = claim_features(min(1.0, hit.cosine), cross, jaccard(claim_tokens, passage_tokens))
         scored.append((scorer.probability(features), hit, features))
     return sorted(scored, key=lambda pair: -pair[0])
-
-
-def embed_claims(judge: Encoder, texts: list[str], whole_text: str, whole: np.ndarray | None) -> np.ndarray:
-    """The judge's vector of each claim of one item, in one run; a claim that is the
-    item's whole text (an item without 要点 or sentences) has it already (``whole``)."""
-    if whole is None:
-        return judge.encode(texts)
-    return claim_vectors(texts, whole_text, whole, embed_other_claims(judge, texts, whole_text))
-
-
-def embed_other_claims(judge: Encoder, texts: list[str], whole_text: str) -> dict[str, np.ndarray]:
-    """The judge's vectors of the claims that are not the item's whole text, in one run:
-    needing not the whole text's vector, it may run before that vector is made."""
-    others = [t for t in texts if t != whole_text]
-    return dict(zip(others, judge.encode(others), strict=True)) if others else {}
-
-
-def claim_vectors(texts: list[str], whole_text: str, whole: np.ndarray, others: dict[str, np.ndarray]) -> np.ndarray:
-    return np.stack([whole if t == whole_text else others[t] for t in texts])
 
 
 @dataclass
@@ -248,8 +237,8 @@ def judge_said(
     else:
         shown = max((w for w in (same, other) if w is not None), key=lambda w: w.probability, default=None)
     if shown is None:
-        return ClaimStatus(text=claim, known=False, score=0.0, threshold=form.threshold, new_numbers=unseen)
-    record = shown.hit.known.record
+        return _weighed_none(claim, form, unseen, ClaimDecision.claim_said)
+    record, restated = shown.hit.known.record, said_same and not form.decide(shown.probability)
     # Detail, not a changed figure: a known claim's numbers its records do not state.
     detail = unstated(numbers, stated if said_same else shown.hit.known.stated_numbers, rough) if known else set()
     return ClaimStatus(
@@ -257,7 +246,8 @@ def judge_said(
         known=known,
         score=round(shown.probability, 4),
         threshold=form.threshold,
-        restated=said_same and not form.decide(shown.probability),
+        restated=restated,
+        decided_by=ClaimDecision.restated if restated else ClaimDecision.claim_said,
         cosine=round(min(1.0, shown.hit.cosine), 4),
         best_id=record.id,
         best_kind=record.kind,

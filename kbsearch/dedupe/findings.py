@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.finer import item_names
-from kbsearch.dedupe.results import RuleFinding, compared
+from kbsearch.dedupe.results import RuleFinding
 from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
 from kbsearch.records import Kind
 

@@ -9,6 +9,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from kbsearch.dedupe.claim_decision import ClaimDecision, scored
 from kbsearch.dedupe.claim_explanation import ClaimExplanation
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
@@ -114,9 +115,10 @@ class ClaimEvidence(BaseModel):
 
 # What a claim's fields mean, in the output schemas an agent reads (the MCP tools', /api/openapi.json).
 KNOWN = "Said already: score ≥ threshold, cosine_known or restated, and no new number or stage."
-SCORE = "The learned probability (0 to 1) that the best passage says the same: a same-item record's, else any."
+SCORE = "The probability (0 to 1), by decided_by's form, that the best passage says it: a same-item record's, else any."
 RESTATED = "Known with score below threshold: another card of a paper that has one; only a new number is new."
 COSINE_KNOWN = "With claim_said: whether the judge's cosine decision alone calls the claim known (either suffices)."
+DECIDED_BY = "The decision whose score and threshold are shown (its config key), or restated; null in older results."
 
 
 class ClaimStatus(BaseModel):
@@ -148,16 +150,18 @@ class ClaimStatus(BaseModel):
     evidence: list[ClaimEvidence] = Field(default_factory=list)
     """With ``claim_said``: the passages it weighed, each with its own probability (a same-item record's, another's)."""
     cosine_known: bool | None = Field(default=None, description=COSINE_KNOWN)
+    decided_by: ClaimDecision | None = Field(default=None, description=DECIDED_BY)
 
     @property
     def how_said(self) -> str:
-        """What a claim line says after the record it names: the score against the
-        threshold, and why a NEW claim clearing it is new; of a restated claim, that."""
+        """What a claim line says after the record it names: the deciding form's score against
+        its threshold (``decided_by``), and why a NEW claim clearing it is new; of a restated claim, that."""
         if self.restated:
             return "a card of the same paper: a claim is known unless it brings a new number"
         if self.score < self.threshold:  # says nothing of the claim: only the nearest there is
-            return f"is the nearest, {compared(self.score, '<', self.threshold)}"
-        said = f"says the same {compared(self.score, '≥', self.threshold)}"
+            nearest = scored(self.decided_by, self.score, "<", self.threshold)
+            return f"is the nearest{',' if self.decided_by is None else ''} {nearest}"
+        said = f"says the same {scored(self.decided_by, self.score, '≥', self.threshold)}"
         return f"{said}, {self.new_though_said}" if self.new_though_said else said
 
     @property
@@ -183,15 +187,6 @@ class ClaimStatus(BaseModel):
         """New although its closest passage says the same: that passage is of a
         record that is not the same item (a claim is known only from one that is)."""
         return not self.known and self.score >= self.threshold and not self.new_numbers and not self.moved_on
-
-
-def compared(score: float, sign: str, threshold: float) -> str:
-    """``score sign threshold`` with the fewest digits, two or more, at which the rounded
-    figures compare as the figures do ("0.08 < 0.08" read false of 0.0759 and 0.08)."""
-    for digits in range(2, 7):
-        if (round(score, digits) < round(threshold, digits)) == (score < threshold):
-            return f"{score:.{digits}f} {sign} {threshold:.{digits}f}"
-    return f"{score} {sign} {threshold}"
 
 
 class FlagKind(StrEnum):

@@ -30,6 +30,7 @@ from dataclasses import replace
 import numpy as np
 
 from kbsearch.dedupe.as_sure import kept_anchor
+from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.disowned import disowns
 from kbsearch.dedupe.embedded import Embedded
@@ -41,7 +42,7 @@ from kbsearch.dedupe.features import (
     token_alignment,
 )
 from kbsearch.dedupe.named_systems import Named, names_differ
-from kbsearch.dedupe.results import Match, Rule, compared
+from kbsearch.dedupe.results import Match, Rule
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
 
