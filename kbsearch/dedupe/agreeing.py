@@ -12,15 +12,24 @@ and spark's correction was shown as known from spark's "3.1x", the passage it co
 
 from __future__ import annotations
 
-from kbsearch.text.fixes import fix_moved, fix_told
+from kbsearch.text.fixes import FIX
 from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
-from kbsearch.text.rumours import confirmation_told, rumour_moved
+from kbsearch.text.rumours import CONFIRMATION
 from kbsearch.text.stages import moved_on, told, untold
 from kbsearch.text.textsim import numbers
 
 Figures = tuple[set[str], set[str], set[str]]
+LATER_STEPS = (FIX, CONFIRMATION)
+"""The tracks read beside ``stages`` (``later_steps``): a known issue fixed, a rumour confirmed."""
+
+
+def _later_step(claim: str, passage: str) -> str | None:
+    """The move of the first later step the claim tells of what the passage told, or None."""
+    return next((move for step in LATER_STEPS if (move := step.moved(claim, passage))), None)
+
+
 """A claim's numbers, those it gives as replaced and those it writes as rough."""
 
 
@@ -35,9 +44,7 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
     though the claim never quotes it: shown as saying the same, it would tell a reviewer
     the opposite of the claim."""
     claimed, replaced, rough = figures
-    if moved_on(claim, passage) is not None or reverses(claim, passage) is not None or fix_moved(claim, passage):
-        return True
-    if rumour_moved(claim, passage):
+    if moved_on(claim, passage) is not None or reverses(claim, passage) is not None or _later_step(claim, passage):
         return True
     gives_replaced = len(unstated(replaced, record_numbers)) < len(replaced)
     if gives_replaced and new_figures(claimed, record_numbers, replaced, rough):
@@ -47,7 +54,7 @@ def contradicts(claim: str, passage: str, record_numbers: frozenset[str], figure
 
 def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
     """Whether the passage itself states what the claim adds to ``against``, the one it
-    contradicts: every stage, fix and correction the claim tells (``stages.told``, ``fixes.fix_told``; not merely
+    contradicts: every stage, fix and correction the claim tells (``stages.told``, ``LATER_STEPS``; not merely
     no stage, which a method's key point also tells), the claim's figures, and each stance
     ``against`` reverses (``polarity.restates``; not merely no opposite one)."""
     claimed, replaced, rough = figures
@@ -56,8 +63,7 @@ def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
         and reverses(claim, passage) is None
         and restates(claim, passage, against)
         and told(claim, passage)
-        and fix_told(claim, passage)
-        and confirmation_told(claim, passage)
+        and all(step.told_by(claim, passage) for step in LATER_STEPS)
         and not new_figures(claimed, numbers(passage), replaced, rough)
         and not given_otherwise(claim, clauses(passage))
     )
@@ -73,14 +79,13 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     records that passage does not state it as the claim does, on one thing
     (``polarity.reverses``: "支持 SGLang" against "SGLang 尚不支持"): news, as a later stage
     is. A record's stance needs no stage's care: its object names what it is about. A fix
-    of what that passage tells as a known issue is "known issue → fixed" (``fixes.fix_moved``), and a
-    confirmation of what it tells as a rumour "reported → confirmed" (``rumours.rumour_moved``)."""
+    of what that passage tells as a known issue is "known issue → fixed" (``fixes``), and a
+    confirmation of what it tells as a rumour "reported → confirmed" (``rumours``)."""
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
     return (
         moved_on(claim, passage, records)
-        or fix_moved(claim, passage)
-        or rumour_moved(claim, passage)
+        or _later_step(claim, passage)
         or reverses(claim, passage)
         or untold(claim, records)
         or next(reversed_elsewhere, None)

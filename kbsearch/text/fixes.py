@@ -3,7 +3,7 @@ rc2 issue of leaked file handles is fixed in 2.0" against "Known issue in rc2: �
 
 The claim decision reads the two as one sentence (they name the same fault in nearly the
 same words), so a fix came out known and an UPDATE a DUPLICATE (probe 32). ``fix_moved``
-tells them apart, as ``stages.moved_on`` does for a later stage. ``stages.untold`` reads a
+tells them apart (``later_steps``), as ``stages.moved_on`` does for a later stage. ``stages.untold`` reads a
 fix only of what the claim itself calls a bug or a regression, and only when no record
 mentions any: here the record names the fault, as an issue, and no fix.
 
@@ -18,6 +18,8 @@ words, is the same step restated.
 from __future__ import annotations
 
 import re
+
+from kbsearch.text.later_steps import LaterStep
 
 FIXED = "known issue → fixed"
 """What ``fix_moved`` returns, shown as the claim's move."""
@@ -47,21 +49,12 @@ _FIX_TOLD = re.compile(r"\b(?:fix|patch|resolv|hotfix|workaround)|修复|解决|
 """A fix a passage tells in any words: then the claim restates it."""
 
 
-def fixes(text: str) -> bool:
-    """Whether ``text`` says a fix was made, not that one is to come."""
-    return any(_NOT_YET.search(text[max(0, m.start() - 24) : m.start()]) is None for m in _FIX.finditer(text))
-
-
-def open_issue(text: str) -> bool:
-    """Whether ``text`` tells a known or open issue, bug or regression, and no fix of it."""
-    return _OPEN.search(_LINEAR.sub(" ", text)) is not None and _FIX_TOLD.search(text) is None
-
-
-def fix_moved(claim: str, passage: str) -> str | None:
-    """``FIXED`` when the claim says a fix and the passage tells an open issue it does not say is fixed."""
-    return FIXED if fixes(claim) and open_issue(passage) else None
-
-
-def fix_told(claim: str, passage: str) -> bool:
-    """Whether the passage tells the claim's fix, or the claim tells none: vacuous for no fix."""
-    return not fixes(claim) or _FIX_TOLD.search(passage) is not None
+FIX = LaterStep(
+    FIXED,
+    _FIX,
+    _NOT_YET,
+    earlier=lambda text: _OPEN.search(_LINEAR.sub(" ", text)) is not None,
+    told=lambda text: _FIX_TOLD.search(text) is not None,
+)
+fix_moved = FIX.moved
+fix_told = FIX.told_by

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from kbsearch.text.later_steps import LaterStep
+
 CONFIRMED = "reported → confirmed"
 """What ``rumour_moved`` returns, shown as the claim's move."""
 
@@ -40,21 +42,11 @@ _NOT_YET = re.compile(
 """Before a confirmation: one lacking ("has not confirmed", 尚未证实, "declined to confirm")."""
 
 
-def confirms(text: str) -> bool:
-    """Whether ``text`` says a confirmation was made, not that one is lacking."""
-    return any(_NOT_YET.search(text[max(0, m.start() - 24) : m.start()]) is None for m in _CONFIRM.finditer(text))
-
-
-def rumoured(text: str) -> bool:
-    """Whether ``text`` hedges what it tells as a rumour or report, and confirms none of it."""
-    return _RUMOUR.search(text) is not None and not confirms(text)
-
-
-def rumour_moved(claim: str, passage: str) -> str | None:
-    """``CONFIRMED`` when the claim says a confirmation and the passage tells only a rumour."""
-    return CONFIRMED if confirms(claim) and rumoured(passage) else None
-
-
-def confirmation_told(claim: str, passage: str) -> bool:
-    """Whether the passage tells the claim's confirmation, or the claim tells none: vacuous for none."""
-    return not confirms(claim) or confirms(passage)
+CONFIRMATION = LaterStep(
+    CONFIRMED,
+    _CONFIRM,
+    _NOT_YET,
+    earlier=lambda text: _RUMOUR.search(text) is not None,
+)
+rumour_moved = CONFIRMATION.moved
+confirmation_told = CONFIRMATION.told_by

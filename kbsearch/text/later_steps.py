@@ -1,0 +1,50 @@
+"""A later step a claim tells of what a passage told at an earlier one, read by words.
+
+Two such tracks sit outside ``stages`` (its releases and deals): a known issue then its fix
+(``fixes``), a rumour then its confirmation (``rumours``). Each is read the same way: the claim
+says the step made, not one to come ("will be fixed", 尚未证实); the passage tells the earlier
+state and not the step. The claim decision reads the two as one sentence (they name the same
+fault, the same chip), so the step is news only by these words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_LOOK_BACK = 24
+"""How far before a step's words a "not yet" is read ("has not yet been confirmed")."""
+
+
+@dataclass(frozen=True)
+class LaterStep:
+    move: str
+    """What ``moved`` returns, shown as the claim's move ("known issue → fixed")."""
+    made: re.Pattern[str]
+    """The step's words in a claim."""
+    not_yet: re.Pattern[str]
+    """Words just before ``made`` that say the step is to come or lacking."""
+    earlier: Callable[[str], bool]
+    """Whether a passage tells the earlier state (an open issue, a rumour)."""
+    told: Callable[[str], bool] | None = None
+    """Whether a passage tells the step itself, in any words: then the claim restates it
+    (None: in the step's own words, as ``made_in`` reads them)."""
+
+    def made_in(self, text: str) -> bool:
+        """Whether ``text`` says the step was made, not that it is to come."""
+        return any(
+            self.not_yet.search(text[max(0, m.start() - _LOOK_BACK) : m.start()]) is None
+            for m in self.made.finditer(text)
+        )
+
+    def moved(self, claim: str, passage: str) -> str | None:
+        """``move`` when the claim says the step and the passage tells only the earlier state."""
+        return self.move if self.made_in(claim) and self.earlier(passage) and not self._tells(passage) else None
+
+    def told_by(self, claim: str, passage: str) -> bool:
+        """Whether the passage tells the claim's step, or the claim tells none: vacuous for none."""
+        return not self.made_in(claim) or self._tells(passage)
+
+    def _tells(self, passage: str) -> bool:
+        return self.made_in(passage) if self.told is None else self.told(passage)
