@@ -15,17 +15,14 @@ from pathlib import Path
 
 import pytest
 from conftest import fake_config
+from support.checking import check_one
 
-from fake_encoder import FakeEncoder
-from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
 from kbsearch.dedupe.flags import item_flags
 from kbsearch.dedupe.results import ClaimStatus, ItemResult, Match, Rule, Verdict
 from kbsearch.dedupe.scorer import Scorer
 from kbsearch.dedupe.verdict import decide
-from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, Store
 
 ALBIREO = "Albireo discusses the scaling limit of a single inference engine through Amdahl's law"
 SECTION = Record(
@@ -51,11 +48,7 @@ def always_said() -> DedupeConfig:
 
 
 def check(tmp_path: Path, stored: list[Record], item: Record, config: DedupeConfig | None = None) -> ItemResult:
-    encoder = FakeEncoder()
-    store = Store.open(tmp_path / "idx", create=True)
-    ingest_records(store, ChangeSet(upserts=stored), model="fake", load_encoder=lambda: encoder)
-    [result] = Checker(store, encoder, config or always_said()).check([item], file=None, input_name="probe").items
-    return result
+    return check_one(tmp_path, stored, item, config or always_said())
 
 
 def test_an_increment_whose_claims_a_section_states_is_a_duplicate_of_it_not_its_item(tmp_path: Path) -> None:

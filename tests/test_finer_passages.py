@@ -14,19 +14,15 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from conftest import fake_config
+from support.checking import check_one, said_by
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.claims import PassageReader
-from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
+from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.finer import FinerPassages, finer_said, finer_texts
 from kbsearch.dedupe.results import ClaimStatus, ItemResult, Verdict
 from kbsearch.dedupe.rules import Embedded
-from kbsearch.dedupe.scorer import Scorer
-from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, Store
 
 SECTION = Record(
     id="doc/serving#§2.4",
@@ -43,24 +39,14 @@ OTHER = Record(id="ann/x#1", kind=Kind.increment, title="GPU 健康检查", text
 
 
 def lexical_said() -> DedupeConfig:
-    """The fake config with a claim_said form that says a passage states a claim when they
-    share most of their words (lexical overlap 0.6 or more): a whole text or a packed key
-    point shares too few with a claim restating one clause of it."""
-    names = list(SAID_FEATURES)
-    weights = [20.0 if name == "lexical" else 0.0 for name in names]
-    form = Scorer(
-        features=names, weights=weights, means=[0.0] * len(names), scales=[1.0] * len(names),
-        bias=-12.0, threshold=0.5, fitted_on="hand-set for a test", score="none",
-    )  # fmt: skip
-    return fake_config().model_copy(update={"claim_said": form})
+    """A claim_said form that says a passage states a claim when they share most of their words
+    (lexical overlap 0.6 or more): a whole text or a packed key point shares too few with a claim
+    restating one clause of it."""
+    return said_by("lexical")
 
 
 def check(tmp_path: Path, stored: list[Record], item: Record) -> ItemResult:
-    encoder = FakeEncoder()
-    store = Store.open(tmp_path / "idx", create=True)
-    ingest_records(store, ChangeSet(upserts=stored), model="fake", load_encoder=lambda: encoder)
-    [result] = Checker(store, encoder, lexical_said()).check([item], file=None, input_name="probe").items
-    return result
+    return check_one(tmp_path, stored, item, lexical_said())
 
 
 def increment(claims: list[str], ids: list[str], who: str = "jay", day: int = 9) -> Record:

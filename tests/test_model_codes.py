@@ -8,12 +8,11 @@ spec lines, and a vendor's next generation for its current chip. The fixtures ar
 from __future__ import annotations
 
 from conftest import fake_config
+from support.embedded import judged as compared
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.model_codes import model_codes, models_differ
 from kbsearch.dedupe.results import Rule
-from kbsearch.dedupe.rules import Embedded, compare
 from kbsearch.records import Kind, Record
 
 ENCODER = FakeEncoder()
@@ -26,10 +25,8 @@ def record(rid: str, title: str, text: str = SPECS) -> Record:
 
 
 def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    pair = Embedded(a, ENCODER.encode(a.passages())), Embedded(b, ENCODER.encode(b.passages()))
     # As the index counts them: a name under three characters (T2, RX) cannot be looked up, so it is common.
-    match = compare(*pair, CONFIG, Neighbourhood(), lambda name: 1 if len(name) >= 3 else 1000)
-    return match.rule, match.same_item, match.reasons[0]
+    return compared(a, b, lambda name: 1 if len(name) >= 3 else 1000)
 
 
 PELICAN = record("lena-1", "Ardent RX-4 Pelican 加速器发布", "Ardent 发布 RX-4 Pelican。" + SPECS)

@@ -14,18 +14,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from conftest import fake_config
+from support.checking import check_one, said_by
 from test_finer_passages import OTHER
 
-from fake_encoder import FakeEncoder
-from kbsearch.dedupe.check import Checker
-from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig
 from kbsearch.dedupe.finer import names_about, section_on_item
 from kbsearch.dedupe.results import ItemResult, Verdict
-from kbsearch.dedupe.scorer import Scorer
-from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, Store
 
 RPC = Record(
     id="doc/infra#§3.2",
@@ -59,23 +53,10 @@ def test_a_name_in_the_titles_indefinite_description_is_the_kind_not_the_item() 
     assert found is not None and found[1] == "the section names Quokka"
 
 
-def same_item_said() -> DedupeConfig:
-    """A claim_said form trusting any same-item passage and no other: the fitted form's low
-    same-item threshold, which is why a section must be on the item to be read as its."""
-    names = list(SAID_FEATURES)
-    form = Scorer(
-        features=names, weights=[20.0 if n == "same_item" else 0.0 for n in names], means=[0.0] * len(names),
-        scales=[1.0] * len(names), bias=-12.0, threshold=0.5, fitted_on="hand-set for a test", score="none",
-    )  # fmt: skip
-    return fake_config().model_copy(update={"claim_said": form})
-
-
 def check(tmp_path: Path, stored: list[Record], item: Record) -> ItemResult:
-    encoder = FakeEncoder()
-    store = Store.open(tmp_path / "idx", create=True)
-    ingest_records(store, ChangeSet(upserts=stored), model="fake", load_encoder=lambda: encoder)
-    [result] = Checker(store, encoder, same_item_said()).check([item], file=None, input_name="probe").items
-    return result
+    # A claim form trusting any same-item passage and no other: the fitted form's low same-item
+    # threshold, which is why a section must be on the item to be read as its.
+    return check_one(tmp_path, stored, item, said_by("same_item"))
 
 
 def test_a_section_on_the_kind_of_thing_the_item_is_makes_none_of_its_claims_known(tmp_path: Path) -> None:
