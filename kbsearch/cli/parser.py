@@ -93,6 +93,8 @@ def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     ingest.add_argument("--prune", action="store_true", help="remove records that their source file no longer yields")
+    skipped = "store what 'check --accept --skip-duplicates' left out (else left out while unchanged)"
+    ingest.add_argument("--include-skipped", action="store_true", help=skipped)
     ingest.add_argument(
         "--vectors",
         metavar="STORE",

@@ -14,7 +14,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     kb = open_kb(args, create=True)
     with ProgressBar("ingesting") as on_progress:
         report = kb.ingest(
-            args.paths, prune=args.prune, progress=on_progress, on_wait=say_waiting, vectors=args.vectors
+            args.paths,
+            prune=args.prune,
+            progress=on_progress,
+            on_wait=say_waiting,
+            vectors=args.vectors,
+            include_skipped=args.include_skipped,
         )
     print_notes(kb)
     emit(args, report, render.ingest_text)

@@ -17,7 +17,10 @@ another item that happens to share the id, which only ``replace`` may overwrite.
 
 With ``--skip-duplicates`` (``CheckResult.refuse(skip_duplicates=True)``) the
 DUPLICATEs are listed in ``result.skipped`` and left out, and everything above
-holds for the other items, stored in the same one transaction.
+holds for the other items, stored in the same one transaction. That transaction
+also remembers each skipped item (``store.skips``), so that ``ingest`` of the file
+leaves it out as well; an item accepted later (checked as any item is, and let
+through) is forgotten as it is stored.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from kbsearch.ingest.ownership import merged_mentions
 from kbsearch.ingest.pipeline import ingest_records, mentions_stored_as_is, stored_as_is
 from kbsearch.records import IdMention, Record
 from kbsearch.store import ChangeSet, Store
+from kbsearch.store.skips import RememberedSkip
 
 
 def accept(
@@ -50,6 +54,7 @@ def accept(
     this very content, for which nothing was written, and each item's ``outcome``.
     ``source``: the file the items came from and its id-table rows. Items in ``result.skipped`` are left out."""
     skipped = {s.id for s in result.skipped}
+    hashes = {r.id: r.content_hash for r in items if r.id in skipped}
     items = [r for r in items if r.id not in skipped]
     if not replace:
         refuse_replacing_another_item(store, result, items, source[0])
@@ -63,13 +68,19 @@ def accept(
         upserts=[r for r in items if r.id not in same],
         files={r.id: file for r in items if file},
         mentions=_changed_mentions(store, file, mentions, items),
+        # Remembered in this transaction, so that 'ingest' of the file leaves them out too
+        # (store.skips); an item stored now, once skipped, is skipped no more.
+        skips=[
+            RememberedSkip(id=s.id, content_hash=hashes[s.id], file=file, repeats=s.repeats) for s in result.skipped
+        ],
+        forget_skips=[r.id for r in items],
     )
     ingest_records(store, changes, model=model, load_encoder=load_encoder, judge=judge)
     result.accepted = [r.id for r in items]
     result.unchanged = [rid for rid in result.accepted if rid in same]
     for item in (i for i in result.items if i.id not in skipped):  # what a pipeline publishes: stored, replaced
         item.outcome = "unchanged" if item.id in same else "replaced" if item.id in before else "stored"
-    if result.skipped:  # nothing remembers the skip: an ingest of the file reads every item in it again
+    if result.skipped:
         result.notes.append(ingest_note([s.id for s in result.skipped], file))
 
 
@@ -79,8 +90,9 @@ def ingest_note(skipped: list[str], file: str | None) -> str:
     them, are = ("it", "is") if one else ("them", "are")
     return (
         f"{len(skipped)} skipped DUPLICATE{'' if one else 's'} ({', '.join(skipped)}) {are} still in "
-        f"{file or 'the input'}: 'kbsearch ingest' of it would store {them}; drop {them} from the file "
-        "before it is ingested or published"
+        f"{file or 'the input'}: the index remembers the skip, and 'kbsearch ingest' of it leaves {them} out "
+        f"while {them} {are} unchanged (--include-skipped stores {them}); drop {them} from the file before "
+        "it is published"
     )
 
 

@@ -50,6 +50,7 @@ def ingest_parsed(
     prune: bool = False,
     progress: Progress | None = None,
     chunk: int = PLAN_CHUNK,
+    include_skipped: bool = False,
 ) -> None:
     """Plan and write what ``read_inputs`` produced; the caller holds the writer lock.
 
@@ -61,6 +62,7 @@ def ingest_parsed(
     with timings.phase("plan"):
         refuse_taken(store, ledger, parsed, report, chunk)  # refused before the models load too (KnowledgeBase.ingest)
     planner = _Planner(store, ledger, report, prune, total=sum(p.count for p in parsed), progress=progress, chunk=chunk)
+    planner.include_skipped = include_skipped
     folders = [p.resolve() for p in paths if p.is_dir()]
     changes = ChangeSet(more=planner.parts(parsed, folders))
     ingest_records(
@@ -105,6 +107,7 @@ class _Planner:
     ) -> None:
         self.store, self.ledger, self.report, self.prune, self.chunk = store, ledger, report, prune, chunk
         self.total, self.done, self.progress = total, 0, progress
+        self.include_skipped = False  # --include-skipped: store what check --accept --skip-duplicates left out
 
     def parts(self, inputs: list[Input], folders: list[Path]) -> Iterator[ChangeSet]:
         """``ledger`` holds every id of ``inputs`` already (see ``ownership.clashes``)."""
@@ -166,12 +169,19 @@ class _Planner:
     def _plan_chunk(self, chunk: list[Record], source: str) -> ChangeSet:
         with timings.phase("plan"):
             stored = self.ledger.stored_rows([r.id for r in chunk])
+            skips = self.ledger.skipped([r.id for r in chunk])
             part = ChangeSet()
             for n, record in enumerate(chunk):
                 record = chunk[n] = dated_as_stored(record, stored[record.id][0] if record.id in stored else None)
                 if stored_as_is(stored, record, source):
                     self.report.unchanged += 1
                     continue
+                skip = skips.get(record.id)
+                if skip is not None and skip.content_hash == record.content_hash and not self.include_skipped:
+                    self.report.note_skipped(skip)  # the gate's decision stands while the item is unchanged
+                    continue
+                if skip is not None:  # rewritten since, or --include-skipped: stored, and the skip forgotten
+                    part.forget_skips.append(record.id)
                 part.upserts.append(record)
                 part.files[record.id] = source
                 row = stored.get(record.id)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from kbsearch.store.skips import RememberedSkip
+
 SHOWN_IDS = 1_000
 """The ids listed per kind of change (``added_ids``, ``updated_ids``, ``moved``): the counts are the totals."""
 SHOWN_REMOVED = 20
@@ -27,6 +29,25 @@ class MovedRecord(BaseModel):
     """The file it is read from now."""
     was: str | None
     """The file it was read from before."""
+
+
+class SkippedRecord(BaseModel):
+    """An item left out because ``check --accept --skip-duplicates`` skipped it, unchanged since."""
+
+    id: str
+    repeats: list[str]
+    """The records it is a DUPLICATE of, as the accept found them."""
+    skipped_at: str
+    """When the accept skipped it (UTC, ISO 8601)."""
+    file: str | None = None
+    """The file the accept read it from."""
+
+    def one_line(self) -> str:
+        of = ", ".join(self.repeats) or "a stored record"
+        return (
+            f"{self.id}: skipped: a DUPLICATE of {of}, left out by check --accept --skip-duplicates "
+            f"on {self.skipped_at[:10]} (--include-skipped stores it)"
+        )
 
 
 class IngestReport(BaseModel):
@@ -53,6 +74,8 @@ class IngestReport(BaseModel):
     embedded: int = 0
     judge_embedded: int = 0
     """Whole texts the judge model embedded in this run (one per new or changed record)."""
+    skipped: list[SkippedRecord] = Field(default_factory=list)
+    """Items left out as ``check --accept --skip-duplicates`` left them out (unchanged since); not counted elsewhere."""
     refused: list[FileProblem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
@@ -76,3 +99,10 @@ class IngestReport(BaseModel):
             self.updated += 1
             if len(self.updated_ids) < SHOWN_IDS:
                 self.updated_ids.append(rid)
+
+    def note_skipped(self, skip: RememberedSkip) -> None:
+        """Count an item left out because an accept skipped it."""
+        if len(self.skipped) < SHOWN_IDS:
+            self.skipped.append(
+                SkippedRecord(id=skip.id, repeats=skip.repeats, skipped_at=skip.skipped_at, file=skip.file)
+            )

@@ -157,8 +157,10 @@ class KnowledgeBase:
         progress: Progress | None = None,
         on_wait: Callable[[], None] | None = None,
         vectors: str | None = None,
+        include_skipped: bool = False,
     ) -> IngestReport:
-        """``vectors``: where a first write keeps the search vectors (``--vectors``; see ``VectorStore``)."""
+        """``vectors``: where a first write keeps the search vectors (``--vectors``; see ``VectorStore``);
+        ``include_skipped``: store the items ``check --accept --skip-duplicates`` left out (``store.skips``)."""
         from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, refuse_taken, will_embed
         from kbsearch.kb.token_fill import after_ingest
 
@@ -183,7 +185,17 @@ class KnowledgeBase:
             wait.stop()
             if wanted:
                 store.require_vectors(wanted)
-            ingest_parsed(store, parsed, report, paths, load_encoder=load, judge=judge, prune=prune, progress=progress)
+            ingest_parsed(
+                store,
+                parsed,
+                report,
+                paths,
+                load_encoder=load,
+                judge=judge,
+                prune=prune,
+                progress=progress,
+                include_skipped=include_skipped,
+            )
             record_weights(store, self.spec, self.judge_spec)
         report.seconds, report.waited = wait.apart(time.perf_counter() - started)
         after_ingest(self.root, self.spec, report)

@@ -67,7 +67,9 @@ def ingest_text(report: IngestReport) -> str:
         f"{counted(report.files, 'file')}, {counted(report.records, 'record')}: {report.added} added, "
         f"{report.updated} updated, "
         + (f"{report.moved} moved, " if report.moved else "")
-        + f"{report.unchanged} unchanged, {report.removed} removed; "
+        + f"{report.unchanged} unchanged, "
+        + (f"{len(report.skipped)} skipped, " if report.skipped else "")
+        + f"{report.removed} removed; "
         + (f"{counted(len(report.refused), 'file')} refused (on stderr); " if report.refused else "")
         + f"{counted(report.embedded, 'text')} embedded with {report.model}"
         + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
@@ -77,6 +79,7 @@ def ingest_text(report: IngestReport) -> str:
         + (f"; {counted(len(report.warnings), 'input warning')} on stderr" if report.warnings else "")
     ]
     lines += [f"note: {clean(n, one_line=True)}" for n in report.notes]
+    lines += [clean(s.one_line(), one_line=True) for s in report.skipped]
     lines += _ids_line("updated", report.updated_ids, report.updated)
     lines += _moved_lines(report)
     lines += _ids_line("removed", report.removed_ids, report.removed)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from kbsearch.store.skips import RememberedSkip, remembered
 from kbsearch.store.sql import select_in_chunks
 
 
@@ -54,3 +55,7 @@ class IngestLedger:
     def copy_keys_of_file(self, file: str) -> list[tuple[str, str | None, str | None]]:
         """(content hash, instance, date) of each record stored as read from ``file``."""
         return list(self.db.execute("SELECT content_hash, instance, date FROM records WHERE file = ?", (file,)))
+
+    def skipped(self, record_ids: list[str]) -> dict[str, RememberedSkip]:
+        """Id → the skip ``check --accept --skip-duplicates`` remembered of it (``store.skips``)."""
+        return remembered(self.db, record_ids)

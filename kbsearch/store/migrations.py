@@ -173,6 +173,19 @@ def _add_category_column(db: sqlite3.Connection) -> None:
     db.execute("UPDATE records SET category = json_extract(data, '$.category')")
 
 
+# -- migration 12, frozen ------------------------------------------------------
+
+_M12_SKIPPED_ITEMS = """
+    CREATE TABLE skipped_items (
+        id TEXT PRIMARY KEY,
+        content_hash TEXT NOT NULL,
+        file TEXT,
+        repeats TEXT NOT NULL,
+        skipped_at TEXT NOT NULL
+    );
+"""
+
+
 # -- the migrations, in order ---------------------------------------------------
 
 
@@ -256,6 +269,11 @@ MIGRATIONS: list[tuple[str, Migration]] = [
         "applied by the write that stores the first such record, not on open",
         "",
     ),
+    (
+        "remember the DUPLICATEs 'check --accept --skip-duplicates' left out (skipped_items), so that "
+        "'ingest' leaves them out too; applied by the accept that skips the first, not on open",
+        _M12_SKIPPED_ITEMS,
+    ),
 ]
 
 FIRST_DATES = 10
@@ -270,6 +288,12 @@ SIGNED_TIMES = 11
 """The schema of an index holding a record with ``signed_at`` (the time of day a briefing's
 signature gives): as ``FIRST_DATES``, an older kbsearch would fail on such a record, so the
 write storing the first one marks the index (``mark_signed_times``) for it to be refused."""
+SKIPPED_ITEMS = 12
+"""The schema of an index that remembers a skipped DUPLICATE (``store.skips``): as
+``FIRST_DATES``, only the accept that skips the first creates the table
+(``mark_skipped_items``), so an index never given ``--skip-duplicates`` stays readable
+by the version before; an older kbsearch refuses one that was (its ``ingest`` would
+store the skipped items again)."""
 ON_OPEN = FIRST_DATES - 1
 """The schema an open brings an older index to."""
 
@@ -331,6 +355,14 @@ def mark_signed_times(db: sqlite3.Connection) -> None:
     """In a write's transaction storing a record with ``signed_at``: bring the index to ``SIGNED_TIMES``."""
     if _version(db) < SIGNED_TIMES:
         db.execute(f"PRAGMA user_version = {SIGNED_TIMES}")
+
+
+def mark_skipped_items(db: sqlite3.Connection) -> None:
+    """In the transaction remembering a first skipped DUPLICATE: the table, and the index at ``SKIPPED_ITEMS``."""
+    if _version(db) < SKIPPED_ITEMS:
+        for statement in _statements(str(MIGRATIONS[SKIPPED_ITEMS - 1][1])):
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SKIPPED_ITEMS}")
 
 
 def schema(db: sqlite3.Connection) -> int:

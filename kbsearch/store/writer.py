@@ -27,10 +27,12 @@ import kbsearch.store.lexical_merge as lexical_merge
 import kbsearch.store.migrations as migrations
 import kbsearch.store.passages as passages
 import kbsearch.store.remote_vectors as remote_vectors
+import kbsearch.store.skips as skips
 from kbsearch.records import IdMention, Record, text_hash
 from kbsearch.store.binding import bind_judge
 from kbsearch.store.database import read_only_error, write_error
 from kbsearch.store.lexical_counts import PendingCounts
+from kbsearch.store.skips import RememberedSkip
 from kbsearch.store.sql import VECTOR_ID, chunks, write_meta
 
 REBUILD_BELOW = 50_000
@@ -67,6 +69,10 @@ class ChangeSet:
     judge: JudgeVectors | None = None
     """With upserts: the index's judge and the vectors its new texts lacked
     (None: the records are written for an index without a judge)."""
+    skips: list[RememberedSkip] = field(default_factory=list)
+    """DUPLICATEs an accept left out, remembered with its records (``store.skips``)."""
+    forget_skips: list[str] = field(default_factory=list)
+    """Ids whose remembered skip goes: they are stored now, or were given again in other text."""
     more: Iterable[ChangeSet] = ()
     """Further parts, produced while the transaction runs: ingest plans and
     embeds a bulk input chunk by chunk into it, so a million records and their
@@ -157,6 +163,9 @@ def apply(store: Store, changes: ChangeSet, model: str) -> bool:
                 written.extend(every)
                 fts_changes += len(every) + len(part.deletes)
                 _replace_mentions(db, part.mentions)
+            # Not records: remembering a skip bumps no generation (no search or vector reads it).
+            skips.forget(db, part.forget_skips)
+            skips.remember(db, part.skips)
             # Written: let the part's records and vectors go before the next one.
             part.upserts, part.vectors, part.judge = [], {}, None
         if wrote:

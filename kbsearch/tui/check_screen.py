@@ -36,12 +36,14 @@ from kbsearch.tui.verdict_table import VerdictTable
 HINT = (
     "Type a briefing's path and press enter, browse with ctrl+o, or paste text with ctrl+t.\n"
     "Each item gets NEW, UPDATE or DUPLICATE with its evidence.\n"
-    "ctrl+a accepts all the items, or none when any is a DUPLICATE."
+    "ctrl+a accepts all the items, or none when any is a DUPLICATE; ctrl+s all but the DUPLICATEs."
 )
 
 
 ACCEPT = "Accept all items (none if any is a DUPLICATE)"
 """All or nothing, as 'kbsearch check --accept': the label must not promise a partial accept."""
+ACCEPT_SKIPPING = "Accept all but the DUPLICATEs (they are left out, and remembered)"
+"""'kbsearch check --accept --skip-duplicates': a later 'kbsearch ingest' leaves them out too."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class CheckRequest:
     stdin_text: str | None
     as_of: dt.date | None
     accept: bool = False
+    skip_duplicates: bool = False
+    """With ``accept``: store all but the DUPLICATEs (ctrl+s)."""
 
 
 class CheckScreen(Screen[None]):
@@ -62,6 +66,8 @@ class CheckScreen(Screen[None]):
         # Never a letter: typing the next path right after a check must not write to the
         # index. priority: the path box's own ctrl+a (home) would hide it there.
         Binding("ctrl+a", "accept", ACCEPT, priority=True),
+        # Out of the footer (full at 80 columns): ctrl+a's refusal names it, as do Help and the palette.
+        Binding("ctrl+s", "accept_skipping", ACCEPT_SKIPPING, show=False, priority=True),
         Binding("ctrl+r", "recheck", "Check again"),
         Binding("ctrl+l", "focus_path", "Path", show=False),
         # Reaches the screen only from the path and date boxes: the table and the pane use it.
@@ -130,6 +136,7 @@ class CheckScreen(Screen[None]):
                 request.source,
                 as_of=request.as_of,
                 accept=request.accept,
+                skip_duplicates=request.accept and request.skip_duplicates,
                 stdin_text=request.stdin_text,
                 on_wait=self._say_waiting,
             )
@@ -152,8 +159,14 @@ class CheckScreen(Screen[None]):
         if message.request.accept and message.result.accept_refused:
             self.notify(message.result.accept_refused, severity="warning", markup=False)
         elif message.request.accept:
-            count = len(message.result.accepted)
-            self.notify(f"Accepted {count} item{'s' * (count != 1)} into the index.", markup=False)
+            count, skipped = len(message.result.accepted), [s.id for s in message.result.skipped]
+            left_out = (
+                f" Skipped {counted(len(skipped), 'DUPLICATE')} ({', '.join(skipped)}): remembered, so "
+                "'kbsearch ingest' of the file leaves them out too."
+                if skipped
+                else ""
+            )
+            self.notify(f"Accepted {count} item{'s' * (count != 1)} into the index.{left_out}", markup=False)
             refresh = getattr(self.app, "action_reload", None)
             if refresh is not None:
                 refresh()
@@ -231,7 +244,7 @@ class CheckScreen(Screen[None]):
         if self.request is None:
             self.notify("Nothing checked yet.", severity="warning")
             return
-        self._run(replace(self.request, accept=False))
+        self._run(replace(self.request, accept=False, skip_duplicates=False))
 
     def action_accept(self) -> None:
         if self.request is None or self.result is None:
@@ -244,13 +257,29 @@ class CheckScreen(Screen[None]):
         if refused is not None:
             # in the summary line too: the notification fades, the reason should not
             self.query_one("#check-summary", Static).update(summary(self.result, refused))
-            self.notify(refused[0].upper() + refused[1:] + ".", severity="warning", markup=False)
+            offer = " ctrl+s accepts all but the DUPLICATEs."
+            self.notify(refused[0].upper() + refused[1:] + "." + offer, severity="warning", markup=False)
             return
         self.app.push_screen(ConfirmScreen(accept_question(self.request, self.result), yes="Accept"), self._confirmed)
 
+    def action_accept_skipping(self) -> None:
+        """As 'kbsearch check --accept --skip-duplicates': the same check again, then the rest stored."""
+        if self.request is None or self.result is None:
+            self.notify("Check a briefing first.", severity="warning")
+            return
+        if self.result.accepted:
+            self.notify("These items were accepted already.", severity="warning")
+            return
+        question = accept_question(self.request, self.result, skipping=True)
+        self.app.push_screen(ConfirmScreen(question, yes="Accept"), self._confirmed_skipping)
+
     def _confirmed(self, yes: bool | None) -> None:
         if yes and self.request is not None:
-            self._run(replace(self.request, accept=True))
+            self._run(replace(self.request, accept=True, skip_duplicates=False))
+
+    def _confirmed_skipping(self, yes: bool | None) -> None:
+        if yes and self.request is not None:
+            self._run(replace(self.request, accept=True, skip_duplicates=True))
 
 
 def counts(result: CheckResult) -> dict[Verdict, int]:
@@ -279,8 +308,8 @@ def summary(result: CheckResult, refused: str | None = None) -> Text:
     return join(*parts, sep="\n")
 
 
-def accept_question(request: CheckRequest, result: CheckResult) -> Text:
-    """Names what was checked: the path box may hold another path by now."""
+def accept_question(request: CheckRequest, result: CheckResult, *, skipping: bool = False) -> Text:
+    """Names what was checked: the path box may hold another path by now; ``skipping``: ctrl+s's question."""
     tally = counts(result)
     question = Text("Accept ", style="bold")
     question.append(f"{tally[Verdict.NEW]} NEW", style=VERDICT_STYLE[Verdict.NEW])
@@ -288,6 +317,16 @@ def accept_question(request: CheckRequest, result: CheckResult) -> Text:
     question.append(f"{tally[Verdict.UPDATE]} UPDATE", style=VERDICT_STYLE[Verdict.UPDATE])
     question.append(" items of ")
     question.append_text(plain("the pasted text" if request.source == "-" else request.source, style="bold"))
+    if skipping:
+        question.append(" into the index, leaving out its ")
+        question.append(f"{tally[Verdict.DUPLICATE]} DUPLICATE", style=VERDICT_STYLE[Verdict.DUPLICATE])
+        question.append(" items?\n")
+        question.append(
+            "The check runs again first, exactly as 'kbsearch check --accept --skip-duplicates' does; "
+            "the index remembers what it leaves out, and 'kbsearch ingest' leaves it out too.",
+            style="dim",
+        )
+        return question
     question.append(" into the index?\n")
     question.append(
         "The check runs again first, exactly as 'kbsearch check --accept' does; "
