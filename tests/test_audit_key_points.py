@@ -17,6 +17,7 @@ from support.forms import forced_forms
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.key_points import unaligned_reason
 from kbsearch.dedupe.related import explain
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
@@ -56,7 +57,7 @@ def test_an_update_sharing_a_rare_name_is_clustered_as_check_reads_it(tmp_path: 
     clusters = {c.first_seen.id: [(m.id, m.reason) for m in c.repeats] for c in result.clusters}
     # Read by its key points (the key-point form's threshold), and only the pair sharing the
     # rare name: lin's update names no system, and is left to the summary form.
-    assert clusters == {"jay/2026-10-15#2": [("tom/2026-11-01#4", "same item 1.00 ≥ 0.50")]}
+    assert clusters == {"jay/2026-10-15#2": [("tom/2026-11-01#4", "same item 1.00 ≥ 0.50 (key points form)")]}
 
 
 def test_explain_says_nothing_of_audit_reading_such_a_pair_otherwise(tmp_path: Path) -> None:
@@ -66,3 +67,8 @@ def test_explain_says_nothing_of_audit_reading_such_a_pair_otherwise(tmp_path: P
     assert not any("audit" in note for note in told.notes)
     apart = explain(store, "lin/2026-11-02#1", "jay/2026-10-15#2", forced_forms(summary_same=False))
     assert apart.match.same_item and any("audit judges" in note for note in apart.notes)
+
+
+def test_a_key_point_reading_without_alignment_says_so_inside_the_forms_brackets() -> None:
+    said = unaligned_reason("same item 0.85 ≥ 0.45 (key points form)")
+    assert said == "same item 0.85 ≥ 0.45 (key points form, without check's token alignment)"

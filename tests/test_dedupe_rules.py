@@ -143,7 +143,7 @@ def test_a_revised_title_and_other_kinds_fall_through_to_the_learned_decision() 
     revised = embedded("b", "Adaptive Sparse Draft Trees for Speculative Decoding", SUMMARY)
     match = judge(revised, first)
     assert match.same_item and match.rule is Rule.learned
-    assert match.reasons == [f"same item {match.probability:.2f} ≥ 0.50"]
+    assert match.reasons == [f"same item {match.probability:.2f} ≥ 0.50 (summary form)"]
     increment = embedded("c", "Something else entirely, another title", SUMMARY, kind=Kind.increment)
     assert judge(increment, first).rule is Rule.learned
 

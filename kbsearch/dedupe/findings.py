@@ -13,7 +13,7 @@ from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.finer import item_names
-from kbsearch.dedupe.results import RuleFinding
+from kbsearch.dedupe.results import RuleFinding, form_of
 from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
 from kbsearch.records import Kind
 
@@ -64,7 +64,8 @@ def rule_findings(
     probability = scorer.probability(features)
     same = scorer.decide(probability)
     read = ", ".join(f"{name} {features[name]:.2f}" for name in scorer.features)
-    detail = f"same item {compared(probability, '≥' if same else '<', scorer.threshold)} ({read})"
+    said = compared(probability, "≥" if same else "<", scorer.threshold)
+    detail = f"same item {said} ({form_of(features)} form: {read})"
     found.append(RuleFinding(rule="learned", says=same, detail=detail))
     return found
 

@@ -106,5 +106,13 @@ def _unaligned(match: Match, config: DedupeConfig) -> Match:
     Marten, NEW at the gate at 0.39 < 0.55, joined Vireo at 0.85 ≥ 0.45)."""
     if not match.same_item or config.aligned_claims_same_item is None or not match.reasons:
         return match
-    reasons = [f"{match.reasons[0]} (key points, without check's token alignment)", *match.reasons[1:]]
+    reasons = [unaligned_reason(match.reasons[0]), *match.reasons[1:]]
     return match.model_copy(update={"reasons": reasons})
+
+
+def unaligned_reason(reason: str) -> str:
+    """``reason`` saying that its key-point reading lacked check's token alignment, inside the
+    brackets that name the form (``rules.compare``), not in a second pair."""
+    form = " (key points form)"
+    first = reason[: -len(form)] if reason.endswith(form) else reason
+    return f"{first} (key points form, without check's token alignment)"

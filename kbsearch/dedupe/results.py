@@ -84,10 +84,16 @@ class Match(BaseModel):
     @property
     def form(self) -> str:
         """Which learned form read the pair (``DedupeConfig.same_item_for``), by what it read."""
-        claims, aligned = "claims_covered" in self.features, "aligned" in self.features
-        return {(True, True): "key points, aligned", (True, False): "key points", (False, True): "aligned"}.get(
-            (claims, aligned), "summary"
-        )
+        return form_of(self.features)
+
+
+def form_of(features: dict[str, float]) -> str:
+    """The learned form a pair's features are read by: each has its own threshold, so a reason
+    naming a threshold names its form too (probe 35: 0.45 beside 0.55, unexplained)."""
+    claims, aligned = "claims_covered" in features, "aligned" in features
+    return {(True, True): "key points, aligned", (True, False): "key points", (False, True): "aligned"}.get(
+        (claims, aligned), "summary"
+    )
 
 
 class ClaimEvidence(BaseModel):

@@ -42,7 +42,7 @@ from kbsearch.dedupe.features import (
     token_alignment,
 )
 from kbsearch.dedupe.named_systems import Named, names_differ
-from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.results import Match, Rule, form_of
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
 
@@ -234,7 +234,8 @@ def compare(
     exact = _exact_evidence(item, known, shared, cited, config) or different_names(item, known, config, name_count)
     if exact is None:
         same = scorer.decide(probability)
-        rule, reason = Rule.learned, f"same item {compared(probability, '≥' if same else '<', scorer.threshold)}"
+        said = compared(probability, "≥" if same else "<", scorer.threshold)
+        rule, reason = Rule.learned, f"same item {said} ({form_of(features)} form)"
     else:
         rule, same, reason = exact
     return Match(
