@@ -177,7 +177,7 @@ class Checker:
         known = in_input | self.candidates(item, flt, judged)
         compared = compare_all(item, list(known.values()), self.config, self.name_count)
         matches = sorted(
-            one_item(compared, known, self.config, self.name_count),
+            one_item(compared, known, self.config, self.name_count, item),
             key=lambda m: (not m.same_item, -m.probability, -m.score),
         )
         same = [known[m.id] for m in matches if m.same_item]

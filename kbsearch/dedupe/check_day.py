@@ -151,7 +151,7 @@ def later_notes(
     if not any(e.record.date is not None and e.record.date > day for e in known.values()):
         return []
     compared = compare_all(item, list(known.values()), config, name_count)
-    later = [m for m in one_item(compared, known, config, name_count) if m.same_item and m.date and m.date > day]
+    later = [m for m in one_item(compared, known, config, name_count, item) if m.same_item and m.date and m.date > day]
     return [
         f"{m.id} ({m.instance + ', ' if m.instance else ''}{m.date}) would also be the same item, "
         f"but was written after this item's date {day} and so is no evidence that it repeats anything "

@@ -39,6 +39,7 @@ from kbsearch.dedupe.subjects import (
     release_not_theirs,
     releases,
     releases_differ,
+    same_release,
     subjects_differ,
     title_subject,
 )
@@ -234,6 +235,10 @@ class Embedded:
         """Why the titles make this record and ``known`` one item: releases of one product, the
         later's record giving the earlier (``subjects.new_release``), or None."""
         return new_release((self._title_releases, self._lowered), (known._title_releases, known._lowered))
+
+    def release_shared(self, known: Embedded) -> str | None:
+        """The release this record's title and ``known``'s both name ("fenwick-code 2.5"), or None."""
+        return same_release(self._title_releases, known._title_releases)
 
     def texts_apart(self, known: Embedded, is_rare: Callable[[str], bool]) -> str | None:
         """Why two untitled records are two items by the systems their texts name

@@ -234,7 +234,7 @@ def judge_candidates(
                 match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
                     same.append((earlier, match))
-            for earlier, match in _one_item(same, records, roster, config, name_count):
+            for earlier, match in _one_item(same, item, records, roster, config, name_count):
                 reason = sys.intern(match.reasons[0]) if match.reasons else ""
                 kept.append((earlier, later, match.rule is not Rule.learned, match.probability, reason))
                 sections = (records[earlier].record.kind, item.record.kind)
@@ -291,6 +291,7 @@ def _chunks(found: Candidates, rows: int) -> Iterator[list[tuple[int, list[int]]
 
 def _one_item(
     found: list[tuple[int, Match]],
+    item: Embedded,
     records: RecordCache,
     roster: Roster,
     config: DedupeConfig,
@@ -305,7 +306,7 @@ def _one_item(
     holding = [(earlier, match) for earlier, match in found if match.rule is Rule.doc_section]
     found = [(earlier, match) for earlier, match in found if match.rule is not Rule.doc_section]
     known = {records[earlier].record.id: records[earlier] for earlier, _ in found}
-    kept = one_item([match for _, match in found], known, config, name_count)
+    kept = one_item([match for _, match in found], known, config, name_count, item)
     same = [(earlier, match) for (earlier, _), match in zip(found, kept, strict=True) if match.same_item]
     if len(same) < 2:
         return same + holding

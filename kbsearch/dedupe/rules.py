@@ -42,6 +42,7 @@ from kbsearch.dedupe.features import (
     token_alignment,
 )
 from kbsearch.dedupe.named_systems import Named, names_differ
+from kbsearch.dedupe.own_release import own_release_first
 from kbsearch.dedupe.results import Match, Rule, form_of
 from kbsearch.records import Kind, Record
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
@@ -124,7 +125,11 @@ def compare_all(
 
 
 def one_item(
-    matches: list[Match], known: dict[str, Embedded], config: DedupeConfig, name_count: Callable[[str], int]
+    matches: list[Match],
+    known: dict[str, Embedded],
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+    item: Embedded | None = None,
 ) -> list[Match]:
     """Keep the item's same-item matches consistent with each other.
 
@@ -133,7 +138,10 @@ def one_item(
     item from is not the item either (a note sharing a framework name), however close it came.
     Exact evidence is never overruled, and carries through: a match about no arXiv id
     that is (surely) the item of a record the ids set apart is set apart too (``_id_apart``).
+    A new-release tie yields to the record of the ``item``'s own release (``own_release``).
     """
+    if item is not None:
+        matches = own_release_first(matches, lambda i: item.release_shared(known[i]))
     matches = _id_apart(matches, known, config, name_count)
     same = [m for m in matches if m.same_item]
     if len(same) < 2:

@@ -125,6 +125,12 @@ def releases_differ(item: frozenset[tuple[str, str]], known: frozenset[tuple[str
     return None
 
 
+def same_release(ours: frozenset[tuple[str, str]], theirs: frozenset[tuple[str, str]]) -> str | None:
+    """A release (``"product version"``) both titles name, 2.5 being 2.5.0, or None."""
+    shared = {(p, _release(v)) for p, v in ours} & {(p, _release(v)) for p, v in theirs}
+    return " ".join(min(shared)) if shared else None
+
+
 def new_release(
     item: tuple[frozenset[tuple[str, str]], str], known: tuple[frozenset[tuple[str, str]], str]
 ) -> str | None:
