@@ -126,3 +126,8 @@ def test_a_retelling_naming_the_word_word_model_shares_its_name() -> None:
 )
 def test_ordinary_hyphenated_english_leading_a_title_names_nothing(title: str) -> None:
     assert not {n for n in title_plain_names(title) if "-" in n}
+
+
+def test_a_title_case_paper_title_leading_with_a_word_word_names_no_product() -> None:
+    assert not {n for n in title_plain_names("Log-Linear Attention for Long Sequences") if "-" in n}
+    assert "marlow-dance" in title_plain_names("Marlow-Dance clip length doubles to 20 seconds")

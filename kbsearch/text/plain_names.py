@@ -94,7 +94,13 @@ def _alone(run: str) -> list[str]:
 # was taken for it. Ordinary English (Long-Context, Multi-Agent) and describing words after the
 # hyphen (Mask-Guided) make no name.
 _PAIR = re.compile(r"([A-Z][a-z]{2,})-([A-Z][a-z]{1,})")
-_PAIR_LEADS = re.compile(r"^\s*[\"“「《]?([A-Z][a-z]{2,}-[A-Z][a-z]{1,})(?![A-Za-z0-9\-_+²³])")
+# Leading a title and then a dash, colon or bracket, Chinese, or a lower-case word or version
+# ("Vireo-Gen clip length doubles", "Brindle-Voice v2"): not a Title Case paper's title, whose
+# next word is capitalised too ("Log-Linear Attention": a technique, no product).
+_PAIR_LEADS = re.compile(
+    r"^\s*[\"“「《]?([A-Z][a-z]{2,}-[A-Z][a-z]{1,})"
+    r"(?=\s*(?:[—–:：(（]|-\s|$|[\u3400-\u9fff])|['’]s\s|\s+[a-z0-9])"
+)
 
 
 def _head_pair(title: str) -> frozenset[str]:
