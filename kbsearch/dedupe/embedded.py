@@ -30,7 +30,7 @@ from kbsearch.dedupe.named_systems import (
     versioned_names,
 )
 from kbsearch.dedupe.platforms import platform_names, platform_only
-from kbsearch.dedupe.scores import Score, scores_differ, title_score
+from kbsearch.dedupe.scores import Score, scored_on, scores_differ, title_score
 from kbsearch.dedupe.subjects import (
     events_differ,
     hardware_differs,
@@ -307,7 +307,9 @@ class Embedded:
 
     @text_property
     def _title_systems(self) -> frozenset[str]:
-        return systems_only(frozenset(self._title_coined))
+        # Not the benchmark or leaderboard a score title's model is scored on (``scores.scored_on``).
+        systems = systems_only(frozenset(self._title_coined))
+        return systems - scored_on(self._score, systems)
 
     @text_property
     def anchored_ids(self) -> frozenset[str]:

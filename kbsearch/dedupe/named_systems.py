@@ -53,9 +53,13 @@ _CITED = re.compile(rf"(\S{{1,40}}?)\s*[（(][^（()）\n]{{0,30}}?{EARLIER_DAY_
 # Sizes and hardware read as coined names (70b, 40gb, h100, gb300, mi300x, 8x22b), metrics
 # and their units (p99, 1ms, 200us), licences (MIT, Apache-2.0) and kinds of chip (LPU, TPU):
 # an item told on other hardware, at another size or by another metric is the same system.
-# So are racks (NVL72) and the trade's fabrics, units and benchmarks (``field_terms.NOT_SYSTEMS``).
+# So are racks (NVL72) and the trade's fabrics, units and benchmarks (``field_terms.NOT_SYSTEMS``),
+# and a video's or screen's resolution and rate (1080p, 720p, 4K, 60fps, 120Hz): two video
+# models both at 1080p share no system, and a title giving its resolution names no system its
+# repeat must mention (probe 36 read 1080p as one).
 _NOT_A_SYSTEM = re.compile(
     r"(?:\d+x)?\d+(?:\.\d+)?[kmgbt]b?|(?:[abhlvt]|gb|mi|rtx)\d{2,4}[a-z]?"
+    r"|\d{3,4}[pi]|\d+(?:\.\d+)?(?:fps|k?hz)"
     r"|nvl\d{2,3}|p\d{2,3}(?:\.\d+)?|\d+(?:\.\d+)?(?:ms|us|µs|ns|s|x|gbps|tbps|gb/s|tok/s)"
     r"|mit|apache(?:-?2(?:\.0)?)?|bsd(?:-\d-clause)?|[al]?gpl(?:-?v?\d(?:\.0)?)?|mpl(?:-?2(?:\.0)?)?"
     r"|[cgtnldi]pu|hbm\d?e?|sram|dram"

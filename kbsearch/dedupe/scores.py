@@ -44,12 +44,17 @@ _BENCH = (
     r"(?:\s*(?P<version>v\d+(?:\.\d+)*))?"
 )
 # English: the model, a few lower-case words or figures ("reaches about 71%", "re-run"), then
-# "on BENCH" or "tops BENCH". Chinese: the model "在 BENCH 上" or "的 BENCH" (its score on it).
+# "on BENCH", "tops BENCH" or its entry, "enters BENCH" ("… at Elo 1104"). Chinese: the model
+# "在 BENCH 上", "的 BENCH" (its score on it) or "进入 BENCH 榜" (its entry). Probe 34: an entry
+# read as no score left the leaderboard (OpenArena) the title's only name, which the model's
+# own record never mentions, and the entry was set apart from the model it ranks.
 _SCORE_TITLES = (
     re.compile(
-        rf"\s*{_MODEL}(?:['’]s)?\s+(?:[a-z0-9@.%~+-]+\s+){{0,6}}?(?:on|tops|leads)\s+(?:the\s+)?{_BENCH}(?![A-Za-z0-9])"
+        rf"\s*{_MODEL}(?:['’]s)?\s+(?:[a-z0-9@.%~+-]+\s+){{0,6}}?(?:on|tops|leads|enters|joins)\s+(?:the\s+)?"
+        rf"{_BENCH}(?![A-Za-z0-9])"
     ),
     re.compile(rf"\s*{_MODEL}\s*(?:在|于)\s*{_BENCH}\s*(?:上|中|里|榜)"),
+    re.compile(rf"\s*{_MODEL}\s*(?:进入|登上|跻身|登顶|入围)\s*{_BENCH}\s*(?:排行)?榜"),
     re.compile(rf"\s*{_MODEL}\s*的\s*{_BENCH}(?![A-Za-z0-9])"),
 )
 # A round's title: the benchmark with its version or a round's word, a colon, then the system
@@ -115,6 +120,16 @@ def title_score(title: str) -> Score | None:
         version = match.group("version")
         return Score(model=model.lower(), bench=match.group("bench").lower(), version=version and version.lower())
     return None
+
+
+def scored_on(score: Score | None, names: frozenset[str]) -> frozenset[str]:
+    """Which of a title's ``names`` its score is on: the benchmark or leaderboard (OpenArena of
+    "Kestrel-3B enters OpenArena at Elo 1104") is what the model is scored on, not the item: the
+    item is the model's result, news of the model. So it names no system of the title."""
+    if score is None:
+        return frozenset()
+    words = set(score.bench.split()) | {part for word in score.bench.split() for part in word.split("-")}
+    return frozenset(n for n in names if n in words)
 
 
 def _named(text: str, name: str) -> bool:

@@ -18,8 +18,8 @@ by a handful of records, so Marlin's B200 outage and Kestrel's H200 outage were 
 coding agents were one ("both name swebench"), and a repeat titled with NVSwitch or
 InfiniBand was set apart from its first report, which wrote neither ("a title names what
 the other record never mentions (nvswitch)"). Some of these terms are not systems at all
-(``NOT_SYSTEMS``): a fabric, a unit or metric, a benchmark is what an item runs on, is
-measured in or scored on, never what it is, so it neither joins two items nor sets two
+(``NOT_SYSTEMS``): a fabric, a unit or metric, a benchmark, a quantization format is what an
+item runs on, is measured in, scored on or stored in, never what it is, so it neither joins two items nor sets two
 apart (``dedupe.named_systems.systems_only``), as the chip an item runs on (H100) does not.
 
 A name is compared with its hyphens taken out: a text writes NVLink, a reading of it
@@ -36,15 +36,23 @@ NOT_SYSTEMS = frozenset(
     {"nvlink", "nvswitch", "nvlinkc2c", "infiniband", "ib", "roce", "rocev2", "ndr", "hdr", "xdr", "edr"}
     | {"pcie", "pcie4", "pcie5", "pcie6", "cxl", "ethernet", "rdma", "gpudirect", "ualink", "uec"}
     # Units and metrics: what a price, a loss or a service level is counted in. A price per
-    # GPU-hour is every cloud's; a fleet's PUE or MFU is a figure of it, not its name.
+    # GPU-hour is every cloud's; a fleet's PUE or MFU is a figure of it, not its name; nor is
+    # a leaderboard's Elo ("进入 … 排行榜，Elo 1287" named Elo alone in its Latin run).
     | {"gpuhour", "gpuhours", "gpuhr", "gpuhrs", "pue", "wue", "mfu", "hfu", "tco", "mtbf", "mttr", "iops"}
     | {"flops", "tflops", "pflops", "eflops", "tops", "ttft", "tpot", "qps", "rps", "slo", "slos", "sla", "slas"}
-    | {"kwh", "mwh", "gwh", "xid", "ecc"}
+    | {"kwh", "mwh", "gwh", "xid", "ecc", "elo"}
     # Benchmarks: the yardstick a result is scored on. Two coding agents' SWE-bench Verified
     # scores are two items; a benchmark's own release is told by its version (``subjects``).
     | {"swebench", "swe", "humaneval", "mbpp", "mmlu", "mmlupro", "gsm8k", "mtbench", "terminalbench"}
     | {"taubench", "livecodebench", "gpqa", "aime", "arenahard", "alpacaeval", "ifeval", "bfcl", "webarena"}
     | {"osworld", "longbench", "hellaswag"}
+    # Quantization methods and formats: what a checkpoint is stored in, never the model. An
+    # official 4-bit AWQ re-upload of a model is news of that model (probe 34: "a title names
+    # what the other record never mentions (awq)" set it apart from every record of it), and
+    # two models' GGUF builds are two items.
+    | {"awq", "gptq", "gguf", "ggml", "exl2", "exl3", "hqq", "aqlm", "bnb", "bitsandbytes", "safetensors"}
+    | {"fp4", "fp6", "fp8", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int2", "int3", "int4", "int8", "nf4"}
+    | {"w4a16", "w8a8", "w4a8", "w8a16", "w4a4"}
 )
 
 # Never rare, but systems: the backends, runtimes and protocols items plug into or run on.

@@ -64,7 +64,7 @@ def title_plain_names(title: str) -> frozenset[str]:
         found.add(release.group(1))
     if has_cjk(title):
         found |= {w for run in _LATIN_RUN.split(_PART.sub(" ", title)) for w in _alone(run)}
-    return frozenset(w.lower() for w in found if w.lower() not in GENERIC)
+    return frozenset(w.lower() for w in found if w.lower() not in GENERIC) | _head_pair(title)
 
 
 _LATIN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff—–:：（）()【】「」《》]+")
@@ -83,6 +83,41 @@ def _alone(run: str) -> list[str]:
     "Buffer" of "No Buffer, No Bottleneck" (an English phrase, a paper's title, names no system)."""
     words = re.findall(r"[A-Za-z][A-Za-z0-9'’]*", run)
     return _PLAIN_WORD.findall(run) if len(words) == 1 else []
+
+
+# Two capitalised plain words joined by a hyphen leading a title, or alone in a Chinese title's
+# Latin run ("Vireo-Gen — … 文本生成视频模型"): the name the title is about, as one plain word
+# before a dash is. Probe 36: Sablewing-Motion, Quillon-Motion, Vireo-Gen, Osprey-Cam were read
+# nowhere, for ``product_names`` reads a Word-Word only with a product line's word (Pro, Mini)
+# or its maker written alone elsewhere, and ``textsim.name_tokens`` splits the hyphen and finds
+# two plain words; so a video model's title named nothing, and another lab's human-motion model
+# was taken for it. Ordinary English (Long-Context, Multi-Agent) and describing words after the
+# hyphen (Mask-Guided) make no name.
+_PAIR = re.compile(r"([A-Z][a-z]{2,})-([A-Z][a-z]{1,})")
+# Leading a title and then a dash, colon or bracket, Chinese, or a lower-case word or version
+# ("Vireo-Gen clip length doubles", "Brindle-Voice v2"): not a Title Case paper's title, whose
+# next word is capitalised too ("Log-Linear Attention": a technique, no product).
+_PAIR_LEADS = re.compile(
+    r"^\s*[\"“「《]?([A-Z][a-z]{2,}-[A-Z][a-z]{1,})"
+    r"(?=\s*(?:[—–:：(（]|-\s|$|[\u3400-\u9fff])|['’]s\s|\s+[a-z0-9])"
+)
+
+
+def _head_pair(title: str) -> frozenset[str]:
+    """The title's Word-Word name (``_PAIR``), lower-cased: its first word, or in a Chinese title
+    a Latin run's only word."""
+    pairs = [m.group(1) for m in [_PAIR_LEADS.match(title)] if m]
+    if has_cjk(title):
+        for run in _LATIN_RUN.split(title):
+            words = run.split()
+            if len(words) == 1 and _PAIR.fullmatch(words[0]):
+                pairs.append(words[0])
+    return frozenset(p.lower() for p in pairs if _names_pair(*p.lower().split("-")))
+
+
+def _names_pair(first: str, second: str) -> bool:
+    """Whether a Word-Word's words (lower-cased) may name a product: the first no ordinary word."""
+    return not _ordinary(first) and not _DESCRIBES.search(second)
 
 
 def head_plain_name(title: str) -> frozenset[str]:
