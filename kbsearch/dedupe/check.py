@@ -28,6 +28,7 @@ import numpy as np
 import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
 from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
+from kbsearch.dedupe.cited_entries import cited_entries, on_cited
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
@@ -183,7 +184,7 @@ class Checker:
         same = [known[m.id] for m in matches if m.same_item]
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
         record, coined = item.record, item_names(item, self.config, self.name_count)
-        claims = self._claims(item, flt, same, item_sentences(record, docs, coined))
+        claims = self._claims(item, flt, same, (item_sentences(record, docs, coined), cited_entries(record, docs)))
         self._then.marked(flt, matches, claims)  # the evidence read from a section's first text says so
         verdict, reason = decide(matches, claims, own_id=record.id, shown=self.config.matches_shown)
         edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
@@ -302,7 +303,10 @@ class Checker:
             )
         return found
 
-    def _claims(self, item: Embedded, flt: SearchFilter, same: list[Embedded], docs: list[Record]) -> list[ClaimStatus]:
+    def _claims(
+        self, item: Embedded, flt: SearchFilter, same: list[Embedded], docs: tuple[list[Record], list[Record]]
+    ) -> list[ClaimStatus]:
+        """Each claim's status; ``docs``: the sections' entries on the item, and on papers it cites."""
         texts = claims_of(item.record)
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
@@ -329,7 +333,8 @@ class Checker:
                 same_ids = {k.record.id for k in same}
                 by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
             finer = self._finer, self._reader, said, restatement
-            statuses.append(finer_said(text, vector, either_says(by_form, by_cosine), same, docs, finer))
+            sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
+            statuses.append(finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

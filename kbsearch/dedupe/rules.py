@@ -8,8 +8,8 @@ Exact evidence decides first, where there is some:
    ids, different papers; a record that only cites the id the other is
    about is a different item.
 2. A living-doc section is never the same item as an increment or a card,
-   even one about an arXiv id it lists: it covers its field, and is
-   evidence for the claims it states.
+   even one about an arXiv id it lists or the item cites: it covers its
+   field, and is evidence for the claims it states.
 3. Identical text is the same item.
 4. A paper card's title is its paper's name: two cards with one title are
    one paper, and two cards whose titles in one language share little are
@@ -288,7 +288,10 @@ def _exact_evidence(
             return Rule.doc_section, False, f"{DOC_SECTION} (it lists arXiv {', '.join(shared)})"
         return Rule.shared_id, True, f"both are about arXiv {', '.join(shared)}"
     if cited:
-        return Rule.cited_id, False, f"one only cites arXiv {', '.join(cited)}, which the other is about"
+        # An item citing a section's paper (a predecessor, a baseline) is not that field's
+        # section, but the section still states what the item may restate of the paper.
+        rule = Rule.doc_section if one_doc else Rule.cited_id
+        return rule, False, f"one only cites arXiv {', '.join(cited)}, which the other is about"
     if a.arxiv_ids and b.arxiv_ids:
         return Rule.different_ids, False, "about different arXiv ids"
     if one_doc:

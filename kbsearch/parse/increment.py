@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from kbsearch.parse.common import clean_line
+from kbsearch.parse.source_labels import about_part
 from kbsearch.text.ids import extract_arxiv_ids
 
 # 增量 1：… / 增量 1【…】 / ### 增量 1: … / **增量 1**：…, but not 增量 5 条 (a count).
@@ -232,8 +233,9 @@ def split_inline(value: str) -> list[str]:
 
 
 def subject_ids(header: Header, fields: Fields) -> list[str]:
-    """The ids an increment is about: in its title, 来源 or arXiv ID lines."""
-    texts = [header.raw, *fields.get("sources"), *fields.get("arxiv")]
+    """The ids an increment is about: in its title, 来源 or arXiv ID lines, but not those a
+    source labels as what the item builds on or is compared with (``source_labels``)."""
+    texts = [header.raw, *map(about_part, fields.get("sources")), *fields.get("arxiv")]
     texts += [p for p in fields.get("points") if re.match(r"arxiv\s*(?:id|号)?\s*[：:]", p, re.I)]
     return extract_arxiv_ids("\n".join(texts))
 
