@@ -19,6 +19,7 @@ import numpy as np
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
+from kbsearch.dedupe.mention_roles import unroled
 from kbsearch.dedupe.model_codes import models_differ
 from kbsearch.dedupe.named_systems import (
     Named,
@@ -214,12 +215,12 @@ class Embedded:
         reason = reason or places_differ((self.record.title, self._text), (known.record.title, known._text))
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
-        reason = reason or models_differ((self.record.title, self._lowered), (known.record.title, known._lowered))
+        reason = reason or models_differ((self.record.title, self._unroled), (known.record.title, known._unroled))
         shared = self._title_systems & known._title_systems
         # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")
         # leaves the subjects to tell two coding agents, two clouds' price cuts, apart.
         if reason is None and not shared - self._title_platforms - known._title_platforms:
-            reason = subjects_differ((self._subject, self._lowered), (known._subject, known._lowered))
+            reason = subjects_differ((self._subject, self._unroled), (known._subject, known._unroled))
         # One company's other event: the names the titles share are the companies they report on.
         if reason is None and not shared - self._title_platforms - known._title_platforms - {
             self._subject,
@@ -285,6 +286,12 @@ class Embedded:
     def _lowered(self) -> str:
         """The title, text and key points, lower-cased: where a name is looked for as mentioned."""
         return self._text.lower()
+
+    @text_property
+    def _unroled(self) -> str:
+        """``_lowered`` without the names only derived from, compared with or disowned
+        (``mention_roles``): where the subject and model rules look for the other's subject."""
+        return unroled(self._text)
 
     @text_property
     def _only_cited_names(self) -> frozenset[str]:

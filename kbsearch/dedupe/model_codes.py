@@ -14,12 +14,23 @@ A retelling, in either language, names the code its news is on, or names no code
 each title must name a code, the titles share none, and neither record names the other
 title's code anywhere (title, text, key points): a record comparing the two, or giving its
 predecessor ("up from the KV-9"), is not set apart by this rule.
+
+An open-weight model is named by its family and its size (Quell-7B, Corvid-Math-7B,
+Mixtral-8x22B): another size, or another family at one size, is another checkpoint, with its
+own data and scores. Probe 34: a 3B student distilled from a 27B teacher, another lab's
+fine-tune of a 7B base and a 4B distilled sibling were each taken for the model they came from.
+Each title must name such a model, the titles share none, and neither record names the
+other's but in a role (``mention_roles``: the base, the teacher, a rival, a namesake it is not);
+a title naming a model only as its base ("基于 Quell-7B 的数学微调") names the other model as
+its own. A retelling written without the size ("Quell 基座") names no sized model: the learned
+decision weighs it.
 """
 
 from __future__ import annotations
 
 import re
 
+from kbsearch.dedupe.mention_roles import unroled
 from kbsearch.dedupe.subjects import mentions, not_a_subject
 from kbsearch.text.hardware import accelerators
 from kbsearch.text.plain_names import GENERIC
@@ -74,6 +85,31 @@ def _named_in(code: str, lowered: str) -> bool:
 _CAPITALISED = re.compile(r"(?<![\w\-])[A-Z][A-Za-z]{2,}(?![\w\-])")
 
 
+# A family name, hyphenated parts allowed (Corvid-Math, Marrow-2, Qwen2.5), a hyphen, then a size
+# in parameters (7B, 1.5B, 350M, 8x22B); what follows (-Instruct, -A3B) is the same checkpoint's.
+_SIZED = re.compile(r"(?<![\w\-.])([A-Z][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)*?-(?:\d+x)?\d+(?:\.\d+)?[BMT])(?![\w.])")
+
+
+def sized_models(title: str) -> frozenset[str]:
+    """The models a title names by family and size, lower-cased (quell-7b): those it names
+    outside a role (``mention_roles``), or, when it names none so, all of them."""
+    named = frozenset(m.lower() for m in _SIZED.findall(title))
+    own = unroled(title)
+    return frozenset(m for m in named if mentions(own, m)) or named
+
+
+def _sizes_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
+    """Why two records whose titles name different sized models are two items, or None."""
+    (our_title, our_text), (their_title, their_text) = item, known
+    ours, theirs = sized_models(our_title), sized_models(their_title)
+    if not ours or not theirs or ours & theirs:
+        return None
+    if any(mentions(their_text, m) for m in ours) or any(mentions(our_text, m) for m in theirs):
+        return None
+    listed = f"{', '.join(sorted(ours))} / {', '.join(sorted(theirs))}"
+    return f"the titles name different models ({listed}), neither named by the other record but in a role"
+
+
 def _names(title: str, codes: frozenset[str]) -> frozenset[str]:
     """A product title's names, lower-cased: its codes and capitalised words, but the trade's
     terms (``plain_names.GENERIC``) and words that open a title (The, New)."""
@@ -86,12 +122,13 @@ def _mentioned(name: str, lowered: str) -> bool:
 
 
 def models_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
-    """Why two records with these (title, lower-cased title, text and key points) are two items
-    by the model codes their titles name, or None (see the module)."""
+    """Why two records with these (title, lower-cased title, text and key points without what
+    they name only in a role: ``mention_roles.unroled``) are two items by the model codes or
+    sized models their titles name, or None (see the module)."""
     (our_title, our_text), (their_title, their_text) = item, known
     ours, theirs = model_codes(our_title), model_codes(their_title)
     if (not ours and not theirs) or ours & theirs:
-        return None
+        return _sizes_differ(item, known)
     if not ours or not theirs:
         # One title names no code ("Korvane Talon 规格汇总"): two items only when no name of
         # either title, vendor, product or code, is mentioned by the other record.
