@@ -57,16 +57,28 @@ def test_a_quantized_re_upload_of_a_model_is_not_set_apart_by_its_format(fmt: st
     ["Ferrow-8B enters DuelBoard at Elo 1162", "Ferrow-8B 进入 DuelBoard 排行榜，Elo 1162"],
 )
 def test_a_model_s_leaderboard_entry_is_news_of_the_model_not_of_the_leaderboard(title: str) -> None:
-    assert title_score(title) == Score(model="ferrow-8b", bench="duelboard")
+    assert title_score(title) == Score(model="ferrow-8b", bench="duelboard", entry=True)
     entry = record("ben-3", title, "Ferrow-8B now sits at Elo 1162 after 9,000 pairwise votes.")
     rule, _, reason = judged(entry, FERROW)
     assert rule is not Rule.different_names, reason
 
 
-def test_the_benchmark_of_a_score_title_is_what_it_is_scored_on() -> None:
+def test_the_leaderboard_an_entry_title_names_is_what_its_model_is_ranked_on() -> None:
+    score = title_score("Ferrow-8B enters PuzzleBoard at Elo 1162")
+    assert scored_on(score, frozenset({"puzzleboard", "ferrow"})) == {"puzzleboard"}
+    assert scored_on(None, frozenset({"puzzleboard"})) == frozenset()
+
+
+def test_a_score_on_a_benchmark_keeps_the_benchmark_a_name_of_its_title() -> None:
     score = title_score("Ferrow-8B scores 71% on PuzzleMark Verified")
-    assert scored_on(score, frozenset({"puzzlemark", "ferrow"})) == {"puzzlemark"}
-    assert scored_on(None, frozenset({"puzzlemark"})) == frozenset()
+    assert score is not None and not score.entry
+    assert scored_on(score, frozenset({"puzzlemark", "ferrow"})) == frozenset()
+    reshuffle = record(
+        "ben-6", "DuelBoard November update: Ferrow-8B overtakes Calder-2", "Ferrow-8B now leads DuelBoard at 1201 Elo."
+    )
+    scored = record("ana-6", "Ferrow-8B 在 PuzzleMark 上得分 71%", "Ferrow-8B 得分 71%，超过 Calder-2。")
+    rule, _, reason = judged(reshuffle, scored)
+    assert rule is Rule.different_names, reason
 
 
 def test_a_resolution_or_frame_rate_names_no_system() -> None:

@@ -57,6 +57,7 @@ _SCORE_TITLES = (
     re.compile(rf"\s*{_MODEL}\s*(?:进入|登上|跻身|登顶|入围)\s*{_BENCH}\s*(?:排行)?榜"),
     re.compile(rf"\s*{_MODEL}\s*的\s*{_BENCH}(?![A-Za-z0-9])"),
 )
+_ENTRY = re.compile(r"\b(?:enters|joins)\b|进入|登上|跻身|登顶|入围")
 # A round's title: the benchmark with its version or a round's word, a colon, then the system
 # whose result it is: a capitalised name and up to three capitalised or coded words (Brisa B7),
 # a vendor before its product. "8-chip", "eight-chip", "resubmits" end the name.
@@ -103,6 +104,8 @@ class Score(BaseModel):
     model: str
     bench: str
     version: str | None = None
+    entry: bool = False
+    """The title tells the model's entry on a leaderboard ("enters", "进入 … 榜"), not a score on a benchmark."""
 
 
 def title_score(title: str) -> Score | None:
@@ -118,15 +121,19 @@ def title_score(title: str) -> Score | None:
         if not_a_subject(model.split()[0]):
             return None
         version = match.group("version")
-        return Score(model=model.lower(), bench=match.group("bench").lower(), version=version and version.lower())
+        entry = _ENTRY.search(title[match.end("model") : match.start("bench")]) is not None
+        return Score(
+            model=model.lower(), bench=match.group("bench").lower(), version=version and version.lower(), entry=entry
+        )
     return None
 
 
 def scored_on(score: Score | None, names: frozenset[str]) -> frozenset[str]:
-    """Which of a title's ``names`` its score is on: the benchmark or leaderboard (OpenArena of
-    "Kestrel-3B enters OpenArena at Elo 1104") is what the model is scored on, not the item: the
-    item is the model's result, news of the model. So it names no system of the title."""
-    if score is None:
+    """Which of a title's ``names`` is the leaderboard its model enters (OpenArena of "Kestrel-3B
+    enters OpenArena at Elo 1104"): the entry is news of the model, so the board names no system of
+    the title. A score on a benchmark keeps the benchmark its name: two models' scores, or one model's
+    on two boards, are two items (probe 31: a LoomCode score joined a Lanternboard reshuffle)."""
+    if score is None or not score.entry:
         return frozenset()
     words = set(score.bench.split()) | {part for word in score.bench.split() for part in word.split("-")}
     return frozenset(n for n in names if n in words)
