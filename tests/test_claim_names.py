@@ -57,3 +57,16 @@ def test_a_claim_naming_its_item_and_a_benchmark_its_records_never_give_is_not_k
 def test_a_name_written_with_a_hyphen_in_the_record_is_held() -> None:
     known = embedded("jay", "Deep nets", "Trained ResNet-110 on CIFAR.")
     assert unnamed_by("A ResNet110 reaches the same error", [known]) == set()
+
+
+def test_a_variant_of_the_items_model_its_records_never_name_is_not_known_by_the_cosine() -> None:
+    """Probe 34: a retrain "…-8B-r" promised for January was known from the record of the
+    8B model itself (cosine decision 0.76 ≥ 0.50): "-r" is no coined word, so nothing was missed."""
+    known = embedded("jay", "Corvid-9B base model", "Corvid-9B: 9B dense, 12T tokens.")
+    claim = "A cleaned Corvid-9B-v, retrained, follows in spring"
+    assert unnamed_by(claim, [known]) == {"corvid-9b-v"}
+    assert not near_title(known, claim)
+    assert unnamed_by("Corvid-9B is a 9B dense model", [known]) == set()  # the model itself
+    assert unnamed_by("Scores state-of-the-art on its 2-shot set", [known]) == set()  # no stem written
+    later = embedded("tom", "Corvid-9B-v announced", "Corvid-9B-v retrains Corvid-9B on cleaned data.")
+    assert unnamed_by(claim, [known, later]) == set()

@@ -18,6 +18,7 @@ from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.rumours import CONFIRMATION
 from kbsearch.text.stages import moved_on, told, untold
+from kbsearch.text.switches import switched
 from kbsearch.text.textsim import numbers
 
 Figures = tuple[set[str], set[str], set[str]]
@@ -80,7 +81,9 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     (``polarity.reverses``: "支持 SGLang" against "SGLang 尚不支持"): news, as a later stage
     is. A record's stance needs no stage's care: its object names what it is about. A fix
     of what that passage tells as a known issue is "known issue → fixed" (``fixes``), and a
-    confirmation of what it tells as a rumour "reported → confirmed" (``rumours``)."""
+    confirmation of what it tells as a rumour "reported → confirmed" (``rumours``). A named value
+    or rank the claim says its item switched to that none of them writes (``switches``: a licence
+    "由 A 改为 Apache-2.0", a rank "from 4th to 6th") is "A → B"."""
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
     return (
@@ -89,6 +92,7 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
         or reverses(claim, passage)
         or untold(claim, records)
         or next(reversed_elsewhere, None)
+        or switched(claim, passage, records)
     )
 
 

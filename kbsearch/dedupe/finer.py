@@ -43,6 +43,7 @@ from kbsearch.dedupe.platforms import platform_names
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
+from kbsearch.dedupe.section_said import as_other_record
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind, Record
 from kbsearch.text.plain_names import mentions as plain_mentions
@@ -341,7 +342,10 @@ def _said(
     if figures:
         rough = figure_readings(claim)
         hits = [h for h in hits if not unstated(figures, numbers(h.known.passages[h.index]), rough)]
-    return judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement) if hits else None
+    if not hits:
+        return None
+    said = judge_said(claim, hits, {r.id for r, _ in records}, reader, form, restatement)
+    return as_other_record(said, form)  # a section's entry, read as the item's record to pick its passages
 
 
 _DENIED = re.compile(

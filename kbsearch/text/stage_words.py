@@ -108,7 +108,10 @@ CORRECTION = re.compile(
     r"(?:此前|之前|早先)[^，。；,.;]{0,10}有误|(?:报道|说法|数据|数字)有误|报道失实|(?:系|属)误报|勘误"
     r"|^\s*更正|更正(?=[:：，,]|为|如下|说明)"
     r"|^\s*(?:correction|erratum)\b|\b(?:correction|erratum)\s*[:：]|\bmisreported\b|incorrectly reported"
-    r"|\b(?:earlier|previous|our|first) report(?:ed|ing)? (?:was |is )?(?:wrong|incorrect|mistaken|in error)",
+    r"|\b(?:earlier|previous|our|first) report(?:ed|ing)? (?:was |is )?(?:wrong|incorrect|mistaken|in error)"
+    # A figure corrected from one value to another ("Elo corrected from 1287 to 1271"): a correction
+    # however the record gave it, though 1271 rounds to a survey's "1250-1300" (probe 34).
+    r"|(?<![-\w])(?:corrected|revised|restated)\s+(?:(?:down|up)(?:ward)?\s+)?from\s+[^,;，；]{0,12}?\d[^,;，；]{0,12}?\s+to\b",
     re.IGNORECASE,
 )
 MENTION = re.compile(
