@@ -62,3 +62,11 @@ def test_a_card_retold_in_other_units_restates_it() -> None:
     assert retold.known and retold.new_numbers == []
     longer = claim_status(known, "Brevik-3B 训练数据 6 万亿 tokens，上下文 131,072 tokens", True)
     assert not longer.known and longer.new_numbers == ["131072"]
+
+
+def test_a_context_grown_from_the_cards_figure_is_new() -> None:
+    """With 32K restating the card's 32,768, the 32K the claim grows from must read as the figure it changes."""
+    card = "Brevik-3B 模型卡：30 亿参数，6 万亿 tokens 预训练，上下文 32,768 tokens。"
+    known = embedded("a", "", card, Kind.increment)
+    grown = claim_status(known, "v2 把上下文从 32K 扩到 64K（65,536 tokens）", True)
+    assert not grown.known and "64k" in grown.new_numbers

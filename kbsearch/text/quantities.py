@@ -245,9 +245,11 @@ _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|�
 # A scope grown ("把被测 server 从 40 个扩展到 60 个", "expands the suite from 40 to 60 servers")
 # is such a change too: the count the records give, moved on (probe 21). So is a change told with
 # no direction ("由 34% 变为 37%", "changed from 34% to 37%", "the best rate of 34% becomes 37%"):
-# a rescored result, read as the direction words' are (probe 31).
+# a rescored result, read as the direction words' are (probe 31). A bare 扩 or 缩 tells one too
+# ("上下文从 32K 扩到 128K", "从 80GB 缩到 40GB"): once 32K restated a card's 32,768, the 32K
+# a context grew from was no figure the claim changed, and the change read as a restatement (probe 34).
 _CHANGED_FROM = re.compile(
-    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容|变)"
+    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容|扩|缩|变)"
     r"(?:到|至|为|成)([^，,。；;（(]{1,12})"
     r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes"
     r"|(?:chang|mov|shift|increas|decreas|declin)(?:ed|es|s)|jump(?:ed|s)"
