@@ -6,6 +6,7 @@ Numbers arrive in ``textsim.numbers``'s canonical spelling (``428k``, ``2.3x``,
 count, 1.5x and 1.52x one speed-up. A number matches when the more precise of
 the two, rounded to the other's significant digits, equals it, and the rounder
 one keeps at least two significant digits (2x and 2.4x are different results).
+A count in K or M is also its binary value, exactly (``_binary``): 32K is 32,768.
 """
 
 from __future__ import annotations
@@ -44,6 +45,20 @@ def _parse(number: str) -> tuple[Decimal, str, int] | None:
     return value, unit, _significant_digits(mantissa)
 
 
+# Computing counts in binary thousands: a context of 32K tokens is 32,768 of them, 128K is 131,072,
+# 1M is 1,048,576 (a vocabulary, a page or a cache of 64K entries likewise), and a model card
+# writes either. Exactly so, with no tolerance: 128K is no 131,000, which is 128K in no reading.
+_BINARY = {"k": Decimal(1024), "m": Decimal(1024) ** 2}
+
+
+def _binary(number: str) -> Decimal | None:
+    """The binary value of a count in K or M (``32k`` is 32,768), or None."""
+    match = _CANONICAL.match(number)
+    if match is None or match.group(2) not in _BINARY:
+        return None
+    return Decimal(match.group(1)) * _BINARY[match.group(2)]
+
+
 def figure_value(number: str) -> tuple[Decimal, str] | None:
     """(value, unit) of a number in ``numbers``' spelling: ``1.2k`` is 1200 with no unit."""
     parsed = _parse(number)
@@ -66,14 +81,17 @@ def _rounded(value: Decimal, digits: int) -> Decimal:
 
 
 def same_figure(a: str, b: str, approximate: bool = False) -> bool:
-    """One figure in two spellings: equal, or one the other rounded (see the module).
-    ``approximate``: written as a rough figure (约 10 倍, roughly tenfold), so one
-    significant digit is rounding enough (10x for 10.7x, still within 10%: ``_near``)."""
+    """One figure in two spellings: equal, one the other rounded (see the module), or a count
+    in K or M and its binary value (``_binary``). ``approximate``: written as a rough figure
+    (约 10 倍, roughly tenfold), so one significant digit is rounding enough (10x for 10.7x,
+    still within 10%: ``_near``)."""
     if a == b:
         return True
     left, right = _parse(a), _parse(b)
     if left is None or right is None or left[1] != right[1]:
         return False
+    if left[1] == "" and (_binary(a) == right[0] or _binary(b) == left[0]):
+        return True
     (precise, _, _), (rounder, _, digits) = sorted((left, right), key=lambda part: -part[2])
     return digits >= (1 if approximate else _MIN_ROUNDED_DIGITS) and _rounded(precise, digits) == rounder
 
@@ -227,9 +245,11 @@ _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|�
 # A scope grown ("把被测 server 从 40 个扩展到 60 个", "expands the suite from 40 to 60 servers")
 # is such a change too: the count the records give, moved on (probe 21). So is a change told with
 # no direction ("由 34% 变为 37%", "changed from 34% to 37%", "the best rate of 34% becomes 37%"):
-# a rescored result, read as the direction words' are (probe 31).
+# a rescored result, read as the direction words' are (probe 31). A bare 扩 or 缩 tells one too
+# ("上下文从 32K 扩到 128K", "从 80GB 缩到 40GB"): once 32K restated a card's 32,768, the 32K
+# a context grew from was no figure the claim changed, and the change read as a restatement (probe 34).
 _CHANGED_FROM = re.compile(
-    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容|变)"
+    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容|扩|缩|变)"
     r"(?:到|至|为|成)([^，,。；;（(]{1,12})"
     r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes"
     r"|(?:chang|mov|shift|increas|decreas|declin)(?:ed|es|s)|jump(?:ed|s)"

@@ -83,8 +83,9 @@ _CN_TIMES = re.compile(rf"({_CN_NUMERAL})(?=\s*[多余]?倍)")
 _CN_PERCENT = re.compile(rf"百分之\s*({_CN_NUMERAL}|\d+(?:\.\d+)?)")
 # 几个/数个/多个数量级 and 1-3个数量级 are vague or ranges.
 _CN_ORDERS = re.compile(r"(?<![\d\-–~至到])([一二两三四1-4])个数量级")
-# 提升一倍 and 翻了一番 are "doubled": 一倍 read alone would be 1x. 翻两番 doubles twice.
-_CN_DOUBLED = re.compile(r"翻倍|翻了?一番|(?<=[提升高加长翻])了?一倍")
+# 提升一倍 and 翻了一番 are "doubled": 一倍 read alone would be 1x. 翻两番 doubles twice. So is 一倍
+# after any word of growth or comparison (扩大一倍, 快一倍, 高出一倍, 涨了一倍), as "doubled" and 翻倍 are.
+_CN_DOUBLED = re.compile(r"翻倍|翻了?一番|(?<=[提升高加长翻大涨增多快出])了?一倍")
 _CN_QUADRUPLED = re.compile(r"翻了?两番")
 _CN_HALVED = re.compile(r"减半|砍半|(?:减少|降低|缩减|缩短|下降|缩小|节省|节约|降|减)了?(?:约|近|将近|大约)?一半")
 _CN_HALF = ("一半", "半数", "过半")

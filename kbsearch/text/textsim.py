@@ -26,11 +26,12 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9²³\-+.]*[A-Za-z0-9²³+]|[A-Za-z]")
 # #13165, §3.3), not a result.
 # A unit glued to its number that is none of these (23dB, 60GHz) leaves the number
 # standing alone, as "23 dB" does: one writer glues, another spaces. A Chinese unit
-# needs no boundary after it (800万Q&A对), and 3000多万 is still 3000万.
+# needs no boundary after it (800万Q&A对), and 3000多万 is still 3000万. A T glued to a count is a
+# trillion as a B is a billion (15T tokens, 15 万亿): not 50 t/s, a rate of tokens.
 _NUMBER = re.compile(
     r"(?<![A-Za-z0-9_.@#§²³])(?<![A-Za-z]-)(\d+(?:,\d{3}(?!\d))*(?:\.\d+)*)"
     r"(?:\s*[多余]?(倍|千万|百万|万亿|千|万|亿)"
-    r"|\s*(%|x|×|ms|s|gb|tb|thousand|million|billion|trillion|k|m|b)(?![A-Za-z0-9_])"
+    r"|\s*(%|x|×|ms|s|gb|tb|thousand|million|billion|trillion|k|m|b|(?<=\d)t(?!/))(?![A-Za-z0-9_])"
     r"|(?=[A-Za-z])|(?![A-Za-z0-9_]))",
     re.IGNORECASE,
 )
@@ -39,7 +40,7 @@ _DIGIT = re.compile(r"\d")
 # Magnitudes are written as words, letters or Chinese units: 10k, 10,000 and 1万 are one number.
 _MAGNITUDES = {
     "k": 3, "thousand": 3, "千": 3, "万": 4, "m": 6, "million": 6, "亿": 8, "b": 9, "billion": 9,
-    "trillion": 12, "万亿": 12, "百万": 6, "千万": 7,
+    "t": 12, "trillion": 12, "万亿": 12, "百万": 6, "千万": 7,
 }  # fmt: skip
 _SHOWN_AS = ((12, "t"), (9, "b"), (6, "m"), (3, "k"))
 MAGNITUDE_SUFFIXES = {suffix: power for power, suffix in _SHOWN_AS}
