@@ -13,6 +13,7 @@ from kbsearch.text.hardware import measured_on_others, on_other_hardware
 from kbsearch.text.measures import clauses, given_otherwise, measured_again, measured_elsewhere, without
 from kbsearch.text.price_kinds import priced_otherwise
 from kbsearch.text.quantities import changes_a_figure, replaced_figures
+from kbsearch.text.told_changes import moved_from
 
 
 class WeighedNumbers(Protocol):
@@ -113,8 +114,12 @@ def derived(claim: str, records: Iterable[Embedded]) -> set[str]:
 
 
 def replaced_for(claim: str, records: Iterable[Embedded]) -> set[str]:
-    """The records' figures the claim gives as replaced ("down from the 31%") or sets a
+    """The records' figures the claim gives as replaced ("down from the 31%"), sets a
     figure of its own against for the same quantity ("28%, below the 35% in the release
-    note": ``measures.measured_again``): restated, they are still figures it changes."""
+    note": ``measures.measured_again``) or tells its quantity moved from, to a figure the
+    records lack ("raised from 2% to 4%": ``told_changes.moved_from``): restated, they are
+    still figures it changes."""
     kept = list({r.record.id: r for r in records}.values())
-    return replaced_figures(claim) | measured_again(claim, (clause for r in kept for clause in r.clauses))
+    stated: set[str] = set().union(*(r.stated_numbers for r in kept))
+    moved = moved_from(claim, stated) if stated else set()
+    return replaced_figures(claim) | measured_again(claim, (clause for r in kept for clause in r.clauses)) | moved
