@@ -29,6 +29,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
 from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
 from kbsearch.dedupe.cited_entries import cited_entries, on_cited
+from kbsearch.dedupe.claim_dates import dated
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
@@ -320,7 +321,7 @@ class Checker:
             hits = self._claim_hits(item, vector, flt)
             by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
             if said is None:
-                statuses.append(by_cosine)
+                statuses.append(dated(by_cosine, text, same, docs))
                 continue
             # With a same-item record, its passages alone: another paper's passage that the
             # form took for the claim was a new fact of this one in every such case on the dev
@@ -334,7 +335,8 @@ class Checker:
                 by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
             finer = self._finer, self._reader, said, restatement
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
-            statuses.append(finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer))
+            status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)
+            statuses.append(dated(status, text, same, sections))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

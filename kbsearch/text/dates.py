@@ -1,0 +1,162 @@
+"""Dates as figures of their own kind: the day, month or quarter a text states.
+
+``textsim.numbers`` leaves dates out (2027-08-01 is no count of 2027), so a claim that moved
+a date ("适用日由 2027年8月1日 推迟至 2028年2月1日"), gave another one ("effective 2027年4月1日"
+against "comments until 2027-04-15") or a new one ("fix deployed 2027-02-27") read as known
+(issue 25, probe 35). Here a date is the span of days it names, whatever its spelling:
+2027-08-01, 2027/8/1, 2027年8月1日, August 1, 2027, 1 Aug 2027 (a day); Aug 2027, 2027年8月 (a
+month); Q3 2027, 2027 Q3, 2027年第三季度, 三季度 (a quarter). Two dates are one when one span
+holds the other (a record's 2027-08-01 is its "Q3 2027" written finer); a date written without
+its year matches that month and day (or quarter) of any year.
+
+Not read: a bare year (2027 年度报告), a month and day written with a dash or a slash ("3-2",
+"11/03": an earlier day's anchor as often as a date), and any date written as an earlier day's
+note ("9-16锚定", ``anchors.EARLIER_DAY_NOTE``).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kbsearch.text.anchors import EARLIER_DAY_NOTE
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sept", "sep"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+# Capitalized only: "may" and "march" are words too.
+_MONTH = r"(?P<month_name>(?-i:" + "|".join(sorted((m.title() for m in _MONTHS), key=len, reverse=True)) + r")\.?)"
+_QUARTER_CN = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_DATES = re.compile(
+    "|".join(
+        (
+            rf"(?<![\d.])(?P<iso>{_YEAR}[-/.](?P<iso_month>\d{{1,2}})[-/.](?P<iso_day>\d{{1,2}}))(?![\d])",
+            r"(?<!\d)(?P<cn_year>(?:19|20)\d\d)?\s*年?\s*(?P<cn_month>\d{1,2})\s*月\s*(?:(?P<cn_day>\d{1,2})\s*[日号])?",
+            rf"\b{_MONTH}\s+(?P<en_day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<en_year>(?:19|20)\d\d))?",
+            rf"\b(?P<day_first>\d{{1,2}})\s+{_MONTH.replace('month_name', 'dm_month')}\s+(?P<dm_year>(?:19|20)\d\d)\b",
+            rf"\b{_MONTH.replace('month_name', 'm_month')}\s+(?P<m_year>(?:19|20)\d\d)\b",
+            r"\b[Qq](?P<q>[1-4])\s+(?P<q_year>(?:19|20)\d\d)\b",
+            r"\b(?P<yq_year>(?:19|20)\d\d)\s*[Qq](?P<yq>[1-4])\b",
+            r"(?:(?P<cq_year>(?:19|20)\d\d)\s*年?\s*)?第?(?P<cq>[一二三四1-4])季度",
+        )
+    ),
+    re.IGNORECASE,
+)
+_NOTE_AT = re.compile(EARLIER_DAY_NOTE)
+
+
+@dataclass(frozen=True)
+class Dated:
+    """The span of days a date names; ``year`` None when it is written without one (the
+    span is then read in a leap year, so 2月29日 is a day)."""
+
+    first: dt.date
+    last: dt.date
+    year: int | None
+
+    def holds(self, other: Dated) -> bool:
+        """Whether ``other``'s span is within this one's, a missing year matching any."""
+        if self.year is None or other.year is None:
+            mine, theirs = _yearless(self), _yearless(other)
+            return mine[0] <= theirs[0] and theirs[1] <= mine[1]
+        return self.first <= other.first and other.last <= self.last
+
+    def spelled(self) -> str:
+        """How the date is shown among a claim's new figures: 2028-02-01, 2027-08, 2027-Q3."""
+        year = str(self.year) if self.year is not None else "?"
+        if self.first == self.last:
+            return f"{year}-{self.first.month:02d}-{self.first.day:02d}"
+        if self.first.month == self.last.month:
+            return f"{year}-{self.first.month:02d}"
+        return f"{year}-Q{(self.first.month + 2) // 3}"
+
+
+_LEAP = 2000
+
+
+def _yearless(date: Dated) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (date.first.month, date.first.day), (date.last.month, date.last.day)
+
+
+def _span(year: int | None, month: int, day: int | None = None, months: int = 1) -> Dated | None:
+    """The days of ``day`` of ``month``, or of ``months`` months from ``month``; None for no such day."""
+    in_year = year if year is not None else _LEAP
+    try:
+        if day is not None:
+            first = last = dt.date(in_year, month, day)
+        else:
+            end = month + months - 1
+            first, last = dt.date(in_year, month, 1), dt.date(in_year, end, calendar.monthrange(in_year, end)[1])
+    except ValueError:
+        return None
+    return Dated(first, last, year)
+
+
+def _number(match: re.Match[str], name: str) -> int | None:
+    value = match.group(name)
+    return int(value) if value else None
+
+
+def _read(m: re.Match[str]) -> Dated | None:
+    if m.group("iso"):
+        return _span(_number(m, "year"), int(m.group("iso_month")), int(m.group("iso_day")))
+    if m.group("cn_month"):
+        if not m.group("cn_year") and not m.group("cn_day"):
+            return None  # "3 月" alone: a month of no year, too loose to tell news by
+        return _span(_number(m, "cn_year"), int(m.group("cn_month")), _number(m, "cn_day"))
+    for name, day, year in (("month_name", "en_day", "en_year"), ("dm_month", "day_first", "dm_year")):
+        if m.group(name):
+            return _span(_number(m, year), _MONTHS[m.group(name).rstrip(".").lower()], _number(m, day))
+    if m.group("m_month"):
+        return _span(_number(m, "m_year"), _MONTHS[m.group("m_month").rstrip(".").lower()])
+    for quarter, year in (("q", "q_year"), ("yq", "yq_year"), ("cq", "cq_year")):
+        if m.group(quarter):
+            return _span(_number(m, year), 3 * _QUARTER_CN[m.group(quarter)] - 2, months=3)
+    return None
+
+
+def dates(text: str) -> list[Dated]:
+    """The dates ``text`` states (see the module), in order; an earlier day's note is none."""
+    found = []
+    for m in _DATES.finditer(text):
+        if _NOTE_AT.match(text, m.start()) is not None:
+            continue
+        date = _read(m)
+        if date is not None:
+            found.append(date)
+    return found
+
+
+def new_dates(claim: str, known_texts: Iterable[str], known_days: Iterable[dt.date] = ()) -> list[str]:
+    """The claim's dates (spelled as ``Dated.spelled``) that none of ``known_texts`` states
+    and none of ``known_days`` (the records' own days) is: a date the records never give."""
+    claimed = dates(claim)
+    if not claimed:  # most claims: no date
+        return []
+    known = [d for text in known_texts for d in dates(text)]
+    known += [Dated(day, day, day.year) for day in known_days]
+    return sorted(
+        {c.spelled() for c in claimed if not any(c.holds(k) or k.holds(c) for k in known)},
+    )
