@@ -321,7 +321,7 @@ class Checker:
             hits = self._claim_hits(item, vector, flt)
             by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
             if said is None:
-                statuses.append(dated(by_cosine, text, same, docs))
+                statuses.append(dated(by_cosine, text, same, docs[0]))
                 continue
             # With a same-item record, its passages alone: another paper's passage that the
             # form took for the claim was a new fact of this one in every such case on the dev
