@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from kbsearch.dedupe.subjects import events_differ, title_subject
 from kbsearch.text.legal import legal_ranks
-from kbsearch.text.stages import moved_on, told
+from kbsearch.text.stages import moved_on, told, untold
 
 PASSED = "HB 412, the Model Registry Act, passed the state House 61-30 on Tuesday"
 
@@ -59,3 +59,16 @@ def test_legal_words_in_their_everyday_senses_tell_no_stage() -> None:
     assert legal_ranks("The draft model passed all tests; the final version ships in May") == {}
     assert legal_ranks("We propose a rule-based reward and fit a scaling law") == {}
     assert moved_on("Drover 进入正式版（GA）", "launches Drover (research preview)") == "preview → released"
+
+
+def test_a_later_legal_stage_than_any_record_of_the_item_tells_is_news_whichever_passage_is_weighed() -> None:
+    """Probe 35: a ruling was weighed against its record's TLDR, which tells no stage, while the
+    record's key point told the injunction."""
+    records = ["法院认为 HB 77 的水印要求范围过宽", "法院于 4 月 2 日颁发初步禁令，HB 77 暂停执行"]
+    claim = "The court struck down HB 77's watermark mandate for news outlets"
+    assert moved_on(claim, records[0]) is None
+    assert untold(claim, records) == "injunction → ruling"
+    assert untold("法院颁发针对 HB 77 的禁令", records) is None
+    assert untold("指南自 2028-01-01 起适用", ["The regulator opens a public consultation on the guidelines"]) == (
+        "proposed → in force"
+    )

@@ -105,7 +105,7 @@ _TRACKS: dict[str, tuple[re.Pattern[str], type[IntEnum]]] = {"rule": (_RULE, Rul
 _CONTEXT = re.compile(
     r"\b(?:bills?|legislat\w+|statutes?|regulators?|regulatory|senate|parliament|congress|court|judge|injunction"
     r"|lawsuit|rulemaking|consultation|ministry|(?:SB|AB|HB|H\.R\.|S\.)\s?\d{2,5})\b"
-    r"|法案|条例|立法|监管|法院|禁令|原告|被告|征求意见|议院|议会|国会|(?:指南|规则|规定|办法|法规)(?:定稿|草案|征求意见稿)"
+    r"|法案|条例|立法|监管|法院|禁令|原告|被告|征求意见|议院|议会|国会|指南|(?:规则|规定|办法|法规)(?:定稿|草案|征求意见稿)"
     r"|《[^》]{1,24}(?:法|条例|规定|办法)》",
     re.IGNORECASE,
 )
@@ -154,6 +154,19 @@ def legal_told(claim: str, passage: str) -> bool | None:
         return None
     then = legal_ranks(passage)
     return all(track in then and then[track] >= rank for track, rank in now.items())
+
+
+def legal_overtaken(claim: str, records: list[str]) -> str | None:
+    """ "<earlier> → <later>" when ``records`` (the claim's item's) tell stages on a legal track the claim
+    tells and the latest of them is earlier than the claim's, whichever passage is weighed: probe 35's
+    "the court struck down SB 88's mandate" was weighed against its record's TLDR, which tells no
+    stage, while its key point told the injunction."""
+    told = [legal_ranks(text) for text in records]
+    for track, rank in legal_ranks(claim).items():
+        latest = max((ranks[track] for ranks in told if track in ranks), default=None)
+        if latest is not None and latest < rank:
+            return f"{_label(track, latest)} → {_label(track, rank)}"
+    return None
 
 
 def _label(track: str, rank: float) -> str:

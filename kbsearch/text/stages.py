@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbsearch.text.deals import deal_moved, deal_rank, deal_told
-from kbsearch.text.legal import legal_moved, legal_ranks, legal_told
+from kbsearch.text.legal import legal_moved, legal_overtaken, legal_ranks, legal_told
 from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
 from kbsearch.text.stage_words import (
     CORRECTION,
@@ -176,7 +176,10 @@ def untold(claim: str, records: list[str]) -> str | None:
     claim names one in passing ("the camera-ready version keeps 71.2%, as the preprint");
     and "ships as a plugin" tells how it is packaged, not a release. Or "<earlier> → <later>"
     when what the records tell of a project or pull request the claim names is earlier and
-    none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
+    none tells the claim's stage (``_overtaken``), whichever passage is weighed; so on a rule's or a
+    court case's track (``legal.legal_overtaken``)."""
+    if (legal := legal_overtaken(claim, records)) is not None:
+        return legal
     now = stage_said(PACKAGING.sub(" ", claim))
     unnamed = now is not None and unnamed_pulls(claim, records)
     if now is not None and now.reached and not any(_tells(now, unnamed, t) for t in records):
