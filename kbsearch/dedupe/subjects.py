@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from kbsearch.text.hardware import accelerators
+from kbsearch.text.legal import legal_ranks
 from kbsearch.text.places import countries
 from kbsearch.text.textsim import name_tokens, names_a_version
 
@@ -266,7 +267,9 @@ def events_differ(item: tuple[str | None, str], known: tuple[str | None, str]) -
     """Why two records with these (title subject, title) are two items by what their titles
     report, or None: the titles name one company (one's subject is named in the other title),
     each reports a known kind of event, neither names a kind of the other's, and neither is a
-    regulator's step in the other's deal; nor are they set at one place or name one product."""
+    regulator's step in the other's deal; nor are they set at one place or name one product, nor
+    does each tell a stage on one legal track (``legal``): probe 35's "ODSA opens consultation on
+    … guidelines" and "ODSA 发布…指南定稿" are a rule's consultation and its final text, one item."""
     (ours, our_title), (theirs, their_title) = item, known
     lowered = our_title.lower(), their_title.lower()
     company = next((s for s in (ours, theirs) if s and all(mentions(t, s) for t in lowered)), None)
@@ -280,5 +283,7 @@ def events_differ(item: tuple[str | None, str], known: tuple[str | None, str]) -
     for one, two in ((mine, other), (other, mine)):
         if any(_STAGES_OF.get(kind, frozenset()) & two for kind in one):
             return None
+    if legal_ranks(our_title).keys() & legal_ranks(their_title).keys():
+        return None
     listed = f"{', '.join(sorted(mine))} / {', '.join(sorted(other))}"
     return f"the titles report different events of {company} ({listed})"

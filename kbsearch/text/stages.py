@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbsearch.text.deals import deal_moved, deal_rank, deal_told
+from kbsearch.text.legal import legal_moved, legal_overtaken, legal_ranks, legal_told
 from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
 from kbsearch.text.stage_words import (
     CORRECTION,
@@ -131,10 +132,11 @@ def moved_on(claim: str, passage: str, records: Sequence[str] = ()) -> str | Non
     A correction is a move only when neither the passage nor any of ``records`` (its item's)
     tells one in any words (``CORRECTION_TOLD``): "停摆时间更正为 5 小时" restates spark's
     "outage revised: 5 hours" whichever passage of the item is weighed. A deal's stage (``deals``)
-    is read on its own track: a regulator's review is no pull request's."""
-    if (deal := deal_moved(claim, passage)) is not None:
-        return deal
-    for track in () if deal_rank(claim) is not None else (MENTION, PAPER_MENTION):
+    is read on its own track: a regulator's review is no pull request's; so are a rule's and a court
+    case's (``legal``): a bill "signed into law" is no release."""
+    if (moved := deal_moved(claim, passage) or legal_moved(claim, passage)) is not None:
+        return moved
+    for track in () if deal_rank(claim) is not None or legal_ranks(claim) else (MENTION, PAPER_MENTION):
         now, then = stage_said(claim, track), stage_said(passage, track)
         if now is not None and then is not None and now.reached and _later(now, then, claim):
             return f"{_label(then)} → {_label(now)}"
@@ -147,11 +149,12 @@ def told(claim: str, passage: str) -> bool:
     """Whether the passage tells every stage the claim says its item reached, as late or
     later on each track, and is a correction when the claim corrects what was reported:
     then the claim moves nothing on from it ("3.1 倍应为 2.3 倍" on record, a card's
-    "v3 更正：加速 2.3 倍" is no news), and any deal stage it tells. Vacuous for no stage."""
+    "v3 更正：加速 2.3 倍" is no news), and any deal or legal stage it tells. Vacuous for no stage."""
     deal = deal_told(claim, passage)  # a claim telling a deal's stage is weighed on that track only
-    if deal is False:
+    legal = legal_told(claim, passage)  # and one telling a rule's or a case's on those
+    if deal is False or legal is False:
         return False
-    for track in () if deal else (MENTION, PAPER_MENTION):
+    for track in () if deal or legal else (MENTION, PAPER_MENTION):
         now = stage_said(claim, track)
         if now is not None and now.reached:
             then = stage_said(passage, track)
@@ -173,7 +176,10 @@ def untold(claim: str, records: list[str]) -> str | None:
     claim names one in passing ("the camera-ready version keeps 71.2%, as the preprint");
     and "ships as a plugin" tells how it is packaged, not a release. Or "<earlier> → <later>"
     when what the records tell of a project or pull request the claim names is earlier and
-    none tells the claim's stage (``_overtaken``), whichever passage is weighed."""
+    none tells the claim's stage (``_overtaken``), whichever passage is weighed; so on a rule's or a
+    court case's track (``legal.legal_overtaken``)."""
+    if (legal := legal_overtaken(claim, records)) is not None:
+        return legal
     now = stage_said(PACKAGING.sub(" ", claim))
     unnamed = now is not None and unnamed_pulls(claim, records)
     if now is not None and now.reached and not any(_tells(now, unnamed, t) for t in records):
