@@ -45,7 +45,7 @@ def test_kinds_of_document_a_title_names_in_either_language() -> None:
     assert document_kinds("Tamsin 发布 AI 安全框架") == {"safety framework"}
     assert document_kinds("Ostrel's white paper on agents") == document_kinds("Ostrel 白皮书") == {"white paper"}
     # A scaling law, an agent that acts and a paper's "Act Once" name no statute.
-    assert document_kinds("A scaling law for sparse experts") == set()
+    assert document_kinds("A scaling law for sparse experts") == document_kinds("Amdahl's law bites") == set()
     assert document_kinds("Think Twice, Act Once: agents that act faster") == set()
     assert document_kinds("Ostrel raises $40M") == set()
 

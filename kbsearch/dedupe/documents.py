@@ -48,9 +48,10 @@ _KINDS = {
     "court filing": r"\b(?:court|legal) filings?\b|\blawsuits?\b|\bcomplaint filed\b|起诉状|诉状|诉讼",
 }
 _FINDERS = {kind: re.compile(pattern, 0 if kind == "law" else re.IGNORECASE) for kind, pattern in _KINDS.items()}
-# A scaling law or a power law is no statute.
+# A scaling law, a power law or Amdahl's law is no statute.
 _LAW_LOWER = re.compile(
-    r"\b(?:implementing|delegated) act\b|\bbills?\b|(?<!scaling )(?<!power )\blaws?\b", re.IGNORECASE
+    r"\b(?:implementing|delegated) act\b|\bbills?\b|(?<!scaling )(?<!power )(?<!'s )(?<!’s )\blaws?\b",
+    re.IGNORECASE,
 )
 # A name owning a document right before it ("ODSA template", "Ashgrove 的红队报告"): a word with
 # a capital in the three words before the kind, in its clause.
