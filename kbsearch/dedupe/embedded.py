@@ -18,6 +18,7 @@ import numpy as np
 
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.documents import documents_differ
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
 from kbsearch.dedupe.mention_roles import unroled
 from kbsearch.dedupe.model_codes import models_differ
@@ -206,7 +207,7 @@ class Embedded:
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
         releases of one product, scores of different models or on different benchmarks (``scores``),
-        sites in different countries, news of different names, the
+        different documents (``documents``), sites in different countries, news of different names, the
         titles sharing no coined one, or sharing only what one item is for (``platforms``)."""
         reason = releases_differ(self._title_releases, known._title_releases)
         reason = reason or scores_differ(
@@ -216,6 +217,7 @@ class Embedded:
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
         reason = reason or models_differ((self.record.title, self._unroled), (known.record.title, known._unroled))
+        reason = reason or documents_differ((self.record.title, self._text), (known.record.title, known._text))
         shared = self._title_systems & known._title_systems
         # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")
         # leaves the subjects to tell two coding agents, two clouds' price cuts, apart.
