@@ -47,6 +47,7 @@ from kbsearch.dedupe.audit_summary import by_instance
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.finer import COPIED
 from kbsearch.dedupe.flags import row_flags
 from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
 from kbsearch.dedupe.name_pairs import name_pairs
@@ -341,10 +342,12 @@ def _earliest_direct(
 
 def _claimed_new_flags(store: Store, roster: Roster, judged: Judged, moved: Moved) -> list[Flag]:
     """A record marked new that was directly judged the same item as an earlier
-    record, or as one of another instance on its day, in the clusters' order (``moved``)."""
+    record, or as one of another instance on its day, in the clusters' order (``moved``).
+    A section holding it by one copied claim is no such record: the claim is not the item
+    (``doc_subject``; probe 35: a restated date and fine flagged a new template)."""
     seen = {}
     for row in np.flatnonzero(roster.marked_new & roster.reportable).tolist():
-        direct = moved.earliest_judged(row, judged, lambda r: int(roster.rank[r]))
+        direct = moved.earliest_judged(row, judged, lambda r: int(roster.rank[r]), lambda why: why != COPIED)
         if direct is not None:
             seen[row] = direct
     rows = sorted(seen, key=lambda r: moved.rank.get(r, int(roster.rank[r])))

@@ -123,6 +123,8 @@ def entries(text: str) -> list[str]:
     return out
 
 
+COPIED = "the section states a claim word for word"
+"""Why a section holds an item by a copy of one of its claims (audit reads it: ``doc_subject``)."""
 MIN_VERBATIM = 8
 """A claim shorter than this, its words and figures run together, is a label: its copy in a
 section's entry does not make the entry one on the item."""
@@ -229,7 +231,7 @@ def section_on_item(
     title = item.title.lower()
     names = sorted(named_in(cut.text) & coined, key=lambda n: (title.find(n) % (len(title) + 1), n))
     if not names:
-        return cut, "the section states a claim word for word"
+        return cut, COPIED
     at = cut.text.lower().find(names[0])  # the name as the section writes it
     return cut, f"the section names {cut.text[at : at + len(names[0])] if at >= 0 else names[0]}"
 

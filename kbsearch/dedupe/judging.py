@@ -23,6 +23,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.doc_subject import holding_reason
 from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.finer import item_names, section_on_item
 from kbsearch.dedupe.key_points import KeyPointReading
@@ -252,17 +253,21 @@ def in_doc(
     arXiv id, a line names a rare coined name of its title, or copies one of its claims word
     for word) holds the item: audit lists it in the item's cluster, "in doc", and never as a
     bridge between two clusters. A survey sharing the item's topic words holds nothing, nor
-    does one naming only the system the item lands in (``finer.item_names``)."""
+    does one naming only the system the item lands in (``finer.item_names``), nor one naming a
+    term of the item's field but not what its title is about (``doc_subject``)."""
     if match.rule is not Rule.doc_section:
         return match
     if match.shared_ids:
         reason = f"the section lists arXiv {', '.join(match.shared_ids)}"
     else:
         section, told = (known, item) if known.record.kind is Kind.doc_section else (item, known)
-        found = section_on_item(told.record, section.record, item_names(told, config, name_count))
-        if found is None:
+        coined = item_names(told, config, name_count)
+        found = section_on_item(told.record, section.record, coined)
+        # Naming a term of the item's field (a leaderboard, a licence) is not naming the item.
+        held = None if found is None else holding_reason(told.record, section.record, *found, coined)
+        if held is None:
             return match
-        reason = found[1]
+        reason = held
     return match.model_copy(update={"same_item": True, "reasons": [reason]})
 
 

@@ -58,11 +58,14 @@ class Moved:
         self.rank |= {row: rank(was) for row, was in zip(ordered, ranked, strict=True)}
         self.peers |= dict.fromkeys(ordered, ordered)  # one moved past may itself stay in place
 
-    def earliest_judged(self, row: int, judged: Judged, rank: Callable[[int], int]) -> tuple[int, str] | None:
+    def earliest_judged(
+        self, row: int, judged: Judged, rank: Callable[[int], int], counts: Callable[[str], bool] = lambda why: True
+    ) -> tuple[int, str] | None:
         """The earliest record judged the same item as ``row`` and placed before it, a moved
         row at its new place, and why: audit's "claimed new but seen before" in the order its
         clusters show (probe 28: vera, signed 09:10 but loaded after tom's 22:20 of her day,
-        was flagged as claiming new what tom had said first)."""
+        was flagged as claiming new what tom had said first). Only judgements whose reason
+        ``counts`` are read (a section holding the item by one copied claim does not)."""
 
         def place(r: int) -> int:
             return self.rank.get(r, rank(r))
@@ -70,5 +73,5 @@ class Moved:
         found = [(int(judged.earlier[at]), judged.reasons[at]) for at in judged.before(row)]
         for other in self.peers.get(row, ()):  # one loaded after ``row`` may now be placed before it
             found += [(other, judged.reasons[at]) for at in judged.before(other) if int(judged.earlier[at]) == row]
-        found = [(other, why) for other, why in found if place(other) < place(row)]
+        found = [(other, why) for other, why in found if place(other) < place(row) and counts(why)]
         return min(found, key=lambda pair: place(pair[0]), default=None)
