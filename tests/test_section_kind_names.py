@@ -54,9 +54,10 @@ def test_a_name_in_the_titles_indefinite_description_is_the_kind_not_the_item() 
 
 
 def check(tmp_path: Path, stored: list[Record], item: Record) -> ItemResult:
-    # A claim form trusting any same-item passage and no other: the fitted form's low same-item
-    # threshold, which is why a section must be on the item to be read as its.
-    return check_one(tmp_path, stored, item, said_by("same_item"))
+    # A claim form trusting the passage's cosine alone. A section on the item has its lines
+    # weighed (each as another record's passage, ``section_said``); one that is not has only its
+    # whole stored text weighed, which says none of these claims.
+    return check_one(tmp_path, stored, item, said_by("cosine"))
 
 
 def test_a_section_on_the_kind_of_thing_the_item_is_makes_none_of_its_claims_known(tmp_path: Path) -> None:
@@ -66,7 +67,7 @@ def test_a_section_on_the_kind_of_thing_the_item_is_makes_none_of_its_claims_kno
 
 
 def test_a_section_naming_the_item_still_states_its_claims(tmp_path: Path) -> None:
-    text = "- Quokka 在所有通道间共享一个重试预算。\n- AMQP 客户端以官方库为主。"
+    text = "- Quokka shares one retry budget across all channels.\n- AMQP 客户端以官方库为主。"
     named = RPC.model_copy(update={"text": text})
     item = QUOKKA.model_copy(update={"title": "Quokka: a tiny Go AMQP client", "claims": QUOKKA.claims[:1]})
     result = check(tmp_path, [named, OTHER], item)
