@@ -7,22 +7,10 @@ import datetime as dt
 from pathlib import Path
 
 from support.checking import check_one, said_by
+from test_finer_passages import OTHER, SECTION
 
 from kbsearch.dedupe.results import Rule
 from kbsearch.records import Kind, Record
-
-SECTION = Record(
-    id="doc/serving#§2.4",
-    kind=Kind.doc_section,
-    title="§2.4 缓存",
-    text=(
-        "- 布局：Lumen（arXiv:2601.11111）按行块重排缓存，读取带宽下降约 35%。\n"
-        "- 压缩：Pebble（arXiv:2601.22222）以 3-bit 量化缓存，长序列下内存减少 6.4x，得分损失小于 0.3 分。"
-    ),
-    arxiv_ids=["2601.11111", "2601.22222"],
-    date=dt.date(2026, 11, 2),
-)
-OTHER = Record(id="ann/x#1", kind=Kind.increment, title="GPU 健康检查", text="每卡步时告警")
 
 
 def successor(claims: list[str]) -> Record:

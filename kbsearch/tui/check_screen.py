@@ -246,12 +246,18 @@ class CheckScreen(Screen[None]):
             return
         self._run(replace(self.request, accept=False, skip_duplicates=False))
 
-    def action_accept(self) -> None:
+    def _nothing_to_accept(self) -> bool:
+        """Whether there is no check to accept, or it was accepted already (said so)."""
         if self.request is None or self.result is None:
             self.notify("Check a briefing first.", severity="warning")
-            return
+            return True
         if self.result.accepted:
             self.notify("These items were accepted already.", severity="warning")
+            return True
+        return False
+
+    def action_accept(self) -> None:
+        if self._nothing_to_accept() or self.request is None or self.result is None:
             return
         refused = self.result.accept_refusal()  # all or nothing, as 'kbsearch check --accept'
         if refused is not None:
@@ -264,11 +270,7 @@ class CheckScreen(Screen[None]):
 
     def action_accept_skipping(self) -> None:
         """As 'kbsearch check --accept --skip-duplicates': the same check again, then the rest stored."""
-        if self.request is None or self.result is None:
-            self.notify("Check a briefing first.", severity="warning")
-            return
-        if self.result.accepted:
-            self.notify("These items were accepted already.", severity="warning")
+        if self._nothing_to_accept() or self.request is None or self.result is None:
             return
         question = accept_question(self.request, self.result, skipping=True)
         self.app.push_screen(ConfirmScreen(question, yes="Accept"), self._confirmed_skipping)
