@@ -132,3 +132,11 @@ def test_a_backup_keeps_the_remembered_skips(index: str, tmp_path: Path, capsys:
     assert run(capsys, "backup", copy, "--index", index)[0] == 0
     report = run_json(capsys, "ingest", str(jay), "--index", copy)
     assert [s["id"] for s in report["skipped"]] == [REPEAT] and report["added"] == 0
+
+
+def test_the_note_on_skipped_items_reads_as_english() -> None:
+    from kbsearch.ingest.accepting import ingest_note
+
+    assert "leaves it out while it is unchanged (--include-skipped stores it)" in ingest_note(["a#1"], "b.md")
+    two = ingest_note(["a#1", "a#2"], None)
+    assert "leaves them out while they are unchanged (--include-skipped stores them)" in two

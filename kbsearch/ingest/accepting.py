@@ -87,11 +87,11 @@ def accept(
 def ingest_note(skipped: list[str], file: str | None) -> str:
     """What a later ``kbsearch ingest`` of the file does with the items ``--skip-duplicates`` left out."""
     one = len(skipped) == 1
-    them, are = ("it", "is") if one else ("them", "are")
+    they, them, are = ("it", "it", "is") if one else ("they", "them", "are")
     return (
         f"{len(skipped)} skipped DUPLICATE{'' if one else 's'} ({', '.join(skipped)}) {are} still in "
         f"{file or 'the input'}: the index remembers the skip, and 'kbsearch ingest' of it leaves {them} out "
-        f"while {them} {are} unchanged (--include-skipped stores {them}); drop {them} from the file before "
+        f"while {they} {are} unchanged (--include-skipped stores {them}); drop {them} from the file before "
         "it is published"
     )
 
