@@ -103,3 +103,21 @@ def test_one_restated_doc_line_is_no_claimed_new_flag(tmp_path: Path) -> None:
     )
     result = _audit(tmp_path, [section, item])
     assert result.claimed_new_seen_before == [], [f.message for f in result.claimed_new_seen_before]
+
+
+def test_a_role_word_is_no_subject_a_section_holds_an_item_by() -> None:
+    assert subject_names("Quillon CTO Mara Vint leaves; COO steps in") == frozenset()
+    assert subject_names("PlinthAI CFO resigns before the IPO") == {"plinthai"}
+
+
+def test_a_section_naming_the_same_role_holds_no_leadership_change(tmp_path: Path) -> None:
+    """The doc says who the company's CTO is; the item says the CTO left. The section shares
+    the word CTO (rare in a small index), not the news: no "in doc", no claimed-new flag."""
+    section = _section("§6", "§6 团队与组织", "Brindle Works 由 Ilsa Varn 创办，Ilsa Varn 兼任 CTO，团队约 80 人。")
+    text = "Brindle Works 的 CTO Ilsa Varn 离职，由研究负责人 Teo Marsh 接任。"
+    item = _item(
+        "ada#4", "2026-10-03", "Brindle CTO Ilsa Varn departs; Teo Marsh named CTO", text, [text], anchor="首次锚入"
+    )
+    result = _audit(tmp_path, [section, item])
+    assert result.claimed_new_seen_before == [], [f.message for f in result.claimed_new_seen_before]
+    assert all(section.id not in [m.id for m in c.repeats] for c in result.clusters)

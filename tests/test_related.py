@@ -222,11 +222,21 @@ def test_explain_says_nothing_of_audit_when_audit_reads_the_key_points_too(fake_
     from kbsearch.dedupe.related import explain
 
     rows = [
-        {"id": "a", "title": "Marlin FP8 kernels", "text": "Marlin FP8 kernels merged into vLLM for Ada GPUs, "
-         "with a long description of what they do and where they run",
-         "claims": ["FP8 weights on Ada", "merged upstream"]},
-        {"id": "b", "title": "Marlin FP8 on Ada", "text": "FP8 Marlin kernels for Ada GPUs in vLLM"},
-    ]  # fmt: skip
+        {  # A, the later, has the key points: audit reads them, as explain does
+            "id": "a",
+            "date": "2026-09-02",
+            "title": "Marlin FP8 kernels",
+            "text": "Marlin FP8 kernels merged into vLLM for Ada GPUs, "
+            "with a long description of what they do and where they run",
+            "claims": ["FP8 weights on Ada", "merged upstream"],
+        },
+        {
+            "id": "b",
+            "date": "2026-09-01",
+            "title": "Marlin FP8 on Ada",
+            "text": "FP8 Marlin kernels for Ada GPUs in vLLM",
+        },
+    ]  # fmt: skip  (A, the later, has the key points: audit reads them as explain does)
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config, forced = fake_config(), forced_forms(summary_same=True)
@@ -291,3 +301,35 @@ def test_similar_lists_every_record_sharing_an_arxiv_id_beyond_k(
     assert found["matches"][1]["shared_ids"] == ["2609.19671"]
     out = run(capsys, "similar", "card", "-k", "1", "--index", index)[1]
     assert "doc/reasoning#§5.1  shares 2609.19671" in out
+
+
+def test_explain_tells_how_audit_judged_the_pair_whichever_record_is_a(fake_models: Path, tmp_path: Path) -> None:
+    """Probe 37: explain said audit read a pair as "different items (0.00)" that audit had joined
+    at 0.99 by their key points: explain modelled audit with a copy of its reading (A against B,
+    in check's neighbourhood). It now runs audit's own judgement (``key_points.audit_judgement``):
+    the later record against the earlier, read again by the later one's key points when the two
+    share a rare name. Here A is the earlier record, with no key points of its own."""
+    from kbsearch.dedupe.audit import audit
+    from kbsearch.dedupe.related import explain
+
+    rows = [
+        {"id": "early", "date": "2026-09-01", "title": "TernKV paged cache lands",
+         "text": "TernKV ships a paged KV cache for long prompts"},
+        {"id": "late", "date": "2026-09-03", "title": "TernKV paged cache, measured",
+         "text": "TernKV paged KV cache measured on long prompts",
+         "claims": ["TernKV halves cache memory at 128k tokens", "TernKV keeps decode speed"]},
+    ]  # fmt: skip
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    forced = forced_forms(summary_same=False)  # the summary form parts them, the key-point form joins them
+    with KnowledgeBase(tmp_path / "idx", ModelSpec(name="fake", source="python:fake_encoder:make"), create=True,
+                       encoder=FakeEncoder()) as kb:  # fmt: skip
+        kb.ingest([source])
+        joined = [c for c in audit(kb.store, "fake", forced).clusters if {m.id for m in c.repeats} == {"late"}]
+        told = explain(kb.store, "early", "late", forced)
+        reverse = explain(kb.store, "late", "early", forced)
+    assert joined and joined[0].first_seen.id == "early"  # audit read the pair again and joined it
+    assert not told.match.same_item  # A has no key points: explain reads it by its summary form
+    [note] = [n for n in told.notes if "audit" in n]
+    assert "audit judges B, the later," in note and "these are the same item" in note and "key points form" in note
+    assert reverse.match.same_item and not any("audit" in n for n in reverse.notes)

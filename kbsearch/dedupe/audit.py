@@ -59,6 +59,7 @@ from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
 from kbsearch.dedupe.same_day import Moved, first_of_day
 from kbsearch.dedupe.section_since import Named, first_holding, names_of
 from kbsearch.dedupe.spilled import SpilledVectors
+from kbsearch.dedupe.stopped import stopped_item, stopped_words
 from kbsearch.errors import KbError
 from kbsearch.records import IdMention, Kind, Record
 from kbsearch.store import SearchFilter, Store
@@ -383,9 +384,12 @@ def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
         for mention in mentions:
             # Each row's own day: a reused inbox file holds a table per day.
             where = f"{mention.instance or '?'} {mention.date or ''}".strip()
-            for flag in row_flags(store, mention, mentions, known):
-                told = {"message": f"{where}: {flag.message}", "instance": mention.instance, "date": mention.date}
-                flags.append(flag.model_copy(update=told))
+            found = row_flags(store, mention, mentions, known)
+            stopped = stopped_item(store, mention) if found else None  # the row's item the gate left out
+            for flag in found:
+                note = stopped_words(stopped) if stopped is not None else ""
+                told = {"message": f"{where}: {flag.message}{note}", "instance": mention.instance, "date": mention.date}
+                flags.append(flag.model_copy(update={**told, "stopped_at_gate": stopped and stopped.id}))
     return flags
 
 

@@ -16,6 +16,12 @@ heading or the copied line's entry beside a copy; the reason then names the titl
 of ``section_on_item``. Only audit's clusters read this (``judging.in_doc``): check's evidence
 for a claim (``finer.item_sentences``) is unchanged.
 
+A role (CEO, CTO, VP) or a business term (IPO, ARR, Q3) is written in capitals like a name but
+names no one: "Tessellate CEO Dana Okafor steps down" is on Tessellate and its people, and a
+section saying who the CEO is shares only the word (probe 37: "the section names CEO" flagged the
+CEO change as seen before). Such a word is never a subject, and a section found by it alone
+(``section_on_item`` read the title's role as its rare name) does not hold the item.
+
 A copied claim is one claim, not the item: a briefing restating the doc's date or fine beside
 news of its own ("本条新增合规模板") is not seen before, so a section holding an item by a copy
 alone raises no "claimed new" flag (``audit._claimed_new_flags``, ``COPIED``).
@@ -35,6 +41,13 @@ _SIZED = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]+)(?:-[A-Za-z0-9.]+)*-\d+(?:
 family is its name (the name readers see only the size, "70b", there)."""
 
 
+_ROLE = re.compile(
+    r"c[etfopmsirdax]o|caio|chro|[es]?vp|gm|ipo|esop|arr|mrr|kpi|okr|hr|q[1-4]|h[12]|fy\d{2,4}",
+)
+"""A role (CEO, CTO, CAIO, VP, GM) or a business term (IPO, ARR, Q3, FY26), lower-cased: words a
+title writes in capitals that name no company, person or product."""
+
+
 def subject_names(title: str, coined: frozenset[str] = frozenset()) -> frozenset[str]:
     """The names, lower-cased, a section must name to hold the title's item: the one the title
     leads with of its systems (``platforms.title_names``) and rare coined names, as
@@ -43,12 +56,16 @@ def subject_names(title: str, coined: frozenset[str] = frozenset()) -> frozenset
     is PagedRadix, not KV; "OpenArena corrects Sable-70B's Elo" is news on Sable-70B too: a
     model named by its size is the artifact the news is on."""
     sized = frozenset(m.group(1).lower() for m in _SIZED.finditer(title))
-    named = names_about(title, title_names(title) | sized | coined) - platform_names(title)
+    named = frozenset(n for n in _named(title, sized, coined) if not _ROLE.fullmatch(n))
     if not named:
         return named
     lower = title.lower()
     lead = min(named, key=lambda n: (lower.find(n) % (len(lower) + 1), n))
     return frozenset({lead}) | (sized & named)
+
+
+def _named(title: str, sized: frozenset[str], coined: frozenset[str]) -> frozenset[str]:
+    return names_about(title, title_names(title) | sized | coined) - platform_names(title)
 
 
 def holding_reason(item: Record, section: Record, cut: Record, reason: str, coined: frozenset[str]) -> str | None:
@@ -59,7 +76,9 @@ def holding_reason(item: Record, section: Record, cut: Record, reason: str, coin
     title's leading one; ``reason`` is kept as it is when the title names none."""
     names = subject_names(item.title, coined)
     if not names:
-        return reason
+        # A title whose only names are roles names no subject: a section found by its role holds nothing.
+        roles_only = reason != COPIED and bool(_named(item.title, frozenset(), coined))
+        return None if roles_only else reason
     written = f"{section.title}\n{cut.text if reason == COPIED else section.text}"
     said = written.lower()
     if not all(holds_word(said, name) for name in names):

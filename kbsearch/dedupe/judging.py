@@ -31,7 +31,7 @@ from kbsearch.dedupe.neighbours import NeighbourPairs
 from kbsearch.dedupe.other_language import OtherLanguage
 from kbsearch.dedupe.results import Match, Rule
 from kbsearch.dedupe.roster import Roster
-from kbsearch.dedupe.rules import Embedded, around_of, compare, one_item
+from kbsearch.dedupe.rules import Embedded, around_of, one_item
 from kbsearch.records import Kind
 from kbsearch.store import Store
 
@@ -229,9 +229,7 @@ def judge_candidates(
             item, near = records[later], around(later)
             same = []
             for earlier in earliers:
-                match = compare(item, records[earlier], config, near(earlier), name_count)
-                if again.wanted(item, records[earlier], match):
-                    match = again.again((later, item, earlier, records[earlier]), near(earlier), match)
+                match = again.judge((later, item, earlier, records[earlier]), near(earlier))
                 match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
                     same.append((earlier, match))

@@ -52,23 +52,21 @@ class KeyPointReading:
         self.loaded = 0
         """Records loaded with their passage vectors."""
         self.seconds = 0.0
-        """Time spent reading pairs again (``bench/audit_phases.py`` prints it)."""
+        """Time spent loading the passage vectors of pairs read again (``bench/audit_phases.py`` prints it)."""
 
-    def wanted(self, item: Embedded, known: Embedded, match: Match) -> bool:
-        """Whether check's key-point form could decide the pair otherwise (``read_again``)."""
-        return read_again(item, known, match, self.config, self.name_count)
-
-    def again(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood, match: Match) -> Match:
+    def judge(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood) -> Match:
         """The pair (later row and record, earlier row and record, as built from their whole-record
-        vectors) judged by ``compare`` on both records' passage vectors (key points included);
-        ``match`` when one has no passage vectors stored."""
+        vectors) as audit judges it (``audit_judgement``), reading their passage vectors when asked."""
+        return audit_judgement(pair[1], pair[3], around, self.config, self.name_count, lambda: self._pair(pair))
+
+    def _pair(self, pair: tuple[int, Embedded, int, Embedded]) -> tuple[Embedded, Embedded] | None:
         started = time.perf_counter()
         item, known = self._full(pair[0], pair[1]), self._full(pair[2], pair[3])
-        if item is not None and known is not None:
-            self.read += 1
-            match = _unaligned(compare(item, known, self.config, around, self.name_count), self.config)
         self.seconds += time.perf_counter() - started
-        return match
+        if item is None or known is None:
+            return None
+        self.read += 1
+        return item, known
 
     def _full(self, row: int, built: Embedded) -> Embedded | None:
         if row not in self.items:
@@ -81,6 +79,25 @@ class KeyPointReading:
                 self.items.popitem(last=False)
         self.items.move_to_end(row)
         return self.items[row]
+
+
+def audit_judgement(
+    item: Embedded,
+    known: Embedded,
+    around: Neighbourhood,
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+    full: Callable[[], tuple[Embedded, Embedded] | None],
+) -> Match:
+    """How audit judges the later record ``item`` against the earlier ``known``, both built from
+    their whole-record vectors: by ``compare`` (the summary form), then, when ``read_again`` asks,
+    by ``compare`` on ``full()``, the two with every passage vector (key points included; None:
+    one has none stored, and the summary judgement stands). ``explain`` tells audit's view so."""
+    match = compare(item, known, config, around, name_count)
+    if not read_again(item, known, match, config, name_count):
+        return match
+    both = full()
+    return match if both is None else _unaligned(compare(*both, config, around, name_count), config)
 
 
 def read_again(

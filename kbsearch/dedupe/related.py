@@ -12,10 +12,10 @@ import datetime as dt
 import time
 from collections.abc import Callable
 
+from kbsearch.dedupe.audit_view import audit_match
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.findings import rule_findings
-from kbsearch.dedupe.key_points import read_again
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.results import Explanation, Match, Neighbours
 from kbsearch.dedupe.rules import Embedded, compare, compare_all, neighbourhood
@@ -114,16 +114,15 @@ def explain_embedded(
         known = list(load_rows(store, nearest, config.judge).values())
     around = neighbourhood(a, known, config)
     match = compare(a, b, config, around, name_count)
-    by_whole_texts = compare(_whole_only(a), _whole_only(b), config, around, name_count)
-    if read_again(a, b, by_whole_texts, config, name_count):
-        by_whole_texts = match  # audit reads such a pair again by its key points, as check does
+    load = lambda rowids: list(load_rows(store, rowids, config.judge).values())  # noqa: E731
+    by_audit, a_later = audit_match(store, a, b, config, name_count, load)
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),
         model=store.model or "",
         match=match,
         rules=rule_findings(a, b, config, name_count, around),
-        notes=_later(b, as_of) + _unread_by_explain(a, match) + _as_audit_reads(match, by_whole_texts),
+        notes=_later(b, as_of) + _unread_by_explain(a, match) + _as_audit_reads(match, by_audit, a_later),
         as_of=as_of,
     )
 
@@ -138,21 +137,19 @@ def _later(b: Embedded, as_of: dt.date | None) -> list[str]:
     ]
 
 
-def _whole_only(record: Embedded) -> Embedded:
-    return Embedded.whole_only(record.record, record.whole, record.judge)
-
-
-def _as_audit_reads(match: Match, by_whole_texts: Match) -> list[str]:
-    """Where audit, which judges a pair by the whole texts alone (no alignment, and key points
-    only for a pair its summary form joins or that shares a rare name, ``key_points``: at a
-    million records it could not read them all), may decide otherwise."""
-    if by_whole_texts.same_item == match.same_item:
+def _as_audit_reads(match: Match, by_audit: Match, a_later: bool) -> list[str]:
+    """Where audit's judgement of the pair (``audit_view``: the later record against the earlier,
+    on their whole-record vectors, read again by key points when audit reads so, in audit's kind
+    of neighbourhood) differs from this one."""
+    if by_audit.same_item == match.same_item:
         return []
-    verdict = "the same item" if by_whole_texts.same_item else "different items"
+    verdict = "the same item" if by_audit.same_item else "different items"
+    later = "A" if a_later else "B"
     return [
-        f"audit judges pairs by the whole texts alone ({by_whole_texts.form} form): read so, these are {verdict} "
-        f"({by_whole_texts.probability:.2f} against {by_whole_texts.threshold:.2f}; audit's own neighbourhood "
-        "may move it), so an audit may cluster them otherwise than check would"
+        f"audit judges {later}, the later, against the other on their whole texts, and by their key points "
+        f"when it reads a pair again: read so ({by_audit.form} form), these are {verdict} "
+        f"({by_audit.probability:.2f} against {by_audit.threshold:.2f}, the neighbourhood rebuilt from "
+        f"{later}'s nearest records; audit's own may move it), so an audit may cluster them otherwise than check would"
     ]
 
 

@@ -221,6 +221,7 @@ class Flag(BaseModel):
     first_seen_instance: str | None = None
     first_seen_date: dt.date | None = None
     anchored_on: str | None = None
+    stopped_at_gate: str | None = None  # audit: the row's item, a DUPLICATE the gate skipped (``stopped``)
 
     @classmethod
     def seen_before(cls, first: _Seen, message: str, arxiv_id: str | None = None) -> Flag:

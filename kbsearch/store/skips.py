@@ -63,5 +63,17 @@ def remembered(db: sqlite3.Connection, record_ids: list[str]) -> dict[str, Remem
     }
 
 
+def skipped_from(db: sqlite3.Connection, file: str) -> list[RememberedSkip]:
+    """The remembered skips of the items read from ``file``, by id."""
+    if not _has_table(db):
+        return []
+    rows = db.execute(
+        "SELECT id, content_hash, repeats, skipped_at FROM skipped_items WHERE file = ? ORDER BY id", (file,)
+    )
+    return [
+        RememberedSkip(id=i, content_hash=h, file=file, repeats=json.loads(r), skipped_at=at) for i, h, r, at in rows
+    ]
+
+
 def _has_table(db: sqlite3.Connection) -> bool:
     return migrations.schema(db) >= migrations.SKIPPED_ITEMS
