@@ -243,3 +243,22 @@ def test_a_local_check_preloads_the_judge_of_the_index_model_line_not_the_defaul
     assert preloaded == []  # it loaded e5, the default line's judge, for nothing
     assert main(["check", str(rows), *index, "--model", "fake"]) == 2  # refused: the index is tiny's
     assert preloaded == [("e5", "fake")]  # an explicit model's judge, as before
+
+
+def test_the_records_are_counted_only_for_a_model_or_judge_other_than_the_index_s(tmp_path: Path) -> None:
+    """Every check asks whether its models are the index's; ``count(*)`` reads every row
+    (35 ms at 1M records), and only another model's answer turns on it (an empty index
+    takes any model)."""
+    from kbsearch.errors import KbError
+    from kbsearch.store.binding import require_judge, require_model
+
+    def never() -> int:
+        raise AssertionError("counted")
+
+    require_model(tmp_path, "fake", "fake", never)
+    require_judge(tmp_path, "fake", "e5", "e5", never)
+    require_model(tmp_path, "fake", "other", lambda: 0)  # an empty index: any model
+    with pytest.raises(KbError, match="was built with model 'fake'"):
+        require_model(tmp_path, "fake", "other", lambda: 2)
+    with pytest.raises(KbError, match="keeps judge vectors of 'e5'"):
+        require_judge(tmp_path, "fake", "e5", "other", lambda: 2)

@@ -3,6 +3,8 @@ named-systems rule (``text.misspelled``); a name one letter apart is another sys
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import fake_config
 from support.embedded import embedded
@@ -35,6 +37,19 @@ def test_a_changed_letter_a_short_name_or_a_digit_is_another_name(a: str, b: str
 
 def test_names_are_written_as_the_other_record_writes_them() -> None:
     assert spelled_as({"hicahce", "sglang"}, {"hicache"}) == {"hicache", "sglang"}
+
+
+def test_spelled_as_finds_what_every_pair_compared_finds() -> None:
+    """It compares only names within a letter of each other's length: the same answer, first
+    match in ``other``'s order, as ``one_name`` asked of every pair (short names, digits,
+    plurals, swaps, several spellings of one name)."""
+    rng = random.Random(5)
+    words = ["hicache", "hicahce", "hicaches", "rosguard", "rosgaurd", "qwen25", "kivi", "kiwi", "videollm"]
+    words += ["videollms", "videlolm", "flashmla", "flashvla", "sglang", "sglangs", "abcdef", "bacdef", "abcdfe"]
+    for _ in range(300):
+        names, other = set(rng.sample(words, rng.randint(0, 6))), frozenset(rng.sample(words, rng.randint(0, 6)))
+        every_pair = frozenset(next((o for o in other if one_name(n, o)), n) if n not in other else n for n in names)
+        assert spelled_as(names, other) == every_pair
 
 
 def test_a_typo_in_the_titles_system_name_leaves_a_repeat_to_the_learned_decision() -> None:

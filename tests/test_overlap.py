@@ -178,6 +178,33 @@ def test_a_pipeline_piece_s_result_is_waited_for_where_it_is_read() -> None:
             failing.result()
 
 
+def test_a_thread_s_pipelines_one_after_another_run_on_one_kept_thread() -> None:
+    """A warm process's checks each opened a pipeline, and each started and joined a thread."""
+    from kbsearch.runtime.overlap import Pipeline
+
+    def ran_on() -> threading.Thread:
+        with Pipeline() as beside:
+            return beside.start(threading.current_thread, "waiting").result()
+
+    first, second = ran_on(), ran_on()
+    assert first is second and first is not threading.current_thread()
+
+
+def test_a_pipeline_inside_another_runs_beside_the_outer_s_running_piece() -> None:
+    """Queued behind the outer's piece on one thread, the inner piece would never run:
+    the outer piece waits for what the inner one sets."""
+    from kbsearch.runtime.overlap import Pipeline
+
+    inner_ran = threading.Event()
+    with Pipeline():
+        pass  # this thread now keeps an idle worker: the outer pipeline takes it
+    with Pipeline() as outer:
+        waiting = outer.start(lambda: inner_ran.wait(timeout=5), "waiting")
+        with Pipeline() as inner:
+            inner.start(inner_ran.set, "waiting").result()
+        assert waiting.result()
+
+
 @pytest.mark.usefixtures("judged_models")
 def test_a_check_searches_its_candidates_while_the_judge_reads_the_item(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

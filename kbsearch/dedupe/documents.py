@@ -27,6 +27,7 @@ names another act or agency by its short name and never the number is about that
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _KINDS = {
     "system card": r"\b(?:system|model) cards?\b|系统卡|模型卡",
@@ -65,6 +66,7 @@ _SHORT_NAME = re.compile(r"(?<![\w.-])[A-Z]{3,6}(?![\w-])")
 _NOT_SHORT_NAMES = frozenset({"AGI", "LLM", "GPU", "CPU", "API", "CEO", "GPAI"})
 
 
+@lru_cache(maxsize=4096)  # a title's, asked again for every pair it is in (its dozen finders each time)
 def document_kinds(title: str) -> frozenset[str]:
     """The kinds of document a title names (system card, evaluation report, law, template,
     guidance, ...); none for a title naming no known kind."""
@@ -90,6 +92,7 @@ def _names_document(text: str, kinds: frozenset[str], their_title: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)  # a title's, asked again for every pair it is in
 def bill_numbers(title: str) -> frozenset[str]:
     """The bill numbers a title names, without dots or spaces (S1142, AB412, HR123)."""
     return frozenset(f"{letters.replace('.', '')}{number}" for letters, number in _BILL.findall(title))

@@ -29,6 +29,7 @@ decision weighs it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kbsearch.dedupe.mention_roles import unroled
 from kbsearch.dedupe.subjects import mentions, not_a_subject
@@ -55,6 +56,7 @@ _STANDARDS = frozenset(
 )
 
 
+@lru_cache(maxsize=4096)  # a title's, asked again for every pair it is in
 def model_codes(title: str) -> frozenset[str]:
     """The model codes a title names, in capitals without hyphens (KV10, Q3, B7); GPUs are
     ``hardware_differs``'s, and dates and standards are none."""
@@ -90,6 +92,7 @@ _CAPITALISED = re.compile(r"(?<![\w\-])[A-Z][A-Za-z]{2,}(?![\w\-])")
 _SIZED = re.compile(r"(?<![\w\-.])([A-Z][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)*?-(?:\d+x)?\d+(?:\.\d+)?[BMT])(?![\w.])")
 
 
+@lru_cache(maxsize=4096)  # a title's, asked again for every pair it is in (a fifth of the names rule)
 def sized_models(title: str) -> frozenset[str]:
     """The models a title names by family and size, lower-cased (quell-7b): those it names
     outside a role (``mention_roles``), or, when it names none so, all of them."""

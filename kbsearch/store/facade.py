@@ -117,7 +117,7 @@ class Store:
         self.db.close()
 
     def require_model(self, model: str) -> None:
-        binding.require_model(self.root, self.model, model, self.count())
+        binding.require_model(self.root, self.model, model, self.count)
 
     def require_vectors(self, wanted: VectorStore) -> None:
         """Refuse a ``--vectors`` other than the first write's; before it, keep it for that write."""
@@ -125,7 +125,7 @@ class Store:
 
     def require_judge(self, model: str, judge: str | None) -> None:
         """Refuse a judge other than the one whose vectors the index keeps (see ``binding``)."""
-        binding.require_judge(self.root, model, self.judge, judge, self.count())
+        binding.require_judge(self.root, model, self.judge, judge, self.count)
 
     # -- metadata and counts -------------------------------------------------
 

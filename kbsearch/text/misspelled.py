@@ -34,7 +34,27 @@ def one_name(a: str, b: str) -> bool:
     return len(apart) == 2 and apart[1] == apart[0] + 1 and a[apart[0]] == b[apart[1]] and a[apart[1]] == b[apart[0]]
 
 
+def _may_slip(name: str) -> bool:
+    """Whether ``name`` can be one name with another written differently (``one_name``)."""
+    return len(name) >= SHORTEST and not any(c.isdigit() for c in name)
+
+
 def spelled_as(names: Iterable[str], other: Iterable[str]) -> frozenset[str]:
     """``names``, each written as ``other`` writes it when ``other`` holds it with a slip."""
     theirs = frozenset(other)
-    return frozenset(next((o for o in theirs if one_name(n, o)), n) if n not in theirs else n for n in names)
+    slips: list[tuple[str, int]] | None = None
+
+    def spelled(name: str) -> str:
+        # Only a name that may slip is compared, and only with those of ``other`` that may,
+        # within a letter of its length (a swap keeps it, a plural adds one), in ``other``'s
+        # order: the first found is the one ``one_name`` over every pair finds. The rules ask
+        # this of every candidate pair; every pair compared was a tenth of the names rule.
+        nonlocal slips
+        if name in theirs or not _may_slip(name):
+            return name
+        if slips is None:
+            slips = [(o, len(o)) for o in theirs if _may_slip(o)]
+        size = len(name)
+        return next((o for o, length in slips if -1 <= length - size <= 1 and one_name(name, o)), name)
+
+    return frozenset(spelled(n) for n in names)
