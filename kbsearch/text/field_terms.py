@@ -28,6 +28,8 @@ apart gives nv-link, and run together gpuhour (``features.other_spellings``).
 
 from __future__ import annotations
 
+from kbsearch.text.currencies import CODES as CURRENCY_CODES
+
 # Never rare, never a system: what an item runs on, is measured in or is scored on.
 NOT_SYSTEMS = frozenset(
     # Interconnects and fabrics: the links and networks GPUs and hosts are wired with. Two
@@ -41,6 +43,8 @@ NOT_SYSTEMS = frozenset(
     | {"gpuhour", "gpuhours", "gpuhr", "gpuhrs", "pue", "wue", "mfu", "hfu", "tco", "mtbf", "mttr", "iops"}
     | {"flops", "tflops", "pflops", "eflops", "tops", "ttft", "tpot", "qps", "rps", "slo", "slos", "sla", "slas"}
     | {"kwh", "mwh", "gwh", "xid", "ecc", "elo"}
+    # Currencies: what a price, a round or an order is counted in (RMB, USD; ``currencies``).
+    | CURRENCY_CODES
     # Benchmarks: the yardstick a result is scored on. Two coding agents' SWE-bench Verified
     # scores are two items; a benchmark's own release is told by its version (``subjects``).
     | {"swebench", "swe", "humaneval", "mbpp", "mmlu", "mmlupro", "gsm8k", "mtbench", "terminalbench"}

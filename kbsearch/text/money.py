@@ -19,14 +19,18 @@ from __future__ import annotations
 
 import re
 
-# A currency before the digit (US$3, $3.00, ¥4, RMB 5) or after it (4元, 3 美元, 5 dollars, 3 USD).
+from kbsearch.text.currencies import CHINESE, SYMBOLS, codes_pattern
+
+# A currency before the digit (US$3, $3.00, ¥4, RMB 5, HKD 8) or after it (4元, 3 美元, 5 dollars, 3 USD, 6 港币).
 # A $ that opens or closes LaTeX math is no dollar (a price's $ has no space after it):
 # $5$, $4 \\times$, $1/\\epsilon$, $2^p$, $5-10\\%$, $1+o(1)$, "<$ 2".
+# The rarer codes are matched in capitals only (``currencies``): "4 nok" or "2 sar" is no price.
+_CODES = f"(?:USD|RMB|CNY|EUR|(?-i:{codes_pattern()}))"
 _PRICED = re.compile(
-    r"(?:(?<![A-Za-z])(?:US|HK|NT|A|C|S)?\$|(?:[¥￥€£]|(?<![A-Za-z])(?:RMB|USD|CNY|EUR))\s*)(\d)(?:\.0+)?"
+    rf"(?:(?<![A-Za-z])(?:US|HK|NT|A|C|S)?\$|(?:[{SYMBOLS.replace('$', '')}]|(?<![A-Za-z]){_CODES})\s*)(\d)(?:\.0+)?"
     r"(?![\d.,]\d|\d|\s*(?:[$\\^_{}=<>+*]|-\s*[\d\\]|/[\s\d\\(]))"
-    r"|(?<![A-Za-z0-9_.@#§²³$¥￥€£-])(\d)(?:\.0+)?\s*(?:元|美元|欧元|英镑|日元|港元|块钱|美金|人民币"
-    r"|(?:dollars?|euros?|yuan|USD|RMB|CNY|EUR)(?![A-Za-z]))",
+    rf"|(?<![A-Za-z0-9_.@#§²³{SYMBOLS}-])(\d)(?:\.0+)?\s*(?:{'|'.join(CHINESE)}"
+    rf"|(?:dollars?|euros?|yuan|{_CODES})(?![A-Za-z]))",
     re.IGNORECASE,
 )
 

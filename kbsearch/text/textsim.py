@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
+from kbsearch.text.ranges import shares_magnitude
 from kbsearch.text.spelled import spelled_out
 from kbsearch.text.units import bit_rate, measured, unit_after, widths
 
@@ -228,6 +229,8 @@ def numbers(text: str) -> set[str]:
         value, unit = match.group(1), _unit(match) or unit_after(text, match.end())
         if not unit and after is not None and _RANGE_GAP.fullmatch(text, match.end(), after.start()):
             unit = _unit(after) or unit_after(text, after.end())  # 26-30% is 26% to 30%: one unit
+            if unit in _MAGNITUDES and not shares_magnitude(value, after.group(1)):
+                unit = ""  # 600 to 8k is no 600k (``ranges``)
         if _is_label(text, match.start(), value, unit):
             continue
         unit = "x" if unit in {"×", "倍"} else unit
