@@ -50,6 +50,11 @@ class Fusion:
     has one (``kbsearch.search.judge_side``; 0: off)."""
     judge_baseline: int = 10
     """The judge's cosines are read against the mean of this many best of each language's candidates."""
+    foreign_gap: float = 0.0
+    """Weighted sum only: a record in the query's language whose cosine is this much below the best
+    candidate's in the other language has its coverage raised to ``foreign_gap_power`` (0: off;
+    ``kbsearch.search.foreign_gap``)."""
+    foreign_gap_power: float = 1.0
 
 
 def reciprocal_rank(dense: list[int], lexical: list[int], fusion: Fusion) -> dict[int, float]:

@@ -21,6 +21,7 @@ from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.search.candidates import Candidates, add_pinned, dense_side, depth_of, gather_lexical
 from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
 from kbsearch.search.expansion import groups, with_forms
+from kbsearch.search.foreign_gap import FOREIGN_GAP, GAP_POWER, damped
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
 from kbsearch.search.judge_side import JudgeQuery, with_judge
@@ -35,34 +36,30 @@ from kbsearch.text.textsim import language
 __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 
 
-# The best hits whose items' other records are looked for (see kbsearch.search.items),
-# and the share of such a hit's score its item's other records get at least:
-# enough to rank the item's records together, below the hit the query found.
+# The best hits whose items' other records are looked for (see kbsearch.search.items), and the share of such a
+# hit's score its item's other records get at least: enough to rank them together, below the hit the query found.
 ITEM_LEADERS = 3
 ITEM_SHARE = 0.9
-# A hit carries its record's text up to here: a record of megabytes (one
-# pasted line) is read in full by ``kbsearch show``, never by every search.
+# A hit carries its record's text up to here: a record of megabytes is read in full by ``kbsearch show`` alone.
 HIT_TEXT_CHARS = 20_000
 
-# Chosen with bench/search_quality.py --sweep on the parallel sets, the domain stream and the
-# mixed-language digest views. Rank fusion let lexical noise (stray words shared across languages)
-# tie with the best dense hit and lost up to 0.47 R@1 on WMT en→zh; the weighted sum of the cosine
-# and 0.7 × the idf-weighted term coverage does not.
+# Chosen with bench/search_quality.py --sweep on the parallel sets, the domain stream and the mixed-language
+# digest views. Rank fusion let lexical noise (stray words shared across languages) tie with the best dense hit
+# and lost up to 0.47 R@1 on WMT en→zh; the weighted sum of the cosine and 0.7 × the idf-weighted coverage does not.
 #
-# Across languages a record's own words count as in one language, and its meta (tags, sources, the
-# relation to the living doc) not at all: an English word in a Chinese record's text (zero-copy,
-# PagedAttention, an English paper title) is evidence, English tags on a Chinese record only say its
-# topic ("compression" on C²KV must not beat 频域压缩). Scaling a foreign record's coverage down
-# instead ranked the Chinese card of an English summary's paper below English distractors (R@1 0.538
-# against dense's 0.774 in a corpus of both languages).
+# Across languages a record's own words count as in one language, and its meta (tags, sources, the relation to
+# the living doc) not at all: an English word in a Chinese record's text (zero-copy, PagedAttention, an English
+# paper title) is evidence, English tags on a Chinese record only say its topic ("compression" on C²KV must not
+# beat 频域压缩). Scaling a foreign record's coverage down instead ranked the Chinese card of an English
+# summary's paper below English distractors (R@1 0.538 against dense's 0.774 in a corpus of both languages).
 #
-# The coverage is squared: a record holding most of the query's terms keeps most of the weight, one
-# holding a few keeps little. Across languages that tells a record saying it in the query's words
-# (the English title of a Chinese card) from one sharing a name (Tatoeba's Chinese sentences that
-# write "Tom"): plain coverage cost 0.010 R@1 on Tatoeba en→zh and 0.063 on Chinese summaries
-# finding English cards, for 0.002 on reworded Chinese summaries finding their card. A rare coined
-# name (RingPose) adds 0.2: against squared coverage 0.1 no longer lifts the record holding the name
-# of a long query above one holding more of its other words, and 0.4 begins to cost WMT en→zh.
+# The coverage is squared: a record holding most of the query's terms keeps most of the weight, one holding a
+# few keeps little. Across languages that tells a record saying it in the query's words (the English title of a
+# Chinese card) from one sharing a name (Tatoeba's Chinese sentences that write "Tom"): plain coverage cost 0.010
+# R@1 on Tatoeba en→zh and 0.063 on Chinese summaries finding English cards, for 0.002 on reworded Chinese
+# summaries finding their card. A rare coined name (RingPose) adds 0.2: against squared coverage 0.1 no longer
+# lifts the record holding the name of a long query above one holding more of its other words, and 0.4 begins
+# to cost WMT en→zh.
 # A query of at most this many terms with a rare coined name names an item: its records rank above look-alikes
 # (``fusion.names_first``). In a sentence or summary a rare name is as often another item's (a baseline):
 # lifting its records there cost 0.004 R@1 on WMT en→zh and 0.003 on reworded summaries finding their card.
@@ -79,6 +76,8 @@ DEFAULT_FUSION = Fusion(
     cross_language_meta=0.0,
     item_share=ITEM_SHARE,
     judge_weight=JUDGE_WEIGHT,
+    foreign_gap=FOREIGN_GAP,
+    foreign_gap_power=GAP_POWER,
 )
 
 
@@ -211,6 +210,7 @@ def _weighted(
         rowid: _coverage(weights, main, meta, query_language, reads.language(rowid), fusion, neutral, grouped, names)
         for rowid, (main, meta) in parts.items()
     }
+    coverage = damped(coverage, cosine, query_language, reads, fusion)  # a far closer foreign record (foreign_gap)
     scores = with_judge(fuse.weighted_sum(cosine, coverage, fusion, found.named), reads, fusion)
     if len(terms.all()) > NAME_QUERY_TERMS:  # a sentence or summary: a rare name there may be another item's
         return scores

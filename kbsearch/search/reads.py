@@ -46,6 +46,7 @@ class CandidateReads:
         self._judged: dict[int, float | None] = {}  # None: no judge vector stored (or of another size)
         self._weights: dict[str, float] | None = None
         self.judge_levels: dict[str | None, float] | None = None  # language → the judge's baseline (judge_side)
+        self.foreign_best: tuple[float | None] | None = None  # the other language's best cosine (foreign_gap)
 
     def read_ahead(self, rowids: list[int]) -> None:
         """Read ``rowids``' vectors, texts and languages now, while nothing else can be done."""
