@@ -18,6 +18,7 @@ import numpy as np
 
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.counterparts import counterparts_differ
 from kbsearch.dedupe.documents import documents_differ
 from kbsearch.dedupe.features import Side, latin_names, other_spellings, whole_names
 from kbsearch.dedupe.mention_roles import unroled
@@ -207,8 +208,9 @@ class Embedded:
     def told_apart(self, known: Embedded) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
         releases of one product, scores of different models or on different benchmarks (``scores``),
-        different documents (``documents``), sites in different countries, news of different names, the
-        titles sharing no coined one, or sharing only what one item is for (``platforms``)."""
+        different documents (``documents``), sites in different countries, news of different names or
+        one company's deals with different parties (``counterparts``), the titles sharing no coined
+        one, or sharing only what one item is for (``platforms``)."""
         reason = releases_differ(self._title_releases, known._title_releases)
         reason = reason or scores_differ(
             (self._score, self.record.title, self._lowered), (known._score, known.record.title, known._lowered)
@@ -229,6 +231,9 @@ class Embedded:
             known._subject,
         }:
             reason = events_differ((self._subject, self.record.title), (known._subject, known.record.title))
+            reason = reason or counterparts_differ(  # one company's deals with different parties
+                (self._subject, self.record.title, self._unroled), (known._subject, known.record.title, known._unroled)
+            )
         if reason is None and not shared:
             reason = release_not_theirs(self._title_releases, known.record.title, known._lowered)
             reason = reason or release_not_theirs(known._title_releases, self.record.title, self._lowered)

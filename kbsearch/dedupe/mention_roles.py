@@ -12,7 +12,8 @@ A mention in a role names another item; a record still names its own subject out
 (a licence change of X, X's leaderboard entry, "X-3B, distilled from X-27B" names X-3B).
 The roles are read by the existing readers: comparisons (``named_systems._CONTRAST``),
 rivals a score is set against (``scores._RIVAL``), denials (``disowned._DISOWNS``); this
-module adds only derivations and successions (``_DERIVED``).
+module adds only derivations and successions (``_DERIVED``), and the earlier deal a company's
+news follows (``_EARLIER_DEAL``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,22 @@ _DERIVED = re.compile(
     + r")\s*(?:的|之)(?:后继|继任|蒸馏版|微调版)"
 )
 
+# An earlier deal a record's news follows (probe 37: Merrowind's second acquisition, "after its
+# Pintail deal"): "after/following its acquisition of X", "after the X deal", 继收购 X. It names the
+# buyer's other item, not this one's counterpart (``counterparts``); "收购 X 后" is left out, as it
+# also tells what the item's own deal leads to ("收购 Pintail 后团队并入").
+_EARLIER_DEAL = re.compile(
+    r"(?i:\b(?:after|following)\s+(?:its|their|the|his|her)\s+(?:(?:earlier|recent|previous|first|\S*\d\S*)\s+)*"
+    r"(?:(?:acquisition|purchase|takeover|buyout)\s+of\s+"
+    + _OWNED
+    + r"|("
+    + _LISTED
+    + r")\s+(?:deal|acquisition|purchase|takeover|buyout)\b))"
+    + r"|继(?:收购|并购)\s*("
+    + _LISTED
+    + r")"
+)
+
 
 def _spans(pattern: re.Pattern[str], text: str, groups: tuple[int | str, ...]) -> list[tuple[int, int]]:
     return [(m.start(g), m.end(g)) for m in pattern.finditer(text) for g in groups if m.group(g)]
@@ -62,9 +79,11 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 def unroled(text: str) -> str:
     """``text`` lower-cased, without the names it only derives from, compares with, sets a score
-    against or disowns (see the module): where a rule looks for the other record's subject."""
+    against, disowns or follows as an earlier deal (see the module): where a rule looks for the
+    other record's subject."""
     spans = _spans(_DERIVED, text, (1, 2, 3, 4))
     spans += _spans(_CONTRAST, text, (1, 2, 3))
+    spans += _spans(_EARLIER_DEAL, text, (1, 2, 3))
     spans += _spans(_DISOWNS, text, tuple(range(1, (_DISOWNS.groups or 0) + 1)))
     lowered = _blank(text, spans).lower()
     return _blank(lowered, _spans(_RIVAL, lowered, ("rival",)))

@@ -236,13 +236,33 @@ _RAISE = (
     r"|(?:pre-?)?seed\b|series\b|rounds?\b|(?:[\w-]+\s+)?round\b|funds?\b|funding\b|capital\b|money\b|cash\b)"
     r"|[$€£¥][\d.,]+\s*(?:[mb]n?|million|billion)?\s+raise\b"
 )
+# A product opened to its users is its launch (probe 38: "Orinth opens its environment platform
+# to customers" is "Orinth launches Orinth Gym"), as is one made generally available, 上线 or 开放
+# to users; a site's opening ("opens a data centre") stays an opening.
+_OPENED_TO = (
+    r"\bopen(?:s|ed|ing)?\b[^,.;:]{0,40}?\bto\s+(?:(?:all|its|their|paying|enterprise|more|every|the)\s+)*"
+    r"(?:customers|users|developers|public|everyone|businesses|enterprises)\b|\bopens? up\b[^,.;:]{0,30}\baccess\b"
+    r"|向[^，。；]{0,12}开放|全面开放|开放(?:给|申请|注册|使用|下载|公测)"
+)
+# A company's new site is built before it opens (probe 37: "Quorra to build a 1.2 GW data-centre
+# campus" is not Quorra's GPU contract): a build names what is built, since "builds" alone is also
+# a product's making ("builds an agent"), and a cluster is what a compute contract delivers
+# (a figure's point, "1.2 GW", is no sentence's end).
+_SITE = r"(?:data[- ]?cent(?:re|er)s?|campus(?:es)?|sites?|plants?|fabs?|facilit(?:y|ies)|factor(?:y|ies))"
+_BUILD = (
+    rf"\b(?:build(?:s|ing)?|construct(?:s|ing|ion)?|breaks? ground)\b(?:[^,.;:]|\.(?=\d)){{0,40}}?\b{_SITE}\b"
+    r"|(?:新建|兴建|建设|建造|动工|开工|扩建)[^，。；]{0,12}?(?:数据中心|园区|工厂|算力中心|智算中心|基地)"
+    r"|(?:数据中心|园区|算力中心|智算中心)[^，。；]{0,6}?(?:动工|开工)"
+)
 _EVENT_KINDS = {
     "funding": rf"融资|(?<![A-Za-z])[A-F]\+?\s*轮|{_RAISE}|\bseries [a-f]\b|\bfunding\b",
     "acquisition": r"收购|并购|\bacquir(?:es?|ed|ing)\b|\bacquisition\b|\bmerger\b|\bbuys\b|\btakeover\b|\bdeal\b",
-    "launch": r"发布|推出|\blaunch(?:es|ed)?\b|\breleas(?:es?|ed)\b|\bunveil(?:s|ed)?\b|\bdebuts?\b",
+    "launch": rf"发布|推出|上线|{_OPENED_TO}|\blaunch(?:es|ed)?\b|\breleas(?:es?|ed)\b|\bunveil(?:s|ed)?\b|\bdebuts?\b"
+    r"|\bgenerally available\b|(?-i:\bGA\b)",
     "price": r"降价|涨价|价格|定价|\bprices?\b|\bpricing\b",
     "production": r"量产|出货|\bmass production\b|\bship(?:s|ped|ping)\b",
     "opening": r"投入运营|开业|\bopen(?:s|ed)\b(?![^,.;:]*\b(?:review|probe|investigation))|\bgoes live\b",
+    "construction": _BUILD,
     "deal": r"租赁|协议|合同|\bsign(?:s|ed)?\b|\bdeal\b|\blease\b|\bcontract\b",
     "regulation": r"罚款|处罚|审查|调查|\bfine[sd]?\b|\bprobe\b|\breview\b|\binvestigation\b",
 }
@@ -250,8 +270,9 @@ _EVENT_KINDS = {
 _EVENT_FINDERS = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in _EVENT_KINDS.items()}
 # A regulator's review, probe or approval of a deal is a later stage of it, one item (probe 30:
 # "EU opens in-depth review of Northwind's Cascade deal" updates its acquisition), as is a
-# deal of a site's news once the titles set both at one place (``places_differ``).
-_STAGES_OF = {"regulation": frozenset({"acquisition", "deal"})}
+# deal of a site's news once the titles set both at one place (``places_differ``); a site's
+# opening is the later stage of its build.
+_STAGES_OF = {"regulation": frozenset({"acquisition", "deal"}), "opening": frozenset({"construction"})}
 # A product's name (Orbit-3, Quill-Vision, C2): two titles naming one report on that product,
 # its launch and its later price cut one item (probe 30's Orbit-3), whatever their kinds.
 _PRODUCT = re.compile(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Za-z]+\d[\w.]*)")
@@ -259,7 +280,7 @@ _PRODUCT = re.compile(r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[A-Z
 
 def event_kinds(title: str) -> frozenset[str]:
     """The kinds of event a title reports (funding, acquisition, launch, price, production,
-    opening, deal, regulation), by its words; none for a title that names no known kind."""
+    opening, construction, deal, regulation), by its words; none for a title that names no known kind."""
     return frozenset(kind for kind, finder in _EVENT_FINDERS.items() if finder.search(title))
 
 
