@@ -16,6 +16,7 @@ read-only index, and without the writer lock; the fill writes them.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -44,22 +45,24 @@ class JudgeOnDemand:
     encode: Callable[[list[str]], np.ndarray]
     """Loads the judge on first call (a reader that finds every vector stored never loads it)."""
     kept: OrderedDict[str, np.ndarray] = field(default_factory=OrderedDict)
-    computed: int = 0
-    """Texts embedded here: a test or a bench tells a filled index from one computed on demand."""
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()  # a server's requests run on threads of one process
 
     def vectors(self, texts: dict[str, str]) -> dict[str, np.ndarray]:
-        """Hash → vector of each text (``texts``: hash → text), encoded in one call."""
-        todo = [h for h in texts if h not in self.kept]
+        """Hash → vector of each text (``texts``: hash → text), those not kept encoded in one call."""
+        with self._lock:
+            found = {h: self.kept[h] for h in texts if h in self.kept}
+        todo = [h for h in texts if h not in found]
         if todo:
-            encoded = self.encode([texts[h] for h in todo])
-            self.computed += len(todo)
-            for h, vector in zip(todo, encoded, strict=True):
-                self.kept[h] = np.asarray(vector, dtype=np.float32)
-        found = {h: self.kept[h] for h in texts}
-        for h in found:
-            self.kept.move_to_end(h)
-        while len(self.kept) > max(KEPT, len(found)):
-            self.kept.popitem(last=False)
+            encoded = self.encode([texts[h] for h in todo])  # outside the lock: another request goes on
+            found |= {h: np.asarray(v, dtype=np.float32) for h, v in zip(todo, encoded, strict=True)}
+        with self._lock:
+            for h in texts:
+                self.kept[h] = found[h]
+                self.kept.move_to_end(h)
+            while len(self.kept) > KEPT:
+                self.kept.popitem(last=False)
         return found
 
 
