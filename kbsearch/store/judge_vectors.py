@@ -26,7 +26,7 @@ import numpy as np
 
 from kbsearch.records import Record, text_hash
 from kbsearch.store.binding import kept_judge
-from kbsearch.store.sql import chunks, load_record, select_in_chunks
+from kbsearch.store.sql import chunks, select_in_chunks
 
 if TYPE_CHECKING:
     from kbsearch.store.facade import Store
@@ -89,7 +89,7 @@ def stored_else_now(
 # -- the fill's side ----------------------------------------------------------------------
 
 LACKING = """
-SELECT r.rowid, r.data FROM records r
+SELECT r.rowid FROM records r
 WHERE NOT EXISTS (
     SELECT 1 FROM passages p JOIN vectors v ON v.model = ? AND v.content_hash = p.content_hash
     WHERE p.rowid = r.rowid AND p.idx <= 1
@@ -102,19 +102,15 @@ ORDER BY r.rowid DESC
 
 def lacking_texts(store: Store, judge: str, chunk: int = 2_000) -> Iterator[dict[str, str]]:
     """Hash → whole text of the records whose text has no ``judge`` vector, newest first,
-    ``chunk`` records at a time (their rows read in one snapshot of the database)."""
+    ``chunk`` records at a time: their row ids found in one snapshot, each chunk's records read
+    as it comes (a bulk import's million would not fit at once; one removed meanwhile is passed)."""
     with store.snapshot():
-        rows = store.db.execute(LACKING, (judge,)).fetchall()
-    for some in chunks(rows, chunk):
-        texts = {text_hash(t): t for t in (load_record(data).embed_text() for _, data in some)}
+        rowids = [rowid for (rowid,) in store.db.execute(LACKING, (judge,))]
+    for some in chunks(rowids, chunk):
+        texts = {text_hash(t): t for t in (r.embed_text() for r in store.by_rowids(some).values())}
         missing = store.missing_hashes(texts, judge)
         if missing:
             yield {h: t for h, t in texts.items() if h in missing}
-
-
-def count_lacking(store: Store, judge: str) -> int:
-    """Whole texts with no ``judge`` vector (what ``doctor`` reports)."""
-    return sum(len(texts) for texts in lacking_texts(store, judge))
 
 
 def put_judge_vectors(db: sqlite3.Connection, judge: str, vectors: dict[str, np.ndarray]) -> int:
