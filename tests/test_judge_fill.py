@@ -216,3 +216,11 @@ def test_a_fill_goes_round_again_for_what_an_ingest_left_while_it_ran(
     monkeypatch.setattr(token_fill, "pending", lambda root, judge: next(answers))
     monkeypatch.setattr(token_fill.os, "nice", lambda step: 0)
     assert token_fill.main([str(tmp_path), "fake"]) == 0 and rounds == [tmp_path, tmp_path]
+
+
+def test_doctor_asking_whether_a_fill_runs_makes_no_lock_file(tmp_path: Path) -> None:
+    """No lock file: no fill ever ran, and a read-only index's doctor must not try to make one."""
+    assert not token_fill.running(tmp_path) and not (tmp_path / token_fill.FILL_LOCK).exists()
+    with FileLock(str(tmp_path / token_fill.FILL_LOCK)):
+        assert token_fill.running(tmp_path)
+    assert not token_fill.running(tmp_path)

@@ -189,12 +189,17 @@ def plan_fill(
 
 def running(root: Path) -> bool:
     """Whether a fill is at work on the index at ``root`` (``doctor`` says so). It takes the
-    lock for an instant: a fill starting then waits ``LOCK_WAIT``, and goes on."""
+    lock for an instant: a fill starting then waits ``LOCK_WAIT``, and goes on. No lock file (no
+    fill ever ran), or one this user cannot open (a read-only index): none is."""
+    if not (root / FILL_LOCK).exists():
+        return False
     try:
         with FileLock(str(root / FILL_LOCK), timeout=0):
             return False
     except Timeout:
         return True
+    except OSError:
+        return False
 
 
 LOCK_WAIT = 1.0
