@@ -127,7 +127,7 @@ def test_the_fill_writes_what_the_ingest_left_and_a_second_fill_finds_nothing(
     assert f"{len(wholes)} left to the judge's background fill" in ingest_text(report)
     assert pending(root, "fakejudge") and _stored_judge(root) == set()
     judge = FakeEncoder("fakejudge", 32)
-    assert fill_judge(root, "fakejudge", judge) == len(wholes) == judge.texts_seen
+    assert fill_judge(root, "fakejudge", lambda: judge) == len(wholes) == judge.texts_seen
     assert _stored_judge(root) == wholes and not pending(root, "fakejudge")
     with KnowledgeBase(root, resolve_model("fake"), encoder=FakeEncoder()) as kb:
         rowids = kb.store.all_rowids()
@@ -135,8 +135,7 @@ def test_the_fill_writes_what_the_ingest_left_and_a_second_fill_finds_nothing(
         records = kb.store.by_rowids(rowids)
     for rowid, record in records.items():  # the vector an inline ingest would have written
         assert np.allclose(stored[rowid], judge.encode([record.embed_text()])[0])
-    assert texts and fill_judge(root, "fakejudge", judge := FakeEncoder("fakejudge", 32)) == 0
-    assert judge.calls == 0  # a second fill embeds nothing
+    assert texts and fill_judge(root, "fakejudge", lambda: pytest.fail("a second fill loaded the judge")) == 0
 
 
 class _HeldEncoder(FakeEncoder):
@@ -160,7 +159,7 @@ def test_a_users_ingest_during_a_fill_completes(tmp_path: Path, monkeypatch: pyt
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
     held = _HeldEncoder()
     filled: list[int] = []
-    fill = threading.Thread(target=lambda: filled.append(fill_judge(root, "fakejudge", held)))
+    fill = threading.Thread(target=lambda: filled.append(fill_judge(root, "fakejudge", lambda: held)))
     fill.start()
     try:
         assert held.inside.wait(30)
@@ -172,7 +171,7 @@ def test_a_users_ingest_during_a_fill_completes(tmp_path: Path, monkeypatch: pyt
         fill.join(30)
     assert filled == [2]  # the fill's batch written after the user's ingest
     assert pending(root, "fakejudge")  # the new record: the next fill's (token_fill.main goes round again)
-    assert fill_judge(root, "fakejudge", FakeEncoder("fakejudge", 32)) == 1 and not pending(root, "fakejudge")
+    assert fill_judge(root, "fakejudge", lambda: FakeEncoder("fakejudge", 32)) == 1 and not pending(root, "fakejudge")
 
 
 def test_doctor_says_a_fill_is_under_way_rather_than_reindex(

@@ -45,18 +45,22 @@ def on_demand(judge: ModelSpec | None, load: Callable[[], Encoder | None]) -> Ju
     return None if judge is None else JudgeOnDemand(judge.name, encode)
 
 
-def fill_judge(root: Path, judge: str, encoder: Encoder) -> int:
+def fill_judge(root: Path, judge: str, load: Callable[[], Encoder]) -> int:
     """Embed and write the judge vectors the index at ``root`` lacks: how many were written.
-    Nothing when the index keeps another judge's vectors, or none (a reindex changed it)."""
+    Nothing when there is no index, or it keeps another judge's vectors, or none (a reindex
+    changed it). ``load``: the judge, called only when some vector lacks."""
     from kbsearch.ingest.embedding import EMBED_BATCH  # as an inline ingest's runs: not on a check's path
     from kbsearch.ingest.pipeline import PLAN_CHUNK
 
+    if not Store.exists(root):
+        return 0
     store = Store.open(root)
-    written = 0
+    written, encoder = 0, None
     try:
         if store.judge != judge:
             return 0
         for texts in lacking_texts(store, judge, PLAN_CHUNK):
+            encoder = encoder or load()
             hashes = sorted(texts)
             for begin in range(0, len(hashes), EMBED_BATCH):
                 some = hashes[begin : begin + EMBED_BATCH]

@@ -101,8 +101,7 @@ def fill(root: Path, model: str | None = None) -> int:
     if judge is None:
         return 0
     # First what an ingest left to the fill: the judge's whole-text vectors (judge_fill).
-    encoder = load_judge(judge, spec.name)
-    fill_judge(root, judge.name, encoder)
+    fill_judge(root, judge.name, lambda: load_judge(judge, spec.name))  # loaded only if some vector lacks
     if spec.search_only:  # no check reads what the rest would fill
         return 0
     store = Store.open(root)
@@ -119,7 +118,7 @@ def fill(root: Path, model: str | None = None) -> int:
         plan = plan_fill(records, tokens.count_tokens, config.aligned_max_tokens, budget)
         records, texts = plan.records, plan.texts
     started = time.time()
-    kept = judged_passages(encoder)
+    kept = judged_passages(load_judge(judge, spec.name))  # e5's sessions are shared: loaded once
     batches = [record.passages() for record in records]
     for begin in range(0, len(batches), AT_ONCE):
         some = batches[begin : begin + AT_ONCE]
