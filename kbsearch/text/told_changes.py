@@ -123,8 +123,17 @@ def figures_changed(text: str) -> list[tuple[set[str], set[str]]]:
 
 
 def _figures(written: str) -> list[str]:
-    """The figures of one written end, in ``numbers``' spelling, in order."""
-    return [spelling for _, _, spelling, _ in written_numbers(written)]
+    """The figures of one written end, in ``numbers``' spelling, in order. Each is read with the
+    text up to the next figure, as ``numbers`` reads it: a unit written after the figure ("15 天",
+    "15 days") is its unit, so the start of "由草案的 15 天缩短为 10 天" is the records' 15d, not
+    a bare 15 no record states (probe 35)."""
+    found = list(written_numbers(written))
+    ends = [start for start, _, _, _ in found[1:]] + [len(written)]
+    spelled = []
+    for (start, _, spelling, _), end in zip(found, ends, strict=False):  # none found: no figure
+        read = numbers(written[start:end])
+        spelled.append(next(iter(read)) if len(read) == 1 else spelling)
+    return spelled
 
 
 def moved_from(claim: str, stated: Iterable[str]) -> set[str]:
