@@ -7,13 +7,15 @@ one document told in the other language, stay one item."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from conftest import fake_config
 from support.embedded import judged as compared
+from support.embedded import titled
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.documents import bill_numbers, document_kinds, documents_differ
 from kbsearch.dedupe.results import Rule
-from kbsearch.records import Kind, Record
 
 ENCODER = FakeEncoder()
 CONFIG = fake_config()
@@ -21,8 +23,7 @@ CARD = "Veyra lists its dangerous-capability evaluations of Nimbus-4: cyber risk
 REPORT = "The Corlan Institute tested Nimbus-4 for four weeks: cyber risk medium, 800 prompts, jailbreaks at 17%."
 
 
-def record(rid: str, title: str, text: str) -> Record:
-    return Record(id=rid, kind=Kind.increment, date="2026-12-04", title=title, text=text, claims=[])  # type: ignore[arg-type]
+record = partial(titled, date="2026-12-04")
 
 
 def apart(a: tuple[str, str], b: tuple[str, str]) -> str | None:

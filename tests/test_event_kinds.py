@@ -10,12 +10,13 @@ completed its acquisition"."""
 from __future__ import annotations
 
 from conftest import fake_config
-from support.embedded import judged as compared
+from support.embedded import judged_rare as judged
+from support.embedded import titled
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.subjects import event_kinds, events_differ, title_subject
-from kbsearch.records import Kind, Record
+from kbsearch.records import Record
 from kbsearch.text.stages import moved_on, told
 
 ENCODER = FakeEncoder()
@@ -24,11 +25,7 @@ TEXT = "Beacon, the agent startup, was founded in 2024; its B round of $200M was
 
 
 def record(rid: str, title: str, text: str = TEXT) -> Record:
-    return Record(id=rid, kind=Kind.increment, date="2026-12-04", title=title, text=text, claims=[])  # type: ignore[arg-type]
-
-
-def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    return compared(a, b, lambda name: 1)
+    return titled(rid, title, text, "2026-12-04")
 
 
 def apart(a: str, b: str) -> str | None:

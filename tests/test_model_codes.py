@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from conftest import fake_config
 from support.embedded import judged as compared
+from support.embedded import titled
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.model_codes import model_codes, models_differ
 from kbsearch.dedupe.results import Rule
-from kbsearch.records import Kind, Record
+from kbsearch.records import Record
 
 ENCODER = FakeEncoder()
 CONFIG = fake_config()
@@ -21,7 +22,7 @@ SPECS = "Memory: 128 GB HBM3E at 3.0 TB/s. Board power 650 W, air and liquid coo
 
 
 def record(rid: str, title: str, text: str = SPECS) -> Record:
-    return Record(id=rid, kind=Kind.increment, date="2026-10-03", title=title, text=text, claims=[])  # type: ignore[arg-type]
+    return titled(rid, title, text, "2026-10-03")
 
 
 def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:

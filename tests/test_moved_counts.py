@@ -8,8 +8,8 @@ import pytest
 from test_dedupe_rules import claim_status, embedded
 
 from kbsearch.records import Kind
-from kbsearch.text.quantities import changes
 from kbsearch.text.textsim import substantive_numbers
+from kbsearch.text.told_changes import figures_changed
 
 RECORD = "MCP-Bench 压测 40 个 MCP server：28% 的 server 返回不合法的工具 schema"
 
@@ -29,9 +29,9 @@ def test_a_stated_count_moved_to_a_new_one_is_a_new_figure(claim: str) -> None:
 
 
 def test_a_scope_grown_is_read_as_a_change() -> None:
-    assert changes("把被测 server 从 40 个扩展到 60 个") == [({"40"}, {"60"})]
-    assert changes("extended the suite from 40 to 60 servers") == [({"40"}, {"60"})]
-    assert changes("scaled to 60 servers from a 40-server pilot") == []  # no "from X to Y"
+    assert figures_changed("把被测 server 从 40 个扩展到 60 个") == [({"40"}, {"60"})]
+    assert figures_changed("extended the suite from 40 to 60 servers") == [({"40"}, {"60"})]
+    assert figures_changed("scaled to 60 servers from a 40-server pilot") == []  # no "from X to Y"
 
 
 @pytest.mark.parametrize(

@@ -12,25 +12,17 @@ from __future__ import annotations
 
 import pytest
 from conftest import fake_config
-from support.embedded import judged as compared
+from support.embedded import judged_rare as judged
+from support.embedded import titled as record
 
 from fake_encoder import FakeEncoder
 from kbsearch.dedupe.named_systems import systems_only
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.scores import Score, scored_on, title_score
-from kbsearch.records import Kind, Record
 from kbsearch.text.plain_names import head_plain_name, title_plain_names
 
 ENCODER = FakeEncoder()
 CONFIG = fake_config()
-
-
-def record(rid: str, title: str, text: str) -> Record:
-    return Record(id=rid, kind=Kind.increment, date="2026-12-02", title=title, text=text, claims=[])  # type: ignore[arg-type]
-
-
-def judged(a: Record, b: Record) -> tuple[Rule, bool, str]:
-    return compared(a, b, lambda name: 1)  # every name rare: a young index
 
 
 FERROW = record(

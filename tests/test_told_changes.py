@@ -21,6 +21,11 @@ from kbsearch.text.told_changes import moved_from, told_changes
         ("平台把单次调用费用从 1200 万美元下调至 900 万美元", {"12m"}, {"12m"}),
         ("Prefill chunk size 2,048 → 4,096 tokens in v0.9", {"2048"}, {"2048"}),
         ("Cache hit rate now 71%, up from 64%", {"64%"}, set()),  # "up from": a replaced figure already
+        # A unit after the figure is its unit, as the records' figures are read; a noun may stand
+        # between 由 and the figure ("the draft's 30 days")
+        ("申诉受理期限由征求意见稿的 30 天缩短为 21 天", {"30d"}, {"30d"}),
+        ("The log retention window was cut from 90 days to 30 days", {"90d"}, {"90d"}),
+        ("默认快照间隔由原来的 6 小时调整为 2 小时", {"6h"}, {"6h"}),
     ],
 )
 def test_the_start_of_a_change_the_records_state_is_what_the_claim_moves(

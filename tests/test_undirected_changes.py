@@ -8,7 +8,7 @@ import pytest
 from test_dedupe_rules import claim_status, embedded
 
 from kbsearch.records import Kind
-from kbsearch.text.quantities import changes
+from kbsearch.text.told_changes import figures_changed
 
 RECORD = "Quarry-Ops 收录 80 个多步运维任务，按最终状态自动判分；目前最好的智能体通过率只有 52%"
 RECORD_EN = "Quarry-Ops has 80 multi-step ops tasks graded by final state; the best agent pass rate is only 52%"
@@ -31,8 +31,8 @@ def test_a_stated_figure_changed_without_a_direction_is_a_new_figure(claim: str)
 
 
 def test_a_change_without_a_direction_is_read_as_a_change() -> None:
-    assert changes("通过率由 52% 变为 58%") == [({"52%"}, {"58%"})]
-    assert changes("the pass rate shifted from 52% to 58%") == [({"52%"}, {"58%"})]
-    assert changes("a pass rate of 52% became 58%") == [({"52%"}, {"58%"})]
-    assert changes("v1.3 becomes the default") == []  # a version, no figure changed
-    assert changes("从串行变为并行") == [(set(), set())]  # no figures: nothing to place
+    assert figures_changed("通过率由 52% 变为 58%") == [({"52%"}, {"58%"})]
+    assert figures_changed("the pass rate shifted from 52% to 58%") == [({"52%"}, {"58%"})]
+    assert figures_changed("a pass rate of 52% became 58%") == [({"52%"}, {"58%"})]
+    assert figures_changed("v1.3 becomes the default") == []  # a version, no figure changed
+    assert figures_changed("从串行变为并行") == [(set(), set())]  # no figures: nothing to place

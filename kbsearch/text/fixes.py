@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from kbsearch.text.later_steps import LaterStep
+from kbsearch.text.later_steps import NOT_YET, LaterStep
 
 FIXED = "known issue → fixed"
 """What ``fix_moved`` returns, shown as the claim's move."""
@@ -39,12 +39,6 @@ _FIX = re.compile(
     r"|\bfixed in\b|已(?:被|经)?(?:修复|解决)|修复了|得到(?:修复|解决)|被修复",
     re.IGNORECASE,
 )
-_NOT_YET = re.compile(
-    r"(?:\b(?:not|never|yet to|will|to be|expected to|plans? to)\b|n't|未|尚未|并未|没有|还没|将|待|计划)"
-    r"[^,.;:，。；：]{0,12}$",
-    re.IGNORECASE,
-)
-"""Before a fix: one to come ("will be fixed in rc3", "尚未修复"), not made."""
 _FIX_TOLD = re.compile(r"\b(?:fix|patch|resolv|hotfix|workaround)|修复|解决|修正|补丁|规避", re.IGNORECASE)
 """A fix a passage tells in any words: then the claim restates it."""
 
@@ -52,7 +46,7 @@ _FIX_TOLD = re.compile(r"\b(?:fix|patch|resolv|hotfix|workaround)|修复|解决|
 FIX = LaterStep(
     FIXED,
     _FIX,
-    _NOT_YET,
+    NOT_YET,
     earlier=lambda text: _OPEN.search(_LINEAR.sub(" ", text)) is not None,
     told=lambda text: _FIX_TOLD.search(text) is not None,
 )

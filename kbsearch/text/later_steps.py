@@ -13,6 +13,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+NOT_YET = re.compile(
+    r"(?:\b(?:not|no|nothing|never|neither|would neither|yet to|will|to be|expected to|about to|plans? to|upcoming"
+    r"|declined to|refused to)\b|n't"
+    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随(?!机)|即将|预计|计划|待|准备|拒绝|不予)[^,.;:，。；：!?！？]{0,12}$"
+    r"|将\s*$",
+    re.IGNORECASE,
+)
+"""The words before a step that say it is to come or lacking, in every track (``stages``' releases,
+a fix, a confirmation): "will be fixed in rc3", "尚未证实", "has not confirmed", "declined to
+confirm", "计划开源", "即将发布". A bare 将 only just before the step (将修复): further off it is
+often the 把 of a done step ("已将该问题修复")."""
 _LOOK_BACK = 24
 """How far before a step's words a "not yet" is read ("has not yet been confirmed")."""
 

@@ -17,8 +17,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kbsearch.text.quantities import changes, could_be_changed, figure_value, same_figure, set_against
+from kbsearch.text.quantities import could_be_changed, figure_value, same_figure, set_against
 from kbsearch.text.textsim import language, lexical_tokens, numbers, substantive_numbers
+from kbsearch.text.told_changes import figures_changed
 
 _CLAUSE_END = re.compile(r"[，。；;：:！？!?\n]|[,.](?=\s)")
 _DIGITS = re.compile(r"\d[\d.,]*")
@@ -89,12 +90,12 @@ def measured_again(claim: str, known_clauses: Iterable[Clause]) -> set[str]:
     name such as TTFT is evidence across languages too; a single letter or character is
     none). A figure the record itself gives as a bound or as another's ("低于10%") is no
     figure the claim sets its own against. A figure the claim says its quantity changed from
-    ("由 38% 提升到 41%": ``quantities.changes``) is quoted so too, when the records lack the
+    ("由 38% 提升到 41%": ``told_changes.figures_changed``) is quoted so too, when the records lack the
     one it changed to: often a baseline the method beats, which the records give with the gain."""
     known = list(known_clauses)
     quoted = set_against(claim) | {
         figure
-        for start, end in changes(claim)
+        for start, end in figures_changed(claim)
         if end and not any(c.gives(f) for f in end for c in known)
         for figure in start
     }

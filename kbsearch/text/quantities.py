@@ -239,37 +239,6 @@ _REPLACED_WITHIN = 24
 _CORRECTED_FROM = re.compile(r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:修正|更正|改|调整|下调|上调)(?:为|到|至|成)")
 
 
-# 由 38% 提升到 41%, "rose from 38% to 41%": the figure a change starts from, and the one it
-# ends at. Often a baseline (从 26% 提升到 90%, the method's gain), so read as the records' own
-# figure changed only for the same quantity, when they lack the end (``measures.measured_again``).
-# A scope grown ("把被测 server 从 40 个扩展到 60 个", "expands the suite from 40 to 60 servers")
-# is such a change too: the count the records give, moved on (probe 21). So is a change told with
-# no direction ("由 34% 变为 37%", "changed from 34% to 37%", "the best rate of 34% becomes 37%"):
-# a rescored result, read as the direction words' are (probe 31). A bare 扩 or 缩 tells one too
-# ("上下文从 32K 扩到 128K", "从 80GB 缩到 40GB"): once 32K restated a card's 32,768, the 32K
-# a context grew from was no figure the claim changed, and the change read as a restatement (probe 34).
-_CHANGED_FROM = re.compile(
-    r"[从由]\s*([^，,。；;]{1,12}?)\s*(?:提升|提高|增加|增长|上升|升|降低|下降|减少|降|缩短|涨|扩展|扩大|扩充|扩增|扩容|扩|缩|变)"
-    r"(?:到|至|为|成)([^，,。；;（(]{1,12})"
-    r"|\b(?:rose|rises|risen|grew|grows|climbed|climbs|fell|falls|dropped|drops|improved|improves|went|goes"
-    r"|(?:chang|mov|shift|increas|decreas|declin)(?:ed|es|s)|jump(?:ed|s)"
-    r"|(?:expand|extend|scal)(?:ed|es|s)\b(?:[^,;.()]{1,40}?)?)"
-    r"\s+from\s+([^,;]{1,12}?)\s+to\s+([^,;()]{1,12})"
-    r"|(?<![\w.])(\d[\d.,]*\s*(?:%|x|×)?)\s+(?:becomes|became)\s+([^,;()]{1,12})",
-    re.IGNORECASE,
-)
-
-
-def changes(text: str) -> list[tuple[set[str], set[str]]]:
-    """The changes a text tells (see ``_CHANGED_FROM``): the figures each starts from and ends at,
-    in ``numbers``' spelling."""
-    found = []
-    for match in _CHANGED_FROM.finditer(text):
-        start, end = next((match.group(i), match.group(i + 1)) for i in (1, 3, 5) if match.group(i))
-        found.append((numbers(start), numbers(end)))
-    return found
-
-
 def replaced_figures(text: str) -> set[str]:
     """The figures a claim says it replaces (see ``_REPLACED_BEFORE``), in ``numbers``' spelling."""
     found = _figures_after(_REPLACED_BEFORE, text, _REPLACED_WITHIN)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from kbsearch.text.later_steps import LaterStep
+from kbsearch.text.later_steps import NOT_YET, LaterStep
 
 CONFIRMED = "reported → confirmed"
 """What ``rumour_moved`` returns, shown as the claim's move."""
@@ -34,18 +34,12 @@ _CONFIRM = re.compile(
     r"|官宣|证实|(?:官方|正式|公司)(?:宣布|确认|公布)|予以确认|确认了",
     re.IGNORECASE,
 )
-_NOT_YET = re.compile(
-    r"(?:\b(?:not|never|no|yet to|declined to|refused to|would neither|neither|will|to be)\b|n't"
-    r"|未|尚未|并未|没有|还没|拒绝|不予|待)[^,.;:，。；：]{0,12}$",
-    re.IGNORECASE,
-)
-"""Before a confirmation: one lacking ("has not confirmed", 尚未证实, "declined to confirm")."""
 
 
 CONFIRMATION = LaterStep(
     CONFIRMED,
     _CONFIRM,
-    _NOT_YET,
+    NOT_YET,
     earlier=lambda text: _RUMOUR.search(text) is not None,
 )
 rumour_moved = CONFIRMATION.moved

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
+from kbsearch.text.later_steps import NOT_YET as LATER_NOT_YET
+
 
 class Stage(IntEnum):
     PLANNED = 1
@@ -163,11 +165,9 @@ DATA_RELEASE = re.compile(
 PACKAGING = re.compile(r"\bships? as\b", re.IGNORECASE)
 VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*)(?![\w%]|\.\d)", re.IGNORECASE)
 """A version (v0.6, 0.31.0), not a figure (3.5x, 2.5%)."""
-NOT_YET = re.compile(
-    r"(?:\b(?:not|no|nothing|never|yet to|will|to be|expected to|about to|plans? to|upcoming)\b|n't"
-    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随(?!机)|即将|预计|计划|待|准备)[^,.;:，。；：!?！？]{0,12}$",
-    re.IGNORECASE,
-)
+NOT_YET = LATER_NOT_YET
+"""A stage said as one to come ("will be released", 计划开源): ``later_steps.NOT_YET``, the one
+"not yet" of every track."""
 
 
 GA = re.compile(r"general(?:ly)? availab|(?<![a-z])ga(?![a-z])|正式|稳定版|final|stable", re.IGNORECASE)

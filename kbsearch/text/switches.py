@@ -12,30 +12,16 @@ Only the value's name is read, the first word of B that carries a capital or a d
 retelling in the other language states it too, while words ("线性注意力", "a larger batch") are
 reworded and are not read. A B that starts with a bare figure (1271, 4.3 GB) is left to
 ``quantities``. The switch is news when neither the passage weighed nor any record of the item
-writes that name: a record that already tells the switch, or the new value, restates it.
+writes that name: a record that already tells the switch, or the new value, restates it. The
+switch itself is read by ``told_changes`` (``Reading.NAMED``), the one reader of a told change.
 """
 
 from __future__ import annotations
 
 import re
 
-_END = r"(?:[^,;，；。()（）:：]|\.(?!\s|$)){1,40}"
-"""A value: to its clause's end (not the dot of "Apache-2.0")."""
-_SWITCHES = re.compile(
-    # "changed from A to B", "falls from 4th to 6th", "moves from X to Y"
-    r"\b(?:chang|switch|mov|shift|fall|fell|drop|slip|sank|sink|rose|rise|climb|jump|went|go|upgrad|downgrad)"
-    rf"\w*\s+from\s+(?P<a>{_END}?)\s+to\s+(?P<b>{_END})"
-    # "switches to B", "moved to B", "relicensed to B" (not "migrates", "transfers": a method's
-    # knowledge carried to another task or model, "迁移到 SLM" in the dev digests)
-    rf"|\b(?:switch(?:es|ed|ing)?|mov(?:es|ed|ing)|relicens(?:es|ed|ing))\s+(?:over\s+)?to\s+(?P<c>{_END})"
-    # 由 A 改为 B, 从第 4 降至第 6
-    r"|[由从]\s*(?P<d>[^，。；,;：:]{1,30}?)\s*(?<!转)"  # not 转换为, 转变为: a method converts
-    r"(?:改为|改成|换成|换为|变为|变成|切换为|切换到|切换至|更换为|降至|降到|降为|跌至|跌到|升至|升到|升为)"
-    rf"\s*(?P<e>{_END})"
-    # 改用 B, 切换到 B, 许可改为 B
-    rf"|(?:改用|换用|转用|切换到|切换至|改为|改成)\s*(?P<f>{_END})",
-    re.IGNORECASE,
-)
+from kbsearch.text.told_changes import Reading, told_changes
+
 _TOKEN = re.compile(r"第\s*(?:\d+|[一二三四五六七八九十]+)|[A-Za-z0-9][A-Za-z0-9_.+\-]*[A-Za-z0-9+]|[A-Za-z0-9]")
 _ORDINAL = re.compile(r"^(?:(\d+)(?:st|nd|rd|th)|第\s*(\d+|[一二三四五六七八九十]+))$", re.IGNORECASE)
 _CHINESE_DIGITS = {c: i for i, c in enumerate("一二三四五六七八九十", start=1)}
@@ -80,12 +66,11 @@ def _states(text: str, value: str | int) -> bool:
 def switched(claim: str, passage: str, records: list[str]) -> str | None:
     """ "<A> → <B>" when the claim says its item switched to a named value or rank B that
     neither ``passage`` nor any of ``records`` (its item's texts) writes; else None."""
-    for match in _SWITCHES.finditer(claim):
-        after = match.group("b") or match.group("c") or match.group("e") or match.group("f") or ""
+    for start, after in told_changes(claim, Reading.NAMED):
         value = _value(after)
         if value is None or any(_states(text, value) for text in (passage, *records)):
             continue
-        before = (match.group("a") or match.group("d") or "").strip()
+        before = start.strip()
         shown = after.strip()[:40]
         return f"{before[:40]} → {shown}" if before else f"→ {shown}"
     return None

@@ -29,3 +29,13 @@ def judged(a: Record, b: Record, name_count: Callable[[str], int] = lambda name:
     pair = Embedded(a, ENCODER.encode(a.passages())), Embedded(b, ENCODER.encode(b.passages()))
     match = compare(*pair, CONFIG, Neighbourhood(), name_count)
     return match.rule, match.same_item, match.reasons[0]
+
+
+def titled(rid: str, title: str, text: str, date: str = "2026-12-02") -> Record:
+    """A titled increment record with no claims, as the name-rule tests write their two sides."""
+    return Record(id=rid, kind=Kind.increment, date=date, title=title, text=text, claims=[])  # type: ignore[arg-type]
+
+
+def judged_rare(a: Record, b: Record) -> tuple[Rule, bool, str]:
+    """``judged`` with every name rare: a young index."""
+    return judged(a, b, lambda name: 1)
