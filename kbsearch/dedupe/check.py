@@ -293,7 +293,7 @@ class Checker:
         return {r: self._loaded[r] for r in rowids if r in self._loaded}
 
     def _judge_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
-        """The judge vectors of ``records``: stored, else computed now (``Store.judge_vectors``)."""
+        """The stored judge vectors of ``records``; every one must have its own."""
         if self.judge is None:
             return {}
         found = self.store.judge_vectors(records, self.judge.model_id)
