@@ -42,7 +42,6 @@ from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidate
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
-from kbsearch.dedupe.section_points import known_from, section_points
 from kbsearch.dedupe.section_since import HeldSince
 from kbsearch.dedupe.sections_as_of import SectionsAsOf
 from kbsearch.dedupe.verdict import decide, doc_stated, edit_of_own, first_seen, held_in_doc, stating_sections
@@ -319,7 +318,7 @@ class Checker:
             checkpoint()
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
-            hits, near = self._claim_hits(item, vector, flt)
+            hits = self._claim_hits(item, vector, flt)
             by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
             if said is None:
                 statuses.append(dated(by_cosine, text, same, docs[0]))
@@ -337,20 +336,16 @@ class Checker:
             finer = self._finer, self._reader, said, restatement
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
             status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)
-            status = section_points(text, vector, status, near, same, finer)  # a recap of the doc's line
-            statuses.append(dated(status, text, same, [*sections, *known_from(status, near)]))
+            statuses.append(dated(status, text, same, sections))
         return statuses
 
-    def _claim_hits(
-        self, item: Embedded, vector: np.ndarray, flt: SearchFilter
-    ) -> tuple[list[PassageHit], list[PassageHit]]:
-        """The passages of any record nearest to a claim, but those exact evidence rules out; and
-        all of them (a section naming other systems still states its facts: ``section_points``)."""
+    def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:
+        """The passages of any record nearest to a claim, but those exact evidence rules out."""
         hits = self._search(vector, self.config.claim_hits, flt)
         loaded = self._load([rowid for rowid, _, _ in hits])
         hits_then = [PassageHit(loaded[r], i, s) for r, s, i in hits if r in loaded]
         found = self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits)
-        return [h for h in found if not ruled_out(item, h.known, self.config, self.name_count)], found
+        return [h for h in found if not ruled_out(item, h.known, self.config, self.name_count)]
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:
         """The judge's vectors of the item's claims, in one run, kept for ``claim_said``
