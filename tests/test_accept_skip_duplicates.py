@@ -9,6 +9,7 @@ DUPLICATE left out and what it repeats, and the run exits 0 (the rest is stored:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,23 @@ EXTRA = (
     "## 增量 3：Prefill 节点按队列长度扩缩容（⭐⭐⭐）\n\n- 来源：内部实践\n- 要点：\n"
     "  - 队列长度超过 64 时新增一个 prefill 副本\n- 可信度：中\n\n"
 )
+
+
+def test_explain_and_similar_of_a_skipped_id_say_where_it_went_and_how_to_read_it(
+    index: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Probe 40: a new user passed the id check showed to explain and heard only "no record
+    with id": the skip memory knows it was left out, when, what it repeats and its file."""
+    jay = inbox_file(tmp_path, "jay", written_briefing("2026-09-21", [ITEM, OTHER]))
+    assert check_json(capsys, "check", str(jay), "--accept", "--skip-duplicates", "--index", index)[0] == 0
+    for argv in (["similar", REPEAT], ["explain", REPEAT, SPARK]):
+        code, out, err = run(capsys, *argv, "--index", index)
+        assert code == 2 and out == ""
+        assert f"{REPEAT} was skipped at the gate as a DUPLICATE of {SPARK} on 20" in err
+        assert "(check --accept --skip-duplicates)" in err
+        told = re.search(r"explain (\S+) (\S+) reads it from its file", err)
+        assert told is not None and told.groups() == (f"{jay}#1", SPARK)
+    code, out, _ = run(capsys, "explain", f"{jay}#1", SPARK, "--index", index)  # the suggestion works
+    assert code == 0 and "same item" in out
+    code, _, err = run(capsys, "similar", "nope", "--index", index)  # an id never seen: as before
+    assert code == 2 and "skipped" not in err

@@ -128,6 +128,7 @@ def test_explain_lists_every_rule_and_the_deciding_one(index: str, capsys: pytes
     assert [r["rule"] for r in rules] == [
         "arxiv ids",
         "doc section",
+        "advisory ids",
         "identical text",
         "paper-card titles",
         "named systems",

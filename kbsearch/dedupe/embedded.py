@@ -47,6 +47,7 @@ from kbsearch.dedupe.subjects import (
     title_subject,
 )
 from kbsearch.records import Record
+from kbsearch.text.advisory_ids import AdvisoryIds, advisory_ids
 from kbsearch.text.anchors import anchored_ids
 from kbsearch.text.measures import Clause
 from kbsearch.text.measures import clauses as clauses_of
@@ -330,6 +331,11 @@ class Embedded:
         """The ids written with an earlier day's anchor note (``text.anchors``): neither
         the record's subject nor a bare citation."""
         return frozenset(anchored_ids("\n".join([self.record.relation or "", self._text_and_claims])))
+
+    @text_property
+    def advisories(self) -> AdvisoryIds:
+        """The advisory ids (CVE, GHSA, ...) of its text, key points and sources (``text.advisory_ids``)."""
+        return advisory_ids("\n".join([self._text_and_claims, *self.record.sources]))
 
     @text_property
     def _title_coined(self) -> set[str]:

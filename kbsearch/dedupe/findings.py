@@ -16,6 +16,7 @@ from kbsearch.dedupe.finer import item_names
 from kbsearch.dedupe.results import RuleFinding, form_of
 from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
 from kbsearch.records import Kind
+from kbsearch.text.advisory_ids import advisories_apart
 
 
 def rule_findings(
@@ -47,6 +48,9 @@ def rule_findings(
             detail=DOC_SECTION if one_doc else "not a section beside an item",
         )
     )
+    advisories = None if one_doc else advisories_apart(item.advisories, known.advisories)
+    detail = advisories or "no advisory id (CVE, GHSA, ...) of one kind on each side, all different"
+    found.append(RuleFinding(rule="advisory ids", says=False if advisories else None, detail=detail))
     identical = item.normalized_text == known.normalized_text
     detail = "identical text" if identical else "the texts differ"
     found.append(RuleFinding(rule="identical text", says=True if identical else None, detail=detail))

@@ -23,6 +23,7 @@ from kbsearch.errors import KbError, RecordNotFound
 from kbsearch.filters import SearchFilter
 from kbsearch.responses import ListedRecord
 from kbsearch.store import Store
+from kbsearch.store.skips import skipped_note
 
 
 def load_embedded(store: Store, record_ids: list[str], judge: str | None) -> dict[str, Embedded]:
@@ -31,8 +32,11 @@ def load_embedded(store: Store, record_ids: list[str], judge: str | None) -> dic
     rowids = store.rowids_of(record_ids)
     for record_id in record_ids:
         if record_id not in rowids:
+            # An item the gate skipped has no record, but the skip memory knows where it is.
+            said, hint = skipped_note(store.db, record_id) or ("", None)
             raise RecordNotFound(
-                f"no record with id {record_id!r}", hint="ids are listed by 'kbsearch list --json' and 'search --json'"
+                f"no record with id {record_id!r}" + (f": {said}" if said else ""),
+                hint=hint or "ids are listed by 'kbsearch list --json' and 'search --json'",
             )
     loaded = load_rows(store, list(rowids.values()), judge)
     return {rid: loaded[rowid] for rid, rowid in rowids.items()}

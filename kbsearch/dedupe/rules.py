@@ -45,6 +45,7 @@ from kbsearch.dedupe.named_systems import Named, names_differ
 from kbsearch.dedupe.own_release import own_release_first
 from kbsearch.dedupe.results import Match, Rule, form_of
 from kbsearch.records import Kind, Record
+from kbsearch.text.advisory_ids import ADVISORY, advisories_apart
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, normalized
 
 DOC_SECTION = "a living-doc section covers a field: evidence for the claims it states, not the same item"
@@ -170,15 +171,16 @@ AS_SURE = 0.02
 def _id_apart(
     matches: list[Match], known: dict[str, Embedded], config: DedupeConfig, name_count: Callable[[str], int]
 ) -> list[Match]:
-    """The learned same-item matches about no arXiv id that are, as surely and more nearly,
-    the same item as a record the arXiv ids set apart from the item: set apart with it.
+    """The learned same-item matches about no id (arXiv, advisory) that are, as surely and more
+    nearly, the same item as a record the ids set apart from the item: set apart with it.
 
     A new method about its own id, built on a benchmark another record is about (WebForge-RL
     on WebForge's data), read as the same item as a note retelling that benchmark without
     its id (1.00), though the benchmark's own record was set apart by the ids: the note is
     the benchmark's item, sure as it is the method's and nearer it by cosine."""
     apart_by_ids = [known[m.id] for m in matches if m.rule is Rule.different_ids and m.id in known]
-    idless = {m.id for m in matches if m.same_item and m.rule is Rule.learned and not known[m.id].record.arxiv_ids}
+    kinds = {m.id: "advisory" if ADVISORY in m.reasons[0] else "arXiv" for m in matches if m.id in known}
+    idless = {m.id for m in matches if m.same_item and m.rule is Rule.learned and not _has_ids(known[m.id])}
     if not apart_by_ids or not idless:
         return matches
     arounds = [
@@ -192,13 +194,18 @@ def _id_apart(
                 if other.same_item and other.probability >= match.probability - AS_SURE and other.score > match.score:
                     reason = (
                         f"the same item as {base.record.id} ({other.probability:.2f}, cosine {other.score:.2f} "
-                        f"against {match.score:.2f} here), which is about other arXiv ids than this item"
+                        f"against {match.score:.2f} here), which is about other "
+                        f"{kinds[base.record.id]} ids than this item"
                     )
                     update = {"same_item": False, "rule": Rule.surer_match, "reasons": [*match.reasons, reason]}
                     match = match.model_copy(update=update)
                     break
         out.append(match)
     return out
+
+
+def _has_ids(known: Embedded) -> bool:
+    return bool(known.record.arxiv_ids or known.advisories)
 
 
 def _anchors(same: list[Match]) -> list[Match]:
@@ -296,6 +303,8 @@ def _exact_evidence(
         return Rule.different_ids, False, "about different arXiv ids"
     if one_doc:
         return Rule.doc_section, False, DOC_SECTION
+    if advisories := advisories_apart(item.advisories, known.advisories):
+        return Rule.different_ids, False, advisories  # a second vulnerability of one tool
     if item.normalized_text == known.normalized_text:
         return Rule.identical_text, True, "identical text"
     return same_paper_title(a, b, config)

@@ -63,6 +63,23 @@ def remembered(db: sqlite3.Connection, record_ids: list[str]) -> dict[str, Remem
     }
 
 
+def skipped_note(db: sqlite3.Connection, record_id: str) -> tuple[str, str | None] | None:
+    """Why no record has ``record_id`` when an accept skipped it, and how to read it still
+    (``explain FILE#N Y`` reads the item from its file; None without a file), else None. A new
+    user asked ``explain``/``similar`` for the id check showed them and was told only that no
+    record has it (probe 40)."""
+    skip = remembered(db, [record_id]).get(record_id)
+    if skip is None:
+        return None
+    of = f" of {', '.join(skip.repeats)}" if skip.repeats else ""
+    said = f"{record_id} was skipped at the gate as a DUPLICATE{of} on {skip.skipped_at[:10]}"
+    said += " (check --accept --skip-duplicates)"
+    number = record_id.rpartition("#")[2]
+    if skip.file is None or not number.isdigit():
+        return said, None
+    return said, f"explain {skip.file}#{number} {skip.repeats[0] if skip.repeats else 'B'} reads it from its file"
+
+
 def skipped_from(db: sqlite3.Connection, file: str) -> list[RememberedSkip]:
     """The remembered skips of the items read from ``file``, by id."""
     if not _has_table(db):
