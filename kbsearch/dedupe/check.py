@@ -104,7 +104,7 @@ class Checker:
         with self.reading(items) as read:
             results = self.checked(read)
         flt = SearchFilter(not_after=self.as_of, exclude_ids=read.resubmitted)
-        flags = table_flags(self.store, mentions or [], flt)
+        flags = table_flags(self.store, mentions or [], flt, next((r.signed_at for r in items if r.signed_at), None))
         later = later_sections_note(self.store, results, self.as_of is not None) + self.config._notes
         return CheckResult(
             input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags, notes=later
