@@ -74,6 +74,8 @@ def test_no_measurement_where_the_title_is_the_system_s_own_news() -> None:
     assert title_score("Pellucid tests a new scheduler") is None  # no third party: the system's own word
     assert title_score("New Harness tests LLM agents") is None  # "New" opens a title, names no one
     assert title_score("Pellucid 2.4.1 released with Tallyhouse's numbers") is None
+    assert title_score("An evaluation of VLMs for chart reading: Orrin-2 and Pellucid") is None  # no measurer
+    assert title_score("ChartQuill evaluates VLMs on six chart types") is None  # a class of systems, no one system
 
 
 def test_a_third_party_s_run_is_not_the_release_it_measures() -> None:

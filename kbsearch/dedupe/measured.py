@@ -46,6 +46,13 @@ _PATTERNS = (
 )
 
 
+# A title's opening word or a pronoun is no measurer ("An evaluation of …", "It evaluates …").
+_NO_MEASURER = frozenset({"a", "an", "the", "it", "this", "we", "our", "their", "its"})
+# A class of systems in capitals and a plural s (LLMs, VLMs, GPUs) is none measured: a study of
+# a kind of system ("X evaluates LLMs") is a benchmark's own news, not a run of one system.
+_CLASS = re.compile(r"[A-Z]{2,}s")
+
+
 def title_measurement(title: str) -> tuple[str, str] | None:
     """(measurer, system measured), lower-cased, when ``title`` tells a third party's
     measurement; None for any other title, and when the two are one name."""
@@ -53,8 +60,11 @@ def title_measurement(title: str) -> tuple[str, str] | None:
         match = pattern.match(title)
         if match is None:
             continue
-        who, what = match.group("who").lower(), match.group("what").lower()
-        if who.split()[0] == what.split()[0] or not_a_subject(who.split()[0]):  # its own news; "New …"
+        who, what = match.group("who"), match.group("what")
+        head = who.split()[0].lower()
+        if head == what.split()[0].lower() or head in _NO_MEASURER or not_a_subject(head):  # its own news; "New …"
             return None
-        return who, what
+        if _CLASS.fullmatch(what.split()[0]):
+            return None
+        return who.lower(), what.lower()
     return None
