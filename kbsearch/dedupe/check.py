@@ -103,7 +103,7 @@ class Checker:
         with self.reading(items) as read:
             results = self.checked(read)
         flt = SearchFilter(not_after=self.as_of, exclude_ids=read.resubmitted)
-        flags = table_flags(self.store, mentions or [], flt)
+        flags = table_flags(self.store, mentions or [], flt, next((r.signed_at for r in items if r.signed_at), None))
         later = later_sections_note(self.store, results, self.as_of is not None) + self.config._notes
         return CheckResult(
             input=input_name, model=self.encoder.model_id, as_of=self.as_of, items=results, flags=flags, notes=later
@@ -328,7 +328,7 @@ class Checker:
             # feeds. Without one, the claim's nearest passage: most often of the item's own
             # earlier record, which the item decision missed (reading every near passage
             # with the judge cost a new item about 0.8 s).
-            own = [PassageHit(k, i, float(s)) for k in same for i, s in enumerate(k.vectors @ vector)]
+            own = [PassageHit(k, i, s) for k in same for i, s in k.facts(k.vectors @ vector)]
             candidates = own or [PassageHit(h.known, *h.known.stating(h.index, h.cosine, vector)) for h in hits[:1]]
             with timings.phase("claims"):
                 same_ids = {k.record.id for k in same}
@@ -371,7 +371,7 @@ class Checker:
         with timings.phase("judge claims"):
             passages = [(known, self._judge_passages(known)) for known in same]
         return [
-            [PassageHit(known, i, float(c)) for known, vectors in passages for i, c in enumerate(vectors @ claim)]
+            [PassageHit(known, i, c) for known, vectors in passages for i, c in known.facts(vectors @ claim)]
             for claim in claims
         ]
 

@@ -56,12 +56,13 @@ def judge_claim(
     passage says the same. With ``restatement`` (a card of a paper that already
     has one) only an unseen number makes the claim new.
     """
-    own = [PassageHit(k, i, float(s)) for k in same_items for i, s in enumerate(k.vectors @ vector)]
-    scored = _scored(claim, own + hits, config.claim_known)
+    same_ids = {k.record.id for k in same_items}
+    # Every passage of a same-item record but its title (``Embedded.facts``): a title says no fact.
+    own = [PassageHit(k, i, s) for k in same_items for i, s in k.facts(k.vectors @ vector)]
+    scored = _scored(claim, own + [h for h in hits if h.known.record.id not in same_ids], config.claim_known)
     if judged and config.judge_claim_known is not None:
         # The same-item passages once more, by the judge's cosine and its own scorer.
         scored = sorted(scored + _scored(claim, judged, config.judge_claim_known), key=lambda pair: -pair[0])
-    same_ids = {k.record.id for k in same_items}
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
     stated = stated_for(claim, same_items)

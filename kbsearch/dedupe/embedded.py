@@ -134,6 +134,12 @@ class Embedded:
         best = int(np.argmax(cosines))
         return others[best], float(cosines[best])
 
+    def facts(self, cosines: np.ndarray) -> list[tuple[int, float]]:
+        """(index, cosine) of each passage but the title alone (``cosines``: one per passage): a
+        title names its item and says none of its facts, its own item's claims neither (probe
+        39: a same-item record's title "Korvex 0.9.0 发布…" made a correction's cause known)."""
+        return [(i, float(cosines[i])) for i in self._body_indices]
+
     @text_property
     def _key_points(self) -> frozenset[str]:
         return frozenset(self.record.claim_texts()) if self.record.claims else frozenset()

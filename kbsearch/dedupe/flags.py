@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import sys
+from typing import NamedTuple
 
+from kbsearch.dedupe.day_order import day_order
 from kbsearch.dedupe.results import Flag, FlagKind, Match
 from kbsearch.records import IdMention, Kind, Record
 from kbsearch.store import SearchFilter, Store
@@ -33,13 +36,19 @@ def seen_order(
     )
 
 
-def table_flags(store: Store, mentions: list[IdMention], known: SearchFilter) -> list[Flag]:
+def table_flags(
+    store: Store, mentions: list[IdMention], known: SearchFilter, signed_at: str | None = None
+) -> list[Flag]:
     """Ids a briefing's own table calls new although the table, or the records ``known`` lets
-    through (never the briefing's own), knew them earlier."""
-    return [flag for mention in mentions for flag in row_flags(store, mention, mentions, known)]
+    through (never the briefing's own), knew them earlier: on an earlier day, or on the table's
+    day by another writer who came first (``TableTime``; ``signed_at``: the briefing's signing
+    time, for a check reading it before it is stored)."""
+    return [flag for mention in mentions for flag in row_flags(store, mention, mentions, known, signed_at)]
 
 
-def row_flags(store: Store, mention: IdMention, table: list[IdMention], known: SearchFilter) -> list[Flag]:
+def row_flags(
+    store: Store, mention: IdMention, table: list[IdMention], known: SearchFilter, signed_at: str | None = None
+) -> list[Flag]:
     """``table_flags`` of one row of ``table``: so a caller reading several tables at once can
     say which table's row each flag is on."""
     if not (mention.claims_new and mention.arxiv_id):
@@ -55,25 +64,76 @@ def row_flags(store: Store, mention: IdMention, table: list[IdMention], known: S
         for earlier in table
         if earlier.arxiv_id == mention.arxiv_id and earlier.anchored_on
     ]
-    return flags + _kb_flag(store, mention, known)
+    return flags + _kb_flag(store, mention, known, signed_at)
 
 
-def _kb_flag(store: Store, mention: IdMention, known: SearchFilter) -> list[Flag]:
+def _kb_flag(store: Store, mention: IdMention, known: SearchFilter, signed_at: str | None) -> list[Flag]:
     if mention.arxiv_id is None or mention.date is None:
         return []
     rowids = store.restrict(store.rowids_with_arxiv([mention.arxiv_id], role="subject"), known)
+    stored = store.by_rowids(rowids)
+    day = mention.date
+    signed = None
+    if any(_of_another_writer(mention, r) for r in stored.values()):  # the table's own time, read only then
+        signed = table_time(store, mention, signed_at)
     earlier = sorted(
-        ((rowid, r) for rowid, r in store.by_rowids(rowids).items() if r.date and r.date < mention.date),
+        (
+            (rowid, r)
+            for rowid, r in stored.items()
+            if r.date and (r.date < day or (_of_another_writer(mention, r) and _first_on_day(signed, r, rowid)))
+        ),
         key=lambda pair: (*seen_order(pair[1].date, pair[1].kind, pair[1].instance, pair[0]), pair[1].id),
     )
     if not earlier:
         return []
     first = earlier[0][1]
+    when = (
+        f"earlier on {day} (signed {first.signed_at})" if first.date == day and first.signed_at else f"on {first.date}"
+    )
     message = (
         f"arXiv {mention.arxiv_id} is listed as {mention.status!r} but "
-        f"{first.instance or 'a record'} had it on {first.date} ({first.id})"
+        f"{first.instance or 'a record'} had it {when} ({first.id})"
     )
     return [Flag.seen_before(first, message, arxiv_id=mention.arxiv_id)]
+
+
+class TableTime(NamedTuple):
+    """When a table's briefing came: its signing time ("HH:MM", None when unsigned) and the row
+    id of its first stored record (None: not stored yet, as in the check reading it)."""
+
+    signed_at: str | None
+    arrival: int | None
+
+
+def table_time(store: Store, mention: IdMention, signed_at: str | None = None) -> TableTime:
+    """``TableTime`` of the briefing holding ``mention``: its file's stored records of its day
+    (none before a check stores them: then ``signed_at``, the time the check read)."""
+    if mention.source is None:
+        return TableTime(signed_at, None)
+    day = SearchFilter(instance=mention.instance, since=mention.date, until=mention.date)
+    rows = store.filter_rowids(day) or []
+    own = {rowid: r for rowid, r in store.by_rowids(rows).items() if r.source == mention.source}
+    signed = next((r.signed_at for r in own.values() if r.signed_at), signed_at)
+    return TableTime(signed, min(own, default=None))
+
+
+def _of_another_writer(mention: IdMention, record: Record) -> bool:
+    return (
+        record.date == mention.date
+        and record.kind is not Kind.doc_section
+        and record.instance is not None
+        and record.instance != mention.instance
+    )
+
+
+def _first_on_day(table: TableTime | None, record: Record, rowid: int) -> bool:
+    """Whether another writer's record of the table's day came first (``day_order``: by signing
+    time when both give one, else the record stored first), the rule audit's clusters and check's
+    first seen read (probe 39: ben's row signed 20:30, ada's table of the day calling it new at 21:40)."""
+    if table is None:
+        return False
+    ours = (False, table.signed_at, sys.maxsize if table.arrival is None else table.arrival)
+    return day_order([ours, (True, record.signed_at, rowid)])[0]
 
 
 def item_flags(record: Record, first: Match | None, held: Match | None = None) -> list[Flag]:

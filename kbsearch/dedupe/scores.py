@@ -29,6 +29,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
+from kbsearch.dedupe.measured import title_measurement
 from kbsearch.dedupe.subjects import mentions, not_a_subject
 
 # A model as a title's first name: a capitalised or numbered word, hyphenated parts with digits
@@ -106,6 +107,8 @@ class Score(BaseModel):
     version: str | None = None
     entry: bool = False
     """The title tells the model's entry on a leaderboard ("enters", "进入 … 榜"), not a score on a benchmark."""
+    third_party: bool = False
+    """The title tells a third party's measurement of the model (``measured``): ``bench`` is who measured."""
 
 
 def title_score(title: str) -> Score | None:
@@ -125,6 +128,8 @@ def title_score(title: str) -> Score | None:
         return Score(
             model=model.lower(), bench=match.group("bench").lower(), version=version and version.lower(), entry=entry
         )
+    if measured := title_measurement(title):
+        return Score(model=measured[1], bench=measured[0], third_party=True)
     return None
 
 
@@ -185,9 +190,22 @@ def _not_scored(score: Score, other: tuple[str, str]) -> str | None:
     that record never names the model but as a rival. A benchmark's paper listing the model's
     score names it, and stays joinable."""
     title, text = other
+    if score.third_party:
+        return _not_measured(score, (title, text))
     if not mentions(title.lower(), score.bench) or any(_named(text, name) for name in _forms(score.model)):
         return None
     return f"the title reports {score.model}'s score on {score.bench}; the other, on {score.bench}, never names it"
+
+
+def _not_measured(score: Score, other: tuple[str, str]) -> str | None:
+    """Why a third party's measurement of a system and a record whose title names that system
+    (its release, its own benchmark) are two items, or None: that record never names the
+    measurer (probe 39: a benchmark group's run of a point release joined the release)."""
+    title, text = other
+    if not mentions(title.lower(), score.model.split()[0]) or mentions(text, score.bench.split()[0]):
+        return None
+    who, what = score.bench, score.model
+    return f"the title reports {who}'s measurement of {what}; the other, on {what}, never names {who}"
 
 
 def _forms(model: str) -> set[str]:
