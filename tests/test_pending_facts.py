@@ -44,6 +44,7 @@ def test_a_fact_the_records_hold_back_given_by_the_claim_is_news(claim: str, pas
         ("The root cause was an expired certificate", [OUTAGE, "Root cause: an expired gateway certificate"]),  # told
         ("The outage was caused by an expired certificate", ["Writes failed for 3 hours"]),  # nothing held back
         ("Pricing: $0.8 per million tokens", [OUTAGE]),  # another fact held back
+        ("按需价格降至每小时 2.5 美元", ["该卡按需价格尚未稳定"]),  # the price moves: nothing held back
     ],
 )
 def test_no_news_when_the_claim_holds_it_back_too_a_record_gives_it_or_none_held_it(

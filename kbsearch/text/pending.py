@@ -47,7 +47,8 @@ _FACTS: dict[str, re.Pattern[str]] = {
 """The facts a record tells as still to come, by the nouns that name them (see the module)."""
 
 _DISCLOSE = (
-    r"(?:公布|披露|公开|说明|透露|给出|确定|确认|publish|disclos|announc|reveal|give|given|releas|confirm|shar|stat)"
+    r"(?:公布|披露|公开|说明|透露|给出|确定|确认|明确|查明|publish|disclos|announc|reveal|give|given|releas|confirm|shar"
+    r"|stat|determin|identif|known|clear|finali[sz]|set)"
 )
 _HELD_BEFORE = re.compile(
     rf"(?:(?:尚未|暂未|并未|未|没有|还没|not yet|has not|have not|hasn't|haven't|did not|didn't|declined to|refused to"
@@ -58,13 +59,15 @@ _HELD_BEFORE = re.compile(
 """A fact held back, said before its noun: "尚未公布根因", "has not disclosed the price", "undisclosed terms"."""
 _HELD_AFTER = re.compile(
     r"^\s*[:：]?\s*(?:(?:is|are|was|were|has|have|remains?|still|so far|仍|尚|还|暂|目前)\s*)*"
-    rf"(?:not (?:yet|been|known)|yet to|unknown|unclear|undisclosed|unannounced|pending|tbd|tba|to be {_DISCLOSE}"
-    rf"|under investigation|being investigated|尚未|暂未|未{_DISCLOSE}|未知|未明|待定|待{_DISCLOSE}"
+    rf"(?:not (?:yet )?(?:been )?{_DISCLOSE}|yet to be {_DISCLOSE}|unknown|unclear|undisclosed|unannounced"
+    rf"|pending|tbd|tba|to be {_DISCLOSE}"
+    rf"|under investigation|being investigated|(?:尚|暂)?未{_DISCLOSE}|未知|未明|待定|待{_DISCLOSE}"
     r"|不明|不详|调查中|排查中)",
     re.IGNORECASE,
 )
 """A fact held back, said right after its noun: "root cause not yet published", "定价待定", "交易金额未披露".
-Only right after it: "主要原因是未能利用视觉信息" gives a cause (a paper's), it holds none back."""
+Only right after it, and only a word of telling: "主要原因是未能利用视觉信息" gives a cause (a
+paper's), and "H200 价格尚未稳定" says the price moves, not that it is unknown."""
 _TO_COME_AFTER = re.compile(
     r"^\s*[:：]?\s*[^,.;:，。；：!?！？\n]{0,16}?(?:\b(?:not|no|yet|unknown|unclear|undisclosed|unannounced|pending"
     r"|tbd|tba|to be|will|expected|planned|scheduled|slated|under investigation|being investigated)\b|n't"
