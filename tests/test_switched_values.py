@@ -24,6 +24,18 @@ OLD_LICENCE = "许可：Corvid Research License，商用需另行申请"
         ("默认后端改用 SGLang", "Default backend: vLLM", "→ SGLang"),
         ("Its place on the board slips from 2nd to 5th", "榜单总排名第 2", "2nd → 5th"),
         ("总排名由第 2 降至第 5", "Ranked 2nd overall", "第 2 → 第 5"),
+        # a replacement told new value first (probe 38)
+        ("Licence: now MIT, replacing the Corvid research licence", OLD_LICENCE, "the Corvid research licence → MIT"),
+        (
+            "SGLang replaces vLLM as the default backend",
+            "Default backend: vLLM",
+            "vLLM as the default backend → SGLang",
+        ),
+        ("The cache is stored in FP8 instead of BF16", "KV cache in BF16", "BF16 → FP8"),
+        ("vLLM was replaced by SGLang as the default", "Default backend: vLLM", "vLLM → SGLang"),
+        ("默认后端以 SGLang 取代 vLLM", "默认后端为 vLLM", "vLLM → SGLang"),
+        ("默认后端 vLLM 被 SGLang 取代", "默认后端为 vLLM", "vLLM → SGLang"),
+        ("许可替换为 MIT", OLD_LICENCE, "→ MIT"),
     ],
 )
 def test_a_switch_to_a_value_the_records_never_write_is_news(claim: str, passage: str, move: str) -> None:
@@ -41,6 +53,8 @@ def test_a_switch_to_a_value_the_records_never_write_is_news(claim: str, passage
         ("Latency changed from 40 ms to 31 ms", "Latency 40 ms"),  # a figure: quantities reads it
         ("The router switches to a learned gate when load is high", "Routing is rule based"),  # words only
         ("Moved from the old cluster to the new one", "Runs on the old cluster"),
+        ("Licence: now MIT, replacing the Corvid licence", "Corvid-9B is relicensed to MIT"),  # told already
+        ("It replaces the old router with a learned gate", "Routing is rule based"),  # no name for the new value
     ],
 )
 def test_a_stated_value_a_figure_or_plain_words_are_no_switch(claim: str, passage: str) -> None:

@@ -26,6 +26,9 @@ from kbsearch.text.told_changes import moved_from, told_changes
         ("申诉受理期限由征求意见稿的 30 天缩短为 21 天", {"30d"}, {"30d"}),
         ("The log retention window was cut from 90 days to 30 days", {"90d"}, {"90d"}),
         ("默认快照间隔由原来的 6 小时调整为 2 小时", {"6h"}, {"6h"}),
+        # A key point's label, then "from A to B" with no verb: the labelled quantity moved (probe 37)
+        ("- Contract value: from $2.4B to $3.1B", {"2.4b"}, {"2.4b"}),
+        ("- Headcount: from 1,200 to 950 after the cuts", {"1.2k"}, {"1.2k"}),
     ],
 )
 def test_the_start_of_a_change_the_records_state_is_what_the_claim_moves(
@@ -40,6 +43,7 @@ def test_the_start_of_a_change_the_records_state_is_what_the_claim_moves(
         ("The token cap stays at 8k for free users", {"8k"}),  # kept, not moved
         ("The cap is 2% of turnover, 4% for repeat offenders", {"2%"}),  # a breakdown beside it
         ("The family ships models from 7B to 70B", {"7b"}),  # a range, no word of change
+        ("Model sizes range from 7B to 70B", {"7b"}),  # no label right before "from": a range
         ("Raised the cap from 8k to 16k", {"8k", "16k"}),  # the records state the end too
         ("Raised the cap from 8k to 16k", set()),  # nor the start: both figures are new anyway
     ],

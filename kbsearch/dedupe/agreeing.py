@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from kbsearch.text.fixes import FIX
 from kbsearch.text.measures import clauses, given_otherwise
+from kbsearch.text.pending import now_given
 from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.rumours import CONFIRMATION
@@ -83,7 +84,9 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     of what that passage tells as a known issue is "known issue → fixed" (``fixes``), and a
     confirmation of what it tells as a rumour "reported → confirmed" (``rumours``). A named value
     or rank the claim says its item switched to that none of them writes (``switches``: a licence
-    "由 A 改为 Apache-2.0", a rank "from 4th to 6th") is "A → B"."""
+    "由 A 改为 Apache-2.0", a rank "from 4th to 6th") is "A → B"; a fact they tell as not yet out
+    that the claim gives (``pending``: "Root cause not yet published", then the cause) is
+    "<fact> not yet → given"."""
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
     return (
@@ -93,6 +96,7 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
         or untold(claim, records)
         or next(reversed_elsewhere, None)
         or switched(claim, passage, records)
+        or now_given(claim, passage, records)
     )
 
 

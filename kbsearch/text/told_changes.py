@@ -50,6 +50,14 @@ _EN_CHANGE = re.compile(
     rf"\b(?:{_CHANGE_VERBS})\w*\b[^.;:!?()\n]{{0,60}}?\bfrom\s+(?P<start>(?:[^,;()\n]|{_FIGURE_COMMA}){{1,28}}?)\s+to\s+(?P<end>(?:[^,;()\n]|{_FIGURE_COMMA}){{1,28}})",
     re.IGNORECASE,
 )
+_LABELLED = re.compile(
+    rf"(?:^|(?<=[-•*;；\n]))\s*[A-Za-z][\w /-]{{0,30}}:\s*from\s+(?P<start>(?:[^,;()\n]|{_FIGURE_COMMA}){{1,28}}?)"
+    rf"\s+to\s+(?P<end>(?:[^,;()\n]|{_FIGURE_COMMA}){{1,28}})",
+    re.IGNORECASE,
+)
+"""A key point's label, then "from A to B" with no verb ("Value: from $3.5B to $5.2B"): the
+label names the one quantity, and a briefing's key point states what it is now, so the
+two ends are its old and new figure (probe 37), as "raised from 40,000 to 60,000" is."""
 _CN_CHANGE = re.compile(
     rf"[从由]\s*(?P<start>(?:[^，,。；;（()\n]|{_FIGURE_COMMA}){{1,20}}?)\s*"
     r"(?:提升|提高|增加|增长|上升|上调|下调|调整|调|升|涨|扩展|扩大|扩充|扩增|扩容|放宽|收紧|翻|"
@@ -94,9 +102,32 @@ _SWITCHES = re.compile(
     r"(?:改为|改成|换成|换为|变为|变成|切换为|切换到|切换至|更换为|降至|降到|降为|跌至|跌到|升至|升到|升为)"
     rf"\s*(?P<e>{_END})"
     # 改用 B, 切换到 B, 许可改为 B
-    rf"|(?:改用|换用|转用|切换到|切换至|改为|改成)\s*(?P<f>{_END})",
+    rf"|(?:改用|换用|转用|切换到|切换至|改为|改成|替换为|替换成|更换为|更换成)\s*(?P<f>{_END})",
     re.IGNORECASE,
 )
+_NAME = r"[A-Za-z0-9][A-Za-z0-9_.+\-]*[A-Za-z0-9+]"
+"""The new value of a replacement told before the old one: the name just before its verb."""
+_REPLACES = (
+    # "now Apache-2.0, replacing the research-only licence"
+    re.compile(rf"\bnow\s+(?P<new>{_END}?)\s*,?\s+(?:replacing|superseding)\s+(?P<old>{_END})", re.IGNORECASE),
+    # "SGLang replaces vLLM", "FP8 instead of BF16", "RMSNorm in place of LayerNorm"
+    re.compile(
+        rf"(?<![\w.+-])(?!(?:it|this|that|they|which|who|he|she|we)\b)(?P<new>{_NAME})\s+(?:now\s+)?(?:replaces|replaced|supersedes|superseded|instead\s+of|in\s+place\s+of)"
+        rf"\s+(?P<old>{_END})",
+        re.IGNORECASE,
+    ),
+    # "vLLM was replaced by SGLang"
+    re.compile(
+        rf"(?P<old>{_NAME})\s+(?:is|was|has\s+been|were|got)\s+(?:replaced|superseded)\s+(?:by|with)\s+(?P<new>{_END})",
+        re.IGNORECASE,
+    ),
+    # "以 SGLang 取代 vLLM", "SGLang 取代了 vLLM", "vLLM 被 SGLang 取代"
+    re.compile(rf"(?P<new>{_NAME})\s*(?:取代|替代|代替)了?\s*(?P<old>[^，,。；;：:]{{1,30}})"),
+    re.compile(rf"(?P<old>{_NAME})\s*被\s*(?P<new>{_NAME})\s*(?:取代|替代|代替|替换)"),
+)
+"""A switch told as a replacement, the new value first ("B replaces A", "now B, replacing A",
+"B 取代 A"): the same news as "from A to B" (probe 38: a licence "now Apache-2.0, replacing the
+research-only licence" was read as the record's research-only licence)."""
 
 
 def told_changes(text: str, reading: Reading = Reading.WRITTEN) -> list[tuple[str, str]]:
@@ -106,12 +137,18 @@ def told_changes(text: str, reading: Reading = Reading.WRITTEN) -> list[tuple[st
             next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i)) for m in _CHANGED_FROM.finditer(text)
         ]
     if reading is Reading.NAMED:
-        return [
-            (m.group("a") or m.group("d") or "", m.group("b") or m.group("c") or m.group("e") or m.group("f") or "")
+        switches = [
+            (
+                m.start(),
+                m.group("a") or m.group("d") or "",
+                m.group("b") or m.group("c") or m.group("e") or m.group("f") or "",
+            )
             for m in _SWITCHES.finditer(text)
         ]
+        switches += [(m.start(), m.group("old"), m.group("new")) for p in _REPLACES for m in p.finditer(text)]
+        return [(start, end) for _, start, end in sorted(switches, key=lambda found: found[0])]
     found = []
-    for pattern in (_EN_CHANGE, _CN_CHANGE, _ARROW):
+    for pattern in (_EN_CHANGE, _LABELLED, _CN_CHANGE, _ARROW):
         found += [(m.group("start"), m.group("end")) for m in pattern.finditer(text)]
     return found
 
