@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from kbsearch.dedupe.subjects import event_kinds, mentions, not_a_subject
+from kbsearch.dedupe.subjects import event_kinds, mentions, named_by_neither, not_a_subject
 
 # The kinds whose titles name a counterpart: the company bought, the party a contract is with.
 _DEALS = frozenset({"acquisition", "deal"})
@@ -54,7 +54,7 @@ def counterparts_differ(item: tuple[str | None, str, str], known: tuple[str | No
     mine, other = counterparts(our_title, company), counterparts(their_title, company)
     if not mine or not other:
         return None
-    if any(mentions(their_text, name) for name in mine) or any(mentions(our_text, name) for name in other):
+    listed = named_by_neither((mine, other), (our_text, their_text))
+    if listed is None:
         return None
-    listed = f"{', '.join(sorted(mine))} / {', '.join(sorted(other))}"
     return f"the titles report deals of {company} with different counterparts ({listed}), neither named by the other"

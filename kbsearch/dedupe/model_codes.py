@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 
 from kbsearch.dedupe.mention_roles import unroled
-from kbsearch.dedupe.subjects import mentions, not_a_subject
+from kbsearch.dedupe.subjects import mentions, named_by_neither, not_a_subject
 from kbsearch.text.hardware import accelerators
 from kbsearch.text.plain_names import GENERIC
 
@@ -140,7 +140,7 @@ def models_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
         mine, yours = frozenset(c.lower() for c in ours), frozenset(c.lower() for c in theirs)
     if not mine or not yours:
         return None
-    if any(_mentioned(n, their_text) for n in mine) or any(_mentioned(n, our_text) for n in yours):
+    listed = named_by_neither((mine, yours), (our_text, their_text), _mentioned)
+    if listed is None:
         return None
-    listed = f"{', '.join(sorted(mine))} / {', '.join(sorted(yours))}"
     return f"the titles name different products ({listed}), neither named by the other record"

@@ -24,6 +24,7 @@ titles are set in different countries and neither record names the other's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kbsearch.text.hardware import accelerators
 from kbsearch.text.legal import legal_ranks
@@ -76,6 +77,22 @@ def mentions(folded: str, name: str) -> bool:
     or run together (mcp-bench in "mcp bench", "mcpbench")."""
     pattern = r"[-\s]?".join(map(re.escape, name.split("-")))
     return re.search(rf"(?<![a-z0-9]){pattern}", folded) is not None
+
+
+def named_by_neither(
+    names: tuple[frozenset[str], frozenset[str]],
+    texts: tuple[str, str],
+    mentioned: Callable[[str, str], bool] | None = None,
+) -> str | None:
+    """Each title's names listed ("a, b / c") when neither record's text (lower-cased) mentions a
+    name of the other's title, else None: what two titles naming different things must show
+    before they are two items (``model_codes``, ``counterparts``). ``mentioned(name, text)``:
+    how a name is found, ``mentions`` by default."""
+    (mine, yours), (our_text, their_text) = names, texts
+    found = mentioned or (lambda name, text: mentions(text, name))
+    if any(found(n, their_text) for n in mine) or any(found(n, our_text) for n in yours):
+        return None
+    return f"{', '.join(sorted(mine))} / {', '.join(sorted(yours))}"
 
 
 def subjects_differ(item: tuple[str | None, str], known: tuple[str | None, str]) -> str | None:
