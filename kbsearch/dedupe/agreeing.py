@@ -12,6 +12,9 @@ and spark's correction was shown as known from spark's "3.1x", the passage it co
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from kbsearch.dedupe.embedded import Embedded
 from kbsearch.text.fixes import FIX
 from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.pending import now_given
@@ -69,6 +72,14 @@ def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
         and not new_figures(claimed, numbers(passage), replaced, rough)
         and not given_otherwise(claim, clauses(passage))
     )
+
+
+def told_texts(records: Iterable[Embedded]) -> list[str]:
+    """What each record tells, as a claim's stage is read against it (``stage_moved``): its text
+    and key points, and its caveats (警示). A caveat is no passage a claim is said by, but what it
+    holds back is held back by the record: "警示：Root cause not yet published" makes a later
+    record's cause news as the same words in the key points would (probe 37)."""
+    return ["\n".join([k.text_and_claims, *k.record.caveats]) for k in records]
 
 
 def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
