@@ -97,6 +97,9 @@ def test_the_words_of_a_revision() -> None:
     assert not names_a_change("sparse attention reduces decode latency by 30%")
     assert not names_a_change("startup raised $40M to cut inference cost")
     assert not names_a_change("推理成本降低 40% 的混合专家模型")
+    # A method named by a word of correction, and 下调 read across 压力下 + 调整.
+    assert not names_a_change("quantum error correction with surface codes")
+    assert not names_a_change("self-correction of reasoning traces") and not names_a_change("模型在时间压力下调整行为")
 
 
 def test_what_tells_a_change() -> None:
