@@ -17,11 +17,17 @@ from test_judge import judge_encoder, judged_models  # noqa: F401
 
 from fake_encoder import FakeEncoder, FakeTokenEncoder
 from kbsearch.dedupe.audit_align import BAND, PairAligner
+from kbsearch.dedupe.audit_view import audit_match
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.names import NameHolders
+from kbsearch.dedupe.related import load_embedded, load_rows
 from kbsearch.dedupe.results import Match, Rule
+from kbsearch.ingest import Judge, ingest_records
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
-from kbsearch.records import Kind
+from kbsearch.records import Kind, Record
+from kbsearch.store import ChangeSet, Store
 
 NOTES = [
     {"id": "ann/1", "instance": "ann", "date": "2026-03-02", "text": "alpha beta gamma delta epsilon"},
@@ -32,12 +38,21 @@ NOTES = [
 ]
 
 
+def _above_neighbours() -> dict:
+    """An aligned decision that says "same" exactly when the pair aligns 0.2 or more above the
+    later record's neighbourhood (``aligned_relative``): read without the neighbourhood's
+    alignments, any pair aligning at 0.2 would pass."""
+    rule = {**_aligned_only(), "features": ["aligned_relative"], "means": [0.2]}
+    return {**rule, "fitted_on": "not fitted: a test rule, aligned_relative >= 0.2"}
+
+
 def _config(probability: float) -> DedupeConfig:
-    """The unaligned form says ``probability`` of every pair; the aligned one reads the alignment."""
+    """The unaligned form says ``probability`` of every pair; the aligned one reads the alignment
+    (other words align at 0.32 here, the same words at 1.00)."""
     raw = _raw()
     summary = {**raw["same_item"], "weights": [0.0] * len(raw["same_item"]["weights"])}
     summary["bias"] = math.log(probability / (1 - probability))
-    return DedupeConfig.model_validate({**raw, "same_item": summary, "aligned_same_item": _aligned_only()})
+    return DedupeConfig.model_validate({**raw, "same_item": summary, "aligned_same_item": _above_neighbours()})
 
 
 def _kb(tmp_path: Path) -> KnowledgeBase:
@@ -56,7 +71,10 @@ def test_a_pair_the_alignment_sets_apart_is_not_clustered(judged_models: Path, t
 
 
 def test_explain_tells_audit_s_aligned_judgement(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
-    """check and audit now agree on the pair, so explain has no "audit judges otherwise" note."""
+    """check and audit now agree on the pair, so explain has no "audit judges otherwise" note. The
+    records check's reading gave token vectors are read as audit reads them (none, but near the
+    line with the neighbourhood's alignment too): read with theirs and no neighbourhood, the
+    pair aligned 0.32 above nothing, and explain said audit joined it."""
     with _kb(tmp_path) as kb:
         told = kb.explain("bo/1", "ann/1", config=_config(0.70))
     assert not told.match.same_item and told.match.form == "aligned"
@@ -79,3 +97,43 @@ def test_only_a_learned_decision_near_the_line_is_read_again(judged_models: Path
     assert not PairAligner(config.model_copy(update={"aligned_same_item": None}), FakeTokenEncoder).near_line(
         match(0.7)
     )
+
+
+def _key_points_config(probability: float) -> DedupeConfig:
+    """``_config``, its key-point forms alike: unaligned ``probability``, aligned ``_above_neighbours``."""
+    config = _config(probability)
+    summary = config.same_item
+    key_points = summary.model_copy(
+        update={
+            "features": [*summary.features, "claims_covered", "claims_back"],
+            "weights": [*summary.weights, 0.0, 0.0],
+            "means": [*summary.means, 0.0, 0.0],
+            "scales": [*summary.scales, 1.0, 1.0],
+        }
+    )
+    aligned = config.aligned_same_item
+    return config.model_copy(update={"claims_same_item": key_points, "aligned_claims_same_item": aligned})
+
+
+def test_explain_reads_audit_s_pair_without_the_tokens_check_gave_it(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """explain hands audit's view the records as check's reading built them, token vectors and
+    all. Read with theirs and no neighbourhood alignment (probe 39), the pair by its key points
+    aligned 0.32 above nothing, and explain said audit joined at 1.00 a pair audit set apart."""
+    config = _key_points_config(0.70)
+    tokens = FakeTokenEncoder(TRANSLATIONS)
+    records = [
+        Record(id=n["id"], kind=Kind.increment, date=n["date"], title="", text=n["text"], instance=n["instance"],
+               claims=n["text"].split()[:2])
+        for n in NOTES
+    ]  # fmt: skip
+    store = Store.open(tmp_path / "idx", create=True)
+    files = {r.id: f"/src/{r.id}.md" for r in records}
+    judge = Judge("fakejudge", judge_encoder)
+    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=FakeEncoder, judge=judge)
+    loaded = load_embedded(store, ["bo/1", "ann/1"], config.judge)
+    for record in loaded.values():
+        record.judge_tokens = tokens.encode_tokens([record.whole_text])[0]
+    load = lambda rowids: list(load_rows(store, rowids, config.judge).values())  # noqa: E731
+    holders = NameHolders(store, NAME_COUNT_CAP).count
+    by_audit, a_later = audit_match(store, loaded["bo/1"], loaded["ann/1"], config, holders, load, lambda: tokens)
+    assert a_later and not by_audit.same_item and by_audit.form == "key points, aligned"

@@ -16,6 +16,7 @@ so the note still says audit may move it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 from kbsearch.dedupe.audit_align import PairAligner, TokenSource
@@ -50,9 +51,21 @@ def audit_match(
     later, earlier = (a, b) if a_later else (b, a)
     around, nearest = _around(store, later, earlier, config, load)
     item, known = (Embedded.whole_only(r.record, r.whole, r.judge) for r in (later, earlier))
+    full = (_untokened(later), _untokened(earlier))
     aligner = PairAligner(config, tokens)
     align = lambda pair, match: aligner.judge(pair, match, around, lambda: nearest, name_count)  # noqa: E731
-    return audit_judgement(item, known, around, config, name_count, lambda: (later, earlier), align), a_later
+    return audit_judgement(item, known, around, config, name_count, lambda: full, align), a_later
+
+
+def _untokened(record: Embedded) -> Embedded:
+    """``record`` without the token vectors check's reading gave it: audit's records have none
+    but those ``audit_align`` reads near the line. Read with them and without the neighbourhood's
+    alignment (probe 39), explain said audit joined at 1.00 a pair audit set apart."""
+    if record.judge_tokens is None:
+        return record
+    bare = copy.copy(record)
+    bare.judge_tokens = None
+    return bare
 
 
 def _order(record: Embedded, rowid: int | None) -> tuple[object, ...]:
