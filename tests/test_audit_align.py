@@ -19,10 +19,11 @@ from fake_encoder import FakeEncoder, FakeTokenEncoder
 from kbsearch.dedupe.audit_align import BAND, PairAligner
 from kbsearch.dedupe.audit_view import audit_match
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.features import NAME_COUNT_CAP
+from kbsearch.dedupe.features import NAME_COUNT_CAP, Neighbourhood
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.related import load_embedded, load_rows
 from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.rules import compare
 from kbsearch.ingest import Judge, ingest_records
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import resolve_model
@@ -137,3 +138,19 @@ def test_explain_reads_audit_s_pair_without_the_tokens_check_gave_it(judged_mode
     holders = NameHolders(store, NAME_COUNT_CAP).count
     by_audit, a_later = audit_match(store, loaded["bo/1"], loaded["ann/1"], config, holders, load, lambda: tokens)
     assert a_later and not by_audit.same_item and by_audit.form == "key points, aligned"
+
+
+def test_an_audit_reads_the_tokens_of_a_bounded_number_of_texts(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Past ``max_texts`` a pair near the line stays unaligned: a million-record audit's cost is bounded."""
+    with _kb(tmp_path) as kb:
+        config = _config(0.70)
+        records = {n["id"]: e for n in NOTES for e in [load_embedded(kb.store, [n["id"]], config.judge)[n["id"]]]}
+        pair = (records["bo/1"], records["ann/1"])
+        summary = compare(*pair, config, Neighbourhood(), lambda name: 0)  # no tokens: the unaligned form
+        assert summary.same_item and summary.form == "summary"
+        tight = PairAligner(config, lambda: FakeTokenEncoder(TRANSLATIONS), max_texts=2)
+        no_near = lambda: [records["cy/1"]]  # noqa: E731
+        assert tight.judge(pair, summary, Neighbourhood(), no_near, lambda name: 0) is None  # three texts: past it
+        room = PairAligner(config, lambda: FakeTokenEncoder(TRANSLATIONS), max_texts=3)
+        aligned = room.judge(pair, summary, Neighbourhood(), no_near, lambda name: 0)
+        assert aligned is not None and not aligned.same_item and room.aligned == 1

@@ -19,7 +19,9 @@ A pair far from the line (most: a million-record audit's judgements are mostly
 clear) costs nothing more, and a config without a judge has no aligned form, so
 the audit bench (no judge) runs as before. The token encoder loads at the first
 pair near the line, and keeps what it encoded (memory and the disk tier that
-checks fill), so a record's tokens are encoded once per audit at most.
+checks fill), so a record's tokens are encoded once per audit at most, and an
+audit reads the tokens of at most ``MAX_TEXTS`` texts: its cost is bounded
+whatever the index's size.
 """
 
 from __future__ import annotations
@@ -43,6 +45,12 @@ Probe 39's pair was 0.26 above (0.71 against 0.45); a pair the unaligned form de
 0.3 either side was never seen to flip (the aligned and unaligned forms were fitted on the
 same pairs, and part where the alignment is all that tells them apart)."""
 
+MAX_TEXTS = 5_000
+"""Distinct texts an audit reads token vectors of, at most: e5's token graph takes about 0.25 ms a
+token on two cores, so 5,000 texts of the dev streams' median 40 tokens cost about 50 s if none is
+in the memory or disk tier, whatever the index's size. Past it a pair near the line stays unaligned
+and its reason says so (``key_points.unaligned_reason``), as all did before."""
+
 TokenSource = Callable[[], TokenEncoder | None]
 """The judge's token encoder, loaded when first asked (None: the judge gives none)."""
 
@@ -50,8 +58,10 @@ TokenSource = Callable[[], TokenEncoder | None]
 class PairAligner:
     """Decides the pairs near the line with the alignment; counts what it read."""
 
-    def __init__(self, config: DedupeConfig, tokens: TokenSource | None) -> None:
+    def __init__(self, config: DedupeConfig, tokens: TokenSource | None, max_texts: int = MAX_TEXTS) -> None:
         self.config = config
+        self.max_texts = max_texts
+        self._asked: set[str] = set()  # texts whose tokens were read: asked again, they are kept
         self._load = tokens if _has_aligned_form(config) else None
         self._vectors: TokenVectors | None = None
         self.aligned = 0
@@ -97,7 +107,11 @@ class PairAligner:
         item, known = pair
         others = [n for n in nearest if n.record.id not in (item.record.id, known.record.id)]
         others = to_align(item, others, self.config.aligned_candidates)  # as many as check aligns
-        rows = vectors.of([item.whole_text, known.whole_text, *(n.whole_text for n in others)])
+        texts = [item.whole_text, known.whole_text, *(n.whole_text for n in others)]
+        if len(self._asked.union(texts)) > self.max_texts:
+            return None  # the audit's bound on token reading is spent
+        self._asked.update(texts)
+        rows = vectors.of(texts)
         if not all(r is not None and len(r) for r in rows[:2]):
             return None  # a text longer than the aligned decision reads: check aligns it with nothing
         ours = rows[0]
