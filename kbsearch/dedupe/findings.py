@@ -15,6 +15,7 @@ from kbsearch.dedupe.features import Neighbourhood
 from kbsearch.dedupe.finer import item_names
 from kbsearch.dedupe.results import RuleFinding, form_of
 from kbsearch.dedupe.rules import DOC_SECTION, Embedded, decision_features, different_names, same_paper_title
+from kbsearch.dedupe.variants import shared_families
 from kbsearch.records import Kind
 from kbsearch.text.advisory_ids import advisories_apart
 
@@ -80,12 +81,26 @@ def _names_agree(item: Embedded, known: Embedded, config: DedupeConfig, name_cou
     Beside a doc section, only the names the item's title names it by (``finer.item_names``)."""
     ours, theirs = item.named(config, name_count), known.named(config, name_count)
     shared = ours.every & theirs.every
-    if (item.record.kind is Kind.doc_section) != (known.record.kind is Kind.doc_section):
+    one_doc = (item.record.kind is Kind.doc_section) != (known.record.kind is Kind.doc_section)
+    if one_doc:
         told = known if item.record.kind is Kind.doc_section else item  # as audit and check read a section
         shared &= item_names(told, config, name_count)  # probe 19: not vLLM of "Kestrel merged into vLLM"
+    text = "\n".join([item.record.title, item.text_and_claims])
+    # The systems both titles name are what the rule weighed first: probe 41 cited a benchmark
+    # both texts name (HarmGauntlet) for two system cards titled for Vesper-3 and Vesper-3 Mini.
+    titles = item.record.title, known.record.title
+    titled = [] if one_doc else sorted(ours.title_every & theirs.title_every) + shared_families(*titles)
+    if titled:
+        return f"both titles name {', '.join(_written(titled, text))}: {_NOTHING_APART}"
     both = sorted(n for n in shared if ours.is_rare(n))
     if both:
-        text = "\n".join([item.record.title, item.text_and_claims])
-        shown = [found.group(0) if (found := re.search(re.escape(n), text, re.IGNORECASE)) else n for n in both[:3]]
-        return f"both name {', '.join(shown)} (rare): no system, release or news subject sets them apart"
+        return f"both name {', '.join(_written(both, text))} (rare): {_NOTHING_APART}"
     return "no rare system, release or news subject named by one sets them apart"
+
+
+_NOTHING_APART = "no system, release, variant or news subject sets them apart"
+
+
+def _written(names: list[str], text: str) -> list[str]:
+    """The first three ``names`` as ``text`` writes them (HarmGauntlet, not harmgauntlet)."""
+    return [found.group(0) if (found := re.search(re.escape(n), text, re.IGNORECASE)) else n for n in names[:3]]

@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from kbsearch.dedupe.mention_roles import unroled
 from kbsearch.dedupe.subjects import mentions, named_by_neither, not_a_subject
+from kbsearch.dedupe.variants import variants_differ
 from kbsearch.text.hardware import accelerators
 from kbsearch.text.plain_names import GENERIC
 
@@ -126,8 +127,13 @@ def _mentioned(name: str, lowered: str) -> bool:
 
 def models_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
     """Why two records with these (title, lower-cased title, text and key points without what
-    they name only in a role: ``mention_roles.unroled``) are two items by the model codes or
-    sized models their titles name, or None (see the module)."""
+    they name only in a role: ``mention_roles.unroled``) are two items by the model codes,
+    sized models or variants of one model (``variants``) their titles name, or None (see the module)."""
+    return _codes_differ(item, known) or variants_differ(item, known)
+
+
+def _codes_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
+    """Why two records are two items by the model codes or sized models their titles name."""
     (our_title, our_text), (their_title, their_text) = item, known
     ours, theirs = model_codes(our_title), model_codes(their_title)
     if (not ours and not theirs) or ours & theirs:
