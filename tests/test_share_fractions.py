@@ -37,6 +37,9 @@ def test_a_fraction_given_for_a_share_is_its_percentage(text: str, expected: set
         ("Sampling at temperature 0.7 for every rate of 0.5 tokens per step", {"0.7", "0.5"}),
         ("人民币汇率 0.14，学习率 0.001", {"0.14", "0.001"}),
         ("Upgrading to Kiwiserve 0.35 of the series", set()),
+        # A measure of a share, or a symbol given a value, is no share.
+        ("The fitted exponent for the code share is 0.34", {"0.34"}),
+        ("代码占比的拟合指数 α = 0.34", {"0.34"}),
         # A share's change is no share: a 0.12 gain in recall, read as 12%, would be a 12% rise.
         ("Retrieval improves recall by about 0.12 over the baseline", {"0.12"}),
         ("重排后平均提升召回率 0.12", {"0.12"}),

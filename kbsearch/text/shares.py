@@ -32,10 +32,14 @@ _NOT_A_SHARE = re.compile(
 )
 # A quantity that is no share though a share's word or "of the" is near: "the exponent of 0.12 of
 # the scaling law", "a loss of 0.3 on the share of code".
-_MEASURE_BEFORE = re.compile(
+_MEASURES = (
     r"(?:(?<![A-Za-z])(?:exponents?|coefficients?|loss(?:es)?|p-?values?|p|temperature|slope|correlation|perplexity|"
-    r"auc|f1|bleu|alpha|beta|lambda|weight|r²|r2)(?![A-Za-z0-9])|指数|系数|损失|温度|困惑度)[^,;:，。；：、\n]{0,16}$",
-    re.IGNORECASE,
+    r"auc|f1|bleu|alpha|beta|lambda|weight|r²|r2)(?![A-Za-z0-9])|指数|系数|损失|温度|困惑度)"
+)
+_MEASURE_BEFORE = re.compile(rf"{_MEASURES}[^,;:，。；：、\n]{{0,16}}$", re.IGNORECASE)
+# A measure of a share is no share: "the fitted exponent for the synthetic share is 0.21".
+_MEASURE_OF_SHARE = re.compile(
+    rf"{_MEASURES}\s+(?:for|of|on|in)\s+(?:the\s+|a\s+|its\s+)?[^,;:，。；：、\n]{{0,24}}$", re.IGNORECASE
 )
 # Between the share's word and the fraction: words, other fractions (from 0.41 to 0.07), no other
 # figure, no clause's end or closed bracket ("召回率（0.57→0.70）和 Dice 分数（0.50→0.58）": the Dice score is none).
@@ -70,7 +74,9 @@ def as_share(text: str, start: int, end: int) -> str | None:
     if _POINTS_AFTER.match(text, end):
         return None
     shared = _SHARE_BEFORE.search(before)
-    if shared is not None and _NOT_A_SHARE.search(before[: shared.end(1)]):
+    if shared is not None and (
+        _NOT_A_SHARE.search(before[: shared.end(1)]) or _MEASURE_OF_SHARE.search(before[: shared.start(1)])
+    ):
         shared = None
     if shared is None and not _OF_AFTER.match(text, end):
         return None
