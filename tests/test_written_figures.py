@@ -31,8 +31,9 @@ def test_each_figure_as_the_claim_writes_it(text: str, written: list[str]) -> No
     assert as_written(text, sorted(substantive_numbers(text))) == written
 
 
-def test_a_figure_the_claim_writes_in_words_is_shown_by_its_key() -> None:
+def test_a_figure_the_claim_writes_in_words_or_inside_a_name_is_shown_by_its_key() -> None:
     assert as_written("The new kernel decodes tenfold faster", ["10x"]) == ["10x"]
+    assert as_written("Weights ship in FP8 for the new kernel", ["8bit"]) == ["8bit"]
 
 
 def _claim(text: str, new: list[str], extra: list[str] | None = None) -> ClaimStatus:

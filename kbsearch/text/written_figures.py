@@ -13,8 +13,9 @@ from collections.abc import Iterable
 
 from kbsearch.text.textsim import numbers
 
-# Where a written figure can start: a number's first digit, or a Chinese numeral (百分之十二).
-_START = re.compile(r"(?<![\d.,])\d|(?<![零〇一二两三四五六七八九十百千万亿之])[零〇一二两三四五六七八九十百]")
+# Where a written figure can start: a number's first digit, not inside a name (FP8 is ``8bit``, not
+# "8"), or a Chinese numeral (百分之十二).
+_START = re.compile(r"(?<![\d.,A-Za-z])\d|(?<![零〇一二两三四五六七八九十百千万亿之])[零〇一二两三四五六七八九十百]")
 _LONGEST = 24
 """Characters a figure with its unit is written in at most ("1,048,576 tokens", "百分之七十三")."""
 _CONTEXT = 48
