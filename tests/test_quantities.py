@@ -356,7 +356,8 @@ def test_a_decimal_after_a_standard_spelled_in_capitals_is_its_version(text: str
         ("gFID 1.50, sFID 1.92, COMETkiwi 71.84, SoTA 3.9", {"1.5", "1.92", "71.84", "3.9"}),
         ("pass@1 0.62, GFLOPs 1.5", {"0.62", "1.5"}),
         ("GPT-4o 0.88, Qwen2.5 0.71", {"0.88", "0.71"}),
-        ("Accuracy 0.93; vLLM. 0.4 of the runs", {"0.93", "0.4"}),
+        # Figures, not versions; an accuracy and a fraction "of the runs" are shares (``shares``): 93%, 40%.
+        ("Accuracy 0.93; vLLM. 0.4 of the runs", {"93%", "40%"}),
     ],
 )
 def test_a_decimal_after_a_metric_in_capitals_or_a_name_with_digits_is_a_figure(text: str, expected: set[str]) -> None:

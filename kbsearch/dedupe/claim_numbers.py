@@ -12,7 +12,7 @@ from kbsearch.text.differences import derived_figures
 from kbsearch.text.hardware import measured_on_others, on_other_hardware
 from kbsearch.text.measures import Clause, clauses, given_otherwise, measured_again, measured_elsewhere, without
 from kbsearch.text.price_kinds import priced_otherwise
-from kbsearch.text.quantities import changes_a_figure, replaced_figures
+from kbsearch.text.quantities import changes_a_figure, is_count, replaced_figures, unstated
 from kbsearch.text.told_changes import moved_from
 
 
@@ -52,6 +52,15 @@ def numbers_make_new(weighed: WeighedNumbers, form: Scorer) -> bool:
     if weighed.added_counts and probability >= SURELY_SAID:
         return False
     return not (weighed.key_point and not weighed.changes_a_figure and form.decide(probability))
+
+
+def counts_beside(numbers: set[str], stated: set[str], rough: set[str]) -> list[str]:
+    """The counts the records lack that ``quantities.new_figures`` takes for detail beside figures
+    they do state (the 1.2M documents shared, the 0.9T tokens not): weighed as counts the records
+    lack are when no figure is shared (``numbers_make_new``), they are detail only of a passage that
+    surely says the claim or is a key point saying it. A claim only likely said that gives a new
+    total beside a shared figure (re-released with 0.9T tokens after removing the 1.2M) is news."""
+    return sorted(n for n in unstated(numbers, stated, rough) if is_count(n))
 
 
 def figure_changed(

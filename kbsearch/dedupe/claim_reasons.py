@@ -15,6 +15,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.results import ClaimStatus, ItemResult
 from kbsearch.dedupe.rules import Embedded, restates_same_paper
 from kbsearch.records import Record
+from kbsearch.text.written_figures import as_written
 
 FORM_FEATURE = "coverage"
 """A feature only ``claim_said`` reads: a status carrying it was decided by that form
@@ -104,7 +105,7 @@ def _decision_steps(status: ClaimStatus, by_form: bool, config: DedupeConfig, ba
         f"{e.id} ({'same item' if e.same_item else 'another record'}): "
         f"{compared(e.probability, '≥' if e.probability >= threshold else '<', threshold)}, "
         f"coverage {e.features.get('coverage', 0.0):.2f}, judge cosine {e.features.get('judge_cosine', 0.0):.2f}"
-        + (f", numbers new to it: {', '.join(e.new_numbers)}" if e.new_numbers else "")
+        + (f", numbers new to it: {', '.join(as_written(status.text, e.new_numbers))}" if e.new_numbers else "")
         for e in status.evidence
     )
     # Said: a same-item passage clears the threshold (the numbers or the stage may yet make it new).
@@ -148,13 +149,15 @@ def _names_step(status: ClaimStatus, unnamed: set[str], by_form: bool, by_cosine
 def _numbers_step(status: ClaimStatus) -> ClaimStep:
     changed = next((e for e in status.evidence if e.changes_a_figure), None)
     if status.new_numbers:
-        detail = f"new figures the same-item records do not state: {', '.join(status.new_numbers)}"
+        written = ", ".join(as_written(status.text, status.new_numbers))  # as the claim writes them, not their keys
+        detail = f"new figures the same-item records do not state: {written}"
         if changed is not None:
             said = f': "{_quoted(status.best_text or "", 80)}"' if changed.id == status.best_id else ""
             detail += f" (a figure {changed.id} states, changed{said})"
         return ClaimStep(rule="numbers", says=False, detail=detail)
     if status.extra_numbers:
-        detail = f"{', '.join(status.extra_numbers)}: detail beside figures its records state, not a changed figure"
+        also = ", ".join(as_written(status.text, status.extra_numbers))
+        detail = f"{also}: detail beside figures its records state, not a changed figure"
         return ClaimStep(rule="numbers", says=None, detail=detail)
     return ClaimStep(rule="numbers", says=None, detail="no number of the claim is new to its records")
 

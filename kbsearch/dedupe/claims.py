@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kbsearch.dedupe import claim_numbers
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved, told_texts
 from kbsearch.dedupe.claim_decision import ClaimDecision
 from kbsearch.dedupe.claim_names import unnamed_by
@@ -223,6 +224,8 @@ def judge_said(
         # It tells an earlier stage or a replaced figure: another same-item passage may state what the claim does.
         same = _agreeing(claim, same, hits, reader, (same_ids, (form, restatement), figures))
     if same is not None:
+        # A count beside a shared figure is weighed as a count alone is (``claim_numbers.counts_beside``).
+        unseen = unseen or claim_numbers.counts_beside(numbers, stated, rough)
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated, replaced)
         passage, whole = _text(same.hit), same.hit.known.text_and_claims

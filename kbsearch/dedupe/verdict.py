@@ -9,6 +9,7 @@ from kbsearch.dedupe.flags import seen_order
 from kbsearch.dedupe.results import ClaimStatus, Match, Rule, Verdict
 from kbsearch.records import Kind
 from kbsearch.text.polarity import REVERSES
+from kbsearch.text.written_figures import as_written
 
 
 def decide(
@@ -48,7 +49,7 @@ def decide(
     released = "" if any(m.rule is not Rule.new_release for m in same) else f" ({same[0].reasons[0]})"
     if claims and not new and not released:
         return Verdict.DUPLICATE, f"same item as {named}, and {_claims_said(0, len(claims))}"
-    numbers = sorted({n for c in new for n in c.new_numbers})
+    numbers = sorted({n for c in new for n in as_written(c.text, c.new_numbers)})  # as written: "14 days", not "2wk"
     moved = sorted({c.moved_on for c in new if c.moved_on and not c.moved_on.startswith(REVERSES)})
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     extra += f" (moved on: {', '.join(moved)})" if moved else ""

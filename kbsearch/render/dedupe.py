@@ -11,6 +11,7 @@ from kbsearch.render.cells import counted, fit, who
 from kbsearch.render.records import unknown_filters_text
 from kbsearch.text.polarity import moved_label
 from kbsearch.text.terminal import clean
+from kbsearch.text.written_figures import as_written
 
 if TYPE_CHECKING:
     from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
@@ -109,9 +110,10 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
     status = "known" if claim.known else "NEW  "
     said = claim.how_said
     where = f" ← {clean(claim.best_id or '', one_line=True)} {said}" if claim.best_id else ""
-    numbers = f" [new numbers: {', '.join(claim.new_numbers)}]" if claim.new_numbers else ""
+    # Each figure as the claim writes it ("14 days"), not the key it is compared by ("2wk").
+    numbers = f" [new numbers: {', '.join(as_written(claim.text, claim.new_numbers))}]" if claim.new_numbers else ""
     if claim.extra_numbers:
-        numbers += f" [also: {', '.join(claim.extra_numbers)}]"
+        numbers += f" [also: {', '.join(as_written(claim.text, claim.extra_numbers))}]"
     if claim.moved_on:
         numbers += f" [{clean(moved_label(claim.moved_on), one_line=True)}]"
     lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]

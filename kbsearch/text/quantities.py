@@ -311,11 +311,12 @@ def added_counts(
     none of them a stated count changed (8 → 4 H200). A measured result (a percentage,
     a speed-up, a score) is never detail."""
     missing = list(missing)
-    if not missing or not all(_is_count(n) for n in missing):
+    if not missing or not all(is_count(n) for n in missing):
         return False
     return not changes_a_figure(missing, claimed, stated, replaced)
 
 
-def _is_count(number: str) -> bool:
+def is_count(number: str) -> bool:
+    """Whether a number is a whole count with no unit (10,000 queries, 1.2M documents, 0.9T tokens)."""
     parsed = _parse(number)
     return parsed is not None and parsed[1] == "" and parsed[0] == parsed[0].to_integral_value()

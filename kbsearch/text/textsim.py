@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.ranges import shares_magnitude
+from kbsearch.text.shares import as_share
 from kbsearch.text.spelled import spelled_out
 from kbsearch.text.units import bit_rate, measured, unit_after, widths
 
@@ -218,7 +219,8 @@ def numbers(text: str) -> set[str]:
     (INT4, W4A16, 4-bit → ``4bit``) and a duration, power, energy or size in one unit
     whatever it is written in (48 hours, 2 天 → ``2d``; 0.132 MW → ``132kw``; ``units``).
     Dates are skipped too (2026-11-03, 10月26日, week of 10-26, Oct 26). A decimal's trailing
-    zeros go ($5.00, 2.50 → ``5``, ``2.5``) and a discount reads as what it takes off (打六折 → ``40%``;
+    zeros go ($5.00, 2.50 → ``5``, ``2.5``), a share's fraction is its percentage (a rate of 0.73 → ``73%``;
+    ``shares``) and a discount reads as what it takes off (打六折 → ``40%``;
     ``money``)."""
     text = discounts_read(spelled_out(text))
     if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
@@ -233,6 +235,8 @@ def numbers(text: str) -> set[str]:
                 unit = ""  # 600 to 8k is no 600k (``ranges``)
         if _is_label(text, match.start(), value, unit):
             continue
+        if not unit and (share := as_share(text, match.start(1), match.end(1))):
+            value, unit = share, "%"  # a success rate of 0.73 is 73% (``shares``)
         unit = "x" if unit in {"×", "倍"} else unit
         if unit == "x" and _HARDWARE_AFTER.match(text, match.end()):
             unit = ""  # 4x H200, 8×H200: a count of accelerators, not a speed-up

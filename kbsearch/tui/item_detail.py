@@ -11,6 +11,7 @@ from kbsearch.render import clean
 from kbsearch.render.cells import fit
 from kbsearch.render.dedupe import OUTCOME_WORDS, held_text, item_lines
 from kbsearch.text.polarity import moved_label
+from kbsearch.text.written_figures import as_written
 from kbsearch.tui.id_lines import IdStatic
 from kbsearch.tui.literal import join, plain, verdict
 
@@ -32,12 +33,14 @@ def claim_lines(claim: ClaimStatus) -> list[Text]:
     mark = Text("NEW   ", style="bold green") if not claim.known else Text("known ", style="dim")
     lines = [join(Text("  "), mark, plain(claim.text))]
     if claim.new_numbers:
-        lines.append(Text(f"        new numbers: {', '.join(claim.new_numbers)}", style="green"))
+        written = ", ".join(as_written(claim.text, claim.new_numbers))  # "14 days", not the key "2wk"
+        lines.append(Text(f"        new numbers: {written}", style="green"))
     if claim.moved_on:
         label, _, moved = moved_label(claim.moved_on).partition(": ")
         lines.append(join(Text(f"        {label}: ", style="green"), plain(moved)))
     if claim.extra_numbers:
-        lines.append(Text(f"        also says: {', '.join(claim.extra_numbers)} (detail of a known figure)"))
+        also = ", ".join(as_written(claim.text, claim.extra_numbers))
+        lines.append(Text(f"        also says: {also} (detail of a known figure)"))
     if claim.best_id:
         lead = Text(f"        {'from' if claim.known else 'closest'} ")
         lines.append(

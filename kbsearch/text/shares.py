@@ -1,0 +1,85 @@
+"""A decimal fraction written for a share is that share as a percentage: "a success rate of
+0.73" is the 73% another writer gives, "about 0.12 of the tokens" is 百分之十二 (12%).
+
+``textsim.numbers`` reads such a fraction as the percentage, so both writers' figures meet in
+one spelling. Only a fraction below 1 that the text gives for a share is read so: after a word
+naming a share (a success, error or refusal rate, a share, fraction or proportion, accuracy,
+成功率, 占比) in the same clause, or before "of the …" ("0.12 of the tokens"). Any other bare
+decimal keeps its digits: a loss of 0.73, a p-value of 0.12, a scaling exponent of 0.12, a
+price of $0.12 and a temperature of 0.7 are no shares, and read as 73% or 12% they would be
+taken for another text's percentage of something else. So is a rate that is no share: a
+learning, dropout or sampling rate, an exchange or interest rate.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff"
+# Words naming a share, right before the clause's fraction ("average rate of", "降到").
+_SHARE_WORD = (
+    r"(?<![A-Za-z])(?:rates?|share|fraction|proportion|percentage|accuracy|precision|recall)(?![A-Za-z])"
+    r"|成功率|准确率|正确率|召回率|精确率|精度|命中率|通过率|胜率|错误率|失败率|拒绝率|拒答率|误报率|漏报率"
+    r"|覆盖率|利用率|采纳率|转化率|留存率|占比|比例|比率|份额"
+)
+# A rate that is no share of anything: a hyperparameter, a speed, a price of money. (The Chinese
+# share words are whole words: 学习率, 汇率 are none of them.)
+_NOT_A_SHARE = re.compile(
+    r"(?:learning|dropout|sampling|sample|frame|bit|baud|refresh|clock|data|token|decay|exchange|interest|"
+    r"tax|flow|heart|growth|burn|spending|request|arrival|update)[\s-]+rates?$",
+    re.IGNORECASE,
+)
+# A quantity that is no share though a share's word or "of the" is near: "the exponent of 0.12 of
+# the scaling law", "a loss of 0.3 on the share of code".
+_MEASURES = (
+    r"(?:(?<![A-Za-z])(?:exponents?|coefficients?|loss(?:es)?|p-?values?|p|temperature|slope|correlation|perplexity|"
+    r"auc|f1|bleu|alpha|beta|lambda|weight|r²|r2)(?![A-Za-z0-9])|指数|系数|损失|温度|困惑度)"
+)
+_MEASURE_BEFORE = re.compile(rf"{_MEASURES}[^,;:，。；：、\n]{{0,16}}$", re.IGNORECASE)
+# A measure of a share is no share: "the fitted exponent for the synthetic share is 0.21".
+_MEASURE_OF_SHARE = re.compile(
+    rf"{_MEASURES}\s+(?:for|of|on|in)\s+(?:the\s+|a\s+|its\s+)?[^,;:，。；：、\n]{{0,24}}$", re.IGNORECASE
+)
+# Between the share's word and the fraction: words, other fractions (from 0.41 to 0.07), no other
+# figure, no clause's end or closed bracket ("召回率（0.57→0.70）和 Dice 分数（0.50→0.58）": the Dice score is none).
+_SHARE_BEFORE = re.compile(rf"({_SHARE_WORD})[^,;:，。；：、)）\n\d$¥€£]{{0,28}}$", re.IGNORECASE)
+# "0.12 of the tokens", "0.3 of all documents": a fraction of something counted.
+_OF_AFTER = re.compile(r"\s+of\s+(?:the|all|its|their|every|each|[a-z]+s\b)", re.IGNORECASE)
+# What may follow a share's fraction: the clause's end, a word that goes on about it, Chinese.
+_ENDS_AFTER = re.compile(
+    rf"\s*(?:$|[,;:.!?)\]，。；：！？）、（(]|[{_CJK}]"
+    r"|(?:on|in|across|over|for|at|against|when|with|after|before|and|or|vs|versus|from|to|while|under|"
+    r"among|which|that|but|compared|averaged|overall|on average)\b)",
+    re.IGNORECASE,
+)
+# A share's change is no share: "recall improves by 0.12", "平均提升召回率 0.12", "增加 0.1 个百分点"
+# (the 12-point gain, read as 12%, would be taken for a rise of 12%).
+_BY_BEFORE = re.compile(r"\bby\s+(?:about|around|roughly|nearly|up\s+to|~)?\s*$", re.IGNORECASE)
+_CHANGED_BY = re.compile(r"(?:提升|提高|增加|增长|降低|下降|减少|改善)[^到至为达是，。；,;]{0,8}$")
+_POINTS_AFTER = re.compile(r"\s*(?:个?百分点|个点|pp\b|(?:percentage\s+)?points?\b)", re.IGNORECASE)
+_FRACTION = re.compile(r"0\.\d{1,4}")
+_PRICED = re.compile(r"[$¥€£]\s*$|(?:USD|US\$|RMB|EUR)\s*$")
+
+
+def as_share(text: str, start: int, end: int) -> str | None:
+    """The percentage ``text[start:end]`` (a bare decimal) stands for when the text gives it
+    for a share (``0.73`` after "success rate of" → ``73``), else None."""
+    value = text[start:end]
+    if not _FRACTION.fullmatch(value) or Decimal(value) == 0 or _PRICED.search(text, 0, start):
+        return None
+    before = _FRACTION.sub("·", text[max(0, start - 48) : start])
+    if _MEASURE_BEFORE.search(before) or _BY_BEFORE.search(before) or _CHANGED_BY.search(before):
+        return None
+    if _POINTS_AFTER.match(text, end):
+        return None
+    shared = _SHARE_BEFORE.search(before)
+    if shared is not None and (
+        _NOT_A_SHARE.search(before[: shared.end(1)]) or _MEASURE_OF_SHARE.search(before[: shared.start(1)])
+    ):
+        shared = None
+    if shared is None and not _OF_AFTER.match(text, end):
+        return None
+    if shared is not None and not (_ENDS_AFTER.match(text, end) or _OF_AFTER.match(text, end)):
+        return None  # "a rate of 0.5 tokens per step" measures, it shares nothing
+    return format((Decimal(value) * 100).normalize(), "f")
