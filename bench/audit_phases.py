@@ -5,7 +5,8 @@
 Runs ``kbsearch.dedupe.audit.audit`` in this process, as the command does,
 and prints VmRSS and VmHWM from /proc/self/status as each of its phases
 ends (the roster read in chunks with each chunk's neighbours, the candidate
-pairs, the pairs judged, the clusters grown, the clusters shown), so what
+pairs, the pairs judged, the clusters grown, the clusters shown; the pairs judged note how many were decided again near
+the line with the judge's token alignment, and in how long), so what
 grows with the records can be told from what does not. Use the models.txt
 the index was built with (``KBSEARCH_MODELS``): for the bench corpus, one
 whose line names no judge.
@@ -20,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kbsearch.dedupe.audit import audit
+from kbsearch.embed import load_token_encoder
 from kbsearch.kb import KnowledgeBase
 
 STARTED = time.perf_counter()
@@ -44,7 +46,10 @@ def main() -> None:
     with kb.store.snapshot():
         _ = kb.store.vector_index
         mark("the vector index open")
-        audit(kb.store, kb.spec.name, kb.dedupe_config(), phase=mark)
+        config = kb.dedupe_config()
+        # The judge's token encoder, loaded as the command loads it: at the first pair near the line.
+        tokens = (lambda: load_token_encoder(kb.judge_spec)) if kb.judge_spec and config.reads_tokens() else None
+        audit(kb.store, kb.spec.name, config, phase=mark, tokens=tokens)
 
 
 if __name__ == "__main__":

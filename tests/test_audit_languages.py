@@ -108,13 +108,13 @@ def test_audit_compares_a_record_with_its_nearest_record_in_the_other_language(
     compared: set[frozenset[str]] = set()
     real = audit_module.judge_candidates
 
-    def spy(store, roster, found, config, name_count):  # type: ignore[no-untyped-def]
+    def spy(store, roster, found, config, name_count, tokens=None):  # type: ignore[no-untyped-def]
         ids = {rowid: record.id for rowid, record in store.by_rowids(roster.rowids.tolist()).items()}
         compared.update(
             frozenset({ids[int(roster.rowids[a])], ids[int(roster.rowids[b])]})
             for a, b in zip(found.earlier, found.later, strict=True)
         )
-        return real(store, roster, found, config, name_count)
+        return real(store, roster, found, config, name_count, tokens)
 
     monkeypatch.setattr(audit_module, "judge_candidates", spy)
     # No name is rare here (``rare_name_records`` 0): the shared TriAttention would pair the

@@ -6,9 +6,11 @@ issue (probe 40). The texts here are this file's own."""
 from __future__ import annotations
 
 import pytest
-from test_claim_said import ALWAYS, record, said
+from test_claim_said import ALWAYS, ENCODER, record, said
 
 from kbsearch.dedupe.agreeing import stage_moved
+from kbsearch.dedupe.rules import Embedded
+from kbsearch.records import Kind, Record
 from kbsearch.text.fixes import FIXED, fix_moved
 from kbsearch.text.pending import now_given
 
@@ -81,3 +83,33 @@ def test_a_fix_after_no_patch_yet_or_an_advisory_is_a_fix_of_an_open_issue(passa
 )
 def test_an_advisory_that_tells_the_fix_already_is_restated(passage: str) -> None:
     assert fix_moved("4.1.2 已修复该漏洞", passage) is None
+
+
+def _cautioned(rid: str, title: str, caveat: str, *claims: str) -> Embedded:
+    """A record whose caveat (警示) holds a fact back, beside key points that do not."""
+    rec = Record(id=rid, kind=Kind.increment, title=title, text="", claims=list(claims), caveats=[caveat])
+    return Embedded(rec, ENCODER.encode(rec.passages()))
+
+
+@pytest.mark.parametrize("caveat", ["Cause still under investigation, says the operator", "故障根因尚未公布"])
+def test_a_fact_held_back_in_the_caveats_given_by_the_claim_is_news_in_both_decisions(caveat: str) -> None:
+    """Probe 37: "警示：Root cause not yet published", then another writer's cause, was known:
+    the held-back reader read the text and key points, never the caveats."""
+    from test_dedupe_rules import CONFIG
+
+    from kbsearch.dedupe.claims import judge_claim
+
+    first = _cautioned("lin", "Harbin Cloud object store outage", caveat, "Writes failed for 3 hours on Nov 2")
+    claim = "Root cause: an expired certificate on two gateways stopped all writes"
+    alone = said(claim, first, same={"lin"}, shape=ALWAYS)
+    assert not alone.known and alone.moved_on == "cause not yet → given"  # type: ignore[attr-defined]
+    by_cosine = judge_claim(claim, ENCODER.encode([claim])[0], [], [first], CONFIG, restatement=True)
+    assert not by_cosine.known and by_cosine.moved_on == "cause not yet → given"
+
+
+def test_a_caveat_that_holds_back_nothing_leaves_a_restated_cause_known() -> None:
+    first = _cautioned(
+        "lin", "Harbin Cloud outage", "Figures are the operator's own", "Root cause: an expired gateway certificate"
+    )
+    claim = "Root cause: an expired certificate on two gateways stopped all writes"
+    assert said(claim, first, same={"lin"}, shape=ALWAYS).known  # type: ignore[attr-defined]

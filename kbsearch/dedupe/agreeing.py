@@ -12,12 +12,16 @@ and spark's correction was shown as known from spark's "3.1x", the passage it co
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from kbsearch.dedupe.embedded import Embedded
 from kbsearch.text.fixes import FIX
 from kbsearch.text.measures import clauses, given_otherwise
 from kbsearch.text.pending import now_given
 from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.rumours import CONFIRMATION
+from kbsearch.text.scale_changes import scale_changed
 from kbsearch.text.stages import moved_on, told, untold
 from kbsearch.text.switches import switched
 from kbsearch.text.textsim import numbers
@@ -71,6 +75,14 @@ def agrees(claim: str, passage: str, figures: Figures, against: str) -> bool:
     )
 
 
+def told_texts(records: Iterable[Embedded]) -> list[str]:
+    """What each record tells, as a claim's stage is read against it (``stage_moved``): its text
+    and key points, and its caveats (警示). A caveat is no passage a claim is said by, but what it
+    holds back is held back by the record: "警示：Root cause not yet published" makes a later
+    record's cause news as the same words in the key points would (probe 37)."""
+    return ["\n".join([k.text_and_claims, *k.record.caveats]) for k in records]
+
+
 def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     """The later stage the claim moves its item on to from the one the passage weighed
     tells (``stages.moved_on``: that passage only, as another sentence of its record may
@@ -84,7 +96,8 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     of what that passage tells as a known issue is "known issue → fixed" (``fixes``), and a
     confirmation of what it tells as a rumour "reported → confirmed" (``rumours``). A named value
     or rank the claim says its item switched to that none of them writes (``switches``: a licence
-    "由 A 改为 Apache-2.0", a rank "from 4th to 6th") is "A → B"; a fact they tell as not yet out
+    "由 A 改为 Apache-2.0", a rank "from 4th to 6th"), or a level or cadence (``scale_changes``: "由"中"
+    上调为"高"", "from once a year to every six months") is "A → B"; a fact they tell as not yet out
     that the claim gives (``pending``: "Root cause not yet published", then the cause) is
     "<fact> not yet → given"."""
     records = list(dict.fromkeys(records))
@@ -96,6 +109,7 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
         or untold(claim, records)
         or next(reversed_elsewhere, None)
         or switched(claim, passage, records)
+        or scale_changed(claim, passage, records)
         or now_given(claim, passage, records)
     )
 

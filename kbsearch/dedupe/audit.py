@@ -1,10 +1,10 @@
 """``kbsearch audit``: clusters of one item told again across instances and days.
 
-Each record is compared with its nearest records (by whole-record cosine),
-with every record about one of its arXiv ids, with the records holding a rare
-coined name it names (check's candidates by name, ``name_pairs``), and with
-records of identical text, by the same judgement ``check`` makes (``dedupe.compare``, reading the
-judge model's stored vectors when the config has a judge): the later record
+Each record is compared with its nearest records (by whole-record cosine), with every record
+about one of its arXiv ids, with the records holding a rare coined name it names (check's
+candidates by name, ``name_pairs``), and with records of identical text, by the same judgement
+``check`` makes (``dedupe.compare``, reading the judge model's stored vectors when the config has
+a judge; near the line, its token alignment too: ``audit_align``): the later record
 is the item, the earlier one the known record. Records of one briefing
 are never compared: its increments are distinct by construction. A
 briefing is a file on one day (``roster.briefing_of``): an inbox file
@@ -20,16 +20,14 @@ cluster's first-seen record is its earliest member; each repeat names the
 earliest record of the cluster it was itself judged the same item as, and a
 "claimed new" flag is raised only from such a direct judgement.
 
-A filter (``--since``, ``--instance``) chooses the records reported, not those
-compared: every record is compared and clustered as without it, and the
-clusters holding a chosen record are shown whole, with the chosen records'
-flags (``_reported``). A cluster's members from before the window say who
-was first, and only the whole index gives each pair its true neighbourhood.
+A filter (``--since``, ``--instance``) chooses the records reported, not those compared: every
+record is compared and clustered as without it, and the clusters holding a chosen record are shown
+whole, with the chosen records' flags (``_reported``). A cluster's members from before the window
+say who was first, and only the whole index gives each pair its true neighbourhood.
 
-Memory is bounded by the chunk, not the store: the records are read in
-chunks into a roster of a few numbers each (``roster``), the nearest
-neighbours are asked chunk by chunk, the pairs are judged a chunk at a
-time (``judging``), and records are read again only for the clusters shown.
+Memory is bounded by the chunk, not the store: the records are read in chunks into a roster of a
+few numbers each (``roster``), the nearest neighbours are asked chunk by chunk, the pairs are judged
+a chunk at a time (``judging``), and records are read again only for the clusters shown.
 """
 
 from __future__ import annotations
@@ -42,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kbsearch.dedupe.audit_align import TokenSource
 from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
 from kbsearch.dedupe.audit_summary import by_instance
 from kbsearch.dedupe.clusters import grow_clusters
@@ -76,6 +75,7 @@ def audit(
     *,
     chunk: int = CHUNK,
     phase: Phase = lambda name, note: None,
+    tokens: TokenSource | None = None,  # the judge's token encoder, loaded for a pair near the line
 ) -> AuditResult:
     store.require_current_passages()
     flt = flt or SearchFilter()
@@ -117,11 +117,12 @@ def audit(
         f"{len(found.later):,} pairs, {len(neighbours):,} of them neighbours, "
         f"{len(across.candidates) if across else 0:,} in the other language, {len(named[0]):,} sharing a rare name",
     )
-    judged, built = judge_candidates(store, roster, found, config, holders.count)
+    judged, built = judge_candidates(store, roster, found, config, holders.count, tokens)
     phase(
         "the pairs judged",
         f"{len(judged):,} same-item judgements kept; {built:,} records built; "
-        f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s)",
+        f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s), "
+        f"{judged.aligned:,} near the line with the token alignment ({judged.aligned_seconds:.1f} s)",
     )
     groups = _reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")

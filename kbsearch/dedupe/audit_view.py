@@ -7,15 +7,19 @@ the later record against the earlier, read again by its key points when ``read_a
 (``key_points.audit_judgement``, called here as audit calls it), and a pair across languages
 against the later record's nearest records in the earlier one's language
 (``judging.Candidates.around_reader``), where check's neighbourhood mixes both languages and
-its summary form there sank the pair. This module builds that neighbourhood from the later
+its summary form there sank the pair. A pair near the line is decided with the judge's token
+alignment, as audit decides it (``audit_align``), when explain is given the token encoder.
+This module builds that neighbourhood from the later
 record's nearest stored records; audit's own also counts the records that have it among theirs,
 so the note still says audit may move it.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
+from kbsearch.dedupe.audit_align import PairAligner, TokenSource
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.embedded import Embedded
 from kbsearch.dedupe.features import Neighbourhood
@@ -32,15 +36,36 @@ Loader = Callable[[list[int]], list[Embedded]]
 
 
 def audit_match(
-    store: Store, a: Embedded, b: Embedded, config: DedupeConfig, name_count: Callable[[str], int], load: Loader
+    store: Store,
+    a: Embedded,
+    b: Embedded,
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+    load: Loader,
+    tokens: TokenSource | None = None,
 ) -> tuple[Match, bool]:
-    """Audit's judgement of the pair, and whether A is the later record audit judged."""
+    """Audit's judgement of the pair, and whether A is the later record audit judged; ``tokens``:
+    the judge's token encoder, which audit reads for a pair near the line (``audit_align``)."""
     rowids = store.rowids_of([a.record.id, b.record.id])
     a_later = _order(a, rowids.get(a.record.id)) > _order(b, rowids.get(b.record.id))
     later, earlier = (a, b) if a_later else (b, a)
-    around = _around(store, later, earlier, config, load)
+    around, nearest = _around(store, later, earlier, config, load)
     item, known = (Embedded.whole_only(r.record, r.whole, r.judge) for r in (later, earlier))
-    return audit_judgement(item, known, around, config, name_count, lambda: (later, earlier)), a_later
+    full = (_untokened(later), _untokened(earlier))
+    aligner = PairAligner(config, tokens)
+    align = lambda pair, match: aligner.judge(pair, match, around, lambda: nearest, name_count)  # noqa: E731
+    return audit_judgement(item, known, around, config, name_count, lambda: full, align), a_later
+
+
+def _untokened(record: Embedded) -> Embedded:
+    """``record`` without the token vectors check's reading gave it: audit's records have none
+    but those ``audit_align`` reads near the line. Read with them and without the neighbourhood's
+    alignment (probe 39), explain said audit joined at 1.00 a pair audit set apart."""
+    if record.judge_tokens is None:
+        return record
+    bare = copy.copy(record)
+    bare.judge_tokens = None
+    return bare
 
 
 def _order(record: Embedded, rowid: int | None) -> tuple[object, ...]:
@@ -48,10 +73,13 @@ def _order(record: Embedded, rowid: int | None) -> tuple[object, ...]:
     return (*seen_order(r.date, r.kind, r.instance, rowid), r.id)
 
 
-def _around(store: Store, later: Embedded, earlier: Embedded, config: DedupeConfig, load: Loader) -> Neighbourhood:
-    """The later record's neighbourhood as audit reads it for this pair: its ``audit_neighbours``
-    nearest records, or, across languages when audit pairs records so, its ``neighbourhood``
-    nearest written in the earlier one's language (two sections: their own, as audit reads them)."""
+def _around(
+    store: Store, later: Embedded, earlier: Embedded, config: DedupeConfig, load: Loader
+) -> tuple[Neighbourhood, list[Embedded]]:
+    """The later record's neighbourhood as audit reads it for this pair, and its records: its
+    ``audit_neighbours`` nearest records, or, across languages when audit pairs records so, its
+    ``neighbourhood`` nearest written in the earlier one's language (two sections: their own, as
+    audit reads them)."""
     docs = later.record.kind is Kind.doc_section and earlier.record.kind is Kind.doc_section
     across = bool(config.audit_other_language) and later.language != earlier.language and not docs
     want = config.neighbourhood if across else config.audit_neighbours
@@ -61,4 +89,4 @@ def _around(store: Store, later: Embedded, earlier: Embedded, config: DedupeConf
         found = [k for k in found if k.language == earlier.language]
     nearest = sorted(found, key=lambda k: -float(later.whole @ k.whole))[:want]
     judged = [float(later.judge @ k.judge) for k in nearest if later.judge is not None and k.judge is not None]
-    return around_of([float(later.whole @ k.whole) for k in nearest], judged, config)
+    return around_of([float(later.whole @ k.whole) for k in nearest], judged, config), nearest

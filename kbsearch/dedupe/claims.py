@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved
+from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved, told_texts
 from kbsearch.dedupe.claim_decision import ClaimDecision
 from kbsearch.dedupe.claim_names import unnamed_by
 from kbsearch.dedupe.claim_numbers import derived, figure_changed, numbers_make_new, replaced_for, stated_by, stated_for
@@ -79,7 +79,7 @@ def judge_claim(
     probability, hit, features = shown
     # The judge's scorer read the pair when it is one of the judge's hits (the thresholds are one).
     by = ClaimDecision.judge_claim_known if any(hit is h for h in judged or []) else ClaimDecision.claim_known
-    moved = stage_moved(claim, _text(hit), [k.text_and_claims for k in same_items]) if said else None
+    moved = stage_moved(claim, _text(hit), told_texts(same_items)) if said else None
     if said:
         unseen = sorted(unstated(unseen, stated_for(claim, [hit.known]), rough))
     known = said and not unseen and moved is None
@@ -213,7 +213,7 @@ def judge_said(
     for chosen in (w for w in (same, other) if w is not None):
         chosen.probability = form.probability(chosen.features)
         records = same_records if chosen.same_item else [chosen.hit.known]
-        chosen.moved_on = stage_moved(claim, _text(chosen.hit), [k.text_and_claims for k in records])
+        chosen.moved_on = stage_moved(claim, _text(chosen.hit), told_texts(records))
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = stated_for(claim, same_records)

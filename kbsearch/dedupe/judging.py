@@ -16,12 +16,14 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
+from typing import TypeVar
 
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
+from kbsearch.dedupe.audit_align import PairAligner, TokenSource
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.doc_subject import holding_reason
 from kbsearch.dedupe.features import Neighbourhood
@@ -34,6 +36,8 @@ from kbsearch.dedupe.roster import Roster
 from kbsearch.dedupe.rules import Embedded, around_of, one_item
 from kbsearch.records import Kind
 from kbsearch.store import Store
+
+T = TypeVar("T")
 
 PAIRS_PER_CHUNK = 20_000
 """Pairs judged per chunk: their records (a few thousand) are built at once."""
@@ -62,6 +66,9 @@ class Judged:
     read_again: int = 0
     read_again_seconds: float = 0.0
     """Pairs the summary form set apart read again by their key points (``key_points``)."""
+    aligned: int = 0
+    aligned_seconds: float = 0.0
+    """Pairs near the line decided again with the judge's token alignment (``audit_align``)."""
 
     @classmethod
     def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]], held: list[int] | None = None) -> Judged:
@@ -119,16 +126,38 @@ class Candidates:
         near = _reader(self.neighbours, self.judge_cosines, len(roster), config)
         across = self.across
         far = None if across is None else _reader(across.nearby, across.nearby_judged, len(roster), config)
-        chinese, docs = roster.chinese, roster.docs
+        return _by_language(roster, near, far)
 
-        def for_later(later: int) -> Callable[[int], Neighbourhood]:
-            own = near(later)
-            if far is None:
-                return lambda earlier: own
-            other = cache(lambda: far(later))
-            return lambda earlier: own if chinese[later] == chinese[earlier] or docs[later] & docs[earlier] else other()
+    def nearest_reader(self, roster: Roster) -> Callable[[int], Callable[[int], np.ndarray]]:
+        """Later row → (earlier row → the rows of the neighbourhood ``around_reader`` reads for
+        that pair): a pair near the line reads their token alignments (``audit_align``)."""
+        near = _rows_reader(self.neighbours, len(roster))
+        far = None if self.across is None else _rows_reader(self.across.nearby, len(roster))
+        return _by_language(roster, near, far)
 
-        return for_later
+
+def _by_language(
+    roster: Roster, near: Callable[[int], T], far: Callable[[int], T] | None
+) -> Callable[[int], Callable[[int], T]]:
+    """Later row → (earlier row → what ``near`` reads of the later row, or ``far`` for a pair
+    across languages when it is given; each read once per later row)."""
+    chinese, docs = roster.chinese, roster.docs
+
+    def for_later(later: int) -> Callable[[int], T]:
+        own = near(later)
+        if far is None:
+            return lambda earlier: own
+        other = cache(lambda: far(later))
+        return lambda earlier: own if chinese[later] == chinese[earlier] or docs[later] & docs[earlier] else other()
+
+    return for_later
+
+
+def _rows_reader(pairs: NeighbourPairs, rows: int) -> Callable[[int], np.ndarray]:
+    """Row → the rows at the other end of its ``pairs``."""
+    order, starts = by_row(np.concatenate([pairs.left, pairs.right]), rows)
+    others = np.concatenate([pairs.right, pairs.left])[order]
+    return lambda row: others[int(starts[row]) : int(starts[row + 1])]
 
 
 def _reader(
@@ -216,20 +245,23 @@ def judge_candidates(
     found: Candidates,
     config: DedupeConfig,
     name_count: Callable[[str], int],
+    tokens: TokenSource | None = None,
 ) -> tuple[Judged, int]:
-    """The kept same-item judgements, and how many records were built to make them."""
+    """The kept same-item judgements, and how many records were built to make them; ``tokens``:
+    the judge's token encoder, for the pairs near the line (``audit_align``)."""
     records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
-    around = found.around_reader(roster, config)
-    again = KeyPointReading(store, roster, config, name_count)
+    around, nearest = found.around_reader(roster, config), found.nearest_reader(roster)
+    again = KeyPointReading(store, roster, config, name_count, PairAligner(config, tokens))
     kept: list[tuple[int, int, bool, float, str]] = []
     held: list[int] = []
     for chunk in _chunks(found, len(roster)):
         records.hold({r for later, earliers in chunk for r in (later, *earliers)})
         for later, earliers in chunk:
-            item, near = records[later], around(later)
+            item, near, rows = records[later], around(later), nearest(later)
             same = []
             for earlier in earliers:
-                match = again.judge((later, item, earlier, records[earlier]), near(earlier))
+                them = partial(records.of, rows(earlier))  # built only for a pair near the line
+                match = again.judge((later, item, earlier, records[earlier]), near(earlier), them)
                 match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
                     same.append((earlier, match))
@@ -240,6 +272,7 @@ def judge_candidates(
                 held.append(0 if match.rule is not Rule.doc_section else 1 if sections[0] is Kind.doc_section else 2)
     judged = Judged.of(len(roster), kept, held)
     judged.read_again, judged.read_again_seconds = again.read, again.seconds
+    judged.aligned, judged.aligned_seconds = again.aligner.aligned, again.aligner.seconds
     return judged, records.built
 
 
@@ -334,6 +367,14 @@ class RecordCache:
 
     def __getitem__(self, row: int) -> Embedded:
         return self.items[row]
+
+    def of(self, rows: np.ndarray) -> list[Embedded]:
+        """The records of ``rows``, built now where they are not held (the next ``hold`` trims them)."""
+        wanted = rows.tolist()
+        missing = [r for r in dict.fromkeys(wanted) if r not in self.items]
+        if missing:
+            self._build(missing)
+        return [self.items[r] for r in wanted]
 
     def hold(self, rows: set[int]) -> None:
         """Make sure every row of ``rows`` is built, keeping at most ``capacity``

@@ -20,7 +20,8 @@ the two share a rare coined name (one at most ``rare_name_records`` records
 name, as ``check`` counts it): the pairs where the two forms part (a retold
 system keeps its name) and that are few (a rare name is held by at most five
 records). The key-point form's judgement replaces the summary one, so audit
-and check agree on the pair; its neighbourhood is audit's own.
+and check agree on the pair; its neighbourhood is audit's own. Near the line,
+the pair is decided with the judge's token alignment too (``audit_align``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import partial
 
+from kbsearch.dedupe.audit_align import PairAligner
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.embedded import Embedded
 from kbsearch.dedupe.features import Neighbourhood
@@ -37,6 +40,8 @@ from kbsearch.dedupe.roster import Roster
 from kbsearch.dedupe.rules import compare
 from kbsearch.store import Store
 
+Nearest = Callable[[], list[Embedded]]
+"""The later record's nearest records, built when a pair near the line asks (``audit_align``)."""
 CACHE_RECORDS = 2_000
 """Records kept with all their passage vectors (a few KB each)."""
 
@@ -44,8 +49,11 @@ CACHE_RECORDS = 2_000
 class KeyPointReading:
     """Reads again, by their key points, the pairs the summary form set apart that check would not."""
 
-    def __init__(self, store: Store, roster: Roster, config: DedupeConfig, name_count: Callable[[str], int]) -> None:
+    def __init__(
+        self, store: Store, roster: Roster, config: DedupeConfig, name_count: Callable[[str], int], aligner: PairAligner
+    ) -> None:
         self.store, self.roster, self.config, self.name_count = store, roster, config, name_count
+        self.aligner = aligner
         self.items: OrderedDict[int, Embedded] = OrderedDict()
         self.read = 0
         """Pairs read again."""
@@ -54,10 +62,17 @@ class KeyPointReading:
         self.seconds = 0.0
         """Time spent loading the passage vectors of pairs read again (``bench/audit_phases.py`` prints it)."""
 
-    def judge(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood) -> Match:
+    def judge(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood, nearest: Nearest) -> Match:
         """The pair (later row and record, earlier row and record, as built from their whole-record
-        vectors) as audit judges it (``audit_judgement``), reading their passage vectors when asked."""
-        return audit_judgement(pair[1], pair[3], around, self.config, self.name_count, lambda: self._pair(pair))
+        vectors) as audit judges it (``audit_judgement``), reading their passage vectors when asked,
+        and near the line the judge's token vectors of the later record's ``nearest`` too."""
+        align = partial(self._aligned, around=around, nearest=nearest)
+        return audit_judgement(pair[1], pair[3], around, self.config, self.name_count, lambda: self._pair(pair), align)
+
+    def _aligned(
+        self, pair: tuple[Embedded, Embedded], match: Match, around: Neighbourhood, nearest: Nearest
+    ) -> Match | None:
+        return self.aligner.judge(pair, match, around, nearest, self.name_count)
 
     def _pair(self, pair: tuple[int, Embedded, int, Embedded]) -> tuple[Embedded, Embedded] | None:
         started = time.perf_counter()
@@ -81,6 +96,11 @@ class KeyPointReading:
         return self.items[row]
 
 
+Aligned = Callable[[tuple[Embedded, Embedded], Match], Match | None]
+"""The pair as decided, decided again with the judge's token alignment, or None
+(``audit_align.PairAligner.judge``: only near the line, only when check would align it)."""
+
+
 def audit_judgement(
     item: Embedded,
     known: Embedded,
@@ -88,16 +108,23 @@ def audit_judgement(
     config: DedupeConfig,
     name_count: Callable[[str], int],
     full: Callable[[], tuple[Embedded, Embedded] | None],
+    align: Aligned | None = None,
 ) -> Match:
     """How audit judges the later record ``item`` against the earlier ``known``, both built from
     their whole-record vectors: by ``compare`` (the summary form), then, when ``read_again`` asks,
     by ``compare`` on ``full()``, the two with every passage vector (key points included; None:
-    one has none stored, and the summary judgement stands). ``explain`` tells audit's view so."""
+    one has none stored, and the summary judgement stands). Then ``align`` decides again, with
+    the token alignment, a pair read in check's own form (by its key points, or an item with
+    none by its summary) whose decision lies near the line. ``explain`` tells audit's view so."""
     match = compare(item, known, config, around, name_count)
-    if not read_again(item, known, match, config, name_count):
-        return match
-    both = full()
-    return match if both is None else _unaligned(compare(*both, config, around, name_count), config)
+    both = full() if read_again(item, known, match, config, name_count) else None
+    if both is not None:
+        match = compare(*both, config, around, name_count)
+    checks_form = both is not None or not item.record.claims  # the form check decides the pair by
+    aligned = align((both or (item, known)), match) if align is not None and checks_form else None
+    if aligned is not None:
+        return aligned
+    return match if both is None else _unaligned(match, config)
 
 
 def read_again(
@@ -117,7 +144,8 @@ def read_again(
 
 
 def _unaligned(match: Match, config: DedupeConfig) -> Match:
-    """A key-point reading that joins the pair says it read no token alignment when check would:
+    """A key-point reading that joins the pair far from its line (near it, ``audit_align`` reads
+    the alignment) says it read no token alignment when check would:
     check decides such an item by ``aligned_claims_same_item`` (its own threshold, from the judge's
     token vectors, which audit does not store), so the two may part near the line (probe 23:
     Marten, NEW at the gate at 0.39 < 0.55, joined Vireo at 0.85 ≥ 0.45)."""

@@ -12,6 +12,7 @@ import datetime as dt
 import time
 from collections.abc import Callable
 
+from kbsearch.dedupe.audit_align import TokenSource
 from kbsearch.dedupe.audit_view import audit_match
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
@@ -105,6 +106,7 @@ def explain_embedded(
     as_of: dt.date | None = None,
     known: list[Embedded] | None = None,
     name_count: Callable[[str], int] | None = None,
+    tokens: TokenSource | None = None,
 ) -> Explanation:
     """``explain`` of A embedded already: a stored record, or an input's item as check embeds it;
     ``known``: A's candidates as check finds them (its neighbourhood), else A's nearest records;
@@ -119,7 +121,7 @@ def explain_embedded(
     around = neighbourhood(a, known, config)
     match = compare(a, b, config, around, name_count)
     load = lambda rowids: list(load_rows(store, rowids, config.judge).values())  # noqa: E731
-    by_audit, a_later = audit_match(store, a, b, config, name_count, load)
+    by_audit, a_later = audit_match(store, a, b, config, name_count, load, tokens)  # tokens: audit's, near the line
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),

@@ -62,7 +62,7 @@ def explain(
         with checker.reading([record]) as read:
             flt = SearchFilter(exclude_ids=[a], not_after=as_of)
             item, other, known = as_check_reads(kb, read, 0, b, config, flt, as_of)
-            explained = explain_embedded(kb.store, item, other, config, as_of, known)
+            explained = explain_embedded(kb.store, item, other, config, as_of, known, tokens=lambda: checker.tokens)
             checked = checker.checked(read)[0]
             then = as_came_in(kb.store, item, other, config, as_of, known)
         own = next((m for m in checked.matches if m.id == b), None)

@@ -19,6 +19,7 @@ import kbsearch.search.fusion as fuse
 from kbsearch.embed import Encoder
 from kbsearch.responses import SearchHit, SearchMode, SearchResponse, Tier
 from kbsearch.search.candidates import Candidates, add_pinned, dense_side, depth_of, gather_lexical
+from kbsearch.search.change_first import change_first
 from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
 from kbsearch.search.expansion import groups, with_forms
 from kbsearch.search.foreign_gap import FOREIGN_GAP, GAP_POWER, damped
@@ -36,8 +37,8 @@ from kbsearch.text.textsim import language
 __all__ = ["SearchHit", "SearchMode", "SearchResponse", "search"]
 
 
-# The best hits whose items' other records are looked for (see kbsearch.search.items), and the share of such a
-# hit's score its item's other records get at least: enough to rank them together, below the hit the query found.
+# The best hits whose items' other records are looked for (kbsearch.search.items), and the share of such a hit's
+# score its item's other records get at least: enough to rank them together, below the hit the query found.
 ITEM_LEADERS = 3
 ITEM_SHARE = 0.9
 # A hit carries its record's text up to here: a record of megabytes is read in full by ``kbsearch show`` alone.
@@ -46,13 +47,11 @@ HIT_TEXT_CHARS = 20_000
 # Chosen with bench/search_quality.py --sweep on the parallel sets, the domain stream and the mixed-language
 # digest views. Rank fusion let lexical noise (stray words shared across languages) tie with the best dense hit
 # and lost up to 0.47 R@1 on WMT en→zh; the weighted sum of the cosine and 0.7 × the idf-weighted coverage does not.
-#
 # Across languages a record's own words count as in one language, and its meta (tags, sources, the relation to
 # the living doc) not at all: an English word in a Chinese record's text (zero-copy, PagedAttention, an English
 # paper title) is evidence, English tags on a Chinese record only say its topic ("compression" on C²KV must not
 # beat 频域压缩). Scaling a foreign record's coverage down instead ranked the Chinese card of an English
 # summary's paper below English distractors (R@1 0.538 against dense's 0.774 in a corpus of both languages).
-#
 # The coverage is squared: a record holding most of the query's terms keeps most of the weight, one holding a
 # few keeps little. Across languages that tells a record saying it in the query's words (the English title of a
 # Chinese card) from one sharing a name (Tatoeba's Chinese sentences that write "Tom"): plain coverage cost 0.010
@@ -130,6 +129,7 @@ def search(
     if weighted and fusion.item_share:
         leaders = (ranked if evidence is None else evidence)[:ITEM_LEADERS]
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, leaders)
+        ranked = change_first(store, query, ranked, leaders, flt)  # a correction asked for first (change_first)
     ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.alone(exact))[:k]  # ids alone: theirs or none
     hits = _hits(store, ranked, terms, exact.all(), vector)
     model = encoder.model_id if encoder is not None else (store.model or "")

@@ -1,0 +1,141 @@
+"""Audit's reading of a pair near its line with the judge's token alignment, as ``check`` decides it.
+
+Audit builds its records from their stored vectors (``judging``) and stores no
+token vectors, so it decides a pair by the unaligned forms, where ``check``
+decides a short item by the aligned ones (``aligned_same_item``,
+``aligned_claims_same_item``: the judge's token alignment of the pair, and of the
+item with its nearest records). Near the line the two part: probe 39's audit
+joined a third party's cost study with a product launch at 0.71 ≥ 0.45 (key
+points form), a pair check set apart at 0.39 < 0.55 with the alignment, so audit
+told as "the same claim across writers" a story check would never join.
+
+So a pair whose unaligned decision lies within ``BAND`` of its threshold is
+decided again with the alignment, when check would align it (both texts within
+``aligned_max_tokens``) and the config has the aligned form; the aligned
+judgement replaces the other. The neighbourhood's mean alignment
+(``aligned_relative``) is read over the later record's own nearest records, as
+audit's neighbourhood is (check reads its candidates': audit's own may move it).
+A pair far from the line (most: a million-record audit's judgements are mostly
+clear) costs nothing more, and a config without a judge has no aligned form, so
+the audit bench (no judge) runs as before. The token encoder loads at the first
+pair near the line, and keeps what it encoded (memory and the disk tier that
+checks fill), so a record's tokens are encoded once per audit at most, and an
+audit reads the tokens of at most ``MAX_TEXTS`` texts: its cost is bounded
+whatever the index's size.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from kbsearch.dedupe.check_reading import TokenVectors, to_align
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.embedded import Embedded
+from kbsearch.dedupe.features import Neighbourhood, token_alignment
+from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.rules import compare, mean_best
+from kbsearch.embed import TokenEncoder
+
+BAND = 0.3
+"""How far from its threshold an unaligned probability is read again with the alignment.
+Probe 39's pair was 0.26 above (0.71 against 0.45); a pair the unaligned form decides past
+0.3 either side was never seen to flip (the aligned and unaligned forms were fitted on the
+same pairs, and part where the alignment is all that tells them apart)."""
+
+MAX_TEXTS = 5_000
+"""Distinct texts an audit reads token vectors of, at most: e5's token graph takes about 0.25 ms a
+token on two cores, so 5,000 texts of the dev streams' median 40 tokens cost about 50 s if none is
+in the memory or disk tier, whatever the index's size. Past it a pair near the line stays unaligned
+and its reason says so (``key_points.unaligned_reason``), as all did before."""
+
+TokenSource = Callable[[], TokenEncoder | None]
+"""The judge's token encoder, loaded when first asked (None: the judge gives none)."""
+
+
+class PairAligner:
+    """Decides the pairs near the line with the alignment; counts what it read."""
+
+    def __init__(self, config: DedupeConfig, tokens: TokenSource | None, max_texts: int = MAX_TEXTS) -> None:
+        self.config = config
+        self.max_texts = max_texts
+        self._asked: set[str] = set()  # texts whose tokens were read: asked again, they are kept
+        self._load = tokens if _has_aligned_form(config) else None
+        self._vectors: TokenVectors | None = None
+        self.aligned = 0
+        """Pairs decided again with the alignment."""
+        self.seconds = 0.0
+        """Time spent on them, the token encoder's load and encoding included."""
+
+    def near_line(self, match: Match) -> bool:
+        """Whether ``match`` is a learned decision within ``BAND`` of its threshold, unaligned,
+        and this aligner can read tokens."""
+        unaligned = "aligned" not in match.form
+        close = abs(match.probability - match.threshold) < BAND
+        return self._load is not None and match.rule is Rule.learned and unaligned and close
+
+    def judge(
+        self,
+        pair: tuple[Embedded, Embedded],
+        match: Match,
+        around: Neighbourhood,
+        nearest: Callable[[], list[Embedded]],
+        name_count: Callable[[str], int],
+    ) -> Match | None:
+        """The pair (later, earlier, as ``match`` decided them) decided with the alignment, when
+        ``match`` is near the line and both texts are short enough; else None (``match`` stands)."""
+        if not self.near_line(match):
+            return None
+        started = time.perf_counter()
+        try:
+            return self._aligned(pair, around, nearest(), name_count)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _aligned(
+        self,
+        pair: tuple[Embedded, Embedded],
+        around: Neighbourhood,
+        nearest: list[Embedded],
+        name_count: Callable[[str], int],
+    ) -> Match | None:
+        vectors = self._token_vectors()
+        if vectors is None:
+            return None
+        item, known = pair
+        others = [n for n in nearest if n.record.id not in (item.record.id, known.record.id)]
+        others = to_align(item, others, self.config.aligned_candidates)  # as many as check aligns
+        texts = [item.whole_text, known.whole_text, *(n.whole_text for n in others)]
+        if len(self._asked.union(texts)) > self.max_texts:
+            return None  # the audit's bound on token reading is spent
+        self._asked.update(texts)
+        rows = vectors.of(texts)
+        if not all(r is not None and len(r) for r in rows[:2]):
+            return None  # a text longer than the aligned decision reads: check aligns it with nothing
+        ours = rows[0]
+        assert ours is not None
+        # The known record is among check's candidates too: its alignment counts in the mean.
+        alignments = [token_alignment(ours, r) for r in rows[1:] if r is not None and len(r)]
+        near = replace(around, aligned=mean_best(alignments, self.config), alignments={})
+        # Copies: the built records are shared with pairs decided unaligned, which must stay so.
+        later, earlier = copy.copy(item), copy.copy(known)
+        later.judge_tokens, earlier.judge_tokens = ours, rows[1]
+        self.aligned += 1
+        return compare(later, earlier, self.config, near, name_count)
+
+    def _token_vectors(self) -> TokenVectors | None:
+        if self._vectors is None and self._load is not None:
+            encoder = self._load()
+            if encoder is None:
+                self._load = None  # no token encoder: every pair stays unaligned
+                return None
+            self._vectors = TokenVectors(encoder, self.config.aligned_max_tokens)
+        return self._vectors
+
+
+def _has_aligned_form(config: DedupeConfig) -> bool:
+    return config.judge is not None and (
+        config.aligned_same_item is not None or config.aligned_claims_same_item is not None
+    )
