@@ -130,7 +130,8 @@ class Checker:
         matches = compare_all(item, candidates, self.config, self.name_count)
         if extra := near_line_past_cap(item, candidates, matches, self.config):
             self.with_tokens(extra)
-            matches = compare_all(item, candidates, self.config, self.name_count)
+            if any(e.judge_tokens is not None and len(e.judge_tokens) for e in extra):  # not all too long
+                matches = compare_all(item, candidates, self.config, self.name_count)
         return matches
 
     def with_tokens(self, records: list[Embedded]) -> None:
