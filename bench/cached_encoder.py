@@ -54,7 +54,10 @@ class CachedEncoder:
         self.model_id = inner.model_id
         self.dim = inner.dim
         folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(folder / f"vectors-{inner.model_id}.sqlite", check_same_thread=False)
+        # Vectors made another way (e5's each text alone, ``sentence_version``) go to a file of their own.
+        version = getattr(inner, "sentence_version", None)
+        name = f"vectors-{inner.model_id}" + (f"-v{version}" if version else "")
+        self.db = sqlite3.connect(folder / f"{name}.sqlite", check_same_thread=False)
         self.db.execute("CREATE TABLE IF NOT EXISTS v (h TEXT PRIMARY KEY, vec BLOB)")
         self.computed = 0
         self._writing = threading.Lock()  # encode is called from search's worker threads too

@@ -1,16 +1,17 @@
-"""How e5 cuts a check's texts into session runs: fixed batches against the cheapest runs.
+"""What running each text alone costs e5's sentence vectors, against the runs before.
 
     python bench/e5_runs.py [--repeats 3] [--dev 300]
 
 A check embeds each same-item record's passages with the e5 judge in one call
-(its whole text, its title, each 要点 or sentence). This embeds, record by
-record, the passages of every record of ``examples/`` (briefings whose
-increments carry a long text and several 要点) and of the first ``--dev``
-records of the dev digest stream (a TLDR with its method and result; read
-from ../shared/eval at run time, skipped without it), once with the texts in
-fixed batches of the model's ``batch`` padded to their longest (the code
-before) and once in ``cheapest_runs`` (now), interleaved in one process,
-best of ``--repeats``.
+(its whole text, its title, each 要点 or sentence), and an ingest embeds its
+records' whole texts. This embeds, record by record, the passages of every
+record of ``examples/`` (briefings whose increments carry a long text and
+several 要点) and of the first ``--dev`` records of the dev digest stream (a
+TLDR with its method and result; read from ../shared/eval at run time,
+skipped without it), then the dev records' whole texts in one call (as an
+ingest does), once in ``cheapest_runs`` padded to each run's longest (the
+code before, whose int8 vectors depended on the run) and once each text
+alone (now), interleaved in one process, best of ``--repeats``.
 """
 
 from __future__ import annotations
@@ -18,32 +19,28 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import numpy as np  # noqa: E402
 
 import kbsearch.embed.e5_onnx as e5_onnx  # noqa: E402
 from kbsearch.embed import load_judge  # noqa: E402
 from kbsearch.models import resolve_judge, resolve_model  # noqa: E402
 from kbsearch.parse import iter_input_files, parse_file  # noqa: E402
 
-Batches = Callable[[e5_onnx.OnnxE5, list[list[int]]], Iterator[tuple[list[int], dict[str, np.ndarray]]]]
+
+def in_runs(judge: e5_onnx.OnnxE5, texts: list[str]) -> None:
+    """The code before: ``cheapest_runs`` of up to ``batch``, padded to each run's longest."""
+    for _rows, feed in judge._batches(judge._ids(texts)):
+        judge.session.run([e5_onnx.SENTENCE], feed)
 
 
-def fixed_batches(
-    self: e5_onnx.OnnxE5, sequences: list[list[int]]
-) -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
-    """The code before: sorted by length, then ``batch`` at a time."""
-    order = sorted(range(len(sequences)), key=lambda i: (len(sequences[i]), sequences[i]))
-    for start in range(0, len(order), self.batch):
-        rows = order[start : start + self.batch]
-        ids, mask = e5_onnx.pad([sequences[i] for i in rows])
-        yield rows, {"input_ids": ids, "attention_mask": mask}
+def alone(judge: e5_onnx.OnnxE5, texts: list[str]) -> None:
+    judge.encode(texts)
 
 
 def example_groups() -> list[list[str]]:
@@ -63,11 +60,10 @@ def dev_groups(count: int) -> list[list[str]]:
     return [[t for t in (r.get("tldr_zh"), r.get("method_zh"), r.get("result_zh")) if t] for r in rows]
 
 
-def timed(judge: e5_onnx.OnnxE5, groups: list[list[str]], batches: Batches) -> float:
-    e5_onnx.OnnxE5._batches = batches  # type: ignore[method-assign]
+def timed(judge: e5_onnx.OnnxE5, groups: list[list[str]], how: Callable[[e5_onnx.OnnxE5, list[str]], None]) -> float:
     started = time.perf_counter()
     for group in groups:
-        judge.encode(group)
+        how(judge, group)
     return time.perf_counter() - started
 
 
@@ -80,16 +76,21 @@ def main() -> None:
     assert spec is not None, "the default model names no judge"
     judge = load_judge(spec, "bench")
     assert isinstance(judge, e5_onnx.OnnxE5), "the default judge is not e5 on onnxruntime"
-    cheapest: Batches = e5_onnx.OnnxE5._batches
-    print("| records | texts | fixed batches (before), s | cheapest runs (now), s | ratio |\n|---|---|---|---|---|")
-    for name, groups in (("examples/", example_groups()), (f"dev stream, first {args.dev}", dev_groups(args.dev))):
+    print("| texts embedded | texts | runs (before), s | each alone (now), s | ratio |\n|---|---|---|---|---|")
+    dev = dev_groups(args.dev)
+    whole = [[" ".join(g) for g in dev]] if dev else []
+    for name, groups in (
+        ("examples/, record by record", example_groups()),
+        (f"dev stream, first {args.dev}, record by record", dev),
+        (f"dev stream, first {args.dev} whole texts, one call", whole),
+    ):
         if not groups:
             print(f"| {name} | skipped: ../shared/eval is not beside the checkout | | | |")
             continue
         best = {"before": float("inf"), "now": float("inf")}
         for _ in range(args.repeats):
-            best["before"] = min(best["before"], timed(judge, groups, fixed_batches))
-            best["now"] = min(best["now"], timed(judge, groups, cheapest))
+            best["before"] = min(best["before"], timed(judge, groups, in_runs))
+            best["now"] = min(best["now"], timed(judge, groups, alone))
         texts = sum(len(g) for g in groups)
         ratio = best["now"] / best["before"]
         print(f"| {name} ({len(groups)}) | {texts} | {best['before']:.2f} | {best['now']:.2f} | {ratio:.2f}x |")

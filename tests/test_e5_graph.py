@@ -163,3 +163,18 @@ def test_long_texts_are_cut_as_the_tokenizer_cuts_them(folder: Path, monkeypatch
     assert e5._ids([text]) == [theirs.encode("query: " + text).ids]
     assert e5._ids([text])[0][-1] == 2 and len(own.ids) == 10
     assert e5.count_tokens([text]) == [7]  # counted whole: the aligned decision's cap reads it
+
+
+def test_a_texts_vectors_are_its_own_whatever_is_embedded_beside_it(folder: Path) -> None:
+    """A text's sentence vector and token vectors, to the bit, alone, beside texts of other
+    lengths, and in another order: int8 scales a whole run's activations together, so a
+    vector made in a run depended on the run, and a stored vector on what came with it."""
+    e5 = OnnxE5("tiny", folder, prompt="query: ", batch=4)
+    texts = ["alpha", "beta gamma delta epsilon alpha beta gamma", "gamma delta", "epsilon epsilon epsilon"]
+    together, reordered = e5.encode(texts), e5.encode(texts[::-1])[::-1]
+    tokens, tokens_reordered = e5.encode_tokens(texts), e5.encode_tokens(texts[::-1])[::-1]
+    for i, text in enumerate(texts):
+        alone = e5.encode([text])[0]
+        assert np.array_equal(together[i], alone) and np.array_equal(reordered[i], alone)
+        own = e5.encode_tokens([text])[0]
+        assert np.array_equal(tokens[i], own) and np.array_equal(tokens_reordered[i], own)

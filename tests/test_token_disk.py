@@ -109,3 +109,17 @@ def test_a_judge_s_passage_disk_is_named_by_its_build_whether_shared_or_not(
     assert passage_disk(FakeEncoder()) is None  # a plugin's model names no build
     monkeypatch.setenv("KBSEARCH_TOKEN_CACHE_ROWS", "0")
     assert passage_disk(judge) is None
+
+
+class _AloneJudge(_BuiltJudge):
+    sentence_version = 2
+
+
+def test_passage_vectors_made_another_way_are_kept_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """e5's passage vectors made each text alone must not be read beside those its
+    earlier code made in runs (which depended on the run): another file."""
+    from kbsearch.embed.tokens import passage_disk
+
+    monkeypatch.setenv("KBSEARCH_TOKEN_CACHE", str(tmp_path))
+    before, now = passage_disk(_BuiltJudge()), passage_disk(_AloneJudge())
+    assert before is not None and now is not None and before.path != now.path

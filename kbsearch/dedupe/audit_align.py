@@ -72,9 +72,7 @@ class PairAligner:
     def near_line(self, match: Match) -> bool:
         """Whether ``match`` is a learned decision within ``BAND`` of its threshold, unaligned,
         and this aligner can read tokens."""
-        unaligned = "aligned" not in match.form
-        close = abs(match.probability - match.threshold) < BAND
-        return self._load is not None and match.rule is Rule.learned and unaligned and close
+        return self._load is not None and unaligned_near_line(match)
 
     def judge(
         self,
@@ -133,6 +131,13 @@ class PairAligner:
                 return None
             self._vectors = TokenVectors(encoder, self.config.aligned_max_tokens)
         return self._vectors
+
+
+def unaligned_near_line(match: Match) -> bool:
+    """Whether ``match`` is a learned decision read without the alignment within ``BAND`` of its
+    threshold: one check (``beyond_cap``) and audit decide again with the alignment."""
+    unaligned = "aligned" not in match.form
+    return match.rule is Rule.learned and unaligned and abs(match.probability - match.threshold) < BAND
 
 
 def _has_aligned_form(config: DedupeConfig) -> bool:

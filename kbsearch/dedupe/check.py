@@ -26,6 +26,7 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
+from kbsearch.dedupe.beyond_cap import near_line_past_cap
 from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
 from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
 from kbsearch.dedupe.cited_entries import cited_entries, on_cited
@@ -122,6 +123,17 @@ class Checker:
         pooled = InputItems(read.items, self.config.candidates)
         return [self._check_one(item, read.resubmitted, read.judged, pooled, n) for n, item in enumerate(read.items)]
 
+    def compared(self, item: Embedded, known: dict[str, Embedded]) -> list[Match]:
+        """``compare_all`` of the item's candidates, once more when some past the aligned cap
+        lie near the line unaligned: given token vectors, they are decided aligned (``beyond_cap``)."""
+        candidates = list(known.values())
+        matches = compare_all(item, candidates, self.config, self.name_count)
+        if extra := near_line_past_cap(item, candidates, matches, self.config):
+            self.with_tokens(extra)
+            if any(e.judge_tokens is not None and len(e.judge_tokens) for e in extra):  # not all too long
+                matches = compare_all(item, candidates, self.config, self.name_count)
+        return matches
+
     def with_tokens(self, records: list[Embedded]) -> None:
         """Give each record the judge's token vectors of its whole text, once (``TokenVectors.give``)."""
         self.token_vectors.give(records)
@@ -177,7 +189,7 @@ class Checker:
         flt = check_filter(self.store, item.record, self.as_of, resubmitted)  # not its day's doc sections
         in_input = pooled.before(number, flt)
         known = in_input | self.candidates(item, flt, judged)
-        compared = compare_all(item, list(known.values()), self.config, self.name_count)
+        compared = self.compared(item, known)
         matches = sorted(
             one_item(compared, known, self.config, self.name_count, item),
             key=lambda m: (not m.same_item, -m.probability, -m.score),

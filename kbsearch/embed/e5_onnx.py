@@ -94,14 +94,22 @@ def _require(module: str) -> None:
 class OnnxE5:
     """The graph and its tokenizer: texts in, sentence vectors or token vectors out.
 
-    Texts are sorted by token count and cut into runs of at most ``batch``
-    that waste the fewest padded tokens (``cheapest_runs``). With int8
-    weights, onnxruntime quantizes activations per run, so a vector depends
-    (by about 1e-3 of cosine) on which texts share its run (not on their order). onnxruntime's sessions
-    may be run from several threads at once.
+    A sentence vector is a function of its text alone: each text is run
+    alone, unpadded. With int8 weights onnxruntime quantizes activations per
+    run, one scale for the whole run, so a text run beside others got a vector
+    that depended on them (cosine 0.975-0.997 to its own alone): a record's
+    stored vector depended on what was ingested with it, and a vector computed
+    later was not the one stored. Token vectors come from float32 weights,
+    whose padded runs give each text's rows to the bit (the test holds it):
+    they are sorted by token count and cut into runs of at most ``batch``
+    that waste the fewest padded tokens (``cheapest_runs``). onnxruntime's
+    sessions may be run from several threads at once.
     """
 
     runs_concurrently = True
+    sentence_version = 2
+    """How its sentence vectors are made, for the caches that keep them (passages, benches):
+    2, each text alone; before it (unnamed), in runs whose int8 vectors depended on the run."""
     """Its sessions and tokenizer may be run from several threads at once (``RememberedTokens``)."""
 
     def __init__(
@@ -152,10 +160,11 @@ class OnnxE5:
             return optimized_session(ort, self.folder / name, options)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length sentence vectors, one row per text."""
+        """Unit-length sentence vectors, one row per text, each run alone (see the class)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for rows, feed in self._batches(self._ids(texts)):
-            out[rows] = self.session.run([SENTENCE], feed)[0]
+        for row, ids in enumerate(self._ids(texts)):
+            feed = {"input_ids": np.asarray([ids], dtype=np.int64), "attention_mask": np.ones((1, len(ids)), np.int64)}
+            out[row] = self.session.run([SENTENCE], feed)[0][0]
         return out
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:

@@ -130,7 +130,10 @@ def passage_disk(judge: object) -> DiskTokens | None:
     if not build or chosen.token_cache_rows == 0:
         return None
     folder = chosen.token_cache or cache_root() / "token-vectors"
-    made = hashlib.sha256(f"{getattr(judge, 'model_id', '')}|{getattr(judge, 'prompt', '')}".encode()).hexdigest()
+    made = f"{getattr(judge, 'model_id', '')}|{getattr(judge, 'prompt', '')}"
+    if version := getattr(judge, "sentence_version", None):  # vectors made another way are kept apart
+        made += f"|{version}"
+    made = hashlib.sha256(made.encode()).hexdigest()
     return DiskTokens(folder / f"{_safe(build)}-passages-{made[:12]}.sqlite", PASSAGE_DISK_ROWS, dtype=np.float32)
 
 

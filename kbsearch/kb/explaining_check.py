@@ -43,8 +43,9 @@ def as_check_reads(
     """Item ``number`` (from 0) of an input as check embedded it (``read``, inside its block), B,
     and the item's candidates among the records ``flt`` lets through (None: those ``check`` of the
     input compares with, the input's earlier items among them), as check loads them (token vectors
-    for the ``aligned_candidates`` nearest; B's too when A has any, so a pair check never compared
-    is read by the form it would be). The items are embedded once, for this and check's re-run."""
+    for the ``aligned_candidates`` nearest and for those past them decided near the line
+    (``beyond_cap``); B's too when A has any, so a pair check never compared is read by the form
+    it would be). The items are embedded once, for this and check's re-run."""
     from kbsearch.dedupe.check_day import check_filter
     from kbsearch.dedupe.related import load_embedded
     from kbsearch.dedupe.same_input import InputItems
@@ -53,13 +54,16 @@ def as_check_reads(
     checker = check_of(kb, config, as_of)
     a = read.items[number]
     if flt is None:  # as check reads the input: ``Checker.checked``
-        for earlier in read.items[:number]:  # the candidates they aligned are aligned for A too
-            checker.candidates(earlier, check_filter(kb.store, earlier.record, as_of, read.resubmitted), read.judged)
+        pooled = InputItems(read.items, config.candidates)
+        for n, earlier in enumerate(read.items[:number]):  # the candidates they aligned are aligned for A too
+            before = check_filter(kb.store, earlier.record, as_of, read.resubmitted)
+            checker.compared(earlier, pooled.before(n, before) | checker.candidates(earlier, before, read.judged))
         flt = check_filter(kb.store, a.record, as_of, read.resubmitted)
-        known = InputItems(read.items, config.candidates).before(number, flt)
+        known = pooled.before(number, flt)
     else:
         known = {}
     known |= checker.candidates(a, flt, read.judged)
+    checker.compared(a, known)  # aligns those past the cap near the line, as check does (``beyond_cap``)
     other = known.get(b) or load_embedded(kb.store, [b], config.judge)[b]
     if other.judge_tokens is None and b not in known and a.judge_tokens is not None and len(a.judge_tokens):
         checker.with_tokens([other])
@@ -68,6 +72,8 @@ def as_check_reads(
 
 def form_why(a: Embedded, b: Embedded, match: Match, config: DedupeConfig) -> str:
     """Which learned form read the pair, and why that one (``DedupeConfig.same_item_for``)."""
+    from kbsearch.dedupe.audit_align import BAND
+
     if "aligned" in match.form:
         why = "the judge's token alignment of the two texts, as check reads a short item's nearest candidates"
     elif config.aligned_same_item is None:
@@ -76,7 +82,12 @@ def form_why(a: Embedded, b: Embedded, match: Match, config: DedupeConfig) -> st
         why = (
             "no token alignment: "
             + ("no token encoder" if a.judge_tokens is None else "B is not among the candidates check aligns")
-            + (f" (the {config.aligned_candidates} nearest by the judge's cosine)" if config.aligned_candidates else "")
+            + (
+                f" (the {config.aligned_candidates} nearest by the judge's cosine, and those past them "
+                f"decided within {BAND} of the line)"
+                if config.aligned_candidates
+                else ""
+            )
         )
     else:
         why = f"no token alignment: a text longer than the aligned decision reads ({config.aligned_max_tokens} tokens)"
