@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 from support.files import write_jsonl
+from support.forms import key_point_form
 from test_alignment import TRANSLATIONS, _aligned_only, _raw
 from test_judge import judge_encoder, judged_models  # noqa: F401
 
@@ -103,15 +104,7 @@ def test_only_a_learned_decision_near_the_line_is_read_again(judged_models: Path
 def _key_points_config(probability: float) -> DedupeConfig:
     """``_config``, its key-point forms alike: unaligned ``probability``, aligned ``_above_neighbours``."""
     config = _config(probability)
-    summary = config.same_item
-    key_points = summary.model_copy(
-        update={
-            "features": [*summary.features, "claims_covered", "claims_back"],
-            "weights": [*summary.weights, 0.0, 0.0],
-            "means": [*summary.means, 0.0, 0.0],
-            "scales": [*summary.scales, 1.0, 1.0],
-        }
-    )
+    key_points = key_point_form(config.same_item)
     aligned = config.aligned_same_item
     return config.model_copy(update={"claims_same_item": key_points, "aligned_claims_same_item": aligned})
 

@@ -8,13 +8,10 @@ about the ranking, not the model."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-from support.search_store import increment, store_of
+from support.search_store import SteeredEncoder, increment, store_of
 
-from fake_encoder import FakeEncoder
 from kbsearch.search import SearchMode, search
 from kbsearch.search.change_first import names_a_change, tells_a_change
 from kbsearch.store import Store
@@ -42,35 +39,19 @@ FILLER = [
 ]
 
 
-class SteeredEncoder(FakeEncoder):
-    """The queries along axis 0; a record holding a marker of ``COSINES`` at that cosine with them (the
-    rest on an axis of its own); other texts as the fake encoder hashes them, moved off axis 0."""
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = super().encode(texts)
-        for row, text in enumerate(texts):
-            if text.strip() in (CHANGED, PLAIN, OTHER_CHANGED):
-                out[row] = np.eye(self.dim, dtype=np.float32)[0]
-                continue
-            for axis, (marker, cosine) in enumerate(COSINES.items(), start=1):
-                if marker in text:
-                    out[row] = cosine * np.eye(self.dim)[0] + np.sqrt(1 - cosine**2) * np.eye(self.dim)[axis]
-                    break
-            else:
-                out[row, 0] = 0.0
-                out[row] /= np.linalg.norm(out[row]) or 1.0
-        return out
+def steered() -> SteeredEncoder:
+    return SteeredEncoder((CHANGED, PLAIN, OTHER_CHANGED), COSINES)
 
 
 def kb(tmp_path: Path) -> Store:
     records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(24)]
     records += [increment("noa/kestrel-1", *FIRST, 24, "noa"), increment("noa/kestrel-2", *CORRECTION, 26, "noa")]
     records += [increment("kai/ostrel", *ELSEWHERE, 25, "kai")]
-    return store_of(tmp_path, records, SteeredEncoder())
+    return store_of(tmp_path, records, steered())
 
 
 def ids(store: Store, query: str) -> list[str]:
-    return [h.id for h in search(store, SteeredEncoder(), query, 5, mode=SearchMode.hybrid).results]
+    return [h.id for h in search(store, steered(), query, 5, mode=SearchMode.hybrid).results]
 
 
 def test_a_query_naming_the_change_lists_the_correction_first(tmp_path: Path) -> None:

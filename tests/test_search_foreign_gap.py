@@ -9,15 +9,12 @@ fusion, not the model."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
-from support.search_store import increment, store_of
+from support.search_store import SteeredEncoder, increment, store_of
 
-from fake_encoder import FakeEncoder
 from kbsearch.search import DEFAULT_FUSION, SearchMode, search
 from kbsearch.search.foreign_gap import best_foreign
 from kbsearch.store import SearchFilter, Store
@@ -27,24 +24,8 @@ QUERY = "prompt-steered lens trajectory control for clip generation"
 COSINES = {"轨迹由文字": 0.66, "Dancers": 0.49, "full lens": 0.45, "Rotor": 0.30}
 
 
-class SteeredEncoder(FakeEncoder):
-    """The query along axis 0; a record holding a marker of ``COSINES`` at that cosine with it (the
-    rest on an axis of its own); other texts as the fake encoder hashes them, moved off axis 0."""
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = super().encode(texts)
-        for row, text in enumerate(texts):
-            if text.strip() == QUERY:
-                out[row] = np.eye(self.dim, dtype=np.float32)[0]
-                continue
-            for axis, (marker, cosine) in enumerate(COSINES.items(), start=1):
-                if marker in text:
-                    out[row] = cosine * np.eye(self.dim)[0] + np.sqrt(1 - cosine**2) * np.eye(self.dim)[axis]
-                    break
-            else:
-                out[row, 0] = 0.0
-                out[row] /= np.linalg.norm(out[row]) or 1.0
-        return out
+def steered() -> SteeredEncoder:
+    return SteeredEncoder((QUERY,), COSINES)
 
 
 FILLER = [
@@ -67,11 +48,11 @@ def store_with(tmp_path: Path, *extra: tuple[str, str]) -> Store:
     records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(24)]
     records += [increment("milo/pellet", *FOREIGN, 25, "milo"), increment("tess/tarrow", *NEAR, 26, "tess")]
     records += [increment(f"tess/extra{i}", *pair, 27 + i, "tess") for i, pair in enumerate(extra)]
-    return store_of(tmp_path, records, SteeredEncoder())
+    return store_of(tmp_path, records, steered())
 
 
 def test_a_far_closer_foreign_record_beats_a_few_shared_words(tmp_path: Path) -> None:
-    store, encoder = store_with(tmp_path), SteeredEncoder()
+    store, encoder = store_with(tmp_path), steered()
     hits = search(store, encoder, QUERY, 3, mode=SearchMode.hybrid).results
     assert [h.id for h in hits[:2]] == ["milo/pellet", "tess/tarrow"]
     assert hits[0].dense_score == pytest.approx(0.66, abs=1e-3)
@@ -84,7 +65,7 @@ def test_a_far_closer_foreign_record_beats_a_few_shared_words(tmp_path: Path) ->
 def test_a_record_holding_the_whole_query_still_counts_in_full(tmp_path: Path) -> None:
     # Every term of the query is more than the topic's words: squared once more, a whole share stays whole.
     store = store_with(tmp_path, FULL)
-    hits = search(store, SteeredEncoder(), QUERY, 3, mode=SearchMode.hybrid).results
+    hits = search(store, steered(), QUERY, 3, mode=SearchMode.hybrid).results
     assert hits[0].id == "tess/extra0"
     assert (hits[0].dense_score or 0.0) < 0.66 - DEFAULT_FUSION.foreign_gap
 
@@ -99,7 +80,7 @@ def test_no_lean_when_the_dense_best_is_in_the_query_language(tmp_path: Path) ->
 
 def test_a_filter_scores_a_record_as_the_unfiltered_search(tmp_path: Path) -> None:
     # The foreign best is read by the unfiltered ranking: hiding the foreign record moves no score.
-    store, encoder = store_with(tmp_path), SteeredEncoder()
+    store, encoder = store_with(tmp_path), steered()
     whole = {h.id: h.score for h in search(store, encoder, QUERY, 5, mode=SearchMode.hybrid).results}
     tess = search(store, encoder, QUERY, 5, SearchFilter(instance="tess"), mode=SearchMode.hybrid).results
     assert tess[0].id == "tess/tarrow" and tess[0].score == pytest.approx(whole["tess/tarrow"])
