@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 
+from kbsearch.text.spelled import chinese_number, english_number
 from kbsearch.text.textsim import language, lexical_tokens
 from kbsearch.text.told_changes import told_changes
 
@@ -67,8 +68,8 @@ _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "quarter": 90.0, "year": 3
 """In days, a year of twelve months: "every 12 months" is once a year, "every three months" quarterly."""
 _ZH_UNIT = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter", "季": "quarter",
             "年": "year"}  # fmt: skip
-_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "twelve": 12, "一": 1, "两": 2, "二": 2, "三": 3,
-          "四": 4, "六": 6, "十二": 12, "半": 0.5, "once": 1, "twice": 2}  # fmt: skip
+_TIMES = {"半": 0.5, "once": 1, "twice": 2}
+"""The counts a cadence writes that are no numeral (``spelled`` reads the numerals)."""
 _EN_UNITS = r"(?P<unit>day|week|month|quarter|year)s?"
 _CADENCES = (
     # "every six months", "every 2 weeks", "every quarter"
@@ -98,7 +99,10 @@ def _count(written: str | None) -> float:
     if not written:
         return 1.0
     written = written.lower().replace("times", "").strip()
-    return float(written) if written.isdigit() else float(_COUNT.get(written, 1))
+    if written in _TIMES:
+        return float(_TIMES[written])
+    number = chinese_number(written) if language(written) == "zh" else english_number(written)
+    return float(number)
 
 
 def _period(found: re.Match[str]) -> float:

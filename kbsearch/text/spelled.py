@@ -189,6 +189,11 @@ def _en(amount: str) -> str:
     return str(sum(_EN_VALUE[word] for word in words))
 
 
+def english_number(amount: str) -> str:
+    """The digits of an English amount (three → 3, twenty-five → 25; digits as written)."""
+    return _en(amount)
+
+
 def chinese_number(numeral: str) -> str:
     """The digits of a Chinese numeral, as ``spelled_out`` reads them (三 → 3, 一点五 → 1.5);
     one that reads as no single number (三四) is kept as written."""
