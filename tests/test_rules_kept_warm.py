@@ -1,5 +1,5 @@
 """What the rules read of a known record's text is read once in a warm process:
-a kept record's copies share it (``embedded.text_property``), and a passage's
+a kept record's copies share it (``record_text.text_property``), and a passage's
 stances are kept (``polarity.stances``). Decisions do not change, only cost."""
 
 from __future__ import annotations
