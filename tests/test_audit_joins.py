@@ -18,7 +18,8 @@ import numpy as np
 from support.forms import forced_forms
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.audit import _cluster, audit
+from kbsearch.dedupe.audit import audit
+from kbsearch.dedupe.audit_clusters import cluster_shown as _cluster
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.judging import Judged
 from kbsearch.dedupe.roster import Roster

@@ -1,5 +1,5 @@
 """What the rules read of a known record's text is read once in a warm process:
-a kept record's copies share it (``embedded.text_property``), and a passage's
+a kept record's copies share it (``record_text.text_property``), and a passage's
 stances are kept (``polarity.stances``). Decisions do not change, only cost."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from conftest import fake_config
 
-import kbsearch.dedupe.embedded as embedded
 import kbsearch.dedupe.platforms as platforms
+import kbsearch.dedupe.record_text as record_text
 import kbsearch.text.polarity as polarity
 import kbsearch.text.stages as stages
 from fake_encoder import FakeEncoder
@@ -42,8 +42,8 @@ def test_a_kept_record_s_names_are_read_once_across_checks(monkeypatch: pytest.M
     def unread(text: str) -> set[str]:
         raise AssertionError(f"read again: {text!r}")
 
-    monkeypatch.setattr(embedded, "latin_names", unread)
-    monkeypatch.setattr(embedded, "hyphenated_words", unread)
+    monkeypatch.setattr(record_text, "latin_names", unread)
+    monkeypatch.setattr(record_text, "hyphenated_words", unread)
     again = kept.take([1])[1]  # the next check's copy
     assert (again.all_names, again.names, again._only_cited_names, again.named(config, len).written) == named
 

@@ -14,7 +14,7 @@ from fake_encoder import FakeEncoder
 from kbsearch.records import Kind, Record
 from kbsearch.search import DEFAULT_FUSION, search
 from kbsearch.search.fusion import term_coverage
-from kbsearch.search.hybrid import _coverage
+from kbsearch.search.ranking import _coverage
 from kbsearch.store import Store
 
 QUERY = "Lumen 融资 4.5 亿美元"

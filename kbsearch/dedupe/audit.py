@@ -17,12 +17,13 @@ dropped, and so is a second record of its surest match's briefing.
 
 Clusters are stars around their first-seen record (``clusters``). A
 cluster's first-seen record is its earliest member; each repeat names the
-earliest record of the cluster it was itself judged the same item as, and a
-"claimed new" flag is raised only from such a direct judgement.
+earliest record of the cluster it was itself judged the same item as
+(``audit_clusters``), and a "claimed new" flag is raised only from such a
+direct judgement (``audit_flags``).
 
 A filter (``--since``, ``--instance``) chooses the records reported, not those compared: every
 record is compared and clustered as without it, and the clusters holding a chosen record are shown
-whole, with the chosen records' flags (``_reported``). A cluster's members from before the window
+whole, with the chosen records' flags (``audit_window``). A cluster's members from before the window
 say who was first, and only the whole index gives each pair its true neighbourhood.
 
 Memory is bounded by the chunk, not the store: the records are read in chunks into a roster of a
@@ -41,26 +42,24 @@ from pathlib import Path
 import numpy as np
 
 from kbsearch.dedupe.audit_align import TokenSource
-from kbsearch.dedupe.audit_results import AuditResult, Cluster, ClusterMember
+from kbsearch.dedupe.audit_clusters import clusters_shown, told_again
+from kbsearch.dedupe.audit_flags import claimed_new_flags, table_flags
+from kbsearch.dedupe.audit_results import AuditResult
 from kbsearch.dedupe.audit_summary import by_instance
+from kbsearch.dedupe.audit_window import is_chosen, items_chosen, reported
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.finer import COPIED
-from kbsearch.dedupe.flags import row_flags
-from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
+from kbsearch.dedupe.judging import candidates, judge_candidates
 from kbsearch.dedupe.name_pairs import name_pairs
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
 from kbsearch.dedupe.other_language import OtherLanguage, OtherLanguagePairs
-from kbsearch.dedupe.results import Flag
-from kbsearch.dedupe.roster import CHUNK, Roster, briefing_of, read_roster
-from kbsearch.dedupe.same_day import Moved, first_of_day
-from kbsearch.dedupe.section_since import Named, first_holding, names_of
+from kbsearch.dedupe.roster import CHUNK, Roster, read_roster
+from kbsearch.dedupe.same_day import Moved
+from kbsearch.dedupe.section_since import names_of
 from kbsearch.dedupe.spilled import SpilledVectors
-from kbsearch.dedupe.stopped import stopped_item, stopped_words
 from kbsearch.errors import KbError
-from kbsearch.records import IdMention, Kind, Record
 from kbsearch.store import SearchFilter, Store
 
 Phase = Callable[[str, str], None]
@@ -124,13 +123,13 @@ def audit(
         f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s), "
         f"{judged.aligned:,} near the line with the token alignment ({judged.aligned_seconds:.1f} s)",
     )
-    groups = _reported(roster, grow_clusters(roster, judged))
+    groups = reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
     coined = partial(names_of, config=config, name_count=holders.count)  # a section's first text on the item
     moved = Moved()  # one day's items its signing times reordered: the flags follow them
-    clusters = [c for c in _clusters(store, roster, judged, groups, chunk, coined, moved) if _told_again(c)]
+    clusters = [c for c in clusters_shown(store, roster, judged, groups, chunk, coined, moved) if told_again(c)]
     clusters.sort(key=lambda c: (-c.size, c.first_seen.date or dt.date.max, c.first_seen.id))
-    flags = _claimed_new_flags(store, roster, judged, moved) + _table_flags(store, flt)
+    flags = claimed_new_flags(store, roster, judged, moved) + table_flags(store, flt)
     phase("the clusters and flags shown", f"{sum(c.size for c in clusters):,} records in clusters")
     return AuditResult(
         model=model,
@@ -138,58 +137,10 @@ def audit(
         compared=int(roster.present.sum()),
         clusters=clusters,
         claimed_new_seen_before=flags,
-        by_instance=by_instance(_items(store, flt), clusters, flags, lambda m: _chosen(m.instance, m.date, flt)),
+        by_instance=by_instance(
+            items_chosen(store, flt), clusters, flags, lambda m: is_chosen(m.instance, m.date, flt)
+        ),
     )
-
-
-def _flagged(record: Record) -> dict[str, object]:
-    """A flag's own fields naming the record it flags (not only its message)."""
-    return {"id": record.id, "instance": record.instance, "date": record.date}
-
-
-def _items(store: Store, flt: SearchFilter) -> dict[str, int]:
-    """Records per instance among those the filter chose (one count query per instance)."""
-    every = {name: n for name, n in store.counts_by("instance").items() if name != "-"}  # "-": no instance
-    if flt.is_empty():
-        return every
-    return {
-        name: len(store.filter_rowids(flt.model_copy(update={"instance": name})) or [])
-        for name in every
-        if not flt.instance or name.lower() == flt.instance.lower()
-    }
-
-
-def _chosen(instance: str | None, date: dt.date | None, flt: SearchFilter) -> bool:
-    """Whether a record of ``instance`` on ``date`` is one the filter chose (audit filters by these alone)."""
-    return _in_range(date, flt) and (not flt.instance or (instance or "").lower() == flt.instance.lower())
-
-
-def _told_again(cluster: Cluster) -> bool:
-    """Whether ``cluster`` is an item told again: two records that are not living-doc
-    sections. One item with the sections that hold it is no repeat (probe 10 counted
-    "TreeShift" with only ``doc/inference#§1.5`` among its clusters of the same item);
-    a cluster of sections alone is kept, as a doc that repeats itself is."""
-    members = [cluster.first_seen, *cluster.repeats]
-    items = sum(m.kind is not Kind.doc_section for m in members)
-    return items != 1
-
-
-def _reported(roster: Roster, groups: list[list[int]]) -> list[list[int]]:
-    """The clusters holding an item the filter chose: a cluster is grown from every
-    record, as the unfiltered audit grows it, so its members from before the window
-    still say who was first. A living-doc section is dated by the doc's last update,
-    not by when it was written, so a chosen section alone does not bring its cluster
-    into a window (probe 16: ``--since 2026-10-31`` showed 30 clusters each reached only
-    through an ``in doc`` section, none with an item of that day); a cluster of sections
-    alone is shown for a chosen one."""
-    if roster.reported is None:
-        return groups
-    shown = []
-    for group in groups:
-        chosen, items = roster.reported[group], ~roster.docs[group]
-        if (chosen & items).any() or (chosen.any() and not items.any()):
-            shown.append(group)
-    return shown
 
 
 def _across(
@@ -234,167 +185,3 @@ class _NeighbourFinder:
         found = unique_pairs(self.found, len(roster))
         keep = roster.present[found.left] & roster.present[found.right]
         return NeighbourPairs(left=found.left[keep], right=found.right[keep], cosine=found.cosine[keep])
-
-
-def _clusters(
-    store: Store, roster: Roster, judged: Judged, groups: list[list[int]], chunk: int, named: Named, moved: Moved
-) -> list[Cluster]:
-    """The clusters as shown, their records read about ``chunk`` at a time."""
-    out: list[Cluster] = []
-    start = size = 0
-    for end, group in enumerate(groups, 1):
-        size += len(group)
-        if size >= chunk or end == len(groups):
-            batch = groups[start:end]
-            records = store.by_rowids(int(roster.rowids[r]) for g in batch for r in g)
-            out += [_cluster(roster, judged, g, records, named, moved) for g in batch]
-            start, size = end, 0
-    return out
-
-
-def _cluster(
-    roster: Roster, judged: Judged, group: list[int], records: dict[int, Record], named: Named, moved: Moved
-) -> Cluster:
-    """A cluster as shown: headed by its earliest item, its living-doc sections
-    after the items. A section holds the item but is never the item (README, How
-    check decides), so it heads a cluster only of sections; one whose first text
-    already named the head item is in doc since its first day (``section_since``)."""
-    ranked = sorted(group, key=lambda r: int(roster.rank[r]))
-    record = {r: records[int(roster.rowids[r])] for r in ranked}
-    sections = [r for r in ranked if record[r].kind is Kind.doc_section]
-    loaded = [r for r in ranked if record[r].kind is not Kind.doc_section]
-    items, tie = first_of_day(loaded, record)
-    moved.add(loaded, items, lambda r: int(roster.rank[r]))
-    members = items + sections
-    head = record[members[0]]
-    day = {r: record[r].date for r in members}
-    if items and sections:
-        day |= {r: d for r in sections if (d := first_holding(head, record[r], named(head))) is not None}
-    repeats = []
-    for r in members[1:]:
-        seen = _earliest_direct(roster, judged, r, set(items)) or _earliest_direct(roster, judged, r, set(group))
-        if seen is None and r in sections:
-            seen = _earliest_holding(judged, r, items)
-        seen = seen or _joined_by(roster, judged, r, members)
-        member = ClusterMember.of(record[r], None if seen is None else (record[seen[0]], seen[1]))
-        repeats.append(member.model_copy(update={"date": day[r]}) if day[r] != record[r].date else member)
-    earlier = [r for r in sections if r != members[0] and head.date and (day[r] or head.date) < head.date]
-    held = min(earlier, key=lambda r: (day[r], record[r].id), default=None)
-    return Cluster(
-        size=len(members),
-        first_seen=ClusterMember.of(head, None),
-        repeats=repeats,
-        held_in_doc=repeats[members.index(held) - 1] if held is not None else None,
-        shared_ids=_shared_ids(roster, items, members),
-        instances=sorted({rec.instance for rec in record.values() if rec.instance}),
-        same_day=tie,
-    )
-
-
-def _shared_ids(roster: Roster, items: list[int], members: list[int]) -> list[str]:
-    """The cluster's label: the arXiv ids of its first-seen item that every item about a single
-    id holds and another member (an item, or a section holding it) lists too. One member's id
-    is no label (probe 23: Pipit's cluster was labelled with the id of Kite, joined to it; and
-    an earlier item's id that a section lists labelled EchoVault's cluster)."""
-    if not items:
-        return []
-    single = [roster.ids_of(r) for r in items if roster.ids_of(r) and not roster.is_hub(r)]
-    common = frozenset.intersection(*single) & roster.ids_of(items[0]) if single else frozenset()
-    return sorted(i for i in common if sum(i in roster.ids_of(r) for r in members) > 1)
-
-
-def _joined_by(roster: Roster, judged: Judged, row: int, members: list[int]) -> tuple[int, str] | None:
-    """Why ``row`` is in the cluster when it was judged against no earlier member: a later
-    member judged the same item as it (one of an exact group joined through another), else
-    the earliest member about one of its arXiv ids (one paper is one cluster: two items of
-    one briefing are never compared). Every member names a record and a reason."""
-    for other in members:
-        for at in judged.before(other):
-            if other != row and int(judged.earlier[at]) == row:
-                return other, judged.reasons[at]
-    own = roster.ids_of(row)
-    for other in members:
-        if other != row and own & roster.ids_of(other):
-            return other, f"both are about arXiv {', '.join(sorted(own & roster.ids_of(other)))}"
-    return None
-
-
-def _earliest_holding(judged: Judged, section: int, items: list[int]) -> tuple[int, str] | None:
-    """The earliest of ``items`` (in first-seen order) judged against ``section`` as
-    the earlier record, and why: a section dated before the items holds their item."""
-    for item in items:
-        for at in judged.before(item):
-            if int(judged.earlier[at]) == section:
-                return item, judged.reasons[at]
-    return None
-
-
-def _earliest_direct(
-    roster: Roster, judged: Judged, row: int, cluster: set[int] | None = None
-) -> tuple[int, str] | None:
-    """The earliest record (of ``cluster``, if given) this one was itself
-    judged the same item as, and why: a section about several papers sits in
-    several clusters, and in each it is there because of that cluster's paper."""
-    found = [at for at in judged.before(row) if cluster is None or int(judged.earlier[at]) in cluster]
-    if not found:
-        return None
-    at = min(found, key=lambda a: int(roster.rank[judged.earlier[a]]))
-    return int(judged.earlier[at]), judged.reasons[at]
-
-
-def _claimed_new_flags(store: Store, roster: Roster, judged: Judged, moved: Moved) -> list[Flag]:
-    """A record marked new that was directly judged the same item as an earlier
-    record, or as one of another instance on its day, in the clusters' order (``moved``).
-    A section holding it by one copied claim is no such record: the claim is not the item
-    (``doc_subject``; probe 35: a restated date and fine flagged a new template)."""
-    seen = {}
-    for row in np.flatnonzero(roster.marked_new & roster.reportable).tolist():
-        direct = moved.earliest_judged(row, judged, lambda r: int(roster.rank[r]), lambda why: why != COPIED)
-        if direct is not None:
-            seen[row] = direct
-    rows = sorted(seen, key=lambda r: moved.rank.get(r, int(roster.rank[r])))
-    records = store.by_rowids([int(roster.rowids[r]) for r in {*rows, *(e for e, _ in seen.values())}])
-    flags = []
-    for row in rows:
-        record, (earlier, reason) = records[int(roster.rowids[row])], seen[row]
-        first = records[int(roster.rowids[earlier])]
-        if (first.date, first.instance) == (record.date, record.instance):
-            continue
-        message = (
-            f"{record.id} ({record.instance}, {record.date}) is marked {record.anchor!r} but "
-            f"{first.instance or 'a record'} had it on {first.date} ({first.id}; {reason})"
-        )
-        flags.append(Flag.seen_before(first, message).model_copy(update=_flagged(record)))
-    return flags
-
-
-def _table_flags(store: Store, flt: SearchFilter) -> list[Flag]:
-    """Id-table rows calling an id new that the same table or an earlier record had.
-    A table is a briefing's (``briefing_of``): a reused inbox file holds one a day."""
-    tables: dict[object, list[IdMention]] = {}
-    for mention in store.id_mentions():
-        if not _chosen(mention.instance, mention.date, flt):
-            continue
-        tables.setdefault(briefing_of(mention.source, mention.date), []).append(mention)
-    # No record is left out: a row is checked only against records dated before its
-    # table, never its own briefing's, and a reused file's other days are the very
-    # records a row calling an id new today must be checked against, as check does.
-    known = SearchFilter()
-    flags = []
-    for mentions in tables.values():
-        for mention in mentions:
-            # Each row's own day: a reused inbox file holds a table per day.
-            where = f"{mention.instance or '?'} {mention.date or ''}".strip()
-            found = row_flags(store, mention, mentions, known)
-            stopped = stopped_item(store, mention) if found else None  # the row's item the gate left out
-            for flag in found:
-                note = stopped_words(stopped) if stopped is not None else ""
-                told = {"message": f"{where}: {flag.message}{note}", "instance": mention.instance, "date": mention.date}
-                flags.append(flag.model_copy(update={**told, "stopped_at_gate": stopped and stopped.id}))
-    return flags
-
-
-def _in_range(date: dt.date | None, flt: SearchFilter) -> bool:
-    if date is None:
-        return flt.since is None and flt.until is None
-    return (flt.since is None or date >= flt.since) and (flt.until is None or date <= flt.until)

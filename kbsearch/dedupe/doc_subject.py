@@ -24,7 +24,7 @@ CEO change as seen before). Such a word is never a subject, and a section found 
 
 A copied claim is one claim, not the item: a briefing restating the doc's date or fine beside
 news of its own ("本条新增合规模板") is not seen before, so a section holding an item by a copy
-alone raises no "claimed new" flag (``audit._claimed_new_flags``, ``COPIED``).
+alone raises no "claimed new" flag (``audit_flags.claimed_new_flags``, ``COPIED``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.reads import CandidateReads
 
-# The shipped setting (hybrid.DEFAULT_FUSION), taken from probe 36's miss (the foreign record led by
+# The shipped setting (ranking.DEFAULT_FUSION), taken from probe 36's miss (the foreign record led by
 # 0.19). The development half of the mixed-language digest views ranks alike from 0.05 to 0.30, so it
 # does not set the gap; at 0.15 the held-out half is level (docs/search.md, "Search quality").
 FOREIGN_GAP = 0.15

@@ -6,7 +6,7 @@ acronyms (RAG, TTFT) and figures (57%, 2.8x). In a query holding Chinese,
 every Latin token is such a term (an English record may hold ``decode`` as
 well as ``B200``); in an English query only those shapes are, since a
 Chinese record writes ``decode`` as 解码. Hybrid search scores a record in
-the other language on these terms apart (``kbsearch.search.hybrid``), and
+the other language on these terms apart (``kbsearch.search.ranking``), and
 finds candidates by them apart (``kbsearch.search.candidates``): mixed with
 a dozen Chinese trigrams, or English words, they weighed little, and a
 record holding every one of them lost to look-alikes in the query's language.
