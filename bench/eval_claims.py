@@ -355,8 +355,17 @@ def _fitting_f1(fitting: list[list[Checked]], form: Scorer, threshold: float) ->
 
 
 def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) -> DedupeConfig:
-    """Fit ``claim_said`` on each pair's fitting part (``fitting_part``); the threshold with the
-    best mean new-claim F1 (clear labels and every claim) there. Writes and returns the config."""
+    """Fit ``claim_said`` on each pair's fitting part (``fit_said_form``). Writes and returns the config."""
+    form = fit_said_form(results)
+    config = base.model_copy(update={"claim_said": form})
+    out.write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    _say(f"claim_said: threshold {form.threshold:.2f}: {out}")
+    return config
+
+
+def fit_said_form(results: dict[str, ReplayResult]) -> Scorer:
+    """``claim_said`` fitted on each pair's fitting part (``fitting_part``), with the threshold of
+    the best mean new-claim F1 (clear labels and every claim) there."""
     xs, ys = [], []
     fitting = [fitting_part(pair, result.checked) for pair, result in results.items()]
     for pair, part in zip(results, fitting, strict=True):
@@ -373,10 +382,8 @@ def fit_said(results: dict[str, ReplayResult], base: DedupeConfig, out: Path) ->
     # every-claim F1, over each pair's earlier half.
     grid = np.concatenate([np.arange(0.01, 0.2, 0.01), np.arange(0.2, 0.81, 0.02)])
     best = max((round(float(t), 2) for t in grid), key=lambda t: _fitting_f1(fitting, form, t))
-    config = base.model_copy(update={"claim_said": form.model_copy(update={"threshold": round(best, 2)})})
-    out.write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    _say(f"claim_said fitted on {len(y)} passages ({int(y.sum())} saying the claim); threshold {best:.2f}: {out}")
-    return config
+    _say(f"claim_said fitted on {len(y)} passages ({int(y.sum())} saying the claim); threshold {best:.2f}")
+    return form.model_copy(update={"threshold": round(best, 2)})
 
 
 def fitting_results(results: dict[str, ReplayResult]) -> list[ReplayResult]:
