@@ -162,7 +162,18 @@ def names_differ(item: Named, known: Named) -> str | None:
     Either title may carry the name: an item titled for its technique
     ("用极坐标量化压缩 KV Cache") names its system (PolarKV) only in its text.
     A name one record writes with a slip (HiCahce) is the other's name (``misspelled``)."""
-    item, known = _respelled(item, known.mentioned), _respelled(known, item.mentioned)
+    return respelled_differ(*respelled(item, known))
+
+
+def respelled(item: Named, known: Named) -> tuple[Named, Named]:
+    """Each side with the names the other writes with a slip written as the other writes
+    them, both read against the other's names as given: the same two either way round, so
+    a rule reading a pair both ways (``rules.different_names``) respells it once."""
+    return _respelled(item, known.mentioned), _respelled(known, item.mentioned)
+
+
+def respelled_differ(item: Named, known: Named) -> str | None:
+    """``names_differ`` of a pair ``respelled`` already."""
     if item.title & known.mentioned or known.title & item.mentioned:
         # One names what the other's title names: the same system, unless the shared name
         # is only the vendor's and each title names a system the other never mentions
