@@ -34,6 +34,9 @@ Records are the dev digest stream's papers as cards, digest increments and
 English abstracts (bench/dev_stream.py), read from ../shared/eval at run
 time; the checked items are cards of papers the index does not hold. The
 machine is shared: the ratios in the last column are the steadier figures.
+A third ingest per repeat, the default models with the fill off
+(``KBSEARCH_TOKEN_FILL=0``: the judge's vectors embedded inline, beside USE),
+gives the ingest row the other way in the same run.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ KBSEARCH = [sys.executable, "-m", "kbsearch"]
 FILL = 20_000
 """Records the fill may take: all of them here, as the default bound does at this size."""
 USE, JUDGE = "use-multilingual-v3", "multilingual-e5-small"
+INLINE = "USE + e5 judge inline (the fill off)"
 
 
 def models_alone(folder: Path) -> Path:
@@ -189,7 +193,7 @@ def main() -> None:
         seen = one_item_files(folder, "again", again)
         default, alone = "USE + e5 judge (default)", "USE alone (no judge)"
         setups = {default: None, alone: models_alone(folder)}
-        ingest: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
+        ingest: dict[str, list[tuple[float, float]]] = {name: [] for name in [*setups, INLINE]}
         fills: list[FillTimes] = []
         for repeat in range(args.repeats):
             # The default ingest leaves the judge's vectors to the fill it starts; the bench waits
@@ -197,6 +201,7 @@ def main() -> None:
             envs = {
                 default: environ(None, folder / f"tokens-{repeat}", FILL),
                 alone: environ(setups[alone], folder / f"tokens-alone-{repeat}"),
+                INLINE: environ(None, folder / f"tokens-inline-{repeat}"),  # the fill off: the judge inline
             }
             for number, (name, env) in enumerate(envs.items()):
                 index = folder / f"index-{number}-{repeat}"
@@ -207,6 +212,7 @@ def main() -> None:
                     fills.append(FillWatch(index, JUDGE, started).join())
         raw, raw_cpu = raw_use(data, folder, envs[alone])
         envs = {default: environ(None, folder / "tokens-0", FILL), alone: envs[alone]}
+        inline, inline_cpu = min(ingest[INLINE])
         print(f"{len(records)} records, {args.checks} checked items; best of {args.repeats} ingests\n")
         print("| | USE + e5 judge (default) | USE alone | ratio |\n|---|---|---|---|")
         (judged, judged_cpu), (alone_s, alone_cpu) = (min(ingest[n]) for n in setups)
@@ -214,6 +220,8 @@ def main() -> None:
         rows_out.append(("ingest, ms per record", 1000 * judged / len(records), 1000 * alone_s / len(records)))
         # Both cores busy the whole ingest: the wall time cannot fall below half the CPU time.
         rows_out.append(("ingest, CPU s (every thread)", judged_cpu, alone_cpu))
+        rows_out.append(("ingest with the judge inline (the fill off), whole process (s)", inline, alone_s))
+        rows_out.append(("ingest with the judge inline (the fill off), CPU s", inline_cpu, alone_cpu))
         fill = min(fills, key=lambda f: f.judge_done)
         rows_out.append(("the fill: every judge vector written, from the ingest's start (s)", fill.judge_done, 0.0))
         rows_out.append(("the fill: its CPU s by then (one thread, nice 10)", fill.judge_cpu, 0.0))
@@ -251,6 +259,7 @@ def main() -> None:
             ("raw USE, one text per record (load + encode)", raw, raw_cpu),
             ("ingest, USE alone", alone_s, alone_cpu),
             ("ingest, default (the judge's vectors left to the fill)", judged, judged_cpu),
+            ("ingest, the judge inline (KBSEARCH_TOKEN_FILL=0)", inline, inline_cpu),
             ("ingest + the fill until every judge vector is written", fill.judge_done, judged_cpu + fill.judge_cpu),
         ]
         for label, seconds, cpu in closing:

@@ -7,9 +7,9 @@ for a while. ``Store.judge_vectors`` is the one place every reader asks
 it returns the stored vectors and, for a record lacking one, the vector the
 index's judge gives its whole text now (``JudgeOnDemand``, set by the
 facade that loaded the judge), the same text through the same encoder, so
-a decision reads the same vector as the fill will write (up to the int8
-model's dependence on a run's other texts, about 1e-3 of cosine, as between
-any two ingests). A reader writes nothing it computed: a check may run on a
+a decision reads the same vector as the fill will write, to the bit: the
+judge runs each text alone (``OnnxE5.encode``), so a vector does not depend
+on what was embedded beside it. A reader writes nothing it computed: a check may run on a
 read-only index, and without the writer lock; the fill writes them.
 """
 
