@@ -304,7 +304,7 @@ class Checker:
         return {r: self._loaded[r] for r in rowids if r in self._loaded}
 
     def _judge_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:
-        """The stored judge vectors of ``records``; every one must have its own."""
+        """The judge vectors of ``records``: stored, else computed now (``Store.judge_vectors``)."""
         if self.judge is None:
             return {}
         found = self.store.judge_vectors(records, self.judge.model_id)

@@ -35,7 +35,9 @@ class Judge:
 
 class Embedder:
     """Vectors for a part's passages that the store lacks, batched by length,
-    and the judge's vectors of its records' whole texts."""
+    and the judge's vectors of its records' whole texts (``defer_judge``: left
+    to the background fill, which an ingest starts; every reader computes a
+    missing one on demand meanwhile, ``kbsearch/store/judge_vectors.py``)."""
 
     def __init__(
         self,
@@ -44,18 +46,25 @@ class Embedder:
         load_encoder: Callable[[], Encoder],
         judge: Judge | None,
         progress: Progress | None,
+        defer_judge: bool = False,
     ) -> None:
         self.store, self.model, self.load_encoder, self.progress = store, model, load_encoder, progress
-        self.judge = judge
+        self.judge, self.defer_judge = judge, defer_judge
         self.encoder: Encoder | None = None
         self.judge_encoder: Encoder | None = None
-        self.count = self.judge_count = 0
+        self.count = self.judge_count = self.judge_deferred = 0
 
     def embedded(self, part: ChangeSet) -> ChangeSet:
         """The part with its vectors: the judge's run on a thread beside the index
         model's (onnxruntime and numpy both leave the GIL), so the two share the cores."""
         if self.judge is None or not part.upserts:
             return self._with_vectors(part)
+        if self.defer_judge:  # the background fill embeds them (``kbsearch/kb/judge_fill.py``)
+            todo = {text_hash(r.embed_text()) for r in part.upserts}
+            self.judge_deferred += len(self.store.missing_hashes(todo, self.judge.model))
+            embedded = self._with_vectors(part)
+            embedded.judge = JudgeVectors(self.judge.model)  # binds the judge, with none of its vectors yet
+            return embedded
         judging = self._judge_work(part.upserts, self.judge)
         embedded, judged = side_by_side(lambda: self._with_vectors(part), judging, "judge embed wait")
         embedded.judge = judged

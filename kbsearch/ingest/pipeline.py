@@ -51,6 +51,7 @@ def ingest_parsed(
     progress: Progress | None = None,
     chunk: int = PLAN_CHUNK,
     include_skipped: bool = False,
+    defer_judge: bool = False,
 ) -> None:
     """Plan and write what ``read_inputs`` produced; the caller holds the writer lock.
 
@@ -66,7 +67,14 @@ def ingest_parsed(
     folders = [p.resolve() for p in paths if p.is_dir()]
     changes = ChangeSet(more=planner.parts(parsed, folders))
     ingest_records(
-        store, changes, model=report.model, load_encoder=load_encoder, judge=judge, progress=progress, report=report
+        store,
+        changes,
+        model=report.model,
+        load_encoder=load_encoder,
+        judge=judge,
+        progress=progress,
+        report=report,
+        defer_judge=defer_judge,
     )
 
 
@@ -79,17 +87,20 @@ def ingest_records(
     judge: Judge | None = None,
     progress: Progress | None = None,
     report: IngestReport | None = None,
+    defer_judge: bool = False,
 ) -> None:
     """Embed what has no vector yet, for the model and its judge, and write
-    ``changes`` in one transaction.
+    ``changes`` in one transaction. ``defer_judge``: the judge's vectors are
+    left to the background fill the caller starts (``kbsearch.kb.judge_fill``).
 
     Each part of the change set is embedded just before it is written, so a
     model is loaded only when some text is new to it."""
-    embedder = Embedder(store, model, load_encoder, judge, progress)
+    embedder = Embedder(store, model, load_encoder, judge, progress, defer_judge)
     store.apply(ChangeSet(more=(embedder.embedded(part) for part in changes.parts())), model)
     if report is not None:
         report.embedded = embedder.count
         report.judge_embedded = embedder.judge_count
+        report.judge_deferred = embedder.judge_deferred
 
 
 class _Planner:

@@ -74,6 +74,9 @@ class IngestReport(BaseModel):
     embedded: int = 0
     judge_embedded: int = 0
     """Whole texts the judge model embedded in this run (one per new or changed record)."""
+    judge_deferred: int = 0
+    """Whole texts whose judge vector was left to the background fill the ingest started
+    (``kbsearch/kb/judge_fill.py``): a check computes one it meets before the fill wrote it."""
     skipped: list[SkippedRecord] = Field(default_factory=list)
     """Items left out as ``check --accept --skip-duplicates`` left them out (unchanged since); not counted elsewhere."""
     refused: list[FileProblem] = Field(default_factory=list)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
+import kbsearch.kb.token_fill as token_fill
 from kbsearch.dedupe.config import CHECK_NEEDS, config_for, shipped_config_path
 from kbsearch.errors import KbError
 from kbsearch.kb.model_choice import require_same_weights, spec_for_index
@@ -231,6 +232,15 @@ def _judge(store: Store) -> list[Finding]:
     if judge is None:
         return []
     missing = store.missing_hashes(whole_texts(store), judge)
+    if missing and token_fill.running(store.root):  # an ingest left them to its fill (judge_fill)
+        return [
+            Finding(
+                check="judge vectors",
+                ok=True,
+                message=f"{len(missing)} record texts have no vector of the judge {judge!r} yet: the background "
+                "fill an ingest started is writing them (a check computes the ones it reads meanwhile)",
+            )
+        ]
     if missing:
         return [
             Finding(

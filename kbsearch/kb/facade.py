@@ -17,6 +17,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_judge, load_token_encoder
 from kbsearch.errors import KbError
 from kbsearch.kb.first_accept import accept_judged, first_accept
+from kbsearch.kb.judge_fill import on_demand
 from kbsearch.kb.model_choice import embed_again, index_dir, record_weights, require_same_weights, spec_for_index
 from kbsearch.kb.reading import find_record, listing, stats, unknown_filters
 from kbsearch.kb.search_judge import judge_query
@@ -71,8 +72,7 @@ class KnowledgeBase:
         self.judge_spec = resolve_judge(spec)  # the judge model (models.txt judge=), if the model names one
 
     @property
-    def store(self) -> Store:
-        """Opened on first use (a refused ingest creates no index); again once another was built there."""
+    def store(self) -> Store:  # opened on first use (a refused ingest creates none); again once rebuilt there
         return self._opened(create=self._create)
 
     def _opened(self, *, create: bool) -> Store:
@@ -83,6 +83,7 @@ class KnowledgeBase:
                 self._store = Store.open(self.root, model=model, create=create)
                 if model is not None:  # a folder rewritten under the same name: stale vectors
                     require_same_weights(self._store, self.spec, self.judge_spec)
+                self._store.judge_on_demand = on_demand(self.judge_spec, lambda: self.judge)  # before the fill wrote it
                 share = self._index_share  # a server's threads share one per database file
                 self._store.cache.shared = share.of(self._store.identity) if share is not None else None
         return self._store
@@ -162,7 +163,7 @@ class KnowledgeBase:
         """``vectors``: where a first write keeps the search vectors (``--vectors``; see ``VectorStore``);
         ``include_skipped``: store the items ``check --accept --skip-duplicates`` left out (``store.skips``)."""
         from kbsearch.ingest import IngestReport, ingest_parsed, read_inputs, refuse_taken, will_embed
-        from kbsearch.kb.token_fill import after_ingest
+        from kbsearch.kb.token_fill import after_ingest, due  # due: the judge's vectors are left to the fill
 
         started, wanted = time.perf_counter(), (parse_vector_store(vectors, self.root) if vectors else None)
         report = IngestReport(model=self.spec.name)
@@ -176,7 +177,7 @@ class KnowledgeBase:
                 if wanted:
                     store.require_vectors(wanted)
             use = self._encoder is None and will_embed(store, parsed, self.spec.name)
-            spec = self.judge_spec if self._judge is None else None
+            spec = self.judge_spec if self._judge is None and not due(self.spec) else None
             judging = spec is not None and will_embed(store, parsed, spec.name, whole=True)
             imports = spec.runtime_modules if spec is not None and judging else ()
             side_by_side(lambda: use and self.encoder, lambda: judging and self.judge, "judge wait", imports)
@@ -195,6 +196,7 @@ class KnowledgeBase:
                 prune=prune,
                 progress=progress,
                 include_skipped=include_skipped,
+                defer_judge=due(self.spec),
             )
             record_weights(store, self.spec, self.judge_spec)
         report.seconds, report.waited = wait.apart(time.perf_counter() - started)
@@ -297,9 +299,8 @@ class KnowledgeBase:
             return result
 
     def dedupe_config(self, path: str | None = None, claims: bool = True, **given: Any) -> DedupeConfig:
-        """The config in ``path`` (``--config``), else the model's own; ``given``: a server caller's
-        ``fields`` and their file's ``name`` (``chosen_config``). Refused if a decision it needs
-        (same_item; with ``claims``, claim_known) was never fitted."""
+        """The config in ``path`` (``--config``), else the model's own; ``given``: a server caller's ``fields``
+        and their file's ``name`` (``chosen_config``). Refused if a decision it needs was never fitted."""
         from kbsearch.dedupe.config import CHECK_NEEDS
         from kbsearch.dedupe.given_config import chosen_config
 

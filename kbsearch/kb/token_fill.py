@@ -11,7 +11,8 @@ paid for its tokens.
 
 So an ingest that wrote records starts ``python -m kbsearch.kb.token_fill
 INDEX MODEL`` and returns without waiting: at low priority, on one core, it
-reads the newest records (the rowids written last), as many as the disk
+first embeds and writes the judge's whole-text vectors the ingest left to it
+(``kbsearch/kb/judge_fill.py``), then reads the newest records (the rowids written last), as many as the disk
 tier has room for (``FILL_SHARE`` of its rows, at most ``$KBSEARCH_TOKEN_FILL``
 records), and puts on disk what the disk lacks of them: the judge's vectors of each
 record's passages (``kbsearch/dedupe/judged_passages.py``: a check embeds
@@ -40,6 +41,8 @@ from filelock import FileLock, Timeout
 import kbsearch.runtime.timings as timings
 import kbsearch.store.background as background
 from kbsearch.embed.token_disk import STAMP_STEP
+from kbsearch.errors import KbError
+from kbsearch.kb.judge_fill import fill_judge, pending
 from kbsearch.models import ModelSpec, resolve_judge, resolve_model
 from kbsearch.records import Record
 from kbsearch.settings import settings
@@ -62,14 +65,15 @@ AT_ONCE = 64
 
 def after_ingest(root: Path, spec: ModelSpec, report: IngestReport) -> None:
     """Start a fill when the ingest wrote records and a fill is due."""
-    if (report.added or report.updated) and due(spec):
+    if (report.added or report.updated or report.judge_deferred) and due(spec):
         with timings.phase("token fill start"):
             start(root, spec.name)
 
 
 def due(spec: ModelSpec) -> bool:
     """Whether an ingest with ``spec``'s model should start a fill: the model has a
-    judge, and the disk tier and the fill are on. Whether the dedupe config reads
+    judge, and the disk tier and the fill are on. Then the ingest leaves its judge
+    vectors to the fill too (``judge_fill``). Whether the dedupe config reads
     token vectors at all is the fill's own question: it costs a config parse."""
     chosen = settings()
     return spec.judge is not None and chosen.token_fill > 0 and chosen.token_cache_rows > 0
@@ -94,7 +98,11 @@ def fill(root: Path, model: str | None = None) -> int:
 
     spec = resolve_model(model)
     judge = resolve_judge(spec)
-    if judge is None or spec.search_only:  # no check reads what it would fill
+    if judge is None:
+        return 0
+    # First what an ingest left to the fill: the judge's whole-text vectors (judge_fill).
+    fill_judge(root, judge.name, lambda: load_judge(judge, spec.name))  # loaded only if some vector lacks
+    if spec.search_only:  # no check reads what the rest would fill
         return 0
     store = Store.open(root)
     try:
@@ -110,7 +118,7 @@ def fill(root: Path, model: str | None = None) -> int:
         plan = plan_fill(records, tokens.count_tokens, config.aligned_max_tokens, budget)
         records, texts = plan.records, plan.texts
     started = time.time()
-    kept = judged_passages(load_judge(judge, spec.name))
+    kept = judged_passages(load_judge(judge, spec.name))  # e5's sessions are shared: loaded once
     batches = [record.passages() for record in records]
     for begin in range(0, len(batches), AT_ONCE):
         some = batches[begin : begin + AT_ONCE]
@@ -178,14 +186,41 @@ def plan_fill(
     return FillPlan(taken, list(chosen))
 
 
+def running(root: Path) -> bool:
+    """Whether a fill is at work on the index at ``root`` (``doctor`` says so). It takes the
+    lock for an instant: a fill starting then waits ``LOCK_WAIT``, and goes on. No lock file (no
+    fill ever ran), or one this user cannot open (a read-only index): none is."""
+    if not (root / FILL_LOCK).exists():
+        return False
+    try:
+        with FileLock(str(root / FILL_LOCK), timeout=0):
+            return False
+    except Timeout:
+        return True
+    except OSError:
+        return False
+
+
+LOCK_WAIT = 1.0
+"""Seconds a fill waits for another's lock: past that, it leaves the work to the other."""
+
+
 def main(argv: list[str]) -> int:
     root, model = Path(argv[0]), (argv[1] if len(argv) > 1 else None)
     os.nice(10)  # behind whatever the user runs next
-    try:
-        with FileLock(str(root / FILL_LOCK), timeout=0):
-            fill(root, model)
-    except Timeout:
-        pass  # another fill is at it
+    for _ in range(3):
+        try:
+            with FileLock(str(root / FILL_LOCK), timeout=LOCK_WAIT):
+                fill(root, model)
+            # An ingest that wrote while this fill ran found the lock taken and left its judge vectors
+            # here: they are done before this ends (a few rounds: ingests do not come back to back for long).
+            judge = resolve_judge(resolve_model(model))
+            if judge is None or not pending(root, judge.name):
+                return 0
+        except Timeout:
+            return 0  # another fill is at it
+        except KbError:
+            return 1  # the index changed under it (reindexed, removed, busy for minutes): the next ingest's fill
     return 0
 
 

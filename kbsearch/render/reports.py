@@ -74,6 +74,7 @@ def ingest_text(report: IngestReport) -> str:
         + f"{counted(report.embedded, 'text')} embedded with {report.model}"
         + (f", {report.judge_embedded} with the judge" if report.judge_embedded else "")
         + f" in {report.seconds:.2f}s"
+        + (f"; {report.judge_deferred} left to the judge's background fill" if report.judge_deferred else "")
         + (f" (waited {report.waited:.2f}s for another writer)" if report.waited else "")
         # The warnings themselves go to stderr (ingest_warnings), as check's do: a cron log sees them.
         + (f"; {counted(len(report.warnings), 'input warning')} on stderr" if report.warnings else "")

@@ -87,8 +87,9 @@ class CandidateReads:
         return found
 
     def judge_cosines(self, rowids: list[int]) -> dict[int, float]:
-        """Row id → the judge's cosine of the query with the record's whole text, for those with a
-        stored judge vector; read once a search (its rankings read the same candidates again)."""
+        """Row id → the judge's cosine of the query with the record's whole text: its stored vector, else
+        the one computed now (an ingest left it to the fill: ``Store.judge_vectors``), so a ranking while
+        the fill runs is the one after it; read once a search (its rankings read the same candidates again)."""
         assert self.judge is not None
         missing = [r for r in dict.fromkeys(rowids) if r not in self._judged]
         if missing:

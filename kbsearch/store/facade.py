@@ -29,6 +29,7 @@ from kbsearch.records import IdMention, Kind, Record, RecordHead
 from kbsearch.store.database import DB_NAME, file_identity, open_database
 from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.heads import ids_with_prefix, read_heads
+from kbsearch.store.judge_vectors import JudgeOnDemand, stored_else_now
 from kbsearch.store.ledger import IngestLedger
 from kbsearch.store.manifest import Manifest, read_manifest
 from kbsearch.store.remote_vectors import require_choice
@@ -53,6 +54,7 @@ class Store:
         self.cache.read_only = read_only
         self._vectors = VectorSearch(db, self.cache)
         self.lexical_plan: lexical.LexicalPlan = lexical.DEFAULT_PLAN  # what of FTS5 a search reads; benches swap it
+        self.judge_on_demand: JudgeOnDemand | None = None  # set by who loads the judge (``judge_vectors``)
 
     # -- opening -------------------------------------------------------------
 
@@ -88,8 +90,8 @@ class Store:
         return store
 
     @staticmethod
-    def exists(root: Path) -> bool:
-        return (root / DB_NAME).exists()  # an index database
+    def exists(root: Path) -> bool:  # an index database
+        return (root / DB_NAME).exists()
 
     @property
     def notes(self) -> list[str]:
@@ -357,10 +359,8 @@ class Store:
         return {} if (model := self.model) is None else self._vectors.whole_vectors(records, model)
 
     def judge_vectors(self, records: dict[int, Record] | list[int], judge: str) -> dict[int, np.ndarray]:
-        """rowid → the vector of its whole text by the judge model ``judge``, where stored."""
-        if isinstance(records, list):  # row ids alone: read from the passage rows (a search's candidates)
-            return self._vectors.whole_vectors_of(records, judge)
-        return self._vectors.whole_vectors(records, judge)
+        """rowid → the judge ``judge``'s vector of its whole text: stored, else computed now (``judge_vectors``)."""
+        return stored_else_now(self, self._vectors, records, judge)
 
     def missing_hashes(self, hashes: Iterable[str], model: str) -> set[str]:
         return self._vectors.missing_hashes(hashes, model)
