@@ -20,6 +20,10 @@ from kbsearch.text.textsim import numbers, substantive_numbers
         ("越狱成功率降到 0.27，仍高于基线", {"27%"}),
         ("代码数据占比 0.3", {"30%"}),
         ("Top-1 accuracy 0.81 on the held-out split", {"81%"}),
+        # "of" a whole, with or without "the": total, overall, a single …
+        ("Preemptions cost 0.17 of total GPU hours last quarter", {"17%"}),
+        ("Retries account for 0.21 of overall request latency", {"21%"}),
+        ("Each replica gets 0.25 of a node", {"25%"}),
     ],
 )
 def test_a_fraction_given_for_a_share_is_its_percentage(text: str, expected: set[str]) -> None:
@@ -44,6 +48,9 @@ def test_a_fraction_given_for_a_share_is_its_percentage(text: str, expected: set
         ("Retrieval improves recall by about 0.12 over the baseline", {"0.12"}),
         ("重排后平均提升召回率 0.12", {"0.12"}),
         ("拒答率只上升 0.05 个百分点", {"0.05"}),
+        ("The gap narrows by 0.4 of total budget", {"0.4"}),
+        ("Retention rises 0.3 of a percentage point", {"0.3"}),
+        ("The training loss of 0.21 of total steps", {"0.21"}),
         # A share's word belongs to its own figure, not to the next one's (recall, then a Dice score).
         ("召回率（0.61 vs. 0.66）和 Dice 分数（0.42 vs. 0.47）", {"61%", "66%", "0.42", "0.47"}),
     ],

@@ -217,17 +217,22 @@ def could_be_changed(new: str, old: str) -> bool:
 
 # Words by which a claim gives a figure as the one it replaces: 降低 24%（昨天报的是 31%）,
 # （stephen 报的是 31%）, "now 24% (down from the 31% reported yesterday)", "24% (was 31%)",
-# "24% rather than 31%", "24%, not 31% as first reported", "now 47% (v1 said 41%)",
+# "24% rather than 31%", "24%, not 31% as first reported", "not the 31% first published", "(originally
+# announced as 31%)", "revised to 24% from 31%", "now 47% (v1 said 41%)",
 # "41%（10-05 为 38%）", "47%, was 41%", "41%（较 10-05 的 38%）", a release's "4.2 倍（1.0 版是 3.1 倍）".
 _EARLIER = (
     r"(?:\d{1,2}[-/月]\d{1,2}[日号]?|v\d+(?:\.\d+)*|\d+(?:\.\d+)+(?=\s*版)|[上前昨]\S{0,2}?(?:天|日|周|次|版|期|篇)|初版|首版|旧版|第一版"
     r"|earlier|before|first|originally|initially|yesterday|last\s+(?:week|time|version|release|report))"
 )
+# How a figure is told, for "not the 12,000 first published", "originally announced as 12,000".
+_TOLD = r"(?:reported|published|announced|stated|claimed|quoted|given|listed|advertised|cited)"
 _REPLACED_BEFORE = re.compile(
     r"(?:昨天|昨日|此前|之前|先前|原先|原来|上次|早先|曾经?)\s*(?:报告|报|给出|公布|说)?的?\s*(?:是|为)?"
     r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|而(?:不是|非)|不是此前"
     r"|down from|up from|revised from|corrected from|previously|rather than|instead of|[(（]\s*was\b"
-    r"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:first\s+|originally\s+|earlier\s+|previously\s+)?reported)"
+    rf"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:(?:first|originally|initially|earlier|previously)\s+)?{_TOLD})"
+    rf"|\b(?:first|originally|initially|earlier|previously)\s+{_TOLD}\s+(?:as|at)\b"
+    r"|\b(?:revised|corrected|adjusted|updated|restated|amended)\s+(?:(?:down|up)(?:wards?)?\s+)?to\s+(?:[^,;，；()]|,(?=\d)){1,20}?\s+from\b"
     rf"|[(（]\s*{_EARLIER}\s*(?:时|的|版本?)?\s*(?:为|是|报|给出|写|说|[:：]|said|reported|had|was|gave|stated|claimed)"
     r"|[(（][^()（）\d%]{0,20}?\b(?:said|reported|claimed|stated|gave|had)\b|[,;，；]\s*was\s+(?=[~≈]?\d)"
     rf"|较\s*{_EARLIER}\s*的",

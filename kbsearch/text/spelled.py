@@ -152,6 +152,12 @@ def _share(numerator: int, denominator: int) -> str:
     return f" {denominator}x {percent} " if numerator == 1 else f" {percent} "
 
 
+def share_in_digits(numerator: int, denominator: int) -> str:
+    """A share as ``spelled_out`` writes it (one part of N: " Nx P% "; more parts: " P% "), for a
+    share another module reads (``digit_shares``: 1/12 in digits)."""
+    return _share(numerator, denominator)
+
+
 def _cn_share(match: re.Match[str]) -> str:
     if match.group(0) in _CN_HALF:
         return _half(match, _CN_CUT_TO)

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
+from kbsearch.text.chinese_releases import released_in_chinese
+from kbsearch.text.digit_shares import fractions_read
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.ranges import shares_magnitude
 from kbsearch.text.shares import as_share
@@ -222,7 +224,7 @@ def numbers(text: str) -> set[str]:
     zeros go ($5.00, 2.50 → ``5``, ``2.5``), a share's fraction is its percentage (a rate of 0.73 → ``73%``;
     ``shares``) and a discount reads as what it takes off (打六折 → ``40%``;
     ``money``)."""
-    text = discounts_read(spelled_out(text))
+    text = discounts_read(spelled_out(fractions_read(text)))
     if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
         return set()
     text, found = widths(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text))))
@@ -337,7 +339,7 @@ def _is_label(text: str, start: int, value: str, unit: str) -> bool:
         return True
     if _RELEASED_IN_BEFORE.search(before) or _LICENCE_BEFORE.search(before):
         return True
-    return names_a_version(before) or _a_version_in_chinese(text, start, end)
+    return names_a_version(before) or _a_version_in_chinese(text, start, end) or released_in_chinese(text, start, end)
 
 
 def _a_version_in_chinese(text: str, start: int, end: int) -> bool:
