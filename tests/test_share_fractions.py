@@ -51,6 +51,9 @@ def test_a_fraction_given_for_a_share_is_its_percentage(text: str, expected: set
         ("The gap narrows by 0.4 of total budget", {"0.4"}),
         ("Retention rises 0.3 of a percentage point", {"0.3"}),
         ("The training loss of 0.21 of total steps", {"0.21"}),
+        # A fraction of a unit of time is a duration, which another writer gives in ms or days.
+        ("The cache warms in 0.5 of a second", {"0.5"}),
+        ("Failover takes about 0.25 of a day", {"0.25"}),
         # A share's word belongs to its own figure, not to the next one's (recall, then a Dice score).
         ("召回率（0.61 vs. 0.66）和 Dice 分数（0.42 vs. 0.47）", {"61%", "66%", "0.42", "0.47"}),
     ],

@@ -45,10 +45,12 @@ _MEASURE_OF_SHARE = re.compile(
 # figure, no clause's end or closed bracket ("召回率（0.57→0.70）和 Dice 分数（0.50→0.58）": the Dice score is none).
 _SHARE_BEFORE = re.compile(rf"({_SHARE_WORD})[^,;:，。；：、)）\n\d$¥€£]{{0,28}}$", re.IGNORECASE)
 # "0.12 of the tokens", "0.3 of all documents", "0.12 of total wall-clock time", "0.4 of a GPU": a
-# fraction of a whole, counted or not. "0.3 of a percentage point" is a change of points, no share.
+# fraction of a whole, counted or not. "0.3 of a percentage point" is a change of points, and "0.5 of a
+# second" a duration (another writer says 500 ms), so neither is a share.
 _OF_AFTER = re.compile(
     r"\s+of\s+(?:(?:the|all|its|their|our|every|each|total|overall|whole|entire)\b"
-    r"|an?\s+(?!(?:percentage\s+)?points?\b|percent\b)|[a-z]+s\b)",
+    r"|an?\s+(?!(?:percentage\s+)?points?\b|percent\b|(?:milli|micro)?seconds?\b|minutes?\b"
+    r"|hours?\b|days?\b|weeks?\b|months?\b|years?\b)|[a-z]+s\b)",
     re.IGNORECASE,
 )
 # What may follow a share's fraction: the clause's end, a word that goes on about it, Chinese.
