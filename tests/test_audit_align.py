@@ -83,20 +83,23 @@ def test_explain_tells_audit_s_aligned_judgement(judged_models: Path, tmp_path: 
     assert not any("audit judges" in note for note in told.notes), told.notes
 
 
-def test_only_a_learned_decision_near_the_line_is_read_again(judged_models: Path) -> None:  # noqa: F811
+def test_only_a_learned_join_or_a_pair_set_apart_near_the_line_is_read_again(judged_models: Path) -> None:  # noqa: F811
     config = _config(0.70)
     aligner = PairAligner(config, FakeTokenEncoder)
 
     def match(probability: float, rule: Rule = Rule.learned, features: list[str] | None = None) -> Match:
         said = dict.fromkeys(features or ["cosine"], 0.0)
         fields = {"kind": Kind.increment, "title": "", "instance": None, "date": None, "score": 0.0, "lexical": 0.0}
-        return Match(id="x", same_item=True, probability=probability, threshold=0.5, rule=rule, features=said, **fields)
+        same = probability >= 0.5
+        return Match(id="x", same_item=same, probability=probability, threshold=0.5, rule=rule, features=said, **fields)
 
-    assert aligner.near_line(match(0.5 + BAND - 0.01)) and aligner.near_line(match(0.5 - BAND + 0.01))
-    assert not aligner.near_line(match(0.5 + BAND + 0.01))  # far above: a clear join stays unaligned
-    assert not aligner.near_line(match(0.7, Rule.identical_text))
-    assert not aligner.near_line(match(0.7, features=["aligned"]))  # aligned already
-    assert not PairAligner(config.model_copy(update={"aligned_same_item": None}), FakeTokenEncoder).near_line(
+    assert aligner.decides_again(match(0.5 + BAND - 0.01)) and aligner.decides_again(match(0.5 - BAND + 0.01))
+    assert aligner.decides_again(match(0.5 + BAND + 0.01))  # far above: a join is confirmed all the same
+    assert not aligner.decides_again(match(0.5 - BAND - 0.01))  # far below: a clear non-repeat costs nothing
+    assert not aligner.decides_again(match(0.7, Rule.identical_text))  # exact evidence stands
+    assert not aligner.decides_again(match(0.7, Rule.shared_id))
+    assert not aligner.decides_again(match(0.7, features=["aligned"]))  # aligned already
+    assert not PairAligner(config.model_copy(update={"aligned_same_item": None}), FakeTokenEncoder).decides_again(
         match(0.7)
     )
 

@@ -4,7 +4,7 @@ Each record is compared with its nearest records (by whole-record cosine), with 
 about one of its arXiv ids, with the records holding a rare coined name it names (check's
 candidates by name, ``name_pairs``), and with records of identical text, by the same judgement
 ``check`` makes (``dedupe.compare``, reading the judge model's stored vectors when the config has
-a judge; near the line, its token alignment too: ``audit_align``): the later record
+a judge; for a join or a pair near the line, its token alignment too: ``audit_align``): the later record
 is the item, the earlier one the known record. Records of one briefing
 are never compared: its increments are distinct by construction. A
 briefing is a file on one day (``roster.briefing_of``): an inbox file
@@ -50,7 +50,7 @@ from kbsearch.dedupe.audit_window import is_chosen, items_chosen, reported
 from kbsearch.dedupe.clusters import grow_clusters
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
-from kbsearch.dedupe.judging import candidates, judge_candidates
+from kbsearch.dedupe.judging import Judged, candidates, judge_candidates
 from kbsearch.dedupe.name_pairs import name_pairs
 from kbsearch.dedupe.names import NameHolders
 from kbsearch.dedupe.neighbours import NeighbourPairs, RowsOf, index_pairs, neighbour_pairs, unique_pairs
@@ -74,7 +74,7 @@ def audit(
     *,
     chunk: int = CHUNK,
     phase: Phase = lambda name, note: None,
-    tokens: TokenSource | None = None,  # the judge's token encoder, loaded for a pair near the line
+    tokens: TokenSource | None = None,  # the judge's token encoder, loaded for a join or a pair near the line
 ) -> AuditResult:
     store.require_current_passages()
     flt = flt or SearchFilter()
@@ -121,7 +121,8 @@ def audit(
         "the pairs judged",
         f"{len(judged):,} same-item judgements kept; {built:,} records built; "
         f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s), "
-        f"{judged.aligned:,} near the line with the token alignment ({judged.aligned_seconds:.1f} s)",
+        f"{judged.aligned:,} joins or pairs near the line decided with the token alignment "
+        f"({judged.aligned_seconds:.1f} s), {_unaligned_joins(judged):,} joins kept without it",
     )
     groups = reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")
@@ -141,6 +142,12 @@ def audit(
             items_chosen(store, flt), clusters, flags, lambda m: is_chosen(m.instance, m.date, flt)
         ),
     )
+
+
+def _unaligned_joins(judged: Judged) -> int:
+    """Joins kept by a learned form without the token alignment check would read (``audit_align``:
+    past the audit's bound on token reading, or no token encoder), as their reasons say."""
+    return sum(1 for reason in judged.reasons if "without check's token alignment" in reason)
 
 
 def _across(

@@ -1,27 +1,35 @@
-"""Audit's reading of a pair near its line with the judge's token alignment, as ``check`` decides it.
+"""Audit's reading of a pair with the judge's token alignment, as ``check`` decides it.
 
 Audit builds its records from their stored vectors (``judging``) and stores no
 token vectors, so it decides a pair by the unaligned forms, where ``check``
 decides a short item by the aligned ones (``aligned_same_item``,
 ``aligned_claims_same_item``: the judge's token alignment of the pair, and of the
-item with its nearest records). Near the line the two part: probe 39's audit
-joined a third party's cost study with a product launch at 0.71 ≥ 0.45 (key
-points form), a pair check set apart at 0.39 < 0.55 with the alignment, so audit
-told as "the same claim across writers" a story check would never join.
+item with its nearest records). The two part: probe 39's audit joined a third
+party's cost study with a product launch at 0.71 ≥ 0.45 (key points form), a
+pair check set apart at 0.39 < 0.55 with the alignment; probe 43's joined a
+lab's licence policy with its reranker release at 0.80 ≥ 0.45, 0.35 above the
+line, where check read 0.52 < 0.55. So audit told as "the same claim across
+writers", and flagged as "claimed new but seen before", a story check would
+never join: one pair, two answers.
 
-So a pair whose unaligned decision lies within ``BAND`` of its threshold is
-decided again with the alignment, when check would align it (both texts within
-``aligned_max_tokens``) and the config has the aligned form; the aligned
-judgement replaces the other. The neighbourhood's mean alignment
+So audit joins no pair by an unaligned form that the aligned one has not
+confirmed: every learned join read without the alignment, however far above
+its line, is decided again with it, and so is a pair the unaligned form sets
+apart within ``BAND`` below its line (below that the forms were not seen to
+part), when check would align it (both texts within ``aligned_max_tokens``)
+and the config has the aligned form; the aligned judgement replaces the
+other. Exact evidence (a shared arXiv id, identical text) is no learned
+decision and stays as it is. The neighbourhood's mean alignment
 (``aligned_relative``) is read over the later record's own nearest records, as
 audit's neighbourhood is (check reads its candidates': audit's own may move it).
-A pair far from the line (most: a million-record audit's judgements are mostly
-clear) costs nothing more, and a config without a judge has no aligned form, so
-the audit bench (no judge) runs as before. The token encoder loads at the first
-pair near the line, and keeps what it encoded (memory and the disk tier that
-checks fill), so a record's tokens are encoded once per audit at most, and an
-audit reads the tokens of at most ``MAX_TEXTS`` texts: its cost is bounded
-whatever the index's size.
+A pair set apart far below the line (most: a million-record audit's candidate
+pairs are mostly clear non-repeats) costs nothing more, and a config without a
+judge has no aligned form, so the audit bench (no judge) runs as before. The
+token encoder loads at the first pair it decides, and keeps what it encoded
+(memory and the disk tier that checks fill), so a record's tokens are encoded
+once per audit at most, and an audit reads the tokens of at most ``MAX_TEXTS``
+texts: its cost is bounded whatever the index's size. Past it a pair stays
+unaligned, and a join's reason says so (audit's timings count them).
 """
 
 from __future__ import annotations
@@ -40,23 +48,26 @@ from kbsearch.dedupe.rules import compare, mean_best
 from kbsearch.embed import TokenEncoder
 
 BAND = 0.3
-"""How far from its threshold an unaligned probability is read again with the alignment.
-Probe 39's pair was 0.26 above (0.71 against 0.45); a pair the unaligned form decides past
-0.3 either side was never seen to flip (the aligned and unaligned forms were fitted on the
-same pairs, and part where the alignment is all that tells them apart)."""
+"""How far below its threshold an unaligned probability setting a pair apart is read again with
+the alignment (audit reads every unaligned join, however far above), and how far either side
+check reads a candidate past its aligned cap again (``beyond_cap``). Probe 39's pair was 0.26
+above (0.71 against 0.45); no pair set apart 0.3 below was seen to flip (the aligned and
+unaligned forms were fitted on the same pairs, and part where the alignment is all that tells
+them apart). Above the line the band was too narrow: probe 43's join was 0.35 above."""
 
 MAX_TEXTS = 5_000
 """Distinct texts an audit reads token vectors of, at most: e5's token graph takes about 0.25 ms a
 token on two cores, so 5,000 texts of the dev streams' median 40 tokens cost about 50 s if none is
-in the memory or disk tier, whatever the index's size. Past it a pair near the line stays unaligned
-and its reason says so (``key_points.unaligned_reason``), as all did before."""
+in the memory or disk tier, whatever the index's size. Past it a pair stays unaligned, as every pair
+was before audit read alignments, and a join's reason says so (``key_points.unaligned_reason``)."""
 
 TokenSource = Callable[[], TokenEncoder | None]
 """The judge's token encoder, loaded when first asked (None: the judge gives none)."""
 
 
 class PairAligner:
-    """Decides the pairs near the line with the alignment; counts what it read."""
+    """Decides again with the alignment the unaligned joins and the pairs set apart near the
+    line; counts what it read."""
 
     def __init__(self, config: DedupeConfig, tokens: TokenSource | None, max_texts: int = MAX_TEXTS) -> None:
         self.config = config
@@ -69,10 +80,10 @@ class PairAligner:
         self.seconds = 0.0
         """Time spent on them, the token encoder's load and encoding included."""
 
-    def near_line(self, match: Match) -> bool:
-        """Whether ``match`` is a learned decision within ``BAND`` of its threshold, unaligned,
-        and this aligner can read tokens."""
-        return self._load is not None and unaligned_near_line(match)
+    def decides_again(self, match: Match) -> bool:
+        """Whether ``match`` is a learned decision read without the alignment that joins the
+        pair, or sets it apart within ``BAND`` below its threshold, and this aligner can read tokens."""
+        return self._load is not None and (unaligned_join(match) or unaligned_near_line(match))
 
     def judge(
         self,
@@ -83,8 +94,8 @@ class PairAligner:
         name_count: Callable[[str], int],
     ) -> Match | None:
         """The pair (later, earlier, as ``match`` decided them) decided with the alignment, when
-        ``match`` is near the line and both texts are short enough; else None (``match`` stands)."""
-        if not self.near_line(match):
+        ``decides_again`` asks and both texts are short enough; else None (``match`` stands)."""
+        if not self.decides_again(match):
             return None
         started = time.perf_counter()
         try:
@@ -131,6 +142,12 @@ class PairAligner:
                 return None
             self._vectors = TokenVectors(encoder, self.config.aligned_max_tokens)
         return self._vectors
+
+
+def unaligned_join(match: Match) -> bool:
+    """Whether ``match`` is a learned decision read without the alignment that joins the pair:
+    audit decides every one again with the alignment (check would, for a short item's nearest)."""
+    return match.rule is Rule.learned and "aligned" not in match.form and match.same_item
 
 
 def unaligned_near_line(match: Match) -> bool:

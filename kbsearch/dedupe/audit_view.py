@@ -7,8 +7,9 @@ the later record against the earlier, read again by its key points when ``read_a
 (``key_points.audit_judgement``, called here as audit calls it), and a pair across languages
 against the later record's nearest records in the earlier one's language
 (``judging.Candidates.around_reader``), where check's neighbourhood mixes both languages and
-its summary form there sank the pair. A pair near the line is decided with the judge's token
-alignment, as audit decides it (``audit_align``), when explain is given the token encoder.
+its summary form there sank the pair. A join, or a pair set apart near the line, is decided with
+the judge's token alignment, as audit decides it (``audit_align``), when explain is given the token
+encoder.
 This module builds that neighbourhood from the later
 record's nearest stored records; audit's own also counts the records that have it among theirs,
 so the note still says audit may move it.
@@ -45,7 +46,7 @@ def audit_match(
     tokens: TokenSource | None = None,
 ) -> tuple[Match, bool]:
     """Audit's judgement of the pair, and whether A is the later record audit judged; ``tokens``:
-    the judge's token encoder, which audit reads for a pair near the line (``audit_align``)."""
+    the judge's token encoder, which audit reads for a join or a pair near the line (``audit_align``)."""
     rowids = store.rowids_of([a.record.id, b.record.id])
     a_later = _order(a, rowids.get(a.record.id)) > _order(b, rowids.get(b.record.id))
     later, earlier = (a, b) if a_later else (b, a)
@@ -59,7 +60,7 @@ def audit_match(
 
 def _untokened(record: Embedded) -> Embedded:
     """``record`` without the token vectors check's reading gave it: audit's records have none
-    but those ``audit_align`` reads near the line. Read with them and without the neighbourhood's
+    but those ``audit_align`` reads. Read with them and without the neighbourhood's
     alignment (probe 39), explain said audit joined at 1.00 a pair audit set apart."""
     if record.judge_tokens is None:
         return record

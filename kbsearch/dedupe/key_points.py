@@ -20,8 +20,9 @@ the two share a rare coined name (one at most ``rare_name_records`` records
 name, as ``check`` counts it): the pairs where the two forms part (a retold
 system keeps its name) and that are few (a rare name is held by at most five
 records). The key-point form's judgement replaces the summary one, so audit
-and check agree on the pair; its neighbourhood is audit's own. Near the line,
-the pair is decided with the judge's token alignment too (``audit_align``).
+and check agree on the pair; its neighbourhood is audit's own. A join, or a
+pair set apart near the line, is then decided with the judge's token alignment
+too (``audit_align``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from kbsearch.dedupe.rules import compare
 from kbsearch.store import Store
 
 Nearest = Callable[[], list[Embedded]]
-"""The later record's nearest records, built when a pair near the line asks (``audit_align``)."""
+"""The later record's nearest records, built when a pair ``audit_align`` decides again asks."""
 CACHE_RECORDS = 2_000
 """Records kept with all their passage vectors (a few KB each)."""
 
@@ -65,7 +66,8 @@ class KeyPointReading:
     def judge(self, pair: tuple[int, Embedded, int, Embedded], around: Neighbourhood, nearest: Nearest) -> Match:
         """The pair (later row and record, earlier row and record, as built from their whole-record
         vectors) as audit judges it (``audit_judgement``), reading their passage vectors when asked,
-        and near the line the judge's token vectors of the later record's ``nearest`` too."""
+        and for a join or a pair near the line the judge's token vectors of the later record's
+        ``nearest`` too."""
         align = partial(self._aligned, around=around, nearest=nearest)
         return audit_judgement(pair[1], pair[3], around, self.config, self.name_count, lambda: self._pair(pair), align)
 
@@ -98,7 +100,8 @@ class KeyPointReading:
 
 Aligned = Callable[[tuple[Embedded, Embedded], Match], Match | None]
 """The pair as decided, decided again with the judge's token alignment, or None
-(``audit_align.PairAligner.judge``: only near the line, only when check would align it)."""
+(``audit_align.PairAligner.judge``: a join, or a pair set apart near the line, only when check
+would align it)."""
 
 
 def audit_judgement(
@@ -115,7 +118,7 @@ def audit_judgement(
     by ``compare`` on ``full()``, the two with every passage vector (key points included; None:
     one has none stored, and the summary judgement stands). Then ``align`` decides again, with
     the token alignment, a pair read in check's own form (by its key points, or an item with
-    none by its summary) whose decision lies near the line. ``explain`` tells audit's view so."""
+    none by its summary) that it joins or sets apart near the line. ``explain`` tells audit's view so."""
     match = compare(item, known, config, around, name_count)
     both = full() if read_again(item, known, match, config, name_count) else None
     if both is not None:
@@ -124,7 +127,9 @@ def audit_judgement(
     aligned = align((both or (item, known)), match) if align is not None and checks_form else None
     if aligned is not None:
         return aligned
-    return match if both is None else _unaligned(match, config)
+    if both is not None:
+        return _unaligned(match, config)
+    return _unaligned_summary(match, config) if checks_form else match
 
 
 def read_again(
@@ -144,20 +149,32 @@ def read_again(
 
 
 def _unaligned(match: Match, config: DedupeConfig) -> Match:
-    """A key-point reading that joins the pair far from its line (near it, ``audit_align`` reads
-    the alignment) says it read no token alignment when check would:
-    check decides such an item by ``aligned_claims_same_item`` (its own threshold, from the judge's
-    token vectors, which audit does not store), so the two may part near the line (probe 23:
-    Marten, NEW at the gate at 0.39 < 0.55, joined Vireo at 0.85 ≥ 0.45)."""
+    """A key-point reading that joins the pair without the alignment (``audit_align`` reads it for
+    every join it can: past its bound, or without a token encoder, it cannot) says it read no
+    token alignment when check would: check decides such an item by ``aligned_claims_same_item``
+    (its own threshold, from the judge's token vectors, which audit does not store), so the two
+    may part (probe 23: Marten, NEW at the gate at 0.39 < 0.55, joined Vireo at 0.85 ≥ 0.45)."""
     if not match.same_item or config.aligned_claims_same_item is None or not match.reasons:
         return match
     reasons = [unaligned_reason(match.reasons[0]), *match.reasons[1:]]
     return match.model_copy(update={"reasons": reasons})
 
 
-def unaligned_reason(reason: str) -> str:
-    """``reason`` saying that its key-point reading lacked check's token alignment, inside the
-    brackets that name the form (``rules.compare``), not in a second pair."""
-    form = " (key points form)"
+def _unaligned_summary(match: Match, config: DedupeConfig) -> Match:
+    """A summary reading of an item without key points (check's form for it) that joins the pair
+    unaligned says so, when a judge gives check the aligned form: the alignment could not be read
+    (the bound on an audit's token reading spent, no token encoder, or a text too long)."""
+    if config.judge is None or config.aligned_same_item is None:
+        return match
+    if match.rule is not Rule.learned or not match.same_item or "aligned" in match.form or not match.reasons:
+        return match
+    reasons = [unaligned_reason(match.reasons[0], "summary"), *match.reasons[1:]]
+    return match.model_copy(update={"reasons": reasons})
+
+
+def unaligned_reason(reason: str, name: str = "key points") -> str:
+    """``reason`` saying that its reading by the form ``name`` lacked check's token alignment,
+    inside the brackets that name the form (``rules.compare``), not in a second pair."""
+    form = f" ({name} form)"
     first = reason[: -len(form)] if reason.endswith(form) else reason
-    return f"{first} (key points form, without check's token alignment)"
+    return f"{first} ({name} form, without check's token alignment)"

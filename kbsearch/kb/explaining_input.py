@@ -65,7 +65,7 @@ def explain_input(
             loaded = load_embedded(kb.store, [b, *same], config.judge)
             a, other, known = as_check_reads(kb, reading, number - 1, b, config, None, as_of)
         # Names counted as check counted them, the file's unstored items among the holders.
-        tokens = lambda: checker.tokens  # noqa: E731 (audit's view aligns a pair near the line as audit does)
+        tokens = lambda: checker.tokens  # noqa: E731 (audit's view aligns a join or a pair near the line as audit does)
         explained = explain_embedded(kb.store, a, other, config, item.as_of, known, checker.name_count, tokens)
         why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config) if claim else None
     checked = next((m for m in item.matches if m.id == b), None)

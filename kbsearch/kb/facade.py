@@ -292,7 +292,7 @@ class KnowledgeBase:
             from kbsearch.dedupe.audit import audit
         self._require_models()
         config = config or self.dedupe_config(claims=False)
-        tokens = lambda: self._judging_models(config)[1]  # noqa: E731 (loaded at a pair near the line)
+        tokens = lambda: self._judging_models(config)[1]  # noqa: E731 (loaded at the first join or pair near the line)
         with self.store.snapshot():
             result = audit(self.store, self.spec.name, config, flt, phase=timings.laps("audit"), tokens=tokens)
             result.unknown_filters = unknown_filters(self.store, flt) if flt and not result.records else []
