@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES
 from filelock import FileLock
 from support.cli import run
 from support.files import write, write_jsonl
+from test_judge import FAKE_JUDGE_DEDUPE, ITEM, KNOWN
 
 import kbsearch.kb.token_fill as token_fill
 from fake_encoder import FakeEncoder
@@ -26,15 +27,6 @@ from kbsearch.models import resolve_model
 from kbsearch.records import text_hash
 from kbsearch.render.reports import ingest_text
 
-FAKE_JUDGE_DEDUPE = ROOT / "tests" / "data" / "fake-judge-dedupe.json"
-KNOWN = [
-    {"id": "k-tri", "title": "TriAttention compresses the KV cache", "instance": "jay", "date": "2026-09-17",
-     "text": "TriAttention keeps the keys in a trigonometric frequency basis and cuts KV memory by 6x"},
-    {"id": "k-tgi", "title": "TGI enters maintenance mode", "instance": "spark", "date": "2026-09-01",
-     "text": "Hugging Face TGI accepts only bug fixes now and points users to vLLM or SGLang"},
-]  # fmt: skip
-ITEM = {"id": "i-tri", "title": "TriAttention compresses the KV cache", "instance": "tom", "date": "2026-09-18",
-        "text": "TriAttention keeps keys in a frequency basis; KV memory falls by 6x"}  # fmt: skip
 A_RECORD = "jay/2026-09-17-jay-inference-e1prep#1"
 
 
