@@ -112,12 +112,8 @@ def _key_points_config(probability: float) -> DedupeConfig:
     return config.model_copy(update={"claims_same_item": key_points, "aligned_claims_same_item": aligned})
 
 
-def test_explain_reads_audit_s_pair_without_the_tokens_check_gave_it(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
-    """explain hands audit's view the records as check's reading built them, token vectors and
-    all. Read with theirs and no neighbourhood alignment (probe 39), the pair by its key points
-    aligned 0.32 above nothing, and explain said audit joined at 1.00 a pair audit set apart."""
-    config = _key_points_config(0.70)
-    tokens = FakeTokenEncoder(TRANSLATIONS)
+def _key_point_store(tmp_path: Path) -> Store:
+    """NOTES as items with key points (their first two words), so audit reads them by the key-point forms."""
     records = [
         Record(id=n["id"], kind=Kind.increment, date=n["date"], title="", text=n["text"], instance=n["instance"],
                claims=n["text"].split()[:2])
@@ -127,6 +123,16 @@ def test_explain_reads_audit_s_pair_without_the_tokens_check_gave_it(judged_mode
     files = {r.id: f"/src/{r.id}.md" for r in records}
     judge = Judge("fakejudge", judge_encoder)
     ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=FakeEncoder, judge=judge)
+    return store
+
+
+def test_explain_reads_audit_s_pair_without_the_tokens_check_gave_it(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """explain hands audit's view the records as check's reading built them, token vectors and
+    all. Read with theirs and no neighbourhood alignment (probe 39), the pair by its key points
+    aligned 0.32 above nothing, and explain said audit joined at 1.00 a pair audit set apart."""
+    config = _key_points_config(0.70)
+    tokens = FakeTokenEncoder(TRANSLATIONS)
+    store = _key_point_store(tmp_path)
     loaded = load_embedded(store, ["bo/1", "ann/1"], config.judge)
     for record in loaded.values():
         record.judge_tokens = tokens.encode_tokens([record.whole_text])[0]

@@ -16,17 +16,14 @@ from pathlib import Path
 
 import pytest
 from test_alignment import TRANSLATIONS
-from test_audit_align import NOTES, _config, _kb, _key_points_config
+from test_audit_align import _config, _kb, _key_point_store, _key_points_config
 from test_judge import judge_encoder, judged_models  # noqa: F401
 
-from fake_encoder import FakeEncoder, FakeTokenEncoder
+from fake_encoder import FakeTokenEncoder
 from kbsearch.dedupe import judging
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.audit_align import BAND, PairAligner
 from kbsearch.dedupe.audit_results import AuditResult
-from kbsearch.ingest import Judge, ingest_records
-from kbsearch.records import Kind, Record
-from kbsearch.store import ChangeSet, Store
 
 FAR = 0.95
 """The unaligned forms' probability of every pair: past ``BAND`` above their line of 0.5."""
@@ -58,15 +55,7 @@ def test_a_key_point_join_far_above_the_line_is_confirmed_by_the_alignment(
     tmp_path: Path,
 ) -> None:
     """Probe 43's form: the pair read again by its key points, joined unaligned far above the line."""
-    records = [
-        Record(id=n["id"], kind=Kind.increment, date=n["date"], title="", text=n["text"], instance=n["instance"],
-               claims=n["text"].split()[:2])
-        for n in NOTES
-    ]  # fmt: skip
-    store = Store.open(tmp_path / "idx", create=True)
-    files = {r.id: f"/src/{r.id}.md" for r in records}
-    judge = Judge("fakejudge", judge_encoder)
-    ingest_records(store, ChangeSet(upserts=records, files=files), model="fake", load_encoder=FakeEncoder, judge=judge)
+    store = _key_point_store(tmp_path)
     tokens = FakeTokenEncoder(TRANSLATIONS)
     result = audit(store, "fake", _key_points_config(FAR), tokens=lambda: tokens)
     assert _clusters(result) == {"ann/1": [("cy/1", "same item 1.00 ≥ 0.50 (key points, aligned form)")]}
