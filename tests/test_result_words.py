@@ -66,6 +66,7 @@ def test_each_claim_says_which_decision_decided_it_and_an_override_first() -> No
     assert list(figure)[:4] == ["text", "known", "decision", "overridden_by"]  # before the features and evidence
     [line] = [line for line in item_text(item).splitlines() if "restoring" in line]
     assert line.lstrip().startswith("NEW   [new numbers override the score] restoring takes 41 seconds")
+    assert "--claim N" in item_text(item)  # the claims' header leads to explain's rule-by-rule account
 
 
 def test_a_new_items_reason_lists_which_claims_the_living_doc_states() -> None:

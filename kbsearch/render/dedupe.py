@@ -110,7 +110,10 @@ def item_text(item: ItemResult) -> str:
         lines.append("   matches (same-item probability, or the rule that settled it; ≡ same item):")
         lines += [_match_line(m) for m in item.matches]
     if item.claims:
-        lines.append("   claims:")
+        # explain --claim had each rule's say, but no line of check's output led to it (probes 43, 44).
+        lines.append(
+            "   claims (why claim N is known or new, rule by rule: kbsearch explain FILE#ITEM RECORD --claim N):"
+        )
         lines += [line for claim in item.claims for line in _claim_lines(claim)]
     return "\n".join(lines)
 
