@@ -90,7 +90,7 @@ def test_a_known_claim_shows_the_passage_that_says_it_cut_to_a_line() -> None:
     quoted = [line for line in text if line.strip().startswith("“")]
     assert len(quoted) == 1 and quoted[0].strip().startswith("“KV entries of the skipped layers are copied")
     assert quoted[0].strip().endswith("…”") and "\n" not in quoted[0] and len(quoted[0]) < 120
-    assert text.index(quoted[0]) == text.index(next(line for line in text if "known" in line)) + 1
+    assert text.index(quoted[0]) == text.index(next(line for line in text if line.strip().startswith("known"))) + 1
 
 
 def test_a_claim_that_moves_its_item_on_says_from_which_stage() -> None:

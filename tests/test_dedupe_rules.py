@@ -264,7 +264,9 @@ def test_a_verdict_never_contradicts_its_claims(
     else:
         assert verdict is Verdict.UPDATE  # the same item, and something in it is new
     if verdict is Verdict.UPDATE:
-        said = "its 1 claim is new" if len(known) == 1 else f"{known.count(False)} of {len(known)} claims new"
+        said = f"{known.count(False)} of {len(known)} claims new"
+        if all(not k for k in known):  # none known: the reason says the UPDATE rests on the item decision
+            said = "its 1 claim is not known: it is new" if len(known) == 1 else "no claim of it is known"
         assert said in reason
 
 
@@ -284,7 +286,7 @@ def test_the_reason_names_the_item_not_the_doc_section_that_cites_it() -> None:
     [
         ([], "same item as k, no claims to compare"),
         ([True], "same item as k, and its 1 claim is known"),
-        ([False], "same item as k, its 1 claim is new"),
+        ([False], "same item as k by the learned decision; its 1 claim is not known: it is new"),
         ([True, True], "same item as k, and both claims are known"),
         ([True, True, True], "same item as k, and all 3 claims are known"),
         ([True, False], "same item as k, 1 of 2 claims new"),

@@ -305,6 +305,6 @@ def test_an_edited_item_checked_again_is_matched_with_its_own_earlier_version(
     assert code == 0 and item["verdict"] == "UPDATE"  # a new figure
     own = "spark/today@2026-09-20#1"
     assert item["id"] == own and item["own_earlier_version"] and not item["resubmitted"]
-    assert item["reason"].startswith(f"same item as its own earlier version {own}, ")
+    assert item["reason"].startswith(f"same item as its own earlier version {own} ")  # then by what, and its claims
     _, out, _ = run(capsys, "check", str(inbox), "--index", index)
     assert f"first seen: spark 2026-09-20 {own} (its own earlier version)" in out

@@ -39,7 +39,7 @@ def test_a_new_items_reason_names_the_section_stating_a_claim_before_the_closest
     verdict, reason = decide([CLOSEST], [stated, new])
     assert verdict is Verdict.NEW
     assert reason == (
-        "no known record describes the same item; the living doc states 1 of 2 claims: doc/serving#§1.6; "
+        "no known record describes the same item; the living doc states claim 1 of 2 (doc/serving#§1.6); "
         "closest tom/ferry#2, same item 0.01"
     )
     assert doc_stated([stated, new]) == ["doc/serving#§1.6"]
@@ -49,7 +49,7 @@ def test_a_claim_new_only_by_a_figure_against_a_section_is_named_too() -> None:
     figure = _claim(False, "doc/serving#§1.6", Kind.doc_section, new_numbers=("128",))
     far = _claim(False, "doc/serving#§1.2", Kind.doc_section, score=0.1, new_numbers=("44%",))
     reason = decide([CLOSEST], [figure, far])[1]
-    assert "; the living doc states 1 of 2 but for new numbers: doc/serving#§1.6; closest" in reason
+    assert "; the living doc states claim 1 of 2 but for new numbers (doc/serving#§1.6); closest" in reason
     assert doc_stated([figure, far]) == ["doc/serving#§1.6"]  # a passage that is only the nearest says nothing
     by_another = _claim(True, "jay/n#1", Kind.increment)
     assert (
@@ -66,5 +66,5 @@ def test_check_gives_the_section_in_the_reason_and_the_json(tmp_path: Path) -> N
     result = check(tmp_path, [SECTION, OTHER], item)
     assert result.verdict is Verdict.NEW and [c.known for c in result.claims] == [True, False]
     assert result.stated_in_doc == [SECTION.id]
-    assert f"the living doc states 1 of 2 claims: {SECTION.id}" in result.reason
+    assert f"the living doc states claim 1 of 2 ({SECTION.id})" in result.reason
     assert result.model_dump(mode="json")["stated_in_doc"] == [SECTION.id]

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from kbsearch.dedupe.claim_decision import ClaimDecision, scored
 from kbsearch.dedupe.claim_explanation import ClaimExplanation
+from kbsearch.dedupe.flag_results import Flag as Flag
+from kbsearch.dedupe.flag_results import FlagKind as FlagKind
+from kbsearch.dedupe.item_words import worded
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind
 from kbsearch.responses import ListedRecord
@@ -52,6 +55,13 @@ class Rule(StrEnum):
     record, or the arXiv ids set apart a record this one is surely the item of: the weaker yields."""
 
 
+RELATION = "What the record is to the item: same item; evidence (a living-doc section: never the item); another item."
+STATES_CLAIMS = "The item's claims (from 1) whose passage shown is this record's and says them (but for a new figure)."
+PROBABILITY = (
+    "The learned same-item probability, computed for every pair: only read when rule is learned or surer_match."
+)
+
+
 class Match(BaseModel):
     """A known record compared with the item under check."""
 
@@ -60,10 +70,12 @@ class Match(BaseModel):
     title: str
     instance: str | None
     date: dt.date | None
+    relation: str = Field(default="", description=RELATION)
+    states_claims: list[int] = Field(default_factory=list, description=STATES_CLAIMS)
     score: float = Field(description="Cosine of the two whole records under the index's model.")
     lexical: float
     """Overlap of Chinese bigrams and English words (0 across languages)."""
-    probability: float = Field(description="The learned same-item probability (0 to 1), computed for every pair.")
+    probability: float = Field(description=PROBABILITY)
     threshold: float = Field(description='The probability at or above which the learned decision says "same item".')
     same_item: bool = Field(description="Whether it is the same item as the one compared: ``rule`` says what decided.")
     rule: Rule = Field(description="What decided ``same_item``: exact evidence, or the learned decision.")
@@ -127,9 +139,15 @@ COSINE_KNOWN = "With claim_said: whether the judge's cosine decision alone calls
 DECIDED_BY = "The decision whose score and threshold are shown (its config key), or restated; null in older results."
 
 
+DECISION = "In words: known or new, by which decision at its threshold; an override (overridden_by) first."
+OVERRIDDEN_BY = "Of a new claim whose score clears its threshold: new numbers, stage or another item, which decided."
+
+
 class ClaimStatus(BaseModel):
     text: str
     known: bool = Field(description=KNOWN)
+    decision: str = Field(default="", description=DECISION)
+    overridden_by: str | None = Field(default=None, description=OVERRIDDEN_BY)
     score: float = Field(description=SCORE)
     threshold: float = Field(description="The probability at or above which a passage says the same.")
     restated: bool = Field(default=False, description=RESTATED)
@@ -195,47 +213,6 @@ class ClaimStatus(BaseModel):
         return not self.known and self.score >= self.threshold and not self.new_numbers and not self.moved_on
 
 
-class FlagKind(StrEnum):
-    claimed_new_seen_before = "claimed_new_seen_before"
-    """Marked 首次锚入/本次新增/new, but the item was known earlier or from another instance."""
-    contradictory_status = "contradictory_status"
-    """The briefing's own id table lists one id both as new and as anchored earlier."""
-
-
-class _Seen(Protocol):
-    """What a flag names of the record that had the item first (a record or a match)."""
-
-    id: str
-    instance: str | None
-    date: dt.date | None
-
-
-class Flag(BaseModel):
-    kind: FlagKind
-    message: str
-    id: str | None = None  # audit: the flagged record (check: the item flagged, or None of an input's id table)
-    instance: str | None = None  # the flagged record's or id table's writer
-    date: dt.date | None = None  # the flagged record's or id table's day
-    arxiv_id: str | None = None
-    first_seen_id: str | None = None
-    first_seen_instance: str | None = None
-    first_seen_date: dt.date | None = None
-    anchored_on: str | None = None
-    stopped_at_gate: str | None = None  # audit: the row's item, a DUPLICATE the gate skipped (``stopped``)
-
-    @classmethod
-    def seen_before(cls, first: _Seen, message: str, arxiv_id: str | None = None) -> Flag:
-        """Marked new, but ``first`` had the item earlier or from another instance."""
-        return cls(
-            kind=FlagKind.claimed_new_seen_before,
-            message=message,
-            arxiv_id=arxiv_id,
-            first_seen_id=first.id,
-            first_seen_instance=first.instance,
-            first_seen_date=first.date,
-        )
-
-
 class ItemResult(BaseModel):
     """The verdict on one incoming item, with its evidence."""
 
@@ -271,6 +248,12 @@ class ItemResult(BaseModel):
     ``skipped`` (a DUPLICATE left out by ``--skip-duplicates``: ``CheckResult.skipped``)."""
     notes: list[str] = Field(default_factory=list)
     """What is worth knowing about the comparison, such as a later record that would also be the same item."""
+
+    @model_validator(mode="after")
+    def _worded(self) -> ItemResult:
+        """Each match's relation and claims stated, each claim's decision in words (``item_words``)."""
+        worded(self)
+        return self
 
 
 class SkippedItem(BaseModel):

@@ -54,7 +54,22 @@ def decide(
     extra = f" (new numbers: {', '.join(numbers)})" if numbers else ""
     extra += f" (moved on: {', '.join(moved)})" if moved else ""
     extra += "".join(sorted({f" ({c.moved_on})" for c in new if c.moved_on and c.moved_on.startswith(REVERSES)}))
+    if claims and len(new) == len(claims):  # the UPDATE rests on the item decision alone: say which
+        return Verdict.UPDATE, f"same item as {named} by {_by(same[0])}; {_none_known(len(claims))}{extra}{released}"
     return Verdict.UPDATE, f"same item as {named}, {_claims_said(len(new), len(claims))}{extra}{released}"
+
+
+def _by(match: Match) -> str:
+    """What decided a match is the same item, for a reason that rests on it alone (probe 43's
+    "UPDATE … 3 of 3 claims new" read as a contradiction: no claim of it is known)."""
+    said = f": {match.reasons[0]}" if match.reasons else ""
+    return f"the learned decision{said}" if match.rule is Rule.learned else f"rule {match.rule.value}{said}"
+
+
+def _none_known(claims: int) -> str:
+    if claims == 1:
+        return "its 1 claim is not known: it is new"
+    return f"no claim of it is known: {'both' if claims == 2 else f'all {claims}'} are new"
 
 
 def closest(shown: list[Match]) -> Match | None:
@@ -122,12 +137,20 @@ def _doc_states(claims: list[ClaimStatus]) -> str:
     sections = doc_stated(claims)
     if not sections:
         return ""
-    stating = [c for c in claims if c.best_id in sections and _stated(c)]
-    said, figure = sum(c.known for c in stating), sum(not c.known for c in stating)
-    parts = [f"{said} of {len(claims)} claim{'s' * (len(claims) != 1)}"] if said else []
+    stating = [(n, c) for n, c in enumerate(claims, start=1) if c.best_id in sections and _stated(c)]
+    said = [(n, c.best_id) for n, c in stating if c.known]
+    figure = [(n, c.best_id) for n, c in stating if not c.known]
+    parts = [_numbered(said, len(claims), "")] if said else []
     if figure:
-        parts.append(f"{figure}{' more' if said else f' of {len(claims)}'} but for new numbers")
-    return f"; the living doc states {', '.join(parts)}: {', '.join(sections)}"
+        parts.append(_numbered(figure, len(claims), " but for new numbers"))
+    return f"; the living doc states {', and '.join(parts)}"
+
+
+def _numbered(stated: list[tuple[int, str | None]], claims: int, but: str) -> str:
+    """ "claims 1, 3 of 3 (doc/a#§1, doc/b#§2)": which claims, not only how many (probe 44)."""
+    numbers = ", ".join(str(n) for n, _ in stated)
+    where = ", ".join(sorted({section for _, section in stated if section}))
+    return f"claim{'s' * (len(stated) > 1)} {numbers} of {claims}{but} ({where})"
 
 
 def held_in_doc(matches: list[Match], first: Match | None) -> Match | None:

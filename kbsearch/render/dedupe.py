@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
+from kbsearch.dedupe.item_words import tag
 from kbsearch.records import Kind
 from kbsearch.render.cells import counted, fit, who
 from kbsearch.render.records import unknown_filters_text
@@ -34,9 +35,18 @@ def _match_line(match: Match) -> str:
     return (
         f"     {mark} {match.decided_by:>4}  {fit(who(match.instance, match.date), 19)} "
         f"{clean(match.id, one_line=True)}{ids}{cites}\n"
-        f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}; cosine {match.score:.2f}"
-        + (f"\n{'':8}{first_text_words(match.date)}" if match.first_text else "")
+        f"{'':8}{clean(match.title, one_line=True)[:80]} — {'; '.join(match.reasons)}{evidence_words(match)}; "
+        f"cosine {match.score:.2f}" + (f"\n{'':8}{first_text_words(match.date)}" if match.first_text else "")
     )
+
+
+def evidence_words(match: Match) -> str:
+    """What a living-doc section that is not the item states of it: the claims, by number, or none."""
+    if match.relation != "evidence":
+        return ""
+    stated = ", ".join(map(str, match.states_claims))
+    plural = "s" * (len(match.states_claims) > 1)
+    return f" (states claim{plural} {stated} of the item)" if stated else " (states none of the item's claims)"
 
 
 def first_text_words(day: object) -> str:
@@ -100,7 +110,10 @@ def item_text(item: ItemResult) -> str:
         lines.append("   matches (same-item probability, or the rule that settled it; ≡ same item):")
         lines += [_match_line(m) for m in item.matches]
     if item.claims:
-        lines.append("   claims:")
+        # explain --claim had each rule's say, but no line of check's output led to it (probes 43, 44).
+        lines.append(
+            "   claims (why claim N is known or new, rule by rule: kbsearch explain FILE#ITEM RECORD --claim N):"
+        )
         lines += [line for claim in item.claims for line in _claim_lines(claim)]
     return "\n".join(lines)
 
@@ -116,7 +129,7 @@ def _claim_lines(claim: ClaimStatus) -> list[str]:
         numbers += f" [also: {', '.join(as_written(claim.text, claim.extra_numbers))}]"
     if claim.moved_on:
         numbers += f" [{clean(moved_label(claim.moved_on), one_line=True)}]"
-    lines = [f"     {status} {clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
+    lines = [f"     {status} {tag(claim)}{clean(claim.text, one_line=True)[:70]}{where}{numbers}"]
     if claim.best_first_text and claim.best_id:
         lines.append(f"           {first_text_words(claim.best_date)}")
     if claim.passage_shown:

@@ -6,10 +6,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 
+from kbsearch.dedupe.item_words import tag
 from kbsearch.dedupe.results import ClaimStatus, Flag, FlagKind, ItemResult, Match
 from kbsearch.render import clean
 from kbsearch.render.cells import fit
-from kbsearch.render.dedupe import OUTCOME_WORDS, held_text, item_lines
+from kbsearch.render.dedupe import OUTCOME_WORDS, evidence_words, held_text, item_lines
 from kbsearch.text.polarity import moved_label
 from kbsearch.text.written_figures import as_written
 from kbsearch.tui.id_lines import IdStatic
@@ -31,7 +32,7 @@ def flag_line(flag: Flag) -> Text:
 
 def claim_lines(claim: ClaimStatus) -> list[Text]:
     mark = Text("NEW   ", style="bold green") if not claim.known else Text("known ", style="dim")
-    lines = [join(Text("  "), mark, plain(claim.text))]
+    lines = [join(Text("  "), mark, Text(tag(claim), style="bold green"), plain(claim.text))]
     if claim.new_numbers:
         written = ", ".join(as_written(claim.text, claim.new_numbers))  # "14 days", not the key "2wk"
         lines.append(Text(f"        new numbers: {written}", style="green"))
@@ -70,7 +71,9 @@ def match_lines(match: Match) -> list[Text]:
     )
     lines = [head, join(Text("      "), plain(match.id, style="dim"))]
     if match.reasons:
-        reasons = "; ".join([*match.reasons, f"cosine {match.score:.2f}"])
+        reasons = "; ".join(
+            [*match.reasons[:-1], match.reasons[-1] + evidence_words(match), f"cosine {match.score:.2f}"]
+        )
         lines.append(join(Text("      "), plain(reasons, style="italic")))
     return lines
 
