@@ -34,6 +34,9 @@ def test_each_figure_as_the_claim_writes_it(text: str, written: list[str]) -> No
 def test_a_figure_the_claim_writes_in_words_or_inside_a_name_is_shown_by_its_key() -> None:
     assert as_written("The new kernel decodes tenfold faster", ["10x"]) == ["10x"]
     assert as_written("Weights ship in FP8 for the new kernel", ["8bit"]) == ["8bit"]
+    # Not a number before the name, stretched over it: "0.3 adds FP4" is no way to write FP4.
+    assert as_written("FlashInfer 0.3 adds FP4 KV cache kernels", ["4bit"]) == ["4bit"]
+    assert as_written("Decode rises 1.6x against FP8 at 32k context", ["1.6x", "8bit"]) == ["1.6x", "8bit"]
 
 
 def _claim(text: str, new: list[str], extra: list[str] | None = None) -> ClaimStatus:

@@ -24,6 +24,9 @@ _CONTEXT = 48
 _RANGED = re.compile(r"\d[\d.,]*\s*(?:[-–—~～]|to|至|到)\s*", re.IGNORECASE)
 _RANGE_BEFORE = re.compile(r"\d[\d.,]*\s*(?:[-–—~～]|to|至|到)\s*$", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z0-9]")
+# A name carrying a number (FP4, INT8, H200): no figure's stretch runs over it, or "0.3 adds FP4"
+# would be shown for the FP4 a claim's "FlashInfer 0.3 adds FP4" gives.
+_NAME_WITH_DIGITS = re.compile(r"(?<![A-Za-z0-9.])[A-Za-z]+(?=\d)")
 
 
 def as_written(text: str, figures: Iterable[str]) -> list[str]:
@@ -37,9 +40,10 @@ def written(text: str, figure: str) -> str:
     itself if none does. A range's first number is read up to the range's end only when no number
     reads as it alone: "26-30%" for 26%, and "8k" for the 8k of "from 600 to 8k"."""
     starts = [m.start() for m in _START.finditer(text)]
+    stops = sorted(starts + [m.start() for m in _NAME_WITH_DIGITS.finditer(text)])
     for whole_ranges in (False, True):
-        for i, start in enumerate(starts):
-            later = (s for s in starts[i + 1 :] if not (whole_ranges and _RANGED.fullmatch(text, start, s)))
+        for start in starts:
+            later = (s for s in stops if s > start and not (whole_ranges and _RANGED.fullmatch(text, start, s)))
             found = _read_from(text, start, next(later, len(text)), figure)
             if found is not None:
                 return found
