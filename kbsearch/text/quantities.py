@@ -225,7 +225,7 @@ _EARLIER = (
 )
 _REPLACED_BEFORE = re.compile(
     r"(?:昨天|昨日|此前|之前|先前|原先|原来|上次|早先|曾经?)\s*(?:报告|报|给出|公布|说)?的?\s*(?:是|为)?"
-    r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|而(?:不是|非)|不是此前"
+    r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|原(?:本)?报(?:告)?的?(?:为|是)?|而(?:不是|非)|不是此前"
     r"|down from|up from|revised from|corrected from|previously|rather than|instead of|[(（]\s*was\b"
     r"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:first\s+|originally\s+|earlier\s+|previously\s+)?reported)"
     rf"|[(（]\s*{_EARLIER}\s*(?:时|的|版本?)?\s*(?:为|是|报|给出|写|说|[:：]|said|reported|had|was|gave|stated|claimed)"
