@@ -2,7 +2,8 @@
 records dated up to D are A's neighbourhood, and how rare a name is both count over the
 whole index. Explain counted a name's holders within D (spillkv: none but A that day) and
 set the records apart by the named-systems rule where check --as-of D, counting the
-index (six holders, common), had called them the same item."""
+index (six holders, common), had called them the same item. DuoCache's title leads with no
+name, so the title-leads rule (``title_leads``), which counts no holders, has no say here."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from support.cli import check_json, ingest_rows, run
 from support.files import write_jsonl
 
 ROWS = [
-    {"id": "duo", "title": "DuoCache: hot/cold two-tier KV cache with mixed precision",
+    {"id": "duo", "title": "Hot/cold two-tier KV cache with mixed precision (DuoCache)",
      "text": "hot tokens in FP16, cold tokens in INT2", "instance": "spark", "date": "2026-10-03"},
     {"id": "spill", "title": "SpillKV — three-tier KV cache offloading to NVMe",
      "text": "tokens migrate between HBM, DRAM and NVMe by attention score", "instance": "spark",

@@ -121,6 +121,9 @@ def test_a_restated_result_with_one_more_figure_is_known_and_a_changed_count_is_
         "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（10-05 为 31%）",
         "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（较 10-05 的 31%）",
         "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（此前 31%）",
+        # A correction beside the figure first reported (probe 43: "修正后…67.2（原报 68.4）").
+        "Ray Serve 前缀感知路由：修正后共享 2k token 系统提示下平均 TTFT 降低 24%（原报 31%）",
+        "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降低 24%（原报告为 31%）",
         "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24%, was 31%",
         "Ray Serve prefix-aware routing: mean TTFT with a shared 2k system prompt falls 24% (stephen reported 31%)",
         "Ray Serve 前缀感知路由：共享 2k token 系统提示下平均 TTFT 降幅由 31% 下降到 24%",

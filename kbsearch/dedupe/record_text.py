@@ -42,6 +42,7 @@ from kbsearch.dedupe.subjects import (
     subjects_differ,
     title_subject,
 )
+from kbsearch.dedupe.title_leads import leads_differ
 from kbsearch.records import Record
 from kbsearch.text.advisory_ids import AdvisoryIds, advisory_ids
 from kbsearch.text.anchors import anchored_ids
@@ -141,9 +142,10 @@ class RecordText:
     def told_apart(self, known: RecordText) -> str | None:
         """Why the titles make this record and ``known`` two items (``subjects``): different
         releases of one product, scores of different models or on different benchmarks (``scores``),
-        different documents (``documents``), sites in different countries, news of different names or
-        one company's deals with different parties (``counterparts``), the titles sharing no coined
-        one, or sharing only what one item is for (``platforms``)."""
+        different documents (``documents``), different coined names as their leads (``title_leads``),
+        sites in different countries, news of different names or one company's deals with different
+        parties (``counterparts``), the titles sharing no coined one, or sharing only what one item is
+        for (``platforms``)."""
         reason = releases_differ(self._title_releases, known._title_releases)
         reason = reason or scores_differ(
             (self._score, self.record.title, self._lowered), (known._score, known.record.title, known._lowered)
@@ -152,6 +154,7 @@ class RecordText:
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
         reason = reason or models_differ((self.record.title, self._unroled), (known.record.title, known._unroled))
+        reason = reason or leads_differ((self.record.title, self._unroled), (known.record.title, known._unroled))
         reason = reason or documents_differ((self.record.title, self._text), (known.record.title, known._text))
         shared = self._title_systems & known._title_systems
         # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")

@@ -117,7 +117,7 @@ def _head_pair(title: str) -> frozenset[str]:
 
 def _names_pair(first: str, second: str) -> bool:
     """Whether a Word-Word's words (lower-cased) may name a product: the first no ordinary word."""
-    return not _ordinary(first) and not _DESCRIBES.search(second)
+    return not ordinary(first) and not _DESCRIBES.search(second)
 
 
 def head_plain_name(title: str) -> frozenset[str]:
@@ -177,7 +177,7 @@ def product_names(text: str) -> set[str]:
     alone: frozenset[str] | None = None
     for head, tail in _WORD_WORD.findall(text):
         maker, line = head.lower(), tail.lower()
-        if _ordinary(maker) or (line not in PRODUCT_SUFFIXES and _ordinary(line)):
+        if ordinary(maker) or (line not in PRODUCT_SUFFIXES and ordinary(line)):
             continue
         if line not in PRODUCT_SUFFIXES:
             alone = _makers(text) if alone is None else alone
@@ -200,6 +200,6 @@ def _makers(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _MAKER.findall(text))
 
 
-def _ordinary(word: str) -> bool:
+def ordinary(word: str) -> bool:
     """Whether a lower-cased word is ordinary English or a term of the trade, no maker's name."""
     return word in _ENGLISH or word in GENERIC

@@ -228,7 +228,7 @@ _EARLIER = (
 _TOLD = r"(?:reported|published|announced|stated|claimed|quoted|given|listed|advertised|cited)"
 _REPLACED_BEFORE = re.compile(
     r"(?:昨天|昨日|此前|之前|先前|原先|原来|上次|早先|曾经?)\s*(?:报告|报|给出|公布|说)?的?\s*(?:是|为)?"
-    r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|而(?:不是|非)|不是此前"
+    r"|(?:报告|报|给出|写|说)的是|原(?:本)?(?:为|是)|原(?:本)?报(?:告)?的?(?:为|是)?|而(?:不是|非)|不是此前"
     r"|down from|up from|revised from|corrected from|previously|rather than|instead of|[(（]\s*was\b"
     rf"|\bnot\s+(?:the\s+)?(?=\S+\s+(?:as\s+)?(?:(?:first|originally|initially|earlier|previously)\s+)?{_TOLD})"
     rf"|\b(?:first|originally|initially|earlier|previously)\s+{_TOLD}\s+(?:as|at)\b"
