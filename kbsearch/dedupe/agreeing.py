@@ -22,6 +22,7 @@ from kbsearch.text.polarity import restates, reverses
 from kbsearch.text.quantities import new_figures, unstated
 from kbsearch.text.rumours import CONFIRMATION
 from kbsearch.text.scale_changes import scale_changed
+from kbsearch.text.scope_changes import scope_widened
 from kbsearch.text.stages import moved_on, told, untold
 from kbsearch.text.switches import switched
 from kbsearch.text.textsim import numbers
@@ -97,8 +98,10 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
     confirmation of what it tells as a rumour "reported → confirmed" (``rumours``). A named value
     or rank the claim says its item switched to that none of them writes (``switches``: a licence
     "由 A 改为 Apache-2.0", a rank "from 4th to 6th"), or a level or cadence (``scale_changes``: "由"中"
-    上调为"高"", "from once a year to every six months") is "A → B"; a fact they tell as not yet out
-    that the claim gives (``pending``: "Root cause not yet published", then the cause) is
+    上调为"高"", "from once a year to every six months") is "A → B"; a scope told to have
+    grown to what none of them states (``scope_changes``: "范围扩展到 X", "now also covers X") is
+    "scope → also X"; a fact they tell as not yet out that the claim gives (``pending``: "Root
+    cause not yet published", then the cause) is
     "<fact> not yet → given"."""
     records = list(dict.fromkeys(records))
     reversed_elsewhere = (r for r in map(lambda text: _reversal(claim, passage, text), records) if r)
@@ -110,6 +113,7 @@ def stage_moved(claim: str, passage: str, records: list[str]) -> str | None:
         or next(reversed_elsewhere, None)
         or switched(claim, passage, records)
         or scale_changed(claim, passage, records)
+        or scope_widened(claim, passage, records)
         or now_given(claim, passage, records)
     )
 
