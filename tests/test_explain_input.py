@@ -46,6 +46,17 @@ def test_an_unstored_duplicate_is_explained_with_checks_own_match(
     assert code == 0 and out.startswith("A  c2kv-again") and "same item" in out
 
 
+def test_a_stored_pair_s_match_is_in_check_s_words(
+    fake_models: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """explain builds its own match, and says what B is to A and which claims it states as check does."""
+    index = str(ingest_rows(capsys, tmp_path, [KNOWN, REPEAT]))
+    code, out, err = run(capsys, "explain", "c2kv-again", "c2kv", "--index", index, "--json")
+    assert code == 0, err
+    match = json.loads(out)["match"]
+    assert match["relation"] == "same item" and match["states_claims"] == [1, 2]
+
+
 def test_a_file_of_one_item_needs_no_number(
     dropped: tuple[str, Path, dict], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -32,6 +32,11 @@ def worded(item: ItemResult) -> None:
         match.states_claims = states_claims(match.id, item.claims)
 
 
+def match_worded(match: Match, claims: list[ClaimStatus]) -> Match:
+    """``match`` in the words check's item gives its own (explain builds its match apart)."""
+    return match.model_copy(update={"relation": relation(match), "states_claims": states_claims(match.id, claims)})
+
+
 def relation(match: Match) -> str:
     """``same item``; ``evidence`` (a living-doc section that is not the item: it covers its field,
     and what it states makes a claim known); ``another item``."""

@@ -39,6 +39,7 @@ def explain(
         return explain_input(kb, a, file_item, b, config or kb.dedupe_config(claims=claim is not None), as_of, claim)
     from kbsearch.dedupe.claim_inputs import claims_of
     from kbsearch.dedupe.claim_reasons import explain_claim
+    from kbsearch.dedupe.item_words import match_worded
     from kbsearch.dedupe.related import explain_embedded, load_embedded
     from kbsearch.kb.explaining_check import (
         SHOW_ALL,
@@ -69,6 +70,7 @@ def explain(
         how = f"re-run on A as it came in (records up to {checked.as_of or 'any day'}, stored before A)"
         explained = explained.model_copy(
             update={
+                "match": match_worded(explained.match, checked.claims),
                 "form_why": form_why(item, other, explained.match, config),
                 "notes": explained.notes
                 + as_check_decided(explained.match, own, how)

@@ -32,6 +32,7 @@ def explain_input(
     """Why check calls B the same item as item ``number`` of ``path`` or not (0: its only item)."""
     from kbsearch.dedupe.check_input import read_check_input
     from kbsearch.dedupe.claim_reasons import explain_claim
+    from kbsearch.dedupe.item_words import match_worded
     from kbsearch.dedupe.related import explain_embedded, load_embedded
     from kbsearch.kb.explaining_check import SHOW_ALL, as_check_decided, as_check_reads, check_of, form_why
 
@@ -73,6 +74,7 @@ def explain_input(
     notes += as_check_decided(explained.match, checked, f"checking {path}")
     return explained.model_copy(
         update={
+            "match": match_worded(explained.match, item.claims),
             "form_why": form_why(a, other, explained.match, config),
             "claim": why,
             "notes": notes + explained.notes,
