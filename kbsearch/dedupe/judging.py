@@ -68,7 +68,7 @@ class Judged:
     """Pairs the summary form set apart read again by their key points (``key_points``)."""
     aligned: int = 0
     aligned_seconds: float = 0.0
-    """Pairs near the line decided again with the judge's token alignment (``audit_align``)."""
+    """Joins and pairs near the line decided again with the judge's token alignment (``audit_align``)."""
 
     @classmethod
     def of(cls, rows: int, found: list[tuple[int, int, bool, float, str]], held: list[int] | None = None) -> Judged:
@@ -130,7 +130,7 @@ class Candidates:
 
     def nearest_reader(self, roster: Roster) -> Callable[[int], Callable[[int], np.ndarray]]:
         """Later row → (earlier row → the rows of the neighbourhood ``around_reader`` reads for
-        that pair): a pair near the line reads their token alignments (``audit_align``)."""
+        that pair): a join or a pair near the line reads their token alignments (``audit_align``)."""
         near = _rows_reader(self.neighbours, len(roster))
         far = None if self.across is None else _rows_reader(self.across.nearby, len(roster))
         return _by_language(roster, near, far)
@@ -248,7 +248,7 @@ def judge_candidates(
     tokens: TokenSource | None = None,
 ) -> tuple[Judged, int]:
     """The kept same-item judgements, and how many records were built to make them; ``tokens``:
-    the judge's token encoder, for the pairs near the line (``audit_align``)."""
+    the judge's token encoder, for the joins and the pairs near the line (``audit_align``)."""
     records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
     around, nearest = found.around_reader(roster, config), found.nearest_reader(roster)
     again = KeyPointReading(store, roster, config, name_count, PairAligner(config, tokens))
@@ -260,7 +260,7 @@ def judge_candidates(
             item, near, rows = records[later], around(later), nearest(later)
             same = []
             for earlier in earliers:
-                them = partial(records.of, rows(earlier))  # built only for a pair near the line
+                them = partial(records.of, rows(earlier))  # built only for a join or a pair near the line
                 match = again.judge((later, item, earlier, records[earlier]), near(earlier), them)
                 match = in_doc(match, item, records[earlier], config, name_count)
                 if match.same_item:
