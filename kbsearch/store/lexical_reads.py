@@ -10,6 +10,7 @@ import sqlite3
 from typing import Literal
 
 import kbsearch.store.lexical as lexical
+import kbsearch.store.lexical_rows as lexical_rows
 from kbsearch.filters import SearchFilter, filter_sql
 from kbsearch.store.sql import select_in_chunks
 
@@ -26,7 +27,7 @@ class LexicalReads:
 
     def rowids_with_refs(self, refs: list[str]) -> list[int]:
         """Records carrying any of ``refs`` (``github:owner/repo``, ``url:…``)."""
-        return lexical.rowids_with_refs(self.db, refs)
+        return lexical_rows.rowids_with_refs(self.db, refs)
 
     def refs_of(self, rowids: list[int]) -> dict[int, list[str]]:
         """Row id → the exact references (repos, URLs) stored for it."""
