@@ -11,7 +11,7 @@ from kbsearch.kb.facade import KnowledgeBase
 from kbsearch.models import resolve_judge, resolve_model
 
 if TYPE_CHECKING:
-    from kbsearch.dedupe.calibrate import Calibration
+    from kbsearch.dedupe.calibrate_results import Calibration
 
 
 def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None = None, **fit: Any) -> Calibration:
