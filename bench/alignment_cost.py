@@ -50,7 +50,7 @@ from benchlib import one_item_files, percentile, report_peak_rss, run_child, wri
 from dev_stream import load_rows, to_records  # noqa: E402
 from judge_cost import KBSEARCH, environ, timed  # noqa: E402
 
-from kbsearch.dedupe.config import shipped_config_path  # noqa: E402
+from kbsearch.dedupe.config_files import shipped_config_path  # noqa: E402
 
 WARM = """
 import json, sys, time

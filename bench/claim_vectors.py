@@ -46,7 +46,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from cached_encoder import CACHE_DIR, CachedEncoder  # noqa: E402
 
 from kbsearch.dedupe.check import Checker  # noqa: E402
-from kbsearch.dedupe.config import DedupeConfig, config_for  # noqa: E402
+from kbsearch.dedupe.config import DedupeConfig  # noqa: E402
+from kbsearch.dedupe.config_files import config_for  # noqa: E402
 from kbsearch.dedupe.results import Verdict  # noqa: E402
 from kbsearch.embed import Encoder, load_encoder  # noqa: E402
 from kbsearch.ingest import ingest_records  # noqa: E402

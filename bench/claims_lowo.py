@@ -41,8 +41,9 @@ import numpy as np  # noqa: E402
 from eval_claims import PAIRS, fitting_results, halves, run_pair  # noqa: E402
 from eval_dedupe import Gate, best_threshold  # noqa: E402
 
-from kbsearch.dedupe.calibrate import fit_same_item, prf  # noqa: E402
-from kbsearch.dedupe.config import config_for  # noqa: E402
+from kbsearch.dedupe.calibrate import fit_same_item  # noqa: E402
+from kbsearch.dedupe.calibrate_results import prf  # noqa: E402
+from kbsearch.dedupe.config_files import config_for  # noqa: E402
 from kbsearch.dedupe.replay import Checked, PairExample, ReplayResult  # noqa: E402
 from kbsearch.dedupe.results import Rule  # noqa: E402
 from kbsearch.dedupe.scorer import Scorer  # noqa: E402

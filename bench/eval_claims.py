@@ -77,7 +77,8 @@ from eval_dedupe import EVAL, Gate, _say, cached  # noqa: E402
 
 from kbsearch.dedupe.calibrate import fit_same_item  # noqa: E402
 from kbsearch.dedupe.claim_numbers import numbers_make_new  # noqa: E402
-from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig, config_for, load_config  # noqa: E402
+from kbsearch.dedupe.config import SAID_FEATURES, DedupeConfig  # noqa: E402
+from kbsearch.dedupe.config_files import config_for, load_config  # noqa: E402
 from kbsearch.dedupe.replay import Checked, ClaimOutcome, ReplayResult, read_stream, replay  # noqa: E402
 from kbsearch.dedupe.results import ClaimEvidence, Verdict  # noqa: E402
 from kbsearch.dedupe.scorer import Scorer, fit_logistic  # noqa: E402

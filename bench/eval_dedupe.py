@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from cached_encoder import CACHE_DIR, CachedEncoder, CachedTokenEncoder  # noqa: E402
 
-from kbsearch.dedupe.config import config_for, shipped_config_path  # noqa: E402
+from kbsearch.dedupe.config_files import config_for, shipped_config_path  # noqa: E402
 from kbsearch.dedupe.replay import ReplayResult, read_stream, replay  # noqa: E402
 from kbsearch.dedupe.results import Verdict  # noqa: E402
 from kbsearch.embed import Encoder, TokenEncoder, load_encoder, load_token_encoder  # noqa: E402

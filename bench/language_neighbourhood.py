@@ -44,7 +44,7 @@ from claims_lowo import WRITERS, fit_forms, seen_before  # noqa: E402
 from eval_claims import PAIRS, halves, run_pair  # noqa: E402
 from eval_dedupe import Gate  # noqa: E402
 
-from kbsearch.dedupe.config import config_for  # noqa: E402
+from kbsearch.dedupe.config_files import config_for  # noqa: E402
 from kbsearch.dedupe.replay import PairExample, ReplayResult  # noqa: E402
 
 

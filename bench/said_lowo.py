@@ -31,7 +31,7 @@ from claims_lowo import WRITERS  # noqa: E402
 from eval_claims import PAIRS, fit_said_form, halves, redecided, run_pair, scores  # noqa: E402
 from eval_dedupe import Gate  # noqa: E402
 
-from kbsearch.dedupe.config import config_for  # noqa: E402
+from kbsearch.dedupe.config_files import config_for  # noqa: E402
 from kbsearch.dedupe.replay import Checked, ReplayResult  # noqa: E402
 from kbsearch.dedupe.scorer import Scorer  # noqa: E402
 

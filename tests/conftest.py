@@ -131,6 +131,6 @@ def encoder() -> FakeEncoder:
 
 def fake_config():  # type: ignore[no-untyped-def]
     """The dedupe config the fake encoder's tests run with (see its ``fitted_on``)."""
-    from kbsearch.dedupe.config import load_config
+    from kbsearch.dedupe.config_files import load_config
 
     return load_config(FAKE_DEDUPE, "fake")

@@ -331,7 +331,8 @@ CLI = "import sys; from kbsearch.cli import main; sys.exit(main(sys.argv[1:]))"
 # The same, with the permission pre-check fooled, to reach SQLite's and filelock's own refusals.
 CLI_FOOLED = (
     "import sys, kbsearch.kb, kbsearch.store.facade; "
-    "kbsearch.kb.facade.writable = kbsearch.store.facade.writable = lambda root: True; " + CLI
+    "kbsearch.kb.facade.writable = kbsearch.kb.opened.writable = kbsearch.store.facade.writable = lambda root: True; "
+    + CLI
 )
 
 

@@ -11,7 +11,8 @@ from conftest import FAKE_DEDUPE
 from test_calibrate_unfitted import PAIRS
 
 from fake_encoder import FakeEncoder
-from kbsearch.dedupe.calibrate import Calibration, _notes, fit_claims, fit_same_item
+from kbsearch.dedupe.calibrate import _notes, fit_claims, fit_same_item
+from kbsearch.dedupe.calibrate_results import Calibration
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import INDEX_FEATURES
 from kbsearch.dedupe.replay import Checked, PairExample, ReplayResult

@@ -13,7 +13,7 @@ from support.files import write_jsonl
 from test_check import STREAM
 
 from kbsearch.cli import main
-from kbsearch.dedupe.config import config_for, load_config
+from kbsearch.dedupe.config_files import config_for, load_config
 from kbsearch.errors import KbError
 from kbsearch.models import load_models
 
@@ -90,7 +90,7 @@ def test_a_config_fitted_from_scratch_keeps_the_shipped_settings(
 
 
 def test_a_model_with_a_judge_starts_from_the_judged_settings() -> None:
-    from kbsearch.dedupe.config import starting_config
+    from kbsearch.dedupe.config_files import starting_config
     from kbsearch.models import ModelSpec
 
     config = starting_config(None, ModelSpec(name="bare", source="python:x:y", judge="multilingual-e5-small"))

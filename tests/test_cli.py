@@ -168,7 +168,7 @@ def test_models_lists_the_default_first(fake_models: Path, capsys: pytest.Captur
 
 
 def test_shipped_models_txt_has_use_judged_by_e5_first_and_every_model_a_dedupe_config() -> None:
-    from kbsearch.dedupe.config import config_for
+    from kbsearch.dedupe.config_files import config_for
     from kbsearch.models import load_models
 
     specs = load_models(Path(__file__).resolve().parents[1] / "models.txt")

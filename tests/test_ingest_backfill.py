@@ -120,7 +120,7 @@ def test_a_file_refused_for_another_files_id_loads_no_model(
     def no_model(*_: object, **__: object) -> None:
         raise AssertionError("a model was loaded for an ingest that refuses its only file")
 
-    monkeypatch.setattr("kbsearch.kb.facade.load_encoder", no_model)
-    monkeypatch.setattr("kbsearch.kb.facade.load_judge", no_model)
+    monkeypatch.setattr("kbsearch.kb.opened.load_encoder", no_model)
+    monkeypatch.setattr("kbsearch.kb.opened.load_judge", no_model)
     code, _, err = cli("ingest", str(second), "--index", index)
     assert code == 2 and f"record id 'tom/{NAME}#1' is already stored from {first}" in err

@@ -16,7 +16,8 @@ from support.timing import assert_phases_make_the_total
 
 import kbsearch.runtime.timings as timings
 from fake_encoder import ConstantEncoder, FakeEncoder
-from kbsearch.dedupe.config import DedupeConfig, load_config
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.config_files import load_config
 from kbsearch.errors import KbError
 from kbsearch.kb import KnowledgeBase
 from kbsearch.models import load_models, resolve_model
@@ -294,7 +295,7 @@ def test_a_config_fitted_with_a_judge_needs_that_judge() -> None:
 
 
 def test_the_shipped_default_has_a_judge_and_a_config_for_the_pair() -> None:
-    from kbsearch.dedupe.config import config_for
+    from kbsearch.dedupe.config_files import config_for
 
     specs = load_models(ROOT / "models.txt")
     default = specs[0]

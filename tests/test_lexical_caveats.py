@@ -17,7 +17,7 @@ from fake_encoder import FakeEncoder
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, search
-from kbsearch.store import ChangeSet, SearchFilter, Store, lexical
+from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, lexical_rows
 from kbsearch.store.lexical_counts import COUNTS_TABLE, TOTAL
 from kbsearch.store.migrations import ON_OPEN
 
@@ -69,7 +69,7 @@ def test_a_caveat_is_found_word_for_word_and_by_its_figure(tmp_path: Path) -> No
     assert found(store, "公有云上还买不到") == ["amy/c0"]
     assert found(store, "4.5x oversubscription") == ["amy/c2"]
     # A caveat the text already holds is indexed once.
-    assert lexical.document(ITEMS[1])[1] == "caveat restated: only tested at batch 1."
+    assert lexical_rows.document(ITEMS[1])[1] == "caveat restated: only tested at batch 1."
 
 
 def test_an_index_written_before_gets_the_caveats_on_open(tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_an_index_written_before_gets_the_caveats_on_open(tmp_path: Path) -> Non
     with db:  # as schema 6 left it: bodies without caveats, counts FTS5's own
         before = db.execute("SELECT id, title, text, data FROM records ORDER BY rowid").fetchall()
         for rowid, item in enumerate(ITEMS, start=1):
-            old = lexical.document(item.model_copy(update={"caveats": []}))
+            old = lexical_rows.document(item.model_copy(update={"caveats": []}))
             db.execute(f"UPDATE {lexical.FTS_TABLE} SET title = ?, body = ?, meta = ? WHERE rowid = ?", (*old, rowid))
         db.execute(f"DELETE FROM {COUNTS_TABLE} WHERE term != ?", (TOTAL,))
         vocabulary(db)
@@ -90,7 +90,7 @@ def test_an_index_written_before_gets_the_caveats_on_open(tmp_path: Path) -> Non
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == ON_OPEN  # schema 10 waits for a first_date write
     assert found(store, "公有云上还买不到") == ["amy/c0"]
     rows = store.db.execute(f"SELECT title, body, meta FROM {lexical.FTS_TABLE} ORDER BY rowid").fetchall()
-    assert [tuple(r) for r in rows] == [lexical.document(r) for r in ITEMS]
+    assert [tuple(r) for r in rows] == [lexical_rows.document(r) for r in ITEMS]
     counts = dict(store.db.execute(f"SELECT term, records FROM {COUNTS_TABLE} WHERE term != ?", (TOTAL,)))
     assert counts == vocabulary(store.db)
     assert store.db.execute("SELECT id, title, text, data FROM records ORDER BY rowid").fetchall() == before
@@ -101,7 +101,7 @@ def test_a_failed_migration_leaves_the_index_as_it_was(tmp_path: Path) -> None:
     fill(Store.open(root, create=True), ITEMS).close()
     db = sqlite3.connect(root / "kb.sqlite")
     with db:
-        old = lexical.document(ITEMS[0].model_copy(update={"caveats": []}))
+        old = lexical_rows.document(ITEMS[0].model_copy(update={"caveats": []}))
         db.execute(f"UPDATE {lexical.FTS_TABLE} SET title = ?, body = ?, meta = ? WHERE rowid = 1", old)
         db.execute("UPDATE records SET data = 'not json' WHERE rowid = 4")  # the migration fails on the last record
         db.execute("PRAGMA user_version = 6")

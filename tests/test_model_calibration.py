@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import FAKE_DEDUPE
 
-from kbsearch.dedupe.config import config_for, load_config, shipped_config_path
+from kbsearch.dedupe.config_files import config_for, load_config, shipped_config_path
 from kbsearch.dedupe.scorer import Scorer, fit_logistic
 from kbsearch.errors import KbError
 from kbsearch.models import load_models

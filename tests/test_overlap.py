@@ -16,7 +16,7 @@ import pytest
 from support.files import write_jsonl
 from test_judge import ITEM, KNOWN, judged_models  # noqa: F401 (a fixture)
 
-import kbsearch.kb.facade as facade
+import kbsearch.kb.opened as opened
 import kbsearch.runtime.timings as timings
 from kbsearch.kb import KnowledgeBase
 from kbsearch.runtime.overlap import side_by_side
@@ -67,13 +67,13 @@ def test_a_phase_on_another_thread_is_shown_apart_from_the_sum(monkeypatch: pyte
 def judge_loads_seen(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:
     """The thread of each judge load from now on."""
     loaded_on: list[threading.Thread] = []
-    load_judge = facade.load_judge
+    load_judge = opened.load_judge
 
     def spy(*args: object) -> object:
         loaded_on.append(threading.current_thread())
         return load_judge(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(facade, "load_judge", spy)
+    monkeypatch.setattr(opened, "load_judge", spy)
     return loaded_on
 
 

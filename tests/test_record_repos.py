@@ -19,7 +19,7 @@ from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.render import record_text
 from kbsearch.search import SearchMode, search
-from kbsearch.store import ChangeSet, SearchFilter, Store, lexical
+from kbsearch.store import ChangeSet, SearchFilter, Store, lexical_rows
 from kbsearch.store.migrations import ON_OPEN
 from kbsearch.text.ids import record_github_repos
 
@@ -94,7 +94,7 @@ def test_an_index_written_before_gets_the_bare_repos_on_open(tmp_path: Path) -> 
     store = Store.open(root, model="fake")
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == ON_OPEN  # schema 10 waits for a first_date write
     assert store.refs_of([1, 2, 3]) == {
-        i + 1: lexical.record_refs(c) for i, c in enumerate(CARDS) if c.text != CARDS[2].text
+        i + 1: lexical_rows.record_refs(c) for i, c in enumerate(CARDS) if c.text != CARDS[2].text
     }
     assert pinned(store, "ledger-ai/ledgerkit") == ["card/900", "card/901"]
 

@@ -19,7 +19,7 @@ from kbsearch.ingest import ingest_records
 from kbsearch.parse import iter_input_files, parse_file
 from kbsearch.records import Kind, Record
 from kbsearch.search import SearchMode, SearchResponse, search
-from kbsearch.store import ChangeSet, SearchFilter, Store, lexical
+from kbsearch.store import ChangeSet, SearchFilter, Store, lexical, lexical_rows
 from kbsearch.store.lexical_counts import COUNTS_TABLE, TOTAL
 from kbsearch.store.migrations import ON_OPEN, _m2_document, _m3_fold
 from kbsearch.text.figures import figures_to_index, in_one_spelling
@@ -144,5 +144,5 @@ def test_an_index_from_schema_5_gets_the_spellings_on_open(tmp_path: Path) -> No
     vocabulary = dict(store.db.execute("SELECT term, doc FROM temp.v"))
     assert dict(store.db.execute(f"SELECT term, records FROM {COUNTS_TABLE} WHERE term != ?", (TOTAL,))) == vocabulary
     rows = store.db.execute(f"SELECT rowid, title, body, meta FROM {lexical.FTS_TABLE} ORDER BY rowid").fetchall()
-    assert [tuple(r[1:]) for r in rows] == [lexical.document(r) for r in SPELLINGS]
+    assert [tuple(r[1:]) for r in rows] == [lexical_rows.document(r) for r in SPELLINGS]
     assert store.db.execute("SELECT id, title, text, data FROM records ORDER BY rowid").fetchall() == before

@@ -518,7 +518,7 @@ def test_cli_modes_and_json_shape(
     def no_model(*_: object) -> None:
         raise AssertionError("lexical search loaded a model")
 
-    monkeypatch.setattr("kbsearch.kb.facade.load_encoder", no_model)
+    monkeypatch.setattr("kbsearch.kb.opened.load_encoder", no_model)
     assert main(["search", "频域", "--mode", "lexical", "--index", index]) == 0
     out = capsys.readouterr().out
     assert "[bold]10.7x[/bold]" in out and "lexical search" in out

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from kbsearch.dedupe.config import DedupeConfig, load_config
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.config_files import load_config
 
 USE, E5 = "use-multilingual-v3", "multilingual-e5-small"
 CROSS = {"cross_lingual": 1.0, "lexical": 0.0, "shared_numbers": 0.0}

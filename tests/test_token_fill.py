@@ -102,7 +102,7 @@ def fill_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads_tokens: bo
     monkeypatch.setattr(token_fill, "resolve_model", lambda name: USE)
     monkeypatch.setattr(token_fill, "resolve_judge", lambda spec: USE.model_copy(update={"name": "fakejudge"}))
     config = SimpleNamespace(reads_tokens=lambda: reads_tokens, aligned_max_tokens=123)
-    monkeypatch.setattr("kbsearch.dedupe.config.config_for", lambda spec, path: config)
+    monkeypatch.setattr("kbsearch.dedupe.config_files.config_for", lambda spec, path: config)
     monkeypatch.setattr("kbsearch.dedupe.judged_passages.passage_disk", lambda judge: disks.passages)
 
     def token_encoder(spec: ModelSpec) -> RememberedTokens:

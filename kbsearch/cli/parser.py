@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from kbsearch import __version__
 from kbsearch.cli.dedupe_commands import Once, cmd_audit, cmd_calibrate, cmd_check, cmd_export
 from kbsearch.cli.errors import CommandParser, Parser
+from kbsearch.cli.options import filter_options, filter_text, iso_date, local_option, remote_options, until_or_half
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_backup, cmd_ingest, cmd_reindex
-from kbsearch.filters import empty_text_filter
 from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS, WORKERS
 
 
@@ -43,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands: Any = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
     _add_ingest(commands, common)
     _add_search(commands, common)
-    show = commands.add_parser("show", parents=[common, _remote()], help="print one record")
+    show = commands.add_parser("show", parents=[common, remote_options()], help="print one record")
     show.add_argument("id")
     show.set_defaults(handler=cmd_show)
     _add_check(commands, common)
@@ -53,13 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
     tui.add_argument("--model", metavar="NAME", help=model_help)
     tui.add_argument("--local", action="store_true", help="run even when $KBSEARCH_SERVER names a server")
     tui.set_defaults(handler=cmd_tui)
-    stats = commands.add_parser("stats", parents=[common, _remote()], help="what the index holds")
+    stats = commands.add_parser("stats", parents=[common, remote_options()], help="what the index holds")
     stats.set_defaults(handler=cmd_stats)
-    models = commands.add_parser("models", parents=[common, _local()], help="list the models in models.txt")
+    models = commands.add_parser("models", parents=[common, local_option()], help="list the models in models.txt")
     models.set_defaults(handler=cmd_models)
     reindex = commands.add_parser(
         "reindex",
-        parents=[common, _local()],
+        parents=[common, local_option()],
         help="rebuild the vectors from the text in SQLite, with --model or the "
         "default model (after a model change, or a lost or corrupt vector file)",
     )
@@ -71,13 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.set_defaults(handler=cmd_reindex)
     doctor = commands.add_parser(
         "doctor",
-        parents=[common, _local()],
+        parents=[common, local_option()],
         help="check the index and name the fix for each problem",
         description="Check SQLite's integrity, that every record's passages are whole and have vectors, "
         "and that the vector cache matches the database. Exit 0 when healthy, 2 when a problem is found.",
     )
     doctor.set_defaults(handler=cmd_doctor)
-    backup = commands.add_parser("backup", parents=[common, _local()], help="copy the index, in use or not, to DEST")
+    backup = commands.add_parser(
+        "backup", parents=[common, local_option()], help="copy the index, in use or not, to DEST"
+    )
     backup.add_argument("dest", metavar="DEST", help="a new or empty folder")
     backup.set_defaults(handler=cmd_backup)
     return parser
@@ -86,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
     ingest = commands.add_parser(
         "ingest",
-        parents=[common, _local()],
+        parents=[common, local_option()],
         help="add or update files and folders",
         description="Parse briefings, paper cards, living docs and JSONL (folders recursively) and "
         "index them. Exit 0 when every file was ingested, 1 when some were refused, 2 when none was.",
@@ -107,7 +106,7 @@ def _add_ingest(commands: Any, common: argparse.ArgumentParser) -> None:
 def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     check = commands.add_parser(
         "check",
-        parents=[common, _remote()],
+        parents=[common, remote_options()],
         help="NEW / UPDATE / DUPLICATE for each item of a file, with evidence",
         description="Check a briefing, paper card or JSONL file (or - for text on stdin) against the index. Exit 0 "
         "when every item is NEW or UPDATE (or skipped by --skip-duplicates), 1 when any is a DUPLICATE, 2 on error.",
@@ -115,7 +114,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     check.add_argument("input", metavar="INPUT", help="a file, or - to read stdin")
     check.add_argument(
         "--as-of",
-        type=_date,
+        type=iso_date,
         metavar="YYYY-MM-DD",
         help="compare only with records dated on or before this day, and undated ones; "
         "default: a dated item is compared with nothing written after its own date",
@@ -145,17 +144,17 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     check.set_defaults(handler=cmd_check)
     audit = commands.add_parser(
-        "audit", parents=[common, _local()], help="clusters of the same item across instances and days"
+        "audit", parents=[common, local_option()], help="clusters of the same item across instances and days"
     )
-    audit.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
-    audit.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    audit.add_argument("--instance", type=_filter_text("instance"), action=Once, help="only records by this instance")
+    audit.add_argument("--since", type=iso_date, metavar="YYYY-MM-DD")
+    audit.add_argument("--until", type=iso_date, metavar="YYYY-MM-DD")
+    audit.add_argument("--instance", type=filter_text("instance"), action=Once, help="only records by this instance")
     audit.add_argument("--across", action="store_true", help="only clusters holding two or more instances")
     audit.add_argument("--config", metavar="FILE", help="a dedupe config (JSON, from 'calibrate --out')")
     audit.set_defaults(handler=cmd_audit)
     calibrate = commands.add_parser(
         "calibrate",
-        parents=[common, _local()],
+        parents=[common, local_option()],
         help="fit the learned same-item and claim decisions on labelled data",
         description="Fit the same-item decision on labelled streams (.jsonl: records with a 'date', 'item' and "
         "'role', replayed day by day through check) and the claim decision on labelled pairs (.tsv with a header "
@@ -166,7 +165,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     calibrate.add_argument("inputs", type=Path, nargs="+", metavar="STREAM.jsonl|PAIRS.tsv")
     calibrate.add_argument(
         "--until",
-        type=_until,
+        type=until_or_half,
         metavar="YYYY-MM-DD|half",
         help="fit on stream days up to this one only, or on each stream's earlier half ('half')",
     )
@@ -178,7 +177,7 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     calibrate.set_defaults(handler=cmd_calibrate)
     export = commands.add_parser(
         "export",
-        parents=[common, _filters(), _local()],
+        parents=[common, filter_options(), local_option()],
         help="write stored records as calibrate's stream rows (JSONL on stdout), to label and calibrate on",
         description="Print each dated record the filters match, oldest first, as one line of a labelled stream for "
         "'kbsearch calibrate': the record with 'role' both and 'item' null; fill in 'item' (one value per item, so "
@@ -188,64 +187,10 @@ def _add_check(commands: Any, common: argparse.ArgumentParser) -> None:
     export.set_defaults(handler=cmd_export)
 
 
-def _remote() -> Parser:
-    remote = Parser(add_help=False)
-    remote.add_argument(
-        "--local",
-        action="store_true",
-        help="use the index here, not a server: neither the one --server or $KBSEARCH_SERVER names "
-        "nor the one found running for the index (its serve.json)",
-    )
-    remote.add_argument(
-        "--server",
-        metavar="URL",
-        help="ask a running 'kbsearch serve --http' (its index and model) instead (default: $KBSEARCH_SERVER)",
-    )
-    remote.add_argument(
-        "--token-file",
-        metavar="FILE",
-        help="the server's bearer token (default: $KBSEARCH_TOKEN; for a found server with neither, "
-        "its index folder's write token, else its read token)",
-    )
-    return remote
-
-
-def _local() -> Parser:
-    """``--local`` of a command with no server form, which refuses to run while $KBSEARCH_SERVER is set."""
-    local = Parser(add_help=False)
-    local.add_argument("--local", action="store_true", help="run even when $KBSEARCH_SERVER names a server")
-    return local
-
-
-def _filters() -> Parser:
-    filters = Parser(add_help=False)
-    filters.add_argument(
-        "--kind",
-        action="append",
-        choices=["increment", "paper_card", "doc_section"],
-        help="only this kind (repeatable)",
-    )
-    filters.add_argument("--instance", type=_filter_text("instance"), help="only records by this instance")
-    filters.add_argument("--topic", type=_filter_text("topic"), help="only this topic")
-    filters.add_argument(
-        "--category",
-        type=_filter_text("category"),
-        help="only this category, any case: a paper card's primary category, an increment's 主分类 (inference, cs.CL)",
-    )
-    filters.add_argument(
-        "--section",
-        type=_filter_text("section"),
-        help="only records whose section contains this text, any case (add --topic for one doc's: §2.1 is in many)",
-    )
-    filters.add_argument("--since", type=_date, metavar="YYYY-MM-DD")
-    filters.add_argument("--until", type=_date, metavar="YYYY-MM-DD")
-    return filters
-
-
 def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
-    filters = _filters()
+    filters = filter_options()
     search = commands.add_parser(
-        "search", parents=[common, filters, _remote()], help="search by meaning and by words (zh and en)"
+        "search", parents=[common, filters, remote_options()], help="search by meaning and by words (zh and en)"
     )
     search.add_argument("query")
     search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
@@ -257,7 +202,9 @@ def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
         "names and numbers; hybrid (default): both, fused",
     )
     search.set_defaults(handler=cmd_search)
-    listing = commands.add_parser("list", parents=[common, filters, _remote()], help="list records, oldest first")
+    listing = commands.add_parser(
+        "list", parents=[common, filters, remote_options()], help="list records, oldest first"
+    )
     listing.add_argument("--limit", type=int, help="at most this many records")
     listing.add_argument(
         "--format",
@@ -271,7 +218,7 @@ def _add_search(commands: Any, common: argparse.ArgumentParser) -> None:
 def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     similar = commands.add_parser(
         "similar",
-        parents=[common, _filters(), _remote()],
+        parents=[common, filter_options(), remote_options()],
         help="a stored record's nearest records, each judged same item or not",
         description="The records nearest to a stored one (by text and title, plus those sharing an arXiv id), "
         "each judged by check's rules: same item or not, and why.",
@@ -282,7 +229,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     similar.set_defaults(handler=cmd_similar)
     explain = commands.add_parser(
         "explain",
-        parents=[common, _remote()],
+        parents=[common, remote_options()],
         help="why two stored records are or are not the same item",
         description="Judge B as check would judge it against A, and list what every same-item rule saw. "
         "A may be FILE#N: item N of a file check reads, stored or not, checked as 'check FILE' checks it.",
@@ -292,7 +239,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     explain.add_argument("--config", metavar="FILE", help="dedupe thresholds (JSON, from 'calibrate --out')")
     explain.add_argument(
         "--as-of",
-        type=_date,
+        type=iso_date,
         metavar="YYYY-MM-DD",
         help="judge as 'check --as-of' did when A came in: records dated after this day, and A itself, "
         "are not A's neighbours and do not count as holding a name",
@@ -306,7 +253,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
     explain.set_defaults(handler=cmd_explain)
     remove = commands.add_parser(
         "remove",
-        parents=[common, _local()],
+        parents=[common, local_option()],
         help="delete records by id",
         description="Delete records, their passages and vectors in one transaction, under the writer lock. "
         "An unknown id is an error and then nothing is removed. A record whose file is ingested again comes back.",
@@ -319,7 +266,7 @@ def _add_related(commands: Any, common: argparse.ArgumentParser) -> None:
 def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
     serve = commands.add_parser(
         "serve",
-        parents=[common, _local()],
+        parents=[common, local_option()],
         help="keep the index and the model warm for agents (MCP) and scripts (HTTP JSON API)",
         description="Serve the index over MCP on stdin/stdout (--stdio), or over HTTP (--http HOST:PORT): MCP at "
         "/mcp, a JSON API at /api/{search,check,show,similar,explain,list,stats}, /health. HTTP callers need a "
@@ -368,31 +315,3 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
         "--max-body", type=int, default=MAX_BODY, metavar="BYTES", help="largest request body (default 16 MiB)"
     )
     serve.set_defaults(handler=cmd_serve)
-
-
-def _filter_text(field: str) -> Callable[[str], str]:
-    """An instance, topic, category or section as argparse reads it: refused empty (``empty_text_filter``)."""
-
-    def checked(value: str) -> str:
-        problem = empty_text_filter(field, value, command="'kbsearch {}'")
-        if problem:
-            raise argparse.ArgumentTypeError(problem)
-        return value
-
-    return checked
-
-
-def _until(value: str) -> dt.date | str:
-    try:
-        return "half" if value == "half" else _date(value)
-    except argparse.ArgumentTypeError as err:
-        raise argparse.ArgumentTypeError(f"{err} (or 'half')") from err
-
-
-def _date(value: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError as err:
-        # 2026-13-01 is written right and still no day: say which part is wrong.
-        why = f" ({err})" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else ""
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date{why}; write YYYY-MM-DD, like 2026-09-19") from err

@@ -17,7 +17,6 @@ model never fitted, a placeholder that ``check``, ``audit``, ``explain`` and
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import tempfile
 from collections.abc import Callable, Sequence
@@ -25,11 +24,12 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel
 
+from kbsearch.dedupe.calibrate_results import Calibration, Fitted, RuleErrors, Score, prf
 from kbsearch.dedupe.claims import claim_features
 from kbsearch.dedupe.config import CLAIM_FEATURES, FITTED_BY, DedupeConfig, unfitted
 from kbsearch.dedupe.features import ALIGNED_FEATURES, claims_features_of, same_item_features
+from kbsearch.dedupe.labelled_pairs import read_pairs
 from kbsearch.dedupe.replay import Checked, Gate, PairExample, ReplayResult, read_stream, replay
 from kbsearch.dedupe.results import Rule
 from kbsearch.dedupe.scorer import Scorer, fit_logistic
@@ -40,9 +40,6 @@ from kbsearch.text.textsim import jaccard, language, lexical_tokens
 FEW = 50
 """Fewer examples than this (pairs, or checked items) and calibrate warns that
 its figures say little: one pair more or less moves F1 by several points."""
-PAIRS_FORMAT = (
-    "a header row 'a<TAB>b<TAB>label' (a fourth column 'lang' may follow), then one pair a line, label 0 or 1"
-)
 GRID = [round(t, 2) for t in np.arange(0.05, 0.96, 0.05)]
 """The thresholds a same-item decision is chosen from (the best item-level F1)."""
 L2 = 1.0
@@ -50,83 +47,7 @@ L2 = 1.0
 examples, enough to keep collinear features (cosine, relative) finite."""
 
 
-class Score(BaseModel):
-    examples: int
-    precision: float
-    recall: float
-    f1: float
-
-
-class RuleErrors(BaseModel):
-    """The held-out errors, and how many of them a fixed rule settled (not the fitted
-    decision, so no fit changes them: calibrate fits the pairs the rules leave open)."""
-
-    missed: int = 0
-    """Repeats called new."""
-    false_matches: int = 0
-    """New items called repeats."""
-    by_rule: dict[str, int] = {}
-    """Each fixed rule → the errors it settled (a miss: every compared record of the
-    item was set apart by a rule; a false match: a rule called a record the item)."""
-
-
-class Fitted(BaseModel):
-    decision: str
-    """``same_item``, ``aligned_same_item``, ``claims_same_item``, ``aligned_claims_same_item``
-    or ``claim_known``."""
-    scorer: Scorer
-    fitted: Score
-    """On the data it was fitted on."""
-    held_out: Score | None = None
-    """On data it was not fitted on (later days, or the test pairs)."""
-    held_out_errors: RuleErrors | None = None
-    """The held-out items' errors, and those a fixed rule settled (streams only)."""
-    start_held_out: Score | None = None
-    """The starting config's decision (the model's own, or ``--config``'s) on the same
-    held-out part, when it was fitted and reads features the part has: did the fit help?"""
-
-
-class Calibration(BaseModel):
-    model: str
-    fitted: list[Fitted]
-    config: DedupeConfig
-    """The model's config with the fitted decisions in place."""
-    unfitted: list[str] = []
-    """Required decisions no input fitted, nor the starting config: the config is
-    refused by the commands that read them until they are fitted."""
-    notes: list[str] = []
-    """What to know before using the figures or the config (too few examples, …)."""
-    written: str | None = None
-    """The file the config was written to (``--out``)."""
-
-
-def prf(predicted: np.ndarray, truth: np.ndarray) -> Score:
-    tp = int((predicted & truth).sum())
-    precision = tp / max(1, int(predicted.sum()))
-    recall = tp / max(1, int(truth.sum()))
-    f1 = 2 * precision * recall / max(1e-9, precision + recall)
-    return Score(examples=len(truth), precision=round(precision, 4), recall=round(recall, 4), f1=round(f1, 4))
-
-
 # -- claim pairs -----------------------------------------------------------------
-
-
-def read_pairs(path: Path) -> list[dict[str, str]]:
-    try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except (OSError, UnicodeDecodeError) as err:
-        raise KbError(f"cannot read the pairs: {err}", path=str(path)) from err
-    if not rows or not {"a", "b", "label"} <= set(rows[0]):
-        raise KbError(
-            "expected labelled pairs: a TSV with a header row naming the columns a, b and label",
-            path=str(path),
-            hint=f"write {PAIRS_FORMAT}; docs/dedupe.md has an example",
-        )
-    for number, row in enumerate(rows, start=2):
-        if row["label"] not in {"0", "1"} or row["a"] is None or row["b"] is None:
-            raise KbError(f"label must be 0 or 1, not {row['label']!r}", path=str(path), line=number)
-    return rows
 
 
 def claim_rows(rows: list[dict[str, str]], encoder: Encoder) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from kbsearch.dedupe.config import DedupeConfig, config_for, with_overrides
+from kbsearch.dedupe.config import DedupeConfig, with_overrides
+from kbsearch.dedupe.config_files import config_for
 from kbsearch.models import ModelSpec
 
 SENT = "config"

@@ -28,8 +28,9 @@ from collections.abc import Callable
 
 from kbsearch.text.hardware import accelerators
 from kbsearch.text.legal import legal_ranks
+from kbsearch.text.number_labels import names_a_version
 from kbsearch.text.places import countries
-from kbsearch.text.textsim import name_tokens, names_a_version
+from kbsearch.text.textsim import name_tokens
 
 # A name as a title's subject: a word with a capital (Groq, xAI, NVIDIA), possessive or
 # not, then up to two more capitalised words of the name (Thinking Machines, Mistral AI).

@@ -11,7 +11,7 @@ from kbsearch.kb.facade import KnowledgeBase
 from kbsearch.models import resolve_judge, resolve_model
 
 if TYPE_CHECKING:
-    from kbsearch.dedupe.calibrate import Calibration
+    from kbsearch.dedupe.calibrate_results import Calibration
 
 
 def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None = None, **fit: Any) -> Calibration:
@@ -21,7 +21,8 @@ def calibrate(inputs: list[Path], model: str | None = None, *, out: str | None =
     same-item decision is fitted on both encoders' features."""
     from kbsearch.dedupe.calibrate import calibrate as fit_both
     from kbsearch.dedupe.calibrate import read_inputs
-    from kbsearch.dedupe.config import for_judge, starting_config
+    from kbsearch.dedupe.config import for_judge
+    from kbsearch.dedupe.config_files import starting_config
     from kbsearch.vector_index import write_atomic
 
     read_inputs(inputs, fit.get("tests") or [])  # a malformed file is refused before the models load

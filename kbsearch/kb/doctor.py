@@ -16,7 +16,8 @@ import numpy as np
 from pydantic import BaseModel
 
 import kbsearch.kb.token_fill as token_fill
-from kbsearch.dedupe.config import CHECK_NEEDS, config_for, shipped_config_path
+from kbsearch.dedupe.config import CHECK_NEEDS
+from kbsearch.dedupe.config_files import config_for, shipped_config_path
 from kbsearch.errors import KbError
 from kbsearch.kb.model_choice import require_same_weights, spec_for_index
 from kbsearch.models import ModelSpec, models_file, resolve_judge

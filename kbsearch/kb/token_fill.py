@@ -92,7 +92,7 @@ def fill(root: Path, model: str | None = None) -> int:
     lacks: the judge's vectors of each record's passages (one batch a record, as a
     check embeds them) and, when the config reads them, their token vectors. How
     many texts were encoded or read."""
-    from kbsearch.dedupe.config import config_for
+    from kbsearch.dedupe.config_files import config_for
     from kbsearch.dedupe.judged_passages import disk_key, judged_passages
     from kbsearch.embed import load_judge, load_token_encoder
 

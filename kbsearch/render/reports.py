@@ -9,7 +9,7 @@ from kbsearch.render.cells import counted
 from kbsearch.text.terminal import clean
 
 if TYPE_CHECKING:
-    from kbsearch.dedupe.calibrate import Calibration, RuleErrors
+    from kbsearch.dedupe.calibrate_results import Calibration, RuleErrors
     from kbsearch.ingest import IngestReport, ReindexReport
     from kbsearch.kb.doctor import DoctorReport
     from kbsearch.models import ModelSpec

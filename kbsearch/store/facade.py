@@ -24,13 +24,14 @@ import kbsearch.store.binding as binding
 import kbsearch.store.lexical as lexical
 import kbsearch.store.passages as passages
 import kbsearch.store.writer as writer
-from kbsearch.filters import SearchFilter, filter_sql, where_sql
+from kbsearch.filters import SearchFilter, where_sql
 from kbsearch.records import IdMention, Kind, Record, RecordHead
 from kbsearch.store.database import DB_NAME, file_identity, open_database
 from kbsearch.store.files import UnfinishedIndex, unusable_files
 from kbsearch.store.heads import ids_with_prefix, read_heads
 from kbsearch.store.judge_vectors import JudgeOnDemand, stored_else_now
 from kbsearch.store.ledger import IngestLedger
+from kbsearch.store.lexical_reads import LexicalReads
 from kbsearch.store.manifest import Manifest, read_manifest
 from kbsearch.store.remote_vectors import require_choice
 from kbsearch.store.sql import load_record, marks, read_meta, select_in_chunks
@@ -40,7 +41,7 @@ from kbsearch.vector_index import IndexParams, VectorIndex
 from kbsearch.vector_index.choice import VectorStore
 
 
-class Store:
+class Store(LexicalReads):
     """Open with ``Store.open(dir, model=...)``; refuses an index of another model."""
 
     def __init__(
@@ -156,10 +157,6 @@ class Store:
         where, params = where_sql(flt)
         return int(self.db.execute(f"SELECT count(*) FROM records WHERE {where}", params).fetchone()[0])
 
-    def record_total(self) -> int:
-        """``count()`` from the total kept beside the trigram counts: ``count(*)`` took 35 ms at 1M."""
-        return lexical.record_total(self.db, self.lexical_plan)
-
     def passage_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
 
@@ -258,63 +255,6 @@ class Store:
         sql = f"SELECT rowid FROM records WHERE rowid IN ({{marks}}) AND {where}"
         passing = {r[0] for r in select_in_chunks(self.db, sql, sorted(set(rowids)), after=params)}
         return [r for r in rowids if r in passing]
-
-    # -- the lexical index ---------------------------------------------------
-
-    def rowids_with_refs(self, refs: list[str]) -> list[int]:
-        """Records carrying any of ``refs`` (``github:owner/repo``, ``url:…``)."""
-        return lexical.rowids_with_refs(self.db, refs)
-
-    def refs_of(self, rowids: list[int]) -> dict[int, list[str]]:
-        """Row id → the exact references (repos, URLs) stored for it."""
-        found: dict[int, list[str]] = {}
-        sql = "SELECT rowid, ref FROM record_refs WHERE rowid IN ({marks})"
-        for rowid, ref in select_in_chunks(self.db, sql, rowids):
-            found.setdefault(rowid, []).append(ref)
-        return found
-
-    def lexical_documents(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, str]:
-        """Row id → the text the lexical index holds for it (title, body, meta), each cut to ``chars``."""
-        return {rowid: "\n".join(parts) for rowid, parts in self.lexical_parts(rowids, chars).items()}
-
-    def lexical_parts(self, rowids: list[int], chars: int = lexical.SCORED_CHARS) -> dict[int, tuple[str, str]]:
-        """Row id → (title and body, meta) as the lexical index holds them, each cut to ``chars`` characters."""
-        sql = (
-            "SELECT rowid, substr(title, 1, ?1), substr(body, 1, ?1), substr(meta, 1, ?1) "
-            f"FROM {lexical.FTS_TABLE} WHERE rowid IN ({{marks}})"
-        )
-        rows = select_in_chunks(self.db, sql, rowids, before=[chars])
-        return {rowid: (f"{t}\n{b}", m) for rowid, t, b, m in rows}
-
-    def lexical_search(
-        self, terms: lexical.QueryTerms, limit: int, flt: SearchFilter | None = None
-    ) -> list[tuple[int, float]]:
-        """The best lexical matches as (rowid, score), best first, filtered before the cut."""
-        clauses, params = filter_sql(flt or SearchFilter())
-        return lexical.search(self.db, terms, limit, clauses, params, self.lexical_plan)
-
-    def lexical_scores(self, terms: lexical.QueryTerms, rowids: list[int]) -> list[tuple[int, float]]:
-        """(rowid, lexical score) of those of ``rowids`` that match a term (see ``lexical.score_rows``)."""
-        return lexical.score_rows(self.db, terms, rowids, self.lexical_plan)
-
-    def records_with_names(self, names: list[str], flt: SearchFilter | None = None) -> dict[str, list[int]]:
-        """Rare name → the records within the filter holding it (see ``lexical.records_with_names``)."""
-        if not names:
-            return {}
-        clauses, params = filter_sql(flt or SearchFilter())
-        return lexical.records_with_names(self.db, names, clauses, params, self.lexical_plan)
-
-    def records_holding(self, term: str, column: Literal["title", "body"], limit: int) -> int:
-        """Records holding ``term`` in their title or text, counted up to ``limit`` + 1."""
-        return len(self.rowids_holding(term, column, limit))
-
-    def rowids_holding(self, term: str, column: Literal["title", "body"] | None, limit: int) -> list[int]:
-        """Up to ``limit`` + 1 records holding ``term`` in their title, text or (None) anywhere."""
-        return lexical.rowids_holding(self.db, term, limit, column)
-
-    def term_weights(self, terms: lexical.QueryTerms, sample: list[str]) -> dict[str, float]:
-        """Term → inverse document frequency over the whole index (see ``lexical.term_weights``)."""
-        return lexical.term_weights(self.db, terms, sample, self.lexical_plan)
 
     # -- vectors -------------------------------------------------------------
 

@@ -97,7 +97,7 @@ _M7_CHUNK = 2000
 def _add_caveats(db: sqlite3.Connection) -> None:
     """End the FTS body of each record whose JSON holds caveats (警示) with
     those it lacks in its text, folded and then with their figures' one
-    spelling, as ``lexical.document`` writes them now, and count the trigrams
+    spelling, as ``lexical_rows.document`` writes them now, and count the trigrams
     that adds. Records without caveats, and the records' JSON, are left as they are."""
     last = -1
     while True:

@@ -22,8 +22,8 @@ import numpy as np
 
 import kbsearch.runtime.timings as timings
 import kbsearch.store.background as background
-import kbsearch.store.lexical as lexical
 import kbsearch.store.lexical_merge as lexical_merge
+import kbsearch.store.lexical_rows as lexical_rows
 import kbsearch.store.migrations as migrations
 import kbsearch.store.passages as passages
 import kbsearch.store.remote_vectors as remote_vectors
@@ -245,7 +245,7 @@ def _delete(db: sqlite3.Connection, record_ids: list[str], counts: PendingCounts
         row = db.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
         if row:
             dropped += _vector_ids(db, row[0])
-            lexical.delete(db, row[0], counts)
+            lexical_rows.delete(db, row[0], counts)
             db.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
     return dropped
 
@@ -284,7 +284,7 @@ def _upsert(
                 _write_passages(db, rowid, record)
                 fresh.append(rowid)
         _write_arxiv(db, rowid, record)
-        lexical.write(db, rowid, record, counts)
+        lexical_rows.write(db, rowid, record, counts)
         every.append(rowid)
     return dropped, fresh, every
 

@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
-from kbsearch.text.chinese_releases import released_in_chinese
 from kbsearch.text.digit_shares import fractions_read
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
+from kbsearch.text.number_labels import is_label
 from kbsearch.text.ranges import shares_magnitude
 from kbsearch.text.shares import as_share
 from kbsearch.text.spelled import spelled_out
@@ -49,33 +49,6 @@ _MAGNITUDES = {
 _SHOWN_AS = ((12, "t"), (9, "b"), (6, "m"), (3, "k"))
 MAGNITUDE_SUFFIXES = {suffix: power for power, suffix in _SHOWN_AS}
 """The suffixes of ``numbers``' canonical spelling (``63k``, ``1.5b``) and their powers of ten."""
-# A number that labels a figure, table, section, issue or step, or versions a
-# product (Apache 2.0, v0.26.0), is not a result: a new one is no news.
-_LABEL_BEFORE = re.compile(
-    r"(?:\b(?:fig(?:ure)?|tab(?:le)?|sec(?:tion)?|eq(?:uation)?|appendix|chapter|issue|pr|pull|step|line|"
-    r"page|listing|algorithm|theorem|lemma|version|ver|release|v)\.?|[图表节章第]|附录|公式|版本)\s*$",
-    re.IGNORECASE,
-)
-# A decimal right after a product's name is its version (Python 3.11, vLLM 0.4, SGLang 0.5,
-# LMCache 0.4, TensorRT-LLM 0.13, llama.cpp 0.3). Products and metrics are told apart by
-# how they are spelled: a product's name is in mixed case, a capital and a small letter in
-# one word (or a lower-case file name with a dot), while a metric's is in capitals (AUC
-# 0.93, BLEU 34.5, TTFT 0.4, MMLU 0.72, ECE 0.05) or in small letters (top-1, accuracy),
-# and keeps its number. A name carrying a digit (F1, H100, GPT-4o, Qwen2.5) already says
-# which one it is, so the decimal after it is a score; so is one after a plural acronym
-# (GFLOPs), a metric at k (pass@1), or one of the few metrics spelled in mixed case (mAP,
-# mIoU, nDCG, gFID, BERTScore, SacreBLEU, COMETkiwi; SoTA) or capitalised at a sentence's
-# start (Accuracy 0.93): those are listed, since vLLM has their very shape. The few
-# standards and runtimes spelled in capitals that a briefing versions (CXL 2.0, CUDA 12.4,
-# TLS 1.3) are listed too: metrics have their very shape. Only Latin letters, digits and
-# name marks bound a name: Chinese runs into it (微调Llama 3.2).
-_NAME_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_@#.+-])"
-    r"(?:(?![A-Z][A-Z-]*s\s|[A-Za-z]*(?:Score|BLEU|COMET[A-Za-z]*)\s|[a-z]?FID\s"
-    r"|(?:mAP|mAR|mIoU|mAcc|nDCG|chrF|SoTA|Acc|Accuracy|Precision|Recall|Perplexity)\s)"
-    r"(?:(?=[A-Za-z.+-]*[a-z])(?=[A-Za-z.+-]*[A-Z])[A-Za-z](?:[A-Za-z.+-]*[A-Za-z+])?|[a-z]+(?:\.[a-z]+)+)"
-    r"|CXL|CUDA|HTTP|USB|TLS|MCP|ONNX|NCCL|UCX|HIP|OCI)\s+$"
-)
 # A fraction of itself (2048/2048 passed) says "all", not a quantity.
 _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 # Year spans (2022-2023, 2022–24, 2019至2021年) go whole: no half of one is a result;
@@ -235,7 +208,7 @@ def numbers(text: str) -> set[str]:
             unit = _unit(after) or unit_after(text, after.end())  # 26-30% is 26% to 30%: one unit
             if unit in _MAGNITUDES and not shares_magnitude(value, after.group(1)):
                 unit = ""  # 600 to 8k is no 600k (``ranges``)
-        if _is_label(text, match.start(), value, unit):
+        if is_label(text, match.start(), value, unit):
             continue
         if not unit and (share := as_share(text, match.start(1), match.end(1))):
             value, unit = share, "%"  # a success rate of 0.73 is 73% (``shares``)
@@ -294,73 +267,13 @@ def _canonical(value: str, unit: str) -> str:
     return f"{amount.normalize():f}"
 
 
-# A gain measured over a bare decimal is measured over a release: "22% over 0.30" is over
-# version 0.30 (a score it improved on would carry its metric, "over 0.30 F1").
-_GAIN_OVER = re.compile(r"\d\s*(?:%|x|×|倍)\s+(?:over|than|vs\.?|versus)\s+$", re.IGNORECASE)
-_SCORE_AFTER = re.compile(r"\s*(?:[A-Z]|(?i:points?|pp|baseline|score|accuracy)\b)")
-
-
-def names_a_version(before: str) -> bool:
-    """Whether the text right ``before`` a decimal is a product's name, making the decimal
-    its version (``vLLM `` before 0.4; not ``AUC `` or ``Accuracy ``)."""
-    return _NAME_BEFORE.search(before) is not None
-
-
-# A licence spelled in capitals versions like a product (BSL 1.1, GPL 3.0, MPL 2.0, CC BY 4.0):
-# read apart from ``names_a_version``, whose names also pick the releases a title names.
-_LICENCE_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_@#.+-])(?:B?USL|BSL|A?GPL|LGPL|MPL|EPL|SSPL|CDDL|EUPL|BY(?:-(?:SA|NC|ND))*)(?:\s*v)?\s+$"
-)
-# A bare decimal a feature came, went or holds since is a release ("PostgresSaver, introduced in
-# 0.9", "removed in 1.2", "stable since 0.9", "as of 2.1"), as "From CrewForge 3.0" is.
-_RELEASED_IN_BEFORE = re.compile(
-    r"\b(?:(?:introduced|added|shipped|released|deprecated|removed|dropped|landed|available)\s+(?:in|with|since)"
-    r"|since|as\s+of|starting\s+(?:with|from|in))\s+$",
-    re.IGNORECASE,
-)
-# A release series (2.x stays MIT, 3.x 版本) is a version whatever stands before it.
-_SERIES_AFTER = re.compile(r"\.[xX](?![A-Za-z0-9_])")
-# A version in Chinese: a decimal before 版 or 版本 (发布 0.4 版), or the one a product's name starts
-# something from ("CrewForge 从 3.0 起由 MIT 改为 BSL 1.1", "vLLM 自 0.6 开始"): the release a change
-# comes with, as "From CrewForge 3.0" reads in English.
-_VERSION_WORD_AFTER = re.compile(r"\s*版")
-_FROM_AFTER_NAME = re.compile(rf"[{_CJK}]{{0,6}}\s*[从自]\s*$")
-_FROM_ON_AFTER = re.compile(r"\s*(?:起(?![步跳])|开始)")
-
-
-def _is_label(text: str, start: int, value: str, unit: str) -> bool:
-    before = text[max(0, start - 24) : start]
-    if value.count(".") >= 2 or _LABEL_BEFORE.search(before) or _SERIES_AFTER.match(text, start + len(value)):
-        return True
-    if "." not in value or unit:
-        return False
-    end = start + len(value)
-    if _GAIN_OVER.search(before) and not _SCORE_AFTER.match(text, end):
-        return True
-    if _RELEASED_IN_BEFORE.search(before) or _LICENCE_BEFORE.search(before):
-        return True
-    return names_a_version(before) or _a_version_in_chinese(text, start, end) or released_in_chinese(text, start, end)
-
-
-def _a_version_in_chinese(text: str, start: int, end: int) -> bool:
-    """Whether the decimal at ``text[start:end]`` is a release named in Chinese (``_VERSION_WORD_AFTER``,
-    ``_FROM_AFTER_NAME``)."""
-    if _VERSION_WORD_AFTER.match(text, end):
-        return True
-    if not _FROM_ON_AFTER.match(text, end):
-        return False
-    before = text[max(0, start - 40) : start]
-    frm = _FROM_AFTER_NAME.search(before)
-    return frm is not None and names_a_version(before[: frm.start()] + " ")
-
-
 def substantive_numbers(text: str) -> set[str]:
     """Numbers that state a result: not years, dates, list markers or section numbers.
     A lone digit counts when it counts hardware, model parts or what runs side by side
     (8 H200 GPUs, 4 张卡, 5 个 Agent): the same deployment on 4 GPUs instead of 8 is news; so does
     a price ($3, 4元, 3 USD; ``money``) and one written with a decimal's zeros (1.0, $5.00)."""
     counted = {m.group(1) for m in _COUNTED.finditer(text)} | priced_digits(text)
-    counted |= {m.group(1) for m in _ZEROS.finditer(text) if not _is_label(text, m.start(), m.group(0), "")}
+    counted |= {m.group(1) for m in _ZEROS.finditer(text) if not is_label(text, m.start(), m.group(0), "")}
     return {n for n in numbers(text) if not _is_incidental(n) or n in counted}
 
 
