@@ -23,10 +23,11 @@ from kbsearch.search.candidates import Candidates, add_pinned, dense_side, depth
 from kbsearch.search.change_first import change_first
 from kbsearch.search.exact import Pins, QueryIds, find_pins, query_ids
 from kbsearch.search.expansion import with_forms
+from kbsearch.search.filed_news import news_first
 from kbsearch.search.fusion import Fusion
 from kbsearch.search.items import same_item
 from kbsearch.search.judge_side import JudgeQuery
-from kbsearch.search.ranking import DEFAULT_FUSION, Ranked, lexical_candidates, rank
+from kbsearch.search.ranking import DEFAULT_FUSION, Ranked, lexical_candidates, query_share, rank
 from kbsearch.search.reads import CandidateReads
 from kbsearch.search.snippets import hit_snippet
 from kbsearch.store import SearchFilter, Store
@@ -77,6 +78,7 @@ def search(
     if weighted and fusion.item_share:
         leaders = (ranked if evidence is None else evidence)[:ITEM_LEADERS]
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, leaders)
+        ranked = news_first(store, ranked, lambda rows: query_share(reads, terms, rows))  # (filed_news)
         ranked = change_first(store, query, ranked, leaders, flt)  # a correction asked for first (change_first)
     ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.alone(exact))[:k]  # ids alone: theirs or none
     hits = _hits(store, ranked, terms, exact.all(), vector)

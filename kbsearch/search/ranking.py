@@ -151,6 +151,15 @@ def _weighted(
     return fuse.names_first(scores, {n: rows for n, rows in found.named.items() if n in terms.names})
 
 
+def query_share(reads: CandidateReads, terms: QueryTerms, rowids: list[int]) -> dict[int, float]:
+    """Row id → the idf-weighted share of the query's terms its own words (title and text) hold, the
+    function words aside (never found: ``reads.term_weights``), with the weights of the search's ranking."""
+    parts = reads.parts(rowids)
+    weights = {t: w for t, w in reads.term_weights(terms, list(parts)).items() if not t.startswith("\0")}
+    grouped = groups(terms)
+    return {rowid: fuse.term_coverage(weights, main, 1.0, groups=grouped) for rowid, (main, _) in parts.items()}
+
+
 def lexical_candidates(found: Candidates) -> list[int]:
     """The lexical side's candidates and the records holding the query's rare names, in that order."""
     return [rowid for rowid, _ in found.lexical] + [r for rows in found.named.values() for r in rows] + found.neutral
