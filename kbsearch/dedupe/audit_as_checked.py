@@ -1,0 +1,124 @@
+"""What ``check`` reads for the later record of a pair across languages, as of its day: audit's
+confirming reading of such a pair uses it (``audit_align``), so one pair gets one answer.
+
+Audit reads a pair across languages against the later record's nearest records in the
+earlier one's language (``judging``); check reads its candidates of both languages, and
+aligns only the ``aligned_candidates`` nearest by the judge's cosine and those past them
+decided near the line (``beyond_cap``). The two part: probe 43's audit joined a lab's
+licence policy (Chinese) with a reranker release (English) at 0.91, read against English
+records alone, where check read 0.52 < 0.55 against its candidates. Reading every such pair
+against check's neighbourhood is no fix alone: texts in one language align better with each
+other than with a true retelling in the other, so the neighbourhood's mean alignment of a
+mixed neighbourhood is above a true cross-language pair's own (probe 35: two true pairs,
+14th and 22nd among check's candidates, that check decides unaligned past its cap, fell).
+
+So a pair across languages that audit would decide again with the alignment is decided as
+check decides it for the later record on its day: its candidates (``Checker.candidates``
+under ``check_filter``: none dated after the day, its own briefing's records left out as a
+resubmitted input's are), the ``aligned_candidates`` nearest given token vectors and those
+past them near the line too (``Checker.compared``, ``beyond_cap``), the neighbourhood and
+its mean alignment read over them. When check aligns the pair, its decision is audit's;
+when check decides it unaligned (past its cap, far from the line) audit's unaligned reading
+stands, as before. An earlier record check never compared (not among its candidates) is
+read as ``explain`` reads it: aligned, against check's candidates. Pairs within one
+language are read as before.
+
+Bounded: one candidate search and one comparison of the candidates per later record (kept
+for its other pairs), and at most ``MAX_RECORDS`` later records an audit: past it a pair is
+read against audit's own neighbourhood, as before. A check's search of a stored record costs a
+few searches of the index (whole text, title, each key point), the loading of their records
+and the token vectors of at most twice ``aligned_candidates`` of them, once a process.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from kbsearch.dedupe.check_day import check_filter
+from kbsearch.dedupe.check_reading import to_align
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.embedded import Embedded
+from kbsearch.dedupe.results import Match
+from kbsearch.dedupe.rules import compare, neighbourhood
+from kbsearch.filters import SearchFilter
+from kbsearch.store import Store
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.check import Checker
+
+CheckerSource = Callable[[], "Checker"]
+"""A ``Checker`` of the audited store, built when a pair across languages first asks."""
+
+MAX_RECORDS = 2_000
+"""Later records of pairs across languages whose check candidates an audit searches, at most."""
+KEPT = 64
+"""Later records' candidate lists kept: the pairs of one later record are judged together."""
+
+
+class CheckCandidates:
+    """Check's decisions of a later record's candidates as of its day, read once per record."""
+
+    def __init__(
+        self, store: Store, checker: CheckerSource, config: DedupeConfig, max_records: int = MAX_RECORDS
+    ) -> None:
+        self.store, self.config, self.max_records = store, config, max_records
+        self._make = checker
+        self._checker: Checker | None = None
+        self._read: OrderedDict[str, tuple[Embedded, dict[str, Embedded], dict[str, Match]]] = OrderedDict()
+        self.searched = 0
+        """Later records whose candidates were searched."""
+
+    def decided(self, item: Embedded, known: Embedded) -> Match | None:
+        """Check's decision of the pair (later ``item``, earlier ``known``); None when the pair
+        is in one language, or the bound is spent (audit's own reading stands)."""
+        if item.language == known.language:
+            return None
+        read = self._candidates(item)
+        if read is None:
+            return None
+        checker, (ours, found, matches) = cast("Checker", self._checker), read
+        if known.record.id in matches:
+            return matches[known.record.id]
+        # Never compared by check: read as ``explain`` reads such a pair (``as_check_reads``).
+        other = copy.copy(known)
+        other.judge_tokens = None
+        checker.with_tokens([other])
+        around = neighbourhood(ours, list(found.values()), self.config)
+        return compare(ours, other, self.config, around, checker.name_count)
+
+    def _candidates(self, item: Embedded) -> tuple[Embedded, dict[str, Embedded], dict[str, Match]] | None:
+        key = item.record.id
+        if key in self._read:
+            self._read.move_to_end(key)
+            return self._read[key]
+        if self.searched >= self.max_records:
+            return None
+        if self._checker is None:
+            self._checker = self._make()
+        self.searched += 1
+        record = item.record
+        flt = check_filter(self.store, record, record.date, self._own_briefing(item))
+        ours = copy.copy(item)  # audit's built record is shared with its other pairs: they stay untokened
+        ours.judge_tokens = None
+        found = {k: e for k, e in self._checker.candidates(ours, flt).items() if k != record.id}
+        self._checker.with_tokens([ours])  # check's item has them: so its nearest are aligned
+        self._checker.with_tokens(to_align(ours, list(found.values()), self.config.aligned_candidates))
+        matches = dict(zip(found, self._checker.compared(ours, found), strict=True))
+        self._read[key] = (ours, found, matches)
+        while len(self._read) > KEPT:
+            self._read.popitem(last=False)
+        return self._read[key]
+
+    def _own_briefing(self, item: Embedded) -> list[str]:
+        """The ids of the record's own file of its day: check of that briefing, accepted,
+        leaves them out as resubmitted (its earlier items it reads as the input's, not here)."""
+        record = item.record
+        file = self.store.column_of_ids([record.id], "file").get(record.id)
+        if record.date is None or file is None:
+            return [record.id]
+        day = self.store.filter_rowids(SearchFilter(since=record.date, until=record.date)) or []
+        ids = [r.id for r in self.store.by_rowids(day).values()]
+        return sorted({record.id, *(i for i, f in self.store.column_of_ids(ids, "file").items() if f == file)})
