@@ -126,7 +126,9 @@ def audit(
         f"{len(judged):,} same-item judgements kept; {built:,} records built; "
         f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s), "
         f"{judged.aligned:,} joins or pairs near the line decided with the token alignment "
-        f"({judged.aligned_seconds:.1f} s), {_unaligned_joins(judged):,} joins kept without it",
+        f"({judged.aligned_seconds:.1f} s), {_unaligned_joins(judged):,} joins kept without it; "
+        f"{as_checked.searched if as_checked else 0:,} records checked as check reads them, for the pairs "
+        "across languages (in the alignment's time)",
     )
     groups = reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")

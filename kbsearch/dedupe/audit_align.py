@@ -111,10 +111,8 @@ class PairAligner:
         started = time.perf_counter()
         try:
             checked = self.as_checked.decided(*pair) if self.as_checked else None
-            if checked is None:
-                return self._aligned(pair, around, nearest(), name_count)
-            # Check decides it unaligned (past its cap, far from the line): audit's reading stands.
-            return checked if "aligned" in checked.form else None
+            # Check's decision, aligned or not (past its cap, far from the line): one pair, one answer.
+            return self._aligned(pair, around, nearest(), name_count) if checked is None else checked
         finally:
             self.seconds += time.perf_counter() - started
 

@@ -23,8 +23,9 @@ stands, as before. An earlier record check never compared (not among its candida
 read as ``explain`` reads it: aligned, against check's candidates. Pairs within one
 language are read as before.
 
-Bounded: one candidate search and one comparison of the candidates per later record (kept
-for its other pairs), and at most ``MAX_RECORDS`` later records an audit: past it a pair is
+Bounded: one candidate search and one comparison of the candidates per record of a later
+record's briefing (its earlier items first, as one check reads them; kept for the later
+record's other pairs), and at most ``MAX_RECORDS`` records an audit: past it a pair is
 read against audit's own neighbourhood, as before. A check's search of a stored record costs a
 few searches of the index (whole text, title, each key point), the loading of their records
 and the token vectors of at most twice ``aligned_candidates`` of them, once a process.
@@ -35,7 +36,7 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from kbsearch.dedupe.check_day import check_filter
 from kbsearch.dedupe.check_reading import to_align
@@ -44,6 +45,7 @@ from kbsearch.dedupe.embedded import Embedded
 from kbsearch.dedupe.results import Match
 from kbsearch.dedupe.rules import compare, neighbourhood
 from kbsearch.filters import SearchFilter
+from kbsearch.records import Record
 from kbsearch.store import Store
 
 if TYPE_CHECKING:
@@ -53,33 +55,37 @@ CheckerSource = Callable[[], "Checker"]
 """A ``Checker`` of the audited store, built when a pair across languages first asks."""
 
 MAX_RECORDS = 2_000
-"""Later records of pairs across languages whose check candidates an audit searches, at most."""
+"""Records whose check candidates an audit searches, at most (later records of pairs across
+languages, and the items of their briefings)."""
 KEPT = 64
-"""Later records' candidate lists kept: the pairs of one later record are judged together."""
+"""Records' candidate lists kept: the pairs of one later record are judged together."""
+
+
+Read = tuple[Embedded, dict[str, Embedded], dict[str, Match], "Checker"]
+"""A record as check read it: itself, its candidates, check's decision of each, and that check."""
 
 
 class CheckCandidates:
-    """Check's decisions of a later record's candidates as of its day, read once per record."""
+    """Check's decisions of a later record's candidates as of its day, read once per briefing."""
 
     def __init__(
         self, store: Store, checker: CheckerSource, config: DedupeConfig, max_records: int = MAX_RECORDS
     ) -> None:
         self.store, self.config, self.max_records = store, config, max_records
         self._make = checker
-        self._checker: Checker | None = None
-        self._read: OrderedDict[str, tuple[Embedded, dict[str, Embedded], dict[str, Match]]] = OrderedDict()
+        self._read: OrderedDict[str, Read] = OrderedDict()
         self.searched = 0
-        """Later records whose candidates were searched."""
+        """Records whose candidates were searched."""
 
     def decided(self, item: Embedded, known: Embedded) -> Match | None:
         """Check's decision of the pair (later ``item``, earlier ``known``); None when the pair
         is in one language, or the bound is spent (audit's own reading stands)."""
         if item.language == known.language:
             return None
-        read = self._candidates(item)
+        read = self._of(item)
         if read is None:
             return None
-        checker, (ours, found, matches) = cast("Checker", self._checker), read
+        ours, found, matches, checker = read
         if known.record.id in matches:
             return matches[known.record.id]
         # Never compared by check: read as ``explain`` reads such a pair (``as_check_reads``).
@@ -89,36 +95,50 @@ class CheckCandidates:
         around = neighbourhood(ours, list(found.values()), self.config)
         return compare(ours, other, self.config, around, checker.name_count)
 
-    def _candidates(self, item: Embedded) -> tuple[Embedded, dict[str, Embedded], dict[str, Match]] | None:
+    def _of(self, item: Embedded) -> Read | None:
         key = item.record.id
-        if key in self._read:
-            self._read.move_to_end(key)
-            return self._read[key]
-        if self.searched >= self.max_records:
-            return None
-        if self._checker is None:
-            self._checker = self._make()
-        self.searched += 1
-        record = item.record
-        flt = check_filter(self.store, record, record.date, self._own_briefing(item))
-        ours = copy.copy(item)  # audit's built record is shared with its other pairs: they stay untokened
-        ours.judge_tokens = None
-        found = {k: e for k, e in self._checker.candidates(ours, flt).items() if k != record.id}
-        self._checker.with_tokens([ours])  # check's item has them: so its nearest are aligned
-        self._checker.with_tokens(to_align(ours, list(found.values()), self.config.aligned_candidates))
-        matches = dict(zip(found, self._checker.compared(ours, found), strict=True))
-        self._read[key] = (ours, found, matches)
-        while len(self._read) > KEPT:
-            self._read.popitem(last=False)
+        if key not in self._read:
+            if self.searched >= self.max_records:
+                return None
+            self._check_briefing(item.record)
+            while len(self._read) > KEPT:
+                self._read.popitem(last=False)
+        if key not in self._read:
+            return None  # not stored as its briefing's record (no passages): audit's reading stands
+        self._read.move_to_end(key)
         return self._read[key]
 
-    def _own_briefing(self, item: Embedded) -> list[str]:
-        """The ids of the record's own file of its day: check of that briefing, accepted,
-        leaves them out as resubmitted (its earlier items it reads as the input's, not here)."""
-        record = item.record
+    def _check_briefing(self, record: Record) -> None:
+        """Check of the record's briefing (its file of its day), accepted, re-run as of its day:
+        its items in the order they were stored, by one checker, so the token vectors check gave
+        an item's candidates are there for the next item's, as in one check of the briefing."""
+        own = self._own_briefing(record)
+        checker = self._make()
+        for item in _loaded(self.store, own, self.config.judge):
+            self.searched += 1
+            flt = check_filter(self.store, item.record, item.record.date, [r.id for r in own])
+            found = {k: e for k, e in checker.candidates(item, flt).items() if k != item.record.id}
+            checker.with_tokens([item])  # check's item has them: so its nearest are aligned
+            checker.with_tokens(to_align(item, list(found.values()), self.config.aligned_candidates))
+            matches = dict(zip(found, checker.compared(item, found), strict=True))
+            self._read[item.record.id] = (item, found, matches, checker)
+
+    def _own_briefing(self, record: Record) -> list[Record]:
+        """The records of ``record``'s own file of its day, in the order they were stored: check
+        of that briefing, accepted, leaves them out as resubmitted."""
         file = self.store.column_of_ids([record.id], "file").get(record.id)
         if record.date is None or file is None:
-            return [record.id]
+            return [record]
         day = self.store.filter_rowids(SearchFilter(since=record.date, until=record.date)) or []
-        ids = [r.id for r in self.store.by_rowids(day).values()]
-        return sorted({record.id, *(i for i, f in self.store.column_of_ids(ids, "file").items() if f == file)})
+        stored = self.store.by_rowids(day)
+        files = self.store.column_of_ids([r.id for r in stored.values()], "file")
+        return [r for _, r in sorted(stored.items()) if files.get(r.id) == file] or [record]
+
+
+def _loaded(store: Store, records: list[Record], judge: str | None) -> list[Embedded]:
+    """The records as check loads its candidates: passage vectors and the judge's vector."""
+    rowids = store.rowids_of([r.id for r in records])
+    rows = [rowids[r.id] for r in records if r.id in rowids]
+    by_row, vectors = store.by_rowids(rows), store.passage_vectors(rows)
+    judged = store.judge_vectors(by_row, judge) if judge is not None else {}
+    return [Embedded(by_row[r], vectors[r], judge=judged.get(r)) for r in rows if r in by_row and r in vectors]
