@@ -7,6 +7,7 @@ pair aligns 0.25 above the later record's neighbourhood. cy/1 retells ann/1 in "
 Chinese notes share most of its words. Against ann/1 and bo/1 (the English records audit reads
 for the pair) the pair stands well above its neighbourhood, against check's candidates (the
 Chinese notes among them) not: check sets it apart, and so must audit and explain's audit view.
+Audit takes check's decision of the pair, aligned or not (``audit_as_checked``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ NOTES = [
 ]
 
 
-def _config() -> DedupeConfig:
+def _config(aligned_candidates: int = 6) -> DedupeConfig:
     """The unaligned form says 0.70 of every pair (a join audit confirms with the alignment); the
     aligned one says "same" when the pair aligns 0.25 above the neighbourhood's mean; audit reads
     a pair across languages against the later record's English nearest; check aligns six."""
@@ -53,7 +54,7 @@ def _config() -> DedupeConfig:
     summary = {**raw["same_item"], "weights": [0.0] * len(raw["same_item"]["weights"])}
     summary["bias"] = math.log(0.7 / 0.3)
     rule = {**_aligned_only(), "features": ["aligned_relative"], "means": [0.25], "fitted_on": "a test rule"}
-    across = {"audit_other_language": 5, "aligned_candidates": 6}
+    across = {"audit_other_language": 5, "aligned_candidates": aligned_candidates}
     return DedupeConfig.model_validate({**raw, "same_item": summary, "aligned_same_item": rule, **across})
 
 
@@ -64,11 +65,16 @@ def _kb(tmp_path: Path) -> KnowledgeBase:
     return kb
 
 
-def _joined(kb: KnowledgeBase, config: DedupeConfig, **reading: object) -> bool:
+def _cy(kb: KnowledgeBase, config: DedupeConfig, **reading: object) -> list[str]:
+    """The reasons audit gives for cy/1 in its clusters."""
     tokens = FakeTokenEncoder(TRANSLATIONS)
     with kb.store.snapshot():
         result = audit(kb.store, kb.spec.name, config, tokens=lambda: tokens, **reading)  # type: ignore[arg-type]
-    return any("cy/1" in {c.first_seen.id, *(m.id for m in c.repeats)} for c in result.clusters)
+    return [m.reason for c in result.clusters for m in c.repeats if m.id == "cy/1"]
+
+
+def _joined(kb: KnowledgeBase, config: DedupeConfig, **reading: object) -> bool:
+    return bool(_cy(kb, config, **reading))
 
 
 def test_check_sets_the_pair_apart(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -85,6 +91,21 @@ def test_audit_confirms_a_join_across_languages_as_check_reads_it(judged_models:
         # Read against the English nearest alone, the pair joins: the two answers this rule ends.
         assert _joined(kb, config)
         assert not _joined(kb, config, checker=lambda: check_of(kb, config, None))
+
+
+def test_a_pair_check_decides_unaligned_past_its_cap_is_decided_so(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Check aligns two: the Chinese notes nearest by the judge's cosine, and past them two near
+    the line. ann/1 is not among them, and check joins it by the summary form (0.70). Aligned
+    against a mixed neighbourhood, a true retelling past the cap would read below it (probe 35);
+    aligned against the English alone, audit said 1.00 where check said 0.70: audit takes
+    check's decision, unaligned."""
+    config = _config(aligned_candidates=2)
+    with _kb(tmp_path) as kb:
+        checked = kb.check(str(tmp_path / "cy.jsonl"), config=config, as_of=dt.date(2026, 3, 4))
+        ann = next(m for m in checked.items[0].matches if m.id == "ann/1")
+        assert ann.same_item and ann.form == "summary"
+        assert _cy(kb, config) == ["same item 1.00 ≥ 0.50 (aligned form)"]
+        assert _cy(kb, config, checker=lambda: check_of(kb, config, None)) == ["same item 0.70 ≥ 0.50 (summary form)"]
 
 
 def test_past_the_bound_a_pair_is_read_as_before(judged_models: Path, tmp_path: Path) -> None:  # noqa: F811
