@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kbsearch.dedupe.audit import audit
 from kbsearch.embed import load_token_encoder
 from kbsearch.kb import KnowledgeBase
+from kbsearch.kb.explaining_check import check_of
 
 STARTED = time.perf_counter()
 
@@ -49,7 +50,9 @@ def main() -> None:
         config = kb.dedupe_config()
         # The judge's token encoder, loaded as the command loads it: at the first pair near the line.
         tokens = (lambda: load_token_encoder(kb.judge_spec)) if kb.judge_spec and config.reads_tokens() else None
-        audit(kb.store, kb.spec.name, config, phase=mark, tokens=tokens)
+        # Check's candidate search, for a pair across languages (``audit_as_checked``): built at the first.
+        checker = lambda: check_of(kb, config, None)  # noqa: E731
+        audit(kb.store, kb.spec.name, config, phase=mark, tokens=tokens, checker=checker)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from test_audit_align import _config, _kb, _key_point_store, _key_points_config
 from test_judge import judge_encoder, judged_models  # noqa: F401
 
 from fake_encoder import FakeTokenEncoder
-from kbsearch.dedupe import judging
+from kbsearch.dedupe import audit as audit_module
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.audit_align import BAND, PairAligner
 from kbsearch.dedupe.audit_results import AuditResult
@@ -68,7 +68,7 @@ def test_past_the_bound_on_token_reading_a_join_says_it_is_unaligned(
 ) -> None:
     """An audit reads the tokens of at most ``MAX_TEXTS`` texts: past it, a join stays as the
     unaligned form decided it, and its reason and audit's timings say so."""
-    monkeypatch.setattr(judging, "PairAligner", partial(PairAligner, max_texts=2))  # every pair reads 3 texts
+    monkeypatch.setattr(audit_module, "PairAligner", partial(PairAligner, max_texts=2))  # every pair reads 3 texts
     notes: list[str] = []
     with _kb(tmp_path) as kb:
         tokens = FakeTokenEncoder(TRANSLATIONS)

@@ -41,7 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kbsearch.dedupe.audit_align import TokenSource
+from kbsearch.dedupe.audit_align import PairAligner, TokenSource
+from kbsearch.dedupe.audit_as_checked import CheckCandidates, CheckerSource
 from kbsearch.dedupe.audit_clusters import clusters_shown, told_again
 from kbsearch.dedupe.audit_flags import claimed_new_flags, table_flags
 from kbsearch.dedupe.audit_results import AuditResult
@@ -75,6 +76,7 @@ def audit(
     chunk: int = CHUNK,
     phase: Phase = lambda name, note: None,
     tokens: TokenSource | None = None,  # the judge's token encoder, loaded for a join or a pair near the line
+    checker: CheckerSource | None = None,  # check's candidate search: a pair across languages read as check reads it
 ) -> AuditResult:
     store.require_current_passages()
     flt = flt or SearchFilter()
@@ -116,13 +118,17 @@ def audit(
         f"{len(found.later):,} pairs, {len(neighbours):,} of them neighbours, "
         f"{len(across.candidates) if across else 0:,} in the other language, {len(named[0]):,} sharing a rare name",
     )
-    judged, built = judge_candidates(store, roster, found, config, holders.count, tokens)
+    as_checked = CheckCandidates(store, checker, config) if checker is not None else None
+    aligner = PairAligner(config, tokens, as_checked=as_checked)
+    judged, built = judge_candidates(store, roster, found, config, holders.count, aligner)
     phase(
         "the pairs judged",
         f"{len(judged):,} same-item judgements kept; {built:,} records built; "
         f"{judged.read_again:,} pairs read again by their key points ({judged.read_again_seconds:.1f} s), "
         f"{judged.aligned:,} joins or pairs near the line decided with the token alignment "
-        f"({judged.aligned_seconds:.1f} s), {_unaligned_joins(judged):,} joins kept without it",
+        f"({judged.aligned_seconds:.1f} s), {_unaligned_joins(judged):,} joins kept without it; "
+        f"{as_checked.searched if as_checked else 0:,} records checked as check reads them, for the pairs "
+        "across languages (in the alignment's time)",
     )
     groups = reported(roster, grow_clusters(roster, judged))
     phase("the clusters grown", f"{len(groups):,} clusters")

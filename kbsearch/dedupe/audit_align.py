@@ -21,7 +21,9 @@ and the config has the aligned form; the aligned judgement replaces the
 other. Exact evidence (a shared arXiv id, identical text) is no learned
 decision and stays as it is. The neighbourhood's mean alignment
 (``aligned_relative``) is read over the later record's own nearest records, as
-audit's neighbourhood is (check reads its candidates': audit's own may move it).
+audit's neighbourhood is; a pair across languages, given check's candidate search
+(``audit_as_checked``), is aligned only when check would align it, against check's
+candidates of the later record as of its day, so check, explain and audit agree.
 A pair set apart far below the line (most: a million-record audit's candidate
 pairs are mostly clear non-repeats) costs nothing more, and a config without a
 judge has no aligned form, so the audit bench (no judge) runs as before. The
@@ -39,6 +41,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from kbsearch.dedupe.audit_as_checked import CheckCandidates
 from kbsearch.dedupe.check_reading import TokenVectors, to_align
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.embedded import Embedded
@@ -69,8 +72,16 @@ class PairAligner:
     """Decides again with the alignment the unaligned joins and the pairs set apart near the
     line; counts what it read."""
 
-    def __init__(self, config: DedupeConfig, tokens: TokenSource | None, max_texts: int = MAX_TEXTS) -> None:
+    def __init__(
+        self,
+        config: DedupeConfig,
+        tokens: TokenSource | None,
+        max_texts: int = MAX_TEXTS,
+        as_checked: CheckCandidates | None = None,
+    ) -> None:
         self.config = config
+        self.as_checked = as_checked
+        """Check's candidates of a later record: a pair across languages is read as check reads it."""
         self.max_texts = max_texts
         self._asked: set[str] = set()  # texts whose tokens were read: asked again, they are kept
         self._load = tokens if _has_aligned_form(config) else None
@@ -99,7 +110,9 @@ class PairAligner:
             return None
         started = time.perf_counter()
         try:
-            return self._aligned(pair, around, nearest(), name_count)
+            checked = self.as_checked.decided(*pair) if self.as_checked else None
+            # Check's decision, aligned or not (past its cap, far from the line): one pair, one answer.
+            return self._aligned(pair, around, nearest(), name_count) if checked is None else checked
         finally:
             self.seconds += time.perf_counter() - started
 

@@ -21,6 +21,7 @@ import copy
 from collections.abc import Callable
 
 from kbsearch.dedupe.audit_align import PairAligner, TokenSource
+from kbsearch.dedupe.audit_as_checked import CheckCandidates, CheckerSource
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.embedded import Embedded
 from kbsearch.dedupe.features import Neighbourhood
@@ -44,16 +45,19 @@ def audit_match(
     name_count: Callable[[str], int],
     load: Loader,
     tokens: TokenSource | None = None,
+    checker: CheckerSource | None = None,
 ) -> tuple[Match, bool]:
     """Audit's judgement of the pair, and whether A is the later record audit judged; ``tokens``:
-    the judge's token encoder, which audit reads for a join or a pair near the line (``audit_align``)."""
+    the judge's token encoder, which audit reads for a join or a pair near the line (``audit_align``);
+    ``checker``: check's candidate search, which audit reads for a pair across languages."""
     rowids = store.rowids_of([a.record.id, b.record.id])
     a_later = _order(a, rowids.get(a.record.id)) > _order(b, rowids.get(b.record.id))
     later, earlier = (a, b) if a_later else (b, a)
     around, nearest = _around(store, later, earlier, config, load)
     item, known = (Embedded.whole_only(r.record, r.whole, r.judge) for r in (later, earlier))
     full = (_untokened(later), _untokened(earlier))
-    aligner = PairAligner(config, tokens)
+    as_checked = CheckCandidates(store, checker, config) if checker is not None else None
+    aligner = PairAligner(config, tokens, as_checked=as_checked)
     align = lambda pair, match: aligner.judge(pair, match, around, lambda: nearest, name_count)  # noqa: E731
     return audit_judgement(item, known, around, config, name_count, lambda: full, align), a_later
 

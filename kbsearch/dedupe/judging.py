@@ -23,7 +23,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from kbsearch.dedupe.audit_align import PairAligner, TokenSource
+from kbsearch.dedupe.audit_align import PairAligner
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.doc_subject import holding_reason
 from kbsearch.dedupe.features import Neighbourhood
@@ -245,13 +245,13 @@ def judge_candidates(
     found: Candidates,
     config: DedupeConfig,
     name_count: Callable[[str], int],
-    tokens: TokenSource | None = None,
+    aligner: PairAligner | None = None,
 ) -> tuple[Judged, int]:
-    """The kept same-item judgements, and how many records were built to make them; ``tokens``:
-    the judge's token encoder, for the joins and the pairs near the line (``audit_align``)."""
+    """The kept same-item judgements, and how many records were built to make them; ``aligner``:
+    reads the joins and the pairs near the line with the judge's token alignment (``audit_align``)."""
     records = RecordCache(store, roster, config.judge, CACHE_RECORDS)
     around, nearest = found.around_reader(roster, config), found.nearest_reader(roster)
-    again = KeyPointReading(store, roster, config, name_count, PairAligner(config, tokens))
+    again = KeyPointReading(store, roster, config, name_count, aligner or PairAligner(config, None))
     kept: list[tuple[int, int, bool, float, str]] = []
     held: list[int] = []
     for chunk in _chunks(found, len(roster)):

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 
 from kbsearch.dedupe.audit_align import TokenSource
+from kbsearch.dedupe.audit_as_checked import CheckerSource
 from kbsearch.dedupe.audit_view import audit_match
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
@@ -107,6 +108,7 @@ def explain_embedded(
     known: list[Embedded] | None = None,
     name_count: Callable[[str], int] | None = None,
     tokens: TokenSource | None = None,
+    checker: CheckerSource | None = None,
 ) -> Explanation:
     """``explain`` of A embedded already: a stored record, or an input's item as check embeds it;
     ``known``: A's candidates as check finds them (its neighbourhood), else A's nearest records;
@@ -121,7 +123,8 @@ def explain_embedded(
     around = neighbourhood(a, known, config)
     match = compare(a, b, config, around, name_count)
     load = lambda rowids: list(load_rows(store, rowids, config.judge).values())  # noqa: E731
-    by_audit, a_later = audit_match(store, a, b, config, name_count, load, tokens)  # tokens: audit's, near the line
+    # tokens: audit's, for a join or near the line; checker: check's candidates, for a pair across languages
+    by_audit, a_later = audit_match(store, a, b, config, name_count, load, tokens, checker)
     return Explanation(
         a=ListedRecord.from_record(a.record),
         b=ListedRecord.from_record(b.record),
