@@ -63,7 +63,16 @@ def explain(
         with checker.reading([record]) as read:
             flt = SearchFilter(exclude_ids=[a], not_after=as_of)
             item, other, known = as_check_reads(kb, read, 0, b, config, flt, as_of)
-            explained = explain_embedded(kb.store, item, other, config, as_of, known, tokens=lambda: checker.tokens)
+            explained = explain_embedded(
+                kb.store,
+                item,
+                other,
+                config,
+                as_of,
+                known,
+                tokens=lambda: checker.tokens,
+                checker=lambda: check_of(kb, config, None),
+            )
             checked = checker.checked(read)[0]
             then = as_came_in(kb.store, item, other, config, as_of, known)
         own = next((m for m in checked.matches if m.id == b), None)

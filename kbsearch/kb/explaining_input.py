@@ -67,7 +67,10 @@ def explain_input(
             a, other, known = as_check_reads(kb, reading, number - 1, b, config, None, as_of)
         # Names counted as check counted them, the file's unstored items among the holders.
         tokens = lambda: checker.tokens  # noqa: E731 (audit's view aligns a join or a pair near the line as audit does)
-        explained = explain_embedded(kb.store, a, other, config, item.as_of, known, checker.name_count, tokens)
+        audit_checker = lambda: check_of(kb, config, None)  # noqa: E731 (audit's view decides as audit does)
+        explained = explain_embedded(
+            kb.store, a, other, config, item.as_of, known, checker.name_count, tokens, audit_checker
+        )
         why = explain_claim(item, claim, record, [loaded[i] for i in same], b, config) if claim else None
     checked = next((m for m in item.matches if m.id == b), None)
     notes = [f"A is item {number} of {path}, read as 'kbsearch check' reads it"]

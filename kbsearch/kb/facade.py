@@ -207,11 +207,15 @@ class KnowledgeBase(Opened):
     def audit(self, flt: SearchFilter | None = None, config: DedupeConfig | None = None) -> AuditResult:
         with timings.phase("imports"):
             from kbsearch.dedupe.audit import audit
+            from kbsearch.kb.explaining_check import check_of
         self._require_models()
         config = config or self.dedupe_config(claims=False)
         tokens = lambda: self._judging_models(config)[1]  # noqa: E731 (loaded at the first join or pair near the line)
         with self.store.snapshot():
-            result = audit(self.store, self.spec.name, config, flt, phase=timings.laps("audit"), tokens=tokens)
+            # A pair across languages is decided as check decided the later record on its day.
+            checker = lambda: check_of(self, config, None)  # noqa: E731
+            laps = timings.laps("audit")
+            result = audit(self.store, self.spec.name, config, flt, phase=laps, tokens=tokens, checker=checker)
             result.unknown_filters = unknown_filters(self.store, flt) if flt and not result.records else []
             return result
 
