@@ -71,3 +71,19 @@ def test_a_known_claim_with_a_date_its_records_lack_is_new() -> None:
     assert dated(_known(kept), kept, [record]).known
     written = "Orbit Serve 3.0 GA plan noted on 2026-09-30"  # the record's own day
     assert dated(_known(written), written, [record]).known
+
+
+@pytest.mark.parametrize(
+    ("claim", "known", "new"),
+    [
+        # A year and a month's two digits is that month, as "Nov 2026" and 2026年11月 are (probe 46:
+        # "Launched … in November 2026" against a doc's "2026-11 推出")
+        ("Kiln Sign went live in March 2026", ["Kiln Sign 于 2026-03 上线"], []),
+        ("Kiln Sign 于 2026 年 3 月上线", ["Kiln Sign went live 2026/03"], []),
+        ("Kiln Sign went live in April 2026", ["Kiln Sign 于 2026-03 上线"], ["2026-04"]),  # a changed month
+        ("Kiln Sign's 2026-03 launch", ["Kiln Sign launched on March 9, 2026"], []),  # the day, written rounder
+        ("The 2019-20 season", ["The season"], []),  # no month's digits: a span of years
+    ],
+)
+def test_a_year_and_month_in_digits_is_a_month(claim: str, known: list[str], new: list[str]) -> None:
+    assert new_dates(claim, known) == new

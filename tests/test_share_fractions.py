@@ -75,3 +75,25 @@ def test_a_loss_is_no_percentage_of_a_record() -> None:
     """A loss of 0.58 against a record's 58% success rate is another figure: new, not restated."""
     record = substantive_numbers("越狱攻击的平均成功率为 58%")
     assert new_figures(substantive_numbers("Fine-tuning brings the eval loss to 0.58"), record) == ["0.58"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A rate's acronym in capitals names a share as its words do (probe 46: "TPR 0.991 at an
+        # FPR of 0.001" is 误报率 0.1% 时检出率 99.1%).
+        ("The detector reaches TPR 0.987 at an FPR of 0.002", {"98.7%", "0.2%"}),
+        ("Jailbreak ASR fell from 0.38 to 0.05 after the filter", {"38%", "5%"}),
+        ("WER 0.064 on the accented split", {"6.4%"}),
+        # Not a rate's acronym: lower case, or the letters inside a longer word
+        ("tpr 0.987 in the log", {"0.987"}),
+        ("FARM 0.3 release notes", {"0.3"}),
+    ],
+)
+def test_a_rate_named_by_its_acronym_gives_a_share(text: str, expected: set[str]) -> None:
+    assert numbers(text) == expected
+
+
+def test_a_rate_by_acronym_meets_the_percentage_another_writer_gives() -> None:
+    record = numbers("签名检测在误报率 0.2% 时检出率达到 98.7%")
+    assert unstated(numbers("TPR 0.987 at an FPR of 0.002"), record) == set()

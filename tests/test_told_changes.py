@@ -83,3 +83,28 @@ def test_a_figure_kept_is_known() -> None:
     known = embedded("kai", "Orbit Serve 默认并发上限", RECORD, kind=Kind.increment)
     status = claim_status(known, "Orbit Serve 的默认并发上限仍为 256 个请求", True)
     assert status.known and status.new_numbers == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "stated", "start"),
+    [
+        # The unit written once, after the end, is the start's too (probe 45: "from 25 to 14
+        # minutes" against a record's "约 25 分钟")
+        ("The nightly rebuild dropped from 40 to 22 minutes", {"40min"}, {"40min"}),
+        ("The eviction timeout went from 30 to 45 seconds", {"30s"}, {"30s"}),
+        ("冷启动时间从 12 缩短到 7 秒", {"12s"}, {"12s"}),
+        # A start the records state bare keeps its bare reading; both ends bare stay bare
+        ("The nightly rebuild dropped from 40 to 22 minutes", {"40"}, {"40"}),
+        ("The queue depth went from 40 to 22", {"40"}, {"40"}),
+        # Both ends stated: no change the records lack
+        ("The nightly rebuild dropped from 40 to 22 minutes", {"40min", "22min"}, set()),
+    ],
+)
+def test_a_start_written_bare_takes_the_unit_of_the_end(claim: str, stated: set[str], start: set[str]) -> None:
+    assert moved_from(claim, stated) == start
+
+
+def test_a_change_with_its_unit_after_the_end_makes_the_claim_new() -> None:
+    known = embedded("kai", "Kiln 夜间构建", "Kiln 的夜间全量构建约 40 分钟，失败时自动重试一次", kind=Kind.increment)
+    status = claim_status(known, "Kiln's nightly full rebuild dropped from 40 to 22 minutes", True)
+    assert not status.known and status.new_numbers == ["22min"]

@@ -32,6 +32,7 @@ from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
 from kbsearch.dedupe.cited_entries import cited_entries, on_cited
 from kbsearch.dedupe.claim_dates import dated
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
+from kbsearch.dedupe.claim_versions import versioned
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.features import NAME_COUNT_CAP
@@ -333,7 +334,7 @@ class Checker:
             hits = self._claim_hits(item, vector, flt)
             by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
             if said is None:
-                statuses.append(dated(by_cosine, text, same, docs[0]))
+                statuses.append(versioned(dated(by_cosine, text, same, docs[0]), text, same, docs[0]))
                 continue
             # With a same-item record, its passages alone: another paper's passage that the
             # form took for the claim was a new fact of this one in every such case on the dev
@@ -348,7 +349,7 @@ class Checker:
             finer = self._finer, self._reader, said, restatement
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
             status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)
-            statuses.append(dated(status, text, same, sections))
+            statuses.append(versioned(dated(status, text, same, sections), text, same, sections))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

@@ -4,10 +4,11 @@
 a date ("适用日由 2027年8月1日 推迟至 2028年2月1日"), gave another one ("effective 2027年4月1日"
 against "comments until 2027-04-15") or a new one ("fix deployed 2027-02-27") read as known
 (issue 25, probe 35). Here a date is the span of days it names, whatever its spelling:
-2027-08-01, 2027/8/1, 2027年8月1日, August 1, 2027, 1 Aug 2027 (a day); Aug 2027, 2027年8月 (a
-month); Q3 2027, 2027 Q3, 2027年第三季度, 三季度 (a quarter). Two dates are one when one span
-holds the other (a record's 2027-08-01 is its "Q3 2027" written finer); a date written without
-its year matches that month and day (or quarter) of any year.
+2027-08-01, 2027/8/1, 2027年8月1日, August 1, 2027, 1 Aug 2027 (a day); Aug 2027, 2027年8月,
+2027-08 (a month: a month's two digits after the year, so "2019-20" is no month); Q3 2027,
+2027 Q3, 2027年第三季度, 三季度 (a quarter). Two dates are one when one span holds the other
+(a record's 2027-08-01 is its "Q3 2027" written finer); a date written without its year
+matches that month and day (or quarter) of any year.
 
 Not read: a bare year (2027 年度报告), a month and day written with a dash or a slash ("3-2",
 "11/03": an earlier day's anchor as often as a date), and any date written as an earlier day's
@@ -53,6 +54,7 @@ _DATES = re.compile(
     "|".join(
         (
             rf"(?<![\d.])(?P<iso>{_YEAR}[-/.](?P<iso_month>\d{{1,2}})[-/.](?P<iso_day>\d{{1,2}}))(?![\d])",
+            r"(?<![\d.])(?P<ym_year>(?:19|20)\d\d)[-/](?P<ym_month>0[1-9]|1[0-2])(?![\d./-])",
             r"(?<!\d)(?P<cn_year>(?:19|20)\d\d)?\s*年?\s*(?P<cn_month>\d{1,2})\s*月\s*(?:(?P<cn_day>\d{1,2})\s*[日号])?",
             rf"\b{_MONTH}\s+(?P<en_day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<en_year>(?:19|20)\d\d))?",
             rf"\b(?P<day_first>\d{{1,2}})\s+{_MONTH.replace('month_name', 'dm_month')}\s+(?P<dm_year>(?:19|20)\d\d)\b",
@@ -122,6 +124,8 @@ def _number(match: re.Match[str], name: str) -> int | None:
 def _read(m: re.Match[str]) -> Dated | None:
     if m.group("iso"):
         return _span(_number(m, "year"), int(m.group("iso_month")), int(m.group("iso_day")))
+    if m.group("ym_month"):  # 2026-11: the month, as "November 2026" and 2026年11月 are
+        return _span(int(m.group("ym_year")), int(m.group("ym_month")))
     if m.group("cn_month"):
         if not m.group("cn_year") and not m.group("cn_day"):
             return None  # "3 月" alone: a month of no year, too loose to tell news by

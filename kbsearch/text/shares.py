@@ -17,9 +17,12 @@ import re
 from decimal import Decimal
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff"
-# Words naming a share, right before the clause's fraction ("average rate of", "降到").
+# Words naming a share, right before the clause's fraction ("average rate of", "降到"); a rate's
+# acronym in capitals too ("TPR 0.991 at an FPR of 0.001" is 误报率 0.1% 时检出率 99.1%: true and
+# false positive rates, attack success, word and character error rates, equal error rate).
 _SHARE_WORD = (
     r"(?<![A-Za-z])(?:rates?|share|fraction|proportion|percentage|accuracy|precision|recall)(?![A-Za-z])"
+    r"|(?<![A-Za-z0-9])(?-i:TPR|FPR|TNR|FNR|FDR|ASR|WER|CER|EER|FAR|FRR)(?![A-Za-z0-9])"
     r"|成功率|准确率|正确率|召回率|精确率|精度|命中率|通过率|胜率|错误率|失败率|拒绝率|拒答率|误报率|漏报率"
     r"|覆盖率|利用率|采纳率|转化率|留存率|占比|比例|比率|份额"
 )

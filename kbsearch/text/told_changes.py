@@ -184,6 +184,24 @@ def moved_from(claim: str, stated: Iterable[str]) -> set[str]:
         starts, ends = _figures(start), _figures(end)
         if not starts or not ends:
             continue
-        if not unstated(starts[-1:], stated) and unstated(ends[:1], stated):
-            found.add(starts[-1])
+        for begun in dict.fromkeys((starts[-1], _in_unit_of(start, starts[-1], end, ends[0]))):
+            if not unstated([begun], stated) and unstated(ends[:1], stated):
+                found.add(begun)
     return found
+
+
+def _in_unit_of(start: str, figure: str, end: str, after: str) -> str:
+    """The start's last figure read with the end's unit when it is written bare and the end's
+    first figure is not: "dropped from 25 to 14 minutes" moves from 25 minutes (``25min``, the
+    records' "约 25 分钟"), as ``numbers`` reads "25 to 14 minutes" whole. Read bare, the start
+    was a 25 no record states, and the 14 minutes mere detail beside the records' 25 (probe 45)."""
+    if not figure.isdigit() and not figure.replace(".", "", 1).isdigit():
+        return figure  # written with a unit or magnitude of its own
+    if after.replace(".", "", 1).isdigit():
+        return figure  # the end is bare too: no unit to share
+    written = list(written_numbers(start))
+    if not written:
+        return figure
+    first, last, _, _ = written[-1]
+    read = numbers(f"{start[first:last]} to {end}") - {after}
+    return next((n for n in sorted(read) if not n.replace(".", "", 1).isdigit()), figure)
