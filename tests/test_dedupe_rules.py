@@ -445,3 +445,13 @@ def test_an_arxiv_id_after_a_word_names_no_product() -> None:
     the named-systems rule then gave "this one names about, never mentioned there"."""
     assert versioned_names("About 2609.40001, citing 2607.17715.") == set()
     assert versioned_names("NVIDIA Dynamo 1.2 beside Llama 3.3") == {"dynamo", "llama"}
+
+
+def test_a_shared_id_says_it_decides_whatever_the_learned_score() -> None:
+    """Probe 46: "same item … by rule shared_id: both are about arXiv X", shown beside a learned
+    probability of 0.03, read as a contradiction; the reason says the shared id decided it."""
+    a = embedded("a", "Tollgate", "a benchmark of tool injections", kind=Kind.increment, arxiv_ids=["2610.07002"])
+    b = embedded("b", "Tollgate v2", "another text entirely", kind=Kind.increment, arxiv_ids=["2610.07002"])
+    match = judge(a, b)
+    assert match.same_item and match.rule is Rule.shared_id
+    assert match.reasons == ["both are about arXiv 2610.07002: the shared id decides, not the learned score"]

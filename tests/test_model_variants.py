@@ -80,3 +80,19 @@ def test_explain_cites_what_both_titles_name_not_a_benchmark_both_texts_name() -
     assert names.says is None
     assert names.detail.startswith("both titles name Tarsier-4"), names.detail
     assert "BreakBench" not in names.detail
+
+
+def test_a_size_written_in_one_title_only_is_the_bare_titles_model() -> None:
+    """Probe 46: a lab's red-team report "for Halcyon-3 70B" and its correction titled with the
+    bare model were set apart as "different variants (bare / 70b)"; the lab released one size."""
+    report = lowered("Marlow Labs safety report for Tessel-5 70B", "Refusal rate 91%; up from Tessel-4.")
+    fixed = lowered("Marlow Labs corrects the Tessel-5 refusal figure", "Refusal rate corrected to 89%.")
+    assert variants_differ(report, fixed) is None
+    assert variants_differ(fixed, report) is None
+    assert variants_differ(lowered("Tessel-5 70B 安全报告"), lowered("Tessel-5 拒答率更正")) is None
+    # The bare record naming another size tells its own: two items.
+    small = lowered("Marlow Labs corrects the Tessel-5 figure", "The 70B figure stands; Tessel-5 8B drops to 80%.")
+    assert variants_differ(report, small) is not None
+    # Two sizes in the titles stay two, and a variant word beside the bare model stays another release.
+    assert variants_differ(report, lowered("Tessel-5 8B safety report")) is not None
+    assert variants_differ(lowered("Tessel-5 Mini safety report"), fixed) is not None

@@ -85,7 +85,8 @@ def test_the_earlier_signature_is_first_whatever_the_loading_order(cli, tmp_path
     lines = [line.strip() for line in text.splitlines()]
     first = next(n for n, line in enumerate(lines) if line.startswith("first  vera 2026-10-05"))
     assert lines[first + 1] == f"same day as {TOM_ID}; signed first (09:10)"
-    assert f"same item as {VERA_ID}: both are about arXiv 2610.01111" in lines
+    decided = "the shared id decides, not the learned score"
+    assert f"same item as {VERA_ID}: both are about arXiv 2610.01111: {decided}" in lines
 
 
 def test_without_every_time_the_order_of_loading_decides_and_says_so(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -46,3 +46,16 @@ def test_about_part_keeps_unlabelled_sources() -> None:
     assert kept == "arXiv:2609.19671v1 (full text)； paper_card 1422"
     assert about_part("arXiv:2603.13417（2026-03；本周周报二次推荐）").startswith("arXiv:2603.13417")
     assert about_part("arXiv:2601.11111；vs arXiv:2601.22222") == "arXiv:2601.11111；"
+
+
+def test_what_the_item_is_measured_on_is_cited() -> None:
+    """A defence's source giving the benchmark it was evaluated on cites that benchmark's id:
+    read as about it, the defence was an UPDATE of the benchmark's record (probe 46)."""
+    assert about_part("arXiv:2611.04410；benchmark: Tollgate (arXiv:2610.07002)") == "arXiv:2611.04410；"
+    assert about_part("arXiv:2611.04410；evaluated on arXiv:2610.07002") == "arXiv:2611.04410；"
+    assert about_part("arXiv:2611.04410（评测于 arXiv:2610.07002）") == "arXiv:2611.04410（"
+    assert about_part("arXiv:2611.04410；基准：Tollgate arXiv:2610.07002") == "arXiv:2611.04410；"
+    assert about_part("arXiv:2611.04410；数据集： arXiv:2610.07002") == "arXiv:2611.04410；"
+    # A noun without its colon is the source's prose: "benchmark paper" may be the item's own.
+    assert about_part("benchmark paper arXiv:2610.07002") == "benchmark paper arXiv:2610.07002"
+    assert about_part("Hugging Face 数据集 arXiv:2610.07002") == "Hugging Face 数据集 arXiv:2610.07002"

@@ -149,6 +149,11 @@ class Named:
     """Hyphenated words written without a version (``hyphenated_words``): mentions only."""
     words: frozenset[str] = frozenset()
     """What the title names, common names and an English title's plain names too (``title_words``)."""
+    head: str | None = None
+    """The coined name the title begins with (``sourced_names.coined_head``)."""
+    sourced: frozenset[str] = frozenset()
+    """What the sources name (``sourced_names``): mentions only, of a title led by the same name,
+    when the other record's sources name it too."""
 
     @property
     def mentioned(self) -> frozenset[str]:
@@ -169,6 +174,10 @@ def respelled(item: Named, known: Named) -> tuple[Named, Named]:
     """Each side with the names the other writes with a slip written as the other writes
     them, both read against the other's names as given: the same two either way round, so
     a rule reading a pair both ways (``rules.different_names``) respells it once."""
+    if item.head is not None and item.head == known.head and (both := item.sourced & known.sourced):
+        # Both titles lead with one coined name: a maker one title gives beside it, which both
+        # records' sources give, is where the item comes from, no system of its own (``sourced_names``).
+        item, known = replace(item, written=item.written | both), replace(known, written=known.written | both)
     return _respelled(item, known.mentioned), _respelled(known, item.mentioned)
 
 

@@ -30,6 +30,7 @@ from kbsearch.dedupe.named_systems import (
 )
 from kbsearch.dedupe.platforms import platform_names, platform_only
 from kbsearch.dedupe.scores import Score, scored_on, scores_differ, title_score
+from kbsearch.dedupe.sourced_names import coined_head, source_names
 from kbsearch.dedupe.subjects import (
     events_differ,
     hardware_differs,
@@ -124,10 +125,15 @@ class RecordText:
         title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)
         is_rare = lambda name: name_count(name) <= rare  # noqa: E731
         written = self._written
-        words = self._title_words
-        return Named(
-            title, self._systems_mentioned, is_rare, self._only_cited_names, self._title_systems, written, words
-        )
+        words, (head, sourced) = self._title_words, self._sourced
+        cited = self._only_cited_names
+        return Named(title, self._systems_mentioned, is_rare, cited, self._title_systems, written, words, head, sourced)
+
+    @text_property
+    def _sourced(self) -> tuple[str | None, frozenset[str]]:
+        """The coined name the title begins with, and what the sources name: mentions only
+        beside a title led by the same name (``sourced_names``)."""
+        return coined_head(self.record.title), source_names(self.record.sources)
 
     @text_property
     def _title_words(self) -> frozenset[str]:

@@ -293,7 +293,8 @@ def _exact_evidence(
         # says what it says of it (evidence for the claims), but it is not the item.
         if one_doc:
             return Rule.doc_section, False, f"{DOC_SECTION} (it lists arXiv {', '.join(shared)})"
-        return Rule.shared_id, True, f"both are about arXiv {', '.join(shared)}"
+        ids = ", ".join(shared)  # the learned probability beside it (0.03) decides nothing: say so
+        return Rule.shared_id, True, f"both are about arXiv {ids}: the shared id decides, not the learned score"
     if cited:
         # An item citing a section's paper (a predecessor, a baseline) is not that field's
         # section, but the section still states what the item may restate of the paper.

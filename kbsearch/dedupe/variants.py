@@ -12,6 +12,9 @@ titles name one family, share no variant of it, and neither record names the oth
 variant of it anywhere (title, text, key points; a bare mention is the bare model's), they are
 two items. A family launch naming both ("Vesper-3 and Vesper-3 Mini"), a record giving the
 other's variant ("cheaper than Vesper-3 Mini"), and a retelling keeping the variant stay joinable.
+A size is read apart from the variant words: a title naming the model by its size only beside a
+bare title whose record never names a size of it is one checkpoint written both ways
+(``_size_of_bare``); two sizes (7B, 70B) stay two.
 
 Instruct, Chat and Base are no variants here: a model's release puts out its base and its
 tuned checkpoint together, and a record on "Qwen2.5-7B-Instruct" is most often the news of
@@ -113,10 +116,29 @@ def variants_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None
             continue
         if _share(yours, _mentioned(key, our_text)):
             continue
+        if _size_of_bare(mine, yours, _mentioned(key, their_text)) or _size_of_bare(
+            yours, mine, _mentioned(key, our_text)
+        ):
+            continue
         listed = f"{_listed(mine)} / {_listed(yours)}"
         family = _written(our_title, key)
         return f"the titles name different variants of {family} ({listed}), neither named by the other record"
     return None
+
+
+_SIZE = re.compile(r"(?:\d+x)?\d+(?:\.\d+)?[bm]")
+
+
+def _size_of_bare(sized: frozenset[str], bare: frozenset[str], bare_mentions: frozenset[str]) -> bool:
+    """Whether a title naming the model by its size only ("Halcyon-3 70B") and a title naming it
+    bare ("Halcyon-3") may name one checkpoint: the bare record names no size of the model
+    anywhere. A lab's report on its one released size writes the size in one title and drops it
+    in the next (probe 46: a red-team figure and its correction, 12% then 14%); a size is not a
+    variant word (Mini is another release, the bare model another card). A bare record naming
+    another size ("the 7B trails") tells its own, so 7B beside 70B stay two items."""
+    if bare != {""} or not all(_SIZE.fullmatch(v) for v in sized):
+        return False
+    return not any(_SIZE.fullmatch(v) for v in bare_mentions - sized)
 
 
 def shared_families(our_title: str, their_title: str) -> list[str]:
