@@ -15,6 +15,7 @@ import numpy as np
 from kbsearch.dedupe import claim_numbers
 from kbsearch.dedupe.agreeing import Figures, agrees, contradicts, stage_moved, told_texts
 from kbsearch.dedupe.claim_decision import ClaimDecision
+from kbsearch.dedupe.claim_digits import digits_unstated
 from kbsearch.dedupe.claim_names import unnamed_by
 from kbsearch.dedupe.claim_numbers import derived, figure_changed, numbers_make_new, replaced_for, stated_by, stated_for
 from kbsearch.dedupe.config import DedupeConfig
@@ -69,7 +70,7 @@ def judge_claim(
     stated = stated_for(claim, same_items)
     numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), figure_readings(claim)
     unseen = new_figures(numbers, stated, replaced, rough)
-    unnamed = unnamed_by(claim, same_items)
+    unnamed = unnamed_by(claim, same_items) or digits_unstated(claim, same_items)
     said = known_best is not None and ((scorer.decide(known_best[0]) and not unnamed) or restatement)
     if said and not unseen and known_best is not None:
         figures = numbers, replaced, rough  # the nearest may contradict what another record states (``agreeing``)
