@@ -10,6 +10,8 @@ import pytest
 from conftest import fake_config
 from support.embedded import embedded
 
+from kbsearch.dedupe import disowned
+from kbsearch.dedupe.disowned import disowns
 from kbsearch.text import misspelled
 from kbsearch.text.misspelled import one_name, spelled_as
 
@@ -83,3 +85,31 @@ def test_names_read_with_another_count_are_read_again() -> None:
     assert item.named(CONFIG, lambda name: 50).title == frozenset()
     wider = CONFIG.model_copy(update={"rare_name_records": 100})
     assert item.named(wider, lambda name: 50).title == {"kvflow", "kv"}
+
+
+def test_a_record_disowning_nothing_reads_no_title_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule asks it of every titled pair both ways round; most records disown nothing."""
+    calls: list[str] = []
+    monkeypatch.setattr(disowned, "words_mentioned", lambda text: calls.append(text) or frozenset())
+    assert disowns("Kestrel adds streaming to its MCP client.", "Kestrel 0.4", "Kestrel server 2.0") is None
+    assert calls == []
+
+
+def test_a_texts_denials_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The item's text is read against each candidate: its denials once (``disowned_names``)."""
+    read: list[str] = []
+    pattern = disowned._DISOWNS
+
+    class Counted:
+        def finditer(self, text: str):  # type: ignore[no-untyped-def]
+            read.append(text)
+            return pattern.finditer(text)
+
+    monkeypatch.setattr(disowned, "_DISOWNS", Counted())
+    disowned.disowned_names.cache_clear()
+    text = "Kestrel, a client library (not related to Pellucid's Kestrel server)."
+    first = disowned.disowned_names(text)
+    assert disowned.disowned_names(text) == first == {"pellucid", "kestrel"}
+    assert len(read) == 1
+    reason = disowns(text, "Kestrel client 0.4", "Pellucid Kestrel server 2.0")
+    assert reason is not None and "(pellucid)" in reason
