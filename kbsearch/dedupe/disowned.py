@@ -15,6 +15,7 @@ name, stays its repeat.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kbsearch.dedupe.features import latin_names
 from kbsearch.text.function_words import FUNCTION_WORDS
@@ -36,6 +37,7 @@ _DISOWNS = re.compile(
 _ENDS = re.compile(r"\s(?:" + "|".join(sorted(FUNCTION_WORDS - {"the", "a", "an"})) + r")\s", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)  # a check reads its item's text against each candidate, both ways round
 def disowned_names(text: str) -> frozenset[str]:
     """The names ``text`` says it is not, lower-cased: each capitalised or coined word of
     what follows "not related to", "unrelated to", "not to be confused with", or stands
@@ -56,7 +58,10 @@ def disowns(text: str, title: str, other_title: str) -> str | None:
     record may well be this item's."""
     if not other_title.strip():
         return None
-    names, ours, theirs = disowned_names(text), words_mentioned(title), words_mentioned(other_title)
+    names = disowned_names(text)
+    if not names:
+        return None  # most records disown nothing: the titles' words are not read then
+    ours, theirs = words_mentioned(title), words_mentioned(other_title)
     extra = sorted((names - ours) & theirs)
     if not extra or not names & ours & theirs:
         return None

@@ -119,7 +119,17 @@ class RecordText:
     def named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
         """The names the different-systems rule reads: those only cited are left out, and
         sizes and hardware. Only the rarity lookups are made per pair: audit compares a
-        record with ten others."""
+        record with ten others. Read again only with another config or another count: a check
+        reads its item against each of 35 candidates, and a candidate both ways round; a count
+        is one state of the index (``names.NameHolders``), so after a write it is another."""
+        kept = self.__dict__.get("_named_kept")
+        if kept is not None and kept[0] is config and kept[1] is name_count:
+            return kept[2]
+        named = self._read_named(config, name_count)
+        self.__dict__["_named_kept"] = (config, name_count, named)
+        return named
+
+    def _read_named(self, config: DedupeConfig, name_count: Callable[[str], int]) -> Named:
         rare = config.rare_name_records
         # A hyphenated name is the system its title names, not the acronym in it (MCP of MCP-Bench).
         title = frozenset(n for n in whole_names(self._title_systems) if name_count(n) <= rare)

@@ -42,19 +42,25 @@ def _may_slip(name: str) -> bool:
 def spelled_as(names: Iterable[str], other: Iterable[str]) -> frozenset[str]:
     """``names``, each written as ``other`` writes it when ``other`` holds it with a slip."""
     theirs = frozenset(other)
-    slips: list[tuple[str, int]] | None = None
 
     def spelled(name: str) -> str:
-        # Only a name that may slip is compared, and only with those of ``other`` that may,
-        # within a letter of its length (a swap keeps it, a plural adds one), in ``other``'s
-        # order: the first found is the one ``one_name`` over every pair finds. The rules ask
-        # this of every candidate pair; every pair compared was a tenth of the names rule.
-        nonlocal slips
+        # Only a name that may slip is looked for, and only as the few names ``one_name``
+        # reads as it (``slips_of``), in ``other``'s order when more than one is there: the
+        # first found is the one ``one_name`` over every pair finds. The rules ask this of
+        # every candidate pair; scanning ``other``'s names was a twentieth of a warm check.
         if name in theirs or not _may_slip(name):
             return name
-        if slips is None:
-            slips = [(o, len(o)) for o in theirs if _may_slip(o)]
-        size = len(name)
-        return next((o for o, length in slips if -1 <= length - size <= 1 and one_name(name, o)), name)
+        found = [o for o in slips_of(name) if o in theirs]
+        if len(found) > 1:
+            return next(o for o in theirs if o in found)
+        return found[0] if found else name
 
     return frozenset(spelled(n) for n in names)
+
+
+def slips_of(name: str) -> list[str]:
+    """Every other name that ``one_name`` reads as ``name`` (one that may slip): two adjacent
+    letters swapped, a plural ``s`` added, or one taken off when what is left may slip too."""
+    swaps = [name[:i] + name[i + 1] + name[i] + name[i + 2 :] for i in range(len(name) - 1) if name[i] != name[i + 1]]
+    singular = [name[:-1]] if name.endswith("s") and _may_slip(name[:-1]) else []
+    return [*swaps, name + "s", *singular]
