@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from kbsearch.dedupe.background import background_points, own_rows, stated
 from kbsearch.dedupe.citations import without_citations
 from kbsearch.dedupe.features import Side
 from kbsearch.dedupe.record_text import RecordText
@@ -46,8 +47,11 @@ class Embedded(RecordText):
         # Audit holds every record's tokens at once: one frozenset, shared with
         # ``side``, of interned strings (a bigram recurs across thousands of records).
         self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
-        # A figure given only with an earlier day's citation ("53.1%, 11-03锚定") is not stated here.
-        self.numbers = substantive_numbers(halves_unread(without_citations(self._text_and_claims)))
+        # A figure given only with an earlier day's citation ("53.1%, 11-03锚定"), or only in a
+        # key point that recalls another item as background (``background``), is not stated here.
+        self.background = background_points(self.record.claim_texts() if self.record.claims else [], self.record.title)
+        text = stated(self._text_and_claims, self.background)
+        self.numbers = substantive_numbers(halves_unread(without_citations(text)))
         self._features: dict[int, tuple[str, set[str]]] = {}
 
     def passage_features(self, index: int) -> tuple[str, set[str]]:
@@ -90,7 +94,7 @@ class Embedded(RecordText):
         """This record with every passage's vector (``Record.passages()`` order), keeping what was
         computed of its text: audit reads a pair again by its key points (``key_points``)."""
         full = copy.copy(self)
-        for name in ("whole", "claim_rows", "body_rows", "_body_indices", "side"):
+        for name in ("whole", "claim_rows", "body_rows", "own_claim_rows", "own_body_rows", "_body_indices", "side"):
             full.__dict__.pop(name, None)  # computed from the vectors: computed again
         full.vectors, full.passages, full._features = vectors, self.record.passages(), {}
         return full
@@ -119,6 +123,24 @@ class Embedded(RecordText):
         claims = set(self.record.claim_texts()) if self.record.claims else set()
         rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
         return self.vectors[rows] if rows else None
+
+    @cached_property
+    def own_claim_rows(self) -> np.ndarray | None:
+        """``claim_rows`` without the key points that recall another item as background
+        (``background``): what the same-item features read."""
+        if self.claim_rows is None or not self.background:
+            return self.claim_rows
+        claims = set(self.record.claim_texts()) - self.background
+        rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
+        return self.vectors[rows] if rows else self.claim_rows
+
+    @cached_property
+    def own_body_rows(self) -> np.ndarray:
+        """``body_rows`` without the background key points: the passages the other record's
+        key points are matched against when deciding whether the two are one item."""
+        if not self.background or not self._body_indices:
+            return self.body_rows
+        return self.vectors[own_rows(self.passages, self._body_indices, self.background)]
 
     @cached_property
     def side(self) -> Side:

@@ -30,6 +30,7 @@ from dataclasses import replace
 import numpy as np
 
 from kbsearch.dedupe.as_sure import kept_anchor
+from kbsearch.dedupe.background import rests_on_background
 from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.disowned import disowns
@@ -107,12 +108,11 @@ def alignment(
 def decision_features(
     item: Embedded, known: Embedded, around: Neighbourhood, name_count: Callable[[str], int]
 ) -> dict[str, float]:
-    """What the learned same-item decision reads of the pair (``DedupeConfig.same_item_for``
-    picks the form by which of them are there)."""
+    """What the learned same-item decision reads of the pair (``DedupeConfig.same_item_for``: its form)."""
     features = pair_features(item.side, known.side, around, name_count, alignment(item, known, around.alignments))
-    if item.claim_rows is not None:
-        known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
-        features.update(claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows))
+    if item.own_claim_rows is not None:
+        known_claims = known.own_claim_rows if known.own_claim_rows is not None else known.whole[None, :]
+        features.update(claims_features(item.own_claim_rows, item.own_body_rows, known_claims, known.own_body_rows))
         features.update(language_features(features, around, known.language))
     return features
 
@@ -247,6 +247,7 @@ def compare(
     shared = sorted(set(a.arxiv_ids) & set(b.arxiv_ids))
     cited = sorted(only_cited(item, known))
     exact = _exact_evidence(item, known, shared, cited, config) or different_names(item, known, config, name_count)
+    exact = exact or rests_on_background(item, known, features, scorer)
     if exact is None:
         same = scorer.decide(probability)
         said = compared(probability, "≥" if same else "<", scorer.threshold)

@@ -1,0 +1,117 @@
+"""Key points that recall another item as background: no evidence that the item is that item.
+
+A writer recalls an item the team already holds inside a new one, as context for it: "背景：X-3
+红队报告给出的越狱成功率为 12%" in a bounty's key points, "Context: CVE-… was in the
+model-loading endpoint" in a release that hardens it, "as reported on 9-16, …". Probe 46: such a
+point was the nearest passage to the recalled item's own key points, and the key-point features
+(``claims_covered``, ``claims_back``) and the shared figure joined the bounty to the red-team
+report (1.00) and the release to the CVE's advisory (0.81).
+
+So the same-item features read an item by its own key points: a background point is left out of
+its key points and of the passages the other record's points are matched against, and a figure
+it alone gives is no shared number (as a figure given only in an earlier day's citation is not,
+``citations``). The other key points must carry the join. Claims are read as before: whether a
+stated fact is known is ``claims``' question, not this one's.
+
+A point is background when it opens with a background label (背景, 前情, 回顾, context,
+background, recap, previously; "Context: 32k tokens" is a context length) or with "as
+reported/noted/covered", or cites an earlier day's
+item ("（12-14锚定）") by a name the record's title does not write: a retelling that notes its
+own earlier day ("吞吐提升至 2.1 倍（9-16锚定为 1.8 倍）") recalls itself, and stays. A record
+whose key points are all background (a re-listing of an anchored item, told again) keeps them
+all: they are all it says.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from kbsearch.dedupe.citations import cited_only
+from kbsearch.dedupe.claim_decision import compared
+from kbsearch.dedupe.features import claims_features, latin_names
+from kbsearch.dedupe.results import Rule, form_of
+from kbsearch.dedupe.scorer import Scorer
+
+if TYPE_CHECKING:
+    from kbsearch.dedupe.embedded import Embedded
+
+# A label that opens the point, after a list mark: "背景：", "Context:", "For context -".
+_LABEL = re.compile(
+    r"^\s*(?:[-•*·]\s*)?(背景|前情(?:回顾)?|回顾|(?i:for\s+context|context|background|recap|previously))"
+    r"(?:\s*[:：]|\s+[-—–]\s)\s*"  # a hyphen only spaced: "Context-as-Memory" is a name
+)
+# "Context: 32k-token context window" is a model's context length, no recalled item.
+_LENGTH = re.compile(r"(?i)^\d|tokens?\b|window|长度")
+# A point that opens "as reported on 9-16, …" or "as previously noted, …"; inside a point the
+# words tell what the item corrects ("3,400 jobs are cut, not 3,000 as first reported").
+_AS_REPORTED = re.compile(
+    r"(?i)^\s*(?:[-•*·]\s*)?as\s+(?:(?:previously|earlier|already)\s+)?(?:reported|noted|covered)\b"
+)
+
+
+def is_background(point: str, title: str) -> bool:
+    """Whether the key point ``point`` of a record titled ``title`` recalls another item as background."""
+    label = _LABEL.search(point)
+    if label and not (label.group(1).lower() == "context" and _LENGTH.search(point[label.end() :])):
+        return True
+    if _AS_REPORTED.search(point):
+        return True
+    own = {name.lower() for name in latin_names(title)}
+    return bool(cited_only(point) - own)
+
+
+def background_points(claims: list[str], title: str) -> frozenset[str]:
+    """The record's background key points; none when every point is one (they are all it says)."""
+    found = frozenset(point for point in claims if is_background(point, title))
+    return frozenset() if len(found) == len({c for c in claims if c.strip()}) else found
+
+
+def stated(text: str, points: frozenset[str]) -> str:
+    """``text`` with each background point blanked: what the record states of its own item."""
+    for point in points:
+        text = text.replace(point, " ")
+    return text
+
+
+def own_rows(passages: list[str], rows: list[int], points: frozenset[str]) -> list[int]:
+    """``rows`` (passage indices) without those of background points; all of them when that leaves none."""
+    kept = [i for i in rows if passages[i] not in points]
+    return kept if kept or not rows else rows
+
+
+def rests_on_background(
+    item: Embedded, known: Embedded, features: dict[str, float], scorer: Scorer
+) -> tuple[Rule, bool, str] | None:
+    """Two items, when the learned decision joins them by their own key points' features
+    (``features``) only because a background point is there: with the background points read,
+    a key point of one comes nearer the other (the recalled item), yet without them neither
+    record's own key points come as near the other as the decision's average candidate pair
+    does (its fitted means). Probe 46: a bounty whose point recalled the red-team report's 12%
+    still joined it at 0.82 by the whole texts (one lab, one topic, the recalled figure in
+    both), its own points 0.32 from the report's. A retelling's own key points say its facts
+    again and come far nearer (they carry the join); a pair without background points is
+    never read here. None: the decision stands."""
+    if not (item.background or known.background) or item.claim_rows is None or "claims_covered" not in features:
+        return None
+    probability = scorer.probability(features)
+    if not scorer.decide(probability):
+        return None
+    known_claims = known.claim_rows if known.claim_rows is not None else known.whole[None, :]
+    read = claims_features(item.claim_rows, item.body_rows, known_claims, known.body_rows)
+    own = {name: features[name] for name in read}
+    if all(read[name] <= own[name] for name in read):
+        return None  # the background points were no nearer the other record than the own ones
+    means = dict(zip(scorer.features, scorer.means, strict=True))
+    if any(own[name] >= means.get(name, 1.0) for name in own):
+        return None
+    said = compared(probability, "≥", scorer.threshold)
+    return (
+        Rule.learned,
+        False,
+        (
+            f"another item: same item {said} ({form_of(features)} form) only by a key point recalling "
+            f"another item as background; the own key points come no nearer than "
+            f"{max(own.values()):.2f} (with it {max(read.values()):.2f})"
+        ),
+    )
