@@ -35,6 +35,7 @@ from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
 from kbsearch.dedupe.claim_versions import versioned
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.doc_facts import doc_said
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.finer import FinerPassages, finer_said, item_names, item_sentences
 from kbsearch.dedupe.flags import item_flags, listed_in_doc, table_flags
@@ -331,7 +332,8 @@ class Checker:
             checkpoint()
             index = item.passages.index(text) if text in item.passages else 0
             vector = item.vectors[index]
-            hits = self._claim_hits(item, vector, flt)
+            near = self._claim_hits(item, vector, flt)  # a doc section naming none of the item's names too
+            hits = [h for h in near if not ruled_out(item, h.known, self.config, self.name_count)]
             by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
             if said is None:
                 statuses.append(versioned(dated(by_cosine, text, same, docs[0]), text, same, docs[0]))
@@ -349,16 +351,16 @@ class Checker:
             finer = self._finer, self._reader, said, restatement
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
             status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)
-            statuses.append(versioned(dated(status, text, same, sections), text, same, sections))
+            status, read = doc_said(text, vector, status, near, finer) if own else (status, [])  # the doc's fact
+            statuses.append(versioned(dated(status, text, same, sections + read), text, same, sections + read))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:
-        """The passages of any record nearest to a claim, but those exact evidence rules out."""
+        """The passages of any record nearest to a claim (``ruled_out`` is applied by the caller)."""
         hits = self._search(vector, self.config.claim_hits, flt)
         loaded = self._load([rowid for rowid, _, _ in hits])
         hits_then = [PassageHit(loaded[r], i, s) for r, s, i in hits if r in loaded]
-        found = self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits)
-        return [h for h in found if not ruled_out(item, h.known, self.config, self.name_count)]
+        return self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits)
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:
         """The judge's vectors of the item's claims, in one run, kept for ``claim_said``
