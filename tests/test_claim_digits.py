@@ -57,3 +57,10 @@ def test_a_claim_without_a_lone_digit_and_a_citation_are_unchanged() -> None:
     assert digits_unstated("背景：见 10-05锚定 的 Sablefin", [attack()]) == set()
     # A counted digit (8 GPUs) is the number rules' (``substantive_numbers``), not this one's.
     assert digits_unstated("Sablefin runs on 8 GPUs", [attack()]) == set()
+
+
+def test_a_count_the_record_gives_the_same_way_is_stated() -> None:
+    # The number rules read "3 bits" as a unit's figure, not a lone 3: the record's own lone digits count too.
+    claim = "Keys and values are kept in 3 bits, the newest tokens in full precision"
+    assert digits_unstated(claim, [attack(["Keys and values are kept in 3 bits"])]) == set()
+    assert known(claim, attack(["Keys and values are kept in 3 bits, the newest tokens in full precision"]))

@@ -45,5 +45,7 @@ def digits_unstated(claim: str, same_items: list[Embedded]) -> set[str]:
     if not lone:
         return set()
     texts = [f"{k.record.title}\n{k.text_and_claims}".lower() for k in same_items]
-    stated = set().union(*(numbers(text) for text in texts)) if texts else set()
+    # A record counting the same way states the digit: "kept in 3 bits" beside "kept in 3 bits".
+    counted = {m.group(1) for text in texts for m in _COUNT.finditer(without_citations(text))}
+    stated = counted.union(*(numbers(text) for text in texts))
     return {d for d in lone if d not in stated and not any(w in text for w in _WORDS[d] for text in texts)}
