@@ -121,8 +121,7 @@ class Embedded(RecordText):
     def claim_rows(self) -> np.ndarray | None:
         """The key points' passage vectors; None without key points or their vectors (``whole_only``)."""
         claims = set(self.record.claim_texts()) if self.record.claims else set()
-        rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
-        return self.vectors[rows] if rows else None
+        return self._rows_of(claims)
 
     @cached_property
     def own_claim_rows(self) -> np.ndarray | None:
@@ -130,9 +129,13 @@ class Embedded(RecordText):
         (``background``): what the same-item features read."""
         if self.claim_rows is None or not self.background:
             return self.claim_rows
-        claims = set(self.record.claim_texts()) - self.background
+        own = self._rows_of(set(self.record.claim_texts()) - self.background)
+        return self.claim_rows if own is None else own
+
+    def _rows_of(self, claims: set[str]) -> np.ndarray | None:
+        """The passage vectors of these key points (not the whole text's), or None for none."""
         rows = [i for i, text in enumerate(self.passages) if text in claims and text != self.whole_text]
-        return self.vectors[rows] if rows else self.claim_rows
+        return self.vectors[rows] if rows else None
 
     @cached_property
     def own_body_rows(self) -> np.ndarray:
