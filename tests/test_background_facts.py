@@ -88,3 +88,15 @@ def test_a_point_that_is_no_background_is_not_known_from_another_items_increment
     plain = check(tmp_path / "b", bounty(RATE, title="通用越狱漏洞赏金计划启动")).claims[1]
     assert labelled.known and labelled.best_id == REPORT.id
     assert not plain.known and plain.best_id == REPORT.id and plain.overridden_by == "another item", plain.decision
+
+
+def test_a_repeat_whose_only_unknown_point_is_a_recalled_fact_is_a_duplicate(tmp_path: Path) -> None:
+    """Its own point is the earlier record's, the other recalls the report's: nothing in it is new."""
+    earlier = Record(
+        id="cy/09-18#1", kind=Kind.increment, instance="cy", date=dt.date(2026, 9, 18),
+        title="Wrenfield 赏金计划", text="", claims=[PAYOUT], arxiv_ids=["2609.01234"],
+    )  # fmt: skip
+    item = bounty(f"背景：{RATE}", title="Wrenfield 赏金计划细则").model_copy(update={"arxiv_ids": ["2609.01234"]})
+    result = check_one(tmp_path, [REPORT, earlier], item, CONFIG)
+    assert result.verdict is Verdict.DUPLICATE, result.reason
+    assert result.claims[1].best_id == REPORT.id
