@@ -10,8 +10,9 @@ report (1.00) and the release to the CVE's advisory (0.81).
 So the same-item features read an item by its own key points: a background point is left out of
 its key points and of the passages the other record's points are matched against, and a figure
 it alone gives is no shared number (as a figure given only in an earlier day's citation is not,
-``citations``). The other key points must carry the join. Claims are read as before: whether a
-stated fact is known is ``claims``' question, not this one's.
+``citations``). The other key points must carry the join. Whether a stated fact is known is
+``claims``' question, not this one's; of a background point, which recalls another item's
+fact, any record that states it may answer (``background_facts``).
 
 A point is background when it opens with a background label (背景, 前情, 回顾, context,
 background, recap, previously; "Context: 32k tokens" is a context length) or with "as

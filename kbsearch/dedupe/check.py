@@ -26,6 +26,7 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
+from kbsearch.dedupe.background_facts import recalled_said
 from kbsearch.dedupe.beyond_cap import near_line_past_cap
 from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
 from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
@@ -352,7 +353,9 @@ class Checker:
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
             status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)
             status, read = doc_said(text, vector, status, near, finer) if own else (status, [])  # the doc's fact
-            statuses.append(versioned(dated(status, text, same, sections + read), text, same, sections + read))
+            status, recalled = recalled_said(text, vector, item.background, status, near, finer)  # a recalled fact
+            read = sections + read + recalled
+            statuses.append(versioned(dated(status, text, same, read), text, same, read))
         return statuses
 
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:

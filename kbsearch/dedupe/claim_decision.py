@@ -21,12 +21,17 @@ class ClaimDecision(StrEnum):
     """The cosine decision on the index model's vectors (``claims.judge_claim``)."""
     restated = "restated"
     """Known below the threshold: another card of a paper that has one (``ClaimStatus.restated``)."""
+    background = "background"
+    """A key point recalling another item as background, known because the claim form says another
+    record's passage states it, an increment's or a card's too (``background_facts``): its score
+    and threshold are the claim form's."""
 
 
 LABELS = {
     ClaimDecision.claim_said: "claim form",
     ClaimDecision.judge_claim_known: "judge's cosine form",
     ClaimDecision.claim_known: "cosine form",
+    ClaimDecision.background: "claim form",
 }
 """What a claim line calls the decision before its score ("says the same (claim form 0.27 ≥ 0.08)")."""
 

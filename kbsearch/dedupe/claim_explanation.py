@@ -15,7 +15,7 @@ class ClaimStep(BaseModel):
 
     rule: str
     """``same-item records``, ``claim_said``, ``cosine``, ``restated``, ``coined names``,
-    ``numbers``, ``stage`` or ``another item``."""
+    ``numbers``, ``stage``, ``another item`` or ``background``."""
     says: bool | None
     """True: known; False: new; None: no say on this claim."""
     detail: str

@@ -7,7 +7,7 @@ call (``unnamed_by``, ``restates_same_paper``), never decided again: what it say
 
 from __future__ import annotations
 
-from kbsearch.dedupe.claim_decision import compared
+from kbsearch.dedupe.claim_decision import ClaimDecision, compared
 from kbsearch.dedupe.claim_explanation import ClaimExplanation, ClaimStep
 from kbsearch.dedupe.claim_inputs import claims_of
 from kbsearch.dedupe.claim_names import unnamed_by
@@ -21,7 +21,7 @@ FORM_FEATURE = "coverage"
 """A feature only ``claim_said`` reads: a status carrying it was decided by that form
 (``judge_said``, on a stored or a finer passage), else by the cosine decision (``judge_claim``)."""
 NEW_FIRST = ("numbers", "stage", "another item", "coined names", "claim_said", "cosine")
-KNOWN_FIRST = ("restated", "claim_said", "cosine")
+KNOWN_FIRST = ("restated", "background", "claim_said", "cosine")
 """Which rule settled the claim: the first of these whose say is the decision."""
 
 
@@ -43,6 +43,10 @@ def explain_claim(
     ]
     if status.moved_on:
         steps.append(ClaimStep(rule="stage", says=False, detail=f"the claim moves its item on: {status.moved_on}"))
+    if status.known and status.decided_by is ClaimDecision.background:
+        detail = f"a key point recalling another item as background: {status.best_id}'s passage says it"
+        detail += f" ({_score(status)}, read as another record's)"
+        steps.append(ClaimStep(rule="background", says=True, detail=detail))
     if status.said_by_another_item:
         detail = f"{status.best_id}'s passage says it ({_score(status)}), but is not the same item as A"
         steps.append(ClaimStep(rule="another item", says=False, detail=detail))

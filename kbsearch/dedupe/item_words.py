@@ -77,6 +77,9 @@ def decision(claim: ClaimStatus) -> str:
             f"number; its score, {compared(claim.score, sign, claim.threshold)}, does not decide)"
         )
     if claim.known:
+        if claim.decided_by is ClaimDecision.background:  # the claim form's score, another record's passage
+            recalled = f"claim_said: {compared(claim.score, sign, claim.threshold)}, its threshold"
+            return f"known as background recalled from {who}: it says the same, by {recalled}"
         if sign == "<":
             return f"known by the cosine decision on {who}'s passage; {figures} alone would not say it"
         return f"known: {who} says the same, by {figures}"

@@ -186,6 +186,8 @@ class ClaimStatus(BaseModel):
             nearest = scored(self.decided_by, self.score, "<", self.threshold)
             return f"is the nearest{',' if self.decided_by is None else ''} {nearest}"
         said = f"says the same {scored(self.decided_by, self.score, '≥', self.threshold)}"
+        if self.known and self.decided_by is ClaimDecision.background:
+            return f"{said}: a fact the key point recalls as background"
         return f"{said}, {self.new_though_said}" if self.new_though_said else said
 
     @property
