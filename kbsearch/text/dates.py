@@ -6,11 +6,15 @@ against "comments until 2027-04-15") or a new one ("fix deployed 2027-02-27") re
 (issue 25, probe 35). Here a date is the span of days it names, whatever its spelling:
 2027-08-01, 2027/8/1, 2027年8月1日, August 1, 2027, 1 Aug 2027 (a day); Aug 2027, 2027年8月,
 2027-08 (a month: a month's two digits after the year, so "2019-20" is no month); Q3 2027,
-2027 Q3, 2027年第三季度, 三季度 (a quarter). Two dates are one when one span holds the other
-(a record's 2027-08-01 is its "Q3 2027" written finer); a date written without its year
-matches that month and day (or quarter) of any year.
+2027 Q3, 2027年第三季度, 三季度 (a quarter). Chinese reads the same spaced or not (2027 年 8 月
+1 日, 2027 年 8 月, 第 3 季度: writers mix both), and a Chinese month alone (8 月, 12月初) is a
+month of no year (``CHINESE_DATE``, the one spelling ``textsim.numbers`` leaves out of the
+figures too). Two dates are one when one span holds the other (a record's 2027-08-01 is its
+"Q3 2027" written finer); a date written without its year matches that month and day (or
+quarter) of any year, and a month alone is news only against another date the records write.
 
-Not read: a bare year (2027 年度报告), a month and day written with a dash or a slash ("3-2",
+Not read: a bare year (2027 年度报告), a span of months (3 年 11 个月, 近 3 月, 前 11 月, 1-11 月),
+a month and day written with a dash or a slash ("3-2",
 "11/03": an earlier day's anchor as often as a date), and any date written as an earlier day's
 note ("9-16锚定", ``anchors.EARLIER_DAY_NOTE``).
 """
@@ -48,6 +52,23 @@ _MONTHS = {
 }
 # Capitalized only: "may" and "march" are words too.
 _MONTH = r"(?P<month_name>(?-i:" + "|".join(sorted((m.title() for m in _MONTHS), key=len, reverse=True)) + r")\.?)"
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+# A month alone is no month after words that make it a span or a rank ("每 3 月", "近 3 月",
+# "前 11 月", "第 11 月"), after a year that is no date's ("3 年 11 月", a duration) or after a
+# range's dash ("1-11 月"): its digits stay figures.
+_NOT_BEFORE_MONTH = r"每近前后满共约第去来续年~～–\-"
+CHINESE_DATE = (
+    r"(?:(?<![\d.])(?:19|20)\d\d\s*年\s*"
+    rf"|(?<![\d.{_NOT_BEFORE_MONTH}])(?<![{_NOT_BEFORE_MONTH}]\s))"
+    r"(?:0?[1-9]|1[0-2])\s*月"
+    rf"(?:\s*{_DAY}\s*[日号]|(?<=月){_DAY}(?![\d.%倍个万亿千百]))?"
+)
+"""A date written in Chinese, spaced or not: 2026年11月3日, 2026 年 11 月 3 日, 2026 年 11 月,
+11 月 3 号, 11月3 and a month alone (11 月, 12月初, 11 月份). The one spelling of the Chinese
+date that ``dates`` reads and ``textsim.numbers`` leaves out of the figures; no groups, so it
+fits in any pattern. A day written apart from its month needs its 日 or 号: in "11 月 30%" the
+30 is a figure."""
+_CHINESE_PARTS = re.compile(r"(?:(\d{4})\s*年)?\s*(\d{1,2})\s*月\s*(\d{1,2})?")
 _QUARTER_CN = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _DATES = re.compile(
@@ -55,13 +76,13 @@ _DATES = re.compile(
         (
             rf"(?<![\d.])(?P<iso>{_YEAR}[-/.](?P<iso_month>\d{{1,2}})[-/.](?P<iso_day>\d{{1,2}}))(?![\d])",
             r"(?<![\d.])(?P<ym_year>(?:19|20)\d\d)[-/](?P<ym_month>0[1-9]|1[0-2])(?![\d./-])",
-            r"(?<!\d)(?P<cn_year>(?:19|20)\d\d)?\s*年?\s*(?P<cn_month>\d{1,2})\s*月\s*(?:(?P<cn_day>\d{1,2})\s*[日号])?",
+            rf"(?P<cn>{CHINESE_DATE})",
             rf"\b{_MONTH}\s+(?P<en_day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<en_year>(?:19|20)\d\d))?",
             rf"\b(?P<day_first>\d{{1,2}})\s+{_MONTH.replace('month_name', 'dm_month')}\s+(?P<dm_year>(?:19|20)\d\d)\b",
             rf"\b{_MONTH.replace('month_name', 'm_month')}\s+(?P<m_year>(?:19|20)\d\d)\b",
             r"\b[Qq](?P<q>[1-4])\s+(?P<q_year>(?:19|20)\d\d)\b",
             r"\b(?P<yq_year>(?:19|20)\d\d)\s*[Qq](?P<yq>[1-4])\b",
-            r"(?:(?P<cq_year>(?:19|20)\d\d)\s*年?\s*)?第?(?P<cq>[一二三四1-4])季度",
+            r"(?:(?P<cq_year>(?:19|20)\d\d)\s*年?\s*)?第?\s*(?P<cq>[一二三四1-4])\s*季度",
         )
     ),
     re.IGNORECASE,
@@ -84,6 +105,11 @@ class Dated:
             mine, theirs = _yearless(self), _yearless(other)
             return mine[0] <= theirs[0] and theirs[1] <= mine[1]
         return self.first <= other.first and other.last <= self.last
+
+    def loose_month(self) -> bool:
+        """A month written without its year (11 月): news only against a date the records write,
+        never against their silence (most records date nothing but their day)."""
+        return self.year is None and self.first != self.last and self.first.month == self.last.month
 
     def spelled(self) -> str:
         """How the date is shown among a claim's new figures: 2028-02-01, 2027-08, 2027-Q3."""
@@ -121,15 +147,21 @@ def _number(match: re.Match[str], name: str) -> int | None:
     return int(value) if value else None
 
 
+def _chinese(written: str) -> Dated | None:
+    parts = _CHINESE_PARTS.match(written)
+    if parts is None:  # never: ``CHINESE_DATE`` matched it
+        return None
+    year, month, day = parts.groups()
+    return _span(int(year) if year else None, int(month), int(day) if day else None)
+
+
 def _read(m: re.Match[str]) -> Dated | None:
     if m.group("iso"):
         return _span(_number(m, "year"), int(m.group("iso_month")), int(m.group("iso_day")))
     if m.group("ym_month"):  # 2026-11: the month, as "November 2026" and 2026年11月 are
         return _span(int(m.group("ym_year")), int(m.group("ym_month")))
-    if m.group("cn_month"):
-        if not m.group("cn_year") and not m.group("cn_day"):
-            return None  # "3 月" alone: a month of no year, too loose to tell news by
-        return _span(_number(m, "cn_year"), int(m.group("cn_month")), _number(m, "cn_day"))
+    if m.group("cn"):
+        return _chinese(m.group("cn"))
     for name, day, year in (("month_name", "en_day", "en_year"), ("dm_month", "day_first", "dm_year")):
         if m.group(name):
             return _span(_number(m, year), _MONTHS[m.group(name).rstrip(".").lower()], _number(m, day))
@@ -159,8 +191,12 @@ def new_dates(claim: str, known_texts: Iterable[str], known_days: Iterable[dt.da
     claimed = dates(claim)
     if not claimed:  # most claims: no date
         return []
-    known = [d for text in known_texts for d in dates(text)]
-    known += [Dated(day, day, day.year) for day in known_days]
+    written = [d for text in known_texts for d in dates(text)]
+    known = written + [Dated(day, day, day.year) for day in known_days]
     return sorted(
-        {c.spelled() for c in claimed if not any(c.holds(k) or k.holds(c) for k in known)},
+        {
+            c.spelled()
+            for c in claimed
+            if (written or not c.loose_month()) and not any(c.holds(k) or k.holds(c) for k in known)
+        },
     )

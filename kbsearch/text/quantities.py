@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
+from kbsearch.text.dates import CHINESE_DATE
 from kbsearch.text.score_points import score_points
 from kbsearch.text.textsim import MAGNITUDE_SUFFIXES, numbers
 from kbsearch.text.units import SCALED
@@ -219,9 +220,11 @@ def could_be_changed(new: str, old: str) -> bool:
 # （stephen 报的是 31%）, "now 24% (down from the 31% reported yesterday)", "24% (was 31%)",
 # "24% rather than 31%", "24%, not 31% as first reported", "not the 31% first published", "(originally
 # announced as 31%)", "revised to 24% from 31%", "now 47% (v1 said 41%)",
-# "41%（10-05 为 38%）", "47%, was 41%", "41%（较 10-05 的 38%）", a release's "4.2 倍（1.0 版是 3.1 倍）".
+# "41%（10-05 为 38%）", "47%, was 41%", "41%（较 10-05 的 38%）", a release's "4.2 倍（1.0 版是 3.1 倍）";
+# an earlier day in Chinese is any ``dates.CHINESE_DATE`` ("41%（10 月 5 日为 38%）", 较 9 月的).
 _EARLIER = (
-    r"(?:\d{1,2}[-/月]\d{1,2}[日号]?|v\d+(?:\.\d+)*|\d+(?:\.\d+)+(?=\s*版)|[上前昨]\S{0,2}?(?:天|日|周|次|版|期|篇)|初版|首版|旧版|第一版"
+    rf"(?:{CHINESE_DATE}"
+    r"|\d{1,2}[-/]\d{1,2}[日号]?|v\d+(?:\.\d+)*|\d+(?:\.\d+)+(?=\s*版)|[上前昨]\S{0,2}?(?:天|日|周|次|版|期|篇)|初版|首版|旧版|第一版"
     r"|earlier|before|first|originally|initially|yesterday|last\s+(?:week|time|version|release|report))"
 )
 # How a figure is told, for "not the 12,000 first published", "originally announced as 12,000".

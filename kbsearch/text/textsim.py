@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
+from kbsearch.text.dates import CHINESE_DATE
 from kbsearch.text.digit_shares import fractions_read
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.number_labels import is_label
@@ -57,6 +58,8 @@ _SELF_FRACTION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*/\s*\1(?![\d.])")
 # nor is one before a time of day or a Chinese word that counts or measures nothing
 # (9-30 升级到, 9-30 晚, 10-3 evening), unlike a range's unit or what it counts
 # (3-5 倍, 2-4 次采样, 6-12 个百分点, 4-16 岁, 3-5 为 99%, 8-16 下).
+# A date in Chinese, spaced or not, and a month alone (2026 年 11 月, 11 月 3 日, 12月初) is the one
+# ``dates`` reads (``dates.CHINESE_DATE``), so a date is never read two ways.
 _NOT_AFTER_DAY = (
     "个倍比次位秒分时小毫微纳万亿千百兆张台块颗片名人天日号周月年岁级阶层步轮卡核路节份条篇项种家"
     "成折点度元美字行句题页章段帧组类批期代维头和与及或至到为之以左范区内的上下"
@@ -70,10 +73,10 @@ _MONTH = (
 )
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d\s*[-–~至到]\s*(?:(?:19|20)\d\d|\d\d)(?![\d./-])"
-    r"|(?<![\d.])(?:19|20)\d\d(?:[-/年]\d{1,2}(?:[-/月]\d{1,2}日?)?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
+    r"|(?<![\d.])(?:19|20)\d\d(?:[-/]\d{1,2}(?:[-/]\d{1,2})?|\.(?:0?[1-9]|1[0-2])\.\d{1,2})"
     r"|\d{1,2}[-/]\d{1,2}(?=\s*(?:锚|棒|晚|早|已|记|首|报|$))|(?<=[(（])\d{1,2}[-/]\d{1,2}(?=\s*(?:为|时))"
     r"|(?<![\d.,/-])(?:0[1-9]-(?:0[1-9]|[12]\d|3[01])|(?:[1-9]|1[0-2])-0[1-9])(?![\d.,/%-])"
-    r"|(?<![\d.])\d{1,2}\s*月\s*\d{1,2}\s*[日号]?"
+    rf"|{CHINESE_DATE}"
     r"|(?<![\d.,/-])(?:[1-9]|1[0-2])-(?:[1-9]|[12]\d|3[01])(?![\d.,/%-])"
     rf"(?=\s*(?:(?![{_NOT_AFTER_DAY}])[{_CJK}]|\d{{1,2}}:\d\d|(?i:am|pm|morning|afternoon|evening|night)\b))"
     rf"|{_DAY_AFTER}(?:[1-9]|1[0-2])[-/](?:[1-9]|[12]\d|3[01])(?![\d/%]|[.,]\d)|{_MONTH}\.?\s*\d{{1,2}}(?:st|nd|rd|th)?\b"
@@ -193,9 +196,9 @@ def numbers(text: str) -> set[str]:
     Chinese units as in English (41 毫秒 → ``41ms``), a quantisation width as bits
     (INT4, W4A16, 4-bit → ``4bit``) and a duration, power, energy or size in one unit
     whatever it is written in (48 hours, 2 天 → ``2d``; 0.132 MW → ``132kw``; ``units``).
-    Dates are skipped too (2026-11-03, 10月26日, week of 10-26, Oct 26). A decimal's trailing
-    zeros go ($5.00, 2.50 → ``5``, ``2.5``), a share's fraction is its percentage (a rate of 0.73 → ``73%``;
-    ``shares``) and a discount reads as what it takes off (打六折 → ``40%``;
+    Dates are skipped too (2026-11-03, 10月26日, 2026 年 11 月, 11 月, week of 10-26, Oct 26).
+    A decimal's trailing zeros go ($5.00, 2.50 → ``5``, ``2.5``), a share's fraction is its
+    percentage (a rate of 0.73 → ``73%``; ``shares``) and a discount reads as what it takes off (打六折 → ``40%``;
     ``money``)."""
     text = discounts_read(spelled_out(fractions_read(text)))
     if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
