@@ -9,11 +9,18 @@ for a claim that names the cited paper: a name the entry writes and the item's t
 (V1 beside the title's V2), or the cited id itself. A claim on the item alone ("V2 生成 8 秒")
 names no such name, and a figure the entry does not state keeps a claim new anyway
 (``claims.judge_said``): a field survey still makes known only what it says.
+
+The entry's names are its whole names (``features.whole_names``): the acronym in a hyphenated
+name is the field the paper works in, not the paper (S2ST of Polyglot-S2ST). A simultaneous
+speech translator's claim on its task named S2ST, and the entry on the whole-utterance model it
+builds on, saying that model is not simultaneous, made it known (probe 48): the other paper's
+fact, the opposite of the claim's.
 """
 
 from __future__ import annotations
 
 from kbsearch.dedupe.embedded import Embedded
+from kbsearch.dedupe.features import whole_names
 from kbsearch.dedupe.finer import named_in, naming
 from kbsearch.records import Kind, Record
 
@@ -30,7 +37,9 @@ def cited_entries(item: Record, sections: list[Embedded]) -> list[Record]:
 
 
 def on_cited(claim: str, item: Record, entries: list[Record]) -> list[Record]:
-    """The entries whose cited paper the claim names: by its id, or by a name the entry
-    writes that the item's title does not."""
+    """The entries whose cited paper the claim names: by its id, or by a whole name the entry
+    writes (not the acronym inside a hyphenated one) that the item's title does not."""
     named = named_in(claim) - named_in(item.title)
-    return [e for e in entries if any(i in claim for i in e.arxiv_ids) or named & named_in(e.text)]
+    return [
+        e for e in entries if any(i in claim for i in e.arxiv_ids) or named & whole_names(frozenset(named_in(e.text)))
+    ]

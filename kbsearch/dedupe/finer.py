@@ -46,6 +46,7 @@ from kbsearch.dedupe.scorer import Scorer
 from kbsearch.dedupe.section_said import as_other_record
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind, Record
+from kbsearch.text.designations import designations
 from kbsearch.text.plain_names import mentions as plain_mentions
 from kbsearch.text.quantities import figure_readings, unstated
 from kbsearch.text.textsim import numbers, sentences, substantive_numbers
@@ -173,8 +174,8 @@ def naming(
 
 
 def named_in(text: str) -> set[str]:
-    """The names ``text`` writes: coined ones, and plain words a title may name (``plain_names``)."""
-    return latin_names(text) | plain_mentions(text)
+    """The names ``text`` writes: coined ones, plain words a title may name (``plain_names``), Rover-M."""
+    return latin_names(text) | plain_mentions(text) | designations(text)
 
 
 def item_names(told: Embedded, config: DedupeConfig, name_count: Callable[[str], int]) -> frozenset[str]:
@@ -183,8 +184,10 @@ def item_names(told: Embedded, config: DedupeConfig, name_count: Callable[[str],
     between two items (``platform_only``). "Kestrel merged into vLLM main" is named by
     Kestrel; a survey's line on vLLM is no line on it (probe 19: §1 推理引擎, naming vLLM
     beside SGLang, was "in doc" for Kestrel and had held it "since 2026-11-01"). One reading
-    for audit's "in doc", check's section evidence and explain's named-systems line."""
-    title = told.named(config, name_count).title
+    for audit's "in doc", check's section evidence and explain's named-systems line. A word-and-letter
+    product (``designations``: Rover-M, no coined name) names it too when rare (probe 47)."""
+    rare = {n for n in designations(told.record.title) if name_count(n) <= config.rare_name_records}
+    title = told.named(config, name_count).title | rare
     return title - platform_names(told.record.title) if title else title
 
 
