@@ -38,7 +38,7 @@ OTHER_ZH = titled(
 
 
 def pair(a: str, a_text: str, b: str, b_text: str) -> str | None:
-    return leads_differ((a, unroled(f"{a}\n{a_text}")), (b, unroled(f"{b}\n{b_text}")))
+    return leads_differ((a, unroled(f"{a}\n{a_text}"), None), (b, unroled(f"{b}\n{b_text}"), None))
 
 
 def test_another_labs_model_on_the_same_benchmark_is_another_item() -> None:

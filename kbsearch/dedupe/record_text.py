@@ -17,6 +17,7 @@ from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.counterparts import counterparts_differ
 from kbsearch.dedupe.documents import documents_differ
 from kbsearch.dedupe.features import latin_names, other_spellings, whole_names
+from kbsearch.dedupe.maker_products import maker_products
 from kbsearch.dedupe.mention_roles import unroled
 from kbsearch.dedupe.model_codes import models_differ
 from kbsearch.dedupe.named_systems import (
@@ -43,7 +44,7 @@ from kbsearch.dedupe.subjects import (
     subjects_differ,
     title_subject,
 )
-from kbsearch.dedupe.title_leads import leads_differ
+from kbsearch.dedupe.title_leads import Lead, leads_differ
 from kbsearch.records import Record
 from kbsearch.text.advisory_ids import AdvisoryIds, advisory_ids
 from kbsearch.text.anchors import anchored_ids
@@ -170,7 +171,7 @@ class RecordText:
         reason = reason or platform_only((self.record.title, self._lowered), (known.record.title, known._lowered))
         reason = reason or hardware_differs(self.record.title, known.record.title)
         reason = reason or models_differ((self.record.title, self._unroled), (known.record.title, known._unroled))
-        reason = reason or leads_differ((self.record.title, self._unroled), (known.record.title, known._unroled))
+        reason = reason or leads_differ(self._lead, known._lead)
         reason = reason or documents_differ((self.record.title, self._text), (known.record.title, known._text))
         shared = self._title_systems & known._title_systems
         # A shared name the titles only set their news on ("on SWE-bench Verified", "per GPU-hour")
@@ -222,6 +223,12 @@ class RecordText:
         """The title's names it sets its news on or prices by (``platforms``, "per GPU-hour")."""
         title = self.record.title
         return platform_names(title) | frozenset(n for m in _PER.finditer(title) for n in latin_names(m.group(1)))
+
+    @text_property
+    def _lead(self) -> Lead:
+        """What the title-lead rule reads (``title_leads.Lead``)."""
+        title, unroled = self.record.title, self._unroled
+        return title, unroled, maker_products(title, self._text, unroled)
 
     @text_property
     def _subject(self) -> str | None:

@@ -16,7 +16,10 @@ apart: ``subjects.mentions``). A mention in a role is another item (``mention_ro
 faster than Quillon-Embed-M", "基于 X 微调", "超过 X"). A lead is a name only by its shape: a
 coined word (BitSift, When2Think) or a hyphenated one whose first part is no ordinary word
 (Gyre-Embed, Strata-RAG); a single plain word ("Update:", "Correction —", "Spindle") may be
-ordinary English and is left to the other rules, as is a lead of several words.
+ordinary English and is left to the other rules, as is a lead of several words, but for a maker's
+name and its product word written apart ("Sonorus Edge — …"), whose product the record's text may
+give instead ("Sonorus 发布…", "产品：Sonorus Realtime"): two products of one maker are two items
+(``maker_products``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kbsearch.dedupe.maker_products import MakerProducts, products_differ
 from kbsearch.dedupe.subjects import mentions, not_a_subject
 from kbsearch.text.misspelled import one_name
 from kbsearch.text.plain_names import ordinary
@@ -55,14 +59,18 @@ def title_lead(title: str) -> str | None:
     return name.lower() if coined or plain_name else None
 
 
-def leads_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
-    """Why two records with these (title, lower-cased title, text and key points without what
-    they name only in a role: ``mention_roles.unroled``) are two items by the names their titles
-    lead with, or None (see the module)."""
-    (our_title, our_text), (their_title, their_text) = item, known
+Lead = tuple[str, str, MakerProducts | None]
+"""A record's title; its title, text and key points lower-cased without what they name only in a
+role (``mention_roles.unroled``); and the maker its title leads with, with the record's product
+words (``maker_products.maker_products``)."""
+
+
+def leads_differ(item: Lead, known: Lead) -> str | None:
+    """Why two records are two items by the names their titles lead with, or None (see the module)."""
+    (our_title, our_text, our_products), (their_title, their_text, their_products) = item, known
     ours, theirs = title_lead(our_title), title_lead(their_title)
     if ours is None or theirs is None or one_name(ours.replace("-", ""), theirs.replace("-", "")):
-        return None
+        return products_differ((our_products, our_text), (their_products, their_text))
     if mentions(their_text, ours) or mentions(our_text, theirs):
         return None
     return f"the titles lead with different names ({ours} / {theirs}), neither named by the other record but in a role"
