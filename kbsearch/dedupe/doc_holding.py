@@ -1,0 +1,72 @@
+"""Whether a living-doc section holds an item: one rule for audit's "in doc" and check's "held by".
+
+A section is never the same item as an increment or a card (``rules``), but one whose word on
+the item ``check`` reads as evidence for its claims holds it: it lists the item's arXiv id, a
+line names a rare coined name of its title, or copies one of its claims word for word
+(``finer.section_on_item``), and it names what the title is about (``doc_subject``). Audit
+lists such a section "in doc" in the item's cluster; check names the earliest one dated before
+the item's first seen record "held by … since".
+
+The learned same-item probability of a section decides nothing here, as nowhere else: a
+section that a rule set apart (about other arXiv ids, ``Rule.different_ids``) or that holds
+no word on the item holds nothing, however high its score. Probe 47: a same-day retelling of
+a robot policy was "held by" the doc's section on the benchmark it reports a score on (0.99,
+driven by the benchmark's name; the section is about other arXiv ids and never names the
+policy), and probe 48: a recognizer "held by" the section on the base model it only cites
+(0.73), while audit showed no section holding either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from kbsearch.dedupe.config import DedupeConfig
+from kbsearch.dedupe.doc_subject import holding_reason
+from kbsearch.dedupe.finer import item_names, section_on_item
+from kbsearch.dedupe.results import Match, Rule
+from kbsearch.dedupe.rules import Embedded
+from kbsearch.records import Kind
+
+
+def holding(
+    match: Match, item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
+) -> str | None:
+    """Why the living-doc section of ``match`` (``known``, or ``item`` when it is the section)
+    holds the other record, or None when it does not: only a section ``rules`` left a section
+    (``Rule.doc_section``), never one they set apart. A survey sharing the item's topic words
+    holds nothing, nor does one naming only the system the item lands in (``finer.item_names``),
+    nor one naming a term of the item's field but not what its title is about (``doc_subject``)."""
+    if match.rule is not Rule.doc_section:
+        return None
+    if match.shared_ids:
+        return f"the section lists arXiv {', '.join(match.shared_ids)}"
+    section, told = (known, item) if known.record.kind is Kind.doc_section else (item, known)
+    coined = item_names(told, config, name_count)
+    found = section_on_item(told.record, section.record, coined)
+    # Naming a term of the item's field (a leaderboard, a licence) is not naming the item.
+    return None if found is None else holding_reason(told.record, section.record, *found, coined)
+
+
+def in_doc(
+    match: Match, item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
+) -> Match:
+    """``match`` as audit keeps it: a section holding the item (``holding``) is in its cluster,
+    "in doc" with the reason it holds it, and never a bridge between two clusters."""
+    reason = holding(match, item, known, config, name_count)
+    return match if reason is None else match.model_copy(update={"same_item": True, "reasons": [reason]})
+
+
+def holding_sections(
+    item: Embedded,
+    matches: list[Match],
+    known: Mapping[str, Embedded],
+    config: DedupeConfig,
+    name_count: Callable[[str], int],
+) -> list[Match]:
+    """Of ``matches`` (``known``: their records by id), the living-doc sections holding ``item``,
+    as audit's cluster would list them "in doc": check's candidates for "held by"."""
+    return [
+        m
+        for m in matches
+        if m.kind is Kind.doc_section and m.id in known and holding(m, item, known[m.id], config, name_count)
+    ]
