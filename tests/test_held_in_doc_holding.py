@@ -17,7 +17,8 @@ from fake_encoder import FakeEncoder
 from kbsearch.dedupe.audit import audit
 from kbsearch.dedupe.check import Checker
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import ItemResult, Rule
+from kbsearch.dedupe.doc_holding import subject_held
+from kbsearch.dedupe.results import ItemResult, Match, Rule
 from kbsearch.ingest import ingest_records
 from kbsearch.records import Kind, Record
 from kbsearch.store import ChangeSet, Store
@@ -41,9 +42,16 @@ NAMING_SECTION = Record(
 )  # fmt: skip
 
 
-def writer(who: str, anchor: str | None = None, cited: list[str] | None = None) -> Record:
+FLEET_TITLE = "Tamarack Freight grows its Pika-R drone fleet to 300 units"
+FLEET_SECTION = Record(
+    id="doc/agri#§4.2", kind=Kind.doc_section, title="§4.2 Fleet deployments", date=D0,
+    text="Tamarack Freight flies 120 Pika-R drones from 2 depots; Osier Farms trials 6 sprayers.",
+)  # fmt: skip
+
+
+def writer(who: str, anchor: str | None = None, cited: list[str] | None = None, title: str = TITLE) -> Record:
     return Record(
-        id=f"{who}/{D1}#1", kind=Kind.increment, instance=who, date=D1, title=TITLE, claims=CLAIMS,
+        id=f"{who}/{D1}#1", kind=Kind.increment, instance=who, date=D1, title=title, claims=CLAIMS,
         text="Built on TerraSeg." if cited else "", arxiv_ids=[PAPER], cited_ids=cited or [], anchor=anchor,
     )  # fmt: skip
 
@@ -58,12 +66,14 @@ def learned_says(probability_sign: float) -> DedupeConfig:
     return config.model_copy(update={"same_item": form})
 
 
-def checked(tmp_path: Path, section: Record, config: DedupeConfig, cited: list[str] | None = None) -> ItemResult:
+def checked(
+    tmp_path: Path, section: Record, config: DedupeConfig, cited: list[str] | None = None, title: str = TITLE
+) -> ItemResult:
     """ben's retelling of ada's item, same day, marked new; ada's and the section stored. Then
     ben's stored too, and audit's cluster of the paper must name the same section (or none)."""
     store = Store.open(tmp_path / "idx", create=True)
     try:
-        ada, ben = writer("ada", cited=cited), writer("ben", "首次锚入", cited)
+        ada, ben = writer("ada", cited=cited, title=title), writer("ben", "首次锚入", cited, title)
         files = {section.id: "/doc/agri.md", ada.id: "/in/ada.md", ben.id: "/in/ben.md"}
         stored = ChangeSet(upserts=[section, ada], files=files)
         ingest_records(store, stored, model="fake", load_encoder=FakeEncoder)
@@ -106,3 +116,35 @@ def test_a_section_naming_the_item_holds_it_whatever_its_learned_score(tmp_path:
     )
     [flag] = result.flags
     assert flag.message.endswith(f"held by doc/agri §3.1 since {D0}")
+
+
+def test_a_section_naming_what_a_news_title_reports_on_holds_it_when_the_learned_decision_agrees(
+    tmp_path: Path,
+) -> None:
+    """The coined-name reading finds no name in "Tamarack Freight … Pika-R …" (plain words, a
+    one-letter suffix), though the section writes both: the title's subject and the learned
+    decision hold it, in check and in audit alike."""
+    result = checked(tmp_path, FLEET_SECTION, learned_says(+1), title=FLEET_TITLE)
+    assert result.held_in_doc is not None and result.held_in_doc.id == FLEET_SECTION.id
+    [flag] = result.flags
+    assert flag.message.endswith(f"held by doc/agri §4.2 since {D0}")
+
+
+def _section_match(probability: float, cited: list[str] | None = None) -> Match:
+    return Match(
+        id=FLEET_SECTION.id, kind=Kind.doc_section, title=FLEET_SECTION.title, instance=None, date=D0,
+        score=0.5, lexical=0.0, probability=probability, threshold=0.5, same_item=False, rule=Rule.doc_section,
+        cited_ids=cited or [],
+    )  # fmt: skip
+
+
+def test_the_titles_subject_holds_only_beside_the_learned_decision_and_no_rule_setting_it_apart() -> None:
+    item = writer("ada", title=FLEET_TITLE)
+    said = subject_held(_section_match(0.9), item, FLEET_SECTION)
+    assert said is not None and said.startswith("the section names Tamarack, what the title reports on")
+    assert subject_held(_section_match(0.2), item, FLEET_SECTION) is None  # a company's other news
+    assert subject_held(_section_match(0.9, [BASE]), item, FLEET_SECTION) is None  # it only cites the section's
+    elsewhere = FLEET_SECTION.model_copy(update={"text": "Osier Farms trials 6 sprayers."})
+    assert subject_held(_section_match(0.9), item, elsewhere) is None  # close by the score, never naming it
+    apart = _section_match(0.9).model_copy(update={"rule": Rule.different_ids})
+    assert subject_held(apart, item, FLEET_SECTION) is None
