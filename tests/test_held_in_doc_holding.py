@@ -118,7 +118,7 @@ def test_a_section_naming_the_item_holds_it_whatever_its_learned_score(tmp_path:
     assert flag.message.endswith(f"held by doc/agri §3.1 since {D0}")
 
 
-def test_a_section_naming_what_a_news_title_reports_on_holds_it_when_the_learned_decision_agrees(
+def test_a_section_naming_every_name_of_a_news_title_holds_it_when_the_learned_decision_agrees(
     tmp_path: Path,
 ) -> None:
     """The coined-name reading finds no name in "Tamarack Freight … Pika-R …" (plain words, a
@@ -138,11 +138,14 @@ def _section_match(probability: float, cited: list[str] | None = None) -> Match:
     )  # fmt: skip
 
 
-def test_the_titles_subject_holds_only_beside_the_learned_decision_and_no_rule_setting_it_apart() -> None:
+def test_the_titles_names_hold_only_beside_the_learned_decision_and_no_rule_setting_it_apart() -> None:
     item = writer("ada", title=FLEET_TITLE)
     said = subject_held(_section_match(0.9), item, FLEET_SECTION)
-    assert said is not None and said.startswith("the section names Tamarack, what the title reports on")
+    assert said is not None and said.startswith("the section names Tamarack, Freight, Pika-R, as the title does")
     assert subject_held(_section_match(0.2), item, FLEET_SECTION) is None  # a company's other news
+    # The company's line on its earlier model holds no news of the next one, however close the score.
+    earlier = FLEET_SECTION.model_copy(update={"text": FLEET_SECTION.text.replace("Pika-R", "Pika-Q")})
+    assert subject_held(_section_match(0.9), item, earlier) is None
     assert subject_held(_section_match(0.9, [BASE]), item, FLEET_SECTION) is None  # it only cites the section's
     elsewhere = FLEET_SECTION.model_copy(update={"text": "Osier Farms trials 6 sprayers."})
     assert subject_held(_section_match(0.9), item, elsewhere) is None  # close by the score, never naming it
