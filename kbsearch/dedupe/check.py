@@ -37,6 +37,7 @@ from kbsearch.dedupe.claim_versions import versioned
 from kbsearch.dedupe.claims import PassageHit, PassageReader, either_says, judge_claim, judge_said
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.doc_facts import doc_said
+from kbsearch.dedupe.doc_holding import holding_sections
 from kbsearch.dedupe.features import NAME_COUNT_CAP
 from kbsearch.dedupe.finer import FinerPassages, finer_said, item_names, item_sentences
 from kbsearch.dedupe.flags import item_flags, listed_in_doc, table_flags
@@ -209,7 +210,8 @@ class Checker:
         self._then.marked(flt, earliest, [])  # a section compared for its claims alone, too
         signed = {m.id: known[m.id].record.signed_at for m in earliest if m.id in known}
         first = first_seen(earliest, self.store.rowids_of(m.id for m in earliest), signed)  # one day's: signed first
-        held = held_in_doc(since.dated(matches), first) if first else listed_in_doc(record, since.dated(matches))
+        holding = since.dated(holding_sections(item, matches, known, self.config, self.name_count))  # audit's too
+        held = held_in_doc(holding, first) if first else listed_in_doc(record, holding)
         return ItemResult(
             id=record.id,
             title=record.title,

@@ -12,9 +12,9 @@ from kbsearch.dedupe.claim_explanation import ClaimExplanation, ClaimStep
 from kbsearch.dedupe.claim_inputs import claims_of
 from kbsearch.dedupe.claim_names import unnamed_by
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.results import ClaimStatus, ItemResult
+from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus, ItemResult
 from kbsearch.dedupe.rules import Embedded, restates_same_paper
-from kbsearch.records import Record
+from kbsearch.records import Kind, Record
 from kbsearch.text.written_figures import as_written
 
 FORM_FEATURE = "coverage"
@@ -34,9 +34,12 @@ def explain_claim(
     same_ids = [k.record.id for k in same]
     by_form = FORM_FEATURE in status.features
     unnamed = unnamed_by(status.text, same)
+    sections = {m.id for m in item.matches if m.kind is Kind.doc_section}
+    if status.best_kind is Kind.doc_section and status.best_id:
+        sections.add(status.best_id)  # a claim's nearest passage may be of a section no match lists
     steps = [
         _same_step(same_ids),
-        *_decision_steps(status, by_form, config, status.best_id not in same_ids),
+        *_decision_steps(status, by_form, config, (same_ids, sections)),
         _restated_step(status, restates_same_paper(record, same)),
         _names_step(status, unnamed, by_form, config.claim_said is None),
         _numbers_step(status),
@@ -88,40 +91,61 @@ def _quoted(text: str, chars: int) -> str:
 def _same_step(same_ids: list[str]) -> ClaimStep:
     if not same_ids:
         detail = (
-            "check judged A the same item as no record: only another record's passage saying that very "
-            "fact (claim_said) can make a claim known"
+            "check judged A the same item as no record: only another record's passage, or a living-doc "
+            "section's (evidence, never the item), saying that very fact (claim_said) can make a claim known"
         )
     else:
         detail = f"check judged A the same item as {', '.join(same_ids)}: their passages can make a claim known"
     return ClaimStep(rule="same-item records", says=None, detail=detail)
 
 
-def _decision_steps(status: ClaimStatus, by_form: bool, config: DedupeConfig, barred: bool) -> list[ClaimStep]:
+def _decision_steps(
+    status: ClaimStatus, by_form: bool, config: DedupeConfig, records: tuple[list[str], set[str]]
+) -> list[ClaimStep]:
     """The learned decisions: ``claim_said`` (when the config has it) and the cosine decision, which
     says a claim whatever its numbers and names (the numbers and coined-names rules have their say),
-    unless ``barred``: its passage is of no same-item record."""
+    unless its passage is of no same-item record; ``records``: the same-item ids, the sections' ids."""
+    same_ids, sections = records
+    barred = status.best_id not in same_ids
     if config.claim_said is None:
         said = status.known or (status.score >= status.threshold and not barred)
         says = True if said and not status.restated else (None if status.restated else False)
         return [ClaimStep(rule="cosine", says=says, detail=f"the nearest passage weighed: {_weighed(status)}")]
     threshold = config.claim_said.threshold
     weighed = "; ".join(
-        f"{e.id} ({'same item' if e.same_item else 'another record'}): "
+        f"{e.id} ({_relation(e, same_ids, sections)}): "
         f"{compared(e.probability, '≥' if e.probability >= threshold else '<', threshold)}, "
         f"coverage {e.features.get('coverage', 0.0):.2f}, judge cosine {e.features.get('judge_cosine', 0.0):.2f}"
         + (f", numbers new to it: {', '.join(as_written(status.text, e.new_numbers))}" if e.new_numbers else "")
         for e in status.evidence
     )
-    # Said: a same-item passage clears the threshold (the numbers or the stage may yet make it new).
-    said = any(e.same_item and e.probability >= threshold for e in status.evidence)
+    # Said: a same-item passage clears the threshold (the numbers or the stage may yet make it new);
+    # a section's, scored as if A's record to pick it, by its score as what it is (``section_said``).
+    said = any(e.id in same_ids and e.probability >= threshold for e in status.evidence)
+    said = said or (status.best_id in sections and status.score >= status.threshold)
     form_says = (by_form and not status.restated if status.known else said) if status.evidence or by_form else None
-    shown = f"shown: {_weighed(status)}" if by_form else "the cosine decision's passage is shown"
+    # A section's passage picked as if A's record's is decided as what it is: say which score shows.
+    apart = any(e.id == status.best_id and e.id in sections and e.same_item for e in status.evidence)
+    shown = f"shown{', scored as the section it is' * apart}: {_weighed(status)}"
+    shown = shown if by_form else "the cosine decision's passage is shown"
     form = ClaimStep(rule="claim_said", says=form_says, detail=f"weighed {weighed or 'no passage'}; {shown}")
     cosine_says = status.cosine_known if status.cosine_known is not None else (status.known if not by_form else None)
     cosine_detail = f"{'known' if cosine_says else 'not known'} by the cosine of the same-item passages" + (
         "" if by_form else f": {_weighed(status)}"
     )
     return [form, ClaimStep(rule="cosine", says=cosine_says, detail=cosine_detail)]
+
+
+def _relation(evidence: ClaimEvidence, same_ids: list[str], sections: set[str]) -> str:
+    """What the weighed passage's record is to A, in check's words (``item_words.relation``): a
+    living-doc section is evidence, never the same item, though its lines on A are read as if
+    they were A's record's to pick the passage weighed (``section_said``; probe 48: "the same
+    item as no record" above "weighed doc/speech#§1.3 (same item)")."""
+    if evidence.id in sections:
+        return "evidence: a living-doc section, never the item" + (
+            "; scored as if A's record, to pick its passage" * evidence.same_item
+        )
+    return "same item" if evidence.id in same_ids else "another record"
 
 
 def _restated_step(status: ClaimStatus, restatement: bool) -> ClaimStep:

@@ -13,8 +13,8 @@ So, when the item's title names its subject (``subject_names``: the name it lead
 size), the section must name it: anywhere beside a name ``section_on_item`` found, in its
 heading or the copied line's entry beside a copy; the reason then names the title's leading one
 ("the section names FMAA", not "names FLOP"). A title naming no such name keeps the reading
-of ``section_on_item``. Only audit's clusters read this (``judging.in_doc``): check's evidence
-for a claim (``finer.item_sentences``) is unchanged.
+of ``section_on_item``. Audit's clusters and check's "held by" read this (``doc_holding``):
+check's evidence for a claim (``finer.item_sentences``) is unchanged.
 
 A role (CEO, CTO, VP) or a business term (IPO, ARR, Q3) is written in capitals like a name but
 names no one: "Tessellate CEO Dana Okafor steps down" is on Tessellate and its people, and a

@@ -25,9 +25,8 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from kbsearch.dedupe.audit_align import PairAligner
 from kbsearch.dedupe.config import DedupeConfig
-from kbsearch.dedupe.doc_subject import holding_reason
+from kbsearch.dedupe.doc_holding import in_doc
 from kbsearch.dedupe.features import Neighbourhood
-from kbsearch.dedupe.finer import item_names, section_on_item
 from kbsearch.dedupe.key_points import KeyPointReading
 from kbsearch.dedupe.neighbours import NeighbourPairs
 from kbsearch.dedupe.other_language import OtherLanguage
@@ -274,32 +273,6 @@ def judge_candidates(
     judged.read_again, judged.read_again_seconds = again.read, again.seconds
     judged.aligned, judged.aligned_seconds = again.aligner.aligned, again.aligner.seconds
     return judged, records.built
-
-
-def in_doc(
-    match: Match, item: Embedded, known: Embedded, config: DedupeConfig, name_count: Callable[[str], int]
-) -> Match:
-    """A living-doc section is never the same item (``rules``), but one whose word on the item
-    ``check`` reads as evidence for its claims (``finer.section_on_item``: it lists the item's
-    arXiv id, a line names a rare coined name of its title, or copies one of its claims word
-    for word) holds the item: audit lists it in the item's cluster, "in doc", and never as a
-    bridge between two clusters. A survey sharing the item's topic words holds nothing, nor
-    does one naming only the system the item lands in (``finer.item_names``), nor one naming a
-    term of the item's field but not what its title is about (``doc_subject``)."""
-    if match.rule is not Rule.doc_section:
-        return match
-    if match.shared_ids:
-        reason = f"the section lists arXiv {', '.join(match.shared_ids)}"
-    else:
-        section, told = (known, item) if known.record.kind is Kind.doc_section else (item, known)
-        coined = item_names(told, config, name_count)
-        found = section_on_item(told.record, section.record, coined)
-        # Naming a term of the item's field (a leaderboard, a licence) is not naming the item.
-        held = None if found is None else holding_reason(told.record, section.record, *found, coined)
-        if held is None:
-            return match
-        reason = held
-    return match.model_copy(update={"same_item": True, "reasons": [reason]})
 
 
 def _chunks(found: Candidates, rows: int) -> Iterator[list[tuple[int, list[int]]]]:

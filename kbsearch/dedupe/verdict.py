@@ -153,21 +153,14 @@ def _numbered(stated: list[tuple[int, str | None]], claims: int, but: str) -> st
     return f"claim{'s' * (len(stated) > 1)} {numbers} of {claims}{but} ({where})"
 
 
-def held_in_doc(matches: list[Match], first: Match | None) -> Match | None:
-    """The earliest living-doc section holding the item (listing its arXiv id, or the
-    same item to the learned decision) dated before ``first``, an item: a section is
-    never the item, but it held it first (probe 14: LowBitKV, first seen tom 11-02, was
-    in doc/inference §1.3 dated 11-01)."""
+def held_in_doc(holding: list[Match], first: Match | None) -> Match | None:
+    """The earliest of the living-doc sections ``holding`` the item (``doc_holding``: audit's
+    "in doc", never a section a rule set apart, whatever its learned score) dated before
+    ``first``, an item: a section is never the item, but it held it first (probe 14: LowBitKV,
+    first seen tom 11-02, was in doc/inference §1.3 dated 11-01)."""
     if first is None or first.kind is Kind.doc_section or first.date is None:
         return None
-    held = [
-        m
-        for m in matches
-        if m.kind is Kind.doc_section
-        and m.date is not None
-        and m.date < first.date
-        and (m.shared_ids or m.probability >= m.threshold)
-    ]
+    held = [m for m in holding if m.kind is Kind.doc_section and m.date is not None and m.date < first.date]
     return min(held, key=lambda m: (m.date or first.date, m.id), default=None)
 
 
