@@ -341,11 +341,10 @@ class Checker:
             if said is None:
                 statuses.append(versioned(dated(by_cosine, text, same, docs[0]), text, same, docs[0]))
                 continue
-            # With a same-item record, its passages alone: another paper's passage that the
-            # form took for the claim was a new fact of this one in every such case on the dev
-            # feeds. Without one, the claim's nearest passage: most often of the item's own
-            # earlier record, which the item decision missed (reading every near passage
-            # with the judge cost a new item about 0.8 s).
+            # With a same-item record, its passages alone: another paper's passage that the form took
+            # for the claim was a new fact of this one in every such case on the dev feeds. Without one,
+            # the claim's nearest passage: most often of the item's own earlier record, which the item
+            # decision missed (reading every near passage with the judge cost a new item about 0.8 s).
             own = [PassageHit(k, i, s) for k in same for i, s in k.facts(k.vectors @ vector)]
             candidates = own or [PassageHit(h.known, *h.known.stating(h.index, h.cosine, vector)) for h in hits[:1]]
             with timings.phase("claims"):
