@@ -7,13 +7,14 @@ firmware, and the decision read the widened policy as the policy first told. A c
 stage, licence, level or cadence is news by its own reader (``quantities``, ``stages``,
 ``switches``, ``scale_changes``); this is the same reading for a scope told to have grown:
 "now also covers X", "now applies to X", "was extended to X", "no longer limited to Y",
-"范围扩大到 X", "适用范围扩展至 X", "也适用于 X", "X 也纳入", "不再局限于 Y".
+"范围扩大到 X", "适用范围扩展至 X", "范围：从 Y 扩大到 X", "也适用于 X", "X 也纳入", "不再局限于 Y".
 
 Read only where the text tells the scope grew, not where it states one: "covers A and B" is
 no change, and a claim restating it is known as before. A widening said to be to come ("will
 be extended to", "计划扩展到", ``later_steps.NOT_YET``) is none. A Chinese widening by verb alone
 needs a word of scope before it (范围, 覆盖, 适用): "将方法扩展到多模态" is a paper's method,
-"规模扩大到 1000 卡" a figure (``quantities``).
+"规模扩大到 1000 卡" a figure (``quantities``), and so is a scope grown from a figure to a figure
+("覆盖范围从 300 台扩大到约 900 台"; probe 48 had "范围：从仅限新建的克隆扩大到所有账户" unread).
 
 The widening is news unless the passage weighed or a record of the item states X:
 - in the claim's language, by X's words (``lexical_tokens``, Chinese by character pairs, without
