@@ -73,3 +73,32 @@ def test_the_claim_decision_calls_a_widened_scope_new_until_a_record_states_it()
     assert not alone.known and alone.moved_on == "scope → also inference accelerators"  # type: ignore[attr-defined]
     later = record("mo", "Velda rule update", "Velda export rule covers training GPUs and inference accelerators")
     assert said(claim, first, later, same={"lin", "mo"}, shape=ALWAYS).known  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("claim", "grew"),
+    [
+        # Probe 48: a 从… clause between the scope word (a key point's field) and 扩大到 hid the widening.
+        ("范围：从仅限企业版的新建项目扩大到所有工作区，存量项目也要补签", [("所有工作区", "仅限企业版的新建项目")]),
+        ("适用范围由华南节点扩展至全部区域", [("全部区域", "华南节点")]),
+        ("赏金覆盖从网页端延伸到移动端", [("移动端", "网页端")]),
+        # a scope grown from a counted one to what is no figure is a widening too
+        ("试点范围从 3 个城市扩大到全省", [("全省", "3 个城市")]),
+        # a figure grown (both ends counted) is ``quantities``' reading, not a scope's
+        ("试点范围从 3 个城市扩大到 8 个城市", []),
+        ("覆盖范围从 300 台扩大到约 900 台", []),
+        ("部署规模从 300 台扩大到 900 台", []),
+        ("范围从网页端计划扩展到移动端", []),  # to come
+    ],
+)  # fmt: skip
+def test_a_scope_told_grown_from_what_it_was_is_read(claim: str, grew: list[tuple[str, str]]) -> None:
+    assert widenings(claim) == grew
+
+
+def test_a_scope_grown_from_new_projects_to_all_is_news_against_a_record_of_the_narrow_scope() -> None:
+    english = "Scope: only new Enterprise projects need the check; existing projects are exempt"
+    claim = "范围：从仅限企业版的新建项目扩大到所有工作区，存量项目也要补签"
+    assert stage_moved(claim, english, [english]) == "scope → also 所有工作区"
+    # a record that already told the widening makes it a retelling
+    told = "The check now also applies to every workspace"
+    assert stage_moved(claim, told, [english, told]) is None

@@ -90,3 +90,24 @@ def test_a_record_naming_no_accelerator_for_the_figure_still_states_it() -> None
     assert on_other_hardware("在 H200 上 decode 加速 2.4 倍", ["decode 加速 2.4 倍。H100 上另测了延迟 30ms。"]) == set()
     assert on_other_hardware("8 张 H200 上吞吐 2.4 倍", ["8 张 H100 上吞吐 2.4 倍"]) == {"2.4x", "8"}
     assert accelerators("8x H100s, RTX 4090, MI300X and A100-80GB; T5") == {"H100", "RTX4090", "MI300X", "A100"}
+
+
+def test_a_width_is_weighed_only_against_records_stating_a_width() -> None:
+    """Probe 48: "int4 量化后模型内存占用 0.6GB" listed ``4bit`` among its new result numbers
+    against a record giving no precision at all: there the width labels what the memory is
+    measured in. Against a record stating a width it is still a figure, same or changed."""
+    claim = numbers("部署：int8 量化后显存占用 1.4GB")
+    assert claim == {"8bit", "1.4gb"}
+    assert new_figures(claim, numbers("a 2.7B dictation model with 90 ms latency")) == ["1.4gb"]
+    assert new_figures(claim, numbers("显存占用 1.4GB，离线运行")) == []  # the memory is stated: known
+    assert new_figures(claim, numbers("FP16 weights, a 4-bit build at 1.4GB")) == ["8bit"]  # a changed width
+    assert new_figures(claim, numbers("an 8-bit build needs 1.4GB")) == []
+
+
+def test_the_claim_decision_reads_a_width_as_a_label_where_the_record_gives_none() -> None:
+    known = embedded("a", "", "Wrenvoice 语音助手在手机上离线运行。", Kind.increment)
+    label = claim_status(known, "Wrenvoice 语音助手以 int8 量化在手机上离线运行。", True)
+    assert label.known and label.new_numbers == []
+    widths = embedded("b", "", "Wrenvoice 语音助手以 4-bit 量化在手机上离线运行。", Kind.increment)
+    changed = claim_status(widths, "Wrenvoice 语音助手以 int8 量化在手机上离线运行。", True)
+    assert not changed.known and changed.new_numbers == ["8bit"]

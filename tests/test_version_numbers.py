@@ -76,3 +76,21 @@ def test_a_changed_figure_beside_a_version_stays_new() -> None:
     deployed = _record("dp", "Quillo 2.0 serving", "Quillo 2.0 serves the model on 8 H200", "it needs no retraining")
     changed = _said("Quillo 从 2.0 起只需 4 张 H200", deployed)
     assert not changed.known and changed.new_numbers == ["4"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Probe 47: the hyphen joining CC to BY hid the licence, and its 4.0 read as a figure 4.
+        ("Sensor logs and firmware are released under CC-BY 4.0", set()),
+        ("标注数据以 CC-BY-SA 4.0 发布，采集成本约 $320", {"320"}),
+        # Probe 48: an operating system's release after the product's word and OS.
+        ("随 Tern OS 5.1 推送到全系平板", set()),
+        ("ships with Larkspur OS 3.2 on the new handsets", set()),
+        # OS after a small letter, and a metric in capitals ending in OS, keep their figures.
+        ("median OS 14.5 months", {"14.5"}),
+        ("自然度 MOS 4.2，清晰度 MOS 4.0", {"4", "4.2"}),
+    ],
+)
+def test_a_hyphenated_licence_or_an_os_release_is_no_figure(text: str, expected: set[str]) -> None:
+    assert substantive_numbers(text) == expected

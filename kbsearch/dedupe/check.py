@@ -29,7 +29,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.background_facts import recalled_said
 from kbsearch.dedupe.beyond_cap import near_line_past_cap
 from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
-from kbsearch.dedupe.check_reading import Reading, TokenVectors, to_align
+from kbsearch.dedupe.check_reading import Reading, TokenVectors, judge_vectors_of, to_align
 from kbsearch.dedupe.cited_entries import cited_entries, on_cited
 from kbsearch.dedupe.claim_dates import dated
 from kbsearch.dedupe.claim_inputs import ClaimInputs, claims_of, with_claims
@@ -49,6 +49,7 @@ from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same
 from kbsearch.dedupe.same_input import InputItems, input_notes
 from kbsearch.dedupe.section_since import HeldSince
 from kbsearch.dedupe.sections_as_of import SectionsAsOf
+from kbsearch.dedupe.their_figures import their_figures
 from kbsearch.dedupe.verdict import decide, doc_stated, edit_of_own, first_seen, held_in_doc, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
@@ -59,6 +60,7 @@ from kbsearch.runtime.cancel import checkpoint
 from kbsearch.runtime.overlap import Pipeline
 from kbsearch.store import SearchFilter, Store
 
+Docs = tuple[list[Record], list[Record]]
 SEARCHES_KEPT = 16
 """An item's latest nearest-record lists kept for its claims (whole text, title, key points)."""
 
@@ -163,7 +165,7 @@ class Checker:
         # vectors) runs on beside the search and the comparisons.
         whole = beside.start(lambda: self.token_vectors.of([i.embed_text() for i in items]), "judge tokens wait")
         said = self.judge is not None and self.config.claim_said is not None
-        judge_vectors = beside.start(lambda: self._judge_vectors_of(items), "judge items wait")
+        judge_vectors = beside.start(lambda: judge_vectors_of(self.judge, items), "judge items wait")
         self._claim_inputs.start(items, beside, vectors=said, tokens=self.config.said_reads_tokens())
         with timings.phase("embed items"):
             vectors = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
@@ -178,13 +180,6 @@ class Checker:
                 embedded.judge, embedded.judge_tokens = judge, tokens
 
         return out, judged
-
-    def _judge_vectors_of(self, items: list[Record]) -> list[np.ndarray | None]:
-        """The judge's vector of each item's whole text (all None without a judge)."""
-        if self.judge is None or not items:
-            return [None] * len(items)
-        with timings.phase("judge items"):
-            return list(self.judge.encode([item.embed_text() for item in items]))
 
     def _check_one(
         self, item: Embedded, resubmitted: list[str], judged: Callable[[], None], pooled: InputItems, number: int
@@ -201,7 +196,8 @@ class Checker:
         same = [known[m.id] for m in matches if m.same_item]
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
         record, coined = item.record, item_names(item, self.config, self.name_count)
-        claims = self._claims(item, flt, same, (item_sentences(record, docs, coined), cited_entries(record, docs)))
+        entries = item_sentences(record, docs, coined), cited_entries(record, docs)
+        claims = self._claims(item, flt, same, entries, known)
         self._then.marked(flt, matches, claims)  # the evidence read from a section's first text says so
         verdict, reason = decide(matches, claims, own_id=record.id, shown=self.config.matches_shown)
         edited = edit_of_own(verdict, matches, record.id)  # reworded: --accept replaces it in place
@@ -322,10 +318,11 @@ class Checker:
         return found
 
     def _claims(
-        self, item: Embedded, flt: SearchFilter, same: list[Embedded], docs: tuple[list[Record], list[Record]]
+        self, item: Embedded, flt: SearchFilter, same: list[Embedded], docs: Docs, known: dict[str, Embedded]
     ) -> list[ClaimStatus]:
         """Each claim's status; ``docs``: the sections' entries on the item, and on papers it cites."""
-        texts = claims_of(item.record)
+        texts, same_ids = claims_of(item.record), {k.record.id for k in same}
+        others = [k for rid, k in known.items() if rid not in same_ids]  # whose figures a claim may compare with
         restatement = restates_same_paper(item.record, same)
         said = self.config.claim_said
         judged = self._judged_claims(texts, self._claim_judge_vectors(item, texts, same), same)
@@ -337,7 +334,8 @@ class Checker:
             vector = item.vectors[index]
             near = self._claim_hits(item, vector, flt)  # a doc section naming none of the item's names too
             hits = [h for h in near if not ruled_out(item, h.known, self.config, self.name_count)]
-            by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number])
+            theirs = their_figures(text, item.record.title, others)  # another system's figures: not new
+            by_cosine = judge_claim(text, vector, hits, same, self.config, restatement, judged[number], theirs)
             if said is None:
                 statuses.append(versioned(dated(by_cosine, text, same, docs[0]), text, same, docs[0]))
                 continue
@@ -348,8 +346,7 @@ class Checker:
             own = [PassageHit(k, i, s) for k in same for i, s in k.facts(k.vectors @ vector)]
             candidates = own or [PassageHit(h.known, *h.known.stating(h.index, h.cosine, vector)) for h in hits[:1]]
             with timings.phase("claims"):
-                same_ids = {k.record.id for k in same}
-                by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement)
+                by_form = judge_said(text, candidates, same_ids, self._reader, said, restatement, theirs)
             finer = self._finer, self._reader, said, restatement
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
             status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)

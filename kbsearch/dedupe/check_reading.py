@@ -13,7 +13,8 @@ import numpy as np
 
 import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.rules import Embedded
-from kbsearch.embed import TokenEncoder
+from kbsearch.embed import Encoder, TokenEncoder
+from kbsearch.records import Record
 
 NO_TOKENS = np.zeros((0, 1), dtype=np.float32)
 """A record's token vectors when its text is too long for the aligned decision."""
@@ -28,6 +29,14 @@ class Reading:
     """Gives the items the judge's vector and token vectors (once), read after the candidates' search."""
     resubmitted: list[str]
     """Ids of the items stored with their very content: this submission, accepted before."""
+
+
+def judge_vectors_of(judge: Encoder | None, items: list[Record]) -> list[np.ndarray | None]:
+    """The judge's vector of each item's whole text (all None without a judge)."""
+    if judge is None or not items:
+        return [None] * len(items)
+    with timings.phase("judge items"):
+        return list(judge.encode([item.embed_text() for item in items]))
 
 
 class TokenVectors:

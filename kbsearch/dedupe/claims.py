@@ -47,6 +47,7 @@ def judge_claim(
     config: DedupeConfig,
     restatement: bool = False,
     judged: list[PassageHit] | None = None,
+    theirs: frozenset[str] = frozenset(),
 ) -> ClaimStatus:
     """Known when a passage of a same-item record says the same, and no result
     number in it is unseen.
@@ -56,7 +57,8 @@ def judge_claim(
     counting those would call a new paper a duplicate. ``hits`` (from a search
     over everything known) are shown as the closest passage when no same-item
     passage says the same. With ``restatement`` (a card of a paper that already
-    has one) only an unseen number makes the claim new.
+    has one) only an unseen number makes the claim new. ``theirs``: its figures that are
+    another system's (``their_figures``), never new.
     """
     same_ids = {k.record.id for k in same_items}
     # Every passage of a same-item record but its title (``Embedded.facts``): a title says no fact.
@@ -69,7 +71,7 @@ def judge_claim(
     scorer = config.claim_known
     stated = stated_for(claim, same_items)
     numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_items), figure_readings(claim)
-    unseen = new_figures(numbers, stated, replaced, rough)
+    unseen = new_figures(numbers - theirs, stated, replaced, rough)
     unnamed = unnamed_by(claim, same_items) or digits_unstated(claim, same_items)
     said = known_best is not None and ((scorer.decide(known_best[0]) and not unnamed) or restatement)
     if said and not unseen and known_best is not None:
@@ -196,6 +198,7 @@ def judge_said(
     reader: PassageReader,
     form: Scorer,
     restatement: bool = False,
+    theirs: frozenset[str] = frozenset(),
 ) -> ClaimStatus:
     """Known when the passage of a same-item record that covers most of the claim says it
     (``form``), or when a living-doc section's passage says that very fact, and in either
@@ -206,7 +209,7 @@ def judge_said(
     so the form is fitted on what it decides). A section surveying the field shares the
     claim's words but not what it says; its coverage of the claim's names, numbers and
     tokens is what tells the two apart. Another item's record is shown, "not the same
-    item", and leaves the claim new (``other_item_says``)."""
+    item", and leaves the claim new (``other_item_says``). ``theirs``: as ``judge_claim``'s."""
     same_records = [h.known for h in hits if h.known.record.id in same_ids]
     numbers, replaced, rough = substantive_numbers(claim), replaced_for(claim, same_records), figure_readings(claim)
     weighed = _weigh(claim, (numbers, replaced, rough), hits, same_ids, reader)
@@ -219,14 +222,14 @@ def judge_said(
     # A result number none of the same item's records states, unless it only adds detail
     # to figures they do state, makes the claim new (``quantities.new_figures``).
     stated = stated_for(claim, same_records)
-    unseen = new_figures(numbers, stated, replaced, rough)
+    unseen = new_figures(numbers - theirs, stated, replaced, rough)
     figures = numbers, replaced, rough
     if same is not None and not unseen and contradicts(claim, _text(same.hit), same.hit.known.stated_numbers, figures):
         # It tells an earlier stage or a replaced figure: another same-item passage may state what the claim does.
         same = _agreeing(claim, same, hits, reader, (same_ids, (form, restatement), figures))
     if same is not None:
         # A count beside a shared figure is weighed as a count alone is (``claim_numbers.counts_beside``).
-        unseen = unseen or claim_numbers.counts_beside(numbers, stated, rough)
+        unseen = unseen or claim_numbers.counts_beside(numbers - theirs, stated, rough)
         same.new_numbers = unseen  # of the item's records, any of them: what the decision goes by
         same.added_counts = added_counts(unseen, numbers, stated, replaced)
         passage, whole = _text(same.hit), same.hit.known.text_and_claims

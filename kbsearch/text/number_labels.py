@@ -1,7 +1,8 @@
 """Numbers that label or version something rather than state a result.
 
 A figure, table, section, issue or step number (Figure 10, 表2, §3.3), a product's version (vLLM 0.4,
-Apache 2.0, 2.x, "introduced in 0.9", CrewForge 从 3.0 起, 0.4 版) and a licence's (BSL 1.1) are
+Apache 2.0, 2.x, "introduced in 0.9", CrewForge 从 3.0 起, 0.4 版, Halo OS 4.2) and a licence's (BSL 1.1,
+CC-BY 4.0) are
 no news when new; ``textsim.numbers`` skips each number ``is_label`` calls one. Read from the text
 right before and after the number, by how names, metrics and releases are spelled."""
 
@@ -54,11 +55,15 @@ def names_a_version(before: str) -> bool:
     return _NAME_BEFORE.search(before) is not None
 
 
-# A licence spelled in capitals versions like a product (BSL 1.1, GPL 3.0, MPL 2.0, CC BY 4.0):
-# read apart from ``names_a_version``, whose names also pick the releases a title names.
+# A licence spelled in capitals versions like a product (BSL 1.1, GPL 3.0, MPL 2.0, CC BY 4.0,
+# CC-BY 4.0: the hyphen joins CC to BY as it joins BY to NC): read apart from ``names_a_version``,
+# whose names also pick the releases a title names.
 _LICENCE_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_@#.+-])(?:B?USL|BSL|A?GPL|LGPL|MPL|EPL|SSPL|CDDL|EUPL|BY(?:-(?:SA|NC|ND))*)(?:\s*v)?\s+$"
+    r"(?<![A-Za-z0-9_@#.+-])(?:B?USL|BSL|A?GPL|LGPL|MPL|EPL|SSPL|CDDL|EUPL|(?:CC-)?BY(?:-(?:SA|NC|ND))*)(?:\s*v)?\s+$"
 )
+# An operating system named by a product's word and OS (Halo OS 4.2, Nimbus OS 2.1): its release.
+# OS alone is in capitals, as a metric is (MOS 4.1), so the product's capitalised word must lead it.
+_OS_BEFORE = re.compile(r"(?<![A-Za-z0-9_@#.+-])[A-Z][A-Za-z]*\s+OS\s+$")
 # A bare decimal a feature came, went or holds since is a release ("PostgresSaver, introduced in
 # 0.9", "removed in 1.2", "stable since 0.9", "as of 2.1"), as "From CrewForge 3.0" is.
 _RELEASED_IN_BEFORE = re.compile(
@@ -85,7 +90,7 @@ def is_label(text: str, start: int, value: str, unit: str) -> bool:
     end = start + len(value)
     if _GAIN_OVER.search(before) and not _SCORE_AFTER.match(text, end):
         return True
-    if _RELEASED_IN_BEFORE.search(before) or _LICENCE_BEFORE.search(before):
+    if _RELEASED_IN_BEFORE.search(before) or _LICENCE_BEFORE.search(before) or _OS_BEFORE.search(before):
         return True
     return names_a_version(before) or _a_version_in_chinese(text, start, end) or released_in_chinese(text, start, end)
 

@@ -293,12 +293,22 @@ def new_figures(
     and the claim does not, of the same unit and size: 8 H200 → 4 H200). Then the
     claim restates a known result with more detail of it, as another writer of
     the same paper does. A stated figure the claim itself gives as the one it
-    replaces (``replaced_figures``: 24%, "down from the 31%") counts as not restated."""
+    replaces (``replaced_figures``: 24%, "down from the 31%") counts as not restated.
+    A quantisation width (``units.widths``: int4, FP8 and 4-bit are ``4bit``) is weighed
+    only against a record stating a width (INT4 against its 2-bit is a changed figure):
+    against one stating none it labels the precision the claim's figures are in ("int4
+    量化后内存 0.6GB"), no result of its own (probe 48)."""
     said = list(stated)
+    if not any(_WIDTH.fullmatch(n) for n in said):
+        claimed = {n for n in claimed if not _WIDTH.fullmatch(n)}
     missing = unstated(claimed, said, approximate)
     if not missing or len(missing) == len(claimed):
         return sorted(missing)
     return sorted(missing) if changes_a_figure(missing, claimed, said, replaced) else []
+
+
+_WIDTH = re.compile(r"\d+(?:\.\d+)?bit")
+"""A quantisation width in ``numbers``' spelling (``4bit``, ``1.58bit``)."""
 
 
 def changes_a_figure(

@@ -7,13 +7,14 @@ firmware, and the decision read the widened policy as the policy first told. A c
 stage, licence, level or cadence is news by its own reader (``quantities``, ``stages``,
 ``switches``, ``scale_changes``); this is the same reading for a scope told to have grown:
 "now also covers X", "now applies to X", "was extended to X", "no longer limited to Y",
-"范围扩大到 X", "适用范围扩展至 X", "也适用于 X", "X 也纳入", "不再局限于 Y".
+"范围扩大到 X", "适用范围扩展至 X", "范围：从 Y 扩大到 X", "也适用于 X", "X 也纳入", "不再局限于 Y".
 
 Read only where the text tells the scope grew, not where it states one: "covers A and B" is
 no change, and a claim restating it is known as before. A widening said to be to come ("will
 be extended to", "计划扩展到", ``later_steps.NOT_YET``) is none. A Chinese widening by verb alone
 needs a word of scope before it (范围, 覆盖, 适用): "将方法扩展到多模态" is a paper's method,
-"规模扩大到 1000 卡" a figure (``quantities``).
+"规模扩大到 1000 卡" a figure (``quantities``), and so is a scope grown from a figure to a figure
+("覆盖范围从 300 台扩大到约 900 台"; probe 48 had "范围：从仅限新建的克隆扩大到所有账户" unread).
 
 The widening is news unless the passage weighed or a record of the item states X:
 - in the claim's language, by X's words (``lexical_tokens``, Chinese by character pairs, without
@@ -59,6 +60,12 @@ _WIDENINGS = (
         r"(?:范围|覆盖|适用)[^，,。；;：:]{0,6}?(?P<v>扩大|扩展|扩充|延伸|拓展|推广|放宽|扩)(?:到|至)"
         r"(?P<zx>[^，,。；;：:（()）\n]{1,40})"
     ),
+    # 范围从 Y 扩大到 X, 适用范围：由 Y 扩展至 X: what it grew from between (not 从 420 台扩大到 1000 台,
+    # a figure: ``_figure_from``). The scope word may be a key point's field (范围：从 …).
+    re.compile(
+        r"(?:范围|覆盖|适用)[^，,。；;：:]{0,6}?(?:[：:]\s*)?[从由](?P<zy4>[^，,。；;：:（()）\n]{1,40}?)\s*"
+        r"(?P<v>扩大|扩展|扩充|延伸|拓展|推广|放宽|扩)(?:到|至)(?P<zx4>[^，,。；;：:（()）\n]{1,40})"
+    ),
     # 也适用于 X, 还覆盖 X, 同样涵盖 X. Not 也纳入 X ("NVMe 盘也纳入冻结" names the policy after
     # it), nor 还包含 X: "图像还包含语义分割标注" describes a dataset (the dev digests' one firing).
     re.compile(r"(?:也|还|亦|同样|一并)\s*(?:适用于|覆盖|涵盖)\s*(?P<zx2>[^，,。；;：:（()）\n]{1,40})"),
@@ -77,19 +84,20 @@ _MISSING = 1 / 3
 def widenings(text: str) -> list[tuple[str, str]]:
     """Each widening ``text`` tells as done, in order: (what it grew to, X or "" when unsaid;
     what it is no longer limited to, Y or "")."""
-    found = []
+    # By where the verb is: a widening told from Y (范围从 Y 扩大到 X) is read once, with its Y.
+    found: dict[int, tuple[int, str, str] | None] = {}
     for pattern in _WIDENINGS:
         for m in pattern.finditer(text):
             verb = m.start("v") if m.groupdict().get("v") else m.start()  # "范围计划扩展到": not yet
             if NOT_YET.search(text[max(0, verb - 24) : verb]):
                 continue
             group = m.groupdict()
-            x = next((group[k] for k in ("x", "zx", "zx2", "zx3") if group.get(k)), "") or ""
-            y = next((group[k] for k in ("y", "zy") if group.get(k)), "") or ""
-            if _FIGURE.match(x.strip()):
-                continue  # "expanded to 60,000 GPUs": a figure, which ``quantities`` reads
-            found.append((m.start(), x.strip(), y.strip()))
-    return [(x, y) for _, x, y in sorted(found)]
+            x = next((group[k] for k in ("x", "zx", "zx2", "zx3", "zx4") if group.get(k)), "") or ""
+            y = next((group[k] for k in ("y", "zy", "zy4") if group.get(k)), "") or ""
+            # "expanded to 60,000 GPUs", "从 420 台扩大到约 1000 台": figures, which ``quantities`` reads
+            figure = _FIGURE.match(x.strip()) or (group.get("zy4") and _FIGURE.search(y) and _FIGURE.search(x))
+            found[verb] = None if figure else (m.start(), x.strip(), y.strip())
+    return [(x, y) for _, x, y in sorted(f for f in found.values() if f is not None)]
 
 
 def _words(x: str) -> set[str]:
