@@ -87,3 +87,48 @@ def test_what_tells_a_change() -> None:
     assert tells_a_change(*CORRECTION) and tells_a_change(*ELSEWHERE)
     assert tells_a_change("KestrelSum 更正", "昨日的最高分写错了")
     assert not tells_a_change(*FIRST)
+
+
+# A correction read as no record of its first report's item (the English title leads with a plain word and a
+# verb, so search reads no name there): the figure the query gives links the query to it.
+FIGURE_CHANGED = "toxicity filter blocks flagged prompts, block rate corrected to 93.4%"
+FIGURE_PLAIN = "toxicity filter blocks flagged prompts, block rate 93.4%"
+NO_FIGURE = "toxicity filter blocks flagged prompts, block rate corrected"
+FIGURE_COSINES = {"flagged prompts": 0.50, "毒性过滤": 0.45, "Ostrel": 0.30}
+REPORT = (
+    "Pellucid adds a toxicity filter to its chat API",
+    "The filter blocks flagged prompts before a reply is drafted; it blocks 96.1% of them in the vendor's test.",
+)
+FIGURE_CORRECTION = ("Pellucid 毒性过滤拦截率更正", "红队测试中的拦截率更正为 93.4%（此前公布为 96.1%）。")
+# The same figure, told as no change: the query's revision names another record.
+FIGURE_STATED = ("Pellucid 毒性过滤的红队结果", "红队测试中的拦截率为 93.4%。")
+
+
+def figure_ids(
+    tmp_path: Path, query: str, second: tuple[str, str] = FIGURE_CORRECTION, first: tuple[str, str] = REPORT
+) -> list[str]:
+    encoder = SteeredEncoder((FIGURE_CHANGED, FIGURE_PLAIN, NO_FIGURE), FIGURE_COSINES)
+    records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(24)]
+    records += [increment("liv/report", *first, 24, "liv"), increment("kai/second", *second, 26, "kai")]
+    records += [increment("kai/ostrel", *ELSEWHERE, 25, "kai")]
+    store = store_of(tmp_path, records, encoder)
+    return [h.id for h in search(store, encoder, query, 5, mode=SearchMode.hybrid).results]
+
+
+def test_a_correction_stating_the_figure_asked_for_is_listed_first(tmp_path: Path) -> None:
+    # Without the rule the English report leads on the query's words; it states 96.1%, not 93.4%.
+    assert figure_ids(tmp_path, FIGURE_CHANGED)[:2] == ["kai/second", "liv/report"]
+
+
+def test_a_record_stating_the_figure_as_no_change_keeps_its_place(tmp_path: Path) -> None:
+    assert figure_ids(tmp_path, FIGURE_CHANGED, FIGURE_STATED)[:2] == ["liv/report", "kai/second"]
+
+
+def test_a_better_hit_stating_the_figure_keeps_its_place(tmp_path: Path) -> None:
+    restated = (REPORT[0], REPORT[1].replace("96.1%", "93.4%"))
+    assert figure_ids(tmp_path, FIGURE_CHANGED, first=restated)[:2] == ["liv/report", "kai/second"]
+
+
+def test_without_a_figure_or_a_revision_asked_for_the_report_keeps_its_place(tmp_path: Path) -> None:
+    assert figure_ids(tmp_path, NO_FIGURE)[:2] == ["liv/report", "kai/second"]
+    assert figure_ids(tmp_path, FIGURE_PLAIN)[:2] == ["liv/report", "kai/second"]

@@ -19,14 +19,18 @@ from kbsearch.store import Store
 QUERY = "按请求长度动态切换批处理策略的调度器"
 # The section's own words: the query asks for the section.
 HELD = "静态批处理 批大小"
+# The section's figure, asked for in the other language: its own words cannot hold the whole query.
+FIGURED = "production batch size fixed at 32 requests"
 # marker in the text → the cosine its record has with the query
-COSINES = {"静态批处理": 0.62, "Tallow": 0.55, "Quern": 0.50, "Marl": 0.30}
+COSINES = {"静态批处理": 0.62, "Tallow": 0.55, "Quern": 0.50, "Marl": 0.30, "Sorrel": 0.40}
 
 SECTION = ("§2.1 批处理调度", "生产集群目前用静态批处理，批大小固定为 32。")
 FILED = ("Tallow — a scheduler switching batching policy by request length", "Tallow picks a policy per batch.")
 # Another item of the topic, filed under another section: it ranks at its own score.
 ELSEWHERE = ("Quern prefill disaggregation", "Quern splits prefill and decode across pools.")
 FAR = ("Marl batching notes", "Marl compares batching policies on one GPU.")
+# News stating the figure it replaces, at a cosine that keeps it below the section even so.
+REPLACING = ("Sorrel adaptive batching", "Sorrel sizes each batch by queue depth instead of a fixed 32.")
 FILLER = [("数据加载流水线的预取", "训练时的数据加载与预取流水线"), ("Tokenizer audit", "an audit of merges")]
 
 
@@ -41,7 +45,7 @@ def filed(record: Record, section: str) -> Record:
 
 
 def steered() -> SteeredEncoder:
-    return SteeredEncoder((QUERY, HELD), COSINES)
+    return SteeredEncoder((QUERY, HELD, FIGURED), COSINES)
 
 
 def kb(tmp_path: Path, *, section_day: int = 1, tallow_section: str = "serving.md §2.1") -> Store:
@@ -63,6 +67,21 @@ def test_news_filed_under_a_section_is_listed_above_it(tmp_path: Path) -> None:
 
 def test_a_section_holding_the_whole_query_keeps_its_place(tmp_path: Path) -> None:
     assert ids(kb(tmp_path), HELD)[:2] == ["doc/serving#§2.1", "ned/tallow"]
+
+
+def test_a_section_holding_the_figures_asked_for_keeps_its_place(tmp_path: Path) -> None:
+    # The query gives the section's batch size; the news filed under it states no figure of the query.
+    assert ids(kb(tmp_path), FIGURED)[:2] == ["doc/serving#§2.1", "ned/tallow"]
+
+
+def test_news_holding_the_figures_asked_for_is_still_listed_above(tmp_path: Path) -> None:
+    # The news states the batch size it replaces: it holds the query's figure as the section does.
+    records = [increment(f"spark/f{i}", *FILLER[i % len(FILLER)], i) for i in range(20)]
+    records += [doc_section("doc/serving#§2.1", *SECTION, 1)]
+    records += [filed(increment("ned/sorrel", *REPLACING, 5, "ned"), "§2.1")]
+    records += [filed(increment("ivy/quern", *ELSEWHERE, 6, "ivy"), "§3")]
+    found = ids(store_of(tmp_path, records, steered()), FIGURED)
+    assert found.index("ned/sorrel") < found.index("doc/serving#§2.1")
 
 
 def test_news_filed_under_a_subsection_is_listed_above_the_parent(tmp_path: Path) -> None:

@@ -11,6 +11,14 @@ a change (``text.told_changes``, or a word of correction in its title or text) i
 that hit, if the hit itself tells none. Only records of one item are reordered, and only for such a
 query: a record of another item, or a query naming no change, ranks as before.
 
+One other link tells a correction is the one asked for: the figure the query gives. "spoof rejection
+corrected to 97.9%" asks for the record stating 97.9% as a correction, not for the first report
+stating 98.7%, though the two are not read as one item (its English title "Vocalis adds consent
+verification …" leads with no name). So for such a query that gives figures, one of the best hits
+telling a change and stating every one of them is listed right above the better hits right above it
+that tell no change and state fewer of them. A record holding the figure but telling no change, or
+one telling a change without the figure, is no such record.
+
 The query's words are those of a revision of a reported fact, not of every change: "reduces",
 "improves", "cut" describe most results (a method's summary), and "raised" most funding rounds.
 """
@@ -23,6 +31,7 @@ from typing import Protocol, TypeVar
 
 from kbsearch.search.items import same_item
 from kbsearch.store import SearchFilter, Store
+from kbsearch.text.textsim import substantive_numbers
 from kbsearch.text.told_changes import told_changes
 
 # A revision of a reported fact, in the query or in a record: corrected, revised, restated, amended, an erratum;
@@ -62,12 +71,21 @@ def tells_a_change(title: str, text: str) -> bool:
 
 def change_first(store: Store, query: str, ranked: list[R], leaders: Sequence[Row], flt: SearchFilter) -> list[R]:
     """``ranked`` (best first) with, for a query naming a change, the best record of each of the
-    ``leaders``' items that tells a change listed right above its leader when the leader tells none."""
+    ``leaders``' items that tells a change listed right above its leader when the leader tells none,
+    and a leader telling a change that states every figure the query gives above the better leaders
+    right above it that tell none and state fewer of them."""
     if not leaders or not names_a_change(query):
         return ranked
+    moved = _item_change_first(store, ranked, leaders, flt)
+    moved = _figured_change_first(store, substantive_numbers(query), ranked, leaders) or moved
+    return sorted(ranked, key=lambda r: -r.score) if moved else ranked
+
+
+def _item_change_first(store: Store, ranked: list[R], leaders: Sequence[Row], flt: SearchFilter) -> bool:
+    """Lift each leader's item's best record telling a change right above the leader; whether one moved."""
     sibling_of = same_item(store, [r.rowid for r in leaders], flt)
     if not sibling_of:
-        return ranked
+        return False
     score = {r.rowid: r.score for r in ranked}
     heads = store.heads([*score.keys() & sibling_of.keys(), *(r.rowid for r in leaders)], TEXT_CHARS)
     told = {rowid for rowid, head in heads.items() if tells_a_change(head.title, head.text)}
@@ -80,4 +98,29 @@ def change_first(store: Store, query: str, ranked: list[R], leaders: Sequence[Ro
             row.score = score[leader] + STEP
             moved = True
         told.add(leader)  # one record a leader: its item's later ones stay in their order
-    return sorted(ranked, key=lambda r: -r.score) if moved else ranked
+    return moved
+
+
+def _figured_change_first(store: Store, asked: set[str], ranked: list[R], leaders: Sequence[Row]) -> bool:
+    """Lift the best leader telling a change and stating every figure ``asked`` right above the run of
+    better leaders right above it that tell none and state fewer of them; whether it moved."""
+    if not asked:
+        return False
+    rows = {r.rowid: r for r in ranked}
+    heads = store.heads([r.rowid for r in leaders], TEXT_CHARS)
+    told = {rowid for rowid, head in heads.items() if tells_a_change(head.title, head.text)}
+    stated = {rowid: asked & substantive_numbers(f"{head.title}\n{head.text}") for rowid, head in heads.items()}
+    for place, leader in enumerate(leaders):
+        row = rows.get(leader.rowid)
+        if row is None or leader.rowid not in told or stated.get(leader.rowid) != asked:
+            continue
+        passed = []
+        for better in reversed(leaders[:place]):  # the run right above it, nearest first
+            if better.rowid in told or better.rowid not in heads or stated[better.rowid] == asked:
+                break
+            passed += [rows[better.rowid].score] if better.rowid in rows else []
+        if passed and max(passed) >= row.score:
+            row.score = max(passed) + STEP
+            return True
+        return False  # the best such record only: a worse one stays below it
+    return False

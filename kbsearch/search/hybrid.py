@@ -78,7 +78,7 @@ def search(
     if weighted and fusion.item_share:
         leaders = (ranked if evidence is None else evidence)[:ITEM_LEADERS]
         ranked = _same_item_lift(store, found, ranked, terms, vector, flt, fusion, reads, leaders)
-        ranked = news_first(store, ranked, lambda rows: query_share(reads, terms, rows))  # (filed_news)
+        ranked = news_first(store, query, ranked, lambda rows: query_share(reads, terms, rows))  # (filed_news)
         ranked = change_first(store, query, ranked, leaders, flt)  # a correction asked for first (change_first)
     ranked = _pin_first(pins, ranked, only=ids_alone(query) or pins.alone(exact))[:k]  # ids alone: theirs or none
     hits = _hits(store, ranked, terms, exact.all(), vector)
