@@ -61,14 +61,19 @@ CHINESE_DATE = (
     r"(?:(?<![\d.])(?:19|20)\d\d\s*年\s*"
     rf"|(?<![\d.{_NOT_BEFORE_MONTH}])(?<![{_NOT_BEFORE_MONTH}]\s))"
     r"(?:0?[1-9]|1[0-2])\s*月"
-    rf"(?:\s*{_DAY}\s*[日号]|(?<=月){_DAY}(?![\d.%倍个万亿千百]))?"
+    rf"(?:\s*{_DAY}\s*[日号]|(?<=月){_DAY}(?![\d.%倍个万亿千百])|\s*(?:上旬|中旬|下旬|初|底|末))?"
 )
 """A date written in Chinese, spaced or not: 2026年11月3日, 2026 年 11 月 3 日, 2026 年 11 月,
 11 月 3 号, 11月3 and a month alone (11 月, 12月初, 11 月份). The one spelling of the Chinese
 date that ``dates`` reads and ``textsim.numbers`` leaves out of the figures; no groups, so it
 fits in any pattern. A day written apart from its month needs its 日 or 号: in "11 月 30%" the
 30 is a figure."""
-_CHINESE_PARTS = re.compile(r"(?:(\d{4})\s*年)?\s*(\d{1,2})\s*月\s*(\d{1,2})?")
+_CHINESE_PARTS = re.compile(r"(?:(\d{4})\s*年)?\s*(\d{1,2})\s*月\s*(\d{1,2})?\s*(上旬|中旬|下旬|初|底|末)?")
+# A part of a month is the days it names (上旬 1-10, 中旬 11-20, 下旬 21 to the month's end; 初 and
+# 底/末, early and late, read as 上旬 and 下旬): "代码已于 3 月 7 日放出" gives a day outside a
+# record's "预计 3 月下旬放出", a changed date, where the whole month held it.
+_PART_DAYS = {"上旬": (1, 10), "初": (1, 10), "early": (1, 10), "中旬": (11, 20), "mid": (11, 20)}
+_PART_DAYS |= dict.fromkeys(("下旬", "底", "末", "late"), (21, 31))
 _QUARTER_CN = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _DATES = re.compile(
@@ -79,6 +84,7 @@ _DATES = re.compile(
             rf"(?P<cn>{CHINESE_DATE})",
             rf"\b{_MONTH}\s+(?P<en_day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<en_year>(?:19|20)\d\d))?",
             rf"\b(?P<day_first>\d{{1,2}})\s+{_MONTH.replace('month_name', 'dm_month')}\s+(?P<dm_year>(?:19|20)\d\d)\b",
+            rf"(?:\b(?P<m_part>early|mid|late)[- ]?)?"
             rf"\b{_MONTH.replace('month_name', 'm_month')}\s+(?P<m_year>(?:19|20)\d\d)\b",
             r"\b[Qq](?P<q>[1-4])\s+(?P<q_year>(?:19|20)\d\d)\b",
             r"\b(?P<yq_year>(?:19|20)\d\d)\s*[Qq](?P<yq>[1-4])\b",
@@ -151,8 +157,19 @@ def _chinese(written: str) -> Dated | None:
     parts = _CHINESE_PARTS.match(written)
     if parts is None:  # never: ``CHINESE_DATE`` matched it
         return None
-    year, month, day = parts.groups()
+    year, month, day, part = parts.groups()
+    if part is not None:
+        return _part_of_month(int(year) if year else None, int(month), part)
     return _span(int(year) if year else None, int(month), int(day) if day else None)
+
+
+def _part_of_month(year: int | None, month: int, part: str) -> Dated | None:
+    """The days of ``month`` that ``part`` (上旬, 中旬, 下旬, 初, 底, 末; early, mid, late) names."""
+    whole = _span(year, month)
+    if whole is None:
+        return None
+    first, last = _PART_DAYS[part.lower()]
+    return Dated(whole.first.replace(day=first), whole.last.replace(day=min(last, whole.last.day)), year)
 
 
 def _read(m: re.Match[str]) -> Dated | None:
@@ -166,7 +183,10 @@ def _read(m: re.Match[str]) -> Dated | None:
         if m.group(name):
             return _span(_number(m, year), _MONTHS[m.group(name).rstrip(".").lower()], _number(m, day))
     if m.group("m_month"):
-        return _span(_number(m, "m_year"), _MONTHS[m.group("m_month").rstrip(".").lower()])
+        month = _MONTHS[m.group("m_month").rstrip(".").lower()]
+        if m.group("m_part"):  # "mid-December 2026": days 11 to 20
+            return _part_of_month(_number(m, "m_year"), month, m.group("m_part"))
+        return _span(_number(m, "m_year"), month)
     for quarter, year in (("q", "q_year"), ("yq", "yq_year"), ("cq", "cq_year")):
         if m.group(quarter):
             return _span(_number(m, year), 3 * _QUARTER_CN[m.group(quarter)] - 2, months=3)

@@ -83,6 +83,9 @@ _CHINESE: dict[Stage, list[str]] = {
         # "代码尚未公开" are not yet (``NOT_YET`` reads the 未), while "开源模型" and
         # "公开数据集" name a kind of model or data.
         r"(?<=未)开源|(?:代码|源码|权重)(?:已经?|均已)?公开|(?:(?<=(?:代码|源码|权重)[尚暂还仍并]未)|(?<=(?:代码|源码|权重)未))公开",
+        # Code or weights put out (放出): "权重已于 3 月 7 日放出" moves on a record's "计划于 3 月下旬放出",
+        # which ``NOT_YET`` reads as not yet released. Not news or a signal let out (放出消息, 放出风声).
+        r"放出(?!消息|风声|口风|信号|热量|能量|气体)",
     ],
     Stage.RETIRED: [r"维护模式|退役|停止维护|弃用|归档|停更|停止服务|停服|关停"],
 }
@@ -156,7 +159,7 @@ FIX_TOLD = re.compile(
 """What a record says of a fix, read loosely: any word of one, so that only a record silent
 about it leaves a claim's fix untold."""
 RELEASE_TOLD = re.compile(
-    r"开源|发布|发版|上线|公开|\b(?:releas|open[- ]sourc|ship|launch|github)|\bavailable\b", re.IGNORECASE
+    r"开源|发布|发版|上线|公开|放出|\b(?:releas|open[- ]sourc|ship|launch|github)|\bavailable\b", re.IGNORECASE
 )
 DATA_RELEASE = re.compile(
     r"(?:发布|公开|开源|releas\w*|open[- ]sourc\w*)[^，。；,.;]{0,24}(?:数据集|基准|语料|benchmark|dataset|corpus)",
