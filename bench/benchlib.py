@@ -73,3 +73,14 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 def one_item_files(folder: Path, name: str, items: list[dict]) -> list[Path]:
     """One JSONL file per item (``NAME-N.jsonl``): what a one-item ``check`` reads."""
     return [write_jsonl(folder / f"{name}-{n}.jsonl", [item]) for n, item in enumerate(items)]
+
+
+def wait_for_line(log: list[str], words: str, timeout: float = 600.0) -> str:
+    """The first line of ``log`` (a child's stderr, read into it by another thread) holding
+    ``words``, once there, with the seconds waited; after ``timeout``, a line saying so."""
+    began = time.perf_counter()
+    while time.perf_counter() - began < timeout:
+        if found := next((line.strip() for line in log if words in line), None):
+            return f"{found} (waited {time.perf_counter() - began:.1f} s)"
+        time.sleep(0.5)
+    return f"no line with {words!r} after {timeout:.0f} s"

@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import random
@@ -67,6 +68,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from benchlib import wait_for_line  # noqa: E402
 from dev_stream import build_index, load_rows, pick_queries  # noqa: E402
 
 from kbsearch.models import resolve_model  # noqa: E402
@@ -244,6 +246,8 @@ def lone_client(index: Path, args: argparse.Namespace, rows: list[dict[str, Any]
     checks, queries = check_items(rows, 200), pick_queries(rows, 400)
     server = Server(index)
     try:
+        if importlib.util.find_spec("kbsearch.serve.warming"):  # as a lone agent meets it seconds after the start
+            print("server:", wait_for_line(server.log, "records built ahead for checks"))
         with httpx.Client(base_url=server.url, headers=_auth(server.read), timeout=120) as http:
             for text in ["kbsearch serve warm-up", *checks[:10]]:
                 http.post("/api/check", json={"text": text}).raise_for_status()

@@ -62,6 +62,18 @@ def test_a_slip_is_looked_up_not_compared_with_every_name(monkeypatch: pytest.Mo
     assert calls == []
 
 
+def test_a_name_s_slips_are_made_once_for_every_pair_it_is_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An item's names are respelled against each of its 35 candidates, a kept candidate's at each check."""
+    made: list[str] = []
+    real = misspelled.slips_of
+    monkeypatch.setattr(misspelled, "slips_of", lambda name: made.append(name) or real(name))
+    misspelled._slips.cache_clear()
+    spelled = {"hicache": {"hicache", "kvflow"}, "flashmla": {"hicahce", "kvflow"}, "kvflows": {"hicahce", "kvflows"}}
+    for other, expected in spelled.items():
+        assert spelled_as(["hicahce", "kvflow"], [other]) == expected
+    assert sorted(made) == ["hicahce", "kvflow"]
+
+
 def test_a_records_names_are_read_once_per_count() -> None:
     """The item is read against every candidate, each candidate both ways round."""
     counted: list[str] = []

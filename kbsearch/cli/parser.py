@@ -13,7 +13,7 @@ from kbsearch.cli.options import filter_options, filter_text, iso_date, local_op
 from kbsearch.cli.read_commands import cmd_doctor, cmd_list, cmd_models, cmd_search, cmd_show, cmd_stats, cmd_tui
 from kbsearch.cli.related_commands import cmd_explain, cmd_remove, cmd_serve, cmd_similar
 from kbsearch.cli.write_commands import cmd_backup, cmd_ingest, cmd_reindex
-from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS, WORKERS
+from kbsearch.serve import BUDGET, CHECKERS, LOCK_TIMEOUT, MAX_BODY, QUEUE, READERS, WARMED_RECORDS, WORKERS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -310,6 +310,15 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
         default=LOCK_TIMEOUT,
         metavar="S",
         help=f"seconds a write waits for another writer before answering 503 (default {LOCK_TIMEOUT:g})",
+    )
+    serve.add_argument(
+        "--warm-records",
+        type=int,
+        default=WARMED_RECORDS,
+        metavar="N",
+        help="at start, build the N newest records for short checks ahead, kept until the index changes: a first "
+        f"check of an item then finds most of its candidates built (about 28 KB of memory a record; default "
+        f"{WARMED_RECORDS:,}, 0: none)",
     )
     serve.add_argument(
         "--max-body", type=int, default=MAX_BODY, metavar="BYTES", help="largest request body (default 16 MiB)"

@@ -98,6 +98,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     if args.workers < 1:
         raise KbError("--workers must be at least 1")
+    if args.warm_records < 0:
+        raise KbError("--warm-records must be at least 0")
     if args.workers > 1 and args.stdio:
         raise KbError("--workers applies to --http only: an MCP client on stdin/stdout talks to one process")
     options = ServeOptions(
@@ -113,6 +115,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         queue=args.queue,
         budget=args.budget,
         workers=args.workers,
+        warm_records=args.warm_records,
         verbose=args.verbose,
     )
     return serve(options)

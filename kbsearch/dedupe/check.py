@@ -242,7 +242,7 @@ class Checker:
         wanted = set(stating_sections(claims))
         then = {e.record.id: e for e in self._then.of(flt) if e.record.id in wanted and e.record.id not in known}
         rowids = self.store.rowids_of(wanted - {*then, *(m.id for m in matches)})  # then: as the day read them
-        missing = [*self._load(list(rowids.values())).values(), *then.values()]
+        missing = [*self.load(list(rowids.values())).values(), *then.values()]
         if missing:  # a claim's nearest passage, not a candidate: compared among the candidates
             matches = compare_all(item, [*known.values(), *missing], self.config, self.name_count)
         return [m for m in matches if m.id in wanted]
@@ -265,7 +265,7 @@ class Checker:
         rowids.update((r, None) for r in self.store.restrict(by_id, flt))
         by_name = rare_name_candidates(self.names, item.names, flt, self.config.rare_name_records)
         rowids.update((r, None) for r in by_name)
-        found = {e.record.id: e for e in self._load(list(rowids)).values()}
+        found = {e.record.id: e for e in self.load(list(rowids)).values()}
         found |= self._then.candidates(item, flt, [(v, k, [s for _, s, _ in hits]) for v, k, hits in searched])
         judged()
         if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
@@ -286,7 +286,7 @@ class Checker:
                 del self._searched[next(iter(self._searched))]
         return found[1][:k]
 
-    def _load(self, rowids: list[int]) -> dict[int, Embedded]:
+    def load(self, rowids: list[int]) -> dict[int, Embedded]:
         missing = [r for r in rowids if r not in self._loaded]
         if missing:
             self._loaded.update(self._kept.take(missing))
@@ -359,7 +359,7 @@ class Checker:
     def _claim_hits(self, item: Embedded, vector: np.ndarray, flt: SearchFilter) -> list[PassageHit]:
         """The passages of any record nearest to a claim (``ruled_out`` is applied by the caller)."""
         hits = self._search(vector, self.config.claim_hits, flt)
-        loaded = self._load([rowid for rowid, _, _ in hits])
+        loaded = self.load([rowid for rowid, _, _ in hits])
         hits_then = [PassageHit(loaded[r], i, s) for r, s, i in hits if r in loaded]
         return self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits)
 

@@ -32,6 +32,16 @@ class KeptRecords:
         self._kept: OrderedDict[int, Embedded] = OrderedDict()
         self._lock = threading.Lock()
 
+    def make_room(self, count: int) -> None:
+        """Keep at least ``count`` records: a process that builds them ahead (``kb.warm_checks``)."""
+        with self._lock:
+            self.capacity = max(self.capacity, count)
+
+    def held(self) -> list[int]:
+        """The rowids kept, the least recently read first."""
+        with self._lock:
+            return list(self._kept)
+
     def take(self, rowids: list[int]) -> dict[int, Embedded]:
         """A check's own copy of each kept record: what a check adds to one (the
         judge's token vectors, read from the token encoder's own keep) stays its own."""

@@ -32,6 +32,7 @@ from kbsearch.serve.options import (
     MAX_BODY,
     QUEUE,
     READERS,
+    WARMED_RECORDS,
     WORKERS,
     ServeOptions,
 )
@@ -43,7 +44,18 @@ if TYPE_CHECKING:
 
 SERVE_PIP = "pip install 'kbsearch[serve]'"
 
-__all__ = ["BUDGET", "CHECKERS", "LOCK_TIMEOUT", "MAX_BODY", "QUEUE", "READERS", "WORKERS", "ServeOptions", "serve"]
+__all__ = [
+    "BUDGET",
+    "CHECKERS",
+    "LOCK_TIMEOUT",
+    "MAX_BODY",
+    "QUEUE",
+    "READERS",
+    "WARMED_RECORDS",
+    "WORKERS",
+    "ServeOptions",
+    "serve",
+]
 
 
 def serve(options: ServeOptions) -> int:
@@ -161,6 +173,7 @@ def _service(options: ServeOptions) -> Service:
         checkers=options.checkers,
         queue=options.queue,
         budget=options.budget,
+        warm_records=options.warm_records,
     )
 
 

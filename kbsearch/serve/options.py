@@ -14,6 +14,10 @@ CHECKERS = 2
 QUEUE = 8
 """Check (or accept) requests that may wait for a thread: a real briefing
 takes a fraction of a second, so eight wait seconds at most."""
+WARMED_RECORDS = 10_000
+"""The newest records the quick-check thread builds ahead at start (``warming``): the whole
+10k bench index, about 28 KB a record there (20 KB the record with its vectors and words,
+7 KB the rules' reading of its text; tracemalloc over 1,000 records), 280 MB in all."""
 WORKERS = 1
 """Processes answering HTTP requests (``kbsearch.serve.workers``)."""
 BUDGET = 60.0
@@ -38,6 +42,8 @@ class ServeOptions:
     queue: int = QUEUE
     budget: float = BUDGET
     workers: int = WORKERS
+    warm_records: int = WARMED_RECORDS
+    """Records built ahead for short checks at start (0: none)."""
     """Processes answering HTTP requests, each with its own models and threads."""
     verbose: bool = False
     """-v: the libraries' own messages (faiss's loader, the model's) too."""

@@ -29,7 +29,7 @@ from kbsearch.records import Record
 from kbsearch.render import warn_unnamed
 from kbsearch.responses import Listing, SearchResponse, Stats
 from kbsearch.runtime.cancel import Cancellation
-from kbsearch.serve.options import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS
+from kbsearch.serve.options import BUDGET, CHECKERS, LOCK_TIMEOUT, QUEUE, READERS, WARMED_RECORDS
 from kbsearch.serve.pool import KbPool
 from kbsearch.serve.requests import (
     CheckRequest,
@@ -40,6 +40,7 @@ from kbsearch.serve.requests import (
     SimilarRequest,
 )
 from kbsearch.serve.tokens import Access
+from kbsearch.serve.warming import Warming
 
 T = TypeVar("T")
 TURN = 16
@@ -78,6 +79,7 @@ class Service:
         budget: float | None = BUDGET,
         encoder: Encoder | None = None,
         judge: Encoder | None = None,
+        warm_records: int = WARMED_RECORDS,
     ) -> None:
         self.root, self.spec, self.lock_timeout, self.budget = root, spec, lock_timeout, budget
         self._stopping = False
@@ -102,6 +104,7 @@ class Service:
         for pool in self._pools:
             pool.wait_ready()
         self._checkers.submit(_warm_up).result()
+        self.warming = Warming(self._quick_checkers, warm_records, lambda: self._stopping)
 
     def _open(self) -> KnowledgeBase:
         encoder = cast(Encoder, self.encoder)  # the Protocol's plain attributes are properties here

@@ -16,6 +16,7 @@ name, and a digit is a version or a size (Qwen2 against Qwen3), never a slip.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 SHORTEST = 6
 """Names shorter than this are compared as written."""
@@ -48,14 +49,21 @@ def spelled_as(names: Iterable[str], other: Iterable[str]) -> frozenset[str]:
         # reads as it (``slips_of``), in ``other``'s order when more than one is there: the
         # first found is the one ``one_name`` over every pair finds. The rules ask this of
         # every candidate pair; scanning ``other``'s names was a twentieth of a warm check.
-        if name in theirs or not _may_slip(name):
+        if name in theirs:
             return name
-        found = [o for o in slips_of(name) if o in theirs]
+        found = _slips(name) & theirs
         if len(found) > 1:
             return next(o for o in theirs if o in found)
-        return found[0] if found else name
+        return next(iter(found)) if found else name
 
     return frozenset(spelled(n) for n in names)
+
+
+@lru_cache(maxsize=1 << 16)
+def _slips(name: str) -> frozenset[str]:
+    """``slips_of`` a name that may slip, else none: made once a name, where a check asked it
+    again for every pair the name was in (an item's names 35 times, a candidate's each check)."""
+    return frozenset(slips_of(name)) if _may_slip(name) else frozenset()
 
 
 def slips_of(name: str) -> list[str]:

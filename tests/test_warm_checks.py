@@ -1,0 +1,116 @@
+"""Records built ahead for a warm process's checks (``kb.warm_checks``, ``serve --warm-records``):
+a check then builds none of them, reads nothing of their text for the first time, and
+decides as a check without them; a write before a turn stops the warming."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from serve_support import BRIEFING, build_index, service_for
+from support.files import write_jsonl
+from test_judge import ITEM, KNOWN, judge_encoder, judged_models  # noqa: F401
+from test_judge_claims_kept import _config, _kb
+
+import kbsearch.dedupe.record_text as record_text
+from kbsearch.dedupe.kept_records import KEPT_RECORDS, kept_records
+from kbsearch.kb import KnowledgeBase
+from kbsearch.kb.warm_checks import records_to_warm, warm_checks
+from kbsearch.serve.warming import Warming
+
+
+def _watch_reads(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every rowid the store loads a record of, from now on."""
+    read: list[int] = []
+    real = kb.store.by_rowids
+    monkeypatch.setattr(kb.store, "by_rowids", lambda rowids: read.extend(rowids) or real(rowids))
+    return read
+
+
+def test_records_built_ahead_spare_a_check_their_building_and_first_reading(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config = _config()
+    item = {**ITEM, "id": "i-warm"}
+    with _kb(tmp_path / "cold", judge_encoder()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        cold = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [item])), config=config)
+    with _kb(tmp_path / "warm", judge_encoder()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
+        generation, rowids = records_to_warm(kb, 100)
+        assert rowids == sorted(rowids, reverse=True) and len(rowids) == len(KNOWN)
+        assert warm_checks(kb, rowids, KEPT_RECORDS + 1, generation)
+        with kb.store.snapshot():
+            kept = kept_records(kb.store)
+            assert sorted(kept.held()) == sorted(rowids)
+            assert kept.capacity == KEPT_RECORDS + 1, "room for every record built ahead"
+        read = _watch_reads(kb, monkeypatch)
+        first_read: list[str] = []
+        real_read = record_text.text_property.__get__
+
+        def reading(self, instance, owner=None):  # type: ignore[no-untyped-def]
+            if instance is not None and self.func.__name__ not in instance.__dict__["_shared"]:
+                first_read.append(f"{instance.record.id}.{self.func.__name__}")
+            return real_read(self, instance, owner)
+
+        monkeypatch.setattr(record_text.text_property, "__get__", reading)
+        warm = kb.check(str(write_jsonl(tmp_path / "item.jsonl", [item])), config=config)
+    assert not read, "every candidate was built ahead"
+    known = {k["id"] for k in KNOWN}
+    assert not [r for r in first_read if r.split(".")[0] in known and r.split(".")[1] in record_text.FIRST_READ]
+    assert warm.model_dump_json() == cold.model_dump_json()
+
+
+def test_a_write_before_a_turn_stops_the_warming(
+    judged_models: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _kb(tmp_path, judge_encoder()) as kb:
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN[:1])])
+        generation, rowids = records_to_warm(kb, 100)
+        kb.ingest([write_jsonl(tmp_path / "more.jsonl", KNOWN[1:])])
+        assert not warm_checks(kb, rowids, 100, generation)
+        with kb.store.snapshot():
+            assert kept_records(kb.store).held() == []
+
+
+def test_the_server_builds_the_newest_records_ahead_for_its_short_checks(
+    tmp_path: Path, fake_models: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("kbsearch.serve.warming.WARM_TURN", 1)  # a turn a record: every turn queued in turn
+    index = build_index(tmp_path)
+    service = service_for(index, warm_records=3)
+    try:
+        assert service.warming.done.wait(30) and service.warming.built == 3
+
+        def held(kb: KnowledgeBase) -> tuple[list[int], list[int]]:
+            with kb.store.snapshot():
+                return kept_records(kb.store).held(), sorted(kb.store.all_rowids())
+
+        kept, every = service._quick_checkers.submit(held).result()
+        assert sorted(kept) == every[-3:], "the three newest"
+        assert service._quick_checkers.submit(lambda kb: kb.check_text(BRIEFING)).result().items
+    finally:
+        service.close()
+
+
+def test_no_records_built_ahead_when_told_none(tmp_path: Path, fake_models: Path) -> None:
+    index = build_index(tmp_path)
+    service = service_for(index, warm_records=0)
+    try:
+        assert service.warming.done.is_set() and service.warming.built == 0
+    finally:
+        service.close()
+
+
+def test_warming_stops_when_the_check_queue_is_full() -> None:
+    from kbsearch.errors import Busy
+
+    class Full:
+        def submit(self, job: object) -> None:
+            raise Busy("the server is busy")
+
+    warming = Warming(Full(), 10, lambda: False)  # type: ignore[arg-type]
+    assert warming.done.is_set() and warming.built == 0
