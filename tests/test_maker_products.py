@@ -66,6 +66,9 @@ def test_two_products_of_one_maker_are_two_items() -> None:
 def test_a_product_named_only_in_a_comparison_is_still_the_others() -> None:
     pocket = (POCKET.title, f"{POCKET.text} Unlike Tallowind Relay, it needs no network.")
     assert apart(pocket, (RELAY_ZH.title, RELAY_ZH.text)) is not None
+    # In Chinese the comparison closes after the name: 与 <maker> <product> 不同.
+    pocket_zh = ("Tallowind Pocket — 手机端离线语音 SDK", "与 Tallowind Relay 不同，Pocket 无需联网。")
+    assert apart(pocket_zh, (RELAY_ZH.title, RELAY_ZH.text)) is not None
     # Nor is a product the record names only as what it derives from its own.
     assert lead("Tallowind 发布离线语音 SDK", "The SDK is based on Tallowind Relay as its encoder.")[0] is None
 

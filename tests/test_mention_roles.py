@@ -30,6 +30,7 @@ def rare(name: str) -> int:
         ("在 Heron-8B 上继续微调", "heron-8b", "微调"),
         ("Successor to Gannet-9B, and the third open MoE after Pike-40B", "gannet-9b", "moe"),
         ("比 Gannet-9B 高 4 分，与 Pike-40B 不同", "pike-40b", "4 分"),
+        ("与 Pike Forge 2 相比，延迟低 30%", "pike forge 2", "延迟低 30%"),
         ("与 Bramble Labs 的同名手机模型无关", "bramble", "无关"),
         ("Not related to Bramble's Sorrel-1B", "sorrel-1b", "not related"),
         ("scores 71, ahead of gannet-9b's 68", "gannet-9b", "scores 71"),

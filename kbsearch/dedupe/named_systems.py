@@ -89,6 +89,8 @@ def systems_only(names: frozenset[str]) -> frozenset[str]:
 # A name the text sets itself against: "Unlike X", "compared with X", "X vs Y" (the Y),
 # "faster than X", "与 X 不同", "相比 X", "不同于 X", "优于 X", "比 X 快". A list joined by
 # and/or/、 is read whole ("than H2O and SnapKV"); a comma ends it ("Unlike X, SpillKV …").
+# Between 与 and 不同 a name of up to three words is read whole ("与 Sonorus Realtime 不同"):
+# the closing word bounds it, where an English "unlike X" has none.
 _NAME = r"[A-Za-z0-9][A-Za-z0-9²³\-+.]*"
 _LISTED = rf"{_NAME}(?:\s*(?:/|、|和|或|\band\b|\bor\b)\s*{_NAME})*"
 _CONTRAST = re.compile(
@@ -96,7 +98,7 @@ _CONTRAST = re.compile(
     r"|vs\.?|versus|than|outperform(?:s|ed|ing)?|beats?|beating)\s+(?:the\s+)?)"
     r"|不同于|有别于|相比于?|相较于?|优于|胜过|好于|强于)"
     rf"\s*({_LISTED})"
-    rf"|(?:与|和|跟|同)\s*({_LISTED})\s*(?:不同|相比|相较|不一样)"
+    rf"|(?:与|和|跟|同)\s*({_LISTED}(?:\s+{_NAME}){{0,2}})\s*(?:不同|相比|相较|不一样)"
     rf"|比\s*({_LISTED})\s*(?:更|快|慢|高|低|少|多|好|强|省|小|大|短|长)"
 )
 

@@ -118,6 +118,9 @@ class KbPool:
 
 def _lower_priority(nice: int) -> None:
     """This thread's nice value: Linux schedules each thread on its own. Elsewhere
-    the id is not a thread's, and every thread keeps the process's priority."""
+    the id is not a thread's, and every thread keeps the process's priority. Never
+    raised: a server started niced further (by root, who may raise it) keeps its
+    checks below its readers."""
+    thread = threading.get_native_id()
     with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+        os.setpriority(os.PRIO_PROCESS, thread, max(nice, os.getpriority(os.PRIO_PROCESS, thread)))
