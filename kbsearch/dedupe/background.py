@@ -21,6 +21,13 @@ item ("（12-14锚定）") by a name the record's title does not write: a retell
 own earlier day ("吞吐提升至 2.1 倍（9-16锚定为 1.8 倍）") recalls itself, and stays. A record
 whose key points are all background (a re-listing of an anchored item, told again) keeps them
 all: they are all it says.
+
+Nor is a name the record writes only in such a point its own mention of that name, for the rules
+that read what a record names (``named_systems``, ``title_leads``, the subjects and model rules):
+"Background: the same vendor's LungSight … was cleared on 11-12" in a second device's record
+recalls LungSight's item, as a citation with an earlier day's note does. Probe 50: ChestGuard-PTX,
+a chest X-ray triage tool, "named" LungSight through that point, so no names rule set it apart from
+LungSight's own record, and the learned decision (1.00, one vendor, one kind of news) joined them.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from kbsearch.dedupe.citations import cited_only
+from kbsearch.dedupe.citations import cited_only, names_written
 from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.features import claims_features, latin_names
 from kbsearch.dedupe.results import Rule, form_of
@@ -66,6 +73,25 @@ def background_points(claims: list[str], title: str) -> frozenset[str]:
     """The record's background key points; none when every point is one (they are all it says)."""
     found = frozenset(point for point in claims if is_background(point, title))
     return frozenset() if len(found) == len({c for c in claims if c.strip()}) else found
+
+
+def own_text(title: str, text: str, claims: list[str]) -> tuple[str, list[str]]:
+    """A record's text and key points without those recalling another item as background
+    (all of them when every point does): what it says of its own item. Its text may hold its
+    key points too (a briefing's increment), so they are blanked there as well."""
+    points = background_points([c.strip() for c in claims], title)
+    return stated(text, points), [c for c in claims if c.strip() not in points]
+
+
+def recalled_only(title: str, text: str, claims: list[str]) -> frozenset[str]:
+    """The names, lower-cased, that a record writes only in key points recalling another item as
+    background: its title, its text and its other points never write them. A retelling's own
+    points name its item again; a recalled item stays recalled."""
+    points = background_points([c.strip() for c in claims], title)
+    if not points:
+        return frozenset()
+    recalled = set().union(*map(names_written, points))
+    return frozenset(recalled - names_written(stated("\n".join([title, text, *claims]), points)))
 
 
 def stated(text: str, points: frozenset[str]) -> str:

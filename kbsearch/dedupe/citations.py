@@ -48,7 +48,8 @@ def without_citations(text: str) -> str:
     return text
 
 
-def _names(text: str) -> set[str]:
+def names_written(text: str) -> set[str]:
+    """Every name ``text`` writes, lower-cased: coined ones and plain words (``words_mentioned``)."""
     return latin_names(text) | set(words_mentioned(text))
 
 
@@ -58,10 +59,10 @@ def cited_only(text: str) -> frozenset[str]:
     spans = _spans(text)
     if not spans:
         return frozenset()
-    cited = {name for head, _, end in spans for name in _names(text[head:end])}
+    cited = {name for head, _, end in spans for name in names_written(text[head:end])}
     rest, last = [], 0
     for head, _, end in spans:
         rest.append(text[last:head])
         last = end
     rest.append(text[last:])
-    return frozenset(cited - _names(" ".join(rest)))
+    return frozenset(cited - names_written(" ".join(rest)))

@@ -66,7 +66,7 @@ _NOT_A_SYSTEM = re.compile(
 )
 
 
-# Where an item is hosted or published, not what it is about: "code on GitHub", "weights on
+# Where an item is hosted, published or cleared, not what it is about: "code on GitHub", "weights on
 # HF", "accepted at NeurIPS". Probe 22: mira's "…, code on GitHub" was set apart from the
 # Chinese record of the same paper, which says nothing of its code; a young index holds such
 # a word in few records, so its rarity cannot tell it from a system's name. A short list,
@@ -78,6 +78,11 @@ _SITES = frozenset(
     | {"neurips", "nips", "icml", "iclr", "acl", "emnlp", "naacl", "coling", "cvpr", "iccv", "eccv", "aaai"}
     | {"ijcai", "kdd", "sigir", "osdi", "sosp", "nsdi", "eurosys", "mlsys", "asplos", "isca", "hpca", "sigcomm"}
     | {"miccai", "icra", "iros", "icassp", "interspeech", "wacv", "semeval", "ieee", "acm"}
+    # Regulators: who clears or approves an item ("cleared by FDA", "获 NMPA 批准"), as a venue
+    # accepts a paper. Probe 50: in a young index FDA was rare, so "ChestGuard 获 FDA 批准" was
+    # set apart from its English record "ChestGuard-PTX — … cleared" ("fda / ptx"). In the dev
+    # digests EMA is the moving average: a technique, no system either.
+    | {"fda", "ema", "nmpa", "mhra", "pmda", "tga"}
 )
 
 
@@ -144,7 +149,7 @@ class Named:
     is_rare: Callable[[str], bool]
     """Asked only for the few names the rule weighs: each is a lookup in the store."""
     cited: frozenset[str] = frozenset()
-    """Names only cited (an earlier day's anchor note, a comparison), left out of ``every``."""
+    """Names only cited (an earlier day's anchor note, a comparison, a background point), left out of ``every``."""
     title_every: frozenset[str] = frozenset()
     """Every coined name of the title, rare or not (vLLM, NVIDIA)."""
     written: frozenset[str] = frozenset()
@@ -219,7 +224,7 @@ def _respelled(named: Named, other: frozenset[str]) -> Named:
 def _only_cited(item: Named, known: Named) -> str:
     """What the reason adds when ``item`` names the other's system only as a citation."""
     cited = sorted(item.cited & known.title)
-    return f"; {', '.join(cited)} only cited here (an anchor note or a comparison)" if cited else ""
+    return f"; {', '.join(cited)} only cited here (an anchor note, a comparison or a background point)" if cited else ""
 
 
 def _listed(names: frozenset[str]) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Self, TypeVar, overload
 
+from kbsearch.dedupe.background import own_text, recalled_only
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.counterparts import counterparts_differ
@@ -271,15 +272,23 @@ class RecordText:
     @text_property
     def _unroled(self) -> str:
         """``_lowered`` without the names only derived from, compared with or disowned
-        (``mention_roles``): where the subject and model rules look for the other's subject."""
-        return unroled(self._text)
+        (``mention_roles``), nor the key points recalling another item as background
+        (``background``): where the subject, model and title-lead rules look for the other's subject."""
+        text, claims = own_text(self.record.title, self.record.text, self.record.claims)
+        return unroled("\n".join([self.record.title, *map(without_citations, [text, *claims])]))
 
     @text_property
     def _only_cited_names(self) -> frozenset[str]:
         """The names only cited, with an earlier day's anchor note or in a comparison
-        (``named_systems.cited_names``), that the title does not name."""
+        (``named_systems.cited_names``), or only recalled as background (``background``),
+        that the title does not name."""
         cited = frozenset(cited_names(self._text_and_claims, latin_names))
-        return (cited | self._cited_context) - self._title_coined
+        return (cited | self._cited_context | self._recalled) - self._title_coined
+
+    @text_property
+    def _recalled(self) -> frozenset[str]:
+        """The names written only in key points recalling another item as background (``background``)."""
+        return recalled_only(self.record.title, self.record.text, self.record.claims)
 
     @text_property
     def _cited_context(self) -> frozenset[str]:
