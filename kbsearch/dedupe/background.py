@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from kbsearch.dedupe.citations import cited_only
+from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.features import claims_features, latin_names
 from kbsearch.dedupe.results import Rule, form_of
@@ -72,6 +72,17 @@ def stated(text: str, points: frozenset[str]) -> str:
     """``text`` with each background point blanked: what the record states of its own item."""
     for point in points:
         text = text.replace(point, " ")
+    return text
+
+
+def blanked(text: str, points: frozenset[str]) -> str:
+    """``text`` with each background point (as written, or without its citations) written as
+    spaces, its offsets kept: where the title rules look for what the record names as its own
+    (``record_text``), as they look past a name in a role (``mention_roles``)."""
+    for point in points:
+        for written in {point, without_citations(point)}:
+            if written.strip():
+                text = text.replace(written, " " * len(written))
     return text
 
 

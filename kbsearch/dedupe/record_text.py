@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Self, TypeVar, overload
 
+from kbsearch.dedupe.background import background_points, blanked
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.counterparts import counterparts_differ
@@ -271,8 +272,14 @@ class RecordText:
     @text_property
     def _unroled(self) -> str:
         """``_lowered`` without the names only derived from, compared with or disowned
-        (``mention_roles``): where the subject and model rules look for the other's subject."""
-        return unroled(self._text)
+        (``mention_roles``), nor those of the key points recalling another item as background
+        (``background``): where the subject and model rules look for the other's subject."""
+        return unroled(blanked(self._text, self.background_points))
+
+    @text_property
+    def background_points(self) -> frozenset[str]:
+        """The key points recalling another item as background (``background.background_points``)."""
+        return background_points(self.record.claim_texts() if self.record.claims else [], self.record.title)
 
     @text_property
     def _only_cited_names(self) -> frozenset[str]:
