@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from kbsearch.dedupe.citations import cited_only, names_written
+from kbsearch.dedupe.citations import cited_only, names_written, without_citations
 from kbsearch.dedupe.claim_decision import compared
 from kbsearch.dedupe.features import claims_features, latin_names
 from kbsearch.dedupe.results import Rule, form_of
@@ -75,14 +75,6 @@ def background_points(claims: list[str], title: str) -> frozenset[str]:
     return frozenset() if len(found) == len({c for c in claims if c.strip()}) else found
 
 
-def own_text(title: str, text: str, claims: list[str]) -> tuple[str, list[str]]:
-    """A record's text and key points without those recalling another item as background
-    (all of them when every point does): what it says of its own item. Its text may hold its
-    key points too (a briefing's increment), so they are blanked there as well."""
-    points = background_points([c.strip() for c in claims], title)
-    return stated(text, points), [c for c in claims if c.strip() not in points]
-
-
 def recalled_only(title: str, text: str, claims: list[str]) -> frozenset[str]:
     """The names, lower-cased, that a record writes only in key points recalling another item as
     background: its title, its text and its other points never write them. A retelling's own
@@ -98,6 +90,17 @@ def stated(text: str, points: frozenset[str]) -> str:
     """``text`` with each background point blanked: what the record states of its own item."""
     for point in points:
         text = text.replace(point, " ")
+    return text
+
+
+def blanked(text: str, points: frozenset[str]) -> str:
+    """``text`` with each background point (as written, or without its citations) written as
+    spaces, its offsets kept: where the title rules look for what the record names as its own
+    (``record_text``), as they look past a name in a role (``mention_roles``)."""
+    for point in points:
+        for written in {point, without_citations(point)}:
+            if written.strip():
+                text = text.replace(written, " " * len(written))
     return text
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kbsearch.dedupe.background import background_points, own_rows, stated
+from kbsearch.dedupe.background import own_rows, stated
 from kbsearch.dedupe.citations import without_citations
 from kbsearch.dedupe.features import Side
 from kbsearch.dedupe.record_text import RecordText
@@ -49,7 +49,7 @@ class Embedded(RecordText):
         self.tokens = frozenset(map(sys.intern, lexical_tokens(self.whole_text)))
         # A figure given only with an earlier day's citation ("53.1%, 11-03锚定"), or only in a
         # key point that recalls another item as background (``background``), is not stated here.
-        self.background = background_points(self.record.claim_texts() if self.record.claims else [], self.record.title)
+        self.background = self.background_points
         text = stated(self._text_and_claims, self.background)
         self.numbers = substantive_numbers(halves_unread(without_citations(text)))
         self._features: dict[int, tuple[str, set[str]]] = {}

@@ -47,6 +47,7 @@ from kbsearch.dedupe.section_said import as_other_record
 from kbsearch.embed import Encoder
 from kbsearch.records import Kind, Record
 from kbsearch.text.designations import designations
+from kbsearch.text.hardware import other_hardware
 from kbsearch.text.plain_names import mentions as plain_mentions
 from kbsearch.text.quantities import figure_readings, unstated
 from kbsearch.text.textsim import numbers, sentences, substantive_numbers
@@ -229,6 +230,8 @@ def section_on_item(
         return None
     if shared:
         return cut, f"the section lists arXiv {', '.join(sorted(shared))}"
+    if other_hardware(item.title, cut.text):
+        return None  # its lines are on another chip (probe 49: TPU v8p's, for TPU v7's price cut)
     # The name the item's title leads with first: "OpenHarness: … speaking MCP and A2A" is
     # named by OpenHarness, not by the protocols it speaks.
     title = item.title.lower()

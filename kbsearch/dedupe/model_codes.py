@@ -57,6 +57,11 @@ _STANDARDS = frozenset(
 )
 
 
+# What a product carries, written in capitals like a name (HBM, DDR, CXL, SXM, NVL): no name of it.
+# Probe 49: a regulation's title on HBM was "mentioned" by every record of a card carrying HBM3E.
+_CARRIED = frozenset({"HBM", "DDR", "GDDR", "LPDDR", "CXL", "SXM", "OAM", "NVL", "PCI", "PCIE", "UCIE", "USB"})
+
+
 @lru_cache(maxsize=4096)  # a title's, asked again for every pair it is in
 def model_codes(title: str) -> frozenset[str]:
     """The model codes a title names, in capitals without hyphens (KV10, Q3, B7); GPUs are
@@ -116,8 +121,9 @@ def _sizes_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
 
 def _names(title: str, codes: frozenset[str]) -> frozenset[str]:
     """A product title's names, lower-cased: its codes and capitalised words, but the trade's
-    terms (``plain_names.GENERIC``) and words that open a title (The, New)."""
-    words = {w.lower() for w in _CAPITALISED.findall(title)}
+    terms (``plain_names.GENERIC``), the memories and links a product carries (HBM, CXL:
+    ``_CARRIED``) and words that open a title (The, New)."""
+    words = {w.lower() for w in _CAPITALISED.findall(title) if w.upper() not in _CARRIED}
     return frozenset(c.lower() for c in codes) | frozenset(w for w in words - GENERIC if not not_a_subject(w))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Self, TypeVar, overload
 
-from kbsearch.dedupe.background import own_text, recalled_only
+from kbsearch.dedupe.background import background_points, blanked, recalled_only
 from kbsearch.dedupe.citations import cited_only, without_citations
 from kbsearch.dedupe.config import DedupeConfig
 from kbsearch.dedupe.counterparts import counterparts_differ
@@ -272,10 +272,14 @@ class RecordText:
     @text_property
     def _unroled(self) -> str:
         """``_lowered`` without the names only derived from, compared with or disowned
-        (``mention_roles``), nor the key points recalling another item as background
-        (``background``): where the subject, model and title-lead rules look for the other's subject."""
-        text, claims = own_text(self.record.title, self.record.text, self.record.claims)
-        return unroled("\n".join([self.record.title, *map(without_citations, [text, *claims])]))
+        (``mention_roles``), nor those of the key points recalling another item as background
+        (``background``): where the subject and model rules look for the other's subject."""
+        return unroled(blanked(self._text, self.background_points))
+
+    @text_property
+    def background_points(self) -> frozenset[str]:
+        """The key points recalling another item as background (``background.background_points``)."""
+        return background_points(self.record.claim_texts() if self.record.claims else [], self.record.title)
 
     @text_property
     def _only_cited_names(self) -> frozenset[str]:

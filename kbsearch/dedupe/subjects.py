@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kbsearch.text.hardware import accelerators
+from kbsearch.text.hardware import other_hardware, title_hardware
 from kbsearch.text.legal import legal_ranks
 from kbsearch.text.number_labels import names_a_version
 from kbsearch.text.places import countries
@@ -230,14 +230,18 @@ def places_differ(item: tuple[str, str], known: tuple[str, str]) -> str | None:
 
 
 def hardware_differs(our_title: str, their_title: str) -> str | None:
-    """Why two titles are about two items by the hardware they name, or None: each names a GPU
-    model, none in common. Probe 29: "Nimbus cuts H200 price" was taken for Nimbus's H100 cut,
-    GridMarket's H200 spot price for its H100 one, Cumulus's B200 launch for its H100 cut: news
-    of one company on other hardware reads alike on every other word. A retelling, in either
-    language, names the hardware its news is on."""
-    ours, theirs = accelerators(our_title), accelerators(their_title)  # as claims read them
-    if not ours or not theirs or ours & theirs:
+    """Why two titles are about two items by the hardware they name, or None: each names hardware
+    (a GPU model, a chip's generation, a memory generation: ``text.hardware.title_hardware``), none
+    in common. Probe 29: "Nimbus cuts H200 price" was taken for Nimbus's H100 cut, GridMarket's H200
+    spot price for its H100 one, Cumulus's B200 launch for its H100 cut: news of one company on
+    other hardware reads alike on every other word. Probe 49: a cloud's TPU v7 price cut was taken
+    for the TPU v8p launch it names as what customers wait for, and a memory maker's HBM4E for a
+    GPU carrying HBM4. A retelling, in either language, names the hardware its news is on; a record
+    about both generations names both in its title."""
+    theirs = other_hardware(our_title, their_title)
+    if theirs is None:
         return None
+    ours = title_hardware(our_title)
     return f"the titles name different hardware ({', '.join(sorted(ours))} / {', '.join(sorted(theirs))})"
 
 

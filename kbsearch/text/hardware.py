@@ -22,6 +22,31 @@ def accelerators(text: str) -> frozenset[str]:
     return frozenset(m.group(0).replace(" ", "").upper() for m in _ACCELERATOR.finditer(text))
 
 
+# A kind of chip and its generation (TPU v7, TPU v8p, MTIA v2): Google's and Meta's accelerators are
+# named so, and each generation is a chip of its own (v5e and v5p are two).
+# A title about two generations may list them after one kind ("TPU v7 and v8p", "TPU v5e/v5p").
+_GENERATION = r"v\d{1,2}[a-z]?(?![A-Za-z0-9_.-])"
+_CHIP_GENERATION = re.compile(
+    rf"(?<![A-Za-z0-9_-])([TNLIDX]PU|MTIA)\s?({_GENERATION}(?:\s*(?:/|,|、|和|与|及|\band\b|\bor\b|&)\s*{_GENERATION})*)"
+)
+# A memory generation (HBM3E, HBM4, HBM4E, GDDR7, LPDDR5X): what a memory maker's news is about.
+_MEMORY = re.compile(r"(?<![A-Za-z0-9_-])(?:HBM|GDDR|LPDDR|DDR)\d[A-Za-z]?(?![A-Za-z0-9_])")
+
+
+def title_hardware(title: str) -> frozenset[str]:
+    """The hardware a title names: its accelerators (``accelerators``), chips named by kind and
+    generation (``TPU v8p``, however spaced) and memory generations in capitals (``HBM4E``)."""
+    chips = {f"{kind} {v}" for kind, listed in _CHIP_GENERATION.findall(title) for v in re.findall(r"v\w+", listed)}
+    return accelerators(title) | frozenset(chips) | frozenset(m.group(0).upper() for m in _MEMORY.finditer(title))
+
+
+def other_hardware(title: str, text: str) -> frozenset[str] | None:
+    """The hardware ``text`` names when it and ``title`` both name some, none in common (a
+    record or a section's lines on other hardware than the title's), else None."""
+    ours, theirs = title_hardware(title), title_hardware(text)
+    return theirs if ours and theirs and not ours & theirs else None
+
+
 def on_other_hardware(claim: str, texts: list[str]) -> set[str]:
     """The claim's figures that ``texts`` (records' texts) give only for other accelerators
     than the claim names (see the module, and ``qualified_figures``); none when the claim
