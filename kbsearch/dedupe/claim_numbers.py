@@ -12,7 +12,13 @@ from kbsearch.text.differences import derived_figures
 from kbsearch.text.hardware import measured_on_others, on_other_hardware
 from kbsearch.text.measures import Clause, clauses, given_otherwise, measured_again, measured_elsewhere, without
 from kbsearch.text.price_kinds import priced_otherwise
-from kbsearch.text.quantities import changes_a_figure, is_count, replaced_figures, unstated
+from kbsearch.text.quantities import (
+    changes_a_figure,
+    figure_readings,
+    is_count,
+    replaced_figures,
+    unstated,
+)
 from kbsearch.text.told_changes import moved_from
 
 
@@ -71,7 +77,10 @@ def figure_changed(
     records' figures changed (``quantities.changes_a_figure``; ``figures``: the claim's, the
     records' stated and the claim's replaced ones), or is a result of its own (``figure_of_its_own``)."""
     numbers, stated, replaced = figures
-    return changes_a_figure(unseen, numbers, stated, replaced) or figure_of_its_own(claim, unseen, passage, record)
+    readings = figure_readings(claim)  # a score restated on its other scale (``decimal_scores``)
+    return changes_a_figure(unseen, numbers, stated, replaced, readings) or figure_of_its_own(
+        claim, unseen, passage, record
+    )
 
 
 def figure_of_its_own(claim: str, unseen: Iterable[str], passage: str, record: str) -> bool:
