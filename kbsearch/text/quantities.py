@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from kbsearch.text.dates import CHINESE_DATE
 from kbsearch.text.decimal_scores import other_scale, score_decimals
+from kbsearch.text.quoted_figures import SET_AGAINST
 from kbsearch.text.score_points import score_points
 from kbsearch.text.textsim import MAGNITUDE_SUFFIXES, numbers
 from kbsearch.text.units import SCALED
@@ -271,22 +272,26 @@ def replaced_figures(text: str) -> set[str]:
     return found
 
 
-# Words by which a text sets a figure against another of its own or gives it as another
-# source's: "28% TTFT drop, below the 35% in the release note", "只下降 28%，低于官方所说的
-# 35%", "28% vs. the claimed 35%". Not "比": "比基线高 5%" compares with a baseline.
-_SET_AGAINST = re.compile(
-    r"\b(?:below|above|lower than|higher than|short of|versus|vs\.?|unlike|compared (?:with|to)|against)\s*(?:the\s+)?"
-    r"(?:(?:official|reported|claimed|advertised|announced|published)\s+)?"
-    r"|(?:低于|高于|不及|不如|相比|对比|而非|不同于)\s*"
-    r"|\b(?:the\s+)?(?:official|reported|claimed|advertised)\s+|官方(?:所说|所称|宣称|声称|给出|公布|报告)?的?\s*(?:是|为)?\s*",
-    re.IGNORECASE,
-)
+_SET_AGAINST = re.compile(SET_AGAINST, re.IGNORECASE)
 
 
 def set_against(text: str) -> set[str]:
-    """The figures a text sets against another (see ``_SET_AGAINST``), in ``numbers``' spelling:
-    a bound ("below 10%") or another source's figure that the text's own one differs from."""
-    return _figures_after(_SET_AGAINST, text, _REPLACED_WITHIN, stop="，,。；;")
+    """The figures a text sets against another (``quoted_figures.SET_AGAINST``), in ``numbers``'
+    spelling: a bound ("below 10%") or another source's figure that the text's own one differs from
+    ("28% TTFT drop, below the 35% in the release note", "只下降 28%，低于官方所说的 35%", "厂商口径为 38 分钟").
+    Each is read alone and after its sentence's words before it, whose unit it may leave out ("22
+    minutes a day, against the vendor's 38" is ``38min``: ``quoted_figures.elided_unit``)."""
+    found: set[str] = set()
+    for match in _SET_AGAINST.finditer(text):
+        window = re.split("[，,。；;]", text[match.end() : match.end() + _REPLACED_WITHIN])[0]
+        if _DIGIT.search(window):
+            head = _SENTENCE_END.split(text[: match.end()])[-1]
+            found |= numbers(window) | (numbers(head + window) - numbers(head))
+    return found
+
+
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]")
+_DIGIT = re.compile(r"\d")
 
 
 def _figures_after(marker: re.Pattern[str], text: str, within: int, stop: str = "") -> set[str]:
