@@ -6,13 +6,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
+from kbsearch.dedupe.passage_reader import PassageHit
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
+from kbsearch.records import Kind
 from kbsearch.text.differences import derived_figures
 from kbsearch.text.hardware import measured_on_others, on_other_hardware
 from kbsearch.text.measures import Clause, clauses, given_otherwise, measured_again, measured_elsewhere, without
 from kbsearch.text.price_kinds import priced_otherwise
-from kbsearch.text.quantities import changes_a_figure, is_count, replaced_figures, unstated
+from kbsearch.text.quantities import (
+    changes_a_figure,
+    figure_readings,
+    is_count,
+    replaced_figures,
+    set_against,
+    unstated,
+)
 from kbsearch.text.told_changes import moved_from
 
 
@@ -71,7 +80,10 @@ def figure_changed(
     records' figures changed (``quantities.changes_a_figure``; ``figures``: the claim's, the
     records' stated and the claim's replaced ones), or is a result of its own (``figure_of_its_own``)."""
     numbers, stated, replaced = figures
-    return changes_a_figure(unseen, numbers, stated, replaced) or figure_of_its_own(claim, unseen, passage, record)
+    readings = figure_readings(claim)  # a score restated on its other scale (``decimal_scores``)
+    return changes_a_figure(unseen, numbers, stated, replaced, readings) or figure_of_its_own(
+        claim, unseen, passage, record
+    )
 
 
 def figure_of_its_own(claim: str, unseen: Iterable[str], passage: str, record: str) -> bool:
@@ -132,6 +144,17 @@ def replaced_for(claim: str, records: Iterable[Embedded]) -> set[str]:
     stated: set[str] = set().union(*(r.stated_numbers for r in kept))
     moved = _moved(claim, kept, stated) if stated else set()
     return replaced_figures(claim) | measured_again(claim, (clause for r in kept for clause in r.clauses)) | moved
+
+
+def replaced_beside(claim: str, hit: PassageHit, replaced: set[str]) -> set[str]:
+    """The figures ``claim`` replaces, weighed against one passage (``claims._weigh``): ``replaced``,
+    read against the item's records (``replaced_for``), and for a passage of another record (a
+    living-doc section) the figures of that record the claim quotes only to set its own against
+    (``measures.measured_again``): "每天减少 22 分钟，厂商口径为 38 分钟" against a section's "每天减少 38
+    分钟" gives a second figure of the section's quantity, not detail of it (probe 50)."""
+    if hit.known.record.kind is not Kind.doc_section or not set_against(claim):
+        return replaced  # an item's records were read by ``replaced_for``; another item's say nothing of it
+    return replaced | measured_again(claim, hit.known.clauses)
 
 
 def _moved(claim: str, records: list[Embedded], stated: set[str]) -> set[str]:

@@ -375,7 +375,9 @@ def _weigh(
             # sits at judge cosines (0.87-0.92) where a Chinese one would be a new fact.
             english_pair=1.0 if not cross and claim_language == "en" else 0.0,
         )
-        changed = new_figures(numbers, stated_by(claim, hit.known), replaced, rough)
+        changed = new_figures(
+            numbers, stated_by(claim, hit.known), claim_numbers.replaced_beside(claim, hit, replaced), rough
+        )
         out.append(Weighed(hit, is_same, features, new_numbers=changed))
     return out
 

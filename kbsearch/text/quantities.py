@@ -17,6 +17,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
 from kbsearch.text.dates import CHINESE_DATE
+from kbsearch.text.decimal_scores import other_scale, score_decimals
+from kbsearch.text.quoted_figures import SET_AGAINST
 from kbsearch.text.score_points import score_points
 from kbsearch.text.textsim import MAGNITUDE_SUFFIXES, numbers
 from kbsearch.text.units import SCALED
@@ -109,7 +111,11 @@ def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterabl
         for n in missing
         if not any(
             same_figure(form, m, n in rough)
-            for form in (*one_figure_as(n, rise=f"{FALL}{n}" not in rough), *_as_percentage(n, rough))
+            for form in (
+                *one_figure_as(n, rise=f"{FALL}{n}" not in rough),
+                *_as_percentage(n, rough),
+                *_scaled(n, rough),
+            )
             for m in _near(form, said)
         )
     }
@@ -118,6 +124,13 @@ def unstated(claimed: Iterable[str], stated: Iterable[str], approximate: Iterabl
 def _as_percentage(number: str, readings: set[str]) -> tuple[str, ...]:
     """``number`` as a percentage when the claim writes it as a score in points (``POINTS``): 74 is 74%."""
     return (f"{number}%",) if f"{POINTS}{number}" in readings else ()
+
+
+def _scaled(number: str, readings: set[str]) -> tuple[str, ...]:
+    """``number`` on a score's other scale (``decimal_scores``): a percentage as a decimal (94% is
+    0.94), a decimal the claim may give for a score (``SCORE``) as a percentage (0.768 is 76.8%)."""
+    scaled = other_scale(number)
+    return (scaled,) if scaled is not None and (number.endswith("%") or f"{SCORE}{number}" in readings) else ()
 
 
 _WHOLE = Decimal(100)
@@ -165,15 +178,19 @@ def figure_readings(text: str) -> set[str]:
     """How a claim writes its figures, as ``unstated`` reads them (its ``approximate``): the rough
     ones (``approximate_figures``), each percentage it writes as a fall (``falling_figures``),
     marked by ``FALL`` before it, and each score in points out of 100 (``score_points``: "约 74 分"
-    is a record's 74.0%), marked by ``POINTS``."""
+    is a record's 74.0%), marked by ``POINTS``, and each bare decimal it may give for a score
+    (``decimal_scores.score_decimals``: "scores 0.768" is a record's 76.8%), marked by ``SCORE``."""
     falls = {f"{FALL}{n}" for n in falling_figures(text)}
-    return approximate_figures(text) | falls | {f"{POINTS}{n}" for n in score_points(text)}
+    scores = {f"{SCORE}{n}" for n in score_decimals(text)}
+    return approximate_figures(text) | falls | {f"{POINTS}{n}" for n in score_points(text)} | scores
 
 
 FALL = "-"
 """Marks a percentage the claim writes as a fall among its figures' readings."""
 POINTS = "="
 """Marks a figure the claim writes as a score in points (分) among its figures' readings."""
+SCORE = "^"
+"""Marks a bare decimal the claim may give for a score among its figures' readings (``decimal_scores``)."""
 _FALLS_BY = re.compile(
     r"(?:下降|降低|降|减少|缩短|削减|压缩|减)|\b(?:cut|cuts|reduc\w*|lower\w*|drop\w*|fall\w*|decreas\w*|shrink\w*)\b",
     re.IGNORECASE,
@@ -255,22 +272,26 @@ def replaced_figures(text: str) -> set[str]:
     return found
 
 
-# Words by which a text sets a figure against another of its own or gives it as another
-# source's: "28% TTFT drop, below the 35% in the release note", "只下降 28%，低于官方所说的
-# 35%", "28% vs. the claimed 35%". Not "比": "比基线高 5%" compares with a baseline.
-_SET_AGAINST = re.compile(
-    r"\b(?:below|above|lower than|higher than|short of|versus|vs\.?|unlike|compared (?:with|to)|against)\s*(?:the\s+)?"
-    r"(?:(?:official|reported|claimed|advertised|announced|published)\s+)?"
-    r"|(?:低于|高于|不及|不如|相比|对比|而非|不同于)\s*"
-    r"|\b(?:the\s+)?(?:official|reported|claimed|advertised)\s+|官方(?:所说|所称|宣称|声称|给出|公布|报告)?的?\s*(?:是|为)?\s*",
-    re.IGNORECASE,
-)
+_SET_AGAINST = re.compile(SET_AGAINST, re.IGNORECASE)
 
 
 def set_against(text: str) -> set[str]:
-    """The figures a text sets against another (see ``_SET_AGAINST``), in ``numbers``' spelling:
-    a bound ("below 10%") or another source's figure that the text's own one differs from."""
-    return _figures_after(_SET_AGAINST, text, _REPLACED_WITHIN, stop="，,。；;")
+    """The figures a text sets against another (``quoted_figures.SET_AGAINST``), in ``numbers``'
+    spelling: a bound ("below 10%") or another source's figure that the text's own one differs from
+    ("28% TTFT drop, below the 35% in the release note", "只下降 28%，低于官方所说的 35%", "厂商口径为 38 分钟").
+    Each is read alone and after its sentence's words before it, whose unit it may leave out ("22
+    minutes a day, against the vendor's 38" is ``38min``: ``quoted_figures.elided_unit``)."""
+    found: set[str] = set()
+    for match in _SET_AGAINST.finditer(text):
+        window = re.split("[，,。；;]", text[match.end() : match.end() + _REPLACED_WITHIN])[0]
+        if _DIGIT.search(window):
+            head = _SENTENCE_END.split(text[: match.end()])[-1]
+            found |= numbers(window) | (numbers(head + window) - numbers(head))
+    return found
+
+
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]")
+_DIGIT = re.compile(r"\d")
 
 
 def _figures_after(marker: re.Pattern[str], text: str, within: int, stop: str = "") -> set[str]:
@@ -304,7 +325,7 @@ def new_figures(
     missing = unstated(claimed, said, approximate)
     if not missing or len(missing) == len(claimed):
         return sorted(missing)
-    return sorted(missing) if changes_a_figure(missing, claimed, said, replaced) else []
+    return sorted(missing) if changes_a_figure(missing, claimed, said, replaced, approximate) else []
 
 
 _WIDTH = re.compile(r"\d+(?:\.\d+)?bit")
@@ -312,13 +333,36 @@ _WIDTH = re.compile(r"\d+(?:\.\d+)?bit")
 
 
 def changes_a_figure(
-    missing: Iterable[str], claimed: Iterable[str], stated: Iterable[str], replaced: Iterable[str] = ()
+    missing: Iterable[str],
+    claimed: Iterable[str],
+    stated: Iterable[str],
+    replaced: Iterable[str] = (),
+    readings: Iterable[str] = (),
 ) -> bool:
     """Whether a number the record lacks can be one of its figures that the claim
-    does not restate, or gives as replaced, changed (8 H200 → 4 H200)."""
-    stated = list(stated)
-    left_out = unstated(stated, claimed) | (set(replaced) - unstated(replaced, stated))
+    does not restate, or gives as replaced, changed (8 H200 → 4 H200). A claim that
+    restates the record's scores on their other scale (0.79 for its 79%: ``decimal_scores``)
+    writes its changed ones so too: its 0.834 is the record's 81.2% changed; ``readings``:
+    the claim's (``figure_readings``)."""
+    stated, claimed, readings = list(stated), set(claimed), set(readings)
+    scores = {f"{SCORE}{n}" for n in stated}  # a record's decimal the claim gives as a percentage is restated
+    left_out = unstated(stated, claimed, scores) | (set(replaced) - unstated(replaced, stated))
+    if _rescaled(claimed - set(missing), stated, readings):
+        missing = {form for n in missing for form in (n, *_scaled(n, readings))}
     return any(could_be_changed(n, m) for n in missing for m in left_out)
+
+
+def _rescaled(restated: set[str], stated: list[str], readings: set[str]) -> bool:
+    """Whether a figure the claim restates is one the record states on a score's other scale only."""
+    said = set(stated)
+
+    def stated_as(form: str) -> bool:
+        return any(same_figure(form, m) for m in _near(form, said))
+
+    return any(
+        not any(stated_as(form) for form in one_figure_as(n)) and any(stated_as(form) for form in _scaled(n, readings))
+        for n in restated
+    )
 
 
 def added_counts(

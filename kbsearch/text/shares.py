@@ -35,14 +35,24 @@ _NOT_A_SHARE = re.compile(
 )
 # A quantity that is no share though a share's word or "of the" is near: "the exponent of 0.12 of
 # the scaling law", "a loss of 0.3 on the share of code".
-_MEASURES = (
-    r"(?:(?<![A-Za-z])(?:exponents?|coefficients?|loss(?:es)?|p-?values?|p|temperature|slope|correlation|perplexity|"
-    r"auc|f1|bleu|alpha|beta|lambda|weight|r²|r2)(?![A-Za-z0-9])|指数|系数|损失|温度|困惑度)"
+# A score (AUC, F1, BLEU) is no share either, but a percentage another writer may give (``decimal_scores``);
+# the others are neither.
+_NOT_SCORES = (
+    r"exponents?|coefficients?|loss(?:es)?|p-?values?|p|temperature|slope|correlation|perplexity|"
+    r"alpha|beta|lambda|weight|r²|r2|r(?=\s*=)|pearson|spearman|kendall|kappa|[ρτκ]"
 )
+_MEASURES = rf"(?:(?<![A-Za-z])(?:{_NOT_SCORES}|auc|f1|bleu)(?![A-Za-z0-9])|指数|系数|损失|温度|困惑度)"
+_NO_SCORE = rf"(?:(?<![A-Za-z])(?:{_NOT_SCORES})(?![A-Za-z0-9])|指数|系数|损失|温度|困惑度)"
 _MEASURE_BEFORE = re.compile(rf"{_MEASURES}[^,;:，。；：、\n]{{0,16}}$", re.IGNORECASE)
+_NO_SCORE_BEFORE = re.compile(rf"{_NO_SCORE}[^,;:，。；：、\n]{{0,16}}$", re.IGNORECASE)
 # A measure of a share is no share: "the fitted exponent for the synthetic share is 0.21".
-_MEASURE_OF_SHARE = re.compile(
-    rf"{_MEASURES}\s+(?:for|of|on|in)\s+(?:the\s+|a\s+|its\s+)?[^,;:，。；：、\n]{{0,24}}$", re.IGNORECASE
+_OF_SHARE = r"\s+(?:for|of|on|in)\s+(?:the\s+|a\s+|its\s+)?[^,;:，。；：、\n]{0,24}$"
+_MEASURE_OF_SHARE = re.compile(_MEASURES + _OF_SHARE, re.IGNORECASE)
+_NO_SCORE_OF_SHARE = re.compile(_NO_SCORE + _OF_SHARE, re.IGNORECASE)
+# A quantity in a unit of its own: 0.47 mm, 0.8 kg, 0.35 元 (a price).
+_UNIT_AFTER = re.compile(
+    r"\s*(?:(?:mm|cm|km|nm|μm|kg|mg|g|ml|dB|eV|USD|dollars?|cents?)(?![A-Za-z])|°|元|美元|美金|毫米|厘米|千克|公斤|克)",
+    re.IGNORECASE,
 )
 # Between the share's word and the fraction: words, other fractions (from 0.41 to 0.07), no other
 # figure, no clause's end or closed bracket ("召回率（0.57→0.70）和 Dice 分数（0.50→0.58）": the Dice score is none).
@@ -56,9 +66,11 @@ _OF_AFTER = re.compile(
     r"|hours?\b|days?\b|weeks?\b|months?\b|years?\b)|[a-z]+s\b)",
     re.IGNORECASE,
 )
-# What may follow a share's fraction: the clause's end, a word that goes on about it, Chinese.
+# What may follow a share's fraction: the clause's end, a word that goes on about it, Chinese. A
+# line's end is a clause's: a record's key point ends its line ("accuracy 0.94\nAvailability: …"), and
+# read as 0.94 there it missed its own key point's 94% (probe 50).
 _ENDS_AFTER = re.compile(
-    rf"\s*(?:$|[,;:.!?)\]，。；：！？）、（(]|[{_CJK}]"
+    rf"[^\S\n]*(?:$|\n|[,;:.!?)\]，。；：！？）、（(]|[{_CJK}]"
     r"|(?:on|in|across|over|for|at|against|when|with|after|before|and|or|vs|versus|from|to|while|under|"
     r"among|which|that|but|compared|averaged|overall|on average)\b)",
     re.IGNORECASE,
@@ -93,3 +105,20 @@ def as_share(text: str, start: int, end: int) -> str | None:
     if shared is not None and not (_ENDS_AFTER.match(text, end) or _OF_AFTER.match(text, end)):
         return None  # "a rate of 0.5 tokens per step" measures, it shares nothing
     return format((Decimal(value) * 100).normalize(), "f")
+
+
+def no_score(text: str, start: int, end: int) -> bool:
+    """Whether the bare decimal ``text[start:end]`` is given for what no percentage measures, so
+    another writer's percentage is never it (``decimal_scores``): a price or a quantity in a unit
+    (0.47 mm), a loss, a p-value, an exponent, a temperature, a correlation, a change of a figure
+    ("by 0.12", "提升 0.12", "0.1 个百分点") or a rate that shares nothing (a learning rate of 0.0003).
+    A score is no share (``as_share`` leaves AUC 0.93 its digits) but may be one: its percentage."""
+    if _PRICED.search(text, 0, start) or _UNIT_AFTER.match(text, end) or _POINTS_AFTER.match(text, end):
+        return True
+    before = _FRACTION.sub("·", text[max(0, start - 48) : start])
+    if _NO_SCORE_BEFORE.search(before) or _NO_SCORE_OF_SHARE.search(before):
+        return True
+    if _BY_BEFORE.search(before) or _CHANGED_BY.search(before):
+        return True
+    shared = _SHARE_BEFORE.search(before)
+    return shared is not None and _NOT_A_SHARE.search(before[: shared.end(1)]) is not None

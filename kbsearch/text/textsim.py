@@ -17,6 +17,7 @@ from kbsearch.text.dates import CHINESE_DATE
 from kbsearch.text.digit_shares import fractions_read
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.number_labels import is_label
+from kbsearch.text.quoted_figures import elided_unit
 from kbsearch.text.ranges import shares_magnitude
 from kbsearch.text.shares import as_share
 from kbsearch.text.spelled import spelled_out
@@ -204,7 +205,7 @@ def numbers(text: str) -> set[str]:
     if _DIGIT.search(text) is None:  # most titles and many summaries: nothing below can match
         return set()
     text, found = widths(_DATE.sub(" ", _ARXIV_LIKE.sub(" ", _SELF_FRACTION.sub(" ", text))))
-    matches = list(_NUMBER.finditer(text))
+    matches, earlier = list(_NUMBER.finditer(text)), None
     for match, after in zip(matches, [*matches[1:], None], strict=False):
         value, unit = match.group(1), _unit(match) or unit_after(text, match.end())
         if not unit and after is not None and _RANGE_GAP.fullmatch(text, match.end(), after.start()):
@@ -213,11 +214,14 @@ def numbers(text: str) -> set[str]:
                 unit = ""  # 600 to 8k is no 600k (``ranges``)
         if is_label(text, match.start(), value, unit):
             continue
+        written = unit  # what a figure set against this one may leave out
         if not unit and (share := as_share(text, match.start(1), match.end(1))):
             value, unit = share, "%"  # a success rate of 0.73 is 73% (``shares``)
+        unit = unit or elided_unit(text, match.start(1), match.end(1), earlier)  # the vendor's 38 (minutes)
         unit = "x" if unit in {"×", "倍"} else unit
         if unit == "x" and _HARDWARE_AFTER.match(text, match.end()):
-            unit = ""  # 4x H200, 8×H200: a count of accelerators, not a speed-up
+            unit = written = ""  # 4x H200, 8×H200: a count of accelerators, not a speed-up
+        earlier = match.end(), written
         found.add(_measure(value.replace(",", ""), unit, text, match.end()))
     return found
 
