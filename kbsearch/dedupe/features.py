@@ -66,6 +66,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from kbsearch.text.ordinals import is_ordinal, ordinals_among
 from kbsearch.text.plain_names import product_names
 from kbsearch.text.textsim import is_coined
 
@@ -183,11 +184,12 @@ _WORD_PARTS = re.compile(r"[-.+]")
 def latin_names(text: str) -> set[str]:
     """Coined names (TriAttention, When2Think, C²KV) and acronyms (DES, RSVP)
     in a text, lower-cased: written alike in Chinese and English text; and products
-    named by two plain words (Quill-Vision, Orbit-Mini: ``plain_names.product_names``)."""
+    named by two plain words (Quill-Vision, Orbit-Mini: ``plain_names.product_names``). Not a
+    phase, stage or other ordinal (IIa, III, Phase 2a, Ph2: ``ordinals``)."""
     names: set[str] = product_names(text)
     for word in _LATIN_WORD.findall(text):
         names.update(_names_in_word(word))
-    return names
+    return names - ordinals_among(names, text)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -198,7 +200,7 @@ def _names_in_word(word: str) -> tuple[str, ...]:
     for part in _WORD_PARTS.split(word):
         if len(part) < 2 or not any(ch.isalpha() for ch in part):
             continue
-        if (is_coined(part) or part.isupper()) and part.lower() not in _NOT_NAMES:
+        if (is_coined(part) or part.isupper()) and part.lower() not in _NOT_NAMES and not is_ordinal(part):
             names.append(part.lower())
     if _is_compound(word):
         names.append(word.lower())

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from kbsearch.text.anchors import EARLIER_DAY_NOTE, has_earlier_day_note
 from kbsearch.text.field_terms import is_not_a_system
 from kbsearch.text.misspelled import one_name, spelled_as
+from kbsearch.text.ordinals import ordinals_among
 from kbsearch.text.plain_names import GENERIC
 from kbsearch.text.textsim import has_cjk
 
@@ -265,11 +266,13 @@ def title_words(title: str, systems: frozenset[str]) -> frozenset[str]:
     in an English title in sentence case each capitalised word after the first (Redis of
     "LMCache adds a Redis Cluster backend") but the trade's terms (``plain_names.GENERIC``).
     A title in Title Case capitalises every word, so none of its words is read so. Two-letter
-    terms and versions are left out (``_SHORT_OR_VERSION``)."""
+    terms and versions are left out (``_SHORT_OR_VERSION``), and the word a phase or stage is
+    counted off by (the Phase of "Phase 2a topline": ``ordinals``, probe 50)."""
     words = re.findall(r"[A-Za-z][A-Za-z0-9'\u2019]*", title)[1:]
     capitalised = [w for w in words if _CAPITALISED.fullmatch(w)]
     if not has_cjk(title) and 2 * len(capitalised) <= len(words):
-        systems |= systems_only(frozenset(w.lower() for w in capitalised) - GENERIC)
+        plain = frozenset(w.lower() for w in capitalised) - GENERIC
+        systems |= systems_only(plain - ordinals_among(plain, title))
     return frozenset(n for n in systems if not _SHORT_OR_VERSION.fullmatch(n))
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from kbsearch.parse.source_labels import about_part
+from kbsearch.text.ordinals import is_ordinal, ordinal_words
 from kbsearch.text.plain_names import words_mentioned
 from kbsearch.text.textsim import is_coined
 
@@ -35,6 +36,8 @@ def coined_head(title: str) -> str | None:
     match = _HEAD.match(title)
     if match is None or not any(is_coined(part) for part in match.group(1).split("-")):
         return None
+    if is_ordinal(match.group(1)) or match.group(1).lower() in ordinal_words(title):
+        return None  # a phase leads it ("IIa 期顶线…"): no name (``ordinals``)
     return match.group(1).lower()
 
 

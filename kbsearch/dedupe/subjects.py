@@ -29,6 +29,7 @@ from collections.abc import Callable
 from kbsearch.text.hardware import other_hardware, title_hardware
 from kbsearch.text.legal import legal_ranks
 from kbsearch.text.number_labels import names_a_version
+from kbsearch.text.ordinals import is_ordinal, ordinal_words
 from kbsearch.text.places import countries
 from kbsearch.text.textsim import name_tokens
 
@@ -63,7 +64,8 @@ def title_subject(title: str) -> str | None:
     if match is None:
         return None
     head = match.group(1).lower()
-    return None if not_a_subject(head) else head
+    # A phase or stage leading the title ("IIa 期顶线…", "Phase III succeeds…") is where its item is (``ordinals``).
+    return None if not_a_subject(head) or is_ordinal(match.group(1)) or head in ordinal_words(title) else head
 
 
 def not_a_subject(word: str) -> bool:

@@ -30,6 +30,7 @@ from functools import lru_cache
 from kbsearch.dedupe.maker_products import MakerProducts, products_differ
 from kbsearch.dedupe.subjects import mentions, not_a_subject
 from kbsearch.text.misspelled import one_name
+from kbsearch.text.ordinals import is_ordinal, ordinal_words
 from kbsearch.text.plain_names import ordinary
 from kbsearch.text.textsim import is_coined
 
@@ -51,12 +52,17 @@ def title_lead(title: str) -> str | None:
         return None
     name = match.group(1)
     parts = name.split("-")
-    if not_a_subject(parts[0]) or any(p.lower() in _DESCRIBING for p in parts):
+    if not_a_subject(parts[0]) or any(p.lower() in _DESCRIBING for p in parts) or _phase(name, title):
         return None
     coined = any(is_coined(p) for p in parts)
     first = parts[0]
     plain_name = len(parts) > 1 and first[0].isupper() and len(first) >= 3 and not ordinary(first.lower())
     return name.lower() if coined or plain_name else None
+
+
+def _phase(name: str, title: str) -> bool:
+    """Whether the title leads with a phase or ordinal ("IIa 期顶线…", "Ph2 readout: …"), not a name (``ordinals``)."""
+    return is_ordinal(name) or name.lower() in ordinal_words(title)
 
 
 Lead = tuple[str, str, MakerProducts | None]

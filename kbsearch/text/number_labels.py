@@ -1,8 +1,8 @@
 """Numbers that label or version something rather than state a result.
 
-A figure, table, section, issue or step number (Figure 10, 表2, §3.3), a product's version (vLLM 0.4,
-Apache 2.0, 2.x, "introduced in 0.9", CrewForge 从 3.0 起, 0.4 版, Halo OS 4.2) and a licence's (BSL 1.1,
-CC-BY 4.0) are
+A figure, table, section, issue, step or trial phase number (Figure 10, 表2, §3.3, Phase 1b), a
+product's version (vLLM 0.4, Apache 2.0, 2.x, "introduced in 0.9", CrewForge 从 3.0 起, 0.4 版, Halo OS 4.2)
+and a licence's (BSL 1.1, CC-BY 4.0) are
 no news when new; ``textsim.numbers`` skips each number ``is_label`` calls one. Read from the text
 right before and after the number, by how names, metrics and releases are spelled."""
 
@@ -21,6 +21,12 @@ _LABEL_BEFORE = re.compile(
     r"page|listing|algorithm|theorem|lemma|version|ver|release|v)\.?|[图表节章第]|附录|公式|版本)\s*$",
     re.IGNORECASE,
 )
+# A trial's phase, its numeral after Phase or Ph (Phase 1b, Ph2a) and ending there, or before 期
+# (1b 期, 2a期, 3 期临床): the 1b of "Phase 1b" is no billion (``ordinals``, probe 50). "two-phase 3x
+# faster" is a speed-up.
+_PHASE_BEFORE = re.compile(r"\b(?:phase|ph)\.?\s*$", re.IGNORECASE)
+_PHASE_PART = re.compile(r"[a-cA-C]?(?![A-Za-z0-9%×]|\.\d)")
+_PHASE_AFTER = re.compile(r"[a-cA-C]?\s*期")
 # A decimal right after a product's name is its version (Python 3.11, vLLM 0.4, SGLang 0.5,
 # LMCache 0.4, TensorRT-LLM 0.13, llama.cpp 0.3). Products and metrics are told apart by
 # how they are spelled: a product's name is in mixed case, a capital and a small letter in
@@ -81,9 +87,14 @@ _FROM_AFTER_NAME = re.compile(rf"[{_CJK}]{{0,6}}\s*[从自]\s*$")
 _FROM_ON_AFTER = re.compile(r"\s*(?:起(?![步跳])|开始)")
 
 
+_PHASES = frozenset("1234")
+
+
 def is_label(text: str, start: int, value: str, unit: str) -> bool:
     before = text[max(0, start - 24) : start]
     if value.count(".") >= 2 or _LABEL_BEFORE.search(before) or _SERIES_AFTER.match(text, start + len(value)):
+        return True
+    if value in _PHASES and _a_phase(text, start, start + len(value)):
         return True
     if "." not in value or unit:
         return False
@@ -93,6 +104,14 @@ def is_label(text: str, start: int, value: str, unit: str) -> bool:
     if _RELEASED_IN_BEFORE.search(before) or _LICENCE_BEFORE.search(before) or _OS_BEFORE.search(before):
         return True
     return names_a_version(before) or _a_version_in_chinese(text, start, end) or released_in_chinese(text, start, end)
+
+
+def _a_phase(text: str, start: int, end: int) -> bool:
+    """Whether the numeral at ``text[start:end]`` is a trial's phase (``_PHASE_BEFORE``, ``_PHASE_AFTER``)."""
+    if _PHASE_AFTER.match(text, end):
+        return True
+    phase = _PHASE_BEFORE.search(text[max(0, start - 8) : start])
+    return phase is not None and _PHASE_PART.match(text, end) is not None
 
 
 def _a_version_in_chinese(text: str, start: int, end: int) -> bool:

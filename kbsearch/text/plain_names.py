@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from kbsearch.text.function_words import FUNCTION_WORDS
+from kbsearch.text.ordinals import ordinals_among
 from kbsearch.text.textsim import has_cjk
 
 _PLAIN_WORD = re.compile(r"(?<![A-Za-z0-9\-_.+²³])([A-Z][a-z]{2,})(?![A-Za-z0-9\-_²³+])")
@@ -56,7 +57,7 @@ def title_plain_names(title: str) -> frozenset[str]:
     """The plain-word names of a title, lower-cased: its head word before a dash, colon or
     bracket or owning the rest, or before the product words and version it leads (``_HEAD_RELEASE``),
     and in a Chinese title each capitalised Latin word standing alone between its characters
-    (``_alone``)."""
+    (``_alone``). Not the word a phase or stage is counted off by ("进入 Phase 1 临床": ``ordinals``)."""
     found = {m.group(1) for m in [_HEAD.match(title)] if m}
     release = _HEAD_RELEASE.match(title)
     # Not a sentence ("Scores rose to 2.5") nor one led by its verb ("Announcing server v2").
@@ -64,7 +65,8 @@ def title_plain_names(title: str) -> frozenset[str]:
         found.add(release.group(1))
     if has_cjk(title):
         found |= {w for run in _LATIN_RUN.split(_PART.sub(" ", title)) for w in _alone(run)}
-    return frozenset(w.lower() for w in found if w.lower() not in GENERIC) | _head_pair(title)
+    plain = frozenset(w.lower() for w in found if w.lower() not in GENERIC)
+    return (plain - ordinals_among(plain, title)) | _head_pair(title)
 
 
 _LATIN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff—–:：（）()【】「」《》]+")

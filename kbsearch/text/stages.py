@@ -63,6 +63,7 @@ from kbsearch.text.stage_words import (
     PaperStage,
     Stage,
 )
+from kbsearch.text.trial_phases import phase_moved, phase_told
 
 UNSTATED = "unstated"  # what ``untold`` names as the stage before when no record tells one
 
@@ -133,8 +134,8 @@ def moved_on(claim: str, passage: str, records: Sequence[str] = ()) -> str | Non
     tells one in any words (``CORRECTION_TOLD``): "停摆时间更正为 5 小时" restates spark's
     "outage revised: 5 hours" whichever passage of the item is weighed. A deal's stage (``deals``)
     is read on its own track: a regulator's review is no pull request's; so are a rule's and a court
-    case's (``legal``): a bill "signed into law" is no release."""
-    if (moved := deal_moved(claim, passage) or legal_moved(claim, passage)) is not None:
+    case's (``legal``): a bill "signed into law" is no release; and a trial's phase (``trial_phases``)."""
+    if (moved := deal_moved(claim, passage) or legal_moved(claim, passage) or phase_moved(claim, passage)) is not None:
         return moved
     for track in () if deal_rank(claim) is not None or legal_ranks(claim) else (MENTION, PAPER_MENTION):
         now, then = stage_said(claim, track), stage_said(passage, track)
@@ -152,7 +153,7 @@ def told(claim: str, passage: str) -> bool:
     "v3 更正：加速 2.3 倍" is no news), and any deal or legal stage it tells. Vacuous for no stage."""
     deal = deal_told(claim, passage)  # a claim telling a deal's stage is weighed on that track only
     legal = legal_told(claim, passage)  # and one telling a rule's or a case's on those
-    if deal is False or legal is False:
+    if deal is False or legal is False or phase_told(claim, passage) is False:  # a trial's phase beside any
         return False
     for track in () if deal or legal else (MENTION, PAPER_MENTION):
         now = stage_said(claim, track)

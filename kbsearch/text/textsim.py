@@ -17,6 +17,7 @@ from kbsearch.text.dates import CHINESE_DATE
 from kbsearch.text.digit_shares import fractions_read
 from kbsearch.text.money import discounts_read, priced_digits, trimmed
 from kbsearch.text.number_labels import is_label
+from kbsearch.text.ordinals import is_ordinal, ordinals_among
 from kbsearch.text.quoted_figures import elided_unit
 from kbsearch.text.ranges import shares_magnitude
 from kbsearch.text.shares import as_share
@@ -155,13 +156,14 @@ def name_tokens(title: str) -> set[str]:
 
     Hyphenated compounds are split first, so Vision-Language is not a name;
     plain acronyms (LLM, CLIP, TGI) are too common across papers to count.
+    A phase or ordinal written so (IIa, Ph2) names nothing (``ordinals``, probe 50).
     """
     names = set()
     for word in _WORD.findall(title):
         for part in re.split(r"[-.+]", word):
-            if len(part) >= 3 and part.lower() not in _GENERIC_NAMES and is_coined(part):
+            if len(part) >= 3 and part.lower() not in _GENERIC_NAMES and is_coined(part) and not is_ordinal(part):
                 names.add(part.lower())
-    return names
+    return names - ordinals_among(names, title)
 
 
 _TITLE_HEAD = re.compile(r"\s+[—–-]+\s+|—|[:：｜|（(【]")
