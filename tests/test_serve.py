@@ -344,3 +344,19 @@ def test_accept_is_all_or_nothing_over_http_and_mcp(api: tuple[Any, Tokens], ser
         assert result["accepted"] == [] and result["accept_refused"], result
     with KnowledgeBase.open(index) as kb:
         assert {r.id for r in kb.listing().records} == before
+
+
+def test_the_log_says_when_an_accept_begins_and_not_when_a_check_does(
+    service: Service, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An accept is a write: the log says when each began, so a stop or a lost client that cuts
+    one short is read beside its start (and a test can wait for it to run)."""
+    from kbsearch.serve.requests import CheckRequest
+
+    body = {"text": '{"id": "mooncake", "title": "Mooncake disaggregated KV transfer"}', "path": "new.jsonl"}
+    with caplog.at_level(logging.INFO, "kbsearch.serve"):
+        asyncio.run(service.check(CheckRequest(**body), Access.write))
+        assert "started" not in caplog.text
+        assert asyncio.run(service.check(CheckRequest(**body, accept=True), Access.write)).accepted == ["mooncake"]
+    started = [r.getMessage() for r in caplog.records if "started" in r.getMessage()]
+    assert started == ["check --accept of new.jsonl: started"]

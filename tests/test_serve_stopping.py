@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,17 +130,27 @@ def test_sigterm_during_an_accept_answers_503_and_the_cli_says_so(fake_models: P
         cli_env = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
         argv = [sys.executable, "-m", "kbsearch", "check", str(briefing), "--accept", "--index", str(index)]
         cli = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env, cwd=ROOT)
-        time.sleep(2.0)  # the accept runs: its check takes far longer
-        assert cli.poll() is None, cli.communicate()
+        # The CLI's cold start takes seconds on a busy machine: the signal waits for the accept to run.
+        began = server.logged("check --accept of", ": started", timeout=60)
+        assert began, f"no accept began on the server within 60 s (the CLI: {_state(cli)}):\n" + "".join(server.log)
+        assert cli.poll() is None, cli.communicate()  # its check takes far longer than this
         server.process.send_signal(signal.SIGTERM)
         out, err = cli.communicate(timeout=60)
         assert server.process.wait(timeout=60) == 0
-    assert cli.returncode == 2 and out == ""
+    assert cli.returncode == 2 and out == "", (cli.returncode, err, out[-2000:])
     assert err.startswith("kbsearch: stopped: the server is stopping; nothing was written") and err.count("\n") == 1
     assert "send it again" in err
     log = "".join(server.log)
     assert "Traceback" not in log and "CancelledError" not in log, log
     assert records(index) == before
+
+
+def _state(process: subprocess.Popen[str]) -> str:
+    """Whether the process still runs, else its exit code and what it printed."""
+    if process.poll() is None:
+        return "still running"
+    out, err = process.communicate()
+    return f"exited {process.returncode}, stdout {out!r}, stderr {err!r}"
 
 
 def test_a_request_to_a_stopping_server_answers_503_with_retry_after(service: Service, index: Path) -> None:

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from kbsearch.dedupe.another_record import said_as_another
 from kbsearch.dedupe.claim_decision import ClaimDecision
-from kbsearch.dedupe.claims import PassageHit, judge_said
-from kbsearch.dedupe.finer import Finer, denies
+from kbsearch.dedupe.claims import PassageHit
+from kbsearch.dedupe.finer import Finer
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.records import Record
 from kbsearch.text.quantities import figure_readings, unstated
@@ -48,18 +49,13 @@ def recalled_said(
     names no passage that clears its threshold: the user compares the figure the team holds."""
     if shown.known or claim not in background:
         return shown, []
-    near = [PassageHit(h.known, *h.known.stating(h.index, h.cosine, vector)) for h in hits[:RECALLED_HITS]]
-    if not near:
+    read = said_as_another(claim, vector, hits[:RECALLED_HITS], finer)
+    if read is None or read.status.score < read.status.threshold:
         return shown, []
-    _, reader, form, _ = finer
-    said = judge_said(claim, near, set(), reader, form)  # no same-item id: each passage is another record's
-    if said.score < said.threshold or denies(claim, said):
-        return shown, []
+    said = read.status
     if not (said.known or said.said_by_another_item):  # said but for a figure or a stage: new
         return (shown if _says(shown) else said), []  # the recalled record's figure beside the point's
-    records = {h.known.record.id: h.known for h in near}
-    stated = records[said.best_id].stated_numbers if said.best_id in records else frozenset()
-    detail = unstated(substantive_numbers(claim), stated, figure_readings(claim))
+    detail = unstated(substantive_numbers(claim), read.stated_numbers(), figure_readings(claim))
     recalled = said.model_copy(
         update={
             "known": True,
@@ -68,7 +64,7 @@ def recalled_said(
             "cosine_known": shown.cosine_known,
         }
     )
-    return recalled, [k.record for k in records.values()]
+    return recalled, read.records()
 
 
 def _says(status: ClaimStatus) -> bool:

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kbsearch.dedupe.claims import PassageHit, judge_said
-from kbsearch.dedupe.finer import Finer, denies
+from kbsearch.dedupe.another_record import said_as_another
+from kbsearch.dedupe.claims import PassageHit
+from kbsearch.dedupe.finer import Finer
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.records import Kind, Record
 
@@ -43,12 +44,7 @@ def doc_said(
     if shown.known:
         return shown, []
     docs = [h for h in hits if h.known.record.kind is Kind.doc_section][:DOC_HITS]
-    near = [PassageHit(h.known, *h.known.stating(h.index, h.cosine, vector)) for h in docs]  # a title says no fact
-    if not near:
+    read = said_as_another(claim, vector, docs, finer)
+    if read is None or not read.status.known or read.status.best_kind is not Kind.doc_section:
         return shown, []
-    _, reader, form, _ = finer
-    said = judge_said(claim, near, set(), reader, form)  # no same-item id: each passage is another record's
-    if not said.known or said.best_kind is not Kind.doc_section or denies(claim, said):
-        return shown, []
-    records = list({h.known.record.id: h.known.record for h in near}.values())
-    return said.model_copy(update={"cosine_known": shown.cosine_known}), records
+    return read.status.model_copy(update={"cosine_known": shown.cosine_known}), read.records()

@@ -52,7 +52,7 @@ def explain(
     )
     from kbsearch.store import SearchFilter
 
-    kb._require_models()
+    kb.require_models()
     config = config or kb.dedupe_config(claims=claim is not None)
     with kb.store.snapshot():
         record = load_embedded(kb.store, [a, b], config.judge)[a].record  # RecordNotFound names a missing id

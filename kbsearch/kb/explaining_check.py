@@ -27,7 +27,7 @@ def check_of(kb: KnowledgeBase, config: DedupeConfig, as_of: dt.date | None) -> 
     """A ``Checker`` of ``kb``'s store as ``check`` builds one (inside the store's snapshot)."""
     from kbsearch.dedupe.check import Checker
 
-    judge, tokens = kb._judging_models(config)
+    judge, tokens = kb.judging_models(config)
     return Checker(kb.store, kb.encoder, config, as_of, judge=judge, tokens=tokens)
 
 

@@ -47,7 +47,7 @@ def explain_input(
             hint="give A as FILE#N, N the number check gives the item: the #N of its id",
         )
     record = items[number - 1]
-    kb._require_models()
+    kb.require_models()
     with kb.store.snapshot():
         # The file checked as ``check FILE`` checks it, and the item read as check reads it (its
         # key points, the judge's token alignment), so the verdict and the deciding rule agree;

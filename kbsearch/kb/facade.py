@@ -90,7 +90,7 @@ class KnowledgeBase(Opened):
         if writable(self.root):  # seconds of loading, done before the writer lock, not while holding it
             if store is not None:  # a file refused for another's id or as a copy, and the models, before any loads
                 refuse_taken(store, store.ingest_ledger(), parsed, report, streams=False)
-                self._require_models()
+                self.require_models()
                 if wanted:
                     store.require_vectors(wanted)
             use = self._encoder is None and will_embed(store, parsed, self.spec.name)
@@ -184,12 +184,12 @@ class KnowledgeBase(Opened):
             self._store = current(self._store, self.root)
         if accept and not Store.exists(self.root):  # a team's first day: the gate creates the index
             return first_accept(self, read, input_name, on_wait, (as_of, replace, config, skip_duplicates))
-        self._require_models()
+        self.require_models()
         with timings.phase("config"):
             config = config or self.dedupe_config()
         # The models load outside the snapshot (it can take seconds), the judge beside USE.
         imports = self.judge_spec.runtime_modules if self.judge_spec else ()
-        judging = side_by_side(lambda: self.encoder, lambda: self._judging_models(config), "judge wait", imports)
+        judging = side_by_side(lambda: self.encoder, lambda: self.judging_models(config), "judge wait", imports)
         encoder, (judge, tokens) = judging
         with self.store.snapshot():
             seen = self.store.generation
@@ -208,9 +208,9 @@ class KnowledgeBase(Opened):
         with timings.phase("imports"):
             from kbsearch.dedupe.audit import audit
             from kbsearch.kb.explaining_check import check_of
-        self._require_models()
+        self.require_models()
         config = config or self.dedupe_config(claims=False)
-        tokens = lambda: self._judging_models(config)[1]  # noqa: E731 (loaded at the first join or pair near the line)
+        tokens = lambda: self.judging_models(config)[1]  # noqa: E731 (loaded at the first join or pair near the line)
         with self.store.snapshot():
             # A pair across languages is decided as check decided the later record on its day.
             checker = lambda: check_of(self, config, None)  # noqa: E731
@@ -253,7 +253,7 @@ class KnowledgeBase(Opened):
         """The records nearest to a stored one, each judged as ``check`` would (by ``config``, else the model's)."""
         from kbsearch.dedupe.related import neighbours
 
-        self._require_models()
+        self.require_models()
         config = given.get("config") or self.dedupe_config(claims=False)
         with self.store.snapshot():
             return neighbours(self.store, record_id, k, flt or SearchFilter(), config)

@@ -94,8 +94,9 @@ class Opened:
                 self._judge = load_judge(self.judge_spec, self.spec.name)
         return self._judge
 
-    def _judging_models(self, config: DedupeConfig) -> tuple[Encoder | None, TokenEncoder | None]:
-        """The judge, and its token vectors when the config reads them."""
+    def judging_models(self, config: DedupeConfig) -> tuple[Encoder | None, TokenEncoder | None]:
+        """The judge, and its token encoder when ``config`` reads token vectors (each None when there
+        is none): what a ``Checker`` judges with, loaded on first use."""
         if self._tokens is not None or not config.reads_tokens() or self.judge_spec is None:
             return self.judge, self._tokens
         with timings.phase("judge tokens load"):
@@ -107,7 +108,9 @@ class Opened:
 
         return None if (spec := self.judge_spec) is None else Judge(spec.name, lambda: cast(Encoder, self.judge))
 
-    def _require_models(self) -> None:  # check, audit, similar, explain, ingest: doctor asks the same
+    def require_models(self) -> None:
+        """Refuse an index whose vectors another model or judge wrote: check, audit, similar, explain
+        and ingest ask it before they load a model, and doctor asks the same."""
         require_models(self.store, self.spec.name, self.spec.judge)
 
     @contextmanager

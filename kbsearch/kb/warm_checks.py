@@ -28,9 +28,9 @@ def warm_checks(kb: KnowledgeBase, rowids: list[int], room: int, generation: int
     from kbsearch.dedupe.check import Checker
     from kbsearch.dedupe.kept_records import kept_records
 
-    kb._require_models()
+    kb.require_models()
     config = kb.dedupe_config()
-    judge, tokens = kb._judging_models(config)
+    judge, tokens = kb.judging_models(config)
     with kb.store.snapshot():
         if kb.store.generation != generation:
             return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -42,6 +43,7 @@ from kbsearch.serve.requests import (
 from kbsearch.serve.tokens import Access
 from kbsearch.serve.warming import Warming
 
+log = logging.getLogger("kbsearch.serve")
 T = TypeVar("T")
 TURN = 16
 """Texts a big check embeds before letting a waiting query have the model
@@ -167,6 +169,8 @@ class Service:
             raise KbError("skip_duplicates needs accept", hint='send "accept": true as well, or drop skip_duplicates')
 
         def job(kb: KnowledgeBase) -> CheckResult:
+            if req.accept:  # a write: the log says when it began (a stop or a lost client may cut it short)
+                log.info("check --accept of %s: started", req.input or req.path or "-")
             config = kb.dedupe_config(fields=req.config, name=req.config_path)
             options = {"as_of": req.as_of, "accept": req.accept, "replace": req.replace, "config": config}
             options["skip_duplicates"] = req.skip_duplicates
