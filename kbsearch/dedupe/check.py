@@ -50,6 +50,7 @@ from kbsearch.dedupe.same_input import InputItems, input_notes
 from kbsearch.dedupe.section_since import HeldSince
 from kbsearch.dedupe.sections_as_of import SectionsAsOf
 from kbsearch.dedupe.their_figures import their_figures
+from kbsearch.dedupe.ties import in_id_order, match_order, nearest_first
 from kbsearch.dedupe.verdict import decide, doc_stated, edit_of_own, first_seen, held_in_doc, stating_sections
 from kbsearch.embed import Encoder, TokenEncoder
 from kbsearch.errors import KbError
@@ -189,10 +190,7 @@ class Checker:
         in_input = pooled.before(number, flt)
         known = in_input | self.candidates(item, flt, judged)
         compared = self.compared(item, known)
-        matches = sorted(
-            one_item(compared, known, self.config, self.name_count, item),
-            key=lambda m: (not m.same_item, -m.probability, -m.score),
-        )
+        matches = sorted(one_item(compared, known, self.config, self.name_count, item), key=match_order)
         same = [known[m.id] for m in matches if m.same_item]
         docs = [known[m.id] for m in matches if m.rule is Rule.doc_section]  # their lines on it: evidence
         record, coined = item.record, item_names(item, self.config, self.name_count)
@@ -250,9 +248,9 @@ class Checker:
     def candidates(
         self, item: Embedded, flt: SearchFilter, judged: Callable[[], None] = lambda: None
     ) -> dict[str, Embedded]:
-        """Nearest records by whole text, by title and by each key point, plus every
-        record sharing an id, plus the records holding a rare name of the item;
-        ``judged()`` once they are read, before anything reads the item's judge vectors."""
+        """Nearest records by whole text, by title and by each key point, plus every record sharing
+        an id, plus the records holding a rare name of the item, by id (``ties``: whatever found
+        them first); ``judged()`` once they are read, before anything reads the item's judge vectors."""
         rowids: dict[int, None] = {}
         # Without a title the first passage is the whole text: one search does.
         vectors = [item.whole] if item.passages[0] == item.whole_text else [item.whole, item.vectors[0]]
@@ -266,7 +264,9 @@ class Checker:
         by_name = rare_name_candidates(self.names, item.names, flt, self.config.rare_name_records)
         rowids.update((r, None) for r in by_name)
         found = {e.record.id: e for e in self.load(list(rowids)).values()}
-        found |= self._then.candidates(item, flt, [(v, k, [s for _, s, _ in hits]) for v, k, hits in searched])
+        found = in_id_order(
+            found | self._then.candidates(item, flt, [(v, k, [s for _, s, _ in hits]) for v, k, hits in searched])
+        )
         judged()
         if item.judge_tokens is not None and len(item.judge_tokens):  # a long item aligns with nothing
             self.with_tokens(to_align(item, list(found.values()), self.config.aligned_candidates))
@@ -361,7 +361,7 @@ class Checker:
         hits = self._search(vector, self.config.claim_hits, flt)
         loaded = self.load([rowid for rowid, _, _ in hits])
         hits_then = [PassageHit(loaded[r], i, s) for r, s, i in hits if r in loaded]
-        return self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits)
+        return nearest_first(self._then.claim_hits(hits_then, flt, vector, self.config.claim_hits))
 
     def _claim_judge_vectors(self, item: Embedded, texts: list[str], same: list[Embedded]) -> np.ndarray | None:
         """The judge's vectors of the item's claims, in one run, kept for ``claim_said``

@@ -67,7 +67,8 @@ class TokenVectors:
 
 def to_align(item: Embedded, known: list[Embedded], cap: int | None) -> list[Embedded]:
     """The candidates whose pairs with ``item`` the aligned decision reads: the
-    ``cap`` (``aligned_candidates``) nearest by the judge's cosine (the encoder's without one)."""
+    ``cap`` (``aligned_candidates``) nearest by the judge's cosine (the encoder's without one);
+    of one cosine, by id (``ties``): a record of the same text as another is aligned with it or not at all."""
     if cap is None or len(known) <= cap:
         return known
 
@@ -76,4 +77,4 @@ def to_align(item: Embedded, known: list[Embedded], cap: int | None) -> list[Emb
             return float(item.judge @ k.judge)
         return float(item.whole @ k.whole)
 
-    return sorted(known, key=nearness, reverse=True)[:cap]
+    return sorted(known, key=lambda k: (-nearness(k), k.record.id))[:cap]

@@ -24,6 +24,7 @@ from kbsearch.dedupe.passage_reader import PassageHit, PassageReader, coverage
 from kbsearch.dedupe.results import ClaimEvidence, ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.dedupe.scorer import Scorer
+from kbsearch.dedupe.ties import nearest_by_judge, passage_key
 from kbsearch.records import Kind
 from kbsearch.text.quantities import added_counts, figure_readings, new_figures, unstated
 from kbsearch.text.textsim import jaccard, language, lexical_tokens, substantive_numbers
@@ -62,10 +63,11 @@ def judge_claim(
     """
     same_ids = {k.record.id for k in same_items}
     # Every passage of a same-item record but its title (``Embedded.facts``): a title says no fact.
-    own = [PassageHit(k, i, s) for k in same_items for i, s in k.facts(k.vectors @ vector)]
+    own = sorted((PassageHit(k, i, s) for k in same_items for i, s in k.facts(k.vectors @ vector)), key=passage_key)
     scored = _scored(claim, own + [h for h in hits if h.known.record.id not in same_ids], config.claim_known)
     if judged and config.judge_claim_known is not None:
         # The same-item passages once more, by the judge's cosine and its own scorer.
+        judged = sorted(judged, key=passage_key)  # of one probability, the first id (``ties``)
         scored = sorted(scored + _scored(claim, judged, config.judge_claim_known), key=lambda pair: -pair[0])
     known_best = next((pair for pair in scored if pair[1].known.record.id in same_ids), None)
     scorer = config.claim_known
@@ -292,7 +294,7 @@ def _agreeing(claim: str, same: Weighed, hits: list[PassageHit], reader: Passage
         and agrees(claim, _text(h), figures, _text(same.hit))
     ]
     weighed = _weigh(claim, figures, agreeing, same_ids, reader) if agreeing else []
-    for candidate in sorted(weighed, key=_covering, reverse=True):
+    for candidate in sorted(weighed, key=_covering):
         candidate.features["record_coverage"] = same.features["record_coverage"]  # pooled over the passages read
         candidate.probability = said[0].probability(candidate.features)
         if _says(said, candidate.probability):
@@ -328,8 +330,8 @@ passages (an abstract read sentence by sentence)."""
 
 def _nearest_by_judge(hits: list[PassageHit], cosines: list[float], same_ids: set[str]) -> list[int]:
     """The hits whose coverage is read: the ``COVERAGE_CANDIDATES`` same-item ones nearest
-    by the judge's cosine, and every other one."""
-    same = sorted((i for i, h in enumerate(hits) if h.known.record.id in same_ids), key=lambda i: -cosines[i])
+    by the judge's cosine (``ties.nearest_by_judge``), and every other one."""
+    same = [i for i in nearest_by_judge(hits, cosines) if hits[i].known.record.id in same_ids]
     kept = set(same[:COVERAGE_CANDIDATES]) | {i for i, h in enumerate(hits) if h.known.record.id not in same_ids}
     return sorted(kept)
 
@@ -392,9 +394,9 @@ def _pooled_coverage(
 
 
 def _best(weighed: list[Weighed]) -> Weighed | None:
-    """The passage covering most of the claim (the judge's cosine, then USE's, break ties)."""
-    return max(weighed, key=_covering, default=None)
+    """The passage covering most of the claim (the judge's cosine, USE's, then ``passage_key`` break ties)."""
+    return min(weighed, key=_covering, default=None)
 
 
-def _covering(w: Weighed) -> tuple[float, float, float]:
-    return w.features["coverage"], w.features["judge_cosine"], w.features["cosine"]
+def _covering(w: Weighed) -> tuple[float, float, float, str, int]:
+    return -w.features["coverage"], -w.features["judge_cosine"], -w.features["cosine"], *passage_key(w.hit)

@@ -26,6 +26,7 @@ import kbsearch.runtime.timings as timings
 from kbsearch.dedupe.passage_reader import PassageHit
 from kbsearch.dedupe.results import ClaimStatus, Match
 from kbsearch.dedupe.rules import Embedded
+from kbsearch.dedupe.ties import nearest_first
 from kbsearch.embed import Encoder
 from kbsearch.filters import SearchFilter
 from kbsearch.records import Kind, Record
@@ -113,7 +114,7 @@ class SectionsAsOf:
             cosines = section.vectors @ vector
             best = int(np.argmax(cosines))
             extra.append(PassageHit(section, best, float(cosines[best])))
-        return sorted([*hits, *extra], key=lambda h: -h.cosine)[:k]
+        return nearest_first([*hits, *extra])[:k]
 
     def marked(self, flt: SearchFilter, matches: list[Match], claims: list[ClaimStatus]) -> None:
         """Say on each match and claim read from a section's first text that it was (in place)."""
