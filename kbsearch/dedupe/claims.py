@@ -329,8 +329,7 @@ passages (an abstract read sentence by sentence)."""
 
 
 def _nearest_by_judge(hits: list[PassageHit], cosines: list[float], same_ids: set[str]) -> list[int]:
-    """The hits whose coverage is read: the ``COVERAGE_CANDIDATES`` same-item ones nearest
-    by the judge's cosine (``ties.nearest_by_judge``), and every other one."""
+    """The hits whose coverage is read: the ``COVERAGE_CANDIDATES`` same-item ones nearest by the judge, and others."""
     same = [i for i in nearest_by_judge(hits, cosines) if hits[i].known.record.id in same_ids]
     kept = set(same[:COVERAGE_CANDIDATES]) | {i for i, h in enumerate(hits) if h.known.record.id not in same_ids}
     return sorted(kept)
@@ -377,9 +376,8 @@ def _weigh(
             # sits at judge cosines (0.87-0.92) where a Chinese one would be a new fact.
             english_pair=1.0 if not cross and claim_language == "en" else 0.0,
         )
-        changed = new_figures(
-            numbers, stated_by(claim, hit.known), claim_numbers.replaced_beside(claim, hit, replaced), rough
-        )
+        beside = claim_numbers.replaced_beside(claim, hit, replaced)
+        changed = new_figures(numbers, stated_by(claim, hit.known), beside, rough)
         out.append(Weighed(hit, is_same, features, new_numbers=changed))
     return out
 
