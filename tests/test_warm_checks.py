@@ -141,7 +141,7 @@ def test_a_full_queue_puts_the_building_off_to_the_next_look(
     class BusyOnce:
         refused = 0
 
-        def submit(self, job: Callable[[KnowledgeBase], bool]) -> object:
+        def submit(self, job: Callable[[KnowledgeBase], None]) -> object:
             if not self.refused:
                 self.refused += 1
                 raise Busy("the server is busy")

@@ -59,29 +59,27 @@ class Warming:
         """No more looks: the server is closing."""
         self._closed.set()
 
-    def _plan(self, kb: KnowledgeBase) -> bool:
+    def _plan(self, kb: KnowledgeBase) -> None:
         self._generation, self._left = records_to_warm(kb, self._count)
-        return True
 
-    def _turn(self, kb: KnowledgeBase) -> bool:
+    def _turn(self, kb: KnowledgeBase) -> None:
         turn = self._left[:WARM_TURN]
         if not warm_checks(kb, turn, self._count, self._generation):
-            return self._plan(kb)  # a write: what it added first
+            self._plan(kb)  # a write: what it added first
+            return
         self._left = self._left[WARM_TURN:]
         self.built += len(turn)
-        return True
 
-    def _look(self, kb: KnowledgeBase) -> bool:
+    def _look(self, kb: KnowledgeBase) -> None:
         """A write since the last plan plans again; else the turns go on where a full queue left them."""
         if kb.store.generation != self._generation:
-            return self._plan(kb)
-        return True
+            self._plan(kb)
 
     def _watch(self) -> None:
         while not self._closed.wait(WATCH_SECONDS) and not self._stopping():
             self._submit(self._look)  # unless a turn or a look is queued already
 
-    def _submit(self, job: Callable[[KnowledgeBase], bool]) -> None:
+    def _submit(self, job: Callable[[KnowledgeBase], None]) -> None:
         if not self._queued.acquire(blocking=False):
             return  # one of ours is queued already
         try:
@@ -90,7 +88,7 @@ class Warming:
             self._queued.release()
             self.done.set()
 
-    def _next(self, turn: Future[bool]) -> None:
+    def _next(self, turn: Future[None]) -> None:
         self._queued.release()
         error = None if turn.cancelled() else turn.exception()
         if error is not None:
@@ -102,13 +100,9 @@ class Warming:
         elif self._left:
             self.done.clear()
             self._submit(self._turn)
-        else:
-            self._idle()
-
-    def _idle(self) -> None:
-        if not self._left:
+        else:  # all built: until the next write
             self._tell()
-        self.done.set()
+            self.done.set()
 
     def _tell(self) -> None:
         """The first building, once: a write's few records are not worth a line each."""
