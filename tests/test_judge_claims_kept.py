@@ -324,21 +324,21 @@ def test_the_claims_are_embedded_while_the_item_is_compared(
     assert after.verdict == before.verdict and any(m.same_item for m in after.matches)
 
 
-def test_a_warm_process_reads_its_known_records_once_until_a_write(
+def test_a_warm_process_reads_its_known_records_once_and_again_where_a_write_changed_them(
     judged_models: Path,  # noqa: F811
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The candidates a check builds are kept for the next check of the same index
-    (``kept_records``), with the same verdict; a write starts afresh, so the next
-    check reads what was written."""
+    (``kept_records``), with the same verdict; a write keeps those whose rows it left
+    as they were, and the next check reads again the one whose text it changed."""
     config = _config()
     repeat = {**KNOWN[0], "id": "i-repeat", "instance": "tom", "date": "2026-09-18"}
     with _kb(tmp_path, judge_encoder()) as kb:
         kb.ingest([write_jsonl(tmp_path / "known.jsonl", KNOWN)])
         read: list[list[int]] = []
-        real = kb.store.by_rowids
-        monkeypatch.setattr(kb.store, "by_rowids", lambda rowids: read.append(list(rowids)) or real(rowids))
+        real = kb.store.by_rowids_digested
+        monkeypatch.setattr(kb.store, "by_rowids_digested", lambda rowids: read.append(list(rowids)) or real(rowids))
         item = str(write_jsonl(tmp_path / "item.jsonl", [repeat]))
         first = kb.check(item, config=config).items[0]
         assert read, "the first check reads its candidates"
@@ -349,12 +349,20 @@ def test_a_warm_process_reads_its_known_records_once_until_a_write(
         another = {"id": "k-new", "title": "Prefix caching", "text": "Prefix pages are shared across tenants"}
         kb.ingest([write_jsonl(tmp_path / "another.jsonl", [another])])
         kb.check(item, config=config)
-        assert candidates <= {rowid for rowids in read for rowid in rowids}, "after a write they are read again"
+        assert not candidates & {rowid for rowids in read for rowid in rowids}, "a write left them as they were"
+        changed = {**KNOWN[0], "text": KNOWN[0]["text"] + " on long contexts"}
+        kb.ingest([write_jsonl(tmp_path / "known.jsonl", [changed, *KNOWN[1:]])])
+        read.clear()
+        kb.check(item, config=config)
+        rowid = kb.store.rowids_of(["k-tri"])["k-tri"]
+        assert rowid in candidates and {rowid for rowids in read for rowid in rowids} == {rowid}, "its text changed"
 
 
 def test_kept_records_leave_their_token_vectors_to_the_token_encoder_s_keep() -> None:
     """A record's token vectors (100 KB and more) are kept once, by the token encoder;
     a kept record is handed out without them, and the check that built it keeps its own."""
+    from support.kept_rows import Rows
+
     from kbsearch.dedupe.kept_records import KeptRecords
     from kbsearch.dedupe.rules import Embedded
     from kbsearch.records import Kind, Record
@@ -362,7 +370,7 @@ def test_kept_records_leave_their_token_vectors_to_the_token_encoder_s_keep() ->
     record = Record(id="k", kind=Kind.increment, title="KV cache", text="KV cache paging")
     built = Embedded(record, FakeEncoder().encode(record.passages()), judge_tokens=np.ones((3, 32), np.float32))
     kept = KeptRecords()
-    kept.keep({7: built})
-    [(rowid, taken)] = kept.take([7, 8]).items()
+    kept.keep({7: built}, {7: b"row"}, 0)
+    [(rowid, taken)] = kept.take([7, 8], Rows()).items()
     assert rowid == 7 and taken.judge_tokens is None and built.judge_tokens is not None
     assert taken.record == record and np.array_equal(taken.vectors, built.vectors)

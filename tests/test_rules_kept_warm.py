@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import fake_config
+from support.kept_rows import Rows
 
 import kbsearch.dedupe.platforms as platforms
 import kbsearch.dedupe.record_text as record_text
@@ -29,8 +30,8 @@ RECORD = Record(
 def _kept_copy() -> tuple[KeptRecords, Embedded]:
     built = Embedded(RECORD, FakeEncoder().encode(RECORD.passages()))
     kept = KeptRecords()
-    kept.keep({1: built})
-    return kept, kept.take([1])[1]
+    kept.keep({1: built}, {1: b"row"}, 0)
+    return kept, kept.take([1], Rows())[1]
 
 
 def test_a_kept_record_s_names_are_read_once_across_checks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -44,7 +45,7 @@ def test_a_kept_record_s_names_are_read_once_across_checks(monkeypatch: pytest.M
 
     monkeypatch.setattr(record_text, "latin_names", unread)
     monkeypatch.setattr(record_text, "hyphenated_words", unread)
-    again = kept.take([1])[1]  # the next check's copy
+    again = kept.take([1], Rows())[1]  # the next check's copy
     assert (again.all_names, again.names, again._only_cited_names, again.named(config, len).written) == named
 
 

@@ -1,9 +1,13 @@
 """Records built ahead for a warm process's checks (``kb.warm_checks``, ``serve --warm-records``):
 a check then builds none of them, reads nothing of their text for the first time, and
-decides as a check without them; a write before a turn stops the warming."""
+decides as a check without them; a write before a turn has the warming plan again, and
+after a write the server builds what it added, keeping the rest."""
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,16 +18,34 @@ from test_judge_claims_kept import _config, _kb
 
 import kbsearch.dedupe.record_text as record_text
 from kbsearch.dedupe.kept_records import KEPT_RECORDS, kept_records
+from kbsearch.errors import Busy
 from kbsearch.kb import KnowledgeBase
 from kbsearch.kb.warm_checks import records_to_warm, warm_checks
 from kbsearch.serve.warming import Warming
+
+NEW = {"id": "k-paged", "title": "PagedAttention pages the KV cache", "text": "vLLM keeps KV cache blocks in pages"}
+
+
+def _soon(condition: Callable[[], bool], seconds: float = 30) -> bool:
+    """Whether ``condition`` holds within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _held(kb: KnowledgeBase) -> tuple[list[int], list[int]]:
+    with kb.store.snapshot():
+        return sorted(kept_records(kb.store).held()), sorted(kb.store.all_rowids())
 
 
 def _watch_reads(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every rowid the store loads a record of, from now on."""
     read: list[int] = []
-    real = kb.store.by_rowids
-    monkeypatch.setattr(kb.store, "by_rowids", lambda rowids: read.extend(rowids) or real(rowids))
+    real = kb.store.by_rowids_digested
+    monkeypatch.setattr(kb.store, "by_rowids_digested", lambda rowids: read.extend(rowids) or real(rowids))
     return read
 
 
@@ -63,7 +85,7 @@ def test_records_built_ahead_spare_a_check_their_building_and_first_reading(
     assert warm.model_dump_json() == cold.model_dump_json()
 
 
-def test_a_write_before_a_turn_stops_the_warming(
+def test_a_write_before_a_turn_builds_nothing_of_the_old_plan(
     judged_models: Path,  # noqa: F811
     tmp_path: Path,
 ) -> None:
@@ -85,14 +107,52 @@ def test_the_server_builds_the_newest_records_ahead_for_its_short_checks(
     try:
         assert service.warming.done.wait(30) and service.warming.built == 3
 
-        def held(kb: KnowledgeBase) -> tuple[list[int], list[int]]:
-            with kb.store.snapshot():
-                return kept_records(kb.store).held(), sorted(kb.store.all_rowids())
-
-        kept, every = service._quick_checkers.submit(held).result()
+        kept, every = service._quick_checkers.submit(_held).result()
         assert sorted(kept) == every[-3:], "the three newest"
         assert service._quick_checkers.submit(lambda kb: kb.check_text(BRIEFING)).result().items
     finally:
+        service.close()
+
+
+def test_after_an_accept_the_server_builds_the_record_it_added_and_keeps_the_others(
+    tmp_path: Path, fake_models: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("kbsearch.serve.warming.WATCH_SECONDS", 0.05)
+    index = build_index(tmp_path)
+    service = service_for(index, warm_records=10)
+    try:
+        assert service.warming.done.wait(30) and service.warming.built == 4
+        before, _ = service._quick_checkers.submit(_held).result()
+        accept = lambda kb: kb.check_text(json.dumps(NEW), name="accept.jsonl", accept=True)  # noqa: E731
+        assert service._writer.submit(accept).result().accepted == ["k-paged"]
+        assert _soon(lambda: service.warming.built == 5), "the record the accept added, built at the next look"
+        kept, every = service._quick_checkers.submit(_held).result()
+        assert kept == every == [*before, max(every)], "the others kept across the write"
+    finally:
+        service.close()
+
+
+def test_a_full_queue_puts_the_building_off_to_the_next_look(
+    tmp_path: Path, fake_models: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("kbsearch.serve.warming.WATCH_SECONDS", 0.05)
+    service = service_for(build_index(tmp_path), warm_records=0)
+
+    class BusyOnce:
+        refused = 0
+
+        def submit(self, job: Callable[[KnowledgeBase], None]) -> object:
+            if not self.refused:
+                self.refused += 1
+                raise Busy("the server is busy")
+            return service._quick_checkers.submit(job)
+
+    warming = Warming(BusyOnce(), 3, lambda: False)  # type: ignore[arg-type]
+    try:
+        assert warming.done.is_set() and warming.built == 0, "the checks waiting go first"
+        assert _soon(lambda: warming.built == 3)
+    finally:
+        warming.close()
         service.close()
 
 
@@ -105,12 +165,11 @@ def test_no_records_built_ahead_when_told_none(tmp_path: Path, fake_models: Path
         service.close()
 
 
-def test_warming_stops_when_the_check_queue_is_full() -> None:
-    from kbsearch.errors import Busy
-
+def test_warming_waits_while_the_check_queue_is_full() -> None:
     class Full:
         def submit(self, job: object) -> None:
             raise Busy("the server is busy")
 
     warming = Warming(Full(), 10, lambda: False)  # type: ignore[arg-type]
     assert warming.done.is_set() and warming.built == 0
+    warming.close()

@@ -316,9 +316,9 @@ def _add_serve(commands: Any, common: argparse.ArgumentParser) -> None:
         type=int,
         default=WARMED_RECORDS,
         metavar="N",
-        help="at start, build the N newest records for short checks ahead, kept until the index changes: a first "
-        f"check of an item then finds most of its candidates built (about 28 KB of memory a record; default "
-        f"{WARMED_RECORDS:,}, 0: none)",
+        help="at start, build the N newest records for short checks ahead, and after a write those it added; each "
+        "kept while its record stays as it was: a first check of an item then finds most of its candidates built "
+        f"(about 28 KB of memory a record; default {WARMED_RECORDS:,}, 0: none)",
     )
     serve.add_argument(
         "--max-body", type=int, default=MAX_BODY, metavar="BYTES", help="largest request body (default 16 MiB)"

@@ -96,7 +96,7 @@ class Checker:
         self._reader = PassageReader(self.judge, self.tokens)
         self.name_count: Callable[[str], int] = self.names.count
         # Known records are immutable while a check runs; many items share candidates,
-        # and a warm process's checks too, until a write (``kept_records``).
+        # and a warm process's checks too, while their rows stay as they were (``kept_records``).
         self._loaded: dict[int, Embedded] = {}
         self._kept = kept_records(store)
         self._searched: dict[tuple[bytes, str], tuple[int, list[tuple[int, float, int]]]] = {}
@@ -289,10 +289,11 @@ class Checker:
     def load(self, rowids: list[int]) -> dict[int, Embedded]:
         missing = [r for r in rowids if r not in self._loaded]
         if missing:
-            self._loaded.update(self._kept.take(missing))
+            self._loaded.update(self._kept.take(missing, self.store))
             missing = [r for r in missing if r not in self._loaded]
         if missing:
-            records = self.store.by_rowids(missing)
+            rows = self.store.by_rowids_digested(missing)
+            records = {r: record for r, (record, _) in rows.items()}
             vectors = self.store.passage_vectors(missing)
             judged = self._judge_vectors(records)
             built = {
@@ -301,7 +302,7 @@ class Checker:
                 if r in records and r in vectors
             }
             self._loaded.update(built)
-            self._kept.keep(built)
+            self._kept.keep(built, {r: digest for r, (_, digest) in rows.items()}, self.store.generation)
         return {r: self._loaded[r] for r in rowids if r in self._loaded}
 
     def _judge_vectors(self, records: dict[int, Record]) -> dict[int, np.ndarray]:

@@ -15,7 +15,8 @@ QUEUE = 8
 """Check (or accept) requests that may wait for a thread: a real briefing
 takes a fraction of a second, so eight wait seconds at most."""
 WARMED_RECORDS = 10_000
-"""The newest records the quick-check thread builds ahead at start (``warming``): the whole
+"""The newest records the quick-check thread builds ahead at start, and after a write those it
+added (``warming``): the whole
 10k bench index, about 28 KB a record there (20 KB the record with its vectors and words,
 7 KB the rules' reading of its text; tracemalloc over 1,000 records), 280 MB in all."""
 WORKERS = 1

@@ -116,6 +116,7 @@ class Service:
         )
 
     def close(self) -> None:
+        self.warming.close()
         for pool in self._pools:
             pool.close()
 

@@ -23,6 +23,7 @@ import numpy as np
 import kbsearch.store.binding as binding
 import kbsearch.store.lexical as lexical
 import kbsearch.store.passages as passages
+import kbsearch.store.row_digests as row_digests
 import kbsearch.store.writer as writer
 from kbsearch.filters import SearchFilter, where_sql
 from kbsearch.records import IdMention, Kind, Record, RecordHead
@@ -183,12 +184,28 @@ class Store(LexicalReads):
     def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
         return ids_with_prefix(self.db, prefix, limit)
 
+    def by_rowids_digested(self, rowids: Iterable[int]) -> dict[int, tuple[Record, bytes]]:
+        """``by_rowids``, each record with the digest of its row (``row_digests``)."""
+        return row_digests.records_with_digests(self.db, rowids)
+
+    def row_digests(self, rowids: Iterable[int]) -> dict[int, bytes]:
+        """rowid → the digest of its stored row now (``row_digests``), for the rows still stored."""
+        return row_digests.digests(self.db, rowids)
+
+    def vectors_basis(self) -> tuple[str | None, ...]:
+        """What every stored vector is read under (``row_digests.vectors_basis``)."""
+        return row_digests.vectors_basis(self.db)
+
     def heads(self, rowids: Iterable[int], chars: int) -> dict[int, RecordHead]:
         """Row id → the record as a search result shows it (see ``heads``), text cut to ``chars``."""
         return read_heads(self.db, rowids, chars)
 
     def all_rowids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT rowid FROM records")]
+
+    def newest_rowids(self, count: int) -> list[int]:
+        """The ``count`` highest rowids, highest first: the records inserted last."""
+        return [r[0] for r in self.db.execute("SELECT rowid FROM records ORDER BY rowid DESC LIMIT ?", (count,))]
 
     def files_of(self, rowids: list[int]) -> dict[int, str | None]:
         return dict(select_in_chunks(self.db, "SELECT rowid, file FROM records WHERE rowid IN ({marks})", rowids))

@@ -27,6 +27,7 @@ import kbsearch.store.lexical_rows as lexical_rows
 import kbsearch.store.migrations as migrations
 import kbsearch.store.passages as passages
 import kbsearch.store.remote_vectors as remote_vectors
+import kbsearch.store.row_digests as row_digests
 import kbsearch.store.skips as skips
 from kbsearch.records import IdMention, Record, text_hash
 from kbsearch.store.binding import bind_judge
@@ -211,6 +212,7 @@ def rebind_model(
         write_meta(db, "model", model)
         write_meta(db, "dim", str(dim))
         bind_judge(db, judge.model if judge is not None else None)
+        write_meta(db, row_digests.REBOUND_KEY, str(store.generation + 1))  # the texts may be embedded again
         write_meta(db, "generation", str(store.generation + 1))
     store.cache.replace(store.cache.from_database(model, dim))
 
