@@ -14,8 +14,9 @@ it alone gives is no shared number (as a figure given only in an earlier day's c
 ``claims``' question, not this one's; of a background point, which recalls another item's
 fact, any record that states it may answer (``background_facts``).
 
-A point is background when it opens with a background label (背景, 前情, 回顾, context,
-background, recap, previously; "Context: 32k tokens" is a context length) or with "as
+A point is background when it opens with a background label (背景, 背景信息, 相关背景, 前情,
+回顾, context, background, for background, backdrop, recap, previously, as a reminder; "Context:
+32k tokens" is a context length; "Recall:" is no label, it is a metric) or with "as
 reported/noted/covered", or cites an earlier day's
 item ("（12-14锚定）") by a name the record's title does not write: a retelling that notes its
 own earlier day ("吞吐提升至 2.1 倍（9-16锚定为 1.8 倍）") recalls itself, and stays. A record
@@ -46,7 +47,8 @@ if TYPE_CHECKING:
 
 # A label that opens the point, after a list mark: "背景：", "Context:", "For context -".
 _LABEL = re.compile(
-    r"^\s*(?:[-•*·]\s*)?(背景|前情(?:回顾)?|回顾|(?i:for\s+context|context|background|recap|previously))"
+    r"^\s*(?:[-•*·]\s*)?(背景(?:信息|介绍)?|相关背景|前情(?:回顾|提要)?|回顾"
+    r"|(?i:for\s+context|context|for\s+background|background|backdrop|recap|previously|as\s+a\s+reminder))"
     r"(?:\s*[:：]|\s+[-—–]\s)\s*"  # a hyphen only spaced: "Context-as-Memory" is a name
 )
 # "Context: 32k-token context window" is a model's context length, no recalled item.
@@ -58,6 +60,9 @@ _AS_REPORTED = re.compile(
 )
 
 
+_LEAD_END = re.compile(r"[,，:：]\s*")
+
+
 def is_background(point: str, title: str) -> bool:
     """Whether the key point ``point`` of a record titled ``title`` recalls another item as background."""
     label = _LABEL.search(point)
@@ -67,6 +72,19 @@ def is_background(point: str, title: str) -> bool:
         return True
     own = {name.lower() for name in latin_names(title)}
     return bool(cited_only(point) - own)
+
+
+def recalled_fact(point: str) -> str:
+    """The fact a background point recalls, without its label ("Background: X" → "X"; "as reported
+    on 9-16, X" → "X"): the label is no part of the fact, and read with it the point was weighed
+    against another record's labelled point ("Background: MedArena-Live is built from …") instead
+    of the recalled record's Chinese sentence, which said it (probe 50). Any other point as it is."""
+    label = _LABEL.search(point)
+    if label:
+        return point[label.end() :].strip() or point
+    reported = _AS_REPORTED.search(point)
+    lead = _LEAD_END.search(point, reported.end()) if reported else None
+    return point[lead.end() :].strip() or point if lead else point
 
 
 def background_points(claims: list[str], title: str) -> frozenset[str]:

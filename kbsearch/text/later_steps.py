@@ -15,15 +15,20 @@ from dataclasses import dataclass
 
 NOT_YET = re.compile(
     r"(?:\b(?:not|no|nothing|never|neither|would neither|yet to|will|to be|expected to|about to|plans? to|upcoming"
-    r"|declined to|refused to)\b|n't"
-    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随(?!机)|即将|预计|计划|待|准备|拒绝|不予)[^,.;:，。；：!?！？]{0,12}$"
+    r"|declined to|refused to|expects?|promise[sd]? to|pending|awaiting|seeking"
+    r"|(?:is|are|was|were) (?:set|due) to)\b|n't"
+    r"|未|尚无|尚未|暂无|并未|没有|还没|将于|将在|将会|将随(?!机)|即将|预计|计划|待|准备|拒绝|不予|有望|承诺(?!的)|等待"
+    r"|(?<![模虚比草])拟(?=于|在|将|今|明|年内|发布|开源|上线|推出|上市|提交|申报|公开|放出|上传))[^,.;:，。；：!?！？]{0,12}$"
     r"|将\s*$",
     re.IGNORECASE,
 )
 """The words before a step that say it is to come or lacking, in every track (``stages``' releases,
 a fix, a confirmation): "will be fixed in rc3", "尚未证实", "has not confirmed", "declined to
-confirm", "计划开源", "即将发布". A bare 将 only just before the step (将修复): further off it is
-often the 把 of a done step ("已将该问题修复")."""
+confirm", "计划开源", "即将发布", "拟于 2027 年开源", "有望年内获批", "expects FDA clearance",
+"is due to ship"; not "承诺的技术报告如期上线" (the promise kept). A bare 将 only just before the
+step (将修复): further off it is often the 把 of a done step ("已将该问题修复"). 拟 only before a
+time or the step (拟于, 拟开源): not 模拟, 拟合 or 拟牛顿 (simulate, fit, quasi-Newton); and "due
+to" alone is "because of"."""
 _LOOK_BACK = 24
 """How far before a step's words a "not yet" is read ("has not yet been confirmed")."""
 

@@ -17,9 +17,10 @@ class Stage(IntEnum):
     PLANNED = 1
     REVIEW = 2
     MERGED = 3
-    PREVIEW = 4
-    RELEASED = 5
-    RETIRED = 6
+    APPROVED = 4  # a regulator's clearance: its words need a regulator named (``release_verbs``)
+    PREVIEW = 5
+    RELEASED = 6
+    RETIRED = 7
 
 
 _ENGLISH: dict[Stage, list[str]] = {
@@ -28,9 +29,13 @@ _ENGLISH: dict[Stage, list[str]] = {
         r"(?:is|are|was|were) planned|planned for|(?:plans?|planning|intends?) to (?:retire|deprecate|sunset)",
         r"plans? to (?:ship|release|merge|support|add|open[- ]source|upstream)",
         r"on the roadmap|roadmap item|prototype (?:stage|phase)|still a prototype",
+        # Promised or coming, said of what is to come: "weights promised with a v1.0 release", "code coming soon".
+        r"promised (?:for|with|in|by|at)|(?:is|are) promised|coming soon|(?:is|are) coming (?:soon|in|to)|forthcoming",
     ],
     Stage.REVIEW: [
         r"in review|under review|pending review|awaiting (?:review|merge)",
+        # A regulator's review of a product, before its approval (``release_verbs``): "under FDA review".
+        r"under (?:FDA|EMA|NMPA|PMDA|MHRA|regulatory|priority) review",
         r"open pull request|(?:pr|pull request) is (?:still )?open|draft (?:pr|pull request)",
     ],
     Stage.PREVIEW: [
@@ -60,7 +65,7 @@ _ENGLISH: dict[Stage, list[str]] = {
 _CHINESE: dict[Stage, list[str]] = {
     Stage.PLANNED: [
         r"讨论阶段|讨论串|(?:正在|仍在|还在)讨论|(?:社区|Issue ?)(?:里|中)?(?:在)?讨论",
-        r"计划(?:于|将|支持|开源|发布|合入)|(?:列入|进入)路线图|路线图上|原型阶段|准备(?:引入|支持|合入)",
+        r"计划(?:于|将|支持|开源|发布|合入)|(?:列入|进入)路线图|路线图上|原型阶段|准备(?:引入|支持|合入)|敬请期待",
     ],
     Stage.REVIEW: [
         # "正在 review": a pull request's review, in the English word Chinese digests keep for it.
@@ -78,7 +83,9 @@ _CHINESE: dict[Stage, list[str]] = {
         r"合进(?=[^，。；,.;]{0,16}(?:主分支|主干|主线|上游|\b(?:main|master)\b))",
     ],
     Stage.RELEASED: [
-        r"正式(?:发布|上线|推出)|发布|发版|上线|开源了|已开源|正式版|稳定版(?!本)|正式 ?GA|进入 ?GA",
+        # Not the party that releases (发布方, 发布者): "发布方称技术报告将在两周内上传" tells no release.
+        r"正式(?:发布|上线|推出)|发布(?!方(?!案|法|式)|者)|发版|上线|开源了|已开源|正式版|稳定版(?!本)"
+        r"|正式 ?GA|进入 ?GA",
         # Open-sourced, or the code made public, with the word that says so: "尚未开源" and
         # "代码尚未公开" are not yet (``NOT_YET`` reads the 未), while "开源模型" and
         # "公开数据集" name a kind of model or data.
@@ -100,7 +107,8 @@ class PaperStage(IntEnum):
 
 _VENUE = r"(?:[A-Z]|the [A-Z]|an? (?:oral|poster|spotlight))"
 PAPER_MENTION = re.compile(
-    r"(?P<p1>预印本|\b[Pp]reprints?\b|\b[Oo]n arXiv\b)"
+    r"(?P<p1>预印本|\b[Pp]reprints?\b|\b[Oo]n arXiv\b|\b(?:posted|uploaded) to (?:arXiv|bioRxiv|medRxiv)\b"
+    r"|上传(?:至|到)?\s*(?:arXiv|bioRxiv|medRxiv))"
     r"|(?P<p2>被[^，。；,.;]{0,20}(?:接收|录用)|正式接收|录用为|接收为|中稿"
     rf"|\b[Aa]ccepted (?:at|to|by|in|for|as) {_VENUE}|\b[Tt]o appear (?:at|in)\b|\b[Cc]amera[- ]ready\b)"
     r"|(?P<p3>正式发表|见刊|刊出|发表(?:于|在)[^，。；,.;]{0,12}(?:会议|期刊|[A-Z]{3,})"
@@ -144,9 +152,16 @@ CORRECTION_TOLD = re.compile(
 """What a record says of a correction, read loosely ("outage revised: 5 hours", "not the 3 hours
 first reported"): a claim's correction a record already tells moves nothing on (probe 29)."""
 STAGE_TOLD = {
-    Stage.PLANNED: re.compile(r"计划|规划|路线图|预计|\b(?:plan(?:s|ned|ning)?|roadmap)\b", re.IGNORECASE),
+    Stage.PLANNED: re.compile(
+        r"计划|规划|路线图|预计|承诺|\b(?:plan(?:s|ned|ning)?|roadmap|promis\w*|coming soon)\b", re.IGNORECASE
+    ),
     Stage.REVIEW: re.compile(r"评审|审核|审查|\breview", re.IGNORECASE),
     Stage.MERGED: re.compile(r"合入|合并|合进|\bmerg|\blanded\b", re.IGNORECASE),
+    # Any word of an approval or its pathway: "Clearance: 510(k) K262231" tells the clearance a
+    # claim's "FDA cleared LungSight" restates.
+    Stage.APPROVED: re.compile(
+        r"批准|获批|注册证|上市许可|\b(?:clear(?:ed|ance)|approv\w*|authori[sz]\w*)|510\(k\)|\bDe Novo\b", re.IGNORECASE
+    ),
     Stage.RETIRED: re.compile(
         r"弃用|退役|归档|停止维护|\b(?:deprecat|retir|archiv|sunset|end[- ]of[- ]life)", re.IGNORECASE
     ),
@@ -159,7 +174,9 @@ FIX_TOLD = re.compile(
 """What a record says of a fix, read loosely: any word of one, so that only a record silent
 about it leaves a claim's fix untold."""
 RELEASE_TOLD = re.compile(
-    r"开源|发布|发版|上线|公开|放出|\b(?:releas|open[- ]sourc|ship|launch|github)|\bavailable\b", re.IGNORECASE
+    r"开源|发布|发版|上线|公开|放出|上传|\b(?:releas|open[- ]sourc|ship|launch|github|hugging ?face|publish|upload)"
+    r"|\bavailable\b",
+    re.IGNORECASE,
 )
 DATA_RELEASE = re.compile(
     r"(?:发布|公开|开源|releas\w*|open[- ]sourc\w*)[^，。；,.;]{0,24}(?:数据集|基准|语料|benchmark|dataset|corpus)",

@@ -41,9 +41,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kbsearch.text.artefacts import clause_around, kinds_named, naming
 from kbsearch.text.deals import deal_moved, deal_rank, deal_told
 from kbsearch.text.legal import legal_moved, legal_overtaken, legal_ranks, legal_told
 from kbsearch.text.pulls import PULL, named_pulls, names_pull, unnamed_pulls
+from kbsearch.text.release_verbs import verb_mentions
 from kbsearch.text.stage_words import (
     CORRECTION,
     CORRECTION_TOLD,
@@ -86,13 +88,25 @@ def stage_said(text: str, mentions: re.Pattern[str] = MENTION) -> StageSaid | No
     """The latest stage ``text`` says was reached; when it says none was, the stage it is
     still before; None when it says nothing of a stage. ``mentions``: the track read
     (a project's by default; ``PAPER_MENTION`` a paper's)."""
-    said = [_read(text, match) for match in mentions.finditer(text)]
+    said = [_read(text, match) for match in _found(text, mentions)]
     if not said:
         return None
     reached = [s for s in said if s.reached]
     if reached:
         return max(reached, key=lambda s: s.stage)
     return min(said, key=lambda s: s.stage)
+
+
+def _found(text: str, mentions: re.Pattern[str] = MENTION) -> list[re.Match[str]]:
+    """The stage words of ``text`` on the track ``mentions`` reads, in order: on a project's, with
+    the release and approval verbs that count only about a thing put out or a regulator's
+    decision (``release_verbs``: "weights were published", "已上传 arXiv", "FDA cleared")."""
+    found = list(mentions.finditer(text))
+    if mentions is MENTION:
+        taken = [(m.start(), m.end()) for m in found]
+        verbs = [v for v in verb_mentions(text) if all(v.end() <= a or v.start() >= b for a, b in taken)]
+        found = sorted([*found, *verbs], key=lambda m: m.start())
+    return found
 
 
 def _read(text: str, match: re.Match[str]) -> StageSaid:
@@ -109,7 +123,7 @@ def _read(text: str, match: re.Match[str]) -> StageSaid:
 @lru_cache(maxsize=1 << 12)
 def _in_preview(text: str) -> bool:
     """Whether ``text`` tells a preview (beta, RC, 公测) reached: its looser release words are that preview's."""
-    return any(m.lastgroup in PREVIEWS and _read(text, m).reached for m in MENTION.finditer(text))
+    return any(m.lastgroup in PREVIEWS and _read(text, m).reached for m in _found(text))
 
 
 def _later(now: StageSaid, then: StageSaid, claim: str) -> bool:
@@ -119,7 +133,7 @@ def _later(now: StageSaid, then: StageSaid, claim: str) -> bool:
         return False
     if then.stage is not Stage.PREVIEW or now.stage is not Stage.RELEASED:
         return True
-    said = [(m, _read(claim, m)) for m in MENTION.finditer(claim)]
+    said = [(m, _read(claim, m)) for m in _found(claim)]
     ga = any(s.stage is Stage.RELEASED and GA.search(m[0]) for m, s in said)
     return ga or any(
         m.lastgroup in PREVIEWS and LEFT.search(claim[max(0, m.start() - 24) : m.start()]) for m, _ in said
@@ -137,10 +151,13 @@ def moved_on(claim: str, passage: str, records: Sequence[str] = ()) -> str | Non
     case's (``legal``): a bill "signed into law" is no release; and a trial's phase (``trial_phases``)."""
     if (moved := deal_moved(claim, passage) or legal_moved(claim, passage) or phase_moved(claim, passage)) is not None:
         return moved
-    for track in () if deal_rank(claim) is not None or legal_ranks(claim) else (MENTION, PAPER_MENTION):
+    tracks = () if deal_rank(claim) is not None or legal_ranks(claim) else (MENTION, PAPER_MENTION)
+    for track in tracks:
         now, then = stage_said(claim, track), stage_said(passage, track)
         if now is not None and then is not None and now.reached and _later(now, then, claim):
             return f"{_label(then)} → {_label(now)}"
+    if tracks and (by_kind := _moved_by_kind(claim, passage)) is not None:
+        return by_kind
     if CORRECTION.search(claim) and not any(CORRECTION_TOLD.search(t) for t in (passage, *records)):
         return "reported → corrected"
     return None
@@ -161,7 +178,21 @@ def told(claim: str, passage: str) -> bool:
             then = stage_said(passage, track)
             if then is None or _later(now, then, claim):
                 return False
+    if not (deal or legal) and _moved_by_kind(claim, passage) is not None:
+        return False  # the passage tells the code out, the claim the weights it planned
     return not CORRECTION.search(claim) or CORRECTION_TOLD.search(passage) is not None
+
+
+def _moved_by_kind(claim: str, passage: str) -> str | None:
+    """ "<earlier> → <later>" when the claim tells a thing put out (weights, code, a report:
+    ``artefacts.KINDS``) at a later stage than the passage's clauses naming that thing tell it:
+    "weights were published" after "code is on GitHub now; weights are planned for release",
+    whose latest stage, the code's, is the claim's. Clauses naming no such thing are not read."""
+    for kind in sorted(kinds_named(claim) & kinds_named(passage)):
+        now, then = stage_said(naming(claim, kind)), stage_said(naming(passage, kind))
+        if now is not None and then is not None and now.reached and _later(now, then, claim):
+            return f"{_label(then)} → {_label(now)}"
+    return None
 
 
 def untold(claim: str, records: list[str]) -> str | None:
@@ -198,7 +229,6 @@ def untold(claim: str, records: list[str]) -> str | None:
 
 
 _PROJECT = re.compile(r"(?<![\w.+-])[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*")
-_CLAUSE_END = re.compile(r"[，。；;！？!?\n]|[,.:：](?=\s|$)")
 
 
 def _projects(text: str) -> set[str]:
@@ -210,9 +240,7 @@ def _projects(text: str) -> set[str]:
 
 def _clause(text: str, match: re.Match[str]) -> str:
     """The clause of ``text`` around ``match``: "向 SGLang 提交的 PR 正在 review", not its record."""
-    ends = [m.start() for m in _CLAUSE_END.finditer(text)]
-    start = max((e + 1 for e in ends if e < match.start()), default=0)
-    return text[start : min((e for e in ends if e >= match.end()), default=len(text))]
+    return clause_around(text, match.start(), match.end())
 
 
 def _overtaken(now: StageSaid, claim: str, records: list[str]) -> str | None:
@@ -225,7 +253,7 @@ def _overtaken(now: StageSaid, claim: str, records: list[str]) -> str | None:
     pulled, rest = named_pulls(claim)
     pulls = [*pulled, *((None, number) for number in PULL.findall(rest))]
     for text in records:
-        for match in MENTION.finditer(text):
+        for match in _found(text):
             then, clause = _read(text, match), _clause(text, match)
             if then.reached and then.stage >= now.stage:
                 return None
@@ -242,7 +270,7 @@ def _tells(now: StageSaid, unnamed: bool, text: str) -> bool:
     reached: another stage there ("阻断发布", a TensorRT-LLM PR in review) is another thing's."""
     if not unnamed:
         return stage_said(text) is not None
-    return any((s := _read(text, m)).reached and s.stage == now.stage for m in MENTION.finditer(text))
+    return any((s := _read(text, m)).reached and s.stage == now.stage for m in _found(text))
 
 
 def _release_known(claim: str, records: list[str]) -> bool:
