@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from support.files import write_jsonl
-from support.kept_rows import Rows
+from support.kept_rows import Rows, watch_builds
 from test_judge import ITEM, KNOWN, judge_encoder, judged_models  # noqa: F401
 from test_judge_claims_kept import _config, _kb
 
@@ -58,14 +58,6 @@ def _warm(kb: KnowledgeBase) -> list[int]:
     return rowids
 
 
-def _builds(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every rowid a check builds from its row, from now on."""
-    built: list[int] = []
-    real = kb.store.by_rowids_digested
-    monkeypatch.setattr(kb.store, "by_rowids_digested", lambda rowids: built.extend(rowids) or real(rowids))
-    return built
-
-
 def test_a_check_after_writes_answers_as_a_fresh_process_and_builds_only_what_they_changed(
     judged_models: Path,  # noqa: F811
     tmp_path: Path,
@@ -90,7 +82,7 @@ def test_a_check_after_writes_answers_as_a_fresh_process_and_builds_only_what_th
         writer.ingest([write_jsonl(tmp_path / "reuse.jsonl", [REUSING])])
         assert writer.store.rowids_of(["k-prefix"]) == {"k-prefix": new_rowid}
         assert records_to_warm(warm, 100)[1] == [], "every rowid kept: the changed ones are found by a check"
-        built = _builds(warm, monkeypatch)
+        built = watch_builds(warm, monkeypatch)
         after = _checks(warm, tmp_path)
         changed = set(warm.store.rowids_of(["k-tri", "k-tgi", "k-prefix"]).values())
     spec = resolve_model("fake")

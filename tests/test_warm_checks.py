@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from serve_support import BRIEFING, build_index, service_for
 from support.files import write_jsonl
+from support.kept_rows import watch_builds
 from test_judge import ITEM, KNOWN, judge_encoder, judged_models  # noqa: F401
 from test_judge_claims_kept import _config, _kb
 
@@ -41,14 +42,6 @@ def _held(kb: KnowledgeBase) -> tuple[list[int], list[int]]:
         return sorted(kept_records(kb.store).held()), sorted(kb.store.all_rowids())
 
 
-def _watch_reads(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every rowid the store loads a record of, from now on."""
-    read: list[int] = []
-    real = kb.store.by_rowids_digested
-    monkeypatch.setattr(kb.store, "by_rowids_digested", lambda rowids: read.extend(rowids) or real(rowids))
-    return read
-
-
 def test_records_built_ahead_spare_a_check_their_building_and_first_reading(
     judged_models: Path,  # noqa: F811
     tmp_path: Path,
@@ -68,7 +61,7 @@ def test_records_built_ahead_spare_a_check_their_building_and_first_reading(
             kept = kept_records(kb.store)
             assert sorted(kept.held()) == sorted(rowids)
             assert kept.capacity == KEPT_RECORDS + 1, "room for every record built ahead"
-        read = _watch_reads(kb, monkeypatch)
+        read = watch_builds(kb, monkeypatch)
         first_read: list[str] = []
         real_read = record_text.text_property.__get__
 

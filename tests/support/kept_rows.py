@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pytest
+
+    from kbsearch.kb import KnowledgeBase
 
 
 @dataclass
@@ -16,3 +22,11 @@ class Rows:
     def row_digests(self, rowids: list[int]) -> dict[int, bytes]:
         self.asked.append(list(rowids))
         return {r: self.digests[r] for r in rowids if r in self.digests}
+
+
+def watch_builds(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every rowid a check builds from its stored row, from now on."""
+    built: list[int] = []
+    real = kb.store.by_rowids_digested
+    monkeypatch.setattr(kb.store, "by_rowids_digested", lambda rowids: built.extend(rowids) or real(rowids))
+    return built
