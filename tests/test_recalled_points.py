@@ -1,5 +1,5 @@
 """A background point is read for the fact it recalls, without its label
-(``dedupe.recalled_points``, ``background.recalled_fact``; probe 50).
+(``background_facts.recalled_said``, ``background.recalled_fact``; probe 50).
 
 Read with its "Background:" label, an English point recalling a record written in Chinese was
 weighed against another record's labelled English point, which shares the label and a few words,
@@ -16,9 +16,9 @@ from test_claim_said import form
 
 from fake_encoder import FakeEncoder, FakeTokenEncoder
 from kbsearch.dedupe.background import is_background, recalled_fact
+from kbsearch.dedupe.background_facts import recalled_said
 from kbsearch.dedupe.claim_decision import ClaimDecision
 from kbsearch.dedupe.claims import PassageHit, PassageReader
-from kbsearch.dedupe.recalled_points import recalled_point_said
 from kbsearch.dedupe.results import ClaimStatus
 from kbsearch.dedupe.rules import Embedded
 from kbsearch.records import Kind, Record
@@ -45,7 +45,7 @@ def _read(point: str) -> ClaimStatus:
     hits = sorted(hits, key=lambda h: -h.cosine)
     reader = PassageReader(FakeEncoder("fakejudge", 16), FakeTokenEncoder({"scored": "成绩", "on": "在"}))
     shown = ClaimStatus(text=point, known=False, score=0.0, threshold=0.5)
-    status, _ = recalled_point_said(point, vector, frozenset({point}), shown, hits, (None, reader, FORM, False))  # type: ignore[arg-type]
+    status, _ = recalled_said(point, vector, frozenset({point}), shown, hits, (None, reader, FORM, False))  # type: ignore[arg-type]
     return status
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from kbsearch.dedupe.another_record import said_as_another
+from kbsearch.dedupe.background import recalled_fact
 from kbsearch.dedupe.claim_decision import ClaimDecision
 from kbsearch.dedupe.claims import PassageHit
 from kbsearch.dedupe.finer import Finer
@@ -46,16 +47,20 @@ def recalled_said(
     known from the one of its nearest passages (``hits``, nearest first, any record) that the form
     says it of as another record's passage; with the records read, for the date and version checks.
     A point that passage says but for a figure or a stage stays new, shown by it when ``shown``
-    names no passage that clears its threshold: the user compares the figure the team holds."""
+    names no passage that clears its threshold: the user compares the figure the team holds.
+    The point is read for the fact it recalls, without its label (``background.recalled_fact``):
+    read with "Background:", it was nearer another record's labelled point than the recalled
+    record's sentence in the other language (probe 50). Its status shows the point as written."""
     if shown.known or claim not in background:
         return shown, []
-    read = said_as_another(claim, vector, hits[:RECALLED_HITS], finer)
+    fact = recalled_fact(claim)
+    read = said_as_another(fact, vector, hits[:RECALLED_HITS], finer)
     if read is None or read.status.score < read.status.threshold:
         return shown, []
-    said = read.status
+    said = read.status.model_copy(update={"text": claim})
     if not (said.known or said.said_by_another_item):  # said but for a figure or a stage: new
         return (shown if _says(shown) else said), []  # the recalled record's figure beside the point's
-    detail = unstated(substantive_numbers(claim), read.stated_numbers(), figure_readings(claim))
+    detail = unstated(substantive_numbers(fact), read.stated_numbers(), figure_readings(fact))
     recalled = said.model_copy(
         update={
             "known": True,

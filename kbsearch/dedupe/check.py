@@ -26,6 +26,7 @@ from functools import cache
 import numpy as np
 
 import kbsearch.runtime.timings as timings
+from kbsearch.dedupe.background_facts import recalled_said
 from kbsearch.dedupe.beyond_cap import near_line_past_cap
 from kbsearch.dedupe.check_day import check_filter, later_notes, later_sections_note
 from kbsearch.dedupe.check_reading import Reading, TokenVectors, judge_vectors_of, to_align
@@ -43,7 +44,6 @@ from kbsearch.dedupe.flags import item_flags, listed_in_doc, table_flags
 from kbsearch.dedupe.judged_passages import judged_passages
 from kbsearch.dedupe.kept_records import kept_records
 from kbsearch.dedupe.names import NameHolders, kept_lookups, rare_name_candidates
-from kbsearch.dedupe.recalled_points import recalled_point_said
 from kbsearch.dedupe.results import CheckResult, ClaimStatus, ItemResult, Match, Rule
 from kbsearch.dedupe.rules import Embedded, compare_all, one_item, restates_same_paper, ruled_out
 from kbsearch.dedupe.same_input import InputItems, input_notes
@@ -352,7 +352,7 @@ class Checker:
             sections = docs[0] + on_cited(text, item.record, docs[1])  # (``cited_entries``)
             status = finer_said(text, vector, either_says(by_form, by_cosine), same, sections, finer)
             status, read = doc_said(text, vector, status, near, finer) if own else (status, [])  # the doc's fact
-            status, recalled = recalled_point_said(text, vector, item.background, status, near, finer)  # recalled
+            status, recalled = recalled_said(text, vector, item.background, status, near, finer)  # recalled
             read = sections + read + recalled
             statuses.append(versioned(dated(status, text, same, read), text, same, read))
         return statuses
